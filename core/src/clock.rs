@@ -1,0 +1,73 @@
+//! Time and randomness come from the host: the engine never reads the wall clock or the OS RNG.
+
+use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
+use std::sync::Arc;
+
+/// Milliseconds since the Unix epoch, UTC. Every timestamp in Mnemo has this unit.
+pub type Millis = i64;
+
+/// Milliseconds in one day.
+pub const DAY_MS: i64 = 86_400_000;
+/// Milliseconds in one minute.
+pub const MINUTE_MS: i64 = 60_000;
+
+/// The host's notion of "now".
+pub trait Clock {
+    /// Current time in milliseconds since the Unix epoch.
+    fn now(&self) -> Millis;
+}
+
+/// A clock the host (or a test) sets by hand. Clones share the same time.
+#[derive(Debug, Clone, Default)]
+pub struct ManualClock(Arc<AtomicI64>);
+
+impl ManualClock {
+    /// A clock reading `now`.
+    pub fn new(now: Millis) -> Self {
+        ManualClock(Arc::new(AtomicI64::new(now)))
+    }
+    /// Set the time.
+    pub fn set(&self, now: Millis) {
+        self.0.store(now, Ordering::SeqCst)
+    }
+    /// Move the time forward (or back, with a negative delta).
+    pub fn advance(&self, delta: Millis) {
+        self.0.fetch_add(delta, Ordering::SeqCst);
+    }
+}
+
+impl Clock for ManualClock {
+    fn now(&self) -> Millis {
+        self.0.load(Ordering::SeqCst)
+    }
+}
+
+/// The host's source of randomness (used for memory ids).
+pub trait Entropy {
+    /// Next 64 random bits.
+    fn next_u64(&self) -> u64;
+}
+
+/// Deterministic SplitMix64 generator: the same seed gives the same ids on every target.
+#[derive(Debug, Clone, Default)]
+pub struct SeededEntropy(Arc<AtomicU64>);
+
+impl SeededEntropy {
+    /// A generator starting from `seed`.
+    pub fn new(seed: u64) -> Self {
+        SeededEntropy(Arc::new(AtomicU64::new(seed)))
+    }
+}
+
+impl Entropy for SeededEntropy {
+    fn next_u64(&self) -> u64 {
+        // SplitMix64 (Steele, Lea, Flood 2014).
+        let mut z = self
+            .0
+            .fetch_add(0x9E37_79B9_7F4A_7C15, Ordering::SeqCst)
+            .wrapping_add(0x9E37_79B9_7F4A_7C15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+}

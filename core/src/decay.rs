@@ -1,0 +1,364 @@
+//! Decay and lifecycle (SPEC §4): retention curves, the ACTIVE → STALE → ARCHIVED → DELETED
+//! transitions, purge, and layer promotion. A memory's state is a pure function of its last
+//! access and `now`, so the maintenance pass can compute exactly when each row next changes.
+
+use crate::clock::{Millis, DAY_MS, MINUTE_MS};
+use crate::config::{RetentionConfig, RetentionMode};
+use crate::model::{Layer, Memory, State};
+
+/// Weight of ln(1 + accesses) in Keyoku's effective stability.
+const ACCESS_STABILITY_GAIN: f64 = 0.5;
+/// engram reinforcement for the huber/elastic modes: + min(0.3, 0.05·ln(1 + accesses)).
+const REINFORCE_GAIN: f64 = 0.05;
+const REINFORCE_CAP: f64 = 0.3;
+/// engram elastic mode: share of the linear part.
+const ELASTIC_LINEAR_SHARE: f64 = 0.3;
+/// Working → episodic after this long (engram).
+const WORKING_PROMOTE_MS: Millis = 30 * MINUTE_MS;
+/// Working → episodic after this many accesses (engram).
+const WORKING_PROMOTE_ACCESSES: i64 = 2;
+/// Episodic → semantic at this importance and access count (engram).
+const SEMANTIC_PROMOTE_IMPORTANCE: f64 = 0.7;
+const SEMANTIC_PROMOTE_ACCESSES: i64 = 5;
+
+/// Base stability in days for a memory, trust-weighted when configured.
+fn base_stability(m: &Memory, cfg: &RetentionConfig) -> f64 {
+    let tau = m.memory_type.stability_days();
+    if cfg.trust_weighted {
+        tau / (1.0 + 2.0 * (1.0 - m.trust.clamp(0.0, 1.0)))
+    } else {
+        tau
+    }
+}
+
+/// Keyoku's effective stability: τ × (1 + 0.5·ln(1 + access_count)), in days.
+pub fn effective_stability(tau_days: f64, access_count: i64) -> f64 {
+    tau_days * (1.0 + ACCESS_STABILITY_GAIN * (1.0 + access_count.max(0) as f64).ln())
+}
+
+/// Retention of `m` after `days` since its last access, under `cfg`.
+pub fn retention_after(m: &Memory, days: f64, cfg: &RetentionConfig) -> f64 {
+    let days = days.max(0.0);
+    let tau = base_stability(m, cfg);
+    let n = m.access_count.max(0) as f64;
+    let r = match cfg.mode {
+        RetentionMode::Exponential => {
+            return (-days / effective_stability(tau, m.access_count)).exp()
+        }
+        RetentionMode::Huber => {
+            let half_life = tau * std::f64::consts::LN_2;
+            let t0 = half_life / 2.0;
+            if days <= t0 {
+                (-days / tau).exp()
+            } else {
+                let r0 = (-t0 / tau).exp();
+                (r0 - (days - t0) * r0 / tau).max(0.0)
+            }
+        }
+        RetentionMode::Elastic => {
+            let half_life = tau * std::f64::consts::LN_2;
+            ELASTIC_LINEAR_SHARE * (1.0 - days / (2.0 * half_life)).max(0.0)
+                + (1.0 - ELASTIC_LINEAR_SHARE) * (-days / tau).exp()
+        }
+    };
+    (r + (REINFORCE_GAIN * (1.0 + n).ln()).min(REINFORCE_CAP)).min(1.0)
+}
+
+/// Retention of `m` at `now`.
+pub fn retention(m: &Memory, now: Millis, cfg: &RetentionConfig) -> f64 {
+    retention_after(m, (now - m.last_touch()) as f64 / DAY_MS as f64, cfg)
+}
+
+/// Memories that decay never moves: pinned, schedules, semantic/procedural layers.
+pub fn is_exempt(m: &Memory) -> bool {
+    m.pinned || m.cron_tag.is_some() || matches!(m.layer, Layer::Semantic | Layer::Procedural)
+}
+
+/// First millisecond after the last touch at which retention drops below `threshold`, or
+/// `None` if it never does. Retention is non-increasing in time, so bisection finds it.
+fn crossing(m: &Memory, threshold: f64, cfg: &RetentionConfig) -> Option<Millis> {
+    let below = |ms: Millis| retention_after(m, ms as f64 / DAY_MS as f64, cfg) < threshold;
+    if below(0) {
+        return Some(0);
+    }
+    let mut hi: Millis = DAY_MS;
+    while !below(hi) {
+        if hi > 1_000_000 * DAY_MS {
+            return None;
+        }
+        hi *= 2;
+    }
+    let mut lo = 0;
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if below(mid) {
+            hi = mid
+        } else {
+            lo = mid
+        }
+    }
+    Some(hi)
+}
+
+/// Absolute times at which a (non-exempt) memory becomes STALE, ARCHIVED and DELETED.
+struct Schedule {
+    stale: Option<Millis>,
+    archived: Option<Millis>,
+    deleted: Option<Millis>,
+}
+
+fn schedule(m: &Memory, cfg: &RetentionConfig) -> Schedule {
+    let touch = m.last_touch();
+    let at = |t: Option<Millis>| t.map(|d| touch.saturating_add(d));
+    let stale = at(crossing(m, cfg.stale_below, cfg));
+    let by_retention = at(crossing(m, cfg.archive_below, cfg));
+    let by_staleness =
+        stale.map(|s| s.saturating_add((cfg.stale_days_to_archive * DAY_MS as f64) as Millis));
+    let archived = match (by_retention, by_staleness) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    };
+    Schedule {
+        stale,
+        archived,
+        deleted: at(crossing(m, cfg.delete_below, cfg)),
+    }
+}
+
+/// The lifecycle state decay gives `m` at `now`, with the time that state began.
+/// DELETED memories and exempt memories keep the state they have.
+pub fn state_at(m: &Memory, now: Millis, cfg: &RetentionConfig) -> (State, Millis) {
+    if m.state == State::Deleted || is_exempt(m) {
+        return (m.state, m.state_changed_at);
+    }
+    let s = schedule(m, cfg);
+    let reached = |t: Option<Millis>| t.filter(|&t| t <= now);
+    if let Some(t) = reached(s.deleted) {
+        (State::Deleted, t)
+    } else if let Some(t) = reached(s.archived) {
+        (State::Archived, t)
+    } else if let Some(t) = reached(s.stale) {
+        (State::Stale, t)
+    } else {
+        let since = if m.state == State::Active {
+            m.state_changed_at
+        } else {
+            m.last_touch()
+        };
+        (State::Active, since)
+    }
+}
+
+/// The layer `m` should be in at `now` (engram promotion rules).
+pub fn promoted_layer(m: &Memory, now: Millis) -> Layer {
+    let mut layer = m.layer;
+    if layer == Layer::Working
+        && (now - m.created_at >= WORKING_PROMOTE_MS || m.access_count >= WORKING_PROMOTE_ACCESSES)
+    {
+        layer = Layer::Episodic;
+    }
+    if layer == Layer::Episodic
+        && m.importance >= SEMANTIC_PROMOTE_IMPORTANCE
+        && m.access_count >= SEMANTIC_PROMOTE_ACCESSES
+    {
+        layer = Layer::Semantic;
+    }
+    layer
+}
+
+/// The next time after `now` at which maintenance may change `m` (state, layer or purge),
+/// or `None` if nothing will change without a new access.
+pub fn next_due(m: &Memory, now: Millis, cfg: &RetentionConfig) -> Option<Millis> {
+    let mut due: Vec<Millis> = Vec::new();
+    if m.layer == Layer::Working {
+        due.push(m.created_at + WORKING_PROMOTE_MS);
+    }
+    if m.state == State::Deleted {
+        let since = m.deleted_at.unwrap_or(m.state_changed_at);
+        due.push(since.saturating_add((cfg.purge_retention_days * DAY_MS as f64) as Millis));
+    } else if !is_exempt(m) {
+        let s = schedule(m, cfg);
+        due.extend([s.stale, s.archived, s.deleted].into_iter().flatten());
+    }
+    due.into_iter().filter(|&t| t > now).min().or_else(|| {
+        // Anything already overdue is due now (a purge whose time has come, say).
+        if m.state == State::Deleted {
+            Some(now)
+        } else {
+            None
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::*;
+
+    pub(crate) fn memory(ty: MemoryType, accesses: i64) -> Memory {
+        Memory {
+            id: "m1".into(),
+            entity_id: "u".into(),
+            agent_id: None,
+            session_id: None,
+            team_id: None,
+            visibility: Visibility::Private,
+            content: "x".into(),
+            content_hash: String::new(),
+            memory_type: ty,
+            kind: Kind::Fact,
+            layer: Layer::Episodic,
+            state: State::Active,
+            status: Status::Active,
+            tier: Tier::Warm,
+            importance: 0.5,
+            confidence: 1.0,
+            sentiment: 0.0,
+            source: Source::User,
+            trust: 1.0,
+            access_count: accesses,
+            last_accessed_at: None,
+            feedback: 0,
+            pinned: false,
+            manual_tags: vec![],
+            auto_tags: vec![],
+            expires_at: None,
+            cron_tag: None,
+            source_ref: None,
+            surprise: None,
+            merged_into: None,
+            created_at: 0,
+            updated_at: 0,
+            state_changed_at: 0,
+            deleted_at: None,
+        }
+    }
+
+    #[test]
+    fn keyoku_worked_example() {
+        // IDENTITY, accessed 10 times: τ_eff ≈ 803 days; after 200 days retention ≈ 0.78.
+        let tau = effective_stability(365.0, 10);
+        assert_eq!(tau.round(), 803.0);
+        let m = memory(MemoryType::Identity, 10);
+        let r = retention_after(&m, 200.0, &RetentionConfig::default());
+        assert_eq!((r * 100.0).round() / 100.0, 0.78);
+        assert_eq!(
+            state_at(&m, 200 * DAY_MS, &RetentionConfig::default()).0,
+            State::Active
+        );
+    }
+
+    #[test]
+    fn lifecycle_thresholds_with_moved_clock() {
+        let cfg = RetentionConfig::default();
+        let m = memory(MemoryType::Context, 0); // τ = 21 days
+        let day = |d: f64| (d * DAY_MS as f64) as Millis;
+        // STALE once e^(−t/21) < 0.3 → t > 21·ln(1/0.3) = 25.28 d.
+        assert_eq!(state_at(&m, day(25.2), &cfg).0, State::Active);
+        assert_eq!(state_at(&m, day(25.3), &cfg).0, State::Stale);
+        // ARCHIVED once < 0.1 → t > 48.35 d (sooner than 30 days stale: 55.3 d).
+        assert_eq!(state_at(&m, day(48.3), &cfg).0, State::Stale);
+        assert_eq!(state_at(&m, day(48.4), &cfg).0, State::Archived);
+        // DELETED once < 0.01 → t > 96.7 d.
+        assert_eq!(state_at(&m, day(96.6), &cfg).0, State::Archived);
+        let (s, since) = state_at(&m, day(97.0), &cfg);
+        assert_eq!(s, State::Deleted);
+        assert!((since - day(21.0 * 100f64.ln())).abs() <= 1);
+        // 30 days stale archives before retention 0.1 when the archive threshold is lower.
+        let cfg2 = RetentionConfig {
+            archive_below: 0.02,
+            ..cfg.clone()
+        };
+        assert_eq!(state_at(&m, day(25.3 + 29.9), &cfg2).0, State::Stale);
+        assert_eq!(state_at(&m, day(25.3 + 30.0), &cfg2).0, State::Archived);
+    }
+
+    #[test]
+    fn exemptions_never_decay() {
+        let cfg = RetentionConfig::default();
+        for f in [
+            |m: &mut Memory| m.pinned = true,
+            |m: &mut Memory| m.cron_tag = Some("cron:daily".into()),
+            |m: &mut Memory| m.layer = Layer::Semantic,
+            |m: &mut Memory| m.layer = Layer::Procedural,
+        ] {
+            let mut m = memory(MemoryType::Ephemeral, 0);
+            f(&mut m);
+            assert_eq!(state_at(&m, 1000 * DAY_MS, &cfg).0, State::Active);
+            assert_eq!(next_due(&m, 0, &cfg), None);
+        }
+    }
+
+    #[test]
+    fn access_extends_life() {
+        let cfg = RetentionConfig::default();
+        let fresh = memory(MemoryType::Plan, 0);
+        let used = memory(MemoryType::Plan, 20);
+        assert!(retention_after(&used, 60.0, &cfg) > retention_after(&fresh, 60.0, &cfg));
+    }
+
+    #[test]
+    fn retention_modes() {
+        let m = memory(MemoryType::Event, 0); // τ = 120 d, half-life 83.2 d
+        let exp = RetentionConfig::default();
+        let huber = RetentionConfig {
+            mode: RetentionMode::Huber,
+            ..exp.clone()
+        };
+        let elastic = RetentionConfig {
+            mode: RetentionMode::Elastic,
+            ..exp.clone()
+        };
+        // Huber equals exponential up to half a half-life, then falls linearly to zero.
+        assert!(
+            (retention_after(&m, 30.0, &huber) - retention_after(&m, 30.0, &exp)).abs() < 1e-12
+        );
+        let t0 = 120.0 * std::f64::consts::LN_2 / 2.0;
+        let r0 = (-t0 / 120.0f64).exp();
+        assert!((retention_after(&m, t0 + 10.0, &huber) - (r0 - 10.0 * r0 / 120.0)).abs() < 1e-12);
+        assert_eq!(retention_after(&m, 400.0, &huber), 0.0);
+        // Elastic: 0.3·linear + 0.7·exponential.
+        let hl = 120.0 * std::f64::consts::LN_2;
+        let want = 0.3 * (1.0 - 50.0 / (2.0 * hl)) + 0.7 * (-50.0 / 120.0f64).exp();
+        assert!((retention_after(&m, 50.0, &elastic) - want).abs() < 1e-12);
+        // Reinforcement bonus in engram modes is capped at 0.3.
+        let used = memory(MemoryType::Event, 1_000_000);
+        assert!((retention_after(&used, 400.0, &huber) - 0.3).abs() < 1e-12);
+        // Trust weighting: an import (trust 0.5) decays as if τ were halved.
+        let mut imported = memory(MemoryType::Event, 0);
+        imported.trust = 0.5;
+        let tw = RetentionConfig {
+            trust_weighted: true,
+            ..exp.clone()
+        };
+        assert!((retention_after(&imported, 60.0, &tw) - (-1.0f64).exp()).abs() < 1e-12);
+    }
+
+    #[test]
+    fn layer_promotion() {
+        let mut m = memory(MemoryType::Event, 0);
+        m.layer = Layer::Working;
+        assert_eq!(promoted_layer(&m, 29 * MINUTE_MS), Layer::Working);
+        assert_eq!(promoted_layer(&m, 30 * MINUTE_MS), Layer::Episodic);
+        m.access_count = 2;
+        assert_eq!(promoted_layer(&m, 0), Layer::Episodic);
+        m.access_count = 5;
+        m.importance = 0.7;
+        assert_eq!(promoted_layer(&m, 0), Layer::Semantic);
+        m.importance = 0.69;
+        assert_eq!(promoted_layer(&m, 0), Layer::Episodic);
+    }
+
+    #[test]
+    fn next_due_points_at_the_next_change() {
+        let cfg = RetentionConfig::default();
+        let m = memory(MemoryType::Context, 0);
+        let due = next_due(&m, 0, &cfg).unwrap();
+        assert_eq!(state_at(&m, due - 1, &cfg).0, State::Active);
+        assert_eq!(state_at(&m, due, &cfg).0, State::Stale);
+        let mut d = memory(MemoryType::Context, 0);
+        d.state = State::Deleted;
+        d.deleted_at = Some(5);
+        assert_eq!(next_due(&d, 0, &cfg), Some(5 + 90 * DAY_MS));
+    }
+}

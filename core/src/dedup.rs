@@ -1,0 +1,184 @@
+//! Three-tier dedup (Keyoku seed) and engram's surprise-adjusted importance.
+
+use std::collections::HashSet;
+
+use crate::config::DedupConfig;
+use crate::embed::is_stopword;
+use crate::text;
+
+/// What the write path does with a new memory after comparing it to its nearest neighbour.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Verdict {
+    /// Store it.
+    Create,
+    /// Skip it: cosine ≥ the skip threshold, or a near-duplicate that adds nothing.
+    Skip { similarity: f64, subset: bool },
+    /// Merge it with the neighbour: it adds information.
+    Merge { similarity: f64 },
+}
+
+/// Tiers two and three: decide on semantic similarity to the closest existing memory.
+/// (Tier one, the exact hash, is checked against the store before this.)
+pub fn judge(
+    cfg: &DedupConfig,
+    similarity: f64,
+    new_content: &str,
+    existing_content: &str,
+) -> Verdict {
+    if !cfg.enabled || similarity < cfg.merge_threshold {
+        Verdict::Create
+    } else if similarity >= cfg.skip_threshold {
+        Verdict::Skip {
+            similarity,
+            subset: false,
+        }
+    } else if adds_information(new_content, existing_content) {
+        Verdict::Merge { similarity }
+    } else {
+        Verdict::Skip {
+            similarity,
+            subset: true,
+        }
+    }
+}
+
+/// Content words (not stop words) of a text.
+fn content_words(s: &str) -> HashSet<String> {
+    text::words(s)
+        .into_iter()
+        .filter(|w| !is_stopword(w))
+        .collect()
+}
+
+/// Whether `new` says something `existing` does not: a content word it lacks.
+pub fn adds_information(new: &str, existing: &str) -> bool {
+    let old = content_words(existing);
+    content_words(new).iter().any(|w| !old.contains(w))
+}
+
+/// Merged content keeping both facts: the existing text, then each sentence of the new text
+/// that adds information to it.
+pub fn merge_content(existing: &str, new: &str) -> String {
+    let mut out = existing.trim().to_string();
+    for s in text::sentences(new) {
+        if adds_information(s, &out) {
+            if !out.ends_with(['.', '!', '?']) {
+                out.push('.');
+            }
+            out.push(' ');
+            out.push_str(s);
+        }
+    }
+    out
+}
+
+/// engram surprise: k nearest neighbours compared at write time.
+pub const SURPRISE_K: usize = 5;
+/// engram: surprise = sigmoid(10·(mean distance − 0.35)).
+const SURPRISE_STEEPNESS: f64 = 10.0;
+const SURPRISE_MIDPOINT: f64 = 0.35;
+/// engram: importance += (surprise − 0.5)·0.6, i.e. at most ±0.3 …
+const SURPRISE_GAIN: f64 = 0.6;
+/// … clamped to [0.05, 1].
+const IMPORTANCE_FLOOR: f64 = 0.05;
+
+/// Surprise from the cosine similarities of the nearest neighbours (cosine distance = 1 − cos).
+/// With no neighbours at all the memory is as novel as can be (distance 1).
+pub fn surprise(neighbour_similarities: &[f64]) -> f64 {
+    let mean_distance = if neighbour_similarities.is_empty() {
+        1.0
+    } else {
+        neighbour_similarities.iter().map(|s| 1.0 - s).sum::<f64>()
+            / neighbour_similarities.len() as f64
+    };
+    1.0 / (1.0 + (-SURPRISE_STEEPNESS * (mean_distance - SURPRISE_MIDPOINT)).exp())
+}
+
+/// Importance after the surprise adjustment.
+pub fn adjust_importance(importance: f64, surprise: f64) -> f64 {
+    (importance + (surprise - 0.5) * SURPRISE_GAIN).clamp(IMPORTANCE_FLOOR, 1.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tiers_follow_thresholds() {
+        let cfg = DedupConfig::default();
+        assert_eq!(
+            judge(&cfg, 0.97, "a b", "c d"),
+            Verdict::Skip {
+                similarity: 0.97,
+                subset: false
+            }
+        );
+        assert_eq!(
+            judge(&cfg, 0.95, "a", "b"),
+            Verdict::Skip {
+                similarity: 0.95,
+                subset: false
+            }
+        );
+        assert_eq!(
+            judge(&cfg, 0.90, "I like green tea", "I like tea"),
+            Verdict::Merge { similarity: 0.90 }
+        );
+        assert_eq!(
+            judge(&cfg, 0.90, "I like tea", "I really like tea a lot"),
+            Verdict::Skip {
+                similarity: 0.90,
+                subset: true
+            }
+        );
+        assert_eq!(
+            judge(&cfg, 0.90, "like tea", "I like tea and cake"),
+            Verdict::Skip {
+                similarity: 0.90,
+                subset: true
+            }
+        );
+        assert_eq!(judge(&cfg, 0.849, "x", "y"), Verdict::Create);
+        let off = DedupConfig {
+            enabled: false,
+            ..cfg.clone()
+        };
+        assert_eq!(judge(&off, 0.99, "x", "x"), Verdict::Create);
+        let custom = DedupConfig {
+            skip_threshold: 0.99,
+            merge_threshold: 0.9,
+            ..cfg
+        };
+        assert_eq!(
+            judge(&custom, 0.97, "new words", "old"),
+            Verdict::Merge { similarity: 0.97 }
+        );
+        assert_eq!(judge(&custom, 0.89, "new words", "old"), Verdict::Create);
+    }
+
+    #[test]
+    fn merge_keeps_both_facts() {
+        assert_eq!(
+            merge_content("I live in Lisbon", "I live in Lisbon. I have a cat."),
+            "I live in Lisbon. I have a cat."
+        );
+        assert_eq!(
+            merge_content("Ana is my sister.", "Ana is my sister"),
+            "Ana is my sister."
+        );
+    }
+
+    #[test]
+    fn surprise_matches_engram() {
+        // Far from everything: importance boosted by almost +0.3.
+        assert!((surprise(&[]) - 1.0 / (1.0 + (-6.5f64).exp())).abs() < 1e-12);
+        assert!(adjust_importance(0.5, surprise(&[])) > 0.79);
+        // Mean distance 0.35 → surprise 0.5 → unchanged.
+        assert!((surprise(&[0.65, 0.65]) - 0.5).abs() < 1e-12);
+        assert!((adjust_importance(0.5, 0.5) - 0.5).abs() < 1e-12);
+        // Redundant: importance reduced, never below the floor.
+        assert!(adjust_importance(0.5, surprise(&[0.99; 5])) < 0.3);
+        assert_eq!(adjust_importance(0.0, 0.0), 0.05);
+        assert_eq!(adjust_importance(1.0, 1.0), 1.0);
+    }
+}

@@ -1,0 +1,98 @@
+//! The one error type of the engine: each variant says what went wrong and what to do about it.
+
+use thiserror::Error;
+
+/// Result alias used throughout the engine.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Everything that can go wrong in a Mnemo call. Nothing is written when a call returns one.
+#[derive(Debug, Error)]
+pub enum Error {
+    /// An argument failed validation; `field` names it and `reason` says what is expected.
+    #[error("invalid {field}: {reason}")]
+    InvalidInput { field: String, reason: String },
+
+    /// A string did not name one of the allowed values of an enumeration.
+    #[error("unknown {field} {value:?}; expected one of: {allowed}")]
+    UnknownValue {
+        field: &'static str,
+        value: String,
+        allowed: String,
+    },
+
+    /// No memory with this id belongs to this owner (memories of other owners are invisible).
+    #[error("no memory {id:?} for entity {entity_id:?}")]
+    NotFound { entity_id: String, id: String },
+
+    /// A vector's length differs from the dimension recorded in the store.
+    #[error("vector has {got} dimensions but this store uses {expected}; embed with the store's model ({model})")]
+    DimensionMismatch {
+        expected: usize,
+        got: usize,
+        model: String,
+    },
+
+    /// A vector holds NaN or an infinity.
+    #[error("vector element {index} is {value}; vectors must be finite")]
+    NonFiniteVector { index: usize, value: f32 },
+
+    /// The embedder differs from the one the store was written with.
+    #[error("this store was embedded with {store_model} ({store_dim} dims) but the engine was opened with {embedder_model} ({embedder_dim} dims); open it with the same embedder")]
+    EmbedderMismatch {
+        store_model: String,
+        store_dim: usize,
+        embedder_model: String,
+        embedder_dim: usize,
+    },
+
+    /// The embedder cannot turn text into a vector (e.g. vectors must be supplied by the caller).
+    #[error("embedder failed: {0}")]
+    Embedder(String),
+
+    /// The extractor failed on the given text.
+    #[error("extractor failed: {0}")]
+    Extractor(String),
+
+    /// The database was written by a newer Mnemo; opening it could damage it.
+    #[error("store schema version {found} is newer than this Mnemo supports ({supported}); upgrade Mnemo to open it")]
+    SchemaTooNew { found: i64, supported: i64 },
+
+    /// The file is not a Mnemo store (or is damaged).
+    #[error("not a Mnemo store: {0}")]
+    NotAStore(String),
+
+    /// One line of a JSONL import could not be used; nothing from the import was written.
+    #[error("import line {line}: {reason}")]
+    ImportLine { line: usize, reason: String },
+
+    /// SQLite reported an error.
+    #[error("storage error: {0}")]
+    Storage(#[from] rusqlite::Error),
+}
+
+impl Error {
+    /// A short, stable, machine-readable code for this error (used by JS and HTTP faces).
+    pub fn code(&self) -> &'static str {
+        match self {
+            Error::InvalidInput { .. } => "invalid_input",
+            Error::UnknownValue { .. } => "unknown_value",
+            Error::NotFound { .. } => "not_found",
+            Error::DimensionMismatch { .. } => "dimension_mismatch",
+            Error::NonFiniteVector { .. } => "non_finite_vector",
+            Error::EmbedderMismatch { .. } => "embedder_mismatch",
+            Error::Embedder(_) => "embedder_error",
+            Error::Extractor(_) => "extractor_error",
+            Error::SchemaTooNew { .. } => "schema_too_new",
+            Error::NotAStore(_) => "not_a_store",
+            Error::ImportLine { .. } => "import_error",
+            Error::Storage(_) => "storage_error",
+        }
+    }
+
+    pub(crate) fn invalid(field: impl Into<String>, reason: impl Into<String>) -> Self {
+        Error::InvalidInput {
+            field: field.into(),
+            reason: reason.into(),
+        }
+    }
+}

@@ -1,0 +1,52 @@
+//! # mnemo-core
+//!
+//! Mnemo's engine: long-term memory for AI agents in one SQLite file. Memories have types
+//! that decay at their own pace, pass three-tier dedup on the way in, and come back through a
+//! hybrid (vector + BM25) search ranked by relevance, recency, retention, importance and
+//! confidence. The core knows nothing of its hosts: time, randomness, embeddings and
+//! extraction come in through traits, so every target runs the same code.
+//!
+//! ```
+//! use mnemo_core::{Engine, ManualClock, NewMemory, SearchRequest};
+//! let clock = ManualClock::new(1_700_000_000_000);
+//! let mut engine = Engine::builder(clock.clone()).open_in_memory()?;
+//! engine.seed(vec![NewMemory { entity_id: "ana".into(), content: "Ana drinks green tea".into(), ..Default::default() }])?;
+//! let hits = engine.search(&SearchRequest { entity_id: "ana".into(), query: "what tea?".into(), ..Default::default() })?;
+//! assert_eq!(hits[0].memory.content, "Ana drinks green tea");
+//! # Ok::<(), mnemo_core::Error>(())
+//! ```
+#![deny(unsafe_code)]
+#![warn(missing_docs)]
+#![allow(missing_docs)] // field-level docs are on the public structs' meaning, not each field
+
+mod cache;
+pub mod clock;
+pub mod config;
+pub mod decay;
+pub mod dedup;
+pub mod embed;
+mod engine;
+pub mod error;
+mod export;
+pub mod extract;
+pub mod model;
+pub mod rank;
+pub mod recall;
+mod store;
+pub mod text;
+mod tier;
+mod vectors;
+mod write;
+
+pub use clock::{Clock, Entropy, ManualClock, Millis, SeededEntropy, DAY_MS};
+pub use config::{Config, DedupConfig, RecallConfig, RetentionConfig, RetentionMode};
+pub use embed::{Embedder, HashEmbedder, SuppliedVectors};
+pub use engine::{Engine, EngineBuilder, ListRequest, MaintainReport, MemoryPatch, Page, Stats};
+pub use error::{Error, Result};
+pub use export::{ExportRecord, ImportReport};
+pub use extract::{Extracted, Extractor, PassThrough};
+pub use model::*;
+pub use rank::{RankMode, ScoreBreakdown, Weights};
+pub use recall::{SearchHit, SearchRequest};
+pub use store::SCHEMA_VERSION;
+pub use write::{NewMemory, Outcome, RememberOptions, SkipReason, WriteReport};

@@ -1,0 +1,213 @@
+//! The memory data model (SPEC §2): types, kinds, layers, states, statuses, tiers, sources.
+
+use serde::{Deserialize, Serialize};
+
+use crate::clock::Millis;
+
+/// Declares a string-valued enum with `as_str`, `FromStr` (clear error on unknown values),
+/// `ALL`, and serde using the same spelling.
+macro_rules! string_enum {
+    ($(#[$meta:meta])* $name:ident, $field:literal { $($(#[$vmeta:meta])* $variant:ident = $text:literal),+ $(,)? }) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+        pub enum $name {
+            $($(#[$vmeta])* #[serde(rename = $text)] $variant),+
+        }
+        impl $name {
+            /// Every value, in declaration order.
+            pub const ALL: &'static [$name] = &[$($name::$variant),+];
+            /// The value's spelling in storage and JSON.
+            pub fn as_str(self) -> &'static str {
+                match self { $($name::$variant => $text),+ }
+            }
+        }
+        impl std::str::FromStr for $name {
+            type Err = $crate::error::Error;
+            fn from_str(s: &str) -> Result<Self, $crate::error::Error> {
+                match s {
+                    $($text => Ok($name::$variant),)+
+                    _ => Err($crate::error::Error::UnknownValue {
+                        field: $field,
+                        value: s.chars().take(64).collect(),
+                        allowed: [$($text),+].join(", "),
+                    }),
+                }
+            }
+        }
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+    };
+}
+pub(crate) use string_enum;
+
+string_enum! {
+    /// The eight memory types (Keyoku); each has a base stability.
+    MemoryType, "type" {
+        Identity = "IDENTITY", Preference = "PREFERENCE", Relationship = "RELATIONSHIP",
+        Event = "EVENT", Activity = "ACTIVITY", Plan = "PLAN", Context = "CONTEXT",
+        Ephemeral = "EPHEMERAL",
+    }
+}
+
+impl MemoryType {
+    /// Base stability τ in days (Keyoku seed: the e-folding time of the retention curve).
+    pub fn stability_days(self) -> f64 {
+        match self {
+            MemoryType::Identity => 365.0,
+            MemoryType::Preference => 270.0,
+            MemoryType::Relationship => 270.0,
+            MemoryType::Event => 120.0,
+            MemoryType::Activity => 90.0,
+            MemoryType::Plan => 60.0,
+            MemoryType::Context => 21.0,
+            MemoryType::Ephemeral => 3.0,
+        }
+    }
+}
+
+string_enum! {
+    /// What sort of knowledge a memory holds (engram); recall filters use it.
+    Kind, "kind" { Fact = "fact", Procedure = "procedure", Narrative = "narrative" }
+}
+
+string_enum! {
+    /// Memory layer (engram): working memories promote to episodic, then semantic.
+    Layer, "layer" { Working = "working", Episodic = "episodic", Semantic = "semantic", Procedural = "procedural" }
+}
+
+string_enum! {
+    /// Lifecycle state driven by retention (Keyoku).
+    State, "state" { Active = "ACTIVE", Stale = "STALE", Archived = "ARCHIVED", Deleted = "DELETED" }
+}
+
+string_enum! {
+    /// Validity status (engram); every change is written to the status history.
+    Status, "status" {
+        Active = "active", Challenged = "challenged", Invalidated = "invalidated",
+        Merged = "merged", Superseded = "superseded",
+    }
+}
+
+string_enum! {
+    /// Storage tier (Kybernesis).
+    Tier, "tier" { Hot = "hot", Warm = "warm", Archive = "archive" }
+}
+
+string_enum! {
+    /// Who wrote the memory; decides its trust.
+    Source, "source" { User = "user", Agent = "agent", Conversation = "conversation", Import = "import" }
+}
+
+impl Source {
+    /// Trust of a source (engram): human 1.0, agent 0.7, extracted 0.6, ingest 0.5.
+    pub fn trust(self) -> f64 {
+        match self {
+            Source::User => 1.0,
+            Source::Agent => 0.7,
+            Source::Conversation => 0.6,
+            Source::Import => 0.5,
+        }
+    }
+}
+
+string_enum! {
+    /// Who may see a memory besides its owner's agent.
+    Visibility, "visibility" { Private = "private", Team = "team", Global = "global" }
+}
+
+string_enum! {
+    /// Which kinds a search returns (engram recall modes).
+    RecallFilter, "recall" { FactsOnly = "facts_only", FactsPlusRules = "facts_plus_rules", FullContext = "full_context" }
+}
+
+impl RecallFilter {
+    /// Whether a memory of `kind` passes this filter.
+    pub fn admits(self, kind: Kind) -> bool {
+        match self {
+            RecallFilter::FactsOnly => kind == Kind::Fact,
+            RecallFilter::FactsPlusRules => kind != Kind::Narrative,
+            RecallFilter::FullContext => true,
+        }
+    }
+}
+
+/// One stored memory, as every surface returns it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Memory {
+    pub id: String,
+    pub entity_id: String,
+    pub agent_id: Option<String>,
+    pub session_id: Option<String>,
+    pub team_id: Option<String>,
+    pub visibility: Visibility,
+    pub content: String,
+    /// SHA-256 (hex) of the normalised content.
+    pub content_hash: String,
+    #[serde(rename = "type")]
+    pub memory_type: MemoryType,
+    pub kind: Kind,
+    pub layer: Layer,
+    pub state: State,
+    pub status: Status,
+    pub tier: Tier,
+    pub importance: f64,
+    pub confidence: f64,
+    pub sentiment: f64,
+    pub source: Source,
+    pub trust: f64,
+    pub access_count: i64,
+    pub last_accessed_at: Option<Millis>,
+    /// koshi reinforcement score: reinforce +3, demote −1.
+    pub feedback: i64,
+    pub pinned: bool,
+    /// Tags added by the caller; the system never removes them.
+    pub manual_tags: Vec<String>,
+    /// Tags added by the system.
+    pub auto_tags: Vec<String>,
+    pub expires_at: Option<Millis>,
+    pub cron_tag: Option<String>,
+    pub source_ref: Option<String>,
+    /// engram surprise at write time (0..1): how far the memory was from its nearest neighbours.
+    pub surprise: Option<f64>,
+    /// For a memory with status `merged`: the memory that absorbed it.
+    pub merged_into: Option<String>,
+    pub created_at: Millis,
+    pub updated_at: Millis,
+    /// When the current lifecycle state began.
+    pub state_changed_at: Millis,
+    pub deleted_at: Option<Millis>,
+}
+
+impl Memory {
+    /// Manual tags followed by auto tags not already present.
+    pub fn tags(&self) -> Vec<String> {
+        let mut all = self.manual_tags.clone();
+        for t in &self.auto_tags {
+            if !all.contains(t) {
+                all.push(t.clone());
+            }
+        }
+        all
+    }
+
+    /// Decay clock origin: the last access, else creation.
+    pub fn last_touch(&self) -> Millis {
+        self.last_accessed_at
+            .unwrap_or(self.created_at)
+            .max(self.created_at)
+    }
+}
+
+/// One entry of a memory's status audit trail.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StatusChange {
+    pub old: Status,
+    pub new: Status,
+    pub reason: String,
+    pub changed_at: Millis,
+}

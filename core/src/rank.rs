@@ -1,0 +1,156 @@
+//! Composite ranking (SPEC §5): the five Keyoku modes, koshi's feedback multiplier and recency.
+
+use serde::{Deserialize, Serialize};
+
+use crate::model::string_enum;
+
+string_enum! {
+    /// Ranking mode: how much each signal weighs in the composite score.
+    RankMode, "mode" {
+        Balanced = "balanced", Recent = "recent", Important = "important",
+        Historical = "historical", Comprehensive = "comprehensive",
+    }
+}
+
+impl Default for RankMode {
+    fn default() -> Self {
+        RankMode::Balanced
+    }
+}
+
+/// Weights of the composite score (Keyoku seed).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Weights {
+    pub semantic: f64,
+    pub recency: f64,
+    pub retention: f64,
+    pub importance: f64,
+    pub confidence: f64,
+}
+
+impl RankMode {
+    /// The seed's weights for this mode (S/R/D/I/C).
+    pub fn weights(self) -> Weights {
+        let w = |semantic, recency, retention, importance, confidence| Weights {
+            semantic,
+            recency,
+            retention,
+            importance,
+            confidence,
+        };
+        match self {
+            RankMode::Balanced => w(0.35, 0.20, 0.20, 0.20, 0.05),
+            RankMode::Recent => w(0.30, 0.50, 0.10, 0.07, 0.03),
+            RankMode::Important => w(0.40, 0.10, 0.10, 0.35, 0.05),
+            RankMode::Historical => w(0.50, 0.05, 0.25, 0.15, 0.05),
+            RankMode::Comprehensive => w(0.45, 0.15, 0.15, 0.20, 0.05),
+        }
+    }
+}
+
+/// koshi: reinforcement score scales the rank by e^(0.2·score).
+const FEEDBACK_RATE: f64 = 0.2;
+/// koshi: recency = 1 / (1 + 0.01·days since last hit).
+const RECENCY_RATE_PER_DAY: f64 = 0.01;
+
+/// koshi's feedback multiplier: +3 → 1.82×, −1 → 0.82×.
+pub fn feedback_multiplier(feedback: i64) -> f64 {
+    (FEEDBACK_RATE * feedback as f64).exp()
+}
+
+/// koshi's recency from days since the last access (or creation).
+pub fn recency(days: f64) -> f64 {
+    1.0 / (1.0 + RECENCY_RATE_PER_DAY * days.max(0.0))
+}
+
+/// Why a hit ranked where it did: every input of its score.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ScoreBreakdown {
+    /// Fused relevance: vector_weight·vector + (1 − vector_weight)·text.
+    pub semantic: f64,
+    /// Cosine similarity of the query vector and the memory's vector.
+    pub vector: f64,
+    /// BM25 relevance normalised to the best text match of this query (0 when no text match).
+    pub text: f64,
+    pub recency: f64,
+    pub retention: f64,
+    pub importance: f64,
+    pub confidence: f64,
+    /// e^(0.2·feedback).
+    pub feedback_multiplier: f64,
+    /// Penalty for STALE memories (1 otherwise).
+    pub state_multiplier: f64,
+    pub mode: RankMode,
+}
+
+impl ScoreBreakdown {
+    /// The composite score: weighted sum × feedback multiplier × state multiplier.
+    pub fn score(&self) -> f64 {
+        let w = self.mode.weights();
+        (w.semantic * self.semantic
+            + w.recency * self.recency
+            + w.retention * self.retention
+            + w.importance * self.importance
+            + w.confidence * self.confidence)
+            * self.feedback_multiplier
+            * self.state_multiplier
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn weights_sum_to_one() {
+        for m in RankMode::ALL {
+            let w = m.weights();
+            let sum = w.semantic + w.recency + w.retention + w.importance + w.confidence;
+            assert!((sum - 1.0).abs() < 1e-12, "{m}");
+        }
+    }
+
+    #[test]
+    fn koshi_multipliers() {
+        assert_eq!((feedback_multiplier(3) * 100.0).round() / 100.0, 1.82);
+        assert_eq!((feedback_multiplier(-1) * 100.0).round() / 100.0, 0.82);
+        assert_eq!((feedback_multiplier(-5) * 100.0).round() / 100.0, 0.37);
+        assert_eq!(feedback_multiplier(0), 1.0);
+        assert_eq!(recency(0.0), 1.0);
+        assert_eq!(recency(100.0), 0.5);
+    }
+
+    fn hit(mode: RankMode, semantic: f64, recency: f64, importance: f64) -> ScoreBreakdown {
+        ScoreBreakdown {
+            semantic,
+            vector: semantic,
+            text: 0.0,
+            recency,
+            retention: 1.0,
+            importance,
+            confidence: 1.0,
+            feedback_multiplier: 1.0,
+            state_multiplier: 1.0,
+            mode,
+        }
+    }
+
+    #[test]
+    fn modes_order_differently() {
+        // A: most relevant, old, unimportant. B: half as relevant, fresh. C: half, important.
+        let order = |mode| {
+            let mut v = [
+                ("A", hit(mode, 1.0, 0.0, 0.0)),
+                ("B", hit(mode, 0.5, 0.9, 0.0)),
+                ("C", hit(mode, 0.5, 0.0, 1.0)),
+            ];
+            v.sort_by(|a, b| b.1.score().total_cmp(&a.1.score()));
+            v.iter().map(|x| x.0).collect::<String>()
+        };
+        assert_eq!(order(RankMode::Recent), "BAC");
+        assert_eq!(order(RankMode::Important), "CAB");
+        assert_eq!(order(RankMode::Historical), "ACB");
+        assert_eq!(order(RankMode::Balanced), "CBA");
+        assert_eq!(order(RankMode::Comprehensive), "ACB");
+    }
+}

@@ -1,0 +1,534 @@
+//! The one module that owns SQL: schema and migrations, memory rows, the FTS5 index, status
+//! history. Other modules ask it questions in domain terms.
+
+use rusqlite::types::Value;
+use rusqlite::{params, params_from_iter, Connection, OptionalExtension, Row};
+
+use crate::clock::Millis;
+use crate::embed;
+use crate::error::{Error, Result};
+use crate::model::*;
+
+/// `PRAGMA application_id` of a Mnemo store ("MNMO").
+const APPLICATION_ID: i64 = 0x4D4E_4D4F;
+
+/// Numbered migrations; entry `i` takes the schema from version `i` to `i + 1`.
+const MIGRATIONS: &[&str] = &[r#"
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL);
+CREATE TABLE memories (
+    pk INTEGER PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    entity_id TEXT NOT NULL,
+    agent_id TEXT, session_id TEXT, team_id TEXT,
+    visibility TEXT NOT NULL,
+    content TEXT NOT NULL,
+    content_hash TEXT NOT NULL,
+    type TEXT NOT NULL, kind TEXT NOT NULL, layer TEXT NOT NULL,
+    state TEXT NOT NULL, status TEXT NOT NULL, tier TEXT NOT NULL,
+    importance REAL NOT NULL, confidence REAL NOT NULL, sentiment REAL NOT NULL,
+    source TEXT NOT NULL, trust REAL NOT NULL,
+    access_count INTEGER NOT NULL, last_accessed_at INTEGER,
+    feedback INTEGER NOT NULL, pinned INTEGER NOT NULL,
+    manual_tags TEXT NOT NULL, auto_tags TEXT NOT NULL,
+    expires_at INTEGER, cron_tag TEXT, source_ref TEXT, surprise REAL, merged_into TEXT,
+    created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL,
+    state_changed_at INTEGER NOT NULL, deleted_at INTEGER,
+    due_at INTEGER,
+    embedding BLOB,
+    embedding_precision TEXT NOT NULL DEFAULT 'f32'
+);
+CREATE INDEX memories_owner_hash ON memories(entity_id, content_hash);
+CREATE INDEX memories_owner_created ON memories(entity_id, created_at);
+CREATE INDEX memories_due ON memories(due_at) WHERE due_at IS NOT NULL;
+CREATE VIRTUAL TABLE memories_fts USING fts5(
+    content, tags, content='', contentless_delete=1,
+    tokenize='porter unicode61 remove_diacritics 2'
+);
+CREATE TABLE status_history (
+    seq INTEGER PRIMARY KEY,
+    memory_pk INTEGER NOT NULL REFERENCES memories(pk) ON DELETE CASCADE,
+    old TEXT NOT NULL, new TEXT NOT NULL, reason TEXT NOT NULL, changed_at INTEGER NOT NULL
+);
+CREATE INDEX status_history_memory ON status_history(memory_pk);
+"#];
+
+/// The schema version this build writes.
+pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
+
+/// Columns of a memory row, in the order [`memory_from_row`] reads them.
+const COLUMNS: &str = "pk, id, entity_id, agent_id, session_id, team_id, visibility, content, content_hash, \
+    type, kind, layer, state, status, tier, importance, confidence, sentiment, source, trust, access_count, \
+    last_accessed_at, feedback, pinned, manual_tags, auto_tags, expires_at, cron_tag, source_ref, surprise, \
+    merged_into, created_at, updated_at, state_changed_at, deleted_at";
+
+/// Opens (creating if needed) and migrates a store. `now` stamps applied migrations.
+pub fn open(conn: &mut Connection, now: Millis) -> Result<()> {
+    conn.busy_timeout(std::time::Duration::from_secs(5))?;
+    // A file that is not SQLite fails on its first read: say so plainly.
+    let (app_id, version): (i64, i64) = conn
+        .query_row("SELECT (SELECT application_id FROM pragma_application_id), (SELECT user_version FROM pragma_user_version)", [], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })
+        .map_err(|e| match e {
+            rusqlite::Error::SqliteFailure(f, _) if f.code == rusqlite::ErrorCode::NotADatabase => {
+                Error::NotAStore("the file is not a SQLite database".into())
+            }
+            e => Error::Storage(e),
+        })?;
+    let tables: i64 = conn.query_row("SELECT count(*) FROM sqlite_schema", [], |r| r.get(0))?;
+    if app_id != APPLICATION_ID && (app_id != 0 || tables > 0) {
+        return Err(Error::NotAStore(format!(
+            "application_id {app_id:#x} with {tables} schema objects belongs to another program"
+        )));
+    }
+    if version > SCHEMA_VERSION {
+        return Err(Error::SchemaTooNew {
+            found: version,
+            supported: SCHEMA_VERSION,
+        });
+    }
+    conn.execute_batch("PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY;")?;
+    if version < SCHEMA_VERSION {
+        let tx = conn.transaction()?;
+        for (i, sql) in MIGRATIONS.iter().enumerate().skip(version as usize) {
+            tx.execute_batch(sql)?;
+            tx.execute(
+                "INSERT INTO migrations (version, applied_at) VALUES (?1, ?2)",
+                params![i as i64 + 1, now],
+            )?;
+        }
+        tx.execute_batch(&format!(
+            "PRAGMA application_id = {APPLICATION_ID}; PRAGMA user_version = {SCHEMA_VERSION};"
+        ))?;
+        tx.commit()?;
+    }
+    Ok(())
+}
+
+/// Reads a value from the meta table.
+pub fn meta(conn: &Connection, key: &str) -> Result<Option<String>> {
+    Ok(conn
+        .query_row("SELECT value FROM meta WHERE key = ?1", [key], |r| r.get(0))
+        .optional()?)
+}
+
+/// Writes a value to the meta table.
+pub fn set_meta(conn: &Connection, key: &str, value: &str) -> Result<()> {
+    conn.execute("INSERT INTO meta (key, value) VALUES (?1, ?2) ON CONFLICT(key) DO UPDATE SET value = excluded.value", [key, value])?;
+    Ok(())
+}
+
+fn parse<T: std::str::FromStr<Err = Error>>(r: &Row, i: usize) -> rusqlite::Result<T> {
+    let s: String = r.get(i)?;
+    s.parse().map_err(|e: Error| {
+        rusqlite::Error::FromSqlConversionFailure(i, rusqlite::types::Type::Text, Box::new(e))
+    })
+}
+
+fn tags(r: &Row, i: usize) -> rusqlite::Result<Vec<String>> {
+    let s: String = r.get(i)?;
+    serde_json::from_str(&s).map_err(|e| {
+        rusqlite::Error::FromSqlConversionFailure(i, rusqlite::types::Type::Text, Box::new(e))
+    })
+}
+
+/// A memory row and its primary key.
+fn memory_from_row(r: &Row) -> rusqlite::Result<(i64, Memory)> {
+    Ok((
+        r.get(0)?,
+        Memory {
+            id: r.get(1)?,
+            entity_id: r.get(2)?,
+            agent_id: r.get(3)?,
+            session_id: r.get(4)?,
+            team_id: r.get(5)?,
+            visibility: parse(r, 6)?,
+            content: r.get(7)?,
+            content_hash: r.get(8)?,
+            memory_type: parse(r, 9)?,
+            kind: parse(r, 10)?,
+            layer: parse(r, 11)?,
+            state: parse(r, 12)?,
+            status: parse(r, 13)?,
+            tier: parse(r, 14)?,
+            importance: r.get(15)?,
+            confidence: r.get(16)?,
+            sentiment: r.get(17)?,
+            source: parse(r, 18)?,
+            trust: r.get(19)?,
+            access_count: r.get(20)?,
+            last_accessed_at: r.get(21)?,
+            feedback: r.get(22)?,
+            pinned: r.get(23)?,
+            manual_tags: tags(r, 24)?,
+            auto_tags: tags(r, 25)?,
+            expires_at: r.get(26)?,
+            cron_tag: r.get(27)?,
+            source_ref: r.get(28)?,
+            surprise: r.get(29)?,
+            merged_into: r.get(30)?,
+            created_at: r.get(31)?,
+            updated_at: r.get(32)?,
+            state_changed_at: r.get(33)?,
+            deleted_at: r.get(34)?,
+        },
+    ))
+}
+
+fn json(tags: &[String]) -> String {
+    serde_json::to_string(tags).unwrap_or_else(|_| "[]".into())
+}
+
+/// Text indexed for a memory's FTS row: its tags, space separated.
+fn fts_tags(m: &Memory) -> String {
+    m.tags().join(" ")
+}
+
+/// Inserts a memory (and its FTS row); returns its primary key.
+pub fn insert(
+    conn: &Connection,
+    m: &Memory,
+    embedding: Option<&[f32]>,
+    due_at: Option<Millis>,
+) -> Result<i64> {
+    conn.prepare_cached(&format!(
+        "INSERT INTO memories ({}, due_at, embedding) VALUES (NULL, {})",
+        COLUMNS,
+        (1..=36)
+            .map(|i| format!("?{i}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    ))?
+    .execute(params![
+        m.id,
+        m.entity_id,
+        m.agent_id,
+        m.session_id,
+        m.team_id,
+        m.visibility.as_str(),
+        m.content,
+        m.content_hash,
+        m.memory_type.as_str(),
+        m.kind.as_str(),
+        m.layer.as_str(),
+        m.state.as_str(),
+        m.status.as_str(),
+        m.tier.as_str(),
+        m.importance,
+        m.confidence,
+        m.sentiment,
+        m.source.as_str(),
+        m.trust,
+        m.access_count,
+        m.last_accessed_at,
+        m.feedback,
+        m.pinned,
+        json(&m.manual_tags),
+        json(&m.auto_tags),
+        m.expires_at,
+        m.cron_tag,
+        m.source_ref,
+        m.surprise,
+        m.merged_into,
+        m.created_at,
+        m.updated_at,
+        m.state_changed_at,
+        m.deleted_at,
+        due_at,
+        embedding.map(embed::to_blob),
+    ])?;
+    let pk = conn.last_insert_rowid();
+    conn.prepare_cached("INSERT INTO memories_fts (rowid, content, tags) VALUES (?1, ?2, ?3)")?
+        .execute(params![pk, m.content, fts_tags(m)])?;
+    Ok(pk)
+}
+
+/// Rewrites every field of a stored memory (and its FTS row when content or tags changed).
+pub fn update(
+    conn: &Connection,
+    pk: i64,
+    m: &Memory,
+    due_at: Option<Millis>,
+    reindex: bool,
+) -> Result<()> {
+    conn.prepare_cached(
+        "UPDATE memories SET agent_id=?2, session_id=?3, team_id=?4, visibility=?5, content=?6, content_hash=?7, \
+         type=?8, kind=?9, layer=?10, state=?11, status=?12, tier=?13, importance=?14, confidence=?15, sentiment=?16, \
+         source=?17, trust=?18, access_count=?19, last_accessed_at=?20, feedback=?21, pinned=?22, manual_tags=?23, \
+         auto_tags=?24, expires_at=?25, cron_tag=?26, source_ref=?27, surprise=?28, merged_into=?29, updated_at=?30, \
+         state_changed_at=?31, deleted_at=?32, due_at=?33 WHERE pk=?1",
+    )?
+    .execute(params![
+        pk, m.agent_id, m.session_id, m.team_id, m.visibility.as_str(), m.content, m.content_hash,
+        m.memory_type.as_str(), m.kind.as_str(), m.layer.as_str(), m.state.as_str(), m.status.as_str(), m.tier.as_str(),
+        m.importance, m.confidence, m.sentiment, m.source.as_str(), m.trust, m.access_count, m.last_accessed_at,
+        m.feedback, m.pinned, json(&m.manual_tags), json(&m.auto_tags), m.expires_at, m.cron_tag, m.source_ref,
+        m.surprise, m.merged_into, m.updated_at, m.state_changed_at, m.deleted_at, due_at,
+    ])?;
+    if reindex {
+        conn.prepare_cached("DELETE FROM memories_fts WHERE rowid = ?1")?
+            .execute([pk])?;
+        conn.prepare_cached("INSERT INTO memories_fts (rowid, content, tags) VALUES (?1, ?2, ?3)")?
+            .execute(params![pk, m.content, fts_tags(m)])?;
+    }
+    Ok(())
+}
+
+/// Replaces a memory's stored vector.
+pub fn set_embedding(conn: &Connection, pk: i64, v: &[f32]) -> Result<()> {
+    conn.prepare_cached("UPDATE memories SET embedding = ?2 WHERE pk = ?1")?
+        .execute(params![pk, embed::to_blob(v)])?;
+    Ok(())
+}
+
+/// Removes a memory for good (its FTS row and status history with it).
+pub fn purge(conn: &Connection, pk: i64) -> Result<()> {
+    conn.prepare_cached("DELETE FROM memories_fts WHERE rowid = ?1")?
+        .execute([pk])?;
+    conn.prepare_cached("DELETE FROM memories WHERE pk = ?1")?
+        .execute([pk])?;
+    Ok(())
+}
+
+/// A memory of `owner` by id, in any state.
+pub fn get(conn: &Connection, owner: &str, id: &str) -> Result<Option<(i64, Memory)>> {
+    Ok(conn
+        .prepare_cached(&format!(
+            "SELECT {COLUMNS} FROM memories WHERE id = ?1 AND entity_id = ?2"
+        ))?
+        .query_row([id, owner], memory_from_row)
+        .optional()?)
+}
+
+/// Whether any memory (of any owner) has this id.
+pub fn id_taken(conn: &Connection, id: &str) -> Result<bool> {
+    Ok(conn
+        .prepare_cached("SELECT 1 FROM memories WHERE id = ?1")?
+        .exists([id])?)
+}
+
+/// Memories of `owner` by primary key (missing or other owners' keys are left out).
+pub fn by_pks(conn: &Connection, owner: &str, pks: &[i64]) -> Result<Vec<(i64, Memory)>> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {COLUMNS} FROM memories WHERE pk = ?1 AND entity_id = ?2"
+    ))?;
+    let mut out = Vec::with_capacity(pks.len());
+    for &pk in pks {
+        if let Some(row) = stmt
+            .query_row(params![pk, owner], memory_from_row)
+            .optional()?
+        {
+            out.push(row);
+        }
+    }
+    Ok(out)
+}
+
+/// A live (not deleted) memory of `owner` with this content hash, if any.
+pub fn by_hash(conn: &Connection, owner: &str, hash: &str) -> Result<Option<(i64, Memory)>> {
+    Ok(conn
+        .prepare_cached(&format!(
+            "SELECT {COLUMNS} FROM memories WHERE entity_id = ?1 AND content_hash = ?2 AND state != 'DELETED' ORDER BY pk LIMIT 1"
+        ))?
+        .query_row([owner, hash], memory_from_row)
+        .optional()?)
+}
+
+/// Vectors of `owner`'s searchable memories (not deleted, status active), by primary key.
+pub fn vectors(conn: &Connection, owner: &str) -> Result<Vec<(i64, Vec<f32>)>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT pk, embedding FROM memories WHERE entity_id = ?1 AND state != 'DELETED' AND status = 'active' AND embedding IS NOT NULL ORDER BY pk",
+    )?;
+    let rows = stmt.query_map([owner], |r| {
+        Ok((r.get::<_, i64>(0)?, r.get::<_, Vec<u8>>(1)?))
+    })?;
+    let mut out = Vec::new();
+    for row in rows {
+        let (pk, blob) = row?;
+        let v = embed::from_blob(&blob)
+            .ok_or_else(|| Error::NotAStore(format!("memory {pk} has a damaged vector")))?;
+        out.push((pk, v));
+    }
+    Ok(out)
+}
+
+/// A memory's stored vector.
+pub fn embedding(conn: &Connection, pk: i64) -> Result<Option<Vec<f32>>> {
+    let blob: Option<Vec<u8>> = conn
+        .prepare_cached("SELECT embedding FROM memories WHERE pk = ?1")?
+        .query_row([pk], |r| r.get(0))
+        .optional()?
+        .flatten();
+    Ok(blob.and_then(|b| embed::from_blob(&b)))
+}
+
+/// BM25 matches of a sanitised FTS5 query among `owner`'s searchable memories, best first,
+/// as (pk, relevance) with relevance = −bm25 (higher is better). Content counts twice tags.
+pub fn text_search(
+    conn: &Connection,
+    owner: &str,
+    fts_query: &str,
+    include_archived: bool,
+    limit: usize,
+) -> Result<Vec<(i64, f64)>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT f.rowid, -bm25(memories_fts, 1.0, 0.5) AS rel FROM memories_fts f JOIN memories m ON m.pk = f.rowid \
+         WHERE memories_fts MATCH ?1 AND m.entity_id = ?2 AND m.status = 'active' \
+         AND m.state IN ('ACTIVE', 'STALE', CASE WHEN ?3 THEN 'ARCHIVED' ELSE 'ACTIVE' END) \
+         ORDER BY rel DESC, f.rowid LIMIT ?4",
+    )?;
+    let rows = stmt.query_map(
+        params![fts_query, owner, include_archived, limit as i64],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// Appends an entry to a memory's status history.
+pub fn record_status(conn: &Connection, pk: i64, change: &StatusChange) -> Result<()> {
+    conn.prepare_cached("INSERT INTO status_history (memory_pk, old, new, reason, changed_at) VALUES (?1, ?2, ?3, ?4, ?5)")?
+        .execute(params![pk, change.old.as_str(), change.new.as_str(), change.reason, change.changed_at])?;
+    Ok(())
+}
+
+/// A memory's status history, oldest first.
+pub fn status_history(conn: &Connection, pk: i64) -> Result<Vec<StatusChange>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT old, new, reason, changed_at FROM status_history WHERE memory_pk = ?1 ORDER BY seq",
+    )?;
+    let rows = stmt.query_map([pk], |r| {
+        Ok(StatusChange {
+            old: parse(r, 0)?,
+            new: parse(r, 1)?,
+            reason: r.get(2)?,
+            changed_at: r.get(3)?,
+        })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// Memories whose lifecycle may change by `now` (their `due_at` has come), oldest due first.
+pub fn due(conn: &Connection, now: Millis, limit: usize) -> Result<Vec<(i64, Memory)>> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {COLUMNS} FROM memories WHERE due_at IS NOT NULL AND due_at <= ?1 ORDER BY due_at, pk LIMIT ?2"
+    ))?;
+    let rows = stmt.query_map(params![now, limit as i64], memory_from_row)?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// Filters for [`list`]; empty vectors mean "any".
+#[derive(Debug, Default)]
+pub struct ListFilter<'a> {
+    pub owner: &'a str,
+    pub types: &'a [MemoryType],
+    pub states: &'a [State],
+    pub statuses: &'a [Status],
+    pub kinds: &'a [Kind],
+    pub tag: Option<&'a str>,
+    pub pinned: Option<bool>,
+    pub newest_first: bool,
+}
+
+/// One page of memories matching `f`, and how many match in all.
+pub fn list(
+    conn: &Connection,
+    f: &ListFilter,
+    limit: usize,
+    offset: usize,
+) -> Result<(Vec<Memory>, usize)> {
+    let mut sql = String::from(" FROM memories WHERE entity_id = ?");
+    let mut args: Vec<Value> = vec![Value::Text(f.owner.to_string())];
+    fn any_of(sql: &mut String, args: &mut Vec<Value>, column: &str, values: Vec<&'static str>) {
+        if !values.is_empty() {
+            sql.push_str(&format!(
+                " AND {column} IN ({})",
+                vec!["?"; values.len()].join(",")
+            ));
+            args.extend(values.into_iter().map(|v| Value::Text(v.into())));
+        }
+    }
+    any_of(
+        &mut sql,
+        &mut args,
+        "type",
+        f.types.iter().map(|t| t.as_str()).collect(),
+    );
+    any_of(
+        &mut sql,
+        &mut args,
+        "state",
+        f.states.iter().map(|t| t.as_str()).collect(),
+    );
+    any_of(
+        &mut sql,
+        &mut args,
+        "status",
+        f.statuses.iter().map(|t| t.as_str()).collect(),
+    );
+    any_of(
+        &mut sql,
+        &mut args,
+        "kind",
+        f.kinds.iter().map(|t| t.as_str()).collect(),
+    );
+    if let Some(tag) = f.tag {
+        sql.push_str(" AND (EXISTS (SELECT 1 FROM json_each(manual_tags) WHERE value = ?) OR EXISTS (SELECT 1 FROM json_each(auto_tags) WHERE value = ?))");
+        args.push(Value::Text(tag.into()));
+        args.push(Value::Text(tag.into()));
+    }
+    if let Some(p) = f.pinned {
+        sql.push_str(" AND pinned = ?");
+        args.push(Value::Integer(p as i64));
+    }
+    let total: i64 = conn.query_row(
+        &format!("SELECT count(*){sql}"),
+        params_from_iter(args.iter()),
+        |r| r.get(0),
+    )?;
+    let order = if f.newest_first { "DESC" } else { "ASC" };
+    let mut stmt = conn.prepare(&format!(
+        "SELECT {COLUMNS}{sql} ORDER BY created_at {order}, pk {order} LIMIT ? OFFSET ?"
+    ))?;
+    args.push(Value::Integer(limit as i64));
+    args.push(Value::Integer(offset as i64));
+    let rows = stmt.query_map(params_from_iter(args.iter()), memory_from_row)?;
+    let items = rows
+        .map(|r| r.map(|(_, m)| m))
+        .collect::<rusqlite::Result<_>>()?;
+    Ok((items, total as usize))
+}
+
+/// Counts of `owner`'s memories grouped by one column (`type`, `state`, `status`, `tier`).
+pub fn count_by(
+    conn: &Connection,
+    owner: &str,
+    column: &str,
+    include_deleted: bool,
+) -> Result<Vec<(String, usize)>> {
+    debug_assert!(matches!(
+        column,
+        "type" | "state" | "status" | "tier" | "kind" | "layer"
+    ));
+    let filter = if include_deleted {
+        ""
+    } else {
+        " AND state != 'DELETED'"
+    };
+    let mut stmt = conn.prepare_cached(&format!("SELECT {column}, count(*) FROM memories WHERE entity_id = ?1{filter} GROUP BY 1 ORDER BY 1"))?;
+    let rows = stmt.query_map([owner], |r| Ok((r.get(0)?, r.get::<_, i64>(1)? as usize)))?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// Every memory of `owner` (any state) with its vector, in a stable order for export.
+pub fn export_rows(conn: &Connection, owner: &str) -> Result<Vec<(i64, Memory, Option<Vec<f32>>)>> {
+    let mut stmt = conn.prepare(&format!(
+        "SELECT {COLUMNS}, embedding FROM memories WHERE entity_id = ?1 ORDER BY created_at, id"
+    ))?;
+    let rows = stmt.query_map([owner], |r| {
+        let (pk, m) = memory_from_row(r)?;
+        let blob: Option<Vec<u8>> = r.get(35)?;
+        Ok((pk, m, blob.and_then(|b| embed::from_blob(&b))))
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}

@@ -1,0 +1,455 @@
+//! The write path (SPEC §3, steps 4–7): validation, exact-hash and semantic dedup, merge,
+//! surprise-adjusted importance, and one transaction per call.
+
+use serde::{Deserialize, Serialize};
+
+use crate::clock::Millis;
+use crate::dedup::{self, Verdict, SURPRISE_K};
+use crate::embed;
+use crate::engine::{check_sentiment, check_source_ref, Engine};
+use crate::error::{Error, Result};
+use crate::model::*;
+use crate::store;
+use crate::text;
+
+/// Most memories one `seed` call may write.
+pub const MAX_BATCH: usize = 10_000;
+/// Longest `cron_tag`, in characters.
+const MAX_CRON_TAG_CHARS: usize = 128;
+/// Attempts at drawing an unused id before giving up.
+const ID_ATTEMPTS: usize = 16;
+
+/// A structured memory to store. Only `entity_id` and `content` are required.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct NewMemory {
+    pub entity_id: String,
+    pub content: String,
+    /// Default EVENT.
+    #[serde(rename = "type")]
+    pub memory_type: Option<MemoryType>,
+    /// Default fact.
+    pub kind: Option<Kind>,
+    /// Default working (promoted by use and time).
+    pub layer: Option<Layer>,
+    /// Default 0.5, then adjusted by surprise.
+    pub importance: Option<f64>,
+    /// Default 1.0.
+    pub confidence: Option<f64>,
+    /// Default 0.
+    pub sentiment: Option<f64>,
+    /// Default agent (trust 0.7).
+    pub source: Option<Source>,
+    /// Manual tags.
+    pub tags: Vec<String>,
+    pub pinned: bool,
+    pub expires_at: Option<Millis>,
+    pub cron_tag: Option<String>,
+    pub source_ref: Option<String>,
+    pub agent_id: Option<String>,
+    pub session_id: Option<String>,
+    pub team_id: Option<String>,
+    pub visibility: Option<Visibility>,
+    /// The content's vector, when the caller embeds it.
+    pub vector: Option<Vec<f32>>,
+}
+
+/// Context for [`Engine::remember`].
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct RememberOptions {
+    pub agent_id: Option<String>,
+    pub session_id: Option<String>,
+    pub source_ref: Option<String>,
+    /// Default conversation (trust 0.6).
+    pub source: Option<Source>,
+}
+
+/// Why an input stored nothing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SkipReason {
+    /// Same normalised content as an existing memory.
+    ExactDuplicate,
+    /// Cosine at or above the skip threshold.
+    SemanticDuplicate,
+    /// A near-duplicate that adds no information.
+    Subset,
+    /// The extractor found nothing worth remembering.
+    NotSignificant,
+}
+
+/// What happened to one input.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "action", rename_all = "snake_case")]
+pub enum Outcome {
+    /// A new memory was stored.
+    Created { id: String },
+    /// The input and an existing memory were merged into a new memory `id`; the existing one
+    /// (`absorbed`) now has status merged.
+    Merged {
+        id: String,
+        absorbed: String,
+        similarity: f64,
+    },
+    /// Nothing stored; `existing` is the memory that made it redundant.
+    Skipped {
+        reason: SkipReason,
+        existing: Option<String>,
+        similarity: Option<f64>,
+    },
+}
+
+/// Per-input outcomes of a write, in input order.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct WriteReport {
+    pub outcomes: Vec<Outcome>,
+}
+
+impl WriteReport {
+    /// Ids of memories created or produced by merges.
+    pub fn stored_ids(&self) -> Vec<&str> {
+        self.outcomes
+            .iter()
+            .filter_map(|o| match o {
+                Outcome::Created { id } | Outcome::Merged { id, .. } => Some(id.as_str()),
+                Outcome::Skipped { .. } => None,
+            })
+            .collect()
+    }
+}
+
+/// A validated input, ready to store.
+struct Prepared {
+    memory: Memory,
+    vector: Vec<f32>,
+    supplied_vector: bool,
+}
+
+fn check_opt_id(field: &str, v: &Option<String>) -> Result<()> {
+    v.as_deref().map_or(Ok(()), |v| text::check_id(field, v))
+}
+
+impl Engine {
+    /// Stores structured memories (one transaction for the batch), with three-tier dedup.
+    /// If any input is invalid, the error names it and nothing is written.
+    pub fn seed(&mut self, items: Vec<NewMemory>) -> Result<WriteReport> {
+        if items.len() > MAX_BATCH {
+            return Err(Error::invalid(
+                "memories",
+                format!("{} given; at most {MAX_BATCH} per call", items.len()),
+            ));
+        }
+        let now = self.now();
+        let prepared = items
+            .into_iter()
+            .enumerate()
+            .map(|(i, item)| {
+                self.prepare(item, now).map_err(|e| match e {
+                    Error::InvalidInput { field, reason } => Error::InvalidInput {
+                        field: format!("memories[{i}].{field}"),
+                        reason,
+                    },
+                    e => e,
+                })
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let Some(owner) = prepared.first().map(|p| p.memory.entity_id.clone()) else {
+            return Ok(WriteReport::default());
+        };
+        let owners: Vec<String> = {
+            let mut o: Vec<String> = prepared
+                .iter()
+                .map(|p| p.memory.entity_id.clone())
+                .collect();
+            o.sort();
+            o.dedup();
+            o
+        };
+        let result = self.transaction(&owner, |e| {
+            let mut report = WriteReport::default();
+            for p in prepared {
+                report.outcomes.push(e.write_one(p, now)?);
+            }
+            Ok(report)
+        });
+        // A failed batch may have touched the vector sets of several owners.
+        for o in &owners {
+            if result.is_err() {
+                self.vectors.evict(o);
+            }
+            self.cache.invalidate(o);
+        }
+        result
+    }
+
+    /// Stores what the extractor finds in a piece of conversation.
+    pub fn remember(
+        &mut self,
+        entity_id: &str,
+        content: &str,
+        opts: RememberOptions,
+    ) -> Result<WriteReport> {
+        text::check_id("entity_id", entity_id)?;
+        text::check_content("content", content)?;
+        let extracted = self.extractor.extract(content, self.now())?;
+        if extracted.is_empty() {
+            return Ok(WriteReport {
+                outcomes: vec![Outcome::Skipped {
+                    reason: SkipReason::NotSignificant,
+                    existing: None,
+                    similarity: None,
+                }],
+            });
+        }
+        let items = extracted
+            .into_iter()
+            .map(|x| NewMemory {
+                entity_id: entity_id.to_string(),
+                content: x.content,
+                memory_type: Some(x.memory_type),
+                kind: Some(x.kind),
+                importance: Some(x.importance),
+                confidence: Some(x.confidence),
+                sentiment: Some(x.sentiment),
+                source: Some(opts.source.unwrap_or(Source::Conversation)),
+                tags: x.tags,
+                expires_at: x.expires_at,
+                source_ref: opts.source_ref.clone(),
+                agent_id: opts.agent_id.clone(),
+                session_id: opts.session_id.clone(),
+                ..Default::default()
+            })
+            .collect();
+        self.seed(items)
+    }
+
+    /// Validates one input and builds its memory row and vector.
+    fn prepare(&self, n: NewMemory, now: Millis) -> Result<Prepared> {
+        text::check_id("entity_id", &n.entity_id)?;
+        text::check_content("content", &n.content)?;
+        check_opt_id("agent_id", &n.agent_id)?;
+        check_opt_id("session_id", &n.session_id)?;
+        check_opt_id("team_id", &n.team_id)?;
+        for (field, v) in [("importance", n.importance), ("confidence", n.confidence)] {
+            if let Some(v) = v {
+                text::check_unit(field, v)?;
+            }
+        }
+        if let Some(s) = n.sentiment {
+            check_sentiment(s)?;
+        }
+        if let Some(r) = &n.source_ref {
+            check_source_ref(r)?;
+        }
+        if let Some(c) = &n.cron_tag {
+            if !c.starts_with("cron:") || c.chars().count() > MAX_CRON_TAG_CHARS {
+                return Err(Error::invalid(
+                    "cron_tag",
+                    format!(
+                        "must start with \"cron:\" and be at most {MAX_CRON_TAG_CHARS} characters"
+                    ),
+                ));
+            }
+        }
+        let manual_tags = text::clean_tags(&n.tags)?;
+        let vector = self.vector_for(&n.content, n.vector.as_deref())?;
+        let source = n.source.unwrap_or(Source::Agent);
+        let content = n.content.trim().to_string();
+        Ok(Prepared {
+            memory: Memory {
+                id: String::new(),
+                entity_id: n.entity_id,
+                agent_id: n.agent_id,
+                session_id: n.session_id,
+                team_id: n.team_id,
+                visibility: n.visibility.unwrap_or(Visibility::Private),
+                content_hash: text::content_hash(&content),
+                content,
+                memory_type: n.memory_type.unwrap_or(MemoryType::Event),
+                kind: n.kind.unwrap_or(Kind::Fact),
+                layer: n.layer.unwrap_or(Layer::Working),
+                state: State::Active,
+                status: Status::Active,
+                tier: Tier::Hot,
+                importance: n.importance.unwrap_or(0.5),
+                confidence: n.confidence.unwrap_or(1.0),
+                sentiment: n.sentiment.unwrap_or(0.0),
+                source,
+                trust: source.trust(),
+                access_count: 0,
+                last_accessed_at: None,
+                feedback: 0,
+                pinned: n.pinned,
+                manual_tags,
+                auto_tags: Vec::new(),
+                expires_at: n.expires_at,
+                cron_tag: n.cron_tag,
+                source_ref: n.source_ref,
+                surprise: None,
+                merged_into: None,
+                created_at: now,
+                updated_at: now,
+                state_changed_at: now,
+                deleted_at: None,
+            },
+            supplied_vector: n.vector.is_some(),
+            vector,
+        })
+    }
+
+    /// A fresh memory id ("mem_" + 16 hex digits from the host's entropy) not yet in use.
+    pub(crate) fn new_id(&self) -> Result<String> {
+        for _ in 0..ID_ATTEMPTS {
+            let id = format!("mem_{:016x}", self.entropy.next_u64());
+            if !store::id_taken(&self.conn, &id)? {
+                return Ok(id);
+            }
+        }
+        Err(Error::invalid(
+            "entropy",
+            "the host's random source keeps repeating ids",
+        ))
+    }
+
+    /// Dedup, then create / merge / skip one prepared memory (inside the call's transaction).
+    fn write_one(&mut self, p: Prepared, now: Millis) -> Result<Outcome> {
+        let Prepared {
+            mut memory,
+            vector,
+            supplied_vector,
+        } = p;
+        let owner = memory.entity_id.clone();
+        // Tier 1: exact hash. Saying it again counts as using the memory.
+        if let Some((pk, mut existing)) = store::by_hash(&self.conn, &owner, &memory.content_hash)?
+        {
+            self.touch(pk, &mut existing, now)?;
+            return Ok(Outcome::Skipped {
+                reason: SkipReason::ExactDuplicate,
+                existing: Some(existing.id),
+                similarity: Some(1.0),
+            });
+        }
+        // Tiers 2 and 3 against the nearest neighbour; the k nearest give the surprise.
+        let neighbours = self.owner_vectors(&owner)?.nearest(&vector, SURPRISE_K);
+        if let Some(&(npk, sim)) = neighbours.first() {
+            let (_, existing) = store::by_pks(&self.conn, &owner, &[npk])?
+                .pop()
+                .ok_or_else(|| Error::NotAStore(format!("vector of missing memory {npk}")))?;
+            match dedup::judge(
+                &self.config.dedup,
+                sim as f64,
+                &memory.content,
+                &existing.content,
+            ) {
+                Verdict::Create => {}
+                Verdict::Skip { similarity, subset } => {
+                    let reason = if subset {
+                        SkipReason::Subset
+                    } else {
+                        SkipReason::SemanticDuplicate
+                    };
+                    return Ok(Outcome::Skipped {
+                        reason,
+                        existing: Some(existing.id),
+                        similarity: Some(similarity),
+                    });
+                }
+                Verdict::Merge { similarity } => {
+                    return self.merge(
+                        npk,
+                        existing,
+                        memory,
+                        vector,
+                        supplied_vector,
+                        similarity,
+                        now,
+                    )
+                }
+            }
+        }
+        let sims: Vec<f64> = neighbours.iter().map(|n| n.1 as f64).collect();
+        let surprise = dedup::surprise(&sims);
+        memory.surprise = Some(surprise);
+        memory.importance = dedup::adjust_importance(memory.importance, surprise);
+        memory.id = self.new_id()?;
+        let due = self.settle(&mut memory, now);
+        let pk = store::insert(&self.conn, &memory, Some(&vector), due)?;
+        self.owner_vectors(&owner)?.upsert(pk, &vector);
+        Ok(Outcome::Created { id: memory.id })
+    }
+
+    /// Merges `new` into a new memory holding both facts; `existing` becomes status merged.
+    #[allow(clippy::too_many_arguments)]
+    fn merge(
+        &mut self,
+        old_pk: i64,
+        mut existing: Memory,
+        new: Memory,
+        new_vector: Vec<f32>,
+        supplied: bool,
+        similarity: f64,
+        now: Millis,
+    ) -> Result<Outcome> {
+        let content = dedup::merge_content(&existing.content, &new.content);
+        let vector = if supplied {
+            // The caller's model made the vectors: the merged one is their normalised mean.
+            let old = store::embedding(&self.conn, old_pk)?.unwrap_or_else(|| new_vector.clone());
+            let mut v: Vec<f32> = old.iter().zip(&new_vector).map(|(a, b)| a + b).collect();
+            embed::normalise(&mut v);
+            v
+        } else {
+            self.vector_for(&content, None)?
+        };
+        let mut manual_tags = existing.manual_tags.clone();
+        for t in &new.manual_tags {
+            if !manual_tags.contains(t) {
+                manual_tags.push(t.clone());
+            }
+        }
+        if manual_tags.len() > text::MAX_TAGS {
+            manual_tags.truncate(text::MAX_TAGS);
+        }
+        let mut merged = Memory {
+            id: self.new_id()?,
+            content_hash: text::content_hash(&content),
+            content,
+            importance: existing.importance.max(new.importance),
+            confidence: existing.confidence.max(new.confidence),
+            pinned: existing.pinned || new.pinned,
+            manual_tags,
+            expires_at: new.expires_at.or(existing.expires_at),
+            source_ref: new.source_ref.clone().or(existing.source_ref.clone()),
+            surprise: existing.surprise,
+            merged_into: None,
+            last_accessed_at: Some(now),
+            created_at: now,
+            updated_at: now,
+            state: State::Active,
+            state_changed_at: now,
+            ..existing.clone()
+        };
+        let due = self.settle(&mut merged, now);
+        let pk = store::insert(&self.conn, &merged, Some(&vector), due)?;
+        let change = StatusChange {
+            old: existing.status,
+            new: Status::Merged,
+            reason: format!("merged into {} (similarity {similarity:.3})", merged.id),
+            changed_at: now,
+        };
+        store::record_status(&self.conn, old_pk, &change)?;
+        existing.status = Status::Merged;
+        existing.merged_into = Some(merged.id.clone());
+        existing.updated_at = now;
+        let due = self.settle(&mut existing, now);
+        store::update(&self.conn, old_pk, &existing, due, false)?;
+        let set = self.owner_vectors(&merged.entity_id)?;
+        set.remove(old_pk);
+        set.upsert(pk, &vector);
+        Ok(Outcome::Merged {
+            id: merged.id,
+            absorbed: existing.id,
+            similarity,
+        })
+    }
+}
