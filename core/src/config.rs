@@ -75,10 +75,19 @@ impl Default for RetentionConfig {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct RecallConfig {
-    /// Share of the vector relevance in the fused `semantic` score (the rest is BM25).
+    /// Share of the vector relevance in a memory's own relevance (the rest is BM25).
     pub vector_weight: f64,
     /// Candidates taken from each of the vector scan and FTS5 before ranking.
     pub candidates: usize,
+    /// A memory lends this share of its relevance to the memories written just before and
+    /// after it in the same session (an answer rarely repeats the words of its question).
+    pub context_weight: f64,
+    /// How many of the most relevant candidates lend relevance to their neighbours.
+    pub context_parents: usize,
+    /// Memories less relevant than this share of the best match are ranked only when fewer
+    /// than `limit` are above it: relevance decides what qualifies, the mode's weights decide
+    /// the order among comparably relevant memories.
+    pub relevance_gate: f64,
     /// A hit more similar than this to a hit already kept is dropped (diversity).
     pub diversity_threshold: f64,
     /// Multiplier on the score of STALE memories.
@@ -89,9 +98,13 @@ pub struct RecallConfig {
 
 impl Default for RecallConfig {
     fn default() -> Self {
+        // vector_weight, context_weight and relevance_gate were tuned on the LoCoMo dev split.
         RecallConfig {
             vector_weight: 0.5,
             candidates: 100,
+            context_weight: 0.7,
+            context_parents: 30,
+            relevance_gate: 0.8,
             diversity_threshold: 0.9,
             stale_penalty: 0.7,
             cache_entries: 500,
@@ -152,6 +165,14 @@ impl Config {
             }
         }
         unit("recall.vector_weight", self.recall.vector_weight)?;
+        unit("recall.context_weight", self.recall.context_weight)?;
+        unit("recall.relevance_gate", self.recall.relevance_gate)?;
+        if self.recall.context_parents > 1000 {
+            return Err(Error::invalid(
+                "config.recall.context_parents",
+                "must be at most 1000",
+            ));
+        }
         unit(
             "recall.diversity_threshold",
             self.recall.diversity_threshold,

@@ -671,7 +671,9 @@ impl Engine {
         let now = self.now();
         let k = self.config.recall.candidates.max(limit);
 
-        // 1. Candidates: from the cache, else the vector scan and FTS5 fused.
+        // 1. Candidates: from the cache, else the vector scan and FTS5, fused, with context
+        //    lent by session neighbours.
+        let cfg = self.config.recall.clone();
         let key = recall::cache_key(owner, &req.query, &qvec, req.include_archived, k);
         let candidates: Vec<Candidate> = match self.cache.get(owner, &key) {
             Some(c) => c,
@@ -680,56 +682,85 @@ impl Engine {
                     Some(q) => store::text_search(&self.conn, owner, &q, req.include_archived, k)?,
                     None => Vec::new(),
                 };
-                let set = self.owner_vectors(owner)?;
-                let vector_hits = set.nearest(&qvec, k);
-                let c = recall::fuse(&vector_hits, &text_hits, |pk| {
-                    set.get(pk).map(|v| embed::dot(&qvec, v))
-                });
+                self.owner_vectors(owner)?;
+                let set = self.vectors.owner(owner).expect("loaded above");
+                let cosine = |pk| set.get(pk).map(|v| embed::dot(&qvec, v));
+                let mut c = recall::fuse(&set.nearest(&qvec, k), &text_hits, cosine);
+                let conn = &self.conn;
+                recall::lend_context(
+                    &mut c,
+                    cfg.vector_weight,
+                    cfg.context_weight,
+                    cfg.context_parents,
+                    |pk| store::session_neighbours(conn, owner, pk),
+                    cosine,
+                )?;
                 self.cache.put(owner, key, c.clone());
                 c
             }
         };
 
-        // 2. Filters and composite score on fresh rows.
+        // 2. Admission filters on fresh rows; relevance decides which qualify (the gate), the
+        //    mode's composite score orders them; the rest follow in relevance order.
         let pks: Vec<i64> = candidates.iter().map(|c| c.pk).collect();
-        let rows: BTreeMap<i64, Memory> = store::by_pks(&self.conn, owner, &pks)?
+        let mut rows: BTreeMap<i64, Memory> = store::by_pks(&self.conn, owner, &pks)?
             .into_iter()
             .collect();
-        let mut ranked: Vec<(i64, (Memory, f64, ScoreBreakdown))> = Vec::new();
-        for c in &candidates {
-            let Some(m) = rows.get(&c.pk) else { continue };
-            if !recall::admits(req, m) {
+        let admitted: Vec<Candidate> = candidates
+            .into_iter()
+            .filter(|c| rows.get(&c.pk).is_some_and(|m| recall::admits(req, m)))
+            .collect();
+        let qualified = recall::qualifying(&admitted, cfg.vector_weight, cfg.relevance_gate, limit);
+        let best = admitted
+            .first()
+            .map_or(0.0, |c| c.relevance(cfg.vector_weight));
+        let mut ranked: Vec<(i64, (Memory, f64, ScoreBreakdown))> =
+            Vec::with_capacity(admitted.len());
+        for (i, c) in admitted.iter().enumerate() {
+            let Some(m) = rows.remove(&c.pk) else {
                 continue;
-            }
-            let why = recall::score(
-                c,
-                m,
-                req.mode,
-                now,
-                &self.config.recall,
-                &self.config.retention,
-            );
+            };
+            let why = recall::score(c, &m, best, req.mode, now, &cfg, &self.config.retention);
             let score = why.score();
             if req.min_score.is_some_and(|min| score < min) {
                 continue;
             }
-            ranked.push((c.pk, (m.clone(), score, why)));
+            ranked.push((
+                c.pk,
+                (
+                    m,
+                    if i < qualified {
+                        score
+                    } else {
+                        f64::NEG_INFINITY
+                    },
+                    why,
+                ),
+            ));
         }
-        ranked.sort_by(|a, b| b.1 .1.total_cmp(&a.1 .1).then(a.1 .0.id.cmp(&b.1 .0.id)));
+        // Qualified first by score; the rest keep their relevance order (stable sort).
+        ranked.sort_by(|a, b| {
+            b.1 .1.total_cmp(&a.1 .1).then_with(|| {
+                if a.1 .1.is_finite() {
+                    a.1 .0.id.cmp(&b.1 .0.id)
+                } else {
+                    std::cmp::Ordering::Equal
+                }
+            })
+        });
 
         // 3. Diversity, then record the accesses.
-        let threshold = self.config.recall.diversity_threshold;
         let set = self.owner_vectors(owner)?;
-        let kept = recall::diversify(ranked, limit, threshold, |a, b| {
+        let kept = recall::diversify(ranked, limit, cfg.diversity_threshold, |a, b| {
             Some(embed::dot(set.get(a)?, set.get(b)?))
         });
         self.transaction(owner, |e| {
             let mut hits = Vec::with_capacity(kept.len());
-            for (pk, (mut m, score, why)) in kept {
+            for (pk, (mut m, _, why)) in kept {
                 e.touch(pk, &mut m, now)?;
                 hits.push(SearchHit {
                     memory: m,
-                    score,
+                    score: why.score(),
                     why,
                 });
             }

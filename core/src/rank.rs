@@ -66,12 +66,14 @@ pub fn recency(days: f64) -> f64 {
 /// Why a hit ranked where it did: every input of its score.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ScoreBreakdown {
-    /// Fused relevance: vector_weight·vector + (1 − vector_weight)·text.
+    /// Relevance relative to the best match of this query (1 = the best match).
     pub semantic: f64,
     /// Cosine similarity of the query vector and the memory's vector.
     pub vector: f64,
     /// BM25 relevance normalised to the best text match of this query (0 when no text match).
     pub text: f64,
+    /// Relevance lent by a neighbouring memory of the same session (0 when none).
+    pub context: f64,
     pub recency: f64,
     pub retention: f64,
     pub importance: f64,
@@ -125,6 +127,7 @@ mod tests {
             semantic,
             vector: semantic,
             text: 0.0,
+            context: 0.0,
             recency,
             retention: 1.0,
             importance,

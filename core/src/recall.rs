@@ -59,6 +59,19 @@ pub struct Candidate {
     pub vector: f64,
     /// BM25 relevance normalised to the best text match (0 if it did not match the text).
     pub text: f64,
+    /// Relevance lent by a session neighbour.
+    pub context: f64,
+}
+
+impl Candidate {
+    /// The memory's own relevance: vector_weight·cosine⁺ + (1 − vector_weight)·text.
+    pub fn own(&self, vector_weight: f64) -> f64 {
+        vector_weight * self.vector.clamp(0.0, 1.0) + (1.0 - vector_weight) * self.text
+    }
+    /// Relevance: its own, or what a neighbour lent it, whichever is higher.
+    pub fn relevance(&self, vector_weight: f64) -> f64 {
+        self.own(vector_weight).max(self.context)
+    }
 }
 
 /// Cache key of a query's candidates: everything that decides them.
@@ -83,8 +96,8 @@ pub fn cache_key(
     text::hex(&h.finalize())
 }
 
-/// Union of the vector and text candidates. Every candidate gets its cosine (from `cosine`),
-/// and its BM25 relevance divided by the best BM25 of this query.
+/// Union of the vector and text candidates, in key order. Every candidate gets its cosine
+/// (from `cosine`), and its BM25 relevance divided by the best BM25 of this query.
 pub fn fuse(
     vector_hits: &[(i64, f32)],
     text_hits: &[(i64, f64)],
@@ -99,6 +112,7 @@ pub fn fuse(
                 pk,
                 vector: cos as f64,
                 text: 0.0,
+                context: 0.0,
             },
         );
     }
@@ -113,10 +127,76 @@ pub fn fuse(
                 pk,
                 vector: cosine(pk).unwrap_or(0.0) as f64,
                 text: 0.0,
+                context: 0.0,
             })
             .text = text;
     }
     all.into_values().collect()
+}
+
+/// Candidates sorted by relevance, best first (ties by key, so every target agrees).
+pub fn by_relevance(candidates: &mut [Candidate], vector_weight: f64) {
+    candidates.sort_by(|a, b| {
+        b.relevance(vector_weight)
+            .total_cmp(&a.relevance(vector_weight))
+            .then(a.pk.cmp(&b.pk))
+    });
+}
+
+/// Conversational context: each of the `parents` most relevant candidates lends
+/// `weight` × its relevance to its session neighbours (`neighbours(pk)`), adding them as
+/// candidates when they are not already. `cosine` gives a new candidate's own cosine.
+pub fn lend_context(
+    candidates: &mut Vec<Candidate>,
+    vector_weight: f64,
+    weight: f64,
+    parents: usize,
+    mut neighbours: impl FnMut(i64) -> crate::Result<Vec<i64>>,
+    cosine: impl Fn(i64) -> Option<f32>,
+) -> crate::Result<()> {
+    if weight <= 0.0 || parents == 0 {
+        return Ok(());
+    }
+    by_relevance(candidates, vector_weight);
+    let lenders: Vec<(i64, f64)> = candidates
+        .iter()
+        .take(parents)
+        .map(|c| (c.pk, c.own(vector_weight)))
+        .collect();
+    let mut index: BTreeMap<i64, usize> = candidates
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (c.pk, i))
+        .collect();
+    for (pk, rel) in lenders {
+        for n in neighbours(pk)? {
+            let lent = weight * rel;
+            let i = *index.entry(n).or_insert_with(|| {
+                candidates.push(Candidate {
+                    pk: n,
+                    vector: cosine(n).unwrap_or(0.0) as f64,
+                    text: 0.0,
+                    context: 0.0,
+                });
+                candidates.len() - 1
+            });
+            candidates[i].context = candidates[i].context.max(lent);
+        }
+    }
+    by_relevance(candidates, vector_weight);
+    Ok(())
+}
+
+/// How many of the (relevance-sorted) candidates qualify for ranking: those within `gate` of
+/// the best relevance, and at least `limit`.
+pub fn qualifying(sorted: &[Candidate], vector_weight: f64, gate: f64, limit: usize) -> usize {
+    let best = sorted.first().map_or(0.0, |c| c.relevance(vector_weight));
+    sorted
+        .iter()
+        .take_while(|c| c.relevance(vector_weight) >= gate * best)
+        .count()
+        .max(limit)
+        .min(sorted.len())
 }
 
 /// Whether a memory may appear in the results of `req`.
@@ -131,20 +211,23 @@ pub fn admits(req: &SearchRequest, m: &Memory) -> bool {
         && (req.types.is_empty() || req.types.contains(&m.memory_type))
 }
 
-/// The score breakdown of a candidate memory at `now`.
+/// The score breakdown of a candidate memory at `now`; `best` is the best relevance among
+/// this query's admitted candidates.
 pub fn score(
     c: &Candidate,
     m: &Memory,
+    best: f64,
     mode: RankMode,
     now: Millis,
     recall: &RecallConfig,
     retention: &RetentionConfig,
 ) -> ScoreBreakdown {
-    let vector = c.vector.clamp(0.0, 1.0);
+    let relevance = c.relevance(recall.vector_weight);
     ScoreBreakdown {
-        semantic: recall.vector_weight * vector + (1.0 - recall.vector_weight) * c.text,
+        semantic: if best > 0.0 { relevance / best } else { 0.0 },
         vector: c.vector,
         text: c.text,
+        context: c.context,
         recency: rank::recency((now - m.last_touch()) as f64 / DAY_MS as f64),
         retention: decay::retention(m, now, retention),
         importance: m.importance,
@@ -201,20 +284,74 @@ mod tests {
                 Candidate {
                     pk: 1,
                     vector: 0.9f32 as f64,
-                    text: 0.0
+                    text: 0.0,
+                    context: 0.0
                 },
                 Candidate {
                     pk: 2,
                     vector: 0.5,
-                    text: 1.0
+                    text: 1.0,
+                    context: 0.0
                 },
                 Candidate {
                     pk: 3,
                     vector: 0.25,
-                    text: 0.5
+                    text: 0.5,
+                    context: 0.0
                 },
             ]
         );
+    }
+
+    fn cand(pk: i64, vector: f64, text: f64) -> Candidate {
+        Candidate {
+            pk,
+            vector,
+            text,
+            context: 0.0,
+        }
+    }
+
+    #[test]
+    fn context_is_lent_to_session_neighbours() {
+        // 1 matches the query; 2 (its neighbour) shares no words; 3 is weakly relevant.
+        let mut c = vec![cand(1, 0.0, 1.0), cand(3, 0.2, 0.2)];
+        let neighbours = |pk| Ok(if pk == 1 { vec![2] } else { vec![] });
+        lend_context(&mut c, 0.5, 0.7, 30, neighbours, |_| Some(0.1)).unwrap();
+        assert_eq!(c.iter().map(|c| c.pk).collect::<Vec<_>>(), vec![1, 2, 3]);
+        assert!((c[1].context - 0.35).abs() < 1e-12);
+        assert!((c[1].relevance(0.5) - 0.35).abs() < 1e-12);
+        assert!((c[1].vector - 0.1f32 as f64).abs() < 1e-12);
+        // A neighbour never lowers relevance, and weight 0 lends nothing.
+        let mut d = vec![cand(1, 0.0, 1.0), cand(2, 1.0, 1.0)];
+        lend_context(
+            &mut d,
+            0.5,
+            0.7,
+            30,
+            |pk| Ok(if pk == 1 { vec![2] } else { vec![1] }),
+            |_| None,
+        )
+        .unwrap();
+        assert_eq!(d[0].relevance(0.5), 1.0);
+        let mut e = vec![cand(1, 0.0, 1.0)];
+        lend_context(&mut e, 0.5, 0.0, 30, |_| Ok(vec![2]), |_| None).unwrap();
+        assert_eq!(e.len(), 1);
+    }
+
+    #[test]
+    fn gate_keeps_comparable_relevance_and_at_least_limit() {
+        let sorted = vec![
+            cand(1, 1.0, 1.0),
+            cand(2, 0.9, 0.8),
+            cand(3, 0.5, 0.5),
+            cand(4, 0.1, 0.0),
+        ];
+        assert_eq!(qualifying(&sorted, 0.5, 0.8, 1), 2);
+        assert_eq!(qualifying(&sorted, 0.5, 0.8, 3), 3);
+        assert_eq!(qualifying(&sorted, 0.5, 0.8, 10), 4);
+        assert_eq!(qualifying(&sorted, 0.5, 0.0, 1), 4);
+        assert_eq!(qualifying(&[], 0.5, 0.8, 1), 0);
     }
 
     #[test]

@@ -41,6 +41,7 @@ CREATE TABLE memories (
 CREATE INDEX memories_owner_hash ON memories(entity_id, content_hash);
 CREATE INDEX memories_owner_created ON memories(entity_id, created_at);
 CREATE INDEX memories_due ON memories(due_at) WHERE due_at IS NOT NULL;
+CREATE INDEX memories_owner_session ON memories(entity_id, session_id) WHERE session_id IS NOT NULL;
 CREATE VIRTUAL TABLE memories_fts USING fts5(
     content, tags, content='', contentless_delete=1,
     tokenize='porter unicode61 remove_diacritics 2'
@@ -383,6 +384,25 @@ pub fn text_search(
         |r| Ok((r.get(0)?, r.get(1)?)),
     )?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// The searchable memories written just before and just after `pk` in its session (none when
+/// it has no session).
+pub fn session_neighbours(conn: &Connection, owner: &str, pk: i64) -> Result<Vec<i64>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT \
+           (SELECT n.pk FROM memories n WHERE n.entity_id = p.entity_id AND n.session_id = p.session_id AND n.pk < p.pk \
+              AND n.status = 'active' AND n.state != 'DELETED' ORDER BY n.pk DESC LIMIT 1), \
+           (SELECT n.pk FROM memories n WHERE n.entity_id = p.entity_id AND n.session_id = p.session_id AND n.pk > p.pk \
+              AND n.status = 'active' AND n.state != 'DELETED' ORDER BY n.pk ASC LIMIT 1) \
+         FROM memories p WHERE p.pk = ?1 AND p.entity_id = ?2 AND p.session_id IS NOT NULL",
+    )?;
+    let pair: Option<(Option<i64>, Option<i64>)> = stmt
+        .query_row(params![pk, owner], |r| Ok((r.get(0)?, r.get(1)?)))
+        .optional()?;
+    Ok(pair
+        .map(|(a, b)| a.into_iter().chain(b).collect())
+        .unwrap_or_default())
 }
 
 /// Appends an entry to a memory's status history.

@@ -1,0 +1,386 @@
+//! LoCoMo retrieval benchmark (turn-level evidence recall), following the protocol in
+//! `shared/data/locomo/README.md`: one memory per turn, one owner per conversation, the clock
+//! set to each session's date while its turns are stored, `source_ref` = the turn's dia_id;
+//! each question (categories 1–4, with valid evidence) searches its owner and scores
+//! recall@k = |evidence ∩ top-k| / |evidence|.
+//!
+//! ```text
+//! cargo run --release -p mnemo-core --example locomo -- ../shared/data/locomo/locomo-dev.json \
+//!     [--vectors minilm-dev.f16 --index minilm-dev.index.json] [--json] [--mode balanced]
+//! ```
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Parser;
+use mnemo_core::{
+    Engine, ManualClock, Millis, NewMemory, Outcome, RankMode, SearchRequest, SuppliedVectors,
+    DAY_MS,
+};
+use serde_json::{json, Value};
+
+#[derive(Parser)]
+#[command(about = "Evidence recall@1/5/10 of Mnemo's search on LoCoMo")]
+struct Args {
+    /// LoCoMo JSON (upstream format).
+    locomo: PathBuf,
+    /// Precomputed float16 vectors of every turn and question (row-major, no header).
+    #[arg(long, requires = "index")]
+    vectors: Option<PathBuf>,
+    /// Index of the vectors file (row → turn or question).
+    #[arg(long, requires = "vectors")]
+    index: Option<PathBuf>,
+    /// Ranking mode.
+    #[arg(long, default_value = "balanced")]
+    mode: String,
+    /// Print one JSON document instead of a table.
+    #[arg(long)]
+    json: bool,
+}
+
+const KS: [usize; 3] = [1, 5, 10];
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    match run(&args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("locomo: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn read_json(path: &PathBuf) -> Result<Value, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// IEEE half → f32.
+fn f16_to_f32(bits: u16) -> f32 {
+    let sign = if bits & 0x8000 != 0 { -1.0 } else { 1.0 };
+    let exp = ((bits >> 10) & 0x1f) as i32;
+    let frac = (bits & 0x3ff) as f32;
+    sign * match exp {
+        0 => frac * 2f32.powi(-24),
+        31 => f32::INFINITY,
+        e => (1.0 + frac / 1024.0) * 2f32.powi(e - 15),
+    }
+}
+
+/// Vectors by row id ("conv-26:D1:3", "conv-26:q0").
+fn load_vectors(
+    vectors: &PathBuf,
+    index: &PathBuf,
+) -> Result<(HashMap<String, Vec<f32>>, usize), String> {
+    let idx = read_json(index)?;
+    let dim = idx["dim"].as_u64().ok_or("index has no dim")? as usize;
+    let bytes = std::fs::read(vectors).map_err(|e| format!("{}: {e}", vectors.display()))?;
+    let mut out = HashMap::new();
+    for row in idx["rows"].as_array().ok_or("index has no rows")? {
+        let r = row["row"].as_u64().ok_or("row without number")? as usize;
+        let id = row["id"].as_str().ok_or("row without id")?.to_string();
+        let start = r * dim * 2;
+        let chunk = bytes
+            .get(start..start + dim * 2)
+            .ok_or_else(|| format!("vectors file too short for row {r}"))?;
+        out.insert(
+            id,
+            chunk
+                .chunks_exact(2)
+                .map(|b| f16_to_f32(u16::from_le_bytes([b[0], b[1]])))
+                .collect(),
+        );
+    }
+    Ok((out, dim))
+}
+
+/// "1:56 pm on 8 May, 2023" → Unix milliseconds (UTC).
+fn parse_session_time(s: &str) -> Option<Millis> {
+    let (time, date) = s.split_once(" on ")?;
+    let (hm, ampm) = time.trim().split_once(' ')?;
+    let (h, m) = hm.split_once(':')?;
+    let (mut h, m): (i64, i64) = (h.parse().ok()?, m.parse().ok()?);
+    match ampm.to_ascii_lowercase().as_str() {
+        "pm" if h != 12 => h += 12,
+        "am" if h == 12 => h = 0,
+        _ => {}
+    }
+    let parts: Vec<&str> = date.split([' ', ',']).filter(|p| !p.is_empty()).collect();
+    let day: i64 = parts.first()?.parse().ok()?;
+    const MONTHS: [&str; 12] = [
+        "january",
+        "february",
+        "march",
+        "april",
+        "may",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+    ];
+    let name = parts.get(1)?.to_ascii_lowercase();
+    let month = MONTHS.iter().position(|m| *m == name)? as i64 + 1;
+    let year: i64 = parts.get(2)?.parse().ok()?;
+    Some(days_from_civil(year, month, day) * DAY_MS + (h * 60 + m) * 60_000)
+}
+
+/// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm).
+fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let doy = (153 * (m + if m > 2 { -3 } else { 9 }) + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+/// Evidence ids cleaned as the dataset README says: "D8:6; D9:17" → two, "D:11:26" → "D11:26",
+/// "D30:05" → "D30:5"; ids naming no turn are dropped.
+fn clean_evidence(raw: &[Value], turns: &HashSet<String>) -> Vec<String> {
+    let mut out = Vec::new();
+    for e in raw.iter().filter_map(|e| e.as_str()) {
+        for part in e.split(';') {
+            let p = part.trim().replace("D:", "D");
+            let Some((s, t)) = p.trim_start_matches('D').split_once(':') else {
+                continue;
+            };
+            let (Ok(s), Ok(t)) = (s.parse::<u32>(), t.parse::<u32>()) else {
+                continue;
+            };
+            let id = format!("D{s}:{t}");
+            if turns.contains(&id) && !out.contains(&id) {
+                out.push(id);
+            }
+        }
+    }
+    out
+}
+
+#[derive(Default)]
+struct Tally {
+    questions: usize,
+    sums: [f64; 3],
+}
+
+fn run(args: &Args) -> Result<(), String> {
+    let mode: RankMode = args.mode.parse().map_err(|e| format!("{e}"))?;
+    let data = read_json(&args.locomo)?;
+    let vectors = match (&args.vectors, &args.index) {
+        (Some(v), Some(i)) => Some(load_vectors(v, i)?),
+        _ => None,
+    };
+    let clock = ManualClock::new(0);
+    let builder = Engine::builder(clock.clone());
+    let mut engine = match &vectors {
+        Some((_, dim)) => builder
+            .embedder(SuppliedVectors::new("all-MiniLM-L6-v2", *dim))
+            .open_in_memory(),
+        None => builder.open_in_memory(),
+    }
+    .map_err(|e| e.to_string())?;
+
+    let mut by_category: BTreeMap<u64, Tally> = BTreeMap::new();
+    let (mut stored, mut skipped, mut merged) = (0usize, 0usize, 0usize);
+    let started = std::time::Instant::now();
+    for conv in data.as_array().ok_or("LoCoMo file is not a list")? {
+        let owner = conv["sample_id"]
+            .as_str()
+            .ok_or("conversation without sample_id")?;
+        let c = &conv["conversation"];
+        let mut sessions: Vec<(u32, &Vec<Value>, Millis)> = Vec::new();
+        for (k, v) in c.as_object().ok_or("conversation is not an object")? {
+            let Some(n) = k
+                .strip_prefix("session_")
+                .and_then(|n| n.parse::<u32>().ok())
+            else {
+                continue;
+            };
+            let Some(turns) = v.as_array() else { continue };
+            let when = c[format!("session_{n}_date_time")]
+                .as_str()
+                .and_then(parse_session_time)
+                .ok_or_else(|| format!("{owner} session {n}: no date"))?;
+            sessions.push((n, turns, when));
+        }
+        sessions.sort_by_key(|s| s.0);
+        // Memory id → dia_ids it holds (a merge joins two turns into one memory).
+        let mut refs: HashMap<String, Vec<String>> = HashMap::new();
+        let mut turn_ids = HashSet::new();
+        let mut last = 0;
+        for (session, turns, when) in &sessions {
+            clock.set(*when);
+            last = last.max(*when);
+            let mut batch = Vec::new();
+            let mut dia = Vec::new();
+            for t in turns.iter() {
+                let (Some(speaker), Some(text), Some(dia_id)) = (
+                    t["speaker"].as_str(),
+                    t["text"].as_str(),
+                    t["dia_id"].as_str(),
+                ) else {
+                    continue;
+                };
+                let mut content = format!("{speaker}: {text}");
+                if let Some(caption) = t["blip_caption"].as_str() {
+                    content.push_str(&format!(" [shares {caption}]"));
+                }
+                let vector = match &vectors {
+                    Some((v, _)) => Some(
+                        v.get(&format!("{owner}:{dia_id}"))
+                            .ok_or_else(|| format!("no vector for {owner}:{dia_id}"))?
+                            .clone(),
+                    ),
+                    None => None,
+                };
+                turn_ids.insert(dia_id.to_string());
+                dia.push(dia_id.to_string());
+                batch.push(NewMemory {
+                    entity_id: owner.into(),
+                    content,
+                    source_ref: Some(dia_id.into()),
+                    session_id: Some(format!("session-{session}")),
+                    vector,
+                    ..Default::default()
+                });
+            }
+            let report = engine.seed(batch).map_err(|e| e.to_string())?;
+            for (o, d) in report.outcomes.iter().zip(dia) {
+                match o {
+                    Outcome::Created { id } => {
+                        stored += 1;
+                        refs.entry(id.clone()).or_default().push(d);
+                    }
+                    Outcome::Merged { id, absorbed, .. } => {
+                        merged += 1;
+                        let mut r = refs.remove(absorbed).unwrap_or_default();
+                        r.push(d);
+                        refs.insert(id.clone(), r);
+                    }
+                    Outcome::Skipped { existing, .. } => {
+                        skipped += 1;
+                        if let Some(e) = existing {
+                            refs.entry(e.clone()).or_default().push(d);
+                        }
+                    }
+                }
+            }
+        }
+        // Questions are asked a day after the last session.
+        clock.set(last + DAY_MS);
+        for (qi, qa) in conv["qa"]
+            .as_array()
+            .ok_or("conversation without qa")?
+            .iter()
+            .enumerate()
+        {
+            let category = qa["category"].as_u64().unwrap_or(0);
+            if !(1..=4).contains(&category) {
+                continue;
+            }
+            let evidence = clean_evidence(
+                qa["evidence"].as_array().map(Vec::as_slice).unwrap_or(&[]),
+                &turn_ids,
+            );
+            if evidence.is_empty() {
+                continue;
+            }
+            let question = qa["question"].as_str().ok_or("question without text")?;
+            let vector = match &vectors {
+                Some((v, _)) => Some(
+                    v.get(&format!("{owner}:q{qi}"))
+                        .ok_or_else(|| format!("no vector for {owner}:q{qi}"))?
+                        .clone(),
+                ),
+                None => None,
+            };
+            let req = SearchRequest {
+                entity_id: owner.into(),
+                query: question.into(),
+                vector,
+                limit: Some(10),
+                mode,
+                ..Default::default()
+            };
+            let hits = engine.search(&req).map_err(|e| e.to_string())?;
+            let tally = by_category.entry(category).or_default();
+            tally.questions += 1;
+            for (slot, k) in KS.iter().enumerate() {
+                let found: HashSet<&String> = hits
+                    .iter()
+                    .take(*k)
+                    .flat_map(|h| refs.get(&h.memory.id).into_iter().flatten())
+                    .collect();
+                let hit = evidence.iter().filter(|e| found.contains(e)).count();
+                tally.sums[slot] += hit as f64 / evidence.len() as f64;
+            }
+        }
+    }
+    let elapsed = started.elapsed().as_secs_f64();
+
+    let total = by_category.values().fold(Tally::default(), |mut acc, t| {
+        acc.questions += t.questions;
+        (0..3).for_each(|i| acc.sums[i] += t.sums[i]);
+        acc
+    });
+    let recall = |t: &Tally| {
+        KS.iter()
+            .enumerate()
+            .map(|(i, k)| (format!("r@{k}"), t.sums[i] / t.questions.max(1) as f64))
+            .collect::<BTreeMap<_, _>>()
+    };
+    let embedder = if vectors.is_some() {
+        "all-MiniLM-L6-v2 (supplied)"
+    } else {
+        "mnemo-hash-v1 (built-in)"
+    };
+    if args.json {
+        let cats: BTreeMap<String, Value> = by_category
+            .iter()
+            .map(|(c, t)| {
+                (
+                    c.to_string(),
+                    json!({"questions": t.questions, "recall": recall(t)}),
+                )
+            })
+            .collect();
+        let doc = json!({
+            "embedder": embedder, "mode": mode.as_str(), "memories": stored, "merged": merged, "skipped": skipped,
+            "seconds": elapsed, "overall": {"questions": total.questions, "recall": recall(&total)}, "categories": cats,
+        });
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&doc).map_err(|e| e.to_string())?
+        );
+    } else {
+        println!("LoCoMo evidence recall — embedder {embedder}, mode {mode}");
+        println!("memories stored {stored}, merged {merged}, skipped as duplicates {skipped}; {elapsed:.1} s");
+        println!(
+            "{:<22} {:>9} {:>7} {:>7} {:>7}",
+            "category", "questions", "R@1", "R@5", "R@10"
+        );
+        let names = [
+            "",
+            "1 multi-hop",
+            "2 temporal",
+            "3 open-domain",
+            "4 single-hop",
+        ];
+        for (c, t) in by_category
+            .iter()
+            .map(|(c, t)| (names.get(*c as usize).copied().unwrap_or("?"), t))
+            .chain([("overall (1-4)", &total)])
+        {
+            let r = recall(t);
+            println!(
+                "{:<22} {:>9} {:>7.3} {:>7.3} {:>7.3}",
+                c, t.questions, r["r@1"], r["r@5"], r["r@10"]
+            );
+        }
+    }
+    Ok(())
+}
