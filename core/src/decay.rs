@@ -166,28 +166,34 @@ pub fn promoted_layer(m: &Memory, now: Millis) -> Layer {
     layer
 }
 
-/// The next time after `now` at which maintenance may change `m` (state, layer or purge),
-/// or `None` if nothing will change without a new access.
+/// When maintenance should next look at `m`: `now` if a change is already overdue (e.g. a
+/// memory just unpinned, or imported long after it was written), else the next future time
+/// its state, layer or purge can change; `None` if nothing will change without an access.
 pub fn next_due(m: &Memory, now: Millis, cfg: &RetentionConfig) -> Option<Millis> {
     let mut due: Vec<Millis> = Vec::new();
     if m.layer == Layer::Working {
+        if promoted_layer(m, now) != m.layer {
+            return Some(now);
+        }
         due.push(m.created_at + WORKING_PROMOTE_MS);
     }
     if m.state == State::Deleted {
         let since = m.deleted_at.unwrap_or(m.state_changed_at);
-        due.push(since.saturating_add((cfg.purge_retention_days * DAY_MS as f64) as Millis));
+        let purge_at = since.saturating_add((cfg.purge_retention_days * DAY_MS as f64) as Millis);
+        due.push(purge_at.max(now));
     } else if !is_exempt(m) {
-        let s = schedule(m, cfg);
-        due.extend([s.stale, s.archived, s.deleted].into_iter().flatten());
-    }
-    due.into_iter().filter(|&t| t > now).min().or_else(|| {
-        // Anything already overdue is due now (a purge whose time has come, say).
-        if m.state == State::Deleted {
-            Some(now)
-        } else {
-            None
+        if state_at(m, now, cfg).0 != m.state {
+            return Some(now);
         }
-    })
+        let s = schedule(m, cfg);
+        due.extend(
+            [s.stale, s.archived, s.deleted]
+                .into_iter()
+                .flatten()
+                .filter(|&t| t > now),
+        );
+    }
+    due.into_iter().min()
 }
 
 #[cfg(test)]
@@ -360,5 +366,11 @@ mod tests {
         d.state = State::Deleted;
         d.deleted_at = Some(5);
         assert_eq!(next_due(&d, 0, &cfg), Some(5 + 90 * DAY_MS));
+        assert_eq!(next_due(&d, 100 * DAY_MS, &cfg), Some(100 * DAY_MS));
+        // Overdue: a memory that should already be stale is due at once.
+        assert_eq!(next_due(&m, 30 * DAY_MS, &cfg), Some(30 * DAY_MS));
+        let mut stale = m.clone();
+        stale.state = State::Stale;
+        assert!(next_due(&stale, 30 * DAY_MS, &cfg).unwrap() > 30 * DAY_MS);
     }
 }

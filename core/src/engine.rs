@@ -477,12 +477,16 @@ impl Engine {
         Ok(m)
     }
 
-    /// Pins (immune to decay) or unpins a memory.
+    /// Pins (immune to decay) or unpins a memory. Either counts as an access, so an unpinned
+    /// memory starts decaying from now rather than from when it was pinned.
     pub fn pin(&mut self, entity_id: &str, id: &str, pinned: bool) -> Result<Memory> {
         let (pk, mut m) = self.live(entity_id, id)?;
         let now = self.now();
         m.pinned = pinned;
-        self.transaction(entity_id, |e| e.save(pk, &mut m, now, false))?;
+        self.transaction(entity_id, |e| {
+            e.touch(pk, &mut m, now)?;
+            e.save(pk, &mut m, now, false)
+        })?;
         Ok(m)
     }
 

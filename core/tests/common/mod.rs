@@ -1,0 +1,104 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+
+use mnemo_core::*;
+
+/// 2023-11-14T22:13:20Z — an arbitrary fixed start time.
+pub const T0: Millis = 1_700_000_000_000;
+
+/// A fresh directory under the system temp dir, removed when dropped.
+pub struct TempDir(pub PathBuf);
+
+impl TempDir {
+    pub fn new(name: &str) -> Self {
+        let p = std::env::temp_dir().join(format!("mnemo-test-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&p);
+        std::fs::create_dir_all(&p).expect("temp dir");
+        TempDir(p)
+    }
+    pub fn file(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// An in-memory engine with the built-in embedder and a clock at `T0`.
+pub fn engine() -> (Engine, ManualClock) {
+    let clock = ManualClock::new(T0);
+    (
+        Engine::builder(clock.clone())
+            .open_in_memory()
+            .expect("open"),
+        clock,
+    )
+}
+
+/// An in-memory engine whose 4-d vectors come from the caller, so tests control cosines.
+pub fn vector_engine(config: Config) -> (Engine, ManualClock) {
+    let clock = ManualClock::new(T0);
+    let e = Engine::builder(clock.clone())
+        .config(config)
+        .embedder(SuppliedVectors::new("test-4d", 4))
+        .open_in_memory()
+        .expect("open");
+    (e, clock)
+}
+
+/// A unit vector whose cosine with `[1, 0, 0, 0]` is `c`.
+pub fn at_cosine(c: f32) -> Vec<f32> {
+    vec![c, (1.0 - c * c).max(0.0).sqrt(), 0.0, 0.0]
+}
+
+/// A memory for `owner` with `content`.
+pub fn mem(owner: &str, content: &str) -> NewMemory {
+    NewMemory {
+        entity_id: owner.into(),
+        content: content.into(),
+        ..Default::default()
+    }
+}
+
+/// A memory with a supplied vector.
+pub fn vmem(owner: &str, content: &str, v: Vec<f32>) -> NewMemory {
+    NewMemory {
+        vector: Some(v),
+        ..mem(owner, content)
+    }
+}
+
+/// Seeds one memory and returns its id.
+pub fn seed_one(e: &mut Engine, m: NewMemory) -> String {
+    let r = e.seed(vec![m]).expect("seed");
+    r.outcomes[0].id().expect("created").to_string()
+}
+
+/// A search of `owner` for `query` with defaults.
+pub fn search(e: &mut Engine, owner: &str, query: &str) -> Vec<SearchHit> {
+    e.search(&SearchRequest {
+        entity_id: owner.into(),
+        query: query.into(),
+        ..Default::default()
+    })
+    .expect("search")
+}
+
+/// Ids of hits, in order.
+pub fn ids(hits: &[SearchHit]) -> Vec<String> {
+    hits.iter().map(|h| h.memory.id.clone()).collect()
+}
+
+/// Everything observable about an owner, to check that a failed call changed nothing.
+pub fn snapshot(e: &Engine, owner: &str) -> String {
+    format!(
+        "{}\n{:?}",
+        e.export_jsonl(owner).expect("export"),
+        e.stats(owner).expect("stats")
+    )
+}

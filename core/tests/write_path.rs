@@ -1,0 +1,328 @@
+//! The write path: three-tier dedup, merge, surprise, one transaction per call.
+mod common;
+
+use common::*;
+use mnemo_core::*;
+
+#[test]
+fn created_memory_has_defaults_and_is_searchable() {
+    let (mut e, _) = engine();
+    let id = seed_one(
+        &mut e,
+        NewMemory {
+            tags: vec!["drinks".into()],
+            ..mem("ana", "Ana drinks green tea every morning")
+        },
+    );
+    let m = e.get("ana", &id).unwrap();
+    assert_eq!(m.memory_type, MemoryType::Event);
+    assert_eq!(
+        (m.kind, m.state, m.status, m.source),
+        (Kind::Fact, State::Active, Status::Active, Source::Agent)
+    );
+    assert_eq!(m.trust, 0.7);
+    assert_eq!(m.manual_tags, vec!["drinks"]);
+    assert_eq!(
+        m.content_hash,
+        text::content_hash("ana DRINKS green tea every   morning")
+    );
+    assert!(id.starts_with("mem_") && id.len() == 20);
+    assert_eq!(ids(&search(&mut e, "ana", "green tea")), vec![id]);
+}
+
+#[test]
+fn tier_one_exact_hash_skips_normalised_duplicates() {
+    let (mut e, _) = engine();
+    let id = seed_one(&mut e, mem("ana", "I like green tea"));
+    let r = e.seed(vec![mem("ana", "  i LIKE   green tea ")]).unwrap();
+    assert_eq!(
+        r.outcomes,
+        vec![Outcome::Skipped {
+            reason: SkipReason::ExactDuplicate,
+            existing: Some(id.clone()),
+            similarity: Some(1.0)
+        }]
+    );
+    // Saying it again counts as using it.
+    assert_eq!(e.get("ana", &id).unwrap().access_count, 2);
+    assert_eq!(e.stats("ana").unwrap().total, 1);
+    // Another owner's identical memory is not a duplicate.
+    assert!(matches!(
+        e.seed(vec![mem("bob", "I like green tea")])
+            .unwrap()
+            .outcomes[0],
+        Outcome::Created { .. }
+    ));
+}
+
+#[test]
+fn tier_two_semantic_duplicate_at_or_above_095_is_skipped() {
+    let (mut e, _) = vector_engine(Config::default());
+    let id = seed_one(&mut e, vmem("u", "I live in Lisbon", at_cosine(1.0)));
+    let r = e
+        .seed(vec![vmem(
+            "u",
+            "I live in Lisbon, Portugal",
+            at_cosine(0.96),
+        )])
+        .unwrap();
+    match &r.outcomes[0] {
+        Outcome::Skipped {
+            reason: SkipReason::SemanticDuplicate,
+            existing,
+            similarity,
+        } => {
+            assert_eq!(existing.as_deref(), Some(id.as_str()));
+            assert!((similarity.unwrap() - 0.96).abs() < 1e-6);
+        }
+        o => panic!("{o:?}"),
+    }
+    assert_eq!(e.stats("u").unwrap().total, 1);
+}
+
+#[test]
+fn tier_three_merges_new_information_and_marks_the_absorbed_memory() {
+    let (mut e, _) = vector_engine(Config::default());
+    let old = seed_one(&mut e, vmem("u", "I live in Lisbon.", at_cosine(1.0)));
+    let r = e
+        .seed(vec![vmem(
+            "u",
+            "I live in Lisbon. I have a cat named Miso.",
+            at_cosine(0.9),
+        )])
+        .unwrap();
+    let Outcome::Merged {
+        id,
+        absorbed,
+        similarity,
+    } = &r.outcomes[0]
+    else {
+        panic!("{:?}", r.outcomes)
+    };
+    assert_eq!(absorbed, &old);
+    assert!((similarity - 0.9).abs() < 1e-6);
+    let merged = e.get("u", id).unwrap();
+    assert_eq!(merged.content, "I live in Lisbon. I have a cat named Miso.");
+    let page = e
+        .list(&ListRequest {
+            entity_id: "u".into(),
+            statuses: vec![Status::Merged],
+            ..Default::default()
+        })
+        .unwrap();
+    assert_eq!(page.memories[0].id, old);
+    assert_eq!(page.memories[0].merged_into.as_deref(), Some(id.as_str()));
+    let history = e.status_history("u", &old).unwrap();
+    assert_eq!(
+        (history[0].old, history[0].new),
+        (Status::Active, Status::Merged)
+    );
+    assert!(history[0].reason.contains(id.as_str()));
+    // The absorbed memory no longer comes back from search; the merged one does.
+    let hits = e
+        .search(&SearchRequest {
+            entity_id: "u".into(),
+            query: "Lisbon".into(),
+            vector: Some(at_cosine(1.0)),
+            ..Default::default()
+        })
+        .unwrap();
+    assert_eq!(ids(&hits), vec![id.clone()]);
+}
+
+#[test]
+fn tier_three_skips_a_subset() {
+    let (mut e, _) = vector_engine(Config::default());
+    let old = seed_one(
+        &mut e,
+        vmem("u", "I live in Lisbon with my cat", at_cosine(1.0)),
+    );
+    let r = e
+        .seed(vec![vmem("u", "live in Lisbon", at_cosine(0.9))])
+        .unwrap();
+    assert!(
+        matches!(&r.outcomes[0], Outcome::Skipped { reason: SkipReason::Subset, existing: Some(x), .. } if *x == old)
+    );
+}
+
+#[test]
+fn below_085_creates_and_thresholds_are_configuration() {
+    let (mut e, _) = vector_engine(Config::default());
+    seed_one(&mut e, vmem("u", "I live in Lisbon", at_cosine(1.0)));
+    assert!(matches!(
+        e.seed(vec![vmem("u", "I work in Porto", at_cosine(0.84))])
+            .unwrap()
+            .outcomes[0],
+        Outcome::Created { .. }
+    ));
+
+    let strict = Config {
+        dedup: DedupConfig {
+            skip_threshold: 0.99,
+            merge_threshold: 0.97,
+            enabled: true,
+        },
+        ..Default::default()
+    };
+    let (mut e, _) = vector_engine(strict);
+    seed_one(&mut e, vmem("a", "I live in Lisbon", at_cosine(1.0)));
+    assert!(matches!(
+        e.seed(vec![vmem("a", "I live in Lisbon now", at_cosine(0.96))])
+            .unwrap()
+            .outcomes[0],
+        Outcome::Created { .. }
+    ));
+    seed_one(&mut e, vmem("b", "I live in Lisbon", at_cosine(1.0)));
+    assert!(matches!(
+        e.seed(vec![vmem("b", "Lisbon is home", at_cosine(0.98))])
+            .unwrap()
+            .outcomes[0],
+        Outcome::Merged { .. }
+    ));
+
+    let off = Config {
+        dedup: DedupConfig {
+            enabled: false,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let (mut e, _) = vector_engine(off);
+    seed_one(&mut e, vmem("u", "I live in Lisbon", at_cosine(1.0)));
+    assert!(matches!(
+        e.seed(vec![vmem("u", "I live in Lisbon!", at_cosine(0.999))])
+            .unwrap()
+            .outcomes[0],
+        Outcome::Created { .. }
+    ));
+}
+
+#[test]
+fn dedup_sees_earlier_items_of_the_same_batch() {
+    let (mut e, _) = vector_engine(Config::default());
+    let r = e
+        .seed(vec![
+            vmem("u", "a cat named Miso", at_cosine(1.0)),
+            vmem("u", "a cat called Miso", at_cosine(0.99)),
+            vmem("u", "A cat named  MISO", vec![0.0, 0.0, 0.0, 1.0]),
+        ])
+        .unwrap();
+    let first = r.outcomes[0].id().unwrap().to_string();
+    assert!(
+        matches!(&r.outcomes[1], Outcome::Skipped { reason: SkipReason::SemanticDuplicate, existing: Some(x), .. } if *x == first)
+    );
+    assert!(
+        matches!(&r.outcomes[2], Outcome::Skipped { reason: SkipReason::ExactDuplicate, existing: Some(x), .. } if *x == first)
+    );
+    assert_eq!(e.stats("u").unwrap().total, 1);
+}
+
+#[test]
+fn surprise_raises_novel_and_lowers_redundant_importance() {
+    let off = Config {
+        dedup: DedupConfig {
+            enabled: false,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let (mut e, _) = vector_engine(off);
+    let first = seed_one(&mut e, vmem("u", "first", at_cosine(1.0)));
+    let m = e.get("u", &first).unwrap();
+    // Nothing to compare with: as novel as can be (+~0.3).
+    assert!((m.importance - (0.5 + (m.surprise.unwrap() - 0.5) * 0.6)).abs() < 1e-12);
+    assert!(m.importance > 0.79);
+    let close = seed_one(&mut e, vmem("u", "second", at_cosine(0.99)));
+    assert!(e.get("u", &close).unwrap().importance < 0.3);
+    let far = seed_one(&mut e, vmem("u", "third", vec![0.0, 0.0, 1.0, 0.0]));
+    assert!(e.get("u", &far).unwrap().importance > 0.6);
+}
+
+#[test]
+fn a_bad_item_fails_the_whole_batch_and_writes_nothing() {
+    let (mut e, _) = engine();
+    seed_one(&mut e, mem("u", "kept"));
+    let before = snapshot(&e, "u");
+    let err = e
+        .seed(vec![
+            mem("u", "fine"),
+            NewMemory {
+                importance: Some(1.5),
+                ..mem("u", "bad")
+            },
+        ])
+        .unwrap_err();
+    assert_eq!(err.code(), "invalid_input");
+    assert!(err.to_string().contains("memories[1].importance"), "{err}");
+    assert_eq!(snapshot(&e, "u"), before);
+    // A batch failing inside the transaction (a vector-less item in a supplied-vector store)
+    // also leaves nothing behind.
+    let (mut v, _) = vector_engine(Config::default());
+    let err = v
+        .seed(vec![vmem("u", "one", at_cosine(1.0)), mem("u", "two")])
+        .unwrap_err();
+    assert_eq!(err.code(), "embedder_error");
+    assert_eq!(v.stats("u").unwrap().total, 0);
+    assert!(v
+        .search(&SearchRequest {
+            entity_id: "u".into(),
+            query: "one".into(),
+            vector: Some(at_cosine(1.0)),
+            ..Default::default()
+        })
+        .unwrap()
+        .is_empty());
+}
+
+#[test]
+fn remember_passes_text_through_as_one_context_memory() {
+    let (mut e, _) = engine();
+    let r = e
+        .remember(
+            "u",
+            "  We talked about the trip to Kyoto. ",
+            RememberOptions {
+                session_id: Some("s1".into()),
+                source_ref: Some("msg-1".into()),
+                ..Default::default()
+            },
+        )
+        .unwrap();
+    let id = r.outcomes[0].id().unwrap().to_string();
+    let m = e.get("u", &id).unwrap();
+    assert_eq!(m.content, "We talked about the trip to Kyoto.");
+    assert_eq!(
+        (m.memory_type, m.kind, m.source),
+        (MemoryType::Context, Kind::Narrative, Source::Conversation)
+    );
+    assert_eq!(
+        (m.trust, m.session_id.as_deref(), m.source_ref.as_deref()),
+        (0.6, Some("s1"), Some("msg-1"))
+    );
+}
+
+/// An extractor that finds nothing, to check the "not significant" outcome.
+struct Nothing;
+impl Extractor for Nothing {
+    fn extract(&self, _: &str, _: Millis) -> Result<Vec<Extracted>> {
+        Ok(vec![])
+    }
+}
+
+#[test]
+fn remember_reports_when_nothing_was_significant() {
+    let mut e = Engine::builder(ManualClock::new(T0))
+        .extractor(Nothing)
+        .open_in_memory()
+        .unwrap();
+    let r = e.remember("u", "ok", RememberOptions::default()).unwrap();
+    assert_eq!(
+        r.outcomes,
+        vec![Outcome::Skipped {
+            reason: SkipReason::NotSignificant,
+            existing: None,
+            similarity: None
+        }]
+    );
+    assert_eq!(e.stats("u").unwrap().total, 0);
+}
