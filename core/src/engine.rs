@@ -712,7 +712,10 @@ impl Engine {
             .collect();
         let admitted: Vec<Candidate> = candidates
             .into_iter()
-            .filter(|c| rows.get(&c.pk).is_some_and(|m| recall::admits(req, m)))
+            .filter(|c| {
+                c.relevance(cfg.vector_weight) > 0.0
+                    && rows.get(&c.pk).is_some_and(|m| recall::admits(req, m))
+            })
             .collect();
         let qualified = recall::qualifying(&admitted, cfg.vector_weight, cfg.relevance_gate, limit);
         let best = admitted

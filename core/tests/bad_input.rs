@@ -1,0 +1,398 @@
+//! Bad input gets a clear error and changes nothing.
+mod common;
+
+use common::*;
+use mnemo_core::*;
+
+/// Runs `f`, expects the error `code`, and checks the owner's data is unchanged.
+fn rejects(e: &mut Engine, code: &str, f: impl FnOnce(&mut Engine) -> Result<()>) -> String {
+    let before = snapshot(e, "u");
+    let err = f(e).expect_err("should be rejected");
+    assert_eq!(err.code(), code, "{err}");
+    assert_eq!(
+        snapshot(e, "u"),
+        before,
+        "a rejected call changed the store: {err}"
+    );
+    err.to_string()
+}
+
+fn setup() -> (Engine, String) {
+    let (mut e, _) = engine();
+    let id = seed_one(&mut e, mem("u", "an existing memory about gardening"));
+    (e, id)
+}
+
+#[test]
+fn empty_and_oversized_content() {
+    let (mut e, id) = setup();
+    let huge = "x".repeat(1_000_000);
+    for content in ["", "   \n\t", huge.as_str(), "nul\0byte"] {
+        let msg = rejects(&mut e, "invalid_input", |e| {
+            e.seed(vec![mem("u", content)]).map(drop)
+        });
+        assert!(msg.contains("content"), "{msg}");
+        rejects(&mut e, "invalid_input", |e| {
+            e.remember("u", content, RememberOptions::default())
+                .map(drop)
+        });
+        rejects(&mut e, "invalid_input", |e| {
+            e.update(
+                "u",
+                &id,
+                MemoryPatch {
+                    content: Some(content.into()),
+                    ..Default::default()
+                },
+            )
+            .map(drop)
+        });
+    }
+    let msg = rejects(&mut e, "invalid_input", |e| {
+        e.seed(vec![mem("u", &huge)]).map(drop)
+    });
+    assert!(msg.contains("1000000 characters; at most 50000"), "{msg}");
+    // The limit counts characters, not bytes.
+    assert!(e
+        .seed(vec![mem("u", &"é".repeat(text::MAX_CONTENT_CHARS))])
+        .is_ok());
+}
+
+#[test]
+fn fts5_syntax_in_queries_is_plain_text() {
+    let (mut e, id) = setup();
+    for q in [
+        "\"",
+        "*",
+        "NEAR(",
+        "-",
+        ":",
+        "gardening\"",
+        "content:gardening",
+        "NOT gardening",
+        "garden* OR",
+        "^gardening",
+        "{x}",
+        "'; DROP TABLE memories;--",
+        "(((",
+        "a AND",
+        "\u{0}",
+    ] {
+        let hits = e
+            .search(&SearchRequest {
+                entity_id: "u".into(),
+                query: q.into(),
+                ..Default::default()
+            })
+            .unwrap_or_else(|err| panic!("{q:?}: {err}"));
+        assert!(hits.len() <= 1, "{q:?}");
+    }
+    assert_eq!(
+        ids(&search(&mut e, "u", "\"gardening\" NEAR( existing*")),
+        vec![id]
+    );
+    assert_eq!(e.stats("u").unwrap().total, 1);
+}
+
+#[test]
+fn query_limits() {
+    let (mut e, _) = setup();
+    let q = |query: String, limit| SearchRequest {
+        entity_id: "u".into(),
+        query,
+        limit,
+        ..Default::default()
+    };
+    rejects(&mut e, "invalid_input", |e| {
+        e.search(&q("x".repeat(10_001), None)).map(drop)
+    });
+    rejects(&mut e, "invalid_input", |e| {
+        e.search(&q("   ".into(), None)).map(drop)
+    });
+    rejects(&mut e, "invalid_input", |e| {
+        e.search(&q("x".into(), Some(0))).map(drop)
+    });
+    rejects(&mut e, "invalid_input", |e| {
+        e.search(&q("x".into(), Some(1001))).map(drop)
+    });
+    rejects(&mut e, "invalid_input", |e| {
+        e.search(&SearchRequest {
+            min_score: Some(f64::NAN),
+            ..q("x".into(), None)
+        })
+        .map(drop)
+    });
+    rejects(&mut e, "invalid_input", |e| {
+        e.list(&ListRequest {
+            entity_id: "u".into(),
+            limit: Some(5000),
+            ..Default::default()
+        })
+        .map(drop)
+    });
+}
+
+#[test]
+fn vectors_of_wrong_dimension_or_not_finite() {
+    let (mut e, _) = vector_engine(Config::default());
+    let id = seed_one(&mut e, vmem("u", "existing", at_cosine(1.0)));
+    for (v, code) in [
+        (vec![1.0, 0.0, 0.0], "dimension_mismatch"),
+        (vec![0.0; 384], "dimension_mismatch"),
+        (vec![], "dimension_mismatch"),
+        (vec![f32::NAN, 0.0, 0.0, 0.0], "non_finite_vector"),
+        (vec![0.0, f32::INFINITY, 0.0, 0.0], "non_finite_vector"),
+        (vec![0.0, 0.0, f32::NEG_INFINITY, 0.0], "non_finite_vector"),
+    ] {
+        let msg = rejects(&mut e, code, |e| {
+            e.seed(vec![vmem("u", "new", v.clone())]).map(drop)
+        });
+        assert!(msg.contains("vector"), "{msg}");
+        rejects(&mut e, code, |e| {
+            e.search(&SearchRequest {
+                entity_id: "u".into(),
+                query: "x".into(),
+                vector: Some(v.clone()),
+                ..Default::default()
+            })
+            .map(drop)
+        });
+        rejects(&mut e, code, |e| {
+            e.update(
+                "u",
+                &id,
+                MemoryPatch {
+                    content: Some("changed".into()),
+                    vector: Some(v.clone()),
+                    ..Default::default()
+                },
+            )
+            .map(drop)
+        });
+    }
+    // A vector without new content is refused too.
+    rejects(&mut e, "invalid_input", |e| {
+        e.update(
+            "u",
+            &id,
+            MemoryPatch {
+                vector: Some(at_cosine(0.5)),
+                ..Default::default()
+            },
+        )
+        .map(drop)
+    });
+}
+
+#[test]
+fn bad_ids_on_every_call() {
+    let (mut e, id) = setup();
+    for bad in [
+        "",
+        "has space",
+        "semi;colon",
+        "quote'",
+        "ünïcode",
+        &"a".repeat(257),
+        "x'; DROP TABLE memories;--",
+    ] {
+        rejects(&mut e, "invalid_input", |e| {
+            e.seed(vec![mem(bad, "content")]).map(drop)
+        });
+        rejects(&mut e, "invalid_input", |e| e.get(bad, &id).map(drop));
+        rejects(&mut e, "invalid_input", |e| e.get("u", bad).map(drop));
+        rejects(&mut e, "invalid_input", |e| {
+            e.search(&SearchRequest {
+                entity_id: bad.into(),
+                query: "x".into(),
+                ..Default::default()
+            })
+            .map(drop)
+        });
+        rejects(&mut e, "invalid_input", |e| e.forget("u", bad).map(drop));
+        rejects(&mut e, "invalid_input", |e| e.stats(bad).map(drop));
+        rejects(&mut e, "invalid_input", |e| e.export_jsonl(bad).map(drop));
+        rejects(&mut e, "invalid_input", |e| {
+            e.seed(vec![NewMemory {
+                session_id: Some(bad.into()),
+                ..mem("u", "content")
+            }])
+            .map(drop)
+        });
+    }
+    rejects(&mut e, "not_found", |e| {
+        e.get("u", "mem_0000000000000000").map(drop)
+    });
+}
+
+#[test]
+fn out_of_range_fields() {
+    let (mut e, id) = setup();
+    let cases: Vec<(NewMemory, &str)> = vec![
+        (
+            NewMemory {
+                importance: Some(f64::NAN),
+                ..mem("u", "c")
+            },
+            "importance",
+        ),
+        (
+            NewMemory {
+                importance: Some(-0.1),
+                ..mem("u", "c")
+            },
+            "importance",
+        ),
+        (
+            NewMemory {
+                confidence: Some(1.01),
+                ..mem("u", "c")
+            },
+            "confidence",
+        ),
+        (
+            NewMemory {
+                sentiment: Some(2.0),
+                ..mem("u", "c")
+            },
+            "sentiment",
+        ),
+        (
+            NewMemory {
+                tags: vec!["".into()],
+                ..mem("u", "c")
+            },
+            "tags",
+        ),
+        (
+            NewMemory {
+                tags: (0..65).map(|i| format!("t{i}")).collect(),
+                ..mem("u", "c")
+            },
+            "tags",
+        ),
+        (
+            NewMemory {
+                tags: vec!["x".repeat(65)],
+                ..mem("u", "c")
+            },
+            "tags",
+        ),
+        (
+            NewMemory {
+                source_ref: Some("r".repeat(1025)),
+                ..mem("u", "c")
+            },
+            "source_ref",
+        ),
+        (
+            NewMemory {
+                cron_tag: Some("daily".into()),
+                ..mem("u", "c")
+            },
+            "cron_tag",
+        ),
+    ];
+    for (m, field) in cases {
+        let msg = rejects(&mut e, "invalid_input", |e| e.seed(vec![m]).map(drop));
+        assert!(msg.contains(field), "{msg}");
+    }
+    rejects(&mut e, "invalid_input", |e| {
+        e.update(
+            "u",
+            &id,
+            MemoryPatch {
+                importance: Some(7.0),
+                ..Default::default()
+            },
+        )
+        .map(drop)
+    });
+    rejects(&mut e, "invalid_input", |e| {
+        e.set_status("u", &id, Status::Challenged, &"r".repeat(1001))
+            .map(drop)
+    });
+    rejects(&mut e, "invalid_input", |e| {
+        e.seed((0..10_001).map(|i| mem("u", &format!("m{i}"))).collect())
+            .map(drop)
+    });
+}
+
+#[test]
+fn unknown_enum_values_and_wrong_json_types() {
+    let err = "FOO".parse::<MemoryType>().unwrap_err();
+    assert_eq!(err.code(), "unknown_value");
+    assert!(err.to_string().contains("IDENTITY, PREFERENCE"), "{err}");
+    assert!("fastest"
+        .parse::<RankMode>()
+        .unwrap_err()
+        .to_string()
+        .contains("balanced"));
+    assert!("identity".parse::<MemoryType>().is_err());
+    for bad in [
+        r#"{"entity_id":"u","content":"x","type":"FOO"}"#,
+        r#"{"entity_id":"u","content":5}"#,
+        r#"{"entity_id":"u","content":"x","colour":"red"}"#,
+        r#"{"entity_id":"u","content":"x","importance":"high"}"#,
+    ] {
+        assert!(serde_json::from_str::<NewMemory>(bad).is_err(), "{bad}");
+    }
+    assert!(serde_json::from_str::<SearchRequest>(
+        r#"{"entity_id":"u","query":"x","mode":"fast"}"#
+    )
+    .is_err());
+    assert!(serde_json::from_str::<Config>(r#"{"dedup":{"skip":0.9}}"#).is_err());
+}
+
+#[test]
+fn bad_import_lines_write_nothing() {
+    let (mut e, _) = setup();
+    let good = "{\"entity_id\":\"u\",\"content\":\"fine line\"}\n";
+    let export = e.export_jsonl("u").unwrap();
+    let mut cut_utf8 = good.as_bytes().to_vec();
+    cut_utf8.extend_from_slice(b"{\"entity_id\":\"u\",\"content\":\"caf\xC3\"}\n");
+    let tampered = export.replace("gardening", "cooking");
+    let wrong_dim = {
+        let mut v: serde_json::Value =
+            serde_json::from_str(export.lines().next().unwrap()).unwrap();
+        v["memory"]["id"] = "mem_ffffffffffffffff".into();
+        v["embedding"] = serde_json::json!([0.5, 0.5]);
+        v.to_string()
+    };
+    let cases: Vec<(Vec<u8>, &str)> = vec![
+        (cut_utf8, "line 2: not valid UTF-8"),
+        (
+            format!("{good}{{not json\n").into_bytes(),
+            "line 2: malformed JSON",
+        ),
+        (
+            format!("{good}{{\"entity_id\":\"u\",\"content\":7}}\n").into_bytes(),
+            "line 2",
+        ),
+        (
+            format!("{good}{{\"entity_id\":\"u\",\"content\":\"x\",\"type\":\"NOPE\"}}\n")
+                .into_bytes(),
+            "line 2",
+        ),
+        (
+            format!("{good}{{\"entity_id\":\"bad id\",\"content\":\"x\"}}\n").into_bytes(),
+            "line 2",
+        ),
+        (format!("{good}{tampered}").into_bytes(), "content_hash"),
+        (format!("{good}{wrong_dim}\n").into_bytes(), "dimensions"),
+    ];
+    for (bytes, expect) in cases {
+        let msg = rejects(&mut e, "import_error", |e| e.import_jsonl(&bytes).map(drop));
+        assert!(msg.contains(expect), "{msg} (wanted {expect})");
+    }
+    // A full record whose id belongs to another owner is refused.
+    let (mut other, _) = engine();
+    let stolen = export.replace("\"entity_id\":\"u\"", "\"entity_id\":\"v\"");
+    other.import_jsonl(export.as_bytes()).unwrap();
+    let before = snapshot(&other, "v");
+    assert_eq!(
+        other.import_jsonl(stolen.as_bytes()).unwrap_err().code(),
+        "import_error"
+    );
+    assert_eq!(snapshot(&other, "v"), before);
+}

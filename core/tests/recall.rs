@@ -1,0 +1,377 @@
+//! Hybrid recall: fusion, ranking modes, feedback, filters, diversity, cache, access, context.
+mod common;
+
+use common::*;
+use mnemo_core::*;
+
+fn req(owner: &str, query: &str) -> SearchRequest {
+    SearchRequest {
+        entity_id: owner.into(),
+        query: query.into(),
+        ..Default::default()
+    }
+}
+
+#[test]
+fn text_and_vector_both_find_memories() {
+    let (mut e, _) = vector_engine(Config::default());
+    let by_text = seed_one(
+        &mut e,
+        vmem("u", "the quarterly report is due", vec![0.0, 1.0, 0.0, 0.0]),
+    );
+    let by_vector = seed_one(
+        &mut e,
+        vmem("u", "nothing in common", vec![1.0, 0.0, 0.0, 0.0]),
+    );
+    seed_one(
+        &mut e,
+        vmem("u", "unrelated entirely", vec![0.0, 0.0, 1.0, 0.0]),
+    );
+    let hits = e
+        .search(&SearchRequest {
+            vector: Some(vec![1.0, 0.0, 0.0, 0.0]),
+            ..req("u", "quarterly report")
+        })
+        .unwrap();
+    let got = ids(&hits);
+    assert!(
+        got.contains(&by_text) && got.contains(&by_vector),
+        "{got:?}"
+    );
+    let t = hits.iter().find(|h| h.memory.id == by_text).unwrap();
+    assert_eq!((t.why.text, t.why.vector), (1.0, 0.0));
+    let v = hits.iter().find(|h| h.memory.id == by_vector).unwrap();
+    assert_eq!((v.why.text, v.why.vector), (0.0, 1.0));
+}
+
+#[test]
+fn every_hit_explains_its_score() {
+    let (mut e, _) = engine();
+    seed_one(&mut e, mem("u", "Ana's favourite tea is sencha"));
+    let h = &search(&mut e, "u", "favourite tea")[0];
+    let w = RankMode::Balanced.weights();
+    let expect = (w.semantic * h.why.semantic
+        + w.recency * h.why.recency
+        + w.retention * h.why.retention
+        + w.importance * h.why.importance
+        + w.confidence * h.why.confidence)
+        * h.why.feedback_multiplier
+        * h.why.state_multiplier;
+    assert!((h.score - expect).abs() < 1e-12);
+    assert_eq!((h.why.semantic, h.why.mode), (1.0, RankMode::Balanced));
+    assert!(h.why.text > 0.0 && h.why.vector > 0.3);
+}
+
+#[test]
+fn ranking_modes_order_by_their_weights() {
+    let (mut e, clock) = engine();
+    // Equally relevant to the query; one important and old, one fresh and ordinary.
+    let important = seed_one(
+        &mut e,
+        NewMemory {
+            importance: Some(1.0),
+            memory_type: Some(MemoryType::Identity),
+            ..mem("u", "project falcon budget approved")
+        },
+    );
+    clock.set(T0 + 200 * DAY_MS);
+    let fresh = seed_one(
+        &mut e,
+        NewMemory {
+            importance: Some(0.05),
+            memory_type: Some(MemoryType::Identity),
+            ..mem("u", "project falcon budget revised")
+        },
+    );
+    let order = |e: &mut Engine, mode| {
+        ids(&e
+            .search(&SearchRequest {
+                mode,
+                ..req("u", "project falcon budget")
+            })
+            .unwrap())
+    };
+    assert_eq!(
+        order(&mut e, RankMode::Recent),
+        vec![fresh.clone(), important.clone()]
+    );
+    assert_eq!(
+        order(&mut e, RankMode::Important),
+        vec![important.clone(), fresh.clone()]
+    );
+}
+
+#[test]
+fn feedback_reinforce_and_demote_move_memories() {
+    let (mut e, _) = engine();
+    let a = seed_one(&mut e, mem("u", "the staging server is called atlas"));
+    let b = seed_one(&mut e, mem("u", "the staging server is called boreas"));
+    let first = ids(&search(&mut e, "u", "staging server"))[0].clone();
+    let other = if first == a { b.clone() } else { a.clone() };
+    let m = e.demote("u", &first).unwrap();
+    assert_eq!(m.feedback, -1);
+    let r = e.reinforce("u", &other).unwrap();
+    assert_eq!(r.feedback, 3);
+    let hits = search(&mut e, "u", "staging server");
+    assert_eq!(ids(&hits), vec![other.clone(), first.clone()]);
+    assert!((hits[0].why.feedback_multiplier - (0.6f64).exp()).abs() < 1e-12);
+    assert!((hits[1].why.feedback_multiplier - (-0.2f64).exp()).abs() < 1e-12);
+}
+
+#[test]
+fn recall_filters_by_kind_and_type() {
+    let (mut e, _) = engine();
+    let fact = seed_one(
+        &mut e,
+        NewMemory {
+            kind: Some(Kind::Fact),
+            ..mem("u", "deploy target is eu-west")
+        },
+    );
+    let rule = seed_one(
+        &mut e,
+        NewMemory {
+            kind: Some(Kind::Procedure),
+            ..mem("u", "always deploy after the tests pass")
+        },
+    );
+    let story = seed_one(
+        &mut e,
+        NewMemory {
+            kind: Some(Kind::Narrative),
+            memory_type: Some(MemoryType::Context),
+            ..mem("u", "yesterday the deploy failed twice")
+        },
+    );
+    let get = |e: &mut Engine, recall, types: Vec<MemoryType>| {
+        let mut v = ids(&e
+            .search(&SearchRequest {
+                recall,
+                types,
+                ..req("u", "deploy")
+            })
+            .unwrap());
+        v.sort();
+        v
+    };
+    let sorted = |mut v: Vec<String>| {
+        v.sort();
+        v
+    };
+    assert_eq!(
+        get(&mut e, RecallFilter::FactsOnly, vec![]),
+        vec![fact.clone()]
+    );
+    assert_eq!(
+        get(&mut e, RecallFilter::FactsPlusRules, vec![]),
+        sorted(vec![fact.clone(), rule.clone()])
+    );
+    assert_eq!(
+        get(&mut e, RecallFilter::FullContext, vec![]),
+        sorted(vec![fact.clone(), rule.clone(), story.clone()])
+    );
+    assert_eq!(
+        get(&mut e, RecallFilter::FullContext, vec![MemoryType::Context]),
+        vec![story]
+    );
+}
+
+#[test]
+fn near_identical_results_are_dropped_for_diversity() {
+    let off = Config {
+        dedup: DedupConfig {
+            enabled: false,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let (mut e, _) = vector_engine(off.clone());
+    let a = seed_one(&mut e, vmem("u", "alpha note", at_cosine(1.0)));
+    seed_one(&mut e, vmem("u", "alpha note again", at_cosine(0.99)));
+    let c = seed_one(
+        &mut e,
+        vmem("u", "alpha elsewhere", vec![0.0, 0.0, 1.0, 0.0]),
+    );
+    let hits = e
+        .search(&SearchRequest {
+            vector: Some(at_cosine(1.0)),
+            ..req("u", "alpha")
+        })
+        .unwrap();
+    assert_eq!(ids(&hits), vec![a.clone(), c.clone()]);
+    // With the threshold at 1.0 nothing is dropped.
+    let keep_all = Config {
+        recall: RecallConfig {
+            diversity_threshold: 1.0,
+            ..Default::default()
+        },
+        ..off
+    };
+    let (mut e, _) = vector_engine(keep_all);
+    seed_one(&mut e, vmem("u", "alpha note", at_cosine(1.0)));
+    seed_one(&mut e, vmem("u", "alpha note again", at_cosine(0.99)));
+    assert_eq!(
+        e.search(&SearchRequest {
+            vector: Some(at_cosine(1.0)),
+            ..req("u", "alpha")
+        })
+        .unwrap()
+        .len(),
+        2
+    );
+}
+
+#[test]
+fn a_hit_counts_as_an_access() {
+    let (mut e, clock) = engine();
+    let id = seed_one(&mut e, mem("u", "the gate code is 4412"));
+    clock.advance(DAY_MS);
+    search(&mut e, "u", "gate code");
+    search(&mut e, "u", "gate code");
+    let m = e
+        .list(&ListRequest {
+            entity_id: "u".into(),
+            ..Default::default()
+        })
+        .unwrap()
+        .memories
+        .remove(0);
+    assert_eq!(m.id, id);
+    assert_eq!((m.access_count, m.last_accessed_at), (2, Some(T0 + DAY_MS)));
+}
+
+#[test]
+fn cache_serves_repeats_and_writes_to_the_owner_invalidate_it() {
+    let (mut e, clock) = engine();
+    seed_one(&mut e, mem("u", "the cat is called Miso"));
+    let first = search(&mut e, "u", "cat");
+    clock.advance(DAY_MS);
+    let again = search(&mut e, "u", "cat");
+    assert_eq!(ids(&first), ids(&again));
+    // Ranking is recomputed at the current time even on a cache hit.
+    assert!(again[0].why.recency < first[0].why.recency);
+    let new = seed_one(&mut e, mem("u", "the other cat is called Tofu"));
+    assert!(ids(&search(&mut e, "u", "cat")).contains(&new));
+    let gone = ids(&first)[0].clone();
+    e.forget("u", &gone).unwrap();
+    assert!(!ids(&search(&mut e, "u", "cat")).contains(&gone));
+}
+
+#[test]
+fn session_neighbours_lend_relevance() {
+    let (mut e, _) = engine();
+    let s = |c: &str| NewMemory {
+        session_id: Some("s1".into()),
+        ..mem("u", c)
+    };
+    let r = e
+        .seed(vec![
+            s("Mel: what have you been researching lately?"),
+            s("Caroline: adoption agencies, mostly."),
+            s("Mel: nice weather today"),
+        ])
+        .unwrap();
+    let answer = r.outcomes[1].id().unwrap().to_string();
+    // The answer shares no word with the query; its neighbour does.
+    let hits = search(&mut e, "u", "What has she been researching?");
+    let h = hits
+        .iter()
+        .find(|h| h.memory.id == answer)
+        .expect("answer found through its neighbour");
+    assert!(h.why.context > 0.0);
+    // Without a session, there is no context to lend.
+    let (mut e, _) = engine();
+    e.seed(vec![
+        mem("u", "Mel: what have you been researching lately?"),
+        mem("u", "Caroline: adoption agencies, mostly."),
+    ])
+    .unwrap();
+    assert!(search(&mut e, "u", "researching")
+        .iter()
+        .all(|h| h.why.context == 0.0));
+}
+
+#[test]
+fn limit_and_min_score() {
+    let (mut e, _) = engine();
+    for i in 0..30 {
+        seed_one(
+            &mut e,
+            mem(
+                "u",
+                &format!("meeting notes number {i} about roadmap item {}", i * 7),
+            ),
+        );
+    }
+    assert_eq!(
+        e.search(&SearchRequest {
+            limit: Some(5),
+            ..req("u", "meeting roadmap")
+        })
+        .unwrap()
+        .len(),
+        5
+    );
+    assert_eq!(
+        e.search(&SearchRequest {
+            limit: Some(25),
+            ..req("u", "meeting roadmap")
+        })
+        .unwrap()
+        .len(),
+        25
+    );
+    let all = e
+        .search(&SearchRequest {
+            limit: Some(30),
+            ..req("u", "meeting roadmap")
+        })
+        .unwrap();
+    let cut = all[10].score;
+    let above = e
+        .search(&SearchRequest {
+            limit: Some(30),
+            min_score: Some(cut),
+            ..req("u", "meeting roadmap")
+        })
+        .unwrap();
+    assert!(above.iter().all(|h| h.score >= cut) && above.len() < 30);
+}
+
+#[test]
+fn query_vector_alone_searches() {
+    let (mut e, _) = vector_engine(Config::default());
+    let id = seed_one(&mut e, vmem("u", "x", at_cosine(1.0)));
+    let hits = e
+        .search(&SearchRequest {
+            vector: Some(at_cosine(1.0)),
+            ..req("u", "")
+        })
+        .unwrap();
+    assert_eq!(ids(&hits), vec![id]);
+}
+
+#[test]
+fn same_scenario_same_json() {
+    let run = || {
+        let (mut e, clock) = engine();
+        let mut out = Vec::new();
+        for (i, c) in [
+            "I moved to Lisbon in March",
+            "My sister Ana is a nurse",
+            "I prefer green tea",
+            "Meeting with Bruno on Friday",
+        ]
+        .iter()
+        .enumerate()
+        {
+            clock.set(T0 + i as i64 * DAY_MS);
+            out.push(serde_json::to_string(&e.seed(vec![mem("u", c)]).unwrap()).unwrap());
+        }
+        clock.set(T0 + 30 * DAY_MS);
+        out.push(serde_json::to_string(&search(&mut e, "u", "where does my sister live")).unwrap());
+        out.push(e.export_jsonl("u").unwrap());
+        out.join("\n")
+    };
+    assert_eq!(run(), run());
+}

@@ -1,0 +1,128 @@
+//! The store on disk: persistence, migrations, and refusing what is not ours.
+mod common;
+
+use common::*;
+use mnemo_core::*;
+
+#[test]
+fn memories_persist_across_reopen() {
+    let dir = TempDir::new("persist");
+    let path = dir.file("m.db");
+    let clock = ManualClock::new(T0);
+    let id = {
+        let mut e = Engine::builder(clock.clone()).open(&path).unwrap();
+        seed_one(&mut e, mem("u", "the boiler was serviced in June"))
+    };
+    let mut e = Engine::builder(clock.clone()).open(&path).unwrap();
+    assert_eq!(ids(&search(&mut e, "u", "boiler serviced")), vec![id]);
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    let (version, app): (i64, i64) = conn.query_row("SELECT (SELECT user_version FROM pragma_user_version), (SELECT application_id FROM pragma_application_id)", [], |r| Ok((r.get(0)?, r.get(1)?))).unwrap();
+    assert_eq!((version, app), (SCHEMA_VERSION, 0x4D4E_4D4F));
+    let applied: i64 = conn
+        .query_row("SELECT count(*) FROM migrations", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(applied, SCHEMA_VERSION);
+}
+
+#[test]
+fn a_store_from_a_newer_version_is_refused_untouched() {
+    let dir = TempDir::new("newer");
+    let path = dir.file("m.db");
+    seed_one(
+        &mut Engine::builder(ManualClock::new(T0)).open(&path).unwrap(),
+        mem("u", "x"),
+    );
+    rusqlite::Connection::open(&path)
+        .unwrap()
+        .execute_batch("PRAGMA user_version = 99")
+        .unwrap();
+    let before = std::fs::read(&path).unwrap();
+    let err = Engine::builder(ManualClock::new(T0))
+        .open(&path)
+        .err()
+        .unwrap();
+    assert_eq!(err.code(), "schema_too_new");
+    assert!(
+        err.to_string().contains("version 99") && err.to_string().contains("upgrade Mnemo"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read(&path).unwrap(), before);
+}
+
+#[test]
+fn foreign_and_corrupt_files_are_refused() {
+    let dir = TempDir::new("foreign");
+    let foreign = dir.file("other.db");
+    rusqlite::Connection::open(&foreign)
+        .unwrap()
+        .execute_batch("CREATE TABLE accounts (id INTEGER, balance REAL)")
+        .unwrap();
+    let err = Engine::builder(ManualClock::new(T0))
+        .open(&foreign)
+        .err()
+        .unwrap();
+    assert_eq!(err.code(), "not_a_store");
+    let garbage = dir.file("garbage.db");
+    std::fs::write(&garbage, b"this is not a database, just text that is long enough to have a header....................................").unwrap();
+    let err = Engine::builder(ManualClock::new(T0))
+        .open(&garbage)
+        .err()
+        .unwrap();
+    assert_eq!(err.code(), "not_a_store", "{err}");
+    assert!(std::fs::read(&garbage).unwrap().starts_with(b"this is not"));
+}
+
+#[test]
+fn the_store_records_its_embedder() {
+    let dir = TempDir::new("embedder");
+    let path = dir.file("m.db");
+    drop(Engine::builder(ManualClock::new(T0)).open(&path).unwrap());
+    let err = Engine::builder(ManualClock::new(T0))
+        .embedder(SuppliedVectors::new("all-MiniLM-L6-v2", 384))
+        .open(&path)
+        .err()
+        .unwrap();
+    assert_eq!(err.code(), "embedder_mismatch");
+    assert!(
+        err.to_string().contains("mnemo-hash-v1") && err.to_string().contains("all-MiniLM-L6-v2"),
+        "{err}"
+    );
+    assert!(Engine::builder(ManualClock::new(T0)).open(&path).is_ok());
+}
+
+#[test]
+fn invalid_configuration_is_refused() {
+    let bad = Config {
+        dedup: DedupConfig {
+            skip_threshold: 0.8,
+            merge_threshold: 0.9,
+            enabled: true,
+        },
+        ..Default::default()
+    };
+    assert_eq!(
+        Engine::builder(ManualClock::new(T0))
+            .config(bad)
+            .open_in_memory()
+            .err()
+            .unwrap()
+            .code(),
+        "invalid_input"
+    );
+    let nan = Config {
+        recall: RecallConfig {
+            vector_weight: f64::NAN,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    assert_eq!(
+        Engine::builder(ManualClock::new(T0))
+            .config(nan)
+            .open_in_memory()
+            .err()
+            .unwrap()
+            .code(),
+        "invalid_input"
+    );
+}
