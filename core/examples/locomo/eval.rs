@@ -1,58 +1,86 @@
-//! LoCoMo retrieval benchmark (turn-level evidence recall), following the protocol in
+//! LoCoMo retrieval evaluation (turn-level evidence recall), following the protocol in
 //! `shared/data/locomo/README.md`: one memory per turn, one owner per conversation, the clock
-//! set to each session's date while its turns are stored, `source_ref` = the turn's dia_id;
-//! each question (categories 1–4, with valid evidence) searches its owner and scores
-//! recall@k = |evidence ∩ top-k| / |evidence|.
-//!
-//! ```text
-//! cargo run --release -p mnemo-core --example locomo -- ../shared/data/locomo/locomo-dev.json \
-//!     [--vectors minilm-dev.f16 --index minilm-dev.index.json] [--json] [--mode balanced]
-//! ```
+//! set to each session's date while its turns are stored, each session's turns sharing a
+//! `session_id`, `source_ref` = the turn's dia_id; each question (categories 1–4, with valid
+//! evidence) searches its owner and scores recall@k = |evidence ∩ top-k| / |evidence|.
+//! Used by the `locomo` example and by the test that holds recall above the baselines.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
-use std::path::PathBuf;
-use std::process::ExitCode;
+use std::path::{Path, PathBuf};
 
-use clap::Parser;
-use mnemo_core::{
-    Engine, ManualClock, Millis, NewMemory, Outcome, RankMode, SearchRequest, SuppliedVectors,
-    DAY_MS,
-};
+use mnemo_core::{Engine, ManualClock, Millis, NewMemory, Outcome, RankMode, SearchRequest, SuppliedVectors, DAY_MS};
 use serde_json::{json, Value};
 
-#[derive(Parser)]
-#[command(about = "Evidence recall@1/5/10 of Mnemo's search on LoCoMo")]
-struct Args {
-    /// LoCoMo JSON (upstream format).
-    locomo: PathBuf,
-    /// Precomputed float16 vectors of every turn and question (row-major, no header).
-    #[arg(long, requires = "index")]
-    vectors: Option<PathBuf>,
-    /// Index of the vectors file (row → turn or question).
-    #[arg(long, requires = "vectors")]
-    index: Option<PathBuf>,
-    /// Ranking mode.
-    #[arg(long, default_value = "balanced")]
-    mode: String,
-    /// Print one JSON document instead of a table.
-    #[arg(long)]
-    json: bool,
+/// The k of recall@k reported.
+pub const KS: [usize; 3] = [1, 5, 10];
+
+/// What to evaluate.
+pub struct Options {
+    pub locomo: PathBuf,
+    /// Precomputed float16 vectors and their index; `None` uses the built-in embedder.
+    pub vectors: Option<(PathBuf, PathBuf)>,
+    pub mode: RankMode,
 }
 
-const KS: [usize; 3] = [1, 5, 10];
+/// Summed recall of a group of questions.
+#[derive(Default, Clone)]
+pub struct Tally {
+    pub questions: usize,
+    sums: [f64; 3],
+}
 
-fn main() -> ExitCode {
-    let args = Args::parse();
-    match run(&args) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("locomo: {e}");
-            ExitCode::FAILURE
-        }
+impl Tally {
+    /// Mean recall@1, @5, @10.
+    pub fn recall(&self) -> [f64; 3] {
+        self.sums.map(|s| s / self.questions.max(1) as f64)
+    }
+    fn add(&mut self, other: &Tally) {
+        self.questions += other.questions;
+        (0..3).for_each(|i| self.sums[i] += other.sums[i]);
     }
 }
 
-fn read_json(path: &PathBuf) -> Result<Value, String> {
+/// The outcome of one evaluation.
+pub struct Report {
+    pub embedder: &'static str,
+    pub mode: RankMode,
+    pub memories: usize,
+    pub merged: usize,
+    pub skipped: usize,
+    pub seconds: f64,
+    pub categories: BTreeMap<u64, Tally>,
+    pub overall: Tally,
+}
+
+impl Report {
+    /// The report as one JSON document.
+    pub fn to_json(&self) -> Value {
+        let recall = |t: &Tally| KS.iter().zip(t.recall()).map(|(k, r)| (format!("r@{k}"), r)).collect::<BTreeMap<_, _>>();
+        let cats: BTreeMap<String, Value> =
+            self.categories.iter().map(|(c, t)| (c.to_string(), json!({"questions": t.questions, "recall": recall(t)}))).collect();
+        json!({
+            "embedder": self.embedder, "mode": self.mode.as_str(), "memories": self.memories, "merged": self.merged,
+            "skipped": self.skipped, "seconds": self.seconds,
+            "overall": {"questions": self.overall.questions, "recall": recall(&self.overall)}, "categories": cats,
+        })
+    }
+
+    /// The report as a table.
+    pub fn table(&self) -> String {
+        let mut out = format!("LoCoMo evidence recall — embedder {}, mode {}\n", self.embedder, self.mode);
+        out += &format!("memories stored {}, merged {}, skipped as duplicates {}; {:.1} s\n", self.memories, self.merged, self.skipped, self.seconds);
+        out += &format!("{:<22} {:>9} {:>7} {:>7} {:>7}\n", "category", "questions", "R@1", "R@5", "R@10");
+        let names = ["", "1 multi-hop", "2 temporal", "3 open-domain", "4 single-hop"];
+        let rows = self.categories.iter().map(|(c, t)| (names.get(*c as usize).copied().unwrap_or("?"), t));
+        for (name, t) in rows.chain([("overall (1-4)", &self.overall)]) {
+            let [r1, r5, r10] = t.recall();
+            out += &format!("{name:<22} {:>9} {r1:>7.3} {r5:>7.3} {r10:>7.3}\n", t.questions);
+        }
+        out
+    }
+}
+
+fn read_json(path: &Path) -> Result<Value, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
     serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
 }
@@ -161,18 +189,13 @@ fn clean_evidence(raw: &[Value], turns: &HashSet<String>) -> Vec<String> {
     out
 }
 
-#[derive(Default)]
-struct Tally {
-    questions: usize,
-    sums: [f64; 3],
-}
-
-fn run(args: &Args) -> Result<(), String> {
-    let mode: RankMode = args.mode.parse().map_err(|e| format!("{e}"))?;
-    let data = read_json(&args.locomo)?;
-    let vectors = match (&args.vectors, &args.index) {
-        (Some(v), Some(i)) => Some(load_vectors(v, i)?),
-        _ => None,
+/// Runs the evaluation.
+pub fn evaluate(opts: &Options) -> Result<Report, String> {
+    let mode = opts.mode;
+    let data = read_json(&opts.locomo)?;
+    let vectors = match &opts.vectors {
+        Some((v, i)) => Some(load_vectors(v, i)?),
+        None => None,
     };
     let clock = ManualClock::new(0);
     let builder = Engine::builder(clock.clone());
@@ -320,67 +343,16 @@ fn run(args: &Args) -> Result<(), String> {
             }
         }
     }
-    let elapsed = started.elapsed().as_secs_f64();
-
-    let total = by_category.values().fold(Tally::default(), |mut acc, t| {
-        acc.questions += t.questions;
-        (0..3).for_each(|i| acc.sums[i] += t.sums[i]);
-        acc
-    });
-    let recall = |t: &Tally| {
-        KS.iter()
-            .enumerate()
-            .map(|(i, k)| (format!("r@{k}"), t.sums[i] / t.questions.max(1) as f64))
-            .collect::<BTreeMap<_, _>>()
-    };
-    let embedder = if vectors.is_some() {
-        "all-MiniLM-L6-v2 (supplied)"
-    } else {
-        "mnemo-hash-v1 (built-in)"
-    };
-    if args.json {
-        let cats: BTreeMap<String, Value> = by_category
-            .iter()
-            .map(|(c, t)| {
-                (
-                    c.to_string(),
-                    json!({"questions": t.questions, "recall": recall(t)}),
-                )
-            })
-            .collect();
-        let doc = json!({
-            "embedder": embedder, "mode": mode.as_str(), "memories": stored, "merged": merged, "skipped": skipped,
-            "seconds": elapsed, "overall": {"questions": total.questions, "recall": recall(&total)}, "categories": cats,
-        });
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&doc).map_err(|e| e.to_string())?
-        );
-    } else {
-        println!("LoCoMo evidence recall — embedder {embedder}, mode {mode}");
-        println!("memories stored {stored}, merged {merged}, skipped as duplicates {skipped}; {elapsed:.1} s");
-        println!(
-            "{:<22} {:>9} {:>7} {:>7} {:>7}",
-            "category", "questions", "R@1", "R@5", "R@10"
-        );
-        let names = [
-            "",
-            "1 multi-hop",
-            "2 temporal",
-            "3 open-domain",
-            "4 single-hop",
-        ];
-        for (c, t) in by_category
-            .iter()
-            .map(|(c, t)| (names.get(*c as usize).copied().unwrap_or("?"), t))
-            .chain([("overall (1-4)", &total)])
-        {
-            let r = recall(t);
-            println!(
-                "{:<22} {:>9} {:>7.3} {:>7.3} {:>7.3}",
-                c, t.questions, r["r@1"], r["r@5"], r["r@10"]
-            );
-        }
-    }
-    Ok(())
+    let mut overall = Tally::default();
+    by_category.values().for_each(|t| overall.add(t));
+    Ok(Report {
+        embedder: if vectors.is_some() { "all-MiniLM-L6-v2 (supplied)" } else { "mnemo-hash-v1 (built-in)" },
+        mode,
+        memories: stored,
+        merged,
+        skipped,
+        seconds: started.elapsed().as_secs_f64(),
+        categories: by_category,
+        overall,
+    })
 }

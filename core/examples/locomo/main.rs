@@ -1,0 +1,52 @@
+//! LoCoMo retrieval benchmark for Mnemo's search (see `eval.rs` for the protocol).
+//!
+//! ```text
+//! cargo run --release -p mnemo-core --example locomo -- ../shared/data/locomo/locomo-dev.json \
+//!     [--vectors minilm-dev.f16 --index minilm-dev.index.json] [--json] [--mode balanced]
+//! ```
+
+mod eval;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Parser;
+
+#[derive(Parser)]
+#[command(about = "Evidence recall@1/5/10 of Mnemo's search on LoCoMo")]
+struct Args {
+    /// LoCoMo JSON (upstream format).
+    locomo: PathBuf,
+    /// Precomputed float16 vectors of every turn and question (row-major, no header).
+    #[arg(long, requires = "index")]
+    vectors: Option<PathBuf>,
+    /// Index of the vectors file (row → turn or question).
+    #[arg(long, requires = "vectors")]
+    index: Option<PathBuf>,
+    /// Ranking mode: balanced, recent, important, historical, comprehensive.
+    #[arg(long, default_value = "balanced")]
+    mode: String,
+    /// Print one JSON document instead of a table.
+    #[arg(long)]
+    json: bool,
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    let run = || -> Result<String, String> {
+        let mode = args.mode.parse().map_err(|e| format!("{e}"))?;
+        let opts = eval::Options { locomo: args.locomo.clone(), vectors: args.vectors.clone().zip(args.index.clone()), mode };
+        let report = eval::evaluate(&opts)?;
+        Ok(if args.json { serde_json::to_string_pretty(&report.to_json()).map_err(|e| e.to_string())? } else { report.table() })
+    };
+    match run() {
+        Ok(out) => {
+            println!("{out}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("locomo: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
