@@ -204,7 +204,7 @@ pub fn to_blob(v: &[f32]) -> Vec<u8> {
 
 /// Inverse of [`to_blob`]; `None` when the length is not a multiple of 4.
 pub fn from_blob(b: &[u8]) -> Option<Vec<f32>> {
-    if b.len() % 4 != 0 {
+    if !b.len().is_multiple_of(4) {
         return None;
     }
     Some(

@@ -12,6 +12,8 @@ string_enum! {
     }
 }
 
+// Declared by `string_enum!`, which cannot carry `#[default]`.
+#[allow(clippy::derivable_impls)]
 impl Default for RankMode {
     fn default() -> Self {
         RankMode::Balanced

@@ -17,6 +17,8 @@ use crate::text;
 /// Most results one search may return.
 pub const MAX_LIMIT: usize = 1000;
 
+// Declared by `string_enum!`, which cannot carry `#[default]`.
+#[allow(clippy::derivable_impls)]
 impl Default for RecallFilter {
     fn default() -> Self {
         RecallFilter::FullContext

@@ -540,8 +540,11 @@ pub fn count_by(
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
+/// A memory's primary key, row and stored vector.
+pub type ExportRow = (i64, Memory, Option<Vec<f32>>);
+
 /// Every memory of `owner` (any state) with its vector, in a stable order for export.
-pub fn export_rows(conn: &Connection, owner: &str) -> Result<Vec<(i64, Memory, Option<Vec<f32>>)>> {
+pub fn export_rows(conn: &Connection, owner: &str) -> Result<Vec<ExportRow>> {
     let mut stmt = conn.prepare(&format!(
         "SELECT {COLUMNS}, embedding FROM memories WHERE entity_id = ?1 ORDER BY created_at, id"
     ))?;
