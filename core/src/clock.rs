@@ -11,6 +11,21 @@ pub const DAY_MS: i64 = 86_400_000;
 /// Milliseconds in one minute.
 pub const MINUTE_MS: i64 = 60_000;
 
+/// Latest time Mnemo accepts: 9999-12-31T23:59:59.999Z (earliest: the epoch).
+pub const MAX_MILLIS: Millis = 253_402_300_799_999;
+
+/// Checks that a timestamp lies between the epoch and the year 9999.
+pub fn check_time(field: &str, t: Millis) -> crate::Result<()> {
+    if (0..=MAX_MILLIS).contains(&t) {
+        Ok(())
+    } else {
+        Err(crate::Error::invalid(
+            field,
+            format!("{t} ms is outside 1970-01-01 … 9999-12-31"),
+        ))
+    }
+}
+
 /// The host's notion of "now".
 pub trait Clock {
     /// Current time in milliseconds since the Unix epoch.

@@ -153,7 +153,8 @@ pub fn state_at(m: &Memory, now: Millis, cfg: &RetentionConfig) -> (State, Milli
 pub fn promoted_layer(m: &Memory, now: Millis) -> Layer {
     let mut layer = m.layer;
     if layer == Layer::Working
-        && (now - m.created_at >= WORKING_PROMOTE_MS || m.access_count >= WORKING_PROMOTE_ACCESSES)
+        && (now.saturating_sub(m.created_at) >= WORKING_PROMOTE_MS
+            || m.access_count >= WORKING_PROMOTE_ACCESSES)
     {
         layer = Layer::Episodic;
     }
@@ -175,7 +176,7 @@ pub fn next_due(m: &Memory, now: Millis, cfg: &RetentionConfig) -> Option<Millis
         if promoted_layer(m, now) != m.layer {
             return Some(now);
         }
-        due.push(m.created_at + WORKING_PROMOTE_MS);
+        due.push(m.created_at.saturating_add(WORKING_PROMOTE_MS));
     }
     if m.state == State::Deleted {
         let since = m.deleted_at.unwrap_or(m.state_changed_at);

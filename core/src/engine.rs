@@ -24,6 +24,8 @@ use crate::vectors::{OwnerVectors, VectorIndex};
 
 /// Longest reason accepted by `set_status`.
 const MAX_REASON_CHARS: usize = 1000;
+/// Largest paging offset of `list`.
+const MAX_OFFSET: usize = 1_000_000_000;
 /// Default page size of `list`.
 const DEFAULT_LIST_LIMIT: usize = 50;
 /// Default number of search results.
@@ -89,7 +91,9 @@ impl EngineBuilder {
 
     fn finish(self, mut conn: Connection) -> Result<Engine> {
         self.config.validate()?;
-        store::open(&mut conn, self.clock.now())?;
+        let now = self.clock.now();
+        crate::clock::check_time("clock", now)?;
+        store::open(&mut conn, now)?;
         let (model, dim) = (
             self.embedder.model_id().to_string(),
             self.embedder.dimension(),
@@ -229,8 +233,11 @@ impl Engine {
         (self.embedder.model_id(), self.embedder.dimension())
     }
 
-    pub(crate) fn now(&self) -> Millis {
-        self.clock.now()
+    /// The host's time, checked to be in range.
+    pub(crate) fn now(&self) -> Result<Millis> {
+        let now = self.clock.now();
+        crate::clock::check_time("clock", now)?;
+        Ok(now)
     }
 
     /// Runs `f` in one transaction. On error nothing is written and the in-memory vector set
@@ -355,7 +362,7 @@ impl Engine {
     /// A memory by id. Counts as an access: an archived memory comes back to ACTIVE.
     pub fn get(&mut self, entity_id: &str, id: &str) -> Result<Memory> {
         let (pk, mut m) = self.live(entity_id, id)?;
-        let now = self.now();
+        let now = self.now()?;
         self.transaction(entity_id, |e| e.touch(pk, &mut m, now))?;
         Ok(m)
     }
@@ -364,6 +371,12 @@ impl Engine {
     pub fn list(&self, req: &ListRequest) -> Result<Page> {
         text::check_id("entity_id", &req.entity_id)?;
         let limit = check_limit(req.limit, DEFAULT_LIST_LIMIT)?;
+        if req.offset > MAX_OFFSET {
+            return Err(Error::invalid(
+                "offset",
+                format!("{} is larger than {MAX_OFFSET}", req.offset),
+            ));
+        }
         let live: Vec<State> = State::ALL
             .iter()
             .copied()
@@ -390,7 +403,7 @@ impl Engine {
     /// Changes a memory. New content is re-hashed, re-embedded and re-indexed.
     pub fn update(&mut self, entity_id: &str, id: &str, patch: MemoryPatch) -> Result<Memory> {
         let (pk, mut m) = self.live(entity_id, id)?;
-        let now = self.now();
+        let now = self.now()?;
         let mut vector = None;
         if let Some(c) = &patch.content {
             text::check_content("content", c)?;
@@ -402,6 +415,9 @@ impl Engine {
                 "vector",
                 "a vector may only be given with new content",
             ));
+        }
+        if let Some(t) = patch.expires_at {
+            crate::clock::check_time("expires_at", t)?;
         }
         for (field, v) in [
             ("importance", patch.importance),
@@ -443,7 +459,7 @@ impl Engine {
     /// Soft-deletes a memory (purged after `purge_retention_days`).
     pub fn forget(&mut self, entity_id: &str, id: &str) -> Result<Memory> {
         let (pk, mut m) = self.live(entity_id, id)?;
-        let now = self.now();
+        let now = self.now()?;
         m.state = State::Deleted;
         m.state_changed_at = now;
         m.deleted_at = Some(now);
@@ -466,7 +482,7 @@ impl Engine {
 
     fn feedback(&mut self, entity_id: &str, id: &str, delta: i64, access: bool) -> Result<Memory> {
         let (pk, mut m) = self.live(entity_id, id)?;
-        let now = self.now();
+        let now = self.now()?;
         m.feedback = m.feedback.saturating_add(delta);
         self.transaction(entity_id, |e| {
             if access {
@@ -481,7 +497,7 @@ impl Engine {
     /// memory starts decaying from now rather than from when it was pinned.
     pub fn pin(&mut self, entity_id: &str, id: &str, pinned: bool) -> Result<Memory> {
         let (pk, mut m) = self.live(entity_id, id)?;
-        let now = self.now();
+        let now = self.now()?;
         m.pinned = pinned;
         self.transaction(entity_id, |e| {
             e.touch(pk, &mut m, now)?;
@@ -512,7 +528,7 @@ impl Engine {
                 format!("memory {id} is already {status}"),
             ));
         }
-        let now = self.now();
+        let now = self.now()?;
         let change = StatusChange {
             old: m.status,
             new: status,
@@ -572,7 +588,7 @@ impl Engine {
     /// whose due time has come — and only those. Running it twice at the same time does nothing
     /// the second time.
     pub fn maintain(&mut self) -> Result<MaintainReport> {
-        let now = self.now();
+        let now = self.now()?;
         let mut report = MaintainReport::default();
         loop {
             let batch = store::due(&self.conn, now, MAINTAIN_BATCH)?;
@@ -672,7 +688,7 @@ impl Engine {
             }
         }
         let qvec = self.vector_for(&req.query, req.vector.as_deref())?;
-        let now = self.now();
+        let now = self.now()?;
         let k = self.config.recall.candidates.max(limit);
 
         // 1. Candidates: from the cache, else the vector scan and FTS5, fused, with context

@@ -112,7 +112,7 @@ impl Engine {
             .map(|r| r.memory.entity_id.clone())
             .unwrap_or_default();
         let owners: Vec<String> = full.iter().map(|r| r.memory.entity_id.clone()).collect();
-        let now = self.now();
+        let now = self.now()?;
         let restored = self.transaction(&owner, |e| {
             let mut restored = Vec::new();
             for r in &full {
@@ -175,6 +175,25 @@ fn check_record(r: &ExportRecord, model: &str, dim: usize) -> Result<()> {
         text::check_unit(f, v)?;
     }
     crate::engine::check_sentiment(m.sentiment)?;
+    let times = [
+        ("created_at", Some(m.created_at)),
+        ("updated_at", Some(m.updated_at)),
+        ("state_changed_at", Some(m.state_changed_at)),
+        ("last_accessed_at", m.last_accessed_at),
+        ("deleted_at", m.deleted_at),
+        ("expires_at", m.expires_at),
+    ];
+    for (field, t) in times {
+        if let Some(t) = t {
+            crate::clock::check_time(&format!("memory.{field}"), t)?;
+        }
+    }
+    if m.access_count < 0 {
+        return Err(Error::invalid(
+            "memory.access_count",
+            "must not be negative",
+        ));
+    }
     if m.state == State::Deleted && m.deleted_at.is_none() {
         return Err(Error::invalid(
             "memory.deleted_at",

@@ -140,7 +140,7 @@ impl Engine {
                 format!("{} given; at most {MAX_BATCH} per call", items.len()),
             ));
         }
-        let now = self.now();
+        let now = self.now()?;
         let prepared = items
             .into_iter()
             .enumerate()
@@ -192,7 +192,7 @@ impl Engine {
     ) -> Result<WriteReport> {
         text::check_id("entity_id", entity_id)?;
         text::check_content("content", content)?;
-        let extracted = self.extractor.extract(content, self.now())?;
+        let extracted = self.extractor.extract(content, self.now()?)?;
         if extracted.is_empty() {
             return Ok(WriteReport {
                 outcomes: vec![Outcome::Skipped {
@@ -251,6 +251,9 @@ impl Engine {
                     ),
                 ));
             }
+        }
+        if let Some(t) = n.expires_at {
+            crate::clock::check_time("expires_at", t)?;
         }
         let manual_tags = text::clean_tags(&n.tags)?;
         let vector = self.vector_for(&n.content, n.vector.as_deref())?;

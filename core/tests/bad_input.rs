@@ -396,3 +396,63 @@ fn bad_import_lines_write_nothing() {
     );
     assert_eq!(snapshot(&other, "v"), before);
 }
+
+/// A clock the host set out of range.
+struct Broken(Millis);
+impl Clock for Broken {
+    fn now(&self) -> Millis {
+        self.0
+    }
+}
+
+#[test]
+fn clock_and_timestamps_out_of_range() {
+    for t in [-1, i64::MIN, i64::MAX, clock::MAX_MILLIS + 1] {
+        let err = Engine::builder(Broken(t))
+            .open_in_memory()
+            .err()
+            .expect("refused");
+        assert!(err.to_string().contains("clock"), "{err}");
+    }
+    let (mut e, clock) = engine();
+    let id = seed_one(&mut e, mem("u", "fine"));
+    clock.set(-5);
+    rejects(&mut e, "invalid_input", |e| {
+        e.seed(vec![mem("u", "later")]).map(drop)
+    });
+    rejects(&mut e, "invalid_input", |e| e.get("u", &id).map(drop));
+    clock.set(T0);
+    rejects(&mut e, "invalid_input", |e| {
+        e.seed(vec![NewMemory {
+            expires_at: Some(i64::MAX),
+            ..mem("u", "c")
+        }])
+        .map(drop)
+    });
+    rejects(&mut e, "invalid_input", |e| {
+        e.update(
+            "u",
+            &id,
+            MemoryPatch {
+                expires_at: Some(-1),
+                ..Default::default()
+            },
+        )
+        .map(drop)
+    });
+    rejects(&mut e, "invalid_input", |e| {
+        e.list(&ListRequest {
+            entity_id: "u".into(),
+            offset: usize::MAX,
+            ..Default::default()
+        })
+        .map(drop)
+    });
+    let export = e.export_jsonl("u").unwrap().replace(
+        &format!("\"created_at\":{T0}"),
+        &format!("\"created_at\":{}", i64::MAX),
+    );
+    let (mut other, _) = engine();
+    let err = other.import_jsonl(export.as_bytes()).unwrap_err();
+    assert!(err.to_string().contains("created_at"), "{err}");
+}

@@ -13,26 +13,52 @@ use mnemo_core::RankMode;
 const BEST_BASELINE_R10: f64 = 0.622;
 
 fn data() -> PathBuf {
-    let dir = std::env::var_os("MNEMO_LOCOMO_DIR").map(PathBuf::from).unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/data/locomo"));
-    assert!(dir.join("locomo-dev.json").exists(), "LoCoMo data not found in {} (set MNEMO_LOCOMO_DIR)", dir.display());
+    let dir = std::env::var_os("MNEMO_LOCOMO_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/data/locomo")
+        });
+    assert!(
+        dir.join("locomo-dev.json").exists(),
+        "LoCoMo data not found in {} (set MNEMO_LOCOMO_DIR)",
+        dir.display()
+    );
     dir
 }
 
 #[test]
 fn builtin_embedder_beats_the_best_baseline() {
     let d = data();
-    let r = eval::evaluate(&eval::Options { locomo: d.join("locomo-dev.json"), vectors: None, mode: RankMode::Balanced }).unwrap();
+    let r = eval::evaluate(&eval::Options {
+        locomo: d.join("locomo-dev.json"),
+        vectors: None,
+        mode: RankMode::Balanced,
+    })
+    .unwrap();
     println!("{}", r.table());
     assert_eq!(r.overall.questions, 760);
-    assert!(r.overall.recall()[2] > BEST_BASELINE_R10, "R@10 {}", r.overall.recall()[2]);
+    assert!(
+        r.overall.recall()[2] > BEST_BASELINE_R10,
+        "R@10 {}",
+        r.overall.recall()[2]
+    );
 }
 
 #[test]
 fn minilm_vectors_beat_the_best_baseline() {
     let d = data();
     let vectors = Some((d.join("minilm-dev.f16"), d.join("minilm-dev.index.json")));
-    let r = eval::evaluate(&eval::Options { locomo: d.join("locomo-dev.json"), vectors, mode: RankMode::Balanced }).unwrap();
+    let r = eval::evaluate(&eval::Options {
+        locomo: d.join("locomo-dev.json"),
+        vectors,
+        mode: RankMode::Balanced,
+    })
+    .unwrap();
     println!("{}", r.table());
     assert_eq!(r.overall.questions, 760);
-    assert!(r.overall.recall()[2] > BEST_BASELINE_R10, "R@10 {}", r.overall.recall()[2]);
+    assert!(
+        r.overall.recall()[2] > BEST_BASELINE_R10,
+        "R@10 {}",
+        r.overall.recall()[2]
+    );
 }
