@@ -8,7 +8,10 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
-use mnemo_core::{Engine, ManualClock, Millis, NewMemory, Outcome, RankMode, SearchRequest, SuppliedVectors, DAY_MS};
+use mnemo_core::{
+    Engine, ManualClock, Millis, NewMemory, Outcome, RankMode, SearchRequest, SuppliedVectors,
+    DAY_MS,
+};
 use serde_json::{json, Value};
 
 /// The k of recall@k reported.
@@ -55,9 +58,22 @@ pub struct Report {
 impl Report {
     /// The report as one JSON document.
     pub fn to_json(&self) -> Value {
-        let recall = |t: &Tally| KS.iter().zip(t.recall()).map(|(k, r)| (format!("r@{k}"), r)).collect::<BTreeMap<_, _>>();
-        let cats: BTreeMap<String, Value> =
-            self.categories.iter().map(|(c, t)| (c.to_string(), json!({"questions": t.questions, "recall": recall(t)}))).collect();
+        let recall = |t: &Tally| {
+            KS.iter()
+                .zip(t.recall())
+                .map(|(k, r)| (format!("r@{k}"), r))
+                .collect::<BTreeMap<_, _>>()
+        };
+        let cats: BTreeMap<String, Value> = self
+            .categories
+            .iter()
+            .map(|(c, t)| {
+                (
+                    c.to_string(),
+                    json!({"questions": t.questions, "recall": recall(t)}),
+                )
+            })
+            .collect();
         json!({
             "embedder": self.embedder, "mode": self.mode.as_str(), "memories": self.memories, "merged": self.merged,
             "skipped": self.skipped, "seconds": self.seconds,
@@ -67,14 +83,35 @@ impl Report {
 
     /// The report as a table.
     pub fn table(&self) -> String {
-        let mut out = format!("LoCoMo evidence recall — embedder {}, mode {}\n", self.embedder, self.mode);
-        out += &format!("memories stored {}, merged {}, skipped as duplicates {}; {:.1} s\n", self.memories, self.merged, self.skipped, self.seconds);
-        out += &format!("{:<22} {:>9} {:>7} {:>7} {:>7}\n", "category", "questions", "R@1", "R@5", "R@10");
-        let names = ["", "1 multi-hop", "2 temporal", "3 open-domain", "4 single-hop"];
-        let rows = self.categories.iter().map(|(c, t)| (names.get(*c as usize).copied().unwrap_or("?"), t));
+        let mut out = format!(
+            "LoCoMo evidence recall — embedder {}, mode {}\n",
+            self.embedder, self.mode
+        );
+        out += &format!(
+            "memories stored {}, merged {}, skipped as duplicates {}; {:.1} s\n",
+            self.memories, self.merged, self.skipped, self.seconds
+        );
+        out += &format!(
+            "{:<22} {:>9} {:>7} {:>7} {:>7}\n",
+            "category", "questions", "R@1", "R@5", "R@10"
+        );
+        let names = [
+            "",
+            "1 multi-hop",
+            "2 temporal",
+            "3 open-domain",
+            "4 single-hop",
+        ];
+        let rows = self
+            .categories
+            .iter()
+            .map(|(c, t)| (names.get(*c as usize).copied().unwrap_or("?"), t));
         for (name, t) in rows.chain([("overall (1-4)", &self.overall)]) {
             let [r1, r5, r10] = t.recall();
-            out += &format!("{name:<22} {:>9} {r1:>7.3} {r5:>7.3} {r10:>7.3}\n", t.questions);
+            out += &format!(
+                "{name:<22} {:>9} {r1:>7.3} {r5:>7.3} {r10:>7.3}\n",
+                t.questions
+            );
         }
         out
     }
@@ -99,8 +136,8 @@ fn f16_to_f32(bits: u16) -> f32 {
 
 /// Vectors by row id ("conv-26:D1:3", "conv-26:q0").
 fn load_vectors(
-    vectors: &PathBuf,
-    index: &PathBuf,
+    vectors: &Path,
+    index: &Path,
 ) -> Result<(HashMap<String, Vec<f32>>, usize), String> {
     let idx = read_json(index)?;
     let dim = idx["dim"].as_u64().ok_or("index has no dim")? as usize;
@@ -346,7 +383,11 @@ pub fn evaluate(opts: &Options) -> Result<Report, String> {
     let mut overall = Tally::default();
     by_category.values().for_each(|t| overall.add(t));
     Ok(Report {
-        embedder: if vectors.is_some() { "all-MiniLM-L6-v2 (supplied)" } else { "mnemo-hash-v1 (built-in)" },
+        embedder: if vectors.is_some() {
+            "all-MiniLM-L6-v2 (supplied)"
+        } else {
+            "mnemo-hash-v1 (built-in)"
+        },
         mode,
         memories: stored,
         merged,

@@ -35,9 +35,17 @@ fn main() -> ExitCode {
     let args = Args::parse();
     let run = || -> Result<String, String> {
         let mode = args.mode.parse().map_err(|e| format!("{e}"))?;
-        let opts = eval::Options { locomo: args.locomo.clone(), vectors: args.vectors.clone().zip(args.index.clone()), mode };
+        let opts = eval::Options {
+            locomo: args.locomo.clone(),
+            vectors: args.vectors.clone().zip(args.index.clone()),
+            mode,
+        };
         let report = eval::evaluate(&opts)?;
-        Ok(if args.json { serde_json::to_string_pretty(&report.to_json()).map_err(|e| e.to_string())? } else { report.table() })
+        Ok(if args.json {
+            serde_json::to_string_pretty(&report.to_json()).map_err(|e| e.to_string())?
+        } else {
+            report.table()
+        })
     };
     match run() {
         Ok(out) => {
