@@ -43,6 +43,36 @@ pub struct Engine {
     pub(crate) extractor: Box<dyn Extractor>,
     pub(crate) vectors: VectorIndex,
     pub(crate) cache: SearchCache,
+    /// Accesses recorded by searches, not yet written (memory pk → accesses).
+    pending: BTreeMap<i64, Pending>,
+}
+
+/// Accesses of one memory recorded by searches and not yet written.
+struct Pending {
+    owner: String,
+    count: i64,
+    at: Millis,
+}
+
+/// Pending accesses that make a search write them at once.
+const MAX_PENDING_ACCESSES: usize = 1024;
+
+/// Records `count` accesses at `at` on a memory: counts, last access time, and revival of a
+/// stale or archived memory to ACTIVE.
+fn apply_access(m: &mut Memory, count: i64, at: Millis) {
+    m.access_count = m.access_count.saturating_add(count);
+    m.last_accessed_at = Some(m.last_accessed_at.unwrap_or(at).max(at).max(m.created_at));
+    if matches!(m.state, State::Stale | State::Archived) {
+        m.state = State::Active;
+        m.state_changed_at = at;
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        // Best effort: an error here can only lose access counts.
+        let _ = self.flush();
+    }
 }
 
 /// Sets up an [`Engine`]: the clock is required, everything else has a default.
@@ -135,6 +165,7 @@ impl EngineBuilder {
             embedder: self.embedder,
             extractor: self.extractor,
             vectors: VectorIndex::default(),
+            pending: BTreeMap::new(),
         })
     }
 }
@@ -248,7 +279,7 @@ impl Engine {
         f: impl FnOnce(&mut Self) -> Result<T>,
     ) -> Result<T> {
         self.conn.execute_batch("BEGIN IMMEDIATE")?;
-        match f(self) {
+        match self.write_pending().and_then(|_| f(self)) {
             Ok(v) => match self.conn.execute_batch("COMMIT") {
                 Ok(()) => Ok(v),
                 Err(e) => {
@@ -340,12 +371,7 @@ impl Engine {
 
     /// Records an access: count, time, revival of a stale or archived memory, promotion.
     pub(crate) fn touch(&self, pk: i64, m: &mut Memory, now: Millis) -> Result<()> {
-        m.access_count += 1;
-        m.last_accessed_at = Some(now.max(m.created_at));
-        if matches!(m.state, State::Stale | State::Archived) {
-            m.state = State::Active;
-            m.state_changed_at = now;
-        }
+        apply_access(m, 1, now);
         let due = self.settle(m, now);
         store::update(&self.conn, pk, m, due, false)
     }
@@ -368,7 +394,8 @@ impl Engine {
     }
 
     /// A page of memories matching the filters, newest first unless asked otherwise.
-    pub fn list(&self, req: &ListRequest) -> Result<Page> {
+    pub fn list(&mut self, req: &ListRequest) -> Result<Page> {
+        self.flush()?;
         text::check_id("entity_id", &req.entity_id)?;
         let limit = check_limit(req.limit, DEFAULT_LIST_LIMIT)?;
         if req.offset > MAX_OFFSET {
@@ -559,7 +586,8 @@ impl Engine {
     }
 
     /// Counts of an owner's memories by type, state, status and tier.
-    pub fn stats(&self, entity_id: &str) -> Result<Stats> {
+    pub fn stats(&mut self, entity_id: &str) -> Result<Stats> {
+        self.flush()?;
         text::check_id("entity_id", entity_id)?;
         let by = |col, deleted| -> Result<BTreeMap<String, usize>> {
             Ok(store::count_by(&self.conn, entity_id, col, deleted)?
@@ -597,7 +625,9 @@ impl Engine {
             }
             report.examined += batch.len();
             self.conn.execute_batch("BEGIN IMMEDIATE")?;
-            let result = self.maintain_batch(batch, now, &mut report);
+            let result = self
+                .write_pending()
+                .and_then(|_| self.maintain_batch(batch, now, &mut report));
             match result.and_then(|owners| {
                 self.conn
                     .execute_batch("COMMIT")
@@ -712,7 +742,7 @@ impl Engine {
                     cfg.vector_weight,
                     cfg.context_weight,
                     cfg.context_parents,
-                    |pk| store::session_neighbours(conn, owner, pk),
+                    |pks| store::session_neighbours(conn, owner, pks),
                     cosine,
                 )?;
                 self.cache.put(owner, key, c.clone());
@@ -720,18 +750,25 @@ impl Engine {
             }
         };
 
-        // 2. Admission filters on fresh rows; relevance decides which qualify (the gate), the
-        //    mode's composite score orders them; the rest follow in relevance order.
-        let pks: Vec<i64> = candidates.iter().map(|c| c.pk).collect();
+        // 2. Admission filters on fresh rows (with accesses not yet written applied);
+        //    relevance decides which qualify (the gate), the mode's composite score orders
+        //    them; the rest follow in relevance order.
+        let pks: Vec<i64> = candidates
+            .iter()
+            .filter(|c| c.relevance(cfg.vector_weight) > 0.0)
+            .map(|c| c.pk)
+            .collect();
         let mut rows: BTreeMap<i64, Memory> = store::by_pks(&self.conn, owner, &pks)?
             .into_iter()
             .collect();
+        for (pk, m) in rows.iter_mut() {
+            if let Some(p) = self.pending.get(pk) {
+                apply_access(m, p.count, p.at);
+            }
+        }
         let admitted: Vec<Candidate> = candidates
             .into_iter()
-            .filter(|c| {
-                c.relevance(cfg.vector_weight) > 0.0
-                    && rows.get(&c.pk).is_some_and(|m| recall::admits(req, m))
-            })
+            .filter(|c| rows.get(&c.pk).is_some_and(|m| recall::admits(req, m)))
             .collect();
         let qualified = recall::qualifying(&admitted, cfg.vector_weight, cfg.relevance_gate, limit);
         let best = admitted
@@ -772,23 +809,61 @@ impl Engine {
             })
         });
 
-        // 3. Diversity, then record the accesses.
+        // 3. Diversity, then the accesses: applied to the returned memories now, written to
+        //    the store with the next write (or `flush`).
         let set = self.owner_vectors(owner)?;
         let kept = recall::diversify(ranked, limit, cfg.diversity_threshold, |a, b| {
             Some(embed::dot(set.get(a)?, set.get(b)?))
         });
-        self.transaction(owner, |e| {
-            let mut hits = Vec::with_capacity(kept.len());
-            for (pk, (mut m, _, why)) in kept {
-                e.touch(pk, &mut m, now)?;
-                hits.push(SearchHit {
-                    memory: m,
-                    score: why.score(),
-                    why,
-                });
+        let mut hits = Vec::with_capacity(kept.len());
+        for (pk, (mut m, _, why)) in kept {
+            apply_access(&mut m, 1, now);
+            self.settle(&mut m, now);
+            let p = self.pending.entry(pk).or_insert_with(|| Pending {
+                owner: owner.to_string(),
+                count: 0,
+                at: now,
+            });
+            p.count += 1;
+            p.at = p.at.max(now);
+            hits.push(SearchHit {
+                memory: m,
+                score: why.score(),
+                why,
+            });
+        }
+        if self.pending.len() >= MAX_PENDING_ACCESSES {
+            self.flush()?;
+        }
+        Ok(hits)
+    }
+
+    /// Writes the accesses recorded by searches since the last write. Every write call (and
+    /// `list`, `stats`, `export_jsonl`, dropping the engine) does this first; a crash loses at
+    /// most these access counts, never a memory.
+    pub fn flush(&mut self) -> Result<()> {
+        if self.pending.is_empty() {
+            return Ok(());
+        }
+        self.transaction("", |_| Ok(()))
+    }
+
+    /// Applies the pending accesses inside the current transaction.
+    fn write_pending(&mut self) -> Result<()> {
+        let pending = std::mem::take(&mut self.pending);
+        let mut by_owner: BTreeMap<&str, Vec<i64>> = BTreeMap::new();
+        for (pk, p) in &pending {
+            by_owner.entry(p.owner.as_str()).or_default().push(*pk);
+        }
+        for (owner, pks) in by_owner {
+            for (pk, mut m) in store::by_pks(&self.conn, owner, &pks)? {
+                let Some(p) = pending.get(&pk) else { continue };
+                apply_access(&mut m, p.count, p.at);
+                let due = self.settle(&mut m, p.at);
+                store::update(&self.conn, pk, &m, due, false)?;
             }
-            Ok(hits)
-        })
+        }
+        Ok(())
     }
 
     /// Shorthand for a search with defaults.

@@ -36,7 +36,8 @@ pub struct ImportReport {
 
 impl Engine {
     /// All of one owner's memories (every state), one JSON record per line.
-    pub fn export_jsonl(&self, entity_id: &str) -> Result<String> {
+    pub fn export_jsonl(&mut self, entity_id: &str) -> Result<String> {
+        self.flush()?;
         text::check_id("entity_id", entity_id)?;
         let model = self.embedder.model_id().to_string();
         let mut out = String::new();

@@ -146,44 +146,46 @@ pub fn by_relevance(candidates: &mut [Candidate], vector_weight: f64) {
 }
 
 /// Conversational context: each of the `parents` most relevant candidates lends
-/// `weight` × its relevance to its session neighbours (`neighbours(pk)`), adding them as
-/// candidates when they are not already. `cosine` gives a new candidate's own cosine.
+/// `weight` × its relevance to its session neighbours (`neighbours` maps a list of keys to
+/// (key, neighbour) pairs), adding them as candidates when they are not already. `cosine`
+/// gives a new candidate's own cosine.
 pub fn lend_context(
     candidates: &mut Vec<Candidate>,
     vector_weight: f64,
     weight: f64,
     parents: usize,
-    mut neighbours: impl FnMut(i64) -> crate::Result<Vec<i64>>,
+    neighbours: impl FnOnce(&[i64]) -> crate::Result<Vec<(i64, i64)>>,
     cosine: impl Fn(i64) -> Option<f32>,
 ) -> crate::Result<()> {
-    if weight <= 0.0 || parents == 0 {
+    if weight <= 0.0 || parents == 0 || candidates.is_empty() {
         return Ok(());
     }
     by_relevance(candidates, vector_weight);
-    let lenders: Vec<(i64, f64)> = candidates
+    let lenders: BTreeMap<i64, f64> = candidates
         .iter()
         .take(parents)
         .map(|c| (c.pk, c.own(vector_weight)))
         .collect();
+    let keys: Vec<i64> = lenders.keys().copied().collect();
     let mut index: BTreeMap<i64, usize> = candidates
         .iter()
         .enumerate()
         .map(|(i, c)| (c.pk, i))
         .collect();
-    for (pk, rel) in lenders {
-        for n in neighbours(pk)? {
-            let lent = weight * rel;
-            let i = *index.entry(n).or_insert_with(|| {
-                candidates.push(Candidate {
-                    pk: n,
-                    vector: cosine(n).unwrap_or(0.0) as f64,
-                    text: 0.0,
-                    context: 0.0,
-                });
-                candidates.len() - 1
+    for (pk, n) in neighbours(&keys)? {
+        let Some(rel) = lenders.get(&pk) else {
+            continue;
+        };
+        let i = *index.entry(n).or_insert_with(|| {
+            candidates.push(Candidate {
+                pk: n,
+                vector: cosine(n).unwrap_or(0.0) as f64,
+                text: 0.0,
+                context: 0.0,
             });
-            candidates[i].context = candidates[i].context.max(lent);
-        }
+            candidates.len() - 1
+        });
+        candidates[i].context = candidates[i].context.max(weight * rel);
     }
     by_relevance(candidates, vector_weight);
     Ok(())
@@ -318,7 +320,7 @@ mod tests {
     fn context_is_lent_to_session_neighbours() {
         // 1 matches the query; 2 (its neighbour) shares no words; 3 is weakly relevant.
         let mut c = vec![cand(1, 0.0, 1.0), cand(3, 0.2, 0.2)];
-        let neighbours = |pk| Ok(if pk == 1 { vec![2] } else { vec![] });
+        let neighbours = |_: &[i64]| Ok(vec![(1, 2)]);
         lend_context(&mut c, 0.5, 0.7, 30, neighbours, |_| Some(0.1)).unwrap();
         assert_eq!(c.iter().map(|c| c.pk).collect::<Vec<_>>(), vec![1, 2, 3]);
         assert!((c[1].context - 0.35).abs() < 1e-12);
@@ -326,18 +328,10 @@ mod tests {
         assert!((c[1].vector - 0.1f32 as f64).abs() < 1e-12);
         // A neighbour never lowers relevance, and weight 0 lends nothing.
         let mut d = vec![cand(1, 0.0, 1.0), cand(2, 1.0, 1.0)];
-        lend_context(
-            &mut d,
-            0.5,
-            0.7,
-            30,
-            |pk| Ok(if pk == 1 { vec![2] } else { vec![1] }),
-            |_| None,
-        )
-        .unwrap();
+        lend_context(&mut d, 0.5, 0.7, 30, |_| Ok(vec![(1, 2), (2, 1)]), |_| None).unwrap();
         assert_eq!(d[0].relevance(0.5), 1.0);
         let mut e = vec![cand(1, 0.0, 1.0)];
-        lend_context(&mut e, 0.5, 0.0, 30, |_| Ok(vec![2]), |_| None).unwrap();
+        lend_context(&mut e, 0.5, 0.0, 30, |_| Ok(vec![(1, 2)]), |_| None).unwrap();
         assert_eq!(e.len(), 1);
     }
 

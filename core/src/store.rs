@@ -43,7 +43,7 @@ CREATE INDEX memories_owner_created ON memories(entity_id, created_at);
 CREATE INDEX memories_due ON memories(due_at) WHERE due_at IS NOT NULL;
 CREATE INDEX memories_owner_session ON memories(entity_id, session_id) WHERE session_id IS NOT NULL;
 CREATE VIRTUAL TABLE memories_fts USING fts5(
-    content, tags, content='', contentless_delete=1,
+    content, tags, owner, content='', contentless_delete=1,
     tokenize='porter unicode61 remove_diacritics 2'
 );
 CREATE TABLE status_history (
@@ -186,6 +186,16 @@ fn fts_tags(m: &Memory) -> String {
     m.tags().join(" ")
 }
 
+/// The owner as one FTS token, so a text search matches only its owner's rows inside FTS5
+/// (never scoring other owners' rows).
+fn owner_token(owner: &str) -> String {
+    use sha2::{Digest, Sha256};
+    format!(
+        "o{}",
+        &crate::text::hex(&Sha256::digest(owner.as_bytes()))[..20]
+    )
+}
+
 /// Inserts a memory (and its FTS row); returns its primary key.
 pub fn insert(
     conn: &Connection,
@@ -240,8 +250,15 @@ pub fn insert(
         embedding.map(embed::to_blob),
     ])?;
     let pk = conn.last_insert_rowid();
-    conn.prepare_cached("INSERT INTO memories_fts (rowid, content, tags) VALUES (?1, ?2, ?3)")?
-        .execute(params![pk, m.content, fts_tags(m)])?;
+    conn.prepare_cached(
+        "INSERT INTO memories_fts (rowid, content, tags, owner) VALUES (?1, ?2, ?3, ?4)",
+    )?
+    .execute(params![
+        pk,
+        m.content,
+        fts_tags(m),
+        owner_token(&m.entity_id)
+    ])?;
     Ok(pk)
 }
 
@@ -270,8 +287,15 @@ pub fn update(
     if reindex {
         conn.prepare_cached("DELETE FROM memories_fts WHERE rowid = ?1")?
             .execute([pk])?;
-        conn.prepare_cached("INSERT INTO memories_fts (rowid, content, tags) VALUES (?1, ?2, ?3)")?
-            .execute(params![pk, m.content, fts_tags(m)])?;
+        conn.prepare_cached(
+            "INSERT INTO memories_fts (rowid, content, tags, owner) VALUES (?1, ?2, ?3, ?4)",
+        )?
+        .execute(params![
+            pk,
+            m.content,
+            fts_tags(m),
+            owner_token(&m.entity_id)
+        ])?;
     }
     Ok(())
 }
@@ -309,21 +333,18 @@ pub fn id_taken(conn: &Connection, id: &str) -> Result<bool> {
         .exists([id])?)
 }
 
-/// Memories of `owner` by primary key (missing or other owners' keys are left out).
+/// Memories of `owner` by primary key, in key order (missing or other owners' keys are left
+/// out). One statement for the whole list.
 pub fn by_pks(conn: &Connection, owner: &str, pks: &[i64]) -> Result<Vec<(i64, Memory)>> {
-    let mut stmt = conn.prepare_cached(&format!(
-        "SELECT {COLUMNS} FROM memories WHERE pk = ?1 AND entity_id = ?2"
-    ))?;
-    let mut out = Vec::with_capacity(pks.len());
-    for &pk in pks {
-        if let Some(row) = stmt
-            .query_row(params![pk, owner], memory_from_row)
-            .optional()?
-        {
-            out.push(row);
-        }
+    if pks.is_empty() {
+        return Ok(Vec::new());
     }
-    Ok(out)
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {COLUMNS} FROM memories WHERE entity_id = ?1 AND pk IN (SELECT value FROM json_each(?2)) ORDER BY pk"
+    ))?;
+    let keys = serde_json::to_string(pks).unwrap_or_else(|_| "[]".into());
+    let rows = stmt.query_map(params![owner, keys], memory_from_row)?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
 /// A live (not deleted) memory of `owner` with this content hash, if any.
@@ -365,7 +386,8 @@ pub fn embedding(conn: &Connection, pk: i64) -> Result<Option<Vec<f32>>> {
 }
 
 /// BM25 matches of a sanitised FTS5 query among `owner`'s searchable memories, best first,
-/// as (pk, relevance) with relevance = −bm25 (higher is better). Content counts twice tags.
+/// as (pk, relevance) with relevance = −bm25 (higher is better). Content counts twice tags;
+/// the owner column only restricts the match.
 pub fn text_search(
     conn: &Connection,
     owner: &str,
@@ -374,35 +396,47 @@ pub fn text_search(
     limit: usize,
 ) -> Result<Vec<(i64, f64)>> {
     let mut stmt = conn.prepare_cached(
-        "SELECT f.rowid, -bm25(memories_fts, 1.0, 0.5) AS rel FROM memories_fts f JOIN memories m ON m.pk = f.rowid \
+        "SELECT f.rowid, -bm25(memories_fts, 1.0, 0.5, 0.0) AS rel FROM memories_fts f JOIN memories m ON m.pk = f.rowid \
          WHERE memories_fts MATCH ?1 AND m.entity_id = ?2 AND m.status = 'active' \
          AND m.state IN ('ACTIVE', 'STALE', CASE WHEN ?3 THEN 'ARCHIVED' ELSE 'ACTIVE' END) \
          ORDER BY rel DESC, f.rowid LIMIT ?4",
     )?;
+    let scoped = format!("owner:\"{}\" AND ({fts_query})", owner_token(owner));
     let rows = stmt.query_map(
-        params![fts_query, owner, include_archived, limit as i64],
+        params![scoped, owner, include_archived, limit as i64],
         |r| Ok((r.get(0)?, r.get(1)?)),
     )?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
-/// The searchable memories written just before and just after `pk` in its session (none when
-/// it has no session).
-pub fn session_neighbours(conn: &Connection, owner: &str, pk: i64) -> Result<Vec<i64>> {
+/// For each of `pks` that has a session: the searchable memories written just before and just
+/// after it in that session, as (pk, neighbour) pairs. One statement for the whole list.
+pub fn session_neighbours(conn: &Connection, owner: &str, pks: &[i64]) -> Result<Vec<(i64, i64)>> {
+    if pks.is_empty() {
+        return Ok(Vec::new());
+    }
     let mut stmt = conn.prepare_cached(
-        "SELECT \
+        "SELECT p.pk, \
            (SELECT n.pk FROM memories n WHERE n.entity_id = p.entity_id AND n.session_id = p.session_id AND n.pk < p.pk \
               AND n.status = 'active' AND n.state != 'DELETED' ORDER BY n.pk DESC LIMIT 1), \
            (SELECT n.pk FROM memories n WHERE n.entity_id = p.entity_id AND n.session_id = p.session_id AND n.pk > p.pk \
               AND n.status = 'active' AND n.state != 'DELETED' ORDER BY n.pk ASC LIMIT 1) \
-         FROM memories p WHERE p.pk = ?1 AND p.entity_id = ?2 AND p.session_id IS NOT NULL",
+         FROM memories p WHERE p.entity_id = ?1 AND p.pk IN (SELECT value FROM json_each(?2)) AND p.session_id IS NOT NULL",
     )?;
-    let pair: Option<(Option<i64>, Option<i64>)> = stmt
-        .query_row(params![pk, owner], |r| Ok((r.get(0)?, r.get(1)?)))
-        .optional()?;
-    Ok(pair
-        .map(|(a, b)| a.into_iter().chain(b).collect())
-        .unwrap_or_default())
+    let keys = serde_json::to_string(pks).unwrap_or_else(|_| "[]".into());
+    let rows = stmt.query_map(params![owner, keys], |r| {
+        Ok((
+            r.get::<_, i64>(0)?,
+            r.get::<_, Option<i64>>(1)?,
+            r.get::<_, Option<i64>>(2)?,
+        ))
+    })?;
+    let mut out = Vec::new();
+    for row in rows {
+        let (pk, before, after) = row?;
+        out.extend(before.into_iter().chain(after).map(|n| (pk, n)));
+    }
+    Ok(out)
 }
 
 /// Appends an entry to a memory's status history.

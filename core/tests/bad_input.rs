@@ -389,12 +389,12 @@ fn bad_import_lines_write_nothing() {
     let (mut other, _) = engine();
     let stolen = export.replace("\"entity_id\":\"u\"", "\"entity_id\":\"v\"");
     other.import_jsonl(export.as_bytes()).unwrap();
-    let before = snapshot(&other, "v");
+    let before = snapshot(&mut other, "v");
     assert_eq!(
         other.import_jsonl(stolen.as_bytes()).unwrap_err().code(),
         "import_error"
     );
-    assert_eq!(snapshot(&other, "v"), before);
+    assert_eq!(snapshot(&mut other, "v"), before);
 }
 
 /// A clock the host set out of range.

@@ -16,7 +16,7 @@ fn seeded(e: &mut Engine, ty: MemoryType, content: &str) -> String {
     )
 }
 
-fn state(e: &Engine, id: &str) -> State {
+fn state(e: &mut Engine, id: &str) -> State {
     let all = e
         .list(&ListRequest {
             entity_id: "u".into(),
@@ -38,17 +38,17 @@ fn ephemeral_memory_walks_the_whole_lifecycle_and_is_purged() {
                                                                          // STALE after 3·ln(1/0.3) = 3.61 d, ARCHIVED after 3·ln(10) = 6.91 d, DELETED after 13.8 d.
     clock.set(T0 + 3 * DAY_MS);
     assert_eq!(e.maintain().unwrap().to_stale, 0);
-    assert_eq!(state(&e, &id), State::Active);
+    assert_eq!(state(&mut e, &id), State::Active);
     clock.set(T0 + 4 * DAY_MS);
     let r = e.maintain().unwrap();
     assert_eq!((r.to_stale, r.examined), (1, 1));
-    assert_eq!(state(&e, &id), State::Stale);
+    assert_eq!(state(&mut e, &id), State::Stale);
     clock.set(T0 + 7 * DAY_MS);
     assert_eq!(e.maintain().unwrap().to_archived, 1);
-    assert_eq!(state(&e, &id), State::Archived);
+    assert_eq!(state(&mut e, &id), State::Archived);
     clock.set(T0 + 14 * DAY_MS);
     assert_eq!(e.maintain().unwrap().to_deleted, 1);
-    assert_eq!(state(&e, &id), State::Deleted);
+    assert_eq!(state(&mut e, &id), State::Deleted);
     assert_eq!(e.get("u", &id).unwrap_err().code(), "not_found");
     // Purged 90 days after deletion (deleted at the crossing, 13.8 d).
     clock.set(T0 + 100 * DAY_MS);
@@ -82,7 +82,7 @@ fn maintain_is_idempotent_and_touches_only_due_rows() {
     let r = e.maintain().unwrap();
     // Only the ephemeral memory can have changed; the identities are not due for a year.
     assert_eq!((r.examined, r.to_stale), (1, 1));
-    assert_eq!(state(&e, &stale), State::Stale);
+    assert_eq!(state(&mut e, &stale), State::Stale);
     assert_eq!(e.maintain().unwrap(), MaintainReport::default());
 }
 
@@ -106,7 +106,7 @@ fn a_late_maintain_lands_in_the_same_state_as_a_punctual_one() {
     }
     cb.set(T0 + 60 * DAY_MS);
     b.maintain().unwrap();
-    let get = |e: &Engine, id: &str| {
+    let get = |e: &mut Engine, id: &str| {
         e.list(&ListRequest {
             entity_id: "u".into(),
             states: State::ALL.to_vec(),
@@ -118,7 +118,7 @@ fn a_late_maintain_lands_in_the_same_state_as_a_punctual_one() {
         .find(|m| m.id == id)
         .unwrap()
     };
-    let (ma, mb) = (get(&a, &ia), get(&b, &ib));
+    let (ma, mb) = (get(&mut a, &ia), get(&mut b, &ib));
     assert_eq!(
         (ma.state, ma.state_changed_at),
         (mb.state, mb.state_changed_at)
@@ -151,9 +151,9 @@ fn exemptions_pinned_schedules_and_semantic_layer() {
     clock.set(T0 + 60 * DAY_MS);
     e.maintain().unwrap();
     for id in [&pinned, &cron, &semantic] {
-        assert_eq!(state(&e, id), State::Active, "{id}");
+        assert_eq!(state(&mut e, id), State::Active, "{id}");
     }
-    assert_eq!(state(&e, &plain), State::Deleted);
+    assert_eq!(state(&mut e, &plain), State::Deleted);
     // A year on, the plain one is purged (90 days after its deletion); the others stay.
     clock.set(T0 + 365 * DAY_MS);
     e.maintain().unwrap();
@@ -173,10 +173,10 @@ fn exemptions_pinned_schedules_and_semantic_layer() {
     // Unpinning counts as an access: it decays again from now (two accesses: τ_eff 4.6 d).
     e.pin("u", &pinned, false).unwrap();
     e.maintain().unwrap();
-    assert_eq!(state(&e, &pinned), State::Active);
+    assert_eq!(state(&mut e, &pinned), State::Active);
     clock.set(T0 + 380 * DAY_MS);
     e.maintain().unwrap();
-    assert_eq!(state(&e, &pinned), State::Archived);
+    assert_eq!(state(&mut e, &pinned), State::Archived);
 }
 
 #[test]
@@ -189,7 +189,7 @@ fn archived_memories_leave_default_search_and_come_back_on_explicit_access() {
     );
     clock.set(T0 + 8 * DAY_MS);
     e.maintain().unwrap();
-    assert_eq!(state(&e, &id), State::Archived);
+    assert_eq!(state(&mut e, &id), State::Archived);
     assert!(search(&mut e, "u", "spare key blue pot").is_empty());
     let archived = e
         .search(&SearchRequest {
@@ -201,11 +201,11 @@ fn archived_memories_leave_default_search_and_come_back_on_explicit_access() {
         .unwrap();
     assert_eq!(ids(&archived), vec![id.clone()]);
     // That search hit was an access: the memory is ACTIVE again.
-    assert_eq!(state(&e, &id), State::Active);
+    assert_eq!(state(&mut e, &id), State::Active);
     // One access: τ_eff = 3·(1 + 0.5·ln 2) = 4.04 d, archived 9.3 d after that access.
     clock.set(T0 + 18 * DAY_MS);
     e.maintain().unwrap();
-    assert_eq!(state(&e, &id), State::Archived);
+    assert_eq!(state(&mut e, &id), State::Archived);
     let m = e.get("u", &id).unwrap();
     assert_eq!(
         (m.state, m.state_changed_at),
@@ -228,7 +228,7 @@ fn stale_memories_rank_below_equally_relevant_active_ones() {
         "book the dentist appointment for thursday",
     );
     e.maintain().unwrap();
-    assert_eq!(state(&e, &old), State::Stale);
+    assert_eq!(state(&mut e, &old), State::Stale);
     let hits = search(&mut e, "u", "dentist appointment");
     assert_eq!(ids(&hits), vec![new, old]);
     assert_eq!(hits[1].why.state_multiplier, 0.7);
@@ -292,7 +292,7 @@ fn retention_modes_change_when_memories_go_stale() {
             .unwrap();
         let id = seeded(&mut e, MemoryType::Event, "graduated from university");
         let mut d = 0;
-        while state(&e, &id) == State::Active && d < 1000 {
+        while state(&mut e, &id) == State::Active && d < 1000 {
             d += 1;
             day(&mut e, &clock, d);
         }
@@ -336,6 +336,6 @@ fn trust_weighting_makes_imports_decay_faster() {
     );
     clock.set(T0 + 15 * DAY_MS); // import τ = 21/2 = 10.5 d → stale after 12.6 d; user after 25.3 d
     e.maintain().unwrap();
-    assert_eq!(state(&e, &user), State::Active);
-    assert_eq!(state(&e, &import), State::Stale);
+    assert_eq!(state(&mut e, &user), State::Active);
+    assert_eq!(state(&mut e, &import), State::Stale);
 }

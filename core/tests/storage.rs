@@ -126,3 +126,45 @@ fn invalid_configuration_is_refused() {
         "invalid_input"
     );
 }
+
+#[test]
+fn search_accesses_are_written_with_the_next_write_or_on_drop() {
+    let dir = TempDir::new("pending");
+    let path = dir.file("m.db");
+    let clock = ManualClock::new(T0);
+    let id = {
+        let mut e = Engine::builder(clock.clone()).open(&path).unwrap();
+        let id = seed_one(&mut e, mem("u", "the alarm code is 2580"));
+        let before = std::fs::read(&path).unwrap();
+        let hits = search(&mut e, "u", "alarm code");
+        assert_eq!(hits[0].memory.access_count, 1);
+        // A search writes nothing to the file by itself …
+        assert_eq!(std::fs::read(&path).unwrap(), before);
+        // … and a second search already ranks with the first one's access.
+        assert_eq!(search(&mut e, "u", "alarm code")[0].memory.access_count, 2);
+        id
+    }; // dropping the engine writes the pending accesses
+    let mut e = Engine::builder(clock.clone()).open(&path).unwrap();
+    assert_eq!(
+        e.list(&ListRequest {
+            entity_id: "u".into(),
+            ..Default::default()
+        })
+        .unwrap()
+        .memories[0]
+            .access_count,
+        2
+    );
+    search(&mut e, "u", "alarm code");
+    e.flush().unwrap();
+    drop(e);
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    let n: i64 = conn
+        .query_row(
+            "SELECT access_count FROM memories WHERE id = ?1",
+            [&id],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(n, 3);
+}

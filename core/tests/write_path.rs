@@ -242,7 +242,7 @@ fn surprise_raises_novel_and_lowers_redundant_importance() {
 fn a_bad_item_fails_the_whole_batch_and_writes_nothing() {
     let (mut e, _) = engine();
     seed_one(&mut e, mem("u", "kept"));
-    let before = snapshot(&e, "u");
+    let before = snapshot(&mut e, "u");
     let err = e
         .seed(vec![
             mem("u", "fine"),
@@ -254,7 +254,7 @@ fn a_bad_item_fails_the_whole_batch_and_writes_nothing() {
         .unwrap_err();
     assert_eq!(err.code(), "invalid_input");
     assert!(err.to_string().contains("memories[1].importance"), "{err}");
-    assert_eq!(snapshot(&e, "u"), before);
+    assert_eq!(snapshot(&mut e, "u"), before);
     // A batch failing inside the transaction (a vector-less item in a supplied-vector store)
     // also leaves nothing behind.
     let (mut v, _) = vector_engine(Config::default());

@@ -95,7 +95,7 @@ pub fn ids(hits: &[SearchHit]) -> Vec<String> {
 }
 
 /// Everything observable about an owner, to check that a failed call changed nothing.
-pub fn snapshot(e: &Engine, owner: &str) -> String {
+pub fn snapshot(e: &mut Engine, owner: &str) -> String {
     format!(
         "{}\n{:?}",
         e.export_jsonl(owner).expect("export"),
