@@ -373,14 +373,14 @@ impl Engine {
     pub(crate) fn touch(&self, pk: i64, m: &mut Memory, now: Millis) -> Result<()> {
         apply_access(m, 1, now);
         let due = self.settle(m, now);
-        store::update(&self.conn, pk, m, due, false)
+        store::update(&self.conn, pk, m, due)
     }
 
-    /// Saves a changed memory (re-indexing its text when `reindex`) and invalidates caches.
-    fn save(&mut self, pk: i64, m: &mut Memory, now: Millis, reindex: bool) -> Result<()> {
+    /// Saves a changed memory and invalidates the owner's cached searches.
+    fn save(&mut self, pk: i64, m: &mut Memory, now: Millis) -> Result<()> {
         m.updated_at = now;
         let due = self.settle(m, now);
-        store::update(&self.conn, pk, m, due, reindex)?;
+        store::update(&self.conn, pk, m, due)?;
         self.cache.invalidate(&m.entity_id);
         Ok(())
     }
@@ -470,14 +470,13 @@ impl Engine {
         m.memory_type = patch.memory_type.unwrap_or(m.memory_type);
         m.kind = patch.kind.unwrap_or(m.kind);
         m.expires_at = patch.expires_at.or(m.expires_at);
-        let reindex = patch.content.is_some() || patch.tags.is_some();
         self.transaction(entity_id, |e| {
             if let Some(v) = &vector {
                 store::set_embedding(&e.conn, pk, v)?;
             }
             // koshi: an update refreshes the memory's last hit.
             m.last_accessed_at = Some(now.max(m.created_at));
-            e.save(pk, &mut m, now, reindex)?;
+            e.save(pk, &mut m, now)?;
             e.sync_vector(pk, &m, vector.as_deref())
         })?;
         Ok(m)
@@ -491,7 +490,7 @@ impl Engine {
         m.state_changed_at = now;
         m.deleted_at = Some(now);
         self.transaction(entity_id, |e| {
-            e.save(pk, &mut m, now, false)?;
+            e.save(pk, &mut m, now)?;
             e.sync_vector(pk, &m, None)
         })?;
         Ok(m)
@@ -515,7 +514,7 @@ impl Engine {
             if access {
                 e.touch(pk, &mut m, now)?;
             }
-            e.save(pk, &mut m, now, false)
+            e.save(pk, &mut m, now)
         })?;
         Ok(m)
     }
@@ -528,7 +527,7 @@ impl Engine {
         m.pinned = pinned;
         self.transaction(entity_id, |e| {
             e.touch(pk, &mut m, now)?;
-            e.save(pk, &mut m, now, false)
+            e.save(pk, &mut m, now)
         })?;
         Ok(m)
     }
@@ -568,7 +567,7 @@ impl Engine {
         }
         self.transaction(entity_id, |e| {
             store::record_status(&e.conn, pk, &change)?;
-            e.save(pk, &mut m, now, false)?;
+            e.save(pk, &mut m, now)?;
             e.sync_vector(pk, &m, None)
         })?;
         Ok(m)
@@ -685,7 +684,7 @@ impl Engine {
                 }
             }
             let due = self.settle(&mut m, now);
-            store::update(&self.conn, pk, &m, due, false)?;
+            store::update(&self.conn, pk, &m, due)?;
             if state == State::Deleted {
                 self.sync_vector(pk, &m, None)?;
             }
@@ -860,7 +859,7 @@ impl Engine {
                 let Some(p) = pending.get(&pk) else { continue };
                 apply_access(&mut m, p.count, p.at);
                 let due = self.settle(&mut m, p.at);
-                store::update(&self.conn, pk, &m, due, false)?;
+                store::update(&self.conn, pk, &m, due)?;
             }
         }
         Ok(())

@@ -34,18 +34,49 @@ CREATE TABLE memories (
     expires_at INTEGER, cron_tag TEXT, source_ref TEXT, surprise REAL, merged_into TEXT,
     created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL,
     state_changed_at INTEGER NOT NULL, deleted_at INTEGER,
-    due_at INTEGER,
-    embedding BLOB,
-    embedding_precision TEXT NOT NULL DEFAULT 'f32'
+    due_at INTEGER
+);
+CREATE TABLE memory_vectors (
+    pk INTEGER PRIMARY KEY REFERENCES memories(pk) ON DELETE CASCADE,
+    embedding BLOB NOT NULL,
+    precision TEXT NOT NULL DEFAULT 'f32'
 );
 CREATE INDEX memories_owner_hash ON memories(entity_id, content_hash);
 CREATE INDEX memories_owner_created ON memories(entity_id, created_at);
 CREATE INDEX memories_due ON memories(due_at) WHERE due_at IS NOT NULL;
 CREATE INDEX memories_owner_session ON memories(entity_id, session_id) WHERE session_id IS NOT NULL;
+-- Full-text index of searchable memories (status active, not deleted), kept in step by the
+-- triggers below. `owner` holds 'o' || hex(entity_id) as one token and `flags` holds
+-- 'archived' for ARCHIVED rows, so a search filters inside FTS5 with no join.
 CREATE VIRTUAL TABLE memories_fts USING fts5(
-    content, tags, owner, content='', contentless_delete=1,
+    content, tags, owner, flags, content='', contentless_delete=1,
     tokenize='porter unicode61 remove_diacritics 2'
 );
+CREATE TRIGGER memories_fts_insert AFTER INSERT ON memories
+WHEN new.status = 'active' AND new.state != 'DELETED' BEGIN
+    INSERT INTO memories_fts (rowid, content, tags, owner, flags) VALUES (
+        new.pk, new.content,
+        trim(coalesce((SELECT group_concat(value, ' ') FROM json_each(new.manual_tags)), '') || ' ' ||
+             coalesce((SELECT group_concat(value, ' ') FROM json_each(new.auto_tags)), '')),
+        'o' || hex(new.entity_id),
+        CASE new.state WHEN 'ARCHIVED' THEN 'archived' ELSE '' END);
+END;
+CREATE TRIGGER memories_fts_update AFTER UPDATE ON memories
+WHEN old.content IS NOT new.content OR old.manual_tags IS NOT new.manual_tags OR old.auto_tags IS NOT new.auto_tags
+  OR (old.state = 'ARCHIVED') IS NOT (new.state = 'ARCHIVED')
+  OR (old.status = 'active' AND old.state != 'DELETED') IS NOT (new.status = 'active' AND new.state != 'DELETED') BEGIN
+    DELETE FROM memories_fts WHERE rowid = old.pk;
+    INSERT INTO memories_fts (rowid, content, tags, owner, flags) SELECT
+        new.pk, new.content,
+        trim(coalesce((SELECT group_concat(value, ' ') FROM json_each(new.manual_tags)), '') || ' ' ||
+             coalesce((SELECT group_concat(value, ' ') FROM json_each(new.auto_tags)), '')),
+        'o' || hex(new.entity_id),
+        CASE new.state WHEN 'ARCHIVED' THEN 'archived' ELSE '' END
+    WHERE new.status = 'active' AND new.state != 'DELETED';
+END;
+CREATE TRIGGER memories_fts_delete AFTER DELETE ON memories BEGIN
+    DELETE FROM memories_fts WHERE rowid = old.pk;
+END;
 CREATE TABLE status_history (
     seq INTEGER PRIMARY KEY,
     memory_pk INTEGER NOT NULL REFERENCES memories(pk) ON DELETE CASCADE,
@@ -90,6 +121,8 @@ pub fn open(conn: &mut Connection, now: Millis) -> Result<()> {
         });
     }
     conn.execute_batch("PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY;")?;
+    // A page cache big enough for the hot rows and FTS pages of a large owner (32 MiB).
+    conn.execute_batch("PRAGMA cache_size = -32768;")?;
     if version < SCHEMA_VERSION {
         let tx = conn.transaction()?;
         for (i, sql) in MIGRATIONS.iter().enumerate().skip(version as usize) {
@@ -181,22 +214,12 @@ fn json(tags: &[String]) -> String {
     serde_json::to_string(tags).unwrap_or_else(|_| "[]".into())
 }
 
-/// Text indexed for a memory's FTS row: its tags, space separated.
-fn fts_tags(m: &Memory) -> String {
-    m.tags().join(" ")
-}
-
-/// The owner as one FTS token, so a text search matches only its owner's rows inside FTS5
-/// (never scoring other owners' rows).
+/// The owner as one FTS token ('o' + hex of its bytes), as the FTS triggers write it.
 fn owner_token(owner: &str) -> String {
-    use sha2::{Digest, Sha256};
-    format!(
-        "o{}",
-        &crate::text::hex(&Sha256::digest(owner.as_bytes()))[..20]
-    )
+    format!("o{}", crate::text::hex(owner.as_bytes()).to_uppercase())
 }
 
-/// Inserts a memory (and its FTS row); returns its primary key.
+/// Inserts a memory and its vector (the FTS row follows by trigger); returns its key.
 pub fn insert(
     conn: &Connection,
     m: &Memory,
@@ -204,9 +227,9 @@ pub fn insert(
     due_at: Option<Millis>,
 ) -> Result<i64> {
     conn.prepare_cached(&format!(
-        "INSERT INTO memories ({}, due_at, embedding) VALUES (NULL, {})",
+        "INSERT INTO memories ({}, due_at) VALUES (NULL, {})",
         COLUMNS,
-        (1..=36)
+        (1..=35)
             .map(|i| format!("?{i}"))
             .collect::<Vec<_>>()
             .join(", ")
@@ -247,29 +270,17 @@ pub fn insert(
         m.state_changed_at,
         m.deleted_at,
         due_at,
-        embedding.map(embed::to_blob),
     ])?;
     let pk = conn.last_insert_rowid();
-    conn.prepare_cached(
-        "INSERT INTO memories_fts (rowid, content, tags, owner) VALUES (?1, ?2, ?3, ?4)",
-    )?
-    .execute(params![
-        pk,
-        m.content,
-        fts_tags(m),
-        owner_token(&m.entity_id)
-    ])?;
+    if let Some(v) = embedding {
+        set_embedding(conn, pk, v)?;
+    }
     Ok(pk)
 }
 
-/// Rewrites every field of a stored memory (and its FTS row when content or tags changed).
-pub fn update(
-    conn: &Connection,
-    pk: i64,
-    m: &Memory,
-    due_at: Option<Millis>,
-    reindex: bool,
-) -> Result<()> {
+/// Rewrites every field of a stored memory (the FTS row follows by trigger when its text,
+/// tags, archived flag or searchability changed).
+pub fn update(conn: &Connection, pk: i64, m: &Memory, due_at: Option<Millis>) -> Result<()> {
     conn.prepare_cached(
         "UPDATE memories SET agent_id=?2, session_id=?3, team_id=?4, visibility=?5, content=?6, content_hash=?7, \
          type=?8, kind=?9, layer=?10, state=?11, status=?12, tier=?13, importance=?14, confidence=?15, sentiment=?16, \
@@ -284,33 +295,18 @@ pub fn update(
         m.feedback, m.pinned, json(&m.manual_tags), json(&m.auto_tags), m.expires_at, m.cron_tag, m.source_ref,
         m.surprise, m.merged_into, m.updated_at, m.state_changed_at, m.deleted_at, due_at,
     ])?;
-    if reindex {
-        conn.prepare_cached("DELETE FROM memories_fts WHERE rowid = ?1")?
-            .execute([pk])?;
-        conn.prepare_cached(
-            "INSERT INTO memories_fts (rowid, content, tags, owner) VALUES (?1, ?2, ?3, ?4)",
-        )?
-        .execute(params![
-            pk,
-            m.content,
-            fts_tags(m),
-            owner_token(&m.entity_id)
-        ])?;
-    }
     Ok(())
 }
 
-/// Replaces a memory's stored vector.
+/// Stores (or replaces) a memory's vector.
 pub fn set_embedding(conn: &Connection, pk: i64, v: &[f32]) -> Result<()> {
-    conn.prepare_cached("UPDATE memories SET embedding = ?2 WHERE pk = ?1")?
+    conn.prepare_cached("INSERT OR REPLACE INTO memory_vectors (pk, embedding) VALUES (?1, ?2)")?
         .execute(params![pk, embed::to_blob(v)])?;
     Ok(())
 }
 
-/// Removes a memory for good (its FTS row and status history with it).
+/// Removes a memory for good (its vector, FTS row and status history with it).
 pub fn purge(conn: &Connection, pk: i64) -> Result<()> {
-    conn.prepare_cached("DELETE FROM memories_fts WHERE rowid = ?1")?
-        .execute([pk])?;
     conn.prepare_cached("DELETE FROM memories WHERE pk = ?1")?
         .execute([pk])?;
     Ok(())
@@ -340,7 +336,7 @@ pub fn by_pks(conn: &Connection, owner: &str, pks: &[i64]) -> Result<Vec<(i64, M
         return Ok(Vec::new());
     }
     let mut stmt = conn.prepare_cached(&format!(
-        "SELECT {COLUMNS} FROM memories WHERE entity_id = ?1 AND pk IN (SELECT value FROM json_each(?2)) ORDER BY pk"
+        "SELECT {COLUMNS} FROM (SELECT m.* FROM json_each(?2) AS j CROSS JOIN memories AS m ON m.pk = j.value WHERE m.entity_id = ?1) ORDER BY pk"
     ))?;
     let keys = serde_json::to_string(pks).unwrap_or_else(|_| "[]".into());
     let rows = stmt.query_map(params![owner, keys], memory_from_row)?;
@@ -360,7 +356,8 @@ pub fn by_hash(conn: &Connection, owner: &str, hash: &str) -> Result<Option<(i64
 /// Vectors of `owner`'s searchable memories (not deleted, status active), by primary key.
 pub fn vectors(conn: &Connection, owner: &str) -> Result<Vec<(i64, Vec<f32>)>> {
     let mut stmt = conn.prepare_cached(
-        "SELECT pk, embedding FROM memories WHERE entity_id = ?1 AND state != 'DELETED' AND status = 'active' AND embedding IS NOT NULL ORDER BY pk",
+        "SELECT m.pk, v.embedding FROM memories m JOIN memory_vectors v ON v.pk = m.pk \
+         WHERE m.entity_id = ?1 AND m.state != 'DELETED' AND m.status = 'active' ORDER BY m.pk",
     )?;
     let rows = stmt.query_map([owner], |r| {
         Ok((r.get::<_, i64>(0)?, r.get::<_, Vec<u8>>(1)?))
@@ -378,16 +375,15 @@ pub fn vectors(conn: &Connection, owner: &str) -> Result<Vec<(i64, Vec<f32>)>> {
 /// A memory's stored vector.
 pub fn embedding(conn: &Connection, pk: i64) -> Result<Option<Vec<f32>>> {
     let blob: Option<Vec<u8>> = conn
-        .prepare_cached("SELECT embedding FROM memories WHERE pk = ?1")?
+        .prepare_cached("SELECT embedding FROM memory_vectors WHERE pk = ?1")?
         .query_row([pk], |r| r.get(0))
-        .optional()?
-        .flatten();
+        .optional()?;
     Ok(blob.and_then(|b| embed::from_blob(&b)))
 }
 
 /// BM25 matches of a sanitised FTS5 query among `owner`'s searchable memories, best first,
 /// as (pk, relevance) with relevance = −bm25 (higher is better). Content counts twice tags;
-/// the owner column only restricts the match.
+/// owner and flags only restrict the match, inside FTS5.
 pub fn text_search(
     conn: &Connection,
     owner: &str,
@@ -395,17 +391,19 @@ pub fn text_search(
     include_archived: bool,
     limit: usize,
 ) -> Result<Vec<(i64, f64)>> {
-    let mut stmt = conn.prepare_cached(
-        "SELECT f.rowid, -bm25(memories_fts, 1.0, 0.5, 0.0) AS rel FROM memories_fts f JOIN memories m ON m.pk = f.rowid \
-         WHERE memories_fts MATCH ?1 AND m.entity_id = ?2 AND m.status = 'active' \
-         AND m.state IN ('ACTIVE', 'STALE', CASE WHEN ?3 THEN 'ARCHIVED' ELSE 'ACTIVE' END) \
-         ORDER BY rel DESC, f.rowid LIMIT ?4",
-    )?;
-    let scoped = format!("owner:\"{}\" AND ({fts_query})", owner_token(owner));
-    let rows = stmt.query_map(
-        params![scoped, owner, include_archived, limit as i64],
-        |r| Ok((r.get(0)?, r.get(1)?)),
-    )?;
+    // LIMIT is written into the SQL: a bound LIMIT reaches FTS5's planner and would make
+    // SQLite re-prepare the statement at every call.
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT rowid, -bm25(memories_fts, 1.0, 0.5, 0.0, 0.0) AS rel FROM memories_fts \
+         WHERE memories_fts MATCH ?1 ORDER BY rel DESC, rowid LIMIT {limit}"
+    ))?;
+    let scoped = format!("owner:{} AND ({fts_query})", owner_token(owner));
+    let scoped = if include_archived {
+        scoped
+    } else {
+        format!("({scoped}) NOT flags:archived")
+    };
+    let rows = stmt.query_map(params![scoped], |r| Ok((r.get(0)?, r.get(1)?)))?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
@@ -421,7 +419,7 @@ pub fn session_neighbours(conn: &Connection, owner: &str, pks: &[i64]) -> Result
               AND n.status = 'active' AND n.state != 'DELETED' ORDER BY n.pk DESC LIMIT 1), \
            (SELECT n.pk FROM memories n WHERE n.entity_id = p.entity_id AND n.session_id = p.session_id AND n.pk > p.pk \
               AND n.status = 'active' AND n.state != 'DELETED' ORDER BY n.pk ASC LIMIT 1) \
-         FROM memories p WHERE p.entity_id = ?1 AND p.pk IN (SELECT value FROM json_each(?2)) AND p.session_id IS NOT NULL",
+         FROM json_each(?2) AS j CROSS JOIN memories AS p ON p.pk = j.value WHERE p.entity_id = ?1 AND p.session_id IS NOT NULL",
     )?;
     let keys = serde_json::to_string(pks).unwrap_or_else(|_| "[]".into());
     let rows = stmt.query_map(params![owner, keys], |r| {
@@ -580,7 +578,7 @@ pub type ExportRow = (i64, Memory, Option<Vec<f32>>);
 /// Every memory of `owner` (any state) with its vector, in a stable order for export.
 pub fn export_rows(conn: &Connection, owner: &str) -> Result<Vec<ExportRow>> {
     let mut stmt = conn.prepare(&format!(
-        "SELECT {COLUMNS}, embedding FROM memories WHERE entity_id = ?1 ORDER BY created_at, id"
+        "SELECT {COLUMNS}, (SELECT embedding FROM memory_vectors v WHERE v.pk = memories.pk) FROM memories WHERE entity_id = ?1 ORDER BY created_at, id"
     ))?;
     let rows = stmt.query_map([owner], |r| {
         let (pk, m) = memory_from_row(r)?;

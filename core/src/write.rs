@@ -445,7 +445,7 @@ impl Engine {
         existing.merged_into = Some(merged.id.clone());
         existing.updated_at = now;
         let due = self.settle(&mut existing, now);
-        store::update(&self.conn, old_pk, &existing, due, false)?;
+        store::update(&self.conn, old_pk, &existing, due)?;
         let set = self.owner_vectors(&merged.entity_id)?;
         set.remove(old_pk);
         set.upsert(pk, &vector);

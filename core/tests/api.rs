@@ -396,3 +396,16 @@ fn reopened_store_with_same_seed_never_reuses_an_id() {
     assert_ne!(first, second);
     assert_eq!(e.stats("u").unwrap().total, 2);
 }
+
+#[test]
+fn owners_whose_ids_share_a_prefix_stay_apart() {
+    let (mut e, _) = engine();
+    for owner in ["ana", "ana-2", "an", "ANA"] {
+        seed_one(&mut e, mem(owner, &format!("secret recipe of {owner}")));
+    }
+    for owner in ["ana", "ana-2", "an", "ANA"] {
+        let hits = search(&mut e, owner, "secret recipe");
+        assert_eq!(hits.len(), 1, "{owner}");
+        assert_eq!(hits[0].memory.entity_id, owner);
+    }
+}
