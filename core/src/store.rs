@@ -343,11 +343,13 @@ pub fn by_pks(conn: &Connection, owner: &str, pks: &[i64]) -> Result<Vec<(i64, M
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
-/// A live (not deleted) memory of `owner` with this content hash, if any.
+/// A live (not deleted) memory of `owner` with this content hash, if any (the oldest: the
+/// index yields equal keys in row order). No ORDER BY … LIMIT: with it SQLite re-prepares the
+/// statement at every call.
 pub fn by_hash(conn: &Connection, owner: &str, hash: &str) -> Result<Option<(i64, Memory)>> {
     Ok(conn
         .prepare_cached(&format!(
-            "SELECT {COLUMNS} FROM memories WHERE entity_id = ?1 AND content_hash = ?2 AND state != 'DELETED' ORDER BY pk LIMIT 1"
+            "SELECT {COLUMNS} FROM memories WHERE entity_id = ?1 AND content_hash = ?2 AND state != 'DELETED'"
         ))?
         .query_row([owner, hash], memory_from_row)
         .optional()?)
@@ -415,10 +417,10 @@ pub fn session_neighbours(conn: &Connection, owner: &str, pks: &[i64]) -> Result
     }
     let mut stmt = conn.prepare_cached(
         "SELECT p.pk, \
-           (SELECT n.pk FROM memories n WHERE n.entity_id = p.entity_id AND n.session_id = p.session_id AND n.pk < p.pk \
-              AND n.status = 'active' AND n.state != 'DELETED' ORDER BY n.pk DESC LIMIT 1), \
-           (SELECT n.pk FROM memories n WHERE n.entity_id = p.entity_id AND n.session_id = p.session_id AND n.pk > p.pk \
-              AND n.status = 'active' AND n.state != 'DELETED' ORDER BY n.pk ASC LIMIT 1) \
+           (SELECT max(n.pk) FROM memories n WHERE n.entity_id = p.entity_id AND n.session_id = p.session_id AND n.pk < p.pk \
+              AND n.status = 'active' AND n.state != 'DELETED'), \
+           (SELECT min(n.pk) FROM memories n WHERE n.entity_id = p.entity_id AND n.session_id = p.session_id AND n.pk > p.pk \
+              AND n.status = 'active' AND n.state != 'DELETED') \
          FROM json_each(?2) AS j CROSS JOIN memories AS p ON p.pk = j.value WHERE p.entity_id = ?1 AND p.session_id IS NOT NULL",
     )?;
     let keys = serde_json::to_string(pks).unwrap_or_else(|_| "[]".into());

@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use crate::embed::dot;
 
 /// Sets up to this size are scanned exactly in f32 only.
-const EXACT_SCAN_MAX: usize = 4096;
+const EXACT_SCAN_MAX: usize = 1024;
 /// Candidates kept from the int8 pass, per neighbour asked for …
 const RESCORE_FACTOR: usize = 4;
 /// … and at least this many.
@@ -242,7 +242,7 @@ mod tests {
             set.upsert(pk, &v);
             all.push(v);
         }
-        for probe in [3usize, 1000, 4500] {
+        for probe in [3usize, 1000, 1500] {
             let q = &all[probe];
             let mut exact: Vec<(i64, f32)> = all
                 .iter()
@@ -254,7 +254,7 @@ mod tests {
         }
         // Removing rows keeps codes and floats in step.
         set.remove(3);
-        set.remove(4500);
+        set.remove(1500);
         assert_eq!(set.nearest(&all[1000], 1)[0].0, 1000);
         assert!(set.nearest(&all[3], 5).iter().all(|x| x.0 != 3));
     }

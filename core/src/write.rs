@@ -301,12 +301,28 @@ impl Engine {
         })
     }
 
-    /// A fresh memory id ("mem_" + 16 hex digits from the host's entropy) not yet in use.
-    pub(crate) fn new_id(&self) -> Result<String> {
+    /// Inserts `m` under a fresh id: "mem_" + 16 hex digits of SHA-256 over the host's next
+    /// random draw and the row key the memory will get, so even a host that replays the same
+    /// random sequence (a fixed seed, reopened) never reuses an id in a store. Should an id be
+    /// taken anyway, the UNIQUE constraint says so and another is drawn.
+    fn insert_new(&self, m: &mut Memory, vector: &[f32], due: Option<Millis>) -> Result<i64> {
+        use sha2::{Digest, Sha256};
+        let next_pk: i64 = self
+            .conn
+            .prepare_cached("SELECT coalesce(max(pk), 0) + 1 FROM memories")?
+            .query_row([], |r| r.get(0))?;
         for _ in 0..ID_ATTEMPTS {
-            let id = format!("mem_{:016x}", self.entropy.next_u64());
-            if !store::id_taken(&self.conn, &id)? {
-                return Ok(id);
+            let mut h = Sha256::new();
+            h.update(self.entropy.next_u64().to_le_bytes());
+            h.update(next_pk.to_le_bytes());
+            m.id = format!("mem_{}", &text::hex(&h.finalize())[..16]);
+            match store::insert(&self.conn, m, Some(vector), due) {
+                Err(Error::Storage(rusqlite::Error::SqliteFailure(e, _)))
+                    if e.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_UNIQUE =>
+                {
+                    continue
+                }
+                other => return other,
             }
         }
         Err(Error::invalid(
@@ -335,7 +351,11 @@ impl Engine {
         }
         // Tiers 2 and 3 against the nearest neighbour; the k nearest give the surprise.
         let neighbours = self.owner_vectors(&owner)?.nearest(&vector, SURPRISE_K);
-        if let Some(&(npk, sim)) = neighbours.first() {
+        // Only a neighbour inside the dedup band needs its row read.
+        let band = |n: &&(i64, f32)| {
+            self.config.dedup.enabled && n.1 as f64 >= self.config.dedup.merge_threshold
+        };
+        if let Some(&(npk, sim)) = neighbours.first().filter(band) {
             let (_, existing) = store::by_pks(&self.conn, &owner, &[npk])?
                 .pop()
                 .ok_or_else(|| Error::NotAStore(format!("vector of missing memory {npk}")))?;
@@ -375,9 +395,8 @@ impl Engine {
         let surprise = dedup::surprise(&sims);
         memory.surprise = Some(surprise);
         memory.importance = dedup::adjust_importance(memory.importance, surprise);
-        memory.id = self.new_id()?;
         let due = self.settle(&mut memory, now);
-        let pk = store::insert(&self.conn, &memory, Some(&vector), due)?;
+        let pk = self.insert_new(&mut memory, &vector, due)?;
         self.owner_vectors(&owner)?.upsert(pk, &vector);
         Ok(Outcome::Created { id: memory.id })
     }
@@ -414,7 +433,7 @@ impl Engine {
             manual_tags.truncate(text::MAX_TAGS);
         }
         let mut merged = Memory {
-            id: self.new_id()?,
+            id: String::new(),
             content_hash: text::content_hash(&content),
             content,
             importance: existing.importance.max(new.importance),
@@ -433,7 +452,7 @@ impl Engine {
             ..existing.clone()
         };
         let due = self.settle(&mut merged, now);
-        let pk = store::insert(&self.conn, &merged, Some(&vector), due)?;
+        let pk = self.insert_new(&mut merged, &vector, due)?;
         let change = StatusChange {
             old: existing.status,
             new: Status::Merged,
