@@ -502,30 +502,15 @@ pub fn list(
             args.extend(values.into_iter().map(|v| Value::Text(v.into())));
         }
     }
-    any_of(
-        &mut sql,
-        &mut args,
-        "type",
-        f.types.iter().map(|t| t.as_str()).collect(),
-    );
-    any_of(
-        &mut sql,
-        &mut args,
-        "state",
-        f.states.iter().map(|t| t.as_str()).collect(),
-    );
-    any_of(
-        &mut sql,
-        &mut args,
-        "status",
-        f.statuses.iter().map(|t| t.as_str()).collect(),
-    );
-    any_of(
-        &mut sql,
-        &mut args,
-        "kind",
-        f.kinds.iter().map(|t| t.as_str()).collect(),
-    );
+    let filters: [(&str, Vec<&'static str>); 4] = [
+        ("type", f.types.iter().map(|t| t.as_str()).collect()),
+        ("state", f.states.iter().map(|t| t.as_str()).collect()),
+        ("status", f.statuses.iter().map(|t| t.as_str()).collect()),
+        ("kind", f.kinds.iter().map(|t| t.as_str()).collect()),
+    ];
+    for (column, values) in filters {
+        any_of(&mut sql, &mut args, column, values);
+    }
     if let Some(tag) = f.tag {
         sql.push_str(" AND (EXISTS (SELECT 1 FROM json_each(manual_tags) WHERE value = ?) OR EXISTS (SELECT 1 FROM json_each(auto_tags) WHERE value = ?))");
         args.push(Value::Text(tag.into()));
