@@ -198,7 +198,7 @@ pub fn next_due(m: &Memory, now: Millis, cfg: &RetentionConfig) -> Option<Millis
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::model::*;
 

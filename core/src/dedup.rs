@@ -56,9 +56,12 @@ pub fn adds_information(new: &str, existing: &str) -> bool {
     content_words(new).iter().any(|w| !old.contains(w))
 }
 
-/// Merged content keeping both facts: the existing text, then each sentence of the new text
-/// that adds information to it.
+/// Merged content keeping both facts: the new text alone when it already says everything the
+/// existing one did, else the existing text followed by each new sentence that adds to it.
 pub fn merge_content(existing: &str, new: &str) -> String {
+    if !adds_information(existing, new) && adds_information(new, existing) {
+        return new.trim().to_string();
+    }
     let mut out = existing.trim().to_string();
     for s in text::sentences(new) {
         if adds_information(s, &out) {
@@ -161,6 +164,13 @@ mod tests {
         assert_eq!(
             merge_content("I live in Lisbon", "I live in Lisbon. I have a cat."),
             "I live in Lisbon. I have a cat."
+        );
+        assert_eq!(
+            merge_content(
+                "I live in Lisbon. I like jazz.",
+                "I live in Lisbon with a cat."
+            ),
+            "I live in Lisbon. I like jazz. I live in Lisbon with a cat."
         );
         assert_eq!(
             merge_content("Ana is my sister.", "Ana is my sister"),

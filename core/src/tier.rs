@@ -32,3 +32,34 @@ pub fn classify(m: &Memory, now: Millis, retention: f64) -> Tier {
         Tier::Archive
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::decay::tests::memory;
+    use crate::model::MemoryType;
+
+    #[test]
+    fn kybernesis_tier_criteria() {
+        let day = |d: i64| d * DAY_MS;
+        let mut m = memory(MemoryType::Event, 0);
+        m.importance = 0.1;
+        // Accessed within 3 days → hot; within 21 → warm; else archive (low priority, decayed).
+        assert_eq!(classify(&m, day(2), 0.5), Tier::Hot);
+        assert_eq!(classify(&m, day(10), 0.5), Tier::Warm);
+        assert_eq!(classify(&m, day(30), 0.5), Tier::Archive);
+        // Low decay (1 − retention ≤ 0.25) → hot, whatever the age.
+        assert_eq!(classify(&m, day(30), 0.75), Tier::Hot);
+        // Priority thresholds.
+        m.importance = 0.65;
+        assert_eq!(classify(&m, day(30), 0.5), Tier::Hot);
+        m.importance = 0.3;
+        assert_eq!(classify(&m, day(30), 0.5), Tier::Warm);
+        // Manual tags keep a memory warm; pinning keeps it hot.
+        m.importance = 0.1;
+        m.manual_tags = vec!["kept".into()];
+        assert_eq!(classify(&m, day(30), 0.5), Tier::Warm);
+        m.pinned = true;
+        assert_eq!(classify(&m, day(30), 0.0), Tier::Hot);
+    }
+}

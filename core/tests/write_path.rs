@@ -326,3 +326,51 @@ fn remember_reports_when_nothing_was_significant() {
     );
     assert_eq!(e.stats("u").unwrap().total, 0);
 }
+
+#[test]
+fn merge_with_the_builtin_embedder_re_embeds_the_merged_text() {
+    // Similar enough to merge under a lowered band, with new information.
+    let cfg = Config {
+        dedup: DedupConfig {
+            merge_threshold: 0.5,
+            skip_threshold: 0.99,
+            enabled: true,
+        },
+        ..Default::default()
+    };
+    let mut e = Engine::builder(ManualClock::new(T0))
+        .config(cfg)
+        .open_in_memory()
+        .unwrap();
+    let old = seed_one(
+        &mut e,
+        NewMemory {
+            tags: vec!["home".into()],
+            ..mem("u", "Ana lives in Lisbon near the river")
+        },
+    );
+    let r = e
+        .seed(vec![NewMemory {
+            tags: vec!["pets".into()],
+            ..mem(
+                "u",
+                "Ana lives in Lisbon near the river with a cat named Miso",
+            )
+        }])
+        .unwrap();
+    let Outcome::Merged { id, absorbed, .. } = &r.outcomes[0] else {
+        panic!("{:?}", r.outcomes)
+    };
+    assert_eq!(absorbed, &old);
+    let m = e.get("u", id).unwrap();
+    // The new text says all the old one did, and more: it alone keeps both facts.
+    assert_eq!(
+        m.content,
+        "Ana lives in Lisbon near the river with a cat named Miso"
+    );
+    assert_eq!(m.manual_tags, vec!["home", "pets"]);
+    // The merged memory is found by words only the new text had: its vector and FTS row are new.
+    let hits = search(&mut e, "u", "cat Miso");
+    assert_eq!(ids(&hits), vec![id.clone()]);
+    assert!(hits[0].why.text > 0.0 && hits[0].why.vector > 0.2);
+}
