@@ -16,8 +16,6 @@
 //! # Ok::<(), mnemo_core::Error>(())
 //! ```
 #![deny(unsafe_code)]
-#![warn(missing_docs)]
-#![allow(missing_docs)] // field-level docs are on the public structs' meaning, not each field
 
 mod cache;
 pub mod clock;

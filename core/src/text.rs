@@ -11,8 +11,9 @@ pub const MAX_CONTENT_CHARS: usize = 50_000;
 pub const MAX_QUERY_CHARS: usize = 10_000;
 /// Longest id / entity id, in bytes (Keyoku's id pattern `[A-Za-z0-9_:.-]{1,256}`).
 pub const MAX_ID_LEN: usize = 256;
-/// Most tags on one memory, and the longest tag in characters.
+/// Most tags on one memory.
 pub const MAX_TAGS: usize = 64;
+/// Longest tag, in characters.
 pub const MAX_TAG_CHARS: usize = 64;
 
 /// Content normalised for hashing: trimmed, whitespace collapsed, lowercased (SPEC §2).
