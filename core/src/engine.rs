@@ -357,9 +357,11 @@ impl Engine {
     }
 
     /// A live (not deleted) memory of `owner`.
-    fn live(&self, owner: &str, id: &str) -> Result<(i64, Memory)> {
+    fn live(&mut self, owner: &str, id: &str) -> Result<(i64, Memory)> {
         text::check_id("entity_id", owner)?;
         text::check_id("id", id)?;
+        // The caller will write this row back: first write the accesses searches recorded.
+        self.flush()?;
         match store::get(&self.conn, owner, id)? {
             Some((pk, m)) if m.state != State::Deleted => Ok((pk, m)),
             _ => Err(Error::NotFound {
@@ -616,6 +618,8 @@ impl Engine {
     /// the second time.
     pub fn maintain(&mut self) -> Result<MaintainReport> {
         let now = self.now()?;
+        // Rows are read before each batch's transaction: write pending accesses first.
+        self.flush()?;
         let mut report = MaintainReport::default();
         loop {
             let batch = store::due(&self.conn, now, MAINTAIN_BATCH)?;

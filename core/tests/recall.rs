@@ -375,3 +375,32 @@ fn same_scenario_same_json() {
     };
     assert_eq!(run(), run());
 }
+
+#[test]
+fn accesses_from_searches_survive_the_next_write_to_that_memory() {
+    let (mut e, clock) = engine();
+    let id = seed_one(&mut e, mem("u", "the router password is on the fridge"));
+    let all = |e: &mut Engine| {
+        e.list(&ListRequest {
+            entity_id: "u".into(),
+            states: State::ALL.to_vec(),
+            ..Default::default()
+        })
+        .unwrap()
+        .memories
+        .remove(0)
+    };
+    search(&mut e, "u", "router password");
+    e.pin("u", &id, true).unwrap(); // pin itself is one more access
+    assert_eq!(all(&mut e).access_count, 2);
+    search(&mut e, "u", "router password");
+    e.demote("u", &id).unwrap();
+    assert_eq!(all(&mut e).access_count, 3);
+    search(&mut e, "u", "router password");
+    clock.advance(DAY_MS);
+    e.maintain().unwrap();
+    assert_eq!(all(&mut e).access_count, 4);
+    search(&mut e, "u", "router password");
+    e.forget("u", &id).unwrap();
+    assert_eq!(all(&mut e).access_count, 5);
+}
