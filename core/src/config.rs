@@ -98,10 +98,11 @@ pub struct RecallConfig {
 
 impl Default for RecallConfig {
     fn default() -> Self {
-        // vector_weight, context_weight and relevance_gate were tuned on the LoCoMo dev split.
+        // vector_weight, context_weight and relevance_gate were tuned on the LoCoMo dev split;
+        // 50 candidates per source give the same LoCoMo recall as 100 at lower cost.
         RecallConfig {
             vector_weight: 0.5,
-            candidates: 100,
+            candidates: 50,
             context_weight: 0.7,
             context_parents: 30,
             relevance_gate: 0.8,
