@@ -5,7 +5,8 @@
 //! integer arithmetic) pick `RESCORE_FACTOR × k` candidates, which are then scored exactly in
 //! f32. Both passes run the same code on every target, so results match bit for bit.
 
-use std::collections::HashMap;
+use std::cmp::Ordering;
+use std::collections::{BinaryHeap, HashMap};
 
 use crate::embed::dot;
 
@@ -137,26 +138,48 @@ impl OwnerVectors {
         } else {
             let mut q = vec![0i8; d];
             let qscale = quantise(query, &mut q);
-            let mut approx: Vec<(i64, f32, usize)> = self
-                .codes
-                .chunks_exact(d)
-                .enumerate()
-                .map(|(i, c)| {
-                    (
-                        self.pks[i],
-                        dot_i8(&q, c) as f32 * qscale * self.scales[i],
-                        i,
-                    )
-                })
-                .collect();
-            top(&mut approx, (k * RESCORE_FACTOR).max(RESCORE_MIN), |x| {
-                (x.0, x.1)
-            });
-            approx.into_iter().map(|x| x.2).collect()
+            let keep = (k * RESCORE_FACTOR).max(RESCORE_MIN);
+            let mut best: BinaryHeap<Worst> = BinaryHeap::with_capacity(keep + 1);
+            for (i, c) in self.codes.chunks_exact(d).enumerate() {
+                let candidate = Worst(
+                    dot_i8(&q, c) as f32 * qscale * self.scales[i],
+                    self.pks[i],
+                    i,
+                );
+                if best.len() < keep {
+                    best.push(candidate);
+                } else if best.peek().is_some_and(|w| candidate < *w) {
+                    best.pop();
+                    best.push(candidate);
+                }
+            }
+            best.into_iter().map(|w| w.2).collect()
         };
         let mut scored: Vec<(i64, f32)> = rows.into_iter().map(exact).collect();
         top(&mut scored, k, |x| *x);
         scored
+    }
+}
+
+/// A scored row ordered worst-first, so a max-heap of them pops the worst kept row:
+/// lower score is "greater"; on equal scores the higher pk is (ties go to the lower pk).
+#[derive(Debug, Clone, Copy)]
+struct Worst(f32, i64, usize);
+
+impl PartialEq for Worst {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+impl Eq for Worst {}
+impl PartialOrd for Worst {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Worst {
+    fn cmp(&self, other: &Self) -> Ordering {
+        other.0.total_cmp(&self.0).then(self.1.cmp(&other.1))
     }
 }
 
