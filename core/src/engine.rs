@@ -15,7 +15,7 @@ use crate::embed::{self, Embedder, HashEmbedder};
 use crate::error::{Error, Result};
 use crate::extract::{Extractor, PassThrough};
 use crate::model::*;
-use crate::rank::{RankMode, ScoreBreakdown};
+use crate::rank::ScoreBreakdown;
 use crate::recall::{self, Candidate, SearchHit, SearchRequest, MAX_LIMIT};
 use crate::store;
 use crate::text;
@@ -349,10 +349,15 @@ impl Engine {
         }
     }
 
-    /// Recomputes what follows from a memory's fields at `now`: layer, tier; returns due time.
-    pub(crate) fn settle(&self, m: &mut Memory, now: Millis) -> Option<Millis> {
+    /// Recomputes the fields that follow from a memory's others at `now`: layer and tier.
+    fn refresh(&self, m: &mut Memory, now: Millis) {
         m.layer = decay::promoted_layer(m, now);
         m.tier = tier::classify(m, now, decay::retention(m, now, &self.config.retention));
+    }
+
+    /// `refresh`, then the time maintenance should next look at the memory (for storing).
+    pub(crate) fn settle(&self, m: &mut Memory, now: Millis) -> Option<Millis> {
+        self.refresh(m, now);
         decay::next_due(m, now, &self.config.retention)
     }
 
@@ -821,7 +826,7 @@ impl Engine {
         let mut hits = Vec::with_capacity(kept.len());
         for (pk, (mut m, _, why)) in kept {
             apply_access(&mut m, 1, now);
-            self.settle(&mut m, now);
+            self.refresh(&mut m, now);
             let p = self.pending.entry(pk).or_insert_with(|| Pending {
                 owner: owner.to_string(),
                 count: 0,
@@ -867,23 +872,6 @@ impl Engine {
             }
         }
         Ok(())
-    }
-
-    /// Shorthand for a search with defaults.
-    pub fn search_text(
-        &mut self,
-        entity_id: &str,
-        query: &str,
-        limit: usize,
-        mode: RankMode,
-    ) -> Result<Vec<SearchHit>> {
-        self.search(&SearchRequest {
-            entity_id: entity_id.into(),
-            query: query.into(),
-            limit: Some(limit),
-            mode,
-            ..Default::default()
-        })
     }
 }
 

@@ -17,18 +17,7 @@ fn seeded(e: &mut Engine, ty: MemoryType, content: &str) -> String {
 }
 
 fn state(e: &mut Engine, id: &str) -> State {
-    let all = e
-        .list(&ListRequest {
-            entity_id: "u".into(),
-            states: State::ALL.to_vec(),
-            ..Default::default()
-        })
-        .unwrap();
-    all.memories
-        .iter()
-        .find(|m| m.id == id)
-        .map(|m| m.state)
-        .expect("memory exists")
+    peek(e, "u", id).state
 }
 
 #[test]
@@ -106,19 +95,7 @@ fn a_late_maintain_lands_in_the_same_state_as_a_punctual_one() {
     }
     cb.set(T0 + 60 * DAY_MS);
     b.maintain().unwrap();
-    let get = |e: &mut Engine, id: &str| {
-        e.list(&ListRequest {
-            entity_id: "u".into(),
-            states: State::ALL.to_vec(),
-            ..Default::default()
-        })
-        .unwrap()
-        .memories
-        .into_iter()
-        .find(|m| m.id == id)
-        .unwrap()
-    };
-    let (ma, mb) = (get(&mut a, &ia), get(&mut b, &ib));
+    let (ma, mb) = (peek(&mut a, "u", &ia), peek(&mut b, "u", &ib));
     assert_eq!(
         (ma.state, ma.state_changed_at),
         (mb.state, mb.state_changed_at)
@@ -157,17 +134,7 @@ fn exemptions_pinned_schedules_and_semantic_layer() {
     // A year on, the plain one is purged (90 days after its deletion); the others stay.
     clock.set(T0 + 365 * DAY_MS);
     e.maintain().unwrap();
-    let left: Vec<String> = e
-        .list(&ListRequest {
-            entity_id: "u".into(),
-            states: State::ALL.to_vec(),
-            ..Default::default()
-        })
-        .unwrap()
-        .memories
-        .into_iter()
-        .map(|m| m.id)
-        .collect();
+    let left: Vec<String> = all_states(&mut e, "u").into_iter().map(|m| m.id).collect();
     assert_eq!(left.len(), 3);
     assert!(!left.contains(&plain));
     // Unpinning counts as an access: it decays again from now (two accesses: τ_eff 4.6 d).
@@ -245,16 +212,7 @@ fn layer_promotion_by_time_and_by_use() {
             ..mem("u", "deploys go out on fridays after review")
         },
     );
-    assert_eq!(
-        e.list(&ListRequest {
-            entity_id: "u".into(),
-            ..Default::default()
-        })
-        .unwrap()
-        .memories[0]
-            .layer,
-        Layer::Working
-    );
+    assert_eq!(peek(&mut e, "u", &id).layer, Layer::Working);
     clock.advance(31 * 60_000);
     e.maintain().unwrap();
     assert_eq!(e.get("u", &id).unwrap().layer, Layer::Episodic);

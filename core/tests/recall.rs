@@ -228,15 +228,7 @@ fn a_hit_counts_as_an_access() {
     clock.advance(DAY_MS);
     search(&mut e, "u", "gate code");
     search(&mut e, "u", "gate code");
-    let m = e
-        .list(&ListRequest {
-            entity_id: "u".into(),
-            ..Default::default()
-        })
-        .unwrap()
-        .memories
-        .remove(0);
-    assert_eq!(m.id, id);
+    let m = peek(&mut e, "u", &id);
     assert_eq!((m.access_count, m.last_accessed_at), (2, Some(T0 + DAY_MS)));
 }
 
@@ -380,27 +372,17 @@ fn same_scenario_same_json() {
 fn accesses_from_searches_survive_the_next_write_to_that_memory() {
     let (mut e, clock) = engine();
     let id = seed_one(&mut e, mem("u", "the router password is on the fridge"));
-    let all = |e: &mut Engine| {
-        e.list(&ListRequest {
-            entity_id: "u".into(),
-            states: State::ALL.to_vec(),
-            ..Default::default()
-        })
-        .unwrap()
-        .memories
-        .remove(0)
-    };
     search(&mut e, "u", "router password");
     e.pin("u", &id, true).unwrap(); // pin itself is one more access
-    assert_eq!(all(&mut e).access_count, 2);
+    assert_eq!(peek(&mut e, "u", &id).access_count, 2);
     search(&mut e, "u", "router password");
     e.demote("u", &id).unwrap();
-    assert_eq!(all(&mut e).access_count, 3);
+    assert_eq!(peek(&mut e, "u", &id).access_count, 3);
     search(&mut e, "u", "router password");
     clock.advance(DAY_MS);
     e.maintain().unwrap();
-    assert_eq!(all(&mut e).access_count, 4);
+    assert_eq!(peek(&mut e, "u", &id).access_count, 4);
     search(&mut e, "u", "router password");
     e.forget("u", &id).unwrap();
-    assert_eq!(all(&mut e).access_count, 5);
+    assert_eq!(peek(&mut e, "u", &id).access_count, 5);
 }

@@ -145,16 +145,7 @@ fn search_accesses_are_written_with_the_next_write_or_on_drop() {
         id
     }; // dropping the engine writes the pending accesses
     let mut e = Engine::builder(clock.clone()).open(&path).unwrap();
-    assert_eq!(
-        e.list(&ListRequest {
-            entity_id: "u".into(),
-            ..Default::default()
-        })
-        .unwrap()
-        .memories[0]
-            .access_count,
-        2
-    );
+    assert_eq!(peek(&mut e, "u", &id).access_count, 2);
     search(&mut e, "u", "alarm code");
     e.flush().unwrap();
     drop(e);

@@ -102,3 +102,22 @@ pub fn snapshot(e: &mut Engine, owner: &str) -> String {
         e.stats(owner).expect("stats")
     )
 }
+
+/// Every memory of `owner` in any state (deleted ones too), newest first. Not an access.
+pub fn all_states(e: &mut Engine, owner: &str) -> Vec<Memory> {
+    let req = ListRequest {
+        entity_id: owner.into(),
+        states: State::ALL.to_vec(),
+        limit: Some(1000),
+        ..Default::default()
+    };
+    e.list(&req).expect("list").memories
+}
+
+/// The memory `id` of `owner` in whatever state it is. Not an access (unlike `get`).
+pub fn peek(e: &mut Engine, owner: &str, id: &str) -> Memory {
+    all_states(e, owner)
+        .into_iter()
+        .find(|m| m.id == id)
+        .expect("memory exists")
+}
