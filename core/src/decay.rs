@@ -4,6 +4,7 @@
 
 use crate::clock::{Millis, DAY_MS, MINUTE_MS};
 use crate::config::{RetentionConfig, RetentionMode};
+use crate::math;
 use crate::model::{Layer, Memory, State};
 
 /// Weight of ln(1 + accesses) in Keyoku's effective stability.
@@ -33,7 +34,7 @@ fn base_stability(m: &Memory, cfg: &RetentionConfig) -> f64 {
 
 /// Keyoku's effective stability: τ × (1 + 0.5·ln(1 + access_count)), in days.
 pub fn effective_stability(tau_days: f64, access_count: i64) -> f64 {
-    tau_days * (1.0 + ACCESS_STABILITY_GAIN * (1.0 + access_count.max(0) as f64).ln())
+    tau_days * (1.0 + ACCESS_STABILITY_GAIN * math::ln(1.0 + access_count.max(0) as f64))
 }
 
 /// Retention of `m` after `days` since its last access, under `cfg`.
@@ -43,25 +44,25 @@ pub fn retention_after(m: &Memory, days: f64, cfg: &RetentionConfig) -> f64 {
     let n = m.access_count.max(0) as f64;
     let r = match cfg.mode {
         RetentionMode::Exponential => {
-            return (-days / effective_stability(tau, m.access_count)).exp()
+            return math::exp(-days / effective_stability(tau, m.access_count))
         }
         RetentionMode::Huber => {
             let half_life = tau * std::f64::consts::LN_2;
             let t0 = half_life / 2.0;
             if days <= t0 {
-                (-days / tau).exp()
+                math::exp(-days / tau)
             } else {
-                let r0 = (-t0 / tau).exp();
+                let r0 = math::exp(-t0 / tau);
                 (r0 - (days - t0) * r0 / tau).max(0.0)
             }
         }
         RetentionMode::Elastic => {
             let half_life = tau * std::f64::consts::LN_2;
             ELASTIC_LINEAR_SHARE * (1.0 - days / (2.0 * half_life)).max(0.0)
-                + (1.0 - ELASTIC_LINEAR_SHARE) * (-days / tau).exp()
+                + (1.0 - ELASTIC_LINEAR_SHARE) * math::exp(-days / tau)
         }
     };
-    (r + (REINFORCE_GAIN * (1.0 + n).ln()).min(REINFORCE_CAP)).min(1.0)
+    (r + (REINFORCE_GAIN * math::ln(1.0 + n)).min(REINFORCE_CAP)).min(1.0)
 }
 
 /// Retention of `m` at `now`.

@@ -4,6 +4,7 @@ use std::collections::HashSet;
 
 use crate::config::DedupConfig;
 use crate::embed::is_stopword;
+use crate::math;
 use crate::text;
 
 /// What the write path does with a new memory after comparing it to its nearest neighbour.
@@ -94,7 +95,7 @@ pub fn surprise(neighbour_similarities: &[f64]) -> f64 {
         neighbour_similarities.iter().map(|s| 1.0 - s).sum::<f64>()
             / neighbour_similarities.len() as f64
     };
-    1.0 / (1.0 + (-SURPRISE_STEEPNESS * (mean_distance - SURPRISE_MIDPOINT)).exp())
+    1.0 / (1.0 + math::exp(-SURPRISE_STEEPNESS * (mean_distance - SURPRISE_MIDPOINT)))
 }
 
 /// Importance after the surprise adjustment.

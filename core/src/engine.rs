@@ -54,6 +54,9 @@ struct Pending {
     at: Millis,
 }
 
+/// The first bytes of every SQLite database file.
+const SQLITE_HEADER: &[u8] = b"SQLite format 3\0";
+
 /// Pending accesses that make a search write them at once.
 const MAX_PENDING_ACCESSES: usize = 1024;
 
@@ -116,6 +119,19 @@ impl EngineBuilder {
     }
     /// Opens a store on a connection the host made (for instance through a browser VFS).
     pub fn open_connection(self, conn: Connection) -> Result<Engine> {
+        self.finish(conn)
+    }
+    /// Opens an in-memory copy of a whole store image made by [`Engine::to_bytes`] (how an
+    /// edge function loads its store from a blob store). The bytes are checked like a file.
+    pub fn open_bytes(self, bytes: &[u8]) -> Result<Engine> {
+        if !bytes.starts_with(SQLITE_HEADER) {
+            return Err(Error::NotAStore(format!(
+                "{} bytes that do not start with the SQLite header",
+                bytes.len()
+            )));
+        }
+        let mut conn = Connection::open_in_memory()?;
+        conn.deserialize_read_exact(rusqlite::MAIN_DB, bytes, bytes.len(), false)?;
         self.finish(conn)
     }
 
@@ -252,6 +268,13 @@ impl Engine {
             embedder: Box::new(HashEmbedder::default()),
             extractor: Box::new(PassThrough),
         }
+    }
+
+    /// The whole store as one SQLite image (pending accesses written first), for
+    /// [`EngineBuilder::open_bytes`] or any SQLite tool.
+    pub fn to_bytes(&mut self) -> Result<Vec<u8>> {
+        self.flush()?;
+        Ok(self.conn.serialize(rusqlite::MAIN_DB)?.to_vec())
     }
 
     /// The configuration in force.

@@ -7,8 +7,10 @@ use crate::clock::Millis;
 use crate::error::Result;
 use crate::model::{Kind, MemoryType};
 
-/// One memory an extractor found in a text.
+/// One memory an extractor found in a text. From a host extractor only `content` is required;
+/// the rest defaults to a CONTEXT fact of importance 0.5, full confidence, neutral sentiment.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct Extracted {
     pub content: String,
     #[serde(rename = "type")]
@@ -19,6 +21,25 @@ pub struct Extracted {
     pub sentiment: f64,
     pub tags: Vec<String>,
     pub expires_at: Option<Millis>,
+    /// The content's vector, when the host embeds what an extractor found.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vector: Option<Vec<f32>>,
+}
+
+impl Default for Extracted {
+    fn default() -> Self {
+        Extracted {
+            content: String::new(),
+            memory_type: MemoryType::Context,
+            kind: Kind::Fact,
+            importance: 0.5,
+            confidence: 1.0,
+            sentiment: 0.0,
+            tags: Vec::new(),
+            expires_at: None,
+            vector: None,
+        }
+    }
 }
 
 /// Turns a piece of conversation into memories. An empty result means "nothing significant".
@@ -35,13 +56,8 @@ impl Extractor for PassThrough {
     fn extract(&self, text: &str, _now: Millis) -> Result<Vec<Extracted>> {
         Ok(vec![Extracted {
             content: text.trim().to_string(),
-            memory_type: MemoryType::Context,
             kind: Kind::Narrative,
-            importance: 0.5,
-            confidence: 1.0,
-            sentiment: 0.0,
-            tags: Vec::new(),
-            expires_at: None,
+            ..Default::default()
         }])
     }
 }

@@ -17,6 +17,7 @@
 //! ```
 #![deny(unsafe_code)]
 
+pub mod api;
 mod cache;
 pub mod clock;
 pub mod config;
@@ -27,6 +28,7 @@ mod engine;
 pub mod error;
 mod export;
 pub mod extract;
+mod math;
 pub mod model;
 pub mod rank;
 pub mod recall;
@@ -36,6 +38,7 @@ mod tier;
 mod vectors;
 mod write;
 
+pub use api::{Call, METHODS};
 pub use clock::{Clock, Entropy, ManualClock, Millis, SeededEntropy, DAY_MS};
 pub use config::{Config, DedupConfig, RecallConfig, RetentionConfig, RetentionMode};
 pub use embed::{Embedder, HashEmbedder, SuppliedVectors};

@@ -2,6 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::math;
 use crate::model::string_enum;
 
 string_enum! {
@@ -57,7 +58,7 @@ const RECENCY_RATE_PER_DAY: f64 = 0.01;
 
 /// koshi's feedback multiplier: +3 → 1.82×, −1 → 0.82×.
 pub fn feedback_multiplier(feedback: i64) -> f64 {
-    (FEEDBACK_RATE * feedback as f64).exp()
+    math::exp(FEEDBACK_RATE * feedback as f64)
 }
 
 /// koshi's recency from days since the last access (or creation).

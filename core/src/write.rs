@@ -8,6 +8,7 @@ use crate::dedup::{self, Verdict, SURPRISE_K};
 use crate::embed;
 use crate::engine::{check_sentiment, check_source_ref, Engine};
 use crate::error::{Error, Result};
+use crate::extract::Extracted;
 use crate::model::*;
 use crate::store;
 use crate::text;
@@ -191,8 +192,26 @@ impl Engine {
         opts: RememberOptions,
     ) -> Result<WriteReport> {
         text::check_id("entity_id", entity_id)?;
+        let extracted = self.extract(content)?;
+        self.remember_extracted(entity_id, extracted, opts)
+    }
+
+    /// What the engine's extractor finds in `content` (nothing is stored). Hosts that embed
+    /// with their own model call this, attach vectors, then [`Engine::remember_extracted`].
+    pub fn extract(&self, content: &str) -> Result<Vec<Extracted>> {
         text::check_content("content", content)?;
-        let extracted = self.extractor.extract(content, self.now()?)?;
+        self.extractor.extract(content, self.now()?)
+    }
+
+    /// Stores memories a host (or [`Engine::extract`]) already extracted from one piece of
+    /// conversation; an empty list is reported as not significant.
+    pub fn remember_extracted(
+        &mut self,
+        entity_id: &str,
+        extracted: Vec<Extracted>,
+        opts: RememberOptions,
+    ) -> Result<WriteReport> {
+        text::check_id("entity_id", entity_id)?;
         if extracted.is_empty() {
             return Ok(WriteReport {
                 outcomes: vec![Outcome::Skipped {
@@ -218,6 +237,7 @@ impl Engine {
                 source_ref: opts.source_ref.clone(),
                 agent_id: opts.agent_id.clone(),
                 session_id: opts.session_id.clone(),
+                vector: x.vector,
                 ..Default::default()
             })
             .collect();

@@ -1,0 +1,67 @@
+// Builds the browser/edge package's WebAssembly: cargo (release, wasm32-unknown-unknown) →
+// wasm-bindgen --target web → wasm-opt -Oz (npm `binaryen`). Output: www/pkg/.
+//
+// wasm-bindgen-cli must match the `wasm-bindgen` crate version pinned in wasm/Cargo.toml; it
+// is found through $WASM_BINDGEN, ~/.cache/mnemo/wasm-bindgen-<version>/bin, or PATH
+// (`.ci/run` installs it there).
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, statSync, mkdirSync, rmSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const run = (cmd, args, env = {}) =>
+  execFileSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+
+const version = readFileSync(join(root, 'wasm/Cargo.toml'), 'utf8').match(/wasm-bindgen = "=([\d.]+)"/)?.[1];
+if (!version) throw new Error('wasm/Cargo.toml must pin wasm-bindgen = "=x.y.z"');
+
+function findWasmBindgen() {
+  const candidates = [
+    process.env.WASM_BINDGEN,
+    join(homedir(), `.cache/mnemo/wasm-bindgen-${version}/bin/wasm-bindgen`),
+    'wasm-bindgen',
+  ].filter(Boolean);
+  for (const c of candidates) {
+    try {
+      const out = execFileSync(c, ['--version'], { encoding: 'utf8' });
+      if (out.includes(version)) return c;
+    } catch {}
+  }
+  throw new Error(
+    `wasm-bindgen-cli ${version} not found. Install it with:\n` +
+      `  cargo install wasm-bindgen-cli --version ${version} --root ~/.cache/mnemo/wasm-bindgen-${version}`,
+  );
+}
+
+const targetDir = process.env.CARGO_TARGET_DIR ?? join(root, 'target');
+run('cargo', ['build', '-p', 'mnemo-wasm', '--target', 'wasm32-unknown-unknown', '--profile', 'wasm']);
+const wasm = join(targetDir, 'wasm32-unknown-unknown/wasm/mnemo_wasm.wasm');
+
+const out = join(root, 'www/pkg');
+rmSync(out, { recursive: true, force: true });
+mkdirSync(out, { recursive: true });
+run(findWasmBindgen(), ['--target', 'web', '--out-dir', out, '--no-typescript', wasm]);
+
+const bg = join(out, 'mnemo_wasm_bg.wasm');
+run(join(root, 'node_modules/.bin/wasm-opt'), [
+  '-Oz',
+  '--enable-simd',
+  '--enable-bulk-memory',
+  '--enable-nontrapping-float-to-int',
+  '--enable-sign-ext',
+  '--enable-mutable-globals',
+  '--enable-multivalue',
+  '--enable-reference-types',
+  bg,
+  '-o',
+  bg,
+]);
+
+const bytes = readFileSync(bg);
+console.log(
+  `www/pkg/mnemo_wasm_bg.wasm: ${(statSync(bg).size / 1024).toFixed(0)} KiB raw, ` +
+    `${(gzipSync(bytes, { level: 9 }).length / 1024).toFixed(0)} KiB gzip`,
+);

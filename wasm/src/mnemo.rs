@@ -1,0 +1,175 @@
+//! The `Mnemo` class exported to JS: opens a store and runs engine calls on it.
+
+use js_sys::{Function, Reflect, Uint32Array};
+use mnemo_core::{
+    api, Clock, Config, Engine, EngineBuilder, ManualClock, Millis, SeededEntropy, SuppliedVectors,
+};
+use serde::Deserialize;
+use wasm_bindgen::prelude::*;
+
+use crate::interop::{coded, error, from_json};
+use crate::storage::{self, Storage};
+
+/// The system clock of the JS host.
+struct JsClock;
+
+impl Clock for JsClock {
+    fn now(&self) -> Millis {
+        js_sys::Date::now() as Millis
+    }
+}
+
+/// Options of `Mnemo.open` and `Mnemo.fromBytes`.
+#[derive(Debug, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+struct OpenOptions {
+    /// Store name (OPFS file name); letters, digits, `-`, `_`.
+    name: String,
+    storage: Storage,
+    /// A fixed start time in ms: the clock then moves only by `setNow` (tests, replays).
+    now: Option<Millis>,
+    /// Seed of the id generator (default: drawn from `crypto.getRandomValues`).
+    seed: Option<u64>,
+    /// Vectors come from the host's model instead of the built-in embedder.
+    embedding: Option<EmbeddingOptions>,
+    config: Option<Config>,
+}
+
+impl Default for OpenOptions {
+    fn default() -> Self {
+        OpenOptions {
+            name: "mnemo".into(),
+            storage: Storage::Memory,
+            now: None,
+            seed: None,
+            embedding: None,
+            config: None,
+        }
+    }
+}
+
+/// The host embedding model a store's vectors come from.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct EmbeddingOptions {
+    model: String,
+    dimension: usize,
+}
+
+/// A Mnemo store: every engine call, on memory or an OPFS file.
+#[wasm_bindgen]
+pub struct Mnemo {
+    engine: Engine,
+    /// Set when the store was opened with a fixed `now`.
+    clock: Option<ManualClock>,
+}
+
+#[wasm_bindgen]
+impl Mnemo {
+    /// Opens (creating if needed) a store; `options` is JSON: `{name, storage: 'memory' |
+    /// 'opfs', now?, seed?, embedding?: {model, dimension}, config?}`.
+    pub async fn open(options: String) -> Result<Mnemo, JsValue> {
+        let options: OpenOptions = from_json("options", &options)?;
+        let conn = storage::connect(&options.name, options.storage).await?;
+        Mnemo::build(options, |b| b.open_connection(conn))
+    }
+
+    /// Opens an in-memory store from a whole SQLite image made by `exportBytes`.
+    #[wasm_bindgen(js_name = fromBytes)]
+    pub fn from_bytes(bytes: &[u8], options: &str) -> Result<Mnemo, JsValue> {
+        let options: OpenOptions = from_json("options", options)?;
+        if options.storage != Storage::Memory {
+            return Err(coded(
+                "invalid options.storage: fromBytes opens a 'memory' store",
+                "invalid_input",
+            ));
+        }
+        Mnemo::build(options, |b| b.open_bytes(bytes))
+    }
+
+    fn build(
+        options: OpenOptions,
+        open: impl FnOnce(EngineBuilder) -> mnemo_core::Result<Engine>,
+    ) -> Result<Mnemo, JsValue> {
+        let (builder, clock) = match options.now {
+            Some(now) => {
+                let clock = ManualClock::new(now);
+                (Engine::builder(clock.clone()), Some(clock))
+            }
+            None => (Engine::builder(JsClock), None),
+        };
+        let seed = match options.seed {
+            Some(seed) => seed,
+            None => random_seed()?,
+        };
+        let mut builder = builder.entropy(SeededEntropy::new(seed));
+        if let Some(config) = options.config {
+            builder = builder.config(config);
+        }
+        if let Some(e) = options.embedding {
+            builder = builder.embedder(SuppliedVectors::new(e.model, e.dimension));
+        }
+        let engine = open(builder).map_err(error)?;
+        Ok(Mnemo { engine, clock })
+    }
+
+    /// Runs one engine call (`remember`, `search`, … — snake_case names and arguments, as on
+    /// every surface) given its arguments as JSON text, and answers JSON text.
+    pub fn call(&mut self, method: &str, args: &str) -> Result<String, JsValue> {
+        self.engine.call_json(method, args).map_err(error)
+    }
+
+    /// The whole store as a SQLite image (a `Uint8Array`).
+    #[wasm_bindgen(js_name = exportBytes)]
+    pub fn export_bytes(&mut self) -> Result<Vec<u8>, JsValue> {
+        self.engine.to_bytes().map_err(error)
+    }
+
+    /// Moves the clock of a store opened with a fixed `now`.
+    #[wasm_bindgen(js_name = setNow)]
+    pub fn set_now(&self, now: f64) -> Result<(), JsValue> {
+        let clock = self.clock.as_ref().ok_or_else(|| {
+            coded(
+                "setNow needs a store opened with a fixed `now`; this one uses the system clock",
+                "invalid_input",
+            )
+        })?;
+        if !now.is_finite() || now.fract() != 0.0 {
+            return Err(coded(
+                &format!("invalid now: {now} is not a whole number of milliseconds"),
+                "invalid_input",
+            ));
+        }
+        mnemo_core::clock::check_time("now", now as Millis).map_err(error)?;
+        clock.set(now as Millis);
+        Ok(())
+    }
+
+    /// Whether `method` can change the store (the package persists IndexedDB copies after
+    /// these).
+    #[wasm_bindgen(js_name = writes)]
+    pub fn writes(method: &str) -> bool {
+        api::writes(method)
+    }
+
+    /// Writes what is pending and closes the store.
+    pub fn close(mut self) -> Result<(), JsValue> {
+        self.engine.flush().map_err(error)
+    }
+}
+
+/// 64 random bits from `crypto.getRandomValues`.
+fn random_seed() -> Result<u64, JsValue> {
+    let crypto = Reflect::get(&js_sys::global(), &"crypto".into())?;
+    let get: Function = Reflect::get(&crypto, &"getRandomValues".into())?
+        .dyn_into()
+        .map_err(|_| {
+            coded(
+                "this runtime has no crypto.getRandomValues; pass a seed",
+                "unsupported",
+            )
+        })?;
+    let words = Uint32Array::new_with_length(2);
+    get.call1(&crypto, &words)?;
+    Ok((u64::from(words.get_index(0)) << 32) | u64::from(words.get_index(1)))
+}

@@ -1,0 +1,174 @@
+// Runs a store in the current thread: loads the WebAssembly once, takes the store's lock,
+// opens it on its storage, and runs calls one at a time. The worker (browsers) and the
+// in-process transport (Node, edge runtimes) both use this file.
+
+import init, { Mnemo as Core } from '../pkg/mnemo_wasm.js';
+import * as idb from './idb.js';
+
+let ready;
+
+/** Loads and instantiates the WebAssembly module (once per thread). */
+export function loadWasm() {
+  ready ??= (async () => {
+    const url = new URL('../pkg/mnemo_wasm_bg.wasm', import.meta.url);
+    if (url.protocol === 'file:') {
+      // Node and other runtimes without file:// fetch.
+      const { readFile } = await import('node:fs/promises');
+      return init({ module_or_path: await readFile(url) });
+    }
+    return init({ module_or_path: url });
+  })();
+  return ready;
+}
+
+/** An `Error` with a machine-readable `code`, as the engine throws. */
+export function coded(message, code) {
+  return Object.assign(new Error(message), { code });
+}
+
+const STORAGES = ['memory', 'opfs', 'idb'];
+
+/** Typed-array vectors (what embedding models return) as plain arrays. */
+function plainVectors(args) {
+  const fix = (o) => {
+    if (o && ArrayBuffer.isView(o.vector)) o = { ...o, vector: Array.from(o.vector) };
+    return o;
+  };
+  if (!args || typeof args !== 'object') return args;
+  args = fix(args);
+  if (args.patch) args = { ...args, patch: fix(args.patch) };
+  for (const key of ['items', 'extracted']) {
+    if (Array.isArray(args[key])) args = { ...args, [key]: args[key].map(fix) };
+  }
+  return args;
+}
+
+/** Finds the NaN or infinity JSON would have turned into null, and names it. */
+function rejectNonFinite(value, path) {
+  if (typeof value === 'number' && !Number.isFinite(value)) {
+    const element = path.match(/vector\[(\d+)\]$/);
+    if (element) throw coded(`vector element ${element[1]} is ${value}; vectors must be finite`, 'non_finite_vector');
+    throw coded(`invalid ${path}: ${value} is not a finite number`, 'invalid_input');
+  }
+  if (Array.isArray(value)) value.forEach((v, i) => rejectNonFinite(v, `${path}[${i}]`));
+  else if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) rejectNonFinite(v, path === 'args' && !k ? path : `${path}.${k}`);
+  }
+}
+
+/** The JSON text the engine parses: plain objects, finite numbers. */
+export function toJson(args, field = 'args') {
+  args = plainVectors(args ?? {});
+  let text;
+  try {
+    text = JSON.stringify(args);
+  } catch (e) {
+    throw coded(`invalid ${field}: ${e.message}`, 'invalid_input');
+  }
+  if (text === undefined) throw coded(`invalid ${field}: expected an object`, 'invalid_input');
+  // JSON writes NaN and infinities as null: look for them only when a null appears.
+  if (text.includes('null')) rejectNonFinite(args, field);
+  return text;
+}
+
+/**
+ * Holds the Web Lock named after a store for as long as this thread lives, so a second tab
+ * gets a clear error instead of a second connection. Resolves to false when another holds it.
+ */
+function takeLock(name) {
+  const locks = globalThis.navigator?.locks;
+  if (!locks) return Promise.resolve(true);
+  return new Promise((resolve, reject) => {
+    locks
+      .request(`mnemo:${name}`, { ifAvailable: true }, (lock) => {
+        resolve(lock !== null);
+        // Keep the lock until the thread ends (a closed store's worker is terminated).
+        return lock ? new Promise(() => {}) : undefined;
+      })
+      .catch(reject);
+  });
+}
+
+/** A store open in this thread. */
+export class Store {
+  #core;
+  #persist;
+  #queue = Promise.resolve();
+
+  constructor(core, persist) {
+    this.#core = core;
+    this.#persist = persist;
+  }
+
+  /** Runs `fn(core)` after every call before it has finished. */
+  #serial(fn) {
+    const next = this.#queue.then(() => {
+      if (!this.#core) throw coded('the store is closed', 'closed');
+      return fn(this.#core);
+    });
+    this.#queue = next.catch(() => {});
+    return next;
+  }
+
+  /** One engine call; for `idb` stores the image is saved before the promise resolves. */
+  call(method, args) {
+    return this.#serial(async (core) => {
+      const value = JSON.parse(core.call(method, toJson(args)));
+      if (this.#persist && Core.writes(method)) await this.#persist(core);
+      return value;
+    });
+  }
+
+  exportBytes() {
+    return this.#serial((core) => core.exportBytes());
+  }
+
+  setNow(ms) {
+    return this.#serial((core) => core.setNow(ms));
+  }
+
+  close() {
+    return this.#serial(async (core) => {
+      if (this.#persist) await this.#persist(core);
+      this.#core = undefined;
+      core.close();
+    });
+  }
+}
+
+/**
+ * Opens a store: `{name, storage, now?, seed?, embedding?, config?}`, or from a SQLite image
+ * with `bytes` (a memory store).
+ */
+export async function openStore({ bytes, ...options } = {}) {
+  await loadWasm();
+  const name = options.name ?? 'mnemo';
+  const storage = options.storage ?? 'memory';
+  if (!STORAGES.includes(storage)) {
+    throw coded(
+      `unknown storage ${JSON.stringify(storage)}; expected one of: ${STORAGES.join(', ')}`,
+      'unknown_value',
+    );
+  }
+  if (storage !== 'memory' && !(await takeLock(name))) {
+    throw coded(
+      `store ${JSON.stringify(name)} is open in another tab or worker, and a store has one ` +
+        `owner at a time: close it there (or use that tab), then open it again here`,
+      'store_locked',
+    );
+  }
+  if (bytes !== undefined) {
+    if (!(bytes instanceof Uint8Array)) throw coded('invalid bytes: expected a Uint8Array', 'invalid_input');
+    return new Store(Core.fromBytes(bytes, toJson(options, 'options')));
+  }
+  if (storage === 'idb') {
+    if (!globalThis.indexedDB) throw coded('this runtime has no IndexedDB; use storage "memory"', 'storage_unavailable');
+    const memory = { ...options, storage: 'memory' };
+    const saved = await idb.load(name);
+    const core = saved ? Core.fromBytes(saved, toJson(memory, 'options')) : await Core.open(toJson(memory, 'options'));
+    const persist = (c) => idb.save(name, c.exportBytes());
+    if (!saved) await persist(core);
+    return new Store(core, persist);
+  }
+  return new Store(await Core.open(toJson(options, 'options')));
+}

@@ -1,0 +1,252 @@
+// Mnemo for browsers and edge runtimes. `await Mnemo.open(...)` starts a dedicated worker that
+// owns the store (browsers) or runs it in-process (Node, edge functions), and returns an async
+// proxy whose methods are the engine's calls. Host embedders and extractors run here, in the
+// caller's thread, and their results travel with the call.
+
+const METHODS = {
+  remember: 'remember',
+  extract: 'extract',
+  search: 'search',
+  get: 'get',
+  list: 'list',
+  update: 'update',
+  forget: 'forget',
+  reinforce: 'reinforce',
+  demote: 'demote',
+  pin: 'pin',
+  setStatus: 'set_status',
+  statusHistory: 'status_history',
+  stats: 'stats',
+  maintain: 'maintain',
+  embeddingModel: 'embedding_model',
+};
+
+function coded(message, code) {
+  return Object.assign(new Error(message), { code });
+}
+
+/** Talks to a store in a dedicated worker. */
+class WorkerTransport {
+  #worker;
+  #next = 0;
+  #pending = new Map();
+
+  constructor(worker) {
+    this.#worker = worker;
+    worker.onmessage = ({ data: { id, ok, value, error } }) => {
+      const p = this.#pending.get(id);
+      if (!p) return;
+      this.#pending.delete(id);
+      if (ok) p.resolve(value);
+      else p.reject(coded(error.message, error.code));
+    };
+    worker.onerror = (e) => {
+      e.preventDefault?.();
+      const err = coded(`the Mnemo worker failed: ${e.message ?? 'could not start'}`, 'worker_error');
+      for (const p of this.#pending.values()) p.reject(err);
+      this.#pending.clear();
+    };
+  }
+
+  request(op, payload) {
+    return new Promise((resolve, reject) => {
+      const id = this.#next++;
+      this.#pending.set(id, { resolve, reject });
+      try {
+        this.#worker.postMessage({ id, op, payload });
+      } catch (e) {
+        this.#pending.delete(id);
+        reject(coded(`cannot send ${op} to the worker: ${e.message}`, 'invalid_input'));
+      }
+    });
+  }
+
+  terminate() {
+    this.#worker.terminate();
+  }
+}
+
+/** Runs the store in this thread (Node, edge runtimes, or `worker: false`). */
+class LocalTransport {
+  #store;
+  constructor(store) {
+    this.#store = store;
+  }
+  request(op, payload) {
+    switch (op) {
+      case 'call':
+        return this.#store.call(payload.method, payload.args);
+      case 'exportBytes':
+        return this.#store.exportBytes();
+      case 'setNow':
+        return this.#store.setNow(payload);
+      case 'close':
+        return this.#store.close();
+    }
+    return Promise.reject(coded(`unknown operation ${op}`, 'internal_error'));
+  }
+  terminate() {}
+}
+
+async function connect(options, bytes) {
+  const { worker = typeof window !== 'undefined' && typeof Worker !== 'undefined', ...open } = options;
+  if (bytes !== undefined) open.bytes = bytes;
+  if (worker) {
+    const w = new Worker(new URL('./worker.js', import.meta.url), { type: 'module', name: 'mnemo' });
+    const t = new WorkerTransport(w);
+    try {
+      await t.request('open', open);
+    } catch (e) {
+      t.terminate();
+      throw e;
+    }
+    return t;
+  }
+  const { openStore } = await import('./host.js');
+  return new LocalTransport(await openStore(open));
+}
+
+/** Splits host callbacks from the options the engine sees. */
+function hostOptions(options) {
+  if (options === null || typeof options !== 'object') {
+    throw coded('invalid options: expected an object', 'invalid_input');
+  }
+  const { embed, extract, ...rest } = options;
+  if (embed !== undefined) {
+    const ok =
+      embed && typeof embed.embed === 'function' && typeof embed.model === 'string' && Number.isInteger(embed.dimension);
+    if (!ok) {
+      throw coded('invalid embed: expected {model: string, dimension: integer, embed(texts) → vectors}', 'invalid_input');
+    }
+    rest.embedding = { model: embed.model, dimension: embed.dimension };
+  }
+  if (extract !== undefined && typeof extract !== 'function') {
+    throw coded('invalid extract: expected a function (content) → memories', 'invalid_input');
+  }
+  return { rest, embed, extract };
+}
+
+/** A Mnemo store. Every method returns a promise; arguments and results are plain objects. */
+export class Mnemo {
+  #t;
+  #embed;
+  #extract;
+
+  constructor(transport, embed, extract) {
+    this.#t = transport;
+    this.#embed = embed;
+    this.#extract = extract;
+  }
+
+  /**
+   * Opens (creating if needed) a store: `{name, storage: 'opfs' | 'idb' | 'memory', embed?,
+   * extract?, now?, seed?, config?, worker?}`.
+   */
+  static async open(options = {}) {
+    const { rest, embed, extract } = hostOptions(options);
+    return new Mnemo(await connect(rest, undefined), embed, extract);
+  }
+
+  /** Opens a memory store from a SQLite image made by `exportBytes` (e.g. from a blob store). */
+  static async fromBytes(bytes, options = {}) {
+    if (!(bytes instanceof Uint8Array)) throw coded('invalid bytes: expected a Uint8Array', 'invalid_input');
+    const { rest, embed, extract } = hostOptions(options);
+    return new Mnemo(await connect({ ...rest, storage: 'memory' }, bytes), embed, extract);
+  }
+
+  /** Embeds `texts` with the host embedder, checking what it returns. */
+  async #vectors(texts) {
+    let vectors;
+    try {
+      vectors = await this.#embed.embed(texts);
+    } catch (e) {
+      throw coded(`embedder failed: ${e?.message ?? e}`, 'embedder_error');
+    }
+    if (!Array.isArray(vectors) || vectors.length !== texts.length) {
+      throw coded(`embedder failed: expected ${texts.length} vectors, got ${vectors?.length}`, 'embedder_error');
+    }
+    return vectors.map((v) => Array.from(v));
+  }
+
+  /** Runs an engine call by its snake_case name, after host extraction and embedding. */
+  async call(method, args = {}) {
+    if (typeof method !== 'string') throw coded('invalid method: expected a string', 'invalid_input');
+    if (args !== null && typeof args === 'object' && !Array.isArray(args)) args = await this.#prepare(method, args);
+    return this.#t.request('call', { method, args });
+  }
+
+  async #prepare(method, args) {
+    if (method === 'remember' && args.extracted === undefined && (this.#extract || this.#embed)) {
+      let extracted = this.#extract
+        ? await this.#extract(args.content, { entity_id: args.entity_id })
+        : await this.#t.request('call', { method: 'extract', args: { content: args.content } });
+      if (!Array.isArray(extracted)) throw coded('extractor failed: expected an array of memories', 'extractor_error');
+      if (this.#embed && extracted.length) {
+        const vectors = await this.#vectors(extracted.map((x) => x.content));
+        extracted = extracted.map((x, i) => ({ ...x, vector: x.vector ?? vectors[i] }));
+      }
+      return { ...args, extracted };
+    }
+    if (!this.#embed) return args;
+    if (method === 'seed' && Array.isArray(args.items)) {
+      const missing = args.items.filter((m) => m && m.vector === undefined && typeof m.content === 'string');
+      if (!missing.length) return args;
+      const vectors = await this.#vectors(missing.map((m) => m.content));
+      const by = new Map(missing.map((m, i) => [m, vectors[i]]));
+      return { ...args, items: args.items.map((m) => (by.has(m) ? { ...m, vector: by.get(m) } : m)) };
+    }
+    if (method === 'search' && args.vector === undefined && typeof args.query === 'string' && args.query.trim()) {
+      return { ...args, vector: (await this.#vectors([args.query]))[0] };
+    }
+    if (method === 'update' && typeof args.patch?.content === 'string' && args.patch.vector === undefined) {
+      return { ...args, patch: { ...args.patch, vector: (await this.#vectors([args.patch.content]))[0] } };
+    }
+    return args;
+  }
+
+  /** Stores memories given as structured items (`[{entity_id, content, type?, ...}]`). */
+  seed(items) {
+    return this.call('seed', { items });
+  }
+
+  /** All of one owner's memories as JSONL (`{entity_id}`). */
+  export(args) {
+    return this.call('export', args);
+  }
+
+  /** Restores memories from JSONL made by `export`. */
+  import(jsonl) {
+    return this.call('import', { jsonl });
+  }
+
+  /** The whole store as a SQLite image (`Uint8Array`), for `Mnemo.fromBytes` or any SQLite tool. */
+  exportBytes() {
+    return this.#t.request('exportBytes');
+  }
+
+  /** Moves the clock of a store opened with a fixed `now` (tests, replays). */
+  setNow(ms) {
+    return this.#t.request('setNow', ms);
+  }
+
+  /** Writes what is pending, closes the store and stops its worker. */
+  async close() {
+    try {
+      await this.#t.request('close');
+    } finally {
+      this.#t.terminate();
+    }
+  }
+}
+
+for (const [js, method] of Object.entries(METHODS)) {
+  Object.defineProperty(Mnemo.prototype, js, {
+    value(args) {
+      return this.call(method, args);
+    },
+    writable: true,
+    configurable: true,
+  });
+}
+
+export default Mnemo;

@@ -1,0 +1,31 @@
+// The dedicated worker that owns a store: the page talks to it with {id, op, payload}
+// messages and gets {id, ok, value} or {id, ok: false, error: {message, code}} back.
+
+import { openStore } from './host.js';
+
+let store;
+
+const ops = {
+  open: async (options) => {
+    store = await openStore(options);
+    return null;
+  },
+  call: ({ method, args }) => store.call(method, args),
+  exportBytes: () => store.exportBytes(),
+  setNow: (ms) => store.setNow(ms),
+  close: () => store.close(),
+};
+
+self.onmessage = async ({ data: { id, op, payload } }) => {
+  try {
+    if (op !== 'open' && !store) throw Object.assign(new Error('the store is not open'), { code: 'closed' });
+    const value = await ops[op](payload);
+    self.postMessage({ id, ok: true, value });
+  } catch (e) {
+    self.postMessage({
+      id,
+      ok: false,
+      error: { message: e?.message ?? String(e), code: e?.code ?? 'internal_error' },
+    });
+  }
+};

@@ -1,0 +1,187 @@
+// The package in real headless Chromium (Debian's, driven by playwright-core): OPFS stores in
+// a dedicated worker that survive reloads and browser restarts, the conformance scenario
+// against the native core, bad input, a second tab, and the IndexedDB fallback.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { rm } from 'node:fs/promises';
+
+import { browser, nativeScenario, newProfile, serve } from './helpers.mjs';
+
+let server;
+before(async () => {
+  server = await serve();
+});
+after(() => server.close());
+
+const facts = [
+  { entity_id: 'ana', content: 'Ana drinks green tea every morning', type: 'PREFERENCE' },
+  { entity_id: 'ana', content: "Ana's sister Lena lives in Lisbon", type: 'RELATIONSHIP' },
+  { entity_id: 'ben', content: 'Ben drinks black coffee', type: 'PREFERENCE' },
+];
+
+/** A page of the test site, with the package loaded. */
+async function page(context) {
+  const p = await context.newPage();
+  p.on('pageerror', (e) => console.error('page error:', e.message));
+  await p.goto(`${server.url}/www/test/page.html`);
+  await p.waitForFunction(() => window.ready === true);
+  return p;
+}
+
+/** Profile directory and browser, removed after `fn`. */
+async function withProfile(fn) {
+  const profile = await newProfile();
+  try {
+    await fn(profile);
+  } finally {
+    await rm(profile, { recursive: true, force: true });
+  }
+}
+
+test('an OPFS store survives a reload and a browser restart', async () => {
+  await withProfile(async (profile) => {
+    let context = await browser(profile);
+    let p = await page(context);
+    const seeded = await p.evaluate(async (facts) => {
+      const m = await Mnemo.open({ name: 'e2e', storage: 'opfs' });
+      const r = await m.seed(facts);
+      return r.outcomes.map((o) => o.id);
+    }, facts);
+    assert.equal(seeded.filter(Boolean).length, 3);
+
+    // Reload without closing: the worker dies with the page, every call was a transaction.
+    await p.reload();
+    await p.waitForFunction(() => window.ready === true);
+    const afterReload = await p.evaluate(async () => {
+      const m = await Mnemo.open({ name: 'e2e', storage: 'opfs' });
+      const hits = await m.search({ entity_id: 'ana', query: 'green tea' });
+      const stats = await m.stats({ entity_id: 'ana' });
+      await m.close();
+      return { first: hits[0].memory.id, total: stats.total };
+    });
+    assert.equal(afterReload.first, seeded[0]);
+    assert.equal(afterReload.total, 2);
+    await context.close();
+
+    context = await browser(profile);
+    p = await page(context);
+    const afterRestart = await p.evaluate(async () => {
+      const m = await Mnemo.open({ name: 'e2e', storage: 'opfs' });
+      const hits = await m.search({ entity_id: 'ben', query: 'coffee' });
+      return hits.map((h) => h.memory.id);
+    });
+    assert.deepEqual(afterRestart, [seeded[2]]);
+    await context.close();
+  });
+});
+
+test('in Chromium over OPFS the scenario gives the native core’s JSON, byte for byte', async () => {
+  const { scenario, native } = nativeScenario('recall');
+  await withProfile(async (profile) => {
+    const context = await browser(profile);
+    const p = await page(context);
+    const got = await p.evaluate(async (s) => {
+      const m = await Mnemo.open({ name: 'conformance', storage: 'opfs', now: s.now, seed: s.seed });
+      const out = await runSteps(m, s.steps);
+      await m.close();
+      return JSON.stringify(out);
+    }, scenario);
+    assert.equal(got, JSON.stringify(native));
+    await context.close();
+  });
+});
+
+test('bad input from JS rejects with a clear error and leaves the OPFS store unchanged', async () => {
+  await withProfile(async (profile) => {
+    const context = await browser(profile);
+    const p = await page(context);
+    const result = await p.evaluate(async (facts) => {
+      const m = await Mnemo.open({ name: 'bad', storage: 'opfs' });
+      await m.seed(facts);
+      const before = JSON.stringify(await m.list({ entity_id: 'ana' }));
+      const nanVector = new Float32Array(384).fill(0.1);
+      nanVector[7] = NaN;
+      const cases = {
+        wrongType: () => m.seed([{ entity_id: 'ana', content: { text: 'hi' } }]),
+        nanVector: () => m.seed([{ entity_id: 'ana', content: 'vector with a hole', vector: nanVector }]),
+        infImportance: () => m.seed([{ entity_id: 'ana', content: 'x', importance: Infinity }]),
+        wrongDimension: () => m.search({ entity_id: 'ana', query: 'tea', vector: [1, 2] }),
+        hugeString: () => m.remember({ entity_id: 'ana', content: 'memory '.repeat(100_000) }),
+        hugeBatchOneBad: () =>
+          m.seed([...Array(500)].map((_, i) => ({ entity_id: 'ana', content: `fact ${i}` })).concat([{ entity_id: '', content: 'x' }])),
+        unknownField: () => m.search({ entity_id: 'ana', query: 'tea', colour: 'red' }),
+        unknownMethod: () => m.call('drop', {}),
+        bigint: () => m.search({ entity_id: 'ana', query: 'tea', limit: 10n }),
+        injection: () => m.get({ entity_id: 'ana', id: "x'; DROP TABLE memories; --" }),
+      };
+      const errors = {};
+      for (const [name, run] of Object.entries(cases)) errors[name] = (await attempt(run)).error ?? 'resolved';
+      const after = JSON.stringify(await m.list({ entity_id: 'ana' }));
+      const unicode = await m.search({ entity_id: 'ana', query: '🍵 "tea" NEAR( OR' });
+      await m.close();
+      return { errors, unchanged: before === after, unicodeTop: unicode[0]?.memory.content };
+    }, facts);
+    const e = result.errors;
+    assert.equal(e.wrongType.code, 'invalid_input');
+    assert.match(e.wrongType.message, /args\.items\[0\]\.content/);
+    assert.deepEqual(e.nanVector, { code: 'non_finite_vector', message: 'vector element 7 is NaN; vectors must be finite' });
+    assert.equal(e.infImportance.code, 'invalid_input');
+    assert.match(e.infImportance.message, /importance/);
+    assert.equal(e.wrongDimension.code, 'dimension_mismatch');
+    assert.equal(e.hugeString.code, 'invalid_input');
+    assert.match(e.hugeString.message, /content/);
+    assert.equal(e.hugeBatchOneBad.code, 'invalid_input');
+    assert.match(e.hugeBatchOneBad.message, /entity_id/);
+    assert.match(e.unknownField.message, /colour/);
+    assert.equal(e.unknownMethod.code, 'unknown_value');
+    assert.equal(e.bigint.code, 'invalid_input');
+    assert.equal(e.injection.code, 'invalid_input');
+    assert.ok(result.unchanged, 'a rejected call changed the store');
+    assert.equal(result.unicodeTop, facts[0].content);
+    await context.close();
+  });
+});
+
+test('a second tab gets a clear error, and the store once the first tab closes it', async () => {
+  await withProfile(async (profile) => {
+    const context = await browser(profile);
+    const first = await page(context);
+    const second = await page(context);
+    await first.evaluate(async (facts) => {
+      window.store = await Mnemo.open({ name: 'shared', storage: 'opfs' });
+      await window.store.seed(facts);
+    }, facts);
+    const refused = await second.evaluate(() => attempt(() => Mnemo.open({ name: 'shared', storage: 'opfs' })));
+    assert.equal(refused.error.code, 'store_locked');
+    assert.match(refused.error.message, /open in another tab/);
+    // The first tab still works, and nothing was damaged.
+    assert.equal(await first.evaluate(async () => (await window.store.stats({ entity_id: 'ana' })).total), 2);
+    await first.evaluate(() => window.store.close());
+    const total = await second.evaluate(async () => {
+      const m = await Mnemo.open({ name: 'shared', storage: 'opfs' });
+      return (await m.stats({ entity_id: 'ana' })).total;
+    });
+    assert.equal(total, 2);
+    await context.close();
+  });
+});
+
+test('the IndexedDB storage keeps a store across reloads', async () => {
+  await withProfile(async (profile) => {
+    const context = await browser(profile);
+    const p = await page(context);
+    const id = await p.evaluate(async (facts) => {
+      const m = await Mnemo.open({ name: 'fallback', storage: 'idb' });
+      const r = await m.seed(facts);
+      return r.outcomes[1].id;
+    }, facts);
+    await p.reload();
+    await p.waitForFunction(() => window.ready === true);
+    const hits = await p.evaluate(async () => {
+      const m = await Mnemo.open({ name: 'fallback', storage: 'idb' });
+      return (await m.search({ entity_id: 'ana', query: 'sister in Lisbon' })).map((h) => h.memory.id);
+    });
+    assert.equal(hits[0], id);
+    await context.close();
+  });
+});

@@ -1,0 +1,74 @@
+// Shared by the package's tests: repo paths, the native reference run of a conformance
+// scenario, a static server on 127.0.0.1, and Debian's Chromium driven by playwright-core.
+import { execFileSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import { readFile, mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, extname, join, normalize } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** The scenario file's JSON, and the native core's outcomes for it. */
+export function nativeScenario(name) {
+  const file = join(root, 'tests/scenarios', `${name}.json`);
+  const out = execFileSync('cargo', ['run', '-q', '--release', '-p', 'mnemo-core', '--example', 'scenario', '--', file], {
+    cwd: root,
+    encoding: 'utf8',
+    maxBuffer: 1 << 28,
+  });
+  return { scenario: JSON.parse(execFileSync('cat', [file], { encoding: 'utf8' })), native: JSON.parse(out) };
+}
+
+export { runSteps } from './steps.mjs';
+
+const TYPES = {
+  '.html': 'text/html',
+  '.js': 'text/javascript',
+  '.mjs': 'text/javascript',
+  '.wasm': 'application/wasm',
+  '.json': 'application/json',
+  '.css': 'text/css',
+  '.png': 'image/png',
+};
+
+/** Serves the repository read-only on 127.0.0.1 (a secure origin, as OPFS needs). */
+export async function serve(port = 0) {
+  const server = createServer(async (req, res) => {
+    const path = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname));
+    if (path.includes('..')) return res.writeHead(400).end();
+    try {
+      const body = await readFile(join(root, path));
+      res.writeHead(200, { 'content-type': TYPES[extname(path)] ?? 'application/octet-stream', 'cache-control': 'no-store' });
+      res.end(body);
+    } catch {
+      res.writeHead(404).end('not found');
+    }
+  });
+  await new Promise((r) => server.listen(port, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((r) => server.close(r)) };
+}
+
+/** Flags Chromium needs on these machines (TOOLCHAIN.md). */
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export const newProfile = () => mkdtemp(join(tmpdir(), 'mnemo-chromium-'));
+
+/** Starts Debian's Chromium on `profile` (a persistent profile, so OPFS survives restarts). */
+export async function browser(profile) {
+  const { chromium } = await import('playwright-core');
+  return chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    headless: true,
+    args: CHROMIUM_ARGS,
+  });
+}

@@ -1,0 +1,191 @@
+// The package under Node (an edge-like runtime): memory storage, the bytes round trip, host
+// embedders and extractors, bad input, and the conformance scenario against the native core.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { Mnemo } from '../src/index.js';
+import { nativeScenario, runSteps } from './helpers.mjs';
+
+const T0 = 1_700_000_000_000;
+const open = (extra = {}) => Mnemo.open({ storage: 'memory', now: T0, seed: 7, ...extra });
+const facts = [
+  { entity_id: 'ana', content: 'Ana drinks green tea every morning', type: 'PREFERENCE' },
+  { entity_id: 'ana', content: "Ana's sister Lena lives in Lisbon", type: 'RELATIONSHIP' },
+  { entity_id: 'ben', content: 'Ben drinks black coffee', type: 'PREFERENCE' },
+];
+
+test('the conformance scenario gives the native core’s JSON, byte for byte', async () => {
+  const { scenario, native } = nativeScenario('recall');
+  const m = await Mnemo.open({ storage: 'memory', now: scenario.now, seed: scenario.seed });
+  const got = await runSteps(m, scenario.steps);
+  assert.equal(JSON.stringify(got), JSON.stringify(native));
+  await m.close();
+});
+
+test('memory storage: seed, search, get, and owners stay apart', async () => {
+  const m = await open();
+  const report = await m.seed(facts);
+  assert.deepEqual(report.outcomes.map((o) => o.action), ['created', 'created', 'created']);
+  const hits = await m.search({ entity_id: 'ana', query: 'what tea does Ana drink?' });
+  assert.equal(hits[0].memory.content, facts[0].content);
+  assert.ok(hits[0].why.text > 0 && hits[0].score > 0);
+  assert.ok(hits.every((h) => h.memory.entity_id === 'ana'));
+  const got = await m.get({ entity_id: 'ana', id: hits[0].memory.id });
+  assert.equal(got.id, hits[0].memory.id);
+  await assert.rejects(m.get({ entity_id: 'ben', id: hits[0].memory.id }), { code: 'not_found' });
+  await m.close();
+  await assert.rejects(m.stats({ entity_id: 'ana' }), { code: 'closed' });
+});
+
+test('exportBytes and fromBytes round-trip a whole store', async () => {
+  const m = await open();
+  await m.seed(facts);
+  const before = await m.search({ entity_id: 'ana', query: 'Lisbon sister' });
+  const bytes = await m.exportBytes();
+  assert.ok(bytes instanceof Uint8Array);
+  assert.equal(new TextDecoder().decode(bytes.slice(0, 15)), 'SQLite format 3');
+  const copy = await Mnemo.fromBytes(bytes, { now: T0, seed: 7 });
+  assert.deepEqual(await copy.stats({ entity_id: 'ana' }), await m.stats({ entity_id: 'ana' }));
+  const after = await copy.search({ entity_id: 'ana', query: 'Lisbon sister' });
+  assert.deepEqual(after.map((h) => h.memory.id), before.map((h) => h.memory.id));
+  // The copy is independent: writing to it leaves the original alone.
+  await copy.seed([{ entity_id: 'ana', content: 'Ana learns Portuguese' }]);
+  assert.equal((await copy.stats({ entity_id: 'ana' })).total, 3);
+  assert.equal((await m.stats({ entity_id: 'ana' })).total, 2);
+  await Promise.all([m.close(), copy.close()]);
+});
+
+test('fromBytes refuses what is not a Mnemo store', async () => {
+  await assert.rejects(Mnemo.fromBytes(new Uint8Array(0)), { code: 'not_a_store' });
+  await assert.rejects(Mnemo.fromBytes(new TextEncoder().encode('hello, not sqlite at all')), { code: 'not_a_store' });
+  await assert.rejects(Mnemo.fromBytes('SQLite format 3'), { code: 'invalid_input' });
+  await assert.rejects(Mnemo.fromBytes(new Uint8Array(4096), { storage: 'opfs' }), { code: 'not_a_store' });
+  // A store embedded with another model is refused, not mixed.
+  const m = await open();
+  await m.seed(facts);
+  const bytes = await m.exportBytes();
+  const embed = { model: 'other', dimension: 3, embed: async (t) => t.map(() => [1, 0, 0]) };
+  await assert.rejects(Mnemo.fromBytes(bytes, { embed }), { code: 'embedder_mismatch' });
+  await m.close();
+});
+
+test('bad input rejects with a clear error and changes nothing', async () => {
+  const m = await open();
+  await m.seed(facts);
+  const stats = await m.stats({ entity_id: 'ana' });
+  const cases = [
+    [() => m.seed([{ entity_id: 'ana', content: 42 }]), 'invalid_input', /args\.items\[0\]\.content/],
+    [() => m.seed('not a list'), 'invalid_input', /args\.items/],
+    [() => m.seed([{ entity_id: 'ana', content: 'x', vector: Array(384).fill(NaN) }]), 'non_finite_vector', /finite/],
+    [() => m.seed([{ entity_id: 'ana', content: 'x', vector: [1, 2, 3] }]), 'dimension_mismatch', /384/],
+    [() => m.seed([{ entity_id: 'ana', content: 'é'.repeat(200_000) }]), 'invalid_input', /content/],
+    [() => m.seed([{ entity_id: 'ana', content: '' }]), 'invalid_input', /empty/],
+    [() => m.seed([facts[0], { entity_id: 'ana', content: 'ok', type: 'HOBBY' }]), 'invalid_input', /HOBBY.*expected one of/],
+    [() => m.seed([{ entity_id: 'ana', content: 'x', importance: 2 }]), 'invalid_input', /importance/],
+    [() => m.seed([{ entity_id: 'ana', content: 'x', colour: 'red' }]), 'invalid_input', /colour/],
+    [() => m.search({ entity_id: 'ana', query: 'x', limit: 'ten' }), 'invalid_input', /args\.limit/],
+    [() => m.search({ entity_id: "ana' OR 1=1 --", query: 'tea' }), 'invalid_input', /entity_id/],
+    [() => m.call('drop_table', {}), 'unknown_value', /drop_table/],
+    [() => m.call(42, {}), 'invalid_input', /method/],
+    [() => m.setNow(NaN), 'invalid_input', /now/],
+  ];
+  for (const [run, code, message] of cases) {
+    await assert.rejects(run(), (e) => {
+      assert.equal(e.code, code, e.message);
+      assert.match(e.message, message);
+      return true;
+    });
+  }
+  // FTS syntax and unicode are just text.
+  const hits = await m.search({ entity_id: 'ana', query: 'tea" OR NEAR(* ) AND 🍵 ' });
+  assert.equal(hits[0].memory.content, facts[0].content);
+  const uni = await m.seed([{ entity_id: 'ana', content: 'Ана любит 绿茶 🍵' }]);
+  assert.equal(uni.outcomes[0].action, 'created');
+  assert.equal((await m.stats({ entity_id: 'ana' })).total, stats.total + 1);
+  await m.close();
+});
+
+test('a host embedder supplies every vector; its failures are reported', async () => {
+  const calls = [];
+  // A toy 3-d "model": counts of a, e, o — enough to make nearest neighbours predictable.
+  const embed = {
+    model: 'toy-vowels',
+    dimension: 3,
+    embed: async (texts) => {
+      calls.push(texts);
+      return texts.map((t) => {
+        const v = ['a', 'e', 'o'].map((c) => t.split(c).length - 1 + 0.1);
+        const n = Math.hypot(...v);
+        return new Float32Array(v.map((x) => x / n));
+      });
+    },
+  };
+  const m = await open({ embed });
+  await m.seed(facts);
+  assert.deepEqual(calls[0], facts.map((f) => f.content));
+  assert.deepEqual(await m.embeddingModel(), { model: 'toy-vowels', dimension: 3 });
+  const hits = await m.search({ entity_id: 'ana', query: 'green tea' });
+  assert.deepEqual(calls.at(-1), ['green tea']);
+  assert.ok(hits[0].why.vector > 0);
+  const r = await m.remember({ entity_id: 'ana', content: 'Ana moved to Porto last spring' });
+  assert.equal(r.outcomes[0].action, 'created');
+  assert.deepEqual(calls.at(-1), ['Ana moved to Porto last spring']);
+  const bad = await open({ embed: { ...embed, embed: async () => [[1, 0, 0]] } });
+  await assert.rejects(bad.seed(facts), { code: 'embedder_error' });
+  const throws = await open({ embed: { ...embed, embed: async () => { throw new Error('model offline'); } } });
+  await assert.rejects(throws.search({ entity_id: 'ana', query: 'x' }), /model offline/);
+  await assert.rejects(open({ embed: { model: 'x' } }), { code: 'invalid_input' });
+  await Promise.all([m.close(), bad.close(), throws.close()]);
+});
+
+test('a host extractor decides what remember stores', async () => {
+  const extract = async (content) =>
+    content.length < 5 ? [] : content.split('. ').map((s) => ({ content: s, type: 'EVENT', importance: 0.6 }));
+  const m = await open({ extract });
+  const r = await m.remember({ entity_id: 'ana', content: 'Ana adopted a cat. The cat is called Miso', session_id: 's1' });
+  assert.deepEqual(r.outcomes.map((o) => o.action), ['created', 'created']);
+  const page = await m.list({ entity_id: 'ana', oldest_first: true });
+  assert.deepEqual(page.memories.map((x) => [x.content, x.type, x.source, x.session_id]), [
+    ['Ana adopted a cat', 'EVENT', 'conversation', 's1'],
+    ['The cat is called Miso', 'EVENT', 'conversation', 's1'],
+  ]);
+  const none = await m.remember({ entity_id: 'ana', content: 'ok' });
+  assert.deepEqual(none.outcomes, [{ action: 'skipped', reason: 'not_significant', existing: null, similarity: null }]);
+  const broken = await open({ extract: async () => [{ content: 'x', type: 'NOPE' }] });
+  await assert.rejects(broken.remember({ entity_id: 'ana', content: 'hello there' }), { code: 'invalid_input', message: /args\.extracted\[0\]\.type/ });
+  await Promise.all([m.close(), broken.close()]);
+});
+
+test('JSONL export and import move one owner between stores', async () => {
+  const a = await open();
+  await a.seed(facts);
+  const jsonl = await a.export({ entity_id: 'ana' });
+  assert.equal(jsonl.trim().split('\n').length, 2);
+  const b = await open({ seed: 8 });
+  const report = await b.import(jsonl);
+  assert.equal(report.restored, 2);
+  assert.equal((await b.stats({ entity_id: 'ben' })).total, 0);
+  await assert.rejects(b.import('{"nope": 1}\n'), { code: 'import_error' });
+  await Promise.all([a.close(), b.close()]);
+});
+
+test('the clock is the host’s: setNow moves a fixed clock, the system clock refuses it', async () => {
+  const m = await open();
+  await m.seed([facts[0]]);
+  await m.setNow(T0 + 400 * 86_400_000);
+  const [hit] = await m.search({ entity_id: 'ana', query: 'green tea' });
+  assert.ok(hit.why.retention < 0.3, `retention ${hit.why.retention}`);
+  const live = await Mnemo.open({ storage: 'memory' });
+  await assert.rejects(live.setNow(T0), { code: 'invalid_input' });
+  const [{ created_at }] = (await live.seed([facts[0]])) && (await live.list({ entity_id: 'ana' })).memories;
+  assert.ok(Math.abs(created_at - Date.now()) < 60_000);
+  await Promise.all([m.close(), live.close()]);
+});
+
+test('storage names and kinds are checked', async () => {
+  await assert.rejects(Mnemo.open({ storage: 'cloud' }), { code: 'unknown_value' });
+  await assert.rejects(Mnemo.open({ storage: 'idb' }), { code: 'storage_unavailable' });
+  await assert.rejects(Mnemo.open({ storage: 'memory', name: '../etc' }), { code: 'invalid_input' });
+  await assert.rejects(Mnemo.open({ storage: 'memory', colour: 1 }), { code: 'invalid_input' });
+  await assert.rejects(Mnemo.open(null), { code: 'invalid_input' });
+});
