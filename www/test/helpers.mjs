@@ -12,7 +12,7 @@ export const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 /** The scenario file's JSON, and the native core's outcomes for it. */
 export function nativeScenario(name) {
   const file = join(root, 'tests/scenarios', `${name}.json`);
-  const out = execFileSync('cargo', ['run', '-q', '--release', '-p', 'mnemo-core', '--example', 'scenario', '--', file], {
+  const out = execFileSync('cargo', ['run', '-q', '-p', 'mnemo-core', '--example', 'scenario', '--', file], {
     cwd: root,
     encoding: 'utf8',
     maxBuffer: 1 << 28,
