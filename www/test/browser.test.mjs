@@ -185,3 +185,48 @@ test('the IndexedDB storage keeps a store across reloads', async () => {
     await context.close();
   });
 });
+
+test('the demo chat stores, lists and explains memories (screenshot)', async () => {
+  await withProfile(async (profile) => {
+    const context = await browser(profile);
+    const p = await context.newPage();
+    p.on('pageerror', (e) => console.error('demo error:', e.message));
+    await p.setViewportSize({ width: 1400, height: 800 });
+    await p.goto(`${server.url}/www/demo/index.html?user=sam`);
+    await p.waitForFunction(() => window.mnemoDemoReady === true);
+    const messages = [
+      'I live in Porto and work as a marine biologist',
+      'My favourite drink is green tea with a little honey',
+      'My sister Ines is visiting me in May',
+      'My favourite drink is green tea with a little honey',
+    ];
+    for (const [i, text] of messages.entries()) {
+      await p.fill('#message', text);
+      await p.click('#say button');
+      await p.waitForFunction((n) => document.querySelectorAll('#chat li.agent').length === n, i + 1);
+    }
+    await p.fill('#query', 'what do I like to drink?');
+    await p.click('#find button');
+    await p.waitForFunction(() => document.querySelectorAll('#hits li').length > 0);
+
+    const replies = await p.$$eval('#chat li.agent', (li) => li.map((x) => x.textContent));
+    assert.equal(replies[0], 'Noted.');
+    assert.match(replies[3], /I already knew that \(exact duplicate\)/);
+    const rows = await p.$$eval('#memories tbody tr', (tr) => tr.map((r) => [...r.cells].map((c) => c.textContent)));
+    assert.equal(rows.length, 3);
+    assert.ok(rows.some(([content, type, , state]) => content.includes('green tea') && type === 'CONTEXT' && state === 'ACTIVE'));
+    assert.equal(await p.textContent('#count'), '(3)');
+    const top = await p.textContent('#hits li');
+    assert.match(top, /green tea/);
+    assert.match(top, /relevance \d\.\d\d \(text \d\.\d\d, vector \d\.\d\d\)/);
+    assert.match(await p.textContent('#embedder'), /mnemo-hash-v1 \(384-d\)/);
+    assert.equal(await p.textContent('#storage'), 'opfs');
+
+    const { mkdir, stat } = await import('node:fs/promises');
+    await mkdir(new URL('./out/', import.meta.url), { recursive: true });
+    const shot = new URL('./out/demo.png', import.meta.url);
+    await p.screenshot({ path: shot.pathname, fullPage: true });
+    assert.ok((await stat(shot)).size > 20_000, 'the screenshot is empty');
+    await context.close();
+  });
+});

@@ -1,0 +1,156 @@
+// The demo chat: every message goes through Mnemo's write path (dedup, importance, types),
+// the memory table shows what is stored, and search shows why each memory matched. It uses
+// only the public package. URL options: ?storage=opfs|idb|memory, ?embedder=minilm, ?user=.
+import { Mnemo } from '../src/index.js';
+
+const params = new URLSearchParams(location.search);
+const user = params.get('user') ?? 'me';
+const storage = params.get('storage') ?? (navigator.storage?.getDirectory ? 'opfs' : 'idb');
+const session = `chat-${new Date().toISOString().slice(0, 10)}`;
+const $ = (id) => document.getElementById(id);
+
+function el(tag, attrs = {}, ...children) {
+  const e = document.createElement(tag);
+  Object.assign(e, attrs);
+  e.append(...children);
+  return e;
+}
+
+function say(who, text) {
+  $('chat').append(el('li', { className: who, textContent: text }));
+  $('chat').lastChild.scrollIntoView({ block: 'end' });
+}
+
+function fail(e) {
+  $('status').textContent = `${e.code ?? 'error'}: ${e.message}`;
+  $('status').className = 'error';
+}
+
+const fmt = (x) => (typeof x === 'number' ? x.toFixed(2) : String(x));
+
+async function openStore() {
+  let embed;
+  let name = 'demo';
+  if (params.get('embedder') === 'minilm') {
+    const { transformersEmbedder } = await import('./transformers-embed.js');
+    $('status').textContent = 'loading all-MiniLM-L6-v2…';
+    embed = await transformersEmbedder();
+    name = 'demo-minilm';
+  }
+  const m = await Mnemo.open({ name, storage, embed });
+  const { model, dimension } = await m.embeddingModel();
+  $('embedder').textContent = `${model} (${dimension}-d)`;
+  $('storage').textContent = storage;
+  return m;
+}
+
+async function refresh(m) {
+  const page = await m.list({ entity_id: user, limit: 200 });
+  $('count').textContent = `(${page.total})`;
+  const rows = page.memories.map((x) =>
+    el(
+      'tr',
+      {},
+      el('td', { textContent: x.content }),
+      el('td', { textContent: x.type }),
+      el('td', { className: 'num', textContent: fmt(x.importance) }),
+      el('td', { className: `state-${x.state}`, textContent: x.state }),
+      el('td', { textContent: x.tier }),
+    ),
+  );
+  $('memories').tBodies[0].replaceChildren(...rows);
+}
+
+function explain(hit) {
+  const w = hit.why;
+  const lent = w.context > 0 ? `, lent by its conversation ${fmt(w.context)}` : '';
+  return `relevance ${fmt(w.semantic)} (text ${fmt(w.text)}, vector ${fmt(w.vector)}${lent}) · recency ${fmt(w.recency)} · retention ${fmt(w.retention)} · importance ${fmt(w.importance)} · ${w.mode}`;
+}
+
+function showHits(hits) {
+  $('hits').replaceChildren(
+    ...hits.map((h) =>
+      el(
+        'li',
+        {},
+        el('span', { className: 'score', textContent: `${fmt(h.score)} ` }),
+        h.memory.content,
+        el('div', { className: 'why', textContent: explain(h) }),
+      ),
+    ),
+  );
+  if (!hits.length) $('hits').append(el('li', { textContent: 'nothing matched' }));
+}
+
+const outcomeText = {
+  created: () => 'Noted.',
+  merged: (o) => `Noted — merged with something you told me before (similarity ${fmt(o.similarity)}).`,
+  skipped: (o) =>
+    o.reason === 'not_significant'
+      ? 'Nothing to remember there.'
+      : `I already knew that (${o.reason.replaceAll('_', ' ')}).`,
+};
+
+async function main() {
+  let m;
+  try {
+    m = await openStore();
+  } catch (e) {
+    return fail(e);
+  }
+  $('status').textContent = `remembering for "${user}" in this browser only`;
+  await refresh(m);
+
+  $('say').onsubmit = async (ev) => {
+    ev.preventDefault();
+    const text = $('message').value.trim();
+    if (!text) return;
+    $('message').value = '';
+    say('user', text);
+    try {
+      // Recall before storing, so the reply shows what the new message brought back.
+      // Only memories with their own evidence (words or meaning), not relevance lent by
+      // neighbouring messages of the same conversation.
+      const related = (await m.search({ entity_id: user, query: text, limit: 3 })).filter(
+        (h) => h.memory.content !== text && (h.why.text > 0.2 || h.why.vector > 0.35),
+      );
+      const report = await m.remember({ entity_id: user, content: text, session_id: session });
+      const o = report.outcomes[0];
+      let reply = outcomeText[o.action](o);
+      if (related.length) reply += ` That reminds me: “${related[0].memory.content}”.`;
+      say('agent', reply);
+      await refresh(m);
+    } catch (e) {
+      say('agent', `(${e.code}) ${e.message}`);
+    }
+  };
+
+  $('find').onsubmit = async (ev) => {
+    ev.preventDefault();
+    const query = $('query').value.trim();
+    if (!query) return;
+    try {
+      showHits(await m.search({ entity_id: user, query, mode: $('mode').value, limit: 8 }));
+      await refresh(m);
+    } catch (e) {
+      fail(e);
+    }
+  };
+
+  $('export').onclick = async () => {
+    const jsonl = await m.export({ entity_id: user });
+    const a = el('a', { href: URL.createObjectURL(new Blob([jsonl], { type: 'application/x-ndjson' })), download: `mnemo-${user}.jsonl` });
+    a.click();
+  };
+
+  $('forget-all').onclick = async () => {
+    const page = await m.list({ entity_id: user, limit: 1000 });
+    for (const x of page.memories) await m.forget({ entity_id: user, id: x.id });
+    $('chat').replaceChildren();
+    $('hits').replaceChildren();
+    await refresh(m);
+  };
+  window.mnemoDemoReady = true;
+}
+
+main();

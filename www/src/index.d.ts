@@ -1,0 +1,297 @@
+// Types of the Mnemo JS package. Field names are the engine's snake_case JSON, the same on
+// every surface (JS, HTTP, CLI), so a memory looks identical wherever it is read.
+
+export type MemoryType =
+  | 'IDENTITY' | 'PREFERENCE' | 'RELATIONSHIP' | 'EVENT' | 'ACTIVITY' | 'PLAN' | 'CONTEXT' | 'EPHEMERAL';
+export type Kind = 'fact' | 'procedure' | 'narrative';
+export type Layer = 'working' | 'episodic' | 'semantic' | 'procedural';
+export type State = 'ACTIVE' | 'STALE' | 'ARCHIVED' | 'DELETED';
+export type Status = 'active' | 'challenged' | 'invalidated' | 'merged' | 'superseded';
+export type Tier = 'hot' | 'warm' | 'archive';
+export type Source = 'user' | 'agent' | 'conversation' | 'import';
+export type Visibility = 'private' | 'team' | 'global';
+export type RankMode = 'balanced' | 'recent' | 'important' | 'historical' | 'comprehensive';
+export type RecallFilter = 'facts_only' | 'facts_plus_rules' | 'full_context';
+/** Milliseconds since the Unix epoch. */
+export type Millis = number;
+export type Vector = number[] | Float32Array;
+
+/** A stored memory. */
+export interface Memory {
+  id: string;
+  entity_id: string;
+  agent_id: string | null;
+  session_id: string | null;
+  team_id: string | null;
+  visibility: Visibility;
+  content: string;
+  content_hash: string;
+  type: MemoryType;
+  kind: Kind;
+  layer: Layer;
+  state: State;
+  status: Status;
+  tier: Tier;
+  importance: number;
+  surprise: number | null;
+  confidence: number;
+  sentiment: number;
+  source: Source;
+  trust: number;
+  access_count: number;
+  last_accessed_at: Millis | null;
+  feedback: number;
+  pinned: boolean;
+  manual_tags: string[];
+  auto_tags: string[];
+  expires_at: Millis | null;
+  cron_tag: string | null;
+  source_ref: string | null;
+  merged_into: string | null;
+  created_at: Millis;
+  updated_at: Millis;
+  state_changed_at: Millis;
+  deleted_at: Millis | null;
+}
+
+/** A memory to store; only `entity_id` and `content` are required. */
+export interface NewMemory {
+  entity_id: string;
+  content: string;
+  type?: MemoryType;
+  kind?: Kind;
+  layer?: Layer;
+  importance?: number;
+  confidence?: number;
+  sentiment?: number;
+  source?: Source;
+  tags?: string[];
+  pinned?: boolean;
+  expires_at?: Millis;
+  cron_tag?: string;
+  source_ref?: string;
+  agent_id?: string;
+  session_id?: string;
+  team_id?: string;
+  visibility?: Visibility;
+  /** The content's vector, when you embed it yourself. */
+  vector?: Vector;
+}
+
+/** One memory an extractor found; only `content` is required. */
+export interface Extracted {
+  content: string;
+  type?: MemoryType;
+  kind?: Kind;
+  importance?: number;
+  confidence?: number;
+  sentiment?: number;
+  tags?: string[];
+  expires_at?: Millis | null;
+  vector?: Vector;
+}
+
+export interface RememberArgs {
+  entity_id: string;
+  /** The conversation text (an exchange) to remember. */
+  content: string;
+  /** Memories already extracted from `content`; when absent the extractor runs. */
+  extracted?: Extracted[];
+  agent_id?: string;
+  session_id?: string;
+  source_ref?: string;
+  source?: Source;
+}
+
+export type Outcome =
+  | { action: 'created'; id: string }
+  | { action: 'merged'; id: string; absorbed: string; similarity: number }
+  | {
+      action: 'skipped';
+      reason: 'exact_duplicate' | 'semantic_duplicate' | 'subset' | 'not_significant';
+      existing: string | null;
+      similarity: number | null;
+    };
+
+/** What happened to each input, in input order. */
+export interface WriteReport {
+  outcomes: Outcome[];
+}
+
+export interface SearchArgs {
+  entity_id: string;
+  query: string;
+  vector?: Vector;
+  /** 1..1000, default 10. */
+  limit?: number;
+  mode?: RankMode;
+  recall?: RecallFilter;
+  include_archived?: boolean;
+  types?: MemoryType[];
+  min_score?: number;
+}
+
+/** Why a hit ranked where it did. */
+export interface ScoreBreakdown {
+  mode: RankMode;
+  semantic: number;
+  text: number;
+  vector: number;
+  context: number;
+  recency: number;
+  retention: number;
+  importance: number;
+  confidence: number;
+  feedback_multiplier: number;
+  state_multiplier: number;
+}
+
+export interface SearchHit {
+  memory: Memory;
+  score: number;
+  why: ScoreBreakdown;
+}
+
+export interface ListArgs {
+  entity_id: string;
+  types?: MemoryType[];
+  states?: State[];
+  statuses?: Status[];
+  kinds?: Kind[];
+  tag?: string;
+  pinned?: boolean;
+  /** 1..1000, default 50. */
+  limit?: number;
+  offset?: number;
+  oldest_first?: boolean;
+}
+
+export interface Page {
+  total: number;
+  memories: Memory[];
+}
+
+export interface MemoryRef {
+  entity_id: string;
+  id: string;
+}
+
+export interface MemoryPatch {
+  content?: string;
+  vector?: Vector;
+  type?: MemoryType;
+  kind?: Kind;
+  importance?: number;
+  confidence?: number;
+  sentiment?: number;
+  tags?: string[];
+  expires_at?: Millis;
+  source_ref?: string;
+}
+
+export interface StatusChange {
+  old: Status;
+  new: Status;
+  reason: string;
+  changed_at: Millis;
+}
+
+export interface Stats {
+  entity_id: string;
+  total: number;
+  by_type: Record<string, number>;
+  by_state: Record<string, number>;
+  by_status: Record<string, number>;
+  by_tier: Record<string, number>;
+  embedding_model: string;
+  embedding_dim: number;
+}
+
+export interface MaintainReport {
+  examined: number;
+  to_stale: number;
+  to_archived: number;
+  to_deleted: number;
+  promoted: number;
+  purged: number;
+}
+
+export interface ImportReport {
+  restored: number;
+  already_present: number;
+  written: WriteReport;
+}
+
+/** A host embedding model. The store records `model` and `dimension` and refuses others. */
+export interface Embedder {
+  model: string;
+  dimension: number;
+  embed(texts: string[]): Promise<Vector[]> | Vector[];
+}
+
+/** A host extractor (e.g. an LLM): the memories in a piece of conversation; [] = nothing. */
+export type Extractor = (content: string, context: { entity_id: string }) => Promise<Extracted[]> | Extracted[];
+
+export interface OpenOptions {
+  /** Store name: 1–64 letters, digits, '-' or '_' (default 'mnemo'). */
+  name?: string;
+  /** 'opfs' (browsers: a SQLite file in OPFS), 'idb' (IndexedDB copy), 'memory' (default). */
+  storage?: 'opfs' | 'idb' | 'memory';
+  embed?: Embedder;
+  extract?: Extractor;
+  /** A fixed start time: the clock then moves only by `setNow` (tests, replays). */
+  now?: Millis;
+  /** Seed of the memory-id generator (default: random). */
+  seed?: number;
+  /** Engine configuration (dedup thresholds, retention mode, recall weights), snake_case. */
+  config?: Record<string, unknown>;
+  /** Run in a dedicated worker (default in browser pages) or in this thread. */
+  worker?: boolean;
+}
+
+/** Errors carry the engine's message and a stable machine-readable code. */
+export interface MnemoError extends Error {
+  code:
+    | 'invalid_input' | 'unknown_value' | 'not_found' | 'dimension_mismatch' | 'non_finite_vector'
+    | 'embedder_mismatch' | 'embedder_error' | 'extractor_error' | 'schema_too_new' | 'not_a_store'
+    | 'import_error' | 'storage_error' | 'storage_unavailable' | 'store_locked' | 'closed'
+    | 'worker_error' | 'internal_error' | string;
+}
+
+export declare class Mnemo {
+  /** Opens (creating if needed) a store. */
+  static open(options?: OpenOptions): Promise<Mnemo>;
+  /** Opens a memory store from a SQLite image made by `exportBytes`. */
+  static fromBytes(bytes: Uint8Array, options?: Omit<OpenOptions, 'storage'>): Promise<Mnemo>;
+
+  remember(args: RememberArgs): Promise<WriteReport>;
+  extract(args: { content: string }): Promise<Extracted[]>;
+  seed(items: NewMemory[]): Promise<WriteReport>;
+  search(args: SearchArgs): Promise<SearchHit[]>;
+  get(args: MemoryRef): Promise<Memory>;
+  list(args: ListArgs): Promise<Page>;
+  update(args: MemoryRef & { patch: MemoryPatch }): Promise<Memory>;
+  forget(args: MemoryRef): Promise<Memory>;
+  reinforce(args: MemoryRef): Promise<Memory>;
+  demote(args: MemoryRef): Promise<Memory>;
+  pin(args: MemoryRef & { pinned: boolean }): Promise<Memory>;
+  setStatus(args: MemoryRef & { status: Status; reason: string }): Promise<Memory>;
+  statusHistory(args: MemoryRef): Promise<StatusChange[]>;
+  stats(args: { entity_id: string }): Promise<Stats>;
+  maintain(args?: Record<string, never>): Promise<MaintainReport>;
+  embeddingModel(): Promise<{ model: string; dimension: number }>;
+  /** All of one owner's memories as JSONL. */
+  export(args: { entity_id: string }): Promise<string>;
+  /** Restores memories from JSONL made by `export`. */
+  import(jsonl: string): Promise<ImportReport>;
+  /** Any engine call by its snake_case name. */
+  call(method: string, args?: object): Promise<unknown>;
+  /** The whole store as a SQLite image. */
+  exportBytes(): Promise<Uint8Array>;
+  /** Moves the clock of a store opened with a fixed `now`. */
+  setNow(ms: Millis): Promise<void>;
+  /** Writes what is pending, closes the store and stops its worker. */
+  close(): Promise<void>;
+}
+
+export default Mnemo;
