@@ -2,8 +2,8 @@
 // wasm-bindgen --target web → wasm-opt -Oz (npm `binaryen`). Output: www/pkg/.
 //
 // wasm-bindgen-cli must match the `wasm-bindgen` crate version pinned in wasm/Cargo.toml; it
-// is found through $WASM_BINDGEN, ~/.cache/mnemo/wasm-bindgen-<version>/bin, or PATH
-// (`.ci/run` installs it there).
+// is found through $WASM_BINDGEN, ~/.cache/mnemo/wasm-bindgen-<version>/bin, or PATH, and
+// installed into that cache with `cargo install` when missing (about 9 minutes, once).
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync, mkdirSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -30,10 +30,17 @@ function findWasmBindgen() {
       if (out.includes(version)) return c;
     } catch {}
   }
-  throw new Error(
-    `wasm-bindgen-cli ${version} not found. Install it with:\n` +
-      `  cargo install wasm-bindgen-cli --version ${version} --root ~/.cache/mnemo/wasm-bindgen-${version}`,
-  );
+  return null;
+}
+
+function installWasmBindgen() {
+  const dir = join(homedir(), `.cache/mnemo/wasm-bindgen-${version}`);
+  console.log(`wasm-bindgen-cli ${version} not found: installing it into ${dir}`);
+  // No --locked: its lock file wants a crate version this registry lacks (TOOLCHAIN.md).
+  run('cargo', ['install', 'wasm-bindgen-cli', '--version', version, '--root', dir], {
+    CARGO_TARGET_DIR: join(homedir(), '.cache/mnemo/wasm-bindgen-build'),
+  });
+  return join(dir, 'bin/wasm-bindgen');
 }
 
 const targetDir = process.env.CARGO_TARGET_DIR ?? join(root, 'target');
@@ -43,7 +50,7 @@ const wasm = join(targetDir, 'wasm32-unknown-unknown/wasm/mnemo_wasm.wasm');
 const out = join(root, 'www/pkg');
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
-run(findWasmBindgen(), ['--target', 'web', '--out-dir', out, '--no-typescript', wasm]);
+run(findWasmBindgen() ?? installWasmBindgen(), ['--target', 'web', '--out-dir', out, '--no-typescript', wasm]);
 
 const bg = join(out, 'mnemo_wasm_bg.wasm');
 run(join(root, 'node_modules/.bin/wasm-opt'), [
