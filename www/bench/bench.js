@@ -78,9 +78,9 @@ export async function run({ n = 10_000, q = 1_000, batch = 1_000, storage = 'opf
     if (!hits.length) empty++;
   }
   times.sort((a, b) => a - b);
-  // The same queries again: answered from the LRU cache.
+  // The last 200 queries again (still in the 500-entry LRU cache): answered from it.
   const cached = [];
-  for (const query of queries.slice(0, 200)) {
+  for (const query of queries.slice(-200)) {
     const a = performance.now();
     await m.search({ ...query, limit: 10 });
     cached.push(performance.now() - a);
@@ -99,6 +99,7 @@ export async function run({ n = 10_000, q = 1_000, batch = 1_000, storage = 'opf
     memories_per_second: Math.round((n / seedMs) * 1000),
     searches: q,
     searches_without_hits: empty,
+    // Uncached: every query is new. Through the public API, worker round trip included.
     search_ms: { p50: round(pct(times, 50)), p95: round(pct(times, 95)), p99: round(pct(times, 99)), max: round(times.at(-1)) },
     cached_search_ms: { p50: round(pct(cached, 50)), p95: round(pct(cached, 95)) },
     open_ms_in_page: round(openMs),

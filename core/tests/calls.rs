@@ -1,0 +1,272 @@
+//! The call vocabulary every face uses (`mnemo_core::api`): methods by name with JSON
+//! arguments, errors that name the bad field, whole-store images, and host-extracted memories.
+mod common;
+
+use common::*;
+use mnemo_core::api::{self, Call};
+use mnemo_core::*;
+use serde_json::{json, Value};
+
+fn call(e: &mut Engine, method: &str, args: Value) -> Result<Value> {
+    Call::parse(method, args).and_then(|c| e.call(c))
+}
+
+#[test]
+fn every_method_answers_the_same_json_as_the_typed_api() {
+    let (mut e, _) = engine();
+    let report = call(
+        &mut e,
+        "seed",
+        json!({"items": [{"entity_id": "ana", "content": "Ana drinks green tea", "type": "PREFERENCE"}]}),
+    )
+    .unwrap();
+    let id = report["outcomes"][0]["id"].as_str().unwrap().to_string();
+    let r = json!({"entity_id": "ana", "id": id});
+    assert_eq!(
+        call(&mut e, "get", r.clone()).unwrap()["content"],
+        "Ana drinks green tea"
+    );
+    let hits = call(
+        &mut e,
+        "search",
+        json!({"entity_id": "ana", "query": "tea"}),
+    )
+    .unwrap();
+    assert_eq!(hits[0]["memory"]["id"], id.as_str());
+    assert!(hits[0]["why"]["text"].as_f64().unwrap() > 0.0);
+    assert_eq!(call(&mut e, "reinforce", r.clone()).unwrap()["feedback"], 3);
+    assert_eq!(call(&mut e, "demote", r.clone()).unwrap()["feedback"], 2);
+    let pinned = call(
+        &mut e,
+        "pin",
+        json!({"entity_id": "ana", "id": id, "pinned": true}),
+    );
+    assert_eq!(pinned.unwrap()["pinned"], true);
+    let patch = json!({"entity_id": "ana", "id": id, "patch": {"importance": 0.9}});
+    assert_eq!(call(&mut e, "update", patch).unwrap()["importance"], 0.9);
+    let status = json!({"entity_id": "ana", "id": id, "status": "challenged", "reason": "Ana said otherwise"});
+    assert_eq!(
+        call(&mut e, "set_status", status).unwrap()["status"],
+        "challenged"
+    );
+    let history = call(&mut e, "status_history", r.clone()).unwrap();
+    assert_eq!(history[0]["reason"], "Ana said otherwise");
+    let stats = call(&mut e, "stats", json!({"entity_id": "ana"})).unwrap();
+    assert_eq!(stats["total"], 1);
+    assert_eq!(
+        call(&mut e, "list", json!({"entity_id": "ana"})).unwrap()["total"],
+        1
+    );
+    assert!(call(&mut e, "maintain", json!({})).is_ok());
+    let jsonl = call(&mut e, "export", json!({"entity_id": "ana"})).unwrap();
+    assert_eq!(jsonl.as_str().unwrap().lines().count(), 1);
+    let model = call(&mut e, "embedding_model", json!({})).unwrap();
+    assert_eq!(model, json!({"model": "mnemo-hash-v1", "dimension": 384}));
+    assert_eq!(
+        call(&mut e, "forget", r.clone()).unwrap()["state"],
+        "DELETED"
+    );
+    let (mut other, _) = engine();
+    let imported = call(&mut other, "import", json!({"jsonl": jsonl})).unwrap();
+    assert_eq!(imported["restored"], 1);
+    // Every listed method parses.
+    assert_eq!(api::METHODS.len(), 18);
+}
+
+#[test]
+fn call_json_takes_text_and_names_what_is_wrong() {
+    let (mut e, _) = engine();
+    let out = e
+        .call_json(
+            "seed",
+            r#"{"items":[{"entity_id":"ana","content":"hello there"}]}"#,
+        )
+        .unwrap();
+    assert!(out.starts_with(r#"{"outcomes":[{"action":"created","id":"mem_"#));
+    let cases = [
+        (
+            "seed",
+            r#"{"items":[{"entity_id":"ana","content":5}]}"#,
+            "args.items[0].content",
+        ),
+        (
+            "seed",
+            r#"{"items":[{"entity_id":"ana","content":"x","colour":1}]}"#,
+            "colour",
+        ),
+        (
+            "search",
+            r#"{"entity_id":"ana","query":"x","limit":"ten"}"#,
+            "args.limit",
+        ),
+        ("search", r#"{"entity_id":"ana","query":"x""#, "args"),
+        (
+            "search",
+            r#"{"entity_id":"ana","query":"x"} {}"#,
+            "trailing",
+        ),
+        ("search", "[1, 2]", "args"),
+        (
+            "set_status",
+            r#"{"entity_id":"ana","id":"mem_1","status":"gone","reason":"r"}"#,
+            "args.status",
+        ),
+        ("maintain", r#"{"now":1}"#, "now"),
+    ];
+    for (method, args, needle) in cases {
+        let err = e.call_json(method, args).unwrap_err();
+        assert_eq!(err.code(), "invalid_input", "{method} {args}: {err}");
+        assert!(err.to_string().contains(needle), "{method} {args}: {err}");
+    }
+    let err = e.call_json("drop_tables", "{}").unwrap_err();
+    assert_eq!(err.code(), "unknown_value");
+    assert!(err.to_string().contains("remember, extract, seed"), "{err}");
+    // Empty text means no arguments; nothing above wrote anything.
+    assert!(e.call_json("maintain", "").is_ok());
+    assert_eq!(e.stats("ana").unwrap().total, 1);
+}
+
+#[test]
+fn writes_names_the_read_only_methods() {
+    for m in [
+        "get",
+        "list",
+        "stats",
+        "export",
+        "extract",
+        "status_history",
+        "embedding_model",
+    ] {
+        assert!(!api::writes(m), "{m}");
+    }
+    for m in [
+        "seed", "remember", "search", "update", "forget", "maintain", "import", "pin",
+    ] {
+        assert!(api::writes(m), "{m}");
+    }
+}
+
+#[test]
+fn a_store_image_reopens_with_everything_and_refuses_what_is_not_a_store() {
+    let (mut e, clock) = engine();
+    let id = seed_one(&mut e, mem("ana", "Ana's sister lives in Lisbon"));
+    search(&mut e, "ana", "sister");
+    let bytes = e.to_bytes().unwrap();
+    assert!(bytes.starts_with(b"SQLite format 3\0"));
+    let mut copy = Engine::builder(clock.clone()).open_bytes(&bytes).unwrap();
+    let m = copy.get("ana", &id).unwrap();
+    // The search's pending access was written into the image (each `get` adds one).
+    assert_eq!(m.access_count, e.get("ana", &id).unwrap().access_count);
+    assert!(m.access_count >= 2);
+    assert_eq!(search(&mut copy, "ana", "Lisbon")[0].memory.id, id);
+
+    let not_stores: [&[u8]; 3] = [b"", b"hello, world", &[0u8; 4096]];
+    for bytes in not_stores {
+        let err = Engine::builder(clock.clone())
+            .open_bytes(bytes)
+            .err()
+            .unwrap();
+        assert_eq!(err.code(), "not_a_store", "{err}");
+    }
+    let mut header_only = b"SQLite format 3\0".to_vec();
+    header_only.resize(100, 0);
+    assert!(Engine::builder(clock.clone())
+        .open_bytes(&header_only)
+        .is_err());
+    let other = Engine::builder(clock)
+        .embedder(SuppliedVectors::new("other", 3))
+        .open_bytes(&bytes)
+        .err()
+        .unwrap();
+    assert_eq!(other.code(), "embedder_mismatch");
+}
+
+#[test]
+fn host_extracted_memories_are_stored_with_their_vectors() {
+    let (mut e, _) = vector_engine(Config::default());
+    let args = json!({
+        "entity_id": "ana",
+        "content": "Ana adopted a cat called Miso",
+        "session_id": "s1",
+        "extracted": [
+            {"content": "Ana adopted a cat", "type": "EVENT", "vector": [1.0, 0.0, 0.0, 0.0]},
+            {"content": "The cat is called Miso", "vector": [0.0, 1.0, 0.0, 0.0]}
+        ]
+    });
+    let report = call(&mut e, "remember", args).unwrap();
+    assert_eq!(report["outcomes"].as_array().unwrap().len(), 2);
+    let page = e
+        .list(&ListRequest {
+            entity_id: "ana".into(),
+            oldest_first: true,
+            ..Default::default()
+        })
+        .unwrap();
+    let got: Vec<_> = page
+        .memories
+        .iter()
+        .map(|m| {
+            (
+                m.content.as_str(),
+                m.memory_type,
+                m.source,
+                m.session_id.as_deref(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (
+                "Ana adopted a cat",
+                MemoryType::Event,
+                Source::Conversation,
+                Some("s1")
+            ),
+            (
+                "The cat is called Miso",
+                MemoryType::Context,
+                Source::Conversation,
+                Some("s1")
+            ),
+        ]
+    );
+    let hits = e
+        .search(&SearchRequest {
+            entity_id: "ana".into(),
+            vector: Some(vec![0.0, 1.0, 0.0, 0.0]),
+            ..Default::default()
+        })
+        .unwrap();
+    assert_eq!(hits[0].memory.content, "The cat is called Miso");
+    // Nothing extracted: not significant, nothing stored.
+    let none = call(
+        &mut e,
+        "remember",
+        json!({"entity_id": "ana", "content": "ok", "extracted": []}),
+    );
+    assert_eq!(none.unwrap()["outcomes"][0]["reason"], "not_significant");
+    // A host extractor's bad output is refused whole.
+    let bad = json!({"entity_id": "ana", "content": "x", "extracted": [
+        {"content": "fine", "vector": [1.0, 0.0, 0.0, 0.0]},
+        {"content": "broken", "vector": [1.0, 0.0]}
+    ]});
+    assert_eq!(
+        call(&mut e, "remember", bad).unwrap_err().code(),
+        "dimension_mismatch"
+    );
+    assert_eq!(e.stats("ana").unwrap().total, 2);
+    // `extract` runs the engine's extractor without storing.
+    let (mut plain, _) = engine();
+    let x = call(
+        &mut plain,
+        "extract",
+        json!({"content": "  We moved to Lisbon  "}),
+    )
+    .unwrap();
+    assert_eq!(
+        x,
+        json!([{"content": "We moved to Lisbon", "type": "CONTEXT", "kind": "narrative", "importance": 0.5, "confidence": 1.0, "sentiment": 0.0, "tags": [], "expires_at": null}])
+    );
+    assert_eq!(plain.stats("ana").unwrap().total, 0);
+}
