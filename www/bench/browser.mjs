@@ -1,6 +1,8 @@
 // `npm run bench:browser`: the browser benchmark in Debian's Chromium with an OPFS store —
 // cold open time, seeding 10,000 memories with 384-d vectors, 1,000 hybrid searches — plus the
 // package's download size. Writes bench-results/browser.json and prints it.
+import { execFileSync } from 'node:child_process';
+import { existsSync, openSync, closeSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -19,6 +21,21 @@ async function size(files) {
     gzip += gzipSync(bytes, { level: 9 }).length;
   }
   return { raw_kib: Math.round(raw / 1024), gzip_kib: Math.round(gzip / 1024) };
+}
+
+// The native benchmarks' corpus, written once by the core's bench_corpus example.
+await mkdir(join(root, 'bench-results'), { recursive: true });
+const corpus = `bench-results/corpus-${n}-${q}.json`;
+if (!existsSync(join(root, corpus))) {
+  const out = openSync(join(root, corpus), 'w');
+  try {
+    execFileSync('cargo', ['run', '-q', '--release', '-p', 'mnemo-core', '--example', 'bench_corpus', '--', `${n}`, `${q}`], {
+      cwd: root,
+      stdio: ['ignore', out, 'inherit'],
+    });
+  } finally {
+    closeSync(out);
+  }
 }
 
 const server = await serve();
@@ -45,7 +62,7 @@ try {
   const page = await context.newPage();
   await page.goto(`${server.url}/www/bench/bench.html`);
   await page.waitForFunction(() => window.ready === true);
-  const result = await page.evaluate(({ n, q }) => runBench({ n, q }), { n, q });
+  const result = await page.evaluate((corpus) => runBench({ corpus }), `/${corpus}`);
   const version = context.browser()?.version() ?? (await page.evaluate(() => navigator.userAgent));
   await context.close();
 
@@ -59,7 +76,6 @@ try {
     bundle: await size(['www/pkg/mnemo_wasm_bg.wasm', 'www/pkg/mnemo_wasm.js', 'www/src/index.js', 'www/src/host.js', 'www/src/worker.js', 'www/src/idb.js']),
     aims: { memories_per_second: 10_000, search_p95_ms: 3, bundle_gzip_kib: 600 },
   };
-  await mkdir(join(root, 'bench-results'), { recursive: true });
   await writeFile(join(root, 'bench-results/browser.json'), JSON.stringify(report, null, 2) + '\n');
   console.log(JSON.stringify(report, null, 2));
 } finally {
