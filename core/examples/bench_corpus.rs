@@ -3,7 +3,6 @@
 //! criterion benchmarks do.
 //!
 //! `cargo run --release -p mnemo-core --example bench_corpus -- 10000 1000 > corpus.json`
-#[allow(dead_code)]
 #[path = "../benches/common/mod.rs"]
 mod common;
 
