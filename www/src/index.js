@@ -62,6 +62,7 @@ class WorkerTransport {
   }
 
   terminate() {
+    this.unshare?.();
     this.#worker.terminate();
   }
 }
@@ -88,8 +89,102 @@ class LocalTransport {
   terminate() {}
 }
 
+/** How long a tab waits for the tab holding a store to answer before giving up. */
+const HOLDER_TIMEOUT_MS = 10_000;
+/** How long `open` waits for the holding tab to say it shares the store. */
+const HOLDER_PING_MS = 1_500;
+
+const channelName = (name) => `mnemo:${name ?? 'mnemo'}`;
+
+/**
+ * Talks to a store held by another tab of this origin, through a BroadcastChannel: that tab
+ * runs the calls on its worker and answers. Only calls cross (not close or the clock).
+ */
+class TabTransport {
+  #channel;
+  #me = crypto.randomUUID();
+  #next = 0;
+  #pending = new Map();
+  #gone = null;
+
+  constructor(name) {
+    this.name = name ?? 'mnemo';
+    this.#channel = new BroadcastChannel(channelName(name));
+    this.#channel.onmessage = ({ data }) => {
+      if (data?.type === 'closed') {
+        this.#gone = coded(
+          `the tab holding store ${JSON.stringify(this.name)} closed it; open the store again here`,
+          'store_moved',
+        );
+        for (const p of this.#pending.values()) p.reject(this.#gone);
+        this.#pending.clear();
+      }
+      if (data?.type !== 'reply' || data.to !== this.#me) return;
+      const p = this.#pending.get(data.id);
+      if (!p) return;
+      this.#pending.delete(data.id);
+      clearTimeout(p.timer);
+      if (data.ok) p.resolve(data.value);
+      else p.reject(coded(data.error.message, data.error.code));
+    };
+  }
+
+  request(op, payload, timeout = HOLDER_TIMEOUT_MS) {
+    if (op === 'close') return Promise.resolve(this.#channel.close());
+    if (this.#gone) return Promise.reject(this.#gone);
+    return new Promise((resolve, reject) => {
+      const id = this.#next++;
+      const timer = setTimeout(() => {
+        this.#pending.delete(id);
+        reject(
+          coded(
+            `the tab holding store ${JSON.stringify(this.name)} did not answer; close it there, then open the store again`,
+            'store_locked',
+          ),
+        );
+      }, timeout);
+      this.#pending.set(id, { resolve, reject, timer });
+      try {
+        this.#channel.postMessage({ type: 'request', from: this.#me, id, op, payload });
+      } catch (e) {
+        this.#pending.delete(id);
+        clearTimeout(timer);
+        reject(coded(`cannot send ${op} to the holding tab: ${e.message}`, 'invalid_input'));
+      }
+    });
+  }
+
+  terminate() {
+    this.#channel.close();
+  }
+}
+
+/** Serves this tab's store to other tabs that found it locked (the holder's side). */
+function shareWith(name, transport) {
+  const channel = new BroadcastChannel(channelName(name));
+  channel.onmessage = async ({ data }) => {
+    if (data?.type !== 'request') return;
+    const { from, id, op, payload } = data;
+    try {
+      if (op !== 'call' && op !== 'exportBytes' && op !== 'ping') throw coded(`${op} is not shared`, 'invalid_input');
+      const value = op === 'ping' ? 'pong' : await transport.request(op, payload);
+      channel.postMessage({ type: 'reply', to: from, id, ok: true, value });
+    } catch (e) {
+      channel.postMessage({ type: 'reply', to: from, id, ok: false, error: { message: e.message, code: e.code } });
+    }
+  };
+  const unshare = () => {
+    globalThis.removeEventListener?.('pagehide', unshare);
+    channel.postMessage({ type: 'closed' });
+    channel.close();
+  };
+  // A tab that goes away without `close()` still tells the tabs it served.
+  globalThis.addEventListener?.('pagehide', unshare);
+  return unshare;
+}
+
 async function connect(options, bytes) {
-  const { worker = typeof window !== 'undefined' && typeof Worker !== 'undefined', ...open } = options;
+  const { worker = typeof window !== 'undefined' && typeof Worker !== 'undefined', share, ...open } = options;
   if (bytes !== undefined) open.bytes = bytes;
   if (worker) {
     const w = new Worker(new URL('./worker.js', import.meta.url), { type: 'module', name: 'mnemo' });
@@ -98,7 +193,29 @@ async function connect(options, bytes) {
       await t.request('open', open);
     } catch (e) {
       t.terminate();
-      throw e;
+      if (e.code !== 'store_locked' || share === false || typeof BroadcastChannel === 'undefined') throw e;
+      // Another tab holds the store: be served through it, if it answers.
+      const remote = new TabTransport(open.name);
+      try {
+        await remote.request('ping', null, HOLDER_PING_MS);
+      } catch {
+        remote.terminate();
+        throw e;
+      }
+      if (open.embedding) {
+        const held = await remote.request('call', { method: 'embedding_model', args: {} });
+        if (held.model !== open.embedding.model || held.dimension !== open.embedding.dimension) {
+          remote.terminate();
+          throw coded(
+            `store ${JSON.stringify(remote.name)} is held by another tab with embedder ${held.model} (${held.dimension} dims), not ${open.embedding.model} (${open.embedding.dimension} dims)`,
+            'embedder_mismatch',
+          );
+        }
+      }
+      return remote;
+    }
+    if (share !== false && open.storage && open.storage !== 'memory' && typeof BroadcastChannel !== 'undefined') {
+      t.unshare = shareWith(open.name, t);
     }
     return t;
   }
@@ -140,7 +257,8 @@ export class Mnemo {
 
   /**
    * Opens (creating if needed) a store: `{name, storage: 'opfs' | 'idb' | 'memory', embed?,
-   * extract?, now?, seed?, config?, worker?}`.
+   * extract?, now?, seed?, config?, worker?, share?}`. When another tab holds the store, this
+   * tab is served through it (unless `share: false`, which rejects with `store_locked`).
    */
   static async open(options = {}) {
     const { rest, embed, extract } = hostOptions(options);

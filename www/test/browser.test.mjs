@@ -153,7 +153,7 @@ test('bad input from JS rejects with a clear error and leaves the OPFS store unc
   });
 });
 
-test('a second tab gets a clear error, and the store once the first tab closes it', async () => {
+test('with share: false a second tab gets a clear error, and the store once the first tab closes it', async () => {
   await withProfile(async (launch) => {
     const context = await launch();
     const first = await page(context);
@@ -162,7 +162,7 @@ test('a second tab gets a clear error, and the store once the first tab closes i
       window.store = await Mnemo.open({ name: 'shared', storage: 'opfs' });
       await window.store.seed(facts);
     }, facts);
-    const refused = await second.evaluate(() => attempt(() => Mnemo.open({ name: 'shared', storage: 'opfs' })));
+    const refused = await second.evaluate(() => attempt(() => Mnemo.open({ name: 'shared', storage: 'opfs', share: false })));
     assert.equal(refused.error.code, 'store_locked');
     assert.match(refused.error.message, /open in another tab/);
     // The first tab still works, and nothing was damaged.
@@ -174,6 +174,43 @@ test('a second tab gets a clear error, and the store once the first tab closes i
     });
     assert.equal(total, 2);
     await context.close();
+  });
+});
+
+test('a second tab is served through the tab that holds the store', async () => {
+  await withProfile(async (launch) => {
+    const context = await launch();
+    const first = await page(context);
+    const second = await page(context);
+    await first.evaluate(async (facts) => {
+      window.store = await Mnemo.open({ name: 'served', storage: 'opfs' });
+      await window.store.seed(facts);
+    }, facts);
+    const guest = await second.evaluate(async () => {
+      window.store = await Mnemo.open({ name: 'served', storage: 'opfs' });
+      const wrote = await window.store.seed([{ entity_id: 'ana', content: 'Ana takes the 8:15 train to work' }]);
+      const hits = await window.store.search({ entity_id: 'ana', query: 'green tea' });
+      const bad = await attempt(() => window.store.seed([{ entity_id: 'ana', content: 7 }]));
+      const mismatch = await attempt(() =>
+        Mnemo.open({ name: 'served', storage: 'opfs', embed: { model: 'toy', dimension: 3, embed: (t) => t.map(() => [1, 0, 0]) } }),
+      );
+      return { wrote: wrote.outcomes[0].action, top: hits[0]?.memory.content, bad: bad.error, mismatch: mismatch.error };
+    });
+    assert.equal(guest.wrote, 'created');
+    assert.equal(guest.top, facts[0].content);
+    assert.equal(guest.bad.code, 'invalid_input');
+    assert.equal(guest.mismatch.code, 'embedder_mismatch');
+    // The write went to the one store the first tab holds.
+    assert.equal(await first.evaluate(async () => (await window.store.stats({ entity_id: 'ana' })).total), 3);
+    // When the holder closes, the guest is told, and can then hold the store itself.
+    await first.evaluate(() => window.store.close());
+    const after = await second.evaluate(async () => {
+      const moved = await attempt(() => window.store.stats({ entity_id: 'ana' }));
+      const own = await Mnemo.open({ name: 'served', storage: 'opfs' });
+      return { moved: moved.error, total: (await own.stats({ entity_id: 'ana' })).total };
+    });
+    assert.equal(after.moved.code, 'store_moved');
+    assert.equal(after.total, 3);
   });
 });
 
