@@ -222,14 +222,6 @@ pub fn deserialize<'de, T: Deserialize<'de>, D: Deserializer<'de>>(field: &str, 
     })
 }
 
-/// Whether `method` can change the store (hosts that persist snapshots save after these).
-pub fn writes(method: &str) -> bool {
-    !matches!(
-        method,
-        "extract" | "get" | "list" | "status_history" | "stats" | "export" | "embedding_model"
-    )
-}
-
 fn json<T: Serialize>(v: T) -> Result<Value> {
     serde_json::to_value(v).map_err(|e| Error::invalid("result", e.to_string()))
 }

@@ -277,6 +277,12 @@ impl Engine {
         Ok(self.conn.serialize(rusqlite::MAIN_DB)?.to_vec())
     }
 
+    /// A counter that grows whenever a call writes to the store (rows inserted, updated or
+    /// deleted). Hosts that keep a copy of the store save it when this has moved.
+    pub fn changes(&self) -> u64 {
+        self.conn.total_changes()
+    }
+
     /// The configuration in force.
     pub fn config(&self) -> &Config {
         &self.config

@@ -2,7 +2,7 @@
 
 use js_sys::{Function, Reflect, Uint32Array};
 use mnemo_core::{
-    api, Clock, Config, Engine, EngineBuilder, ManualClock, Millis, SeededEntropy, SuppliedVectors,
+    Clock, Config, Engine, EngineBuilder, ManualClock, Millis, SeededEntropy, SuppliedVectors,
 };
 use serde::Deserialize;
 use wasm_bindgen::prelude::*;
@@ -145,15 +145,15 @@ impl Mnemo {
         Ok(())
     }
 
-    /// Whether `method` can change the store (the package persists IndexedDB copies after
-    /// these).
-    #[wasm_bindgen(js_name = writes)]
-    pub fn writes(method: &str) -> bool {
-        api::writes(method)
+    /// A counter that grows whenever a call writes (the package saves IndexedDB copies when
+    /// it has moved).
+    pub fn changes(&self) -> f64 {
+        self.engine.changes() as f64
     }
 
-    /// Writes what is pending and closes the store.
-    pub fn close(mut self) -> Result<(), JsValue> {
+    /// Writes the accesses searches recorded (done by every write call too). Call before
+    /// `free()` to close a store without losing them.
+    pub fn flush(&mut self) -> Result<(), JsValue> {
         self.engine.flush().map_err(error)
     }
 }

@@ -94,6 +94,7 @@ export class Store {
   #core;
   #persist;
   #queue = Promise.resolve();
+  #saved = -1;
 
   constructor(core, persist) {
     this.#core = core;
@@ -114,9 +115,26 @@ export class Store {
   call(method, args) {
     return this.#serial(async (core) => {
       const value = JSON.parse(core.call(method, toJson(args)));
-      if (this.#persist && Core.writes(method)) await this.#persist(core);
+      await this.#save(core);
       return value;
     });
+  }
+
+  /** Saves an `idb` store's image now. */
+  save() {
+    return this.#serial(async (core) => {
+      await this.#persist?.(core);
+      this.#saved = core.changes();
+    });
+  }
+
+  /** Saves an `idb` store's image when a call wrote to it. */
+  async #save(core) {
+    if (!this.#persist) return;
+    const changes = core.changes();
+    if (changes === this.#saved) return;
+    await this.#persist(core);
+    this.#saved = changes;
   }
 
   exportBytes() {
@@ -129,9 +147,10 @@ export class Store {
 
   close() {
     return this.#serial(async (core) => {
-      if (this.#persist) await this.#persist(core);
+      core.flush();
+      await this.#save(core);
       this.#core = undefined;
-      core.close();
+      core.free();
     });
   }
 }
@@ -166,9 +185,9 @@ export async function openStore({ bytes, ...options } = {}) {
     const memory = { ...options, storage: 'memory' };
     const saved = await idb.load(name);
     const core = saved ? Core.fromBytes(saved, toJson(memory, 'options')) : await Core.open(toJson(memory, 'options'));
-    const persist = (c) => idb.save(name, c.exportBytes());
-    if (!saved) await persist(core);
-    return new Store(core, persist);
+    const store = new Store(core, (c) => idb.save(name, c.exportBytes()));
+    if (!saved) await store.save();
+    return store;
   }
   return new Store(await Core.open(toJson(options, 'options')));
 }
