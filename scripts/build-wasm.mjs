@@ -43,8 +43,22 @@ function installWasmBindgen() {
   return join(dir, 'bin/wasm-bindgen');
 }
 
+// SQLite for the browser is compiled from the same amalgamation as the native build's
+// (libsqlite3-sys, through rusqlite): FTS5's ranking changes between SQLite versions, and the
+// same store must rank the same everywhere.
+function nativeSqliteSource() {
+  const meta = JSON.parse(execFileSync('cargo', ['metadata', '--format-version', '1', '--locked'], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 28 }));
+  const pkg = meta.packages.find((p) => p.name === 'libsqlite3-sys');
+  if (!pkg) throw new Error('libsqlite3-sys is not in the dependency graph');
+  const dir = join(dirname(pkg.manifest_path), 'sqlite3');
+  if (!existsSync(join(dir, 'sqlite3.c'))) throw new Error(`no sqlite3.c in ${dir}`);
+  return dir;
+}
+
 const targetDir = process.env.CARGO_TARGET_DIR ?? join(root, 'target');
-run('cargo', ['build', '-p', 'mnemo-wasm', '--target', 'wasm32-unknown-unknown', '--profile', 'wasm']);
+run('cargo', ['build', '-p', 'mnemo-wasm', '--target', 'wasm32-unknown-unknown', '--profile', 'wasm'], {
+  SQLITE_WASM_RS_SOURCE_DIR: nativeSqliteSource(),
+});
 const wasm = join(targetDir, 'wasm32-unknown-unknown/wasm/mnemo_wasm.wasm');
 
 const out = join(root, 'www/pkg');

@@ -215,11 +215,20 @@ pub fn deserialize<'de, T: Deserialize<'de>, D: Deserializer<'de>>(field: &str, 
         } else {
             format!("{field}.{path}")
         };
-        // JS deserialisers report through a JS `Error`, whose text starts with "Error: ".
-        let reason = e.into_inner().to_string();
-        let reason = reason.strip_prefix("Error: ").unwrap_or(&reason);
-        Error::invalid(field, reason)
+        Error::invalid(field, plain_reason(&e.into_inner().to_string()))
     })
+}
+
+/// A deserialiser's message without what depends on how the arguments were written down (the
+/// path already names the field): serde_json's " at line L column C", a JS "Error: " prefix.
+/// Every face then reports the same bad argument with the same words.
+fn plain_reason(reason: &str) -> String {
+    let reason = reason.strip_prefix("Error: ").unwrap_or(reason);
+    let positioned = reason.rfind(" at line ").filter(|&i| {
+        let tail: Vec<&str> = reason[i + " at line ".len()..].split(' ').collect();
+        matches!(tail.as_slice(), [l, "column", c] if l.parse::<u64>().is_ok() && c.parse::<u64>().is_ok())
+    });
+    positioned.map_or(reason, |i| &reason[..i]).to_string()
 }
 
 fn json<T: Serialize>(v: T) -> Result<Value> {
@@ -291,6 +300,25 @@ pub struct Step {
     pub at: Option<crate::clock::Millis>,
     pub method: String,
     pub args: Option<Value>,
+}
+
+/// Runs a scenario on a fresh in-memory engine (the native reference run).
+pub fn run_scenario(scenario: &Scenario) -> Result<Vec<Value>> {
+    let clock = crate::clock::ManualClock::new(scenario.now);
+    let mut engine = Engine::builder(clock.clone())
+        .entropy(crate::clock::SeededEntropy::new(scenario.seed))
+        .open_in_memory()?;
+    let mut out = Vec::with_capacity(scenario.steps.len());
+    for step in &scenario.steps {
+        if let Some(at) = step.at {
+            clock.set(at);
+        }
+        let args = step.args.clone().unwrap_or_else(|| serde_json::json!({}));
+        out.push(outcome(
+            Call::parse(&step.method, args).and_then(|c| engine.call(c)),
+        ));
+    }
+    Ok(out)
 }
 
 /// How a face reports a call's result: `{"ok": …}` or `{"error": {"code", "message"}}`.

@@ -405,8 +405,26 @@ pub fn text_search(
     } else {
         format!("({scoped}) NOT flags:archived")
     };
-    let rows = stmt.query_map(params![scoped], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    let rows = stmt.query_map(params![scoped], |r| {
+        Ok((r.get(0)?, portable_bm25(r.get(1)?)))
+    })?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// Low mantissa bits dropped from BM25 values (32 of 52 kept: ~1e-10 relative precision).
+const BM25_DROPPED_BITS: u32 = 20;
+
+/// A BM25 value rounded to 32 mantissa bits. FTS5 computes BM25 in C with the platform's
+/// `log()`, whose last bit differs between glibc, wasi-libc and the browser build's libm;
+/// rounding makes every target see the same number (a value within an ulp of a rounding
+/// boundary could still differ — about one in a million).
+fn portable_bm25(x: f64) -> f64 {
+    if !x.is_finite() {
+        return x;
+    }
+    let half = 1u64 << (BM25_DROPPED_BITS - 1);
+    let mask = !((1u64 << BM25_DROPPED_BITS) - 1);
+    f64::from_bits((x.to_bits() + half) & mask)
 }
 
 /// For each of `pks` that has a session: the searchable memories written just before and just
@@ -573,4 +591,20 @@ pub fn export_rows(conn: &Connection, owner: &str) -> Result<Vec<ExportRow>> {
         Ok((pk, m, blob.and_then(|b| embed::from_blob(&b))))
     })?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::portable_bm25;
+
+    #[test]
+    fn bm25_values_an_ulp_apart_round_to_the_same_number() {
+        for x in [0.8701142513529764f64, 1.5376794773944155e-6, 3.25, -2.0001] {
+            let next = f64::from_bits(x.to_bits() + 1);
+            assert_eq!(portable_bm25(x), portable_bm25(next), "{x}");
+            assert!(((portable_bm25(x) - x) / x).abs() < 1e-9, "{x}");
+        }
+        assert_eq!(portable_bm25(0.0), 0.0);
+        assert!(portable_bm25(f64::NAN).is_nan());
+    }
 }

@@ -1,17 +1,26 @@
 //! # mnemo-wasm
 //!
-//! Mnemo for browsers and edge runtimes: the core engine as a wasm-bindgen class. The class
-//! only converts — JS values in, one [`mnemo_core::Call`] to the engine, JSON-shaped JS
-//! values out — so the browser runs exactly the engine code every other target runs. The npm
-//! package in `www/` wraps it in a worker and an idiomatic async API.
+//! The core engine as WebAssembly, in two faces that only convert — every decision stays in
+//! `mnemo-core`, so each target runs the same engine code:
 //!
-//! Build: `cargo build -p mnemo-wasm --target wasm32-unknown-unknown --release`, then
-//! `wasm-bindgen --target web` (see the root `package.json`). On other targets this crate is
-//! empty.
-#![cfg(target_arch = "wasm32")]
+//! - **browser/edge** (`wasm32-unknown-unknown`, wasm-bindgen): the `Mnemo` class the npm
+//!   package in `www/` wraps; JSON text in and out, stores in memory or OPFS.
+//!   Build: `npm run build` (cargo → wasm-bindgen → wasm-opt).
+//! - **component** (`wasm32-wasip2`, wit-bindgen): the `mnemo` world of `wit/mnemo.wit`, run
+//!   by the native host (`host-native/`); the store is a SQLite file in a preopened directory.
+//!   Build: `cargo build -p mnemo-wasm --target wasm32-wasip2 --release` (the host's build
+//!   script does it).
+//!
+//! On other targets this crate is empty.
 
+#[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
 mod interop;
+#[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
 mod mnemo;
+#[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
 mod storage;
-
+#[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
 pub use mnemo::Mnemo;
+
+#[cfg(target_os = "wasi")]
+mod component;

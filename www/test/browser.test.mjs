@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { rm } from 'node:fs/promises';
 
-import { browser, nativeScenario, newProfile, serve } from './helpers.mjs';
+import { browser, nativeScenario, newProfile, scenarioNames, serve } from './helpers.mjs';
 
 let server;
 before(async () => {
@@ -86,21 +86,22 @@ test('an OPFS store survives a reload and a browser restart', async () => {
   });
 });
 
-test('in Chromium over OPFS the scenario gives the native core’s JSON, byte for byte', async () => {
-  const { scenario, native } = nativeScenario('recall');
-  await withProfile(async (launch) => {
-    const context = await launch();
-    const p = await page(context);
-    const got = await p.evaluate(async (s) => {
-      const m = await Mnemo.open({ name: 'conformance', storage: 'opfs', now: s.now, seed: s.seed });
-      const out = await runSteps(m, s.steps);
-      await m.close();
-      return JSON.stringify(out);
-    }, scenario);
-    assert.equal(got, JSON.stringify(native));
-    await context.close();
+for (const name of scenarioNames()) {
+  test(`in Chromium over OPFS scenario ${name} gives the native core’s JSON, byte for byte`, async () => {
+    const { scenario, native } = nativeScenario(name);
+    await withProfile(async (launch) => {
+      const context = await launch();
+      const p = await page(context);
+      const got = await p.evaluate(async (s) => {
+        const m = await Mnemo.open({ name: 'conformance', storage: 'opfs', now: s.now, seed: s.seed });
+        const out = await runSteps(m, s.steps);
+        await m.close();
+        return JSON.stringify(out);
+      }, scenario);
+      assert.equal(got, JSON.stringify(native));
+    });
   });
-});
+}
 
 test('bad input from JS rejects with a clear error and leaves the OPFS store unchanged', async () => {
   await withProfile(async (launch) => {

@@ -2,12 +2,20 @@
 // scenario, a static server on 127.0.0.1, and Debian's Chromium driven by playwright-core.
 import { execFileSync } from 'node:child_process';
 import { createServer } from 'node:http';
+import { readdirSync } from 'node:fs';
 import { readFile, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** Names of the conformance scenarios in tests/scenarios (adding one is adding a file). */
+export function scenarioNames() {
+  return readdirSync(join(root, 'tests/scenarios'))
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => f.slice(0, -'.json'.length));
+}
 
 /** The scenario file's JSON, and the native core's outcomes for it. */
 export function nativeScenario(name) {

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { Mnemo } from '../src/index.js';
-import { nativeScenario, runSteps } from './helpers.mjs';
+import { nativeScenario, runSteps, scenarioNames } from './helpers.mjs';
 
 const T0 = 1_700_000_000_000;
 const open = (extra = {}) => Mnemo.open({ storage: 'memory', now: T0, seed: 7, ...extra });
@@ -14,13 +14,15 @@ const facts = [
   { entity_id: 'ben', content: 'Ben drinks black coffee', type: 'PREFERENCE' },
 ];
 
-test('the conformance scenario gives the native core’s JSON, byte for byte', async () => {
-  const { scenario, native } = nativeScenario('recall');
-  const m = await Mnemo.open({ storage: 'memory', now: scenario.now, seed: scenario.seed });
-  const got = await runSteps(m, scenario.steps);
-  assert.equal(JSON.stringify(got), JSON.stringify(native));
-  await m.close();
-});
+for (const name of scenarioNames()) {
+  test(`scenario ${name} gives the native core’s JSON, byte for byte`, async () => {
+    const { scenario, native } = nativeScenario(name);
+    const m = await Mnemo.open({ storage: 'memory', now: scenario.now, seed: scenario.seed });
+    const got = await runSteps(m, scenario.steps);
+    assert.equal(JSON.stringify(got), JSON.stringify(native));
+    await m.close();
+  });
+}
 
 test('memory storage: seed, search, get, and owners stay apart', async () => {
   const m = await open();

@@ -1,0 +1,140 @@
+//! What the CLI prints: one JSON document with `--json`, else short text per kind of result.
+
+use serde_json::{json, Value};
+
+/// Prints the results of a command's calls (several only for batched seeds and imports,
+/// which are merged into one report).
+pub fn print(results: &[(&String, Value)], as_json: bool) {
+    let Some((method, _)) = results.first() else {
+        return;
+    };
+    let value = merge(method, results.iter().map(|(_, v)| v));
+    if as_json {
+        println!("{value}");
+    } else {
+        print!("{}", human(method, &value));
+    }
+}
+
+/// One report from the reports of a batched command.
+fn merge<'a>(method: &str, mut values: impl Iterator<Item = &'a Value>) -> Value {
+    let first = values.next().cloned().unwrap_or(Value::Null);
+    values.fold(first, |mut acc, v| {
+        match method {
+            "seed" | "remember" => extend(&mut acc["outcomes"], &v["outcomes"]),
+            "import" => {
+                for k in ["restored", "already_present"] {
+                    acc[k] = json!(acc[k].as_u64().unwrap_or(0) + v[k].as_u64().unwrap_or(0));
+                }
+                extend(&mut acc["written"]["outcomes"], &v["written"]["outcomes"]);
+            }
+            _ => {}
+        }
+        acc
+    })
+}
+
+fn extend(into: &mut Value, more: &Value) {
+    if let (Some(a), Some(b)) = (into.as_array_mut(), more.as_array()) {
+        a.extend(b.iter().cloned());
+    }
+}
+
+fn num(v: &Value) -> String {
+    v.as_f64().map_or_else(|| "-".into(), |x| format!("{x:.2}"))
+}
+
+fn s(v: &Value) -> &str {
+    v.as_str().unwrap_or("")
+}
+
+fn outcome(o: &Value) -> String {
+    match s(&o["action"]) {
+        "created" => format!("created {}", s(&o["id"])),
+        "merged" => format!(
+            "merged into {} (absorbed {}, similarity {})",
+            s(&o["id"]),
+            s(&o["absorbed"]),
+            num(&o["similarity"])
+        ),
+        _ => match o["existing"].as_str() {
+            Some(id) => format!("skipped: {} of {id}", s(&o["reason"]).replace('_', " ")),
+            None => format!("skipped: {}", s(&o["reason"]).replace('_', " ")),
+        },
+    }
+}
+
+fn memory_line(m: &Value) -> String {
+    format!(
+        "{}  {:<12} {:<8} imp {}  {}",
+        s(&m["id"]),
+        s(&m["type"]),
+        s(&m["state"]),
+        num(&m["importance"]),
+        s(&m["content"])
+    )
+}
+
+fn human(method: &str, v: &Value) -> String {
+    let mut out = String::new();
+    match method {
+        "seed" | "remember" => {
+            for o in v["outcomes"].as_array().into_iter().flatten() {
+                out += &format!("{}\n", outcome(o));
+            }
+        }
+        "import" => {
+            out += &format!(
+                "restored {}, already present {}\n",
+                v["restored"], v["already_present"]
+            );
+            for o in v["written"]["outcomes"].as_array().into_iter().flatten() {
+                out += &format!("{}\n", outcome(o));
+            }
+        }
+        "search" => {
+            for (i, h) in v.as_array().into_iter().flatten().enumerate() {
+                let w = &h["why"];
+                out += &format!(
+                    "{:>2}. {}  {}\n",
+                    i + 1,
+                    num(&h["score"]),
+                    memory_line(&h["memory"])
+                );
+                out += &format!(
+                    "    relevance {} (text {}, vector {}) · recency {} · retention {} · importance {}\n",
+                    num(&w["semantic"]),
+                    num(&w["text"]),
+                    num(&w["vector"]),
+                    num(&w["recency"]),
+                    num(&w["retention"]),
+                    num(&w["importance"])
+                );
+            }
+            if out.is_empty() {
+                out += "no memories matched\n";
+            }
+        }
+        "list" => {
+            out += &format!("{} memories\n", v["total"]);
+            for m in v["memories"].as_array().into_iter().flatten() {
+                out += &format!("{}\n", memory_line(m));
+            }
+        }
+        "export" => out += s(v),
+        _ if v.get("content").is_some() && v.get("id").is_some() => {
+            out += &format!("{}\n", memory_line(v));
+            out += &format!(
+                "  status {} · layer {} · tier {} · accesses {} · feedback {} · pinned {}\n",
+                s(&v["status"]),
+                s(&v["layer"]),
+                s(&v["tier"]),
+                v["access_count"],
+                v["feedback"],
+                v["pinned"]
+            );
+        }
+        _ => out += &format!("{}\n", serde_json::to_string_pretty(v).unwrap_or_default()),
+    }
+    out
+}

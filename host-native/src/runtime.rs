@@ -1,0 +1,165 @@
+//! The wasmtime side: loads the engine component embedded in this binary (compiled once, then
+//! from wasmtime's on-disk cache), gives it the data directory, the clock and the providers,
+//! and runs calls on one store.
+
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use anyhow::{anyhow, Context, Result};
+use wasmtime::component::{Component, HasSelf, Linker, ResourceAny, ResourceTable};
+use wasmtime::{Cache, CacheConfig, Config, Engine, Store};
+use wasmtime_wasi::{FsPerms, WasiCtx, WasiCtxView, WasiView};
+
+wasmtime::component::bindgen!({ world: "mnemo", path: "../wasm/wit" });
+
+pub use exports::mnemo::engine::engine::Error as CallError;
+use exports::mnemo::engine::engine::OpenOptions;
+use mnemo::engine::host::{EmbedderInfo, Host};
+
+/// The engine component, built by build.rs.
+const COMPONENT: &[u8] = include_bytes!(env!("MNEMO_COMPONENT"));
+/// Where the store lives inside the component's sandbox.
+const GUEST_DIR: &str = "/data";
+/// The store's file name in the data directory.
+pub const DB_FILE: &str = "mnemo.db";
+
+/// Where time comes from: the system clock, or a fixed instant (`--now`).
+#[derive(Debug, Clone, Copy)]
+pub enum Clock {
+    System,
+    Fixed(i64),
+}
+
+impl Clock {
+    fn now(&self) -> i64 {
+        match self {
+            Clock::Fixed(t) => *t,
+            Clock::System => SystemTime::now()
+                .duration_since(UNIX_EPOCH)
+                .map(|d| d.as_millis() as i64)
+                .unwrap_or(0),
+        }
+    }
+}
+
+/// What the component's `host` imports answer with.
+pub struct State {
+    wasi: WasiCtx,
+    table: ResourceTable,
+    clock: Clock,
+}
+
+impl WasiView for State {
+    fn ctx(&mut self) -> WasiCtxView<'_> {
+        WasiCtxView {
+            ctx: &mut self.wasi,
+            table: &mut self.table,
+        }
+    }
+}
+
+impl Host for State {
+    fn now(&mut self) -> i64 {
+        self.clock.now()
+    }
+    fn embedder(&mut self) -> Option<EmbedderInfo> {
+        None
+    }
+    fn embed(&mut self, _texts: Vec<String>) -> Result<Vec<Vec<f32>>, String> {
+        Err("this host has no embedding model; the built-in embedder is in use".into())
+    }
+    fn extract(&mut self, _content: String, _now: i64) -> Option<Result<String, String>> {
+        None
+    }
+}
+
+/// How to open a store.
+pub struct Options {
+    pub data: PathBuf,
+    pub clock: Clock,
+    pub seed: u64,
+}
+
+/// One store open inside the component.
+pub struct Runtime {
+    store: Store<State>,
+    bindings: Mnemo,
+    handle: ResourceAny,
+}
+
+/// wasmtime's compile cache, under ~/.cache/mnemo/wasmtime.
+fn cache() -> Result<Cache> {
+    let mut config = CacheConfig::new();
+    if let Some(home) = std::env::var_os("HOME") {
+        config.with_directory(Path::new(&home).join(".cache/mnemo/wasmtime"));
+    }
+    Ok(Cache::new(config)?)
+}
+
+impl Runtime {
+    /// Instantiates the component and opens the store in `options.data`.
+    pub fn open(options: &Options) -> Result<Runtime> {
+        let mut config = Config::new();
+        config.cache(Some(cache()?));
+        let engine = Engine::new(&config)?;
+        let component = Component::new(&engine, COMPONENT)
+            .map_err(anyhow::Error::from)
+            .context("loading the engine component")?;
+        let mut linker = Linker::new(&engine);
+        wasmtime_wasi::p2::add_to_linker_sync(&mut linker)?;
+        Mnemo::add_to_linker::<State, HasSelf<State>>(&mut linker, |s| s)?;
+        let wasi = WasiCtx::builder()
+            .preopened_dir(&options.data, GUEST_DIR, FsPerms::ReadWrite)
+            .map_err(anyhow::Error::from)
+            .with_context(|| format!("opening {}", options.data.display()))?
+            .allow_blocking_current_thread(true)
+            .build();
+        let state = State {
+            wasi,
+            table: ResourceTable::new(),
+            clock: options.clock,
+        };
+        let mut store = Store::new(&engine, state);
+        let bindings = Mnemo::instantiate(&mut store, &component, &linker)?;
+        let open = OpenOptions {
+            path: format!("{GUEST_DIR}/{DB_FILE}"),
+            seed: options.seed,
+            config: String::new(),
+        };
+        let handle = bindings
+            .mnemo_engine_engine()
+            .store()
+            .call_open(&mut store, &open)?
+            .map_err(|e| anyhow!("{} ({})", e.message, e.code))?;
+        Ok(Runtime {
+            store,
+            bindings,
+            handle,
+        })
+    }
+
+    /// Runs one engine call with JSON arguments; the inner error is the engine's answer.
+    pub fn call(&mut self, method: &str, args: &str) -> Result<Result<String, CallError>> {
+        Ok(self.bindings.mnemo_engine_engine().store().call_call(
+            &mut self.store,
+            self.handle,
+            method,
+            args,
+        )?)
+    }
+
+    /// Moves a fixed clock (scenarios replay time this way).
+    pub fn set_now(&mut self, now: i64) {
+        self.store.data_mut().clock = Clock::Fixed(now);
+    }
+
+    /// Writes pending accesses and drops the store.
+    pub fn close(mut self) -> Result<()> {
+        let store = self.bindings.mnemo_engine_engine().store();
+        store
+            .call_flush(&mut self.store, self.handle)?
+            .map_err(|e| anyhow!("{} ({})", e.message, e.code))?;
+        self.handle.resource_drop(&mut self.store)?;
+        Ok(())
+    }
+}

@@ -1,0 +1,406 @@
+//! Drives the real `mnemo` binary (the engine component inside wasmtime): conformance with the
+//! native core, every command, bad input, the data-directory lock, and a crash mid-import.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use mnemo_core::api::{run_scenario, Scenario};
+use serde_json::{json, Value};
+
+const T0: &str = "2023-11-14T22:13:20Z";
+
+/// A fresh data directory, removed on drop.
+struct Data(PathBuf);
+
+impl Data {
+    fn new(name: &str) -> Data {
+        let p = std::env::temp_dir().join(format!("mnemo-cli-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&p);
+        Data(p)
+    }
+}
+
+impl Drop for Data {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn mnemo(data: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mnemo"))
+        .arg("--data")
+        .arg(data)
+        .args(args)
+        .output()
+        .expect("run mnemo")
+}
+
+/// Runs with `--json --now T0 --seed 1` and parses stdout; panics unless it succeeded.
+fn ok(data: &Path, args: &[&str]) -> Value {
+    let mut all = vec!["--json", "--now", T0, "--seed", "1"];
+    all.extend_from_slice(args);
+    let out = mnemo(data, &all);
+    assert!(
+        out.status.success(),
+        "mnemo {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("one JSON document")
+}
+
+/// Runs with `--json` and expects the engine to refuse: exit 1 and `{"error": {code, …}}`.
+fn refused(data: &Path, args: &[&str]) -> Value {
+    let mut all = vec!["--json", "--now", T0];
+    all.extend_from_slice(args);
+    let out = mnemo(data, &all);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "mnemo {args:?} should fail: {}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).expect("an error document");
+    v["error"].clone()
+}
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+#[test]
+fn every_scenario_gives_the_native_cores_json_byte_for_byte() {
+    let dir = root().join("tests/scenarios");
+    let mut n = 0;
+    for entry in std::fs::read_dir(&dir).expect("tests/scenarios") {
+        let path = entry.expect("entry").path();
+        if path.extension().is_none_or(|e| e != "json") {
+            continue;
+        }
+        let scenario: Scenario =
+            serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let native = serde_json::to_string_pretty(&run_scenario(&scenario).unwrap()).unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_mnemo"))
+            .arg("scenario")
+            .arg(&path)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(
+            String::from_utf8(out.stdout).unwrap().trim_end(),
+            native,
+            "{}",
+            path.display()
+        );
+        n += 1;
+    }
+    assert!(n > 0, "no scenarios found");
+}
+
+#[test]
+fn the_commands_cover_a_memory_from_write_to_export() {
+    let d = Data::new("commands");
+    let p = &d.0;
+    let r = ok(
+        p,
+        &[
+            "seed",
+            "--entity",
+            "ana",
+            "Ana drinks green tea every morning",
+            "--type",
+            "PREFERENCE",
+            "--tags",
+            "drinks,morning",
+        ],
+    );
+    let id = r["outcomes"][0]["id"].as_str().unwrap().to_string();
+    let dup = ok(
+        p,
+        &[
+            "seed",
+            "--entity",
+            "ana",
+            "Ana drinks green tea every morning",
+        ],
+    );
+    assert_eq!(dup["outcomes"][0]["reason"], "exact_duplicate");
+    ok(
+        p,
+        &[
+            "remember",
+            "--entity",
+            "ana",
+            "Her sister Lena moved to Lisbon",
+            "--session",
+            "s1",
+        ],
+    );
+    let hits = ok(
+        p,
+        &[
+            "search",
+            "--entity",
+            "ana",
+            "what does Ana drink?",
+            "--mode",
+            "important",
+        ],
+    );
+    assert_eq!(hits[0]["memory"]["id"], id.as_str());
+    assert_eq!(hits[0]["why"]["mode"], "important");
+    assert_eq!(
+        ok(p, &["get", "--entity", "ana", &id])["manual_tags"],
+        json!(["drinks", "morning"])
+    );
+    assert_eq!(
+        ok(
+            p,
+            &["update", "--entity", "ana", &id, "--importance", "0.9"]
+        )["importance"],
+        0.9
+    );
+    assert_eq!(ok(p, &["reinforce", "--entity", "ana", &id])["feedback"], 3);
+    assert_eq!(ok(p, &["demote", "--entity", "ana", &id])["feedback"], 2);
+    assert_eq!(ok(p, &["pin", "--entity", "ana", &id])["pinned"], true);
+    assert_eq!(
+        ok(p, &["pin", "--entity", "ana", &id, "--off"])["pinned"],
+        false
+    );
+    ok(
+        p,
+        &[
+            "status",
+            "--entity",
+            "ana",
+            &id,
+            "challenged",
+            "--reason",
+            "she said coffee",
+        ],
+    );
+    assert_eq!(
+        ok(p, &["history", "--entity", "ana", &id])[0]["new"],
+        "challenged"
+    );
+    assert_eq!(ok(p, &["stats", "--entity", "ana"])["total"], 2);
+    assert_eq!(ok(p, &["list", "--entity", "ana"])["total"], 2);
+    assert!(ok(p, &["maintain"])["examined"].is_number());
+    // Owners are apart.
+    assert_eq!(
+        refused(p, &["get", "--entity", "ben", &id])["code"],
+        "not_found"
+    );
+
+    // Export, then import into another directory: the same memories come back.
+    let jsonl = ok(p, &["export", "--entity", "ana"]);
+    let file = p.join("ana.jsonl");
+    std::fs::write(&file, jsonl.as_str().unwrap()).unwrap();
+    let other = Data::new("commands-import");
+    let report = ok(&other.0, &["import", file.to_str().unwrap()]);
+    assert_eq!(report["restored"], 2);
+    assert_eq!(
+        ok(&other.0, &["get", "--entity", "ana", &id])["content"],
+        "Ana drinks green tea every morning"
+    );
+    assert_eq!(
+        ok(p, &["forget", "--entity", "ana", &id])["state"],
+        "DELETED"
+    );
+
+    // Human-readable output by default.
+    let text = mnemo(p, &["search", "--entity", "ana", "Lisbon"]);
+    let text = String::from_utf8(text.stdout).unwrap();
+    assert!(
+        text.contains("Her sister Lena moved to Lisbon") && text.contains("relevance"),
+        "{text}"
+    );
+}
+
+#[test]
+fn now_replays_time_for_every_step() {
+    let d = Data::new("now");
+    ok(
+        &d.0,
+        &[
+            "seed",
+            "--entity",
+            "ana",
+            "Ana has a dentist appointment",
+            "--type",
+            "EPHEMERAL",
+        ],
+    );
+    let later = mnemo(
+        &d.0,
+        &["--json", "--now", "2023-12-14T22:13:20Z", "maintain"],
+    );
+    assert!(later.status.success());
+    let report: Value = serde_json::from_slice(&later.stdout).unwrap();
+    assert_eq!(
+        report["to_deleted"].as_u64().unwrap() + report["to_archived"].as_u64().unwrap(),
+        1,
+        "{report}"
+    );
+    let out = mnemo(&d.0, &["--now", "yesterday", "stats", "--entity", "ana"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("RFC 3339"));
+}
+
+#[test]
+fn bad_input_is_refused_with_a_clear_error_and_changes_nothing() {
+    let d = Data::new("bad");
+    let p = &d.0;
+    ok(p, &["seed", "--entity", "ana", "Ana drinks green tea"]);
+    let before = ok(p, &["list", "--entity", "ana"]);
+    let cases: &[(&[&str], &str, &str)] = &[
+        (
+            &[
+                "call",
+                "seed",
+                r#"{"items":[{"entity_id":"ana","content":5}]}"#,
+            ],
+            "invalid_input",
+            "args.items[0].content",
+        ),
+        (
+            &[
+                "call",
+                "seed",
+                r#"{"items":[{"entity_id":"ana","content":"x","colour":"red"}]}"#,
+            ],
+            "invalid_input",
+            "colour",
+        ),
+        (
+            &["call", "search", r#"{"entity_id":"ana","query":"#],
+            "invalid_input",
+            "args",
+        ),
+        (
+            &[
+                "call",
+                "seed",
+                r#"{"items":[{"entity_id":"ana","content":"x","vector":[1,2]}]}"#,
+            ],
+            "dimension_mismatch",
+            "384",
+        ),
+        (
+            &["call", "drop_everything", "{}"],
+            "unknown_value",
+            "drop_everything",
+        ),
+        (
+            &["seed", "--entity", "ana", "   "],
+            "invalid_input",
+            "content",
+        ),
+        (
+            &["seed", "--entity", "ana'; DROP TABLE memories;--", "x"],
+            "invalid_input",
+            "entity_id",
+        ),
+        (
+            &["search", "--entity", "ana", "tea", "--mode", "loudest"],
+            "invalid_input",
+            "loudest",
+        ),
+        (
+            &["search", "--entity", "ana", "tea", "--limit", "5000"],
+            "invalid_input",
+            "limit",
+        ),
+        (
+            &["get", "--entity", "ana", "mem_0000000000000000"],
+            "not_found",
+            "mem_0000000000000000",
+        ),
+    ];
+    for (args, code, needle) in cases {
+        let e = refused(p, args);
+        assert_eq!(e["code"], *code, "{args:?}: {e}");
+        assert!(
+            e["message"].as_str().unwrap().contains(needle),
+            "{args:?}: {e}"
+        );
+    }
+    let huge = "é".repeat(50_001); // one over the limit (and under the OS cap on one argument)
+    assert_eq!(
+        refused(p, &["seed", "--entity", "ana", &huge])["code"],
+        "invalid_input"
+    );
+    // Unicode and FTS syntax are just text.
+    ok(p, &["seed", "--entity", "ana", "Ана любит 绿茶 🍵"]);
+    let hits = ok(p, &["search", "--entity", "ana", "绿茶 \"NEAR(* OR"]);
+    assert_eq!(hits[0]["memory"]["content"], "Ана любит 绿茶 🍵");
+    let after = ok(p, &["list", "--entity", "ana", "--state", "ACTIVE"]);
+    assert_eq!(after["total"], before["total"].as_u64().unwrap() + 1);
+}
+
+#[test]
+fn a_data_directory_has_one_process_and_a_stale_sqlite_lock_is_cleared() {
+    let d = Data::new("lock");
+    ok(&d.0, &["seed", "--entity", "ana", "Ana drinks green tea"]);
+    let held = std::fs::OpenOptions::new()
+        .write(true)
+        .open(d.0.join(".mnemo.lock"))
+        .unwrap();
+    held.lock().unwrap();
+    let out = mnemo(&d.0, &["stats", "--entity", "ana"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("in use by another mnemo process"));
+    held.unlock().unwrap();
+    // What a crash inside a transaction leaves: SQLite's lock directory.
+    std::fs::create_dir(d.0.join("mnemo.db.lock")).unwrap();
+    assert_eq!(ok(&d.0, &["stats", "--entity", "ana"])["total"], 1);
+}
+
+#[test]
+fn killing_the_host_mid_import_keeps_every_acknowledged_batch() {
+    use std::io::{BufRead, BufReader};
+    let d = Data::new("crash");
+    std::fs::create_dir_all(&d.0).unwrap();
+    let file = d.0.join("big.jsonl");
+    let lines: Vec<String> = (0..20_000)
+        .map(|i| json!({"entity_id": "ana", "content": format!("memory number {i} about topic {}", i % 97)}).to_string())
+        .collect();
+    std::fs::write(&file, lines.join("\n")).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mnemo"))
+        .args([
+            "--data",
+            d.0.to_str().unwrap(),
+            "--now",
+            T0,
+            "import",
+            file.to_str().unwrap(),
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut acknowledged = 0;
+    for line in BufReader::new(child.stderr.take().unwrap()).lines() {
+        let line = line.unwrap();
+        if line.starts_with("committed batch") {
+            acknowledged += 1;
+            if acknowledged == 3 {
+                break;
+            }
+        }
+    }
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    assert_eq!(
+        acknowledged, 3,
+        "the import finished too early to be interrupted"
+    );
+    let stats = ok(&d.0, &["stats", "--entity", "ana"]);
+    let total = stats["total"].as_u64().unwrap();
+    assert!(total >= 3 * 1000, "acknowledged 3,000, found {total}");
+    assert!(total < 20_000, "the import was not interrupted");
+    assert_eq!(total % 1000, 0, "a batch was half written: {total}");
+}

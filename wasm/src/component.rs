@@ -1,0 +1,114 @@
+//! The component face: the `mnemo` WIT world's `engine` interface over the core, with the
+//! host's clock, and its embedder and extractor when it has them.
+
+use std::cell::RefCell;
+
+use mnemo_core::{
+    Clock, Config, Embedder, Engine, Error, Extracted, Extractor, HashEmbedder, Millis,
+    PassThrough, SeededEntropy,
+};
+
+wit_bindgen::generate!({ world: "mnemo", path: "wit" });
+
+use exports::mnemo::engine::engine::{self as wit, GuestStore, OpenOptions};
+use mnemo::engine::host;
+
+/// The host's clock.
+struct HostClock;
+
+impl Clock for HostClock {
+    fn now(&self) -> Millis {
+        host::now()
+    }
+}
+
+/// The host's embedding model.
+struct HostEmbedder {
+    model: String,
+    dim: usize,
+}
+
+impl Embedder for HostEmbedder {
+    fn model_id(&self) -> &str {
+        &self.model
+    }
+    fn dimension(&self) -> usize {
+        self.dim
+    }
+    fn embed(&self, text: &str) -> mnemo_core::Result<Vec<f32>> {
+        host::embed(&[text.to_string()])
+            .map_err(Error::Embedder)?
+            .pop()
+            .ok_or_else(|| Error::Embedder("the host embedder returned no vector".into()))
+    }
+}
+
+/// The host's extractor, falling back to the built-in one when the host has none.
+struct HostExtractor;
+
+impl Extractor for HostExtractor {
+    fn extract(&self, text: &str, now: Millis) -> mnemo_core::Result<Vec<Extracted>> {
+        match host::extract(text, now) {
+            None => PassThrough.extract(text, now),
+            Some(Err(e)) => Err(Error::Extractor(e)),
+            Some(Ok(json)) => serde_json::from_str(&json)
+                .map_err(|e| Error::Extractor(format!("the host extractor's JSON: {e}"))),
+        }
+    }
+}
+
+fn error(e: Error) -> wit::Error {
+    wit::Error {
+        code: e.code().to_string(),
+        message: e.to_string(),
+    }
+}
+
+/// One open store.
+struct Store(RefCell<Engine>);
+
+impl GuestStore for Store {
+    fn open(options: OpenOptions) -> Result<wit::Store, wit::Error> {
+        let mut builder = Engine::builder(HostClock)
+            .entropy(SeededEntropy::new(options.seed))
+            .extractor(HostExtractor);
+        if !options.config.trim().is_empty() {
+            let mut de = serde_json::Deserializer::from_str(&options.config);
+            let config: Config = mnemo_core::api::deserialize("config", &mut de).map_err(error)?;
+            builder = builder.config(config);
+        }
+        builder = match host::embedder() {
+            Some(e) => builder.embedder(HostEmbedder {
+                model: e.model,
+                dim: e.dimension as usize,
+            }),
+            None => builder.embedder(HashEmbedder::default()),
+        };
+        let engine = builder.open(&options.path).map_err(error)?;
+        Ok(wit::Store::new(Store(RefCell::new(engine))))
+    }
+
+    fn call(&self, method: String, args: String) -> Result<String, wit::Error> {
+        self.0.borrow_mut().call_json(&method, &args).map_err(error)
+    }
+
+    fn flush(&self) -> Result<(), wit::Error> {
+        self.0.borrow_mut().flush().map_err(error)
+    }
+
+    fn changes(&self) -> u64 {
+        self.0.borrow().changes()
+    }
+}
+
+struct Component;
+
+impl wit::Guest for Component {
+    type Store = Store;
+
+    fn methods() -> Vec<String> {
+        mnemo_core::METHODS.iter().map(|m| m.to_string()).collect()
+    }
+}
+
+export!(Component);
