@@ -5,6 +5,7 @@
 mod datadir;
 mod output;
 mod runtime;
+mod serve;
 
 use std::io::Read;
 use std::path::PathBuf;
@@ -177,6 +178,13 @@ enum Command {
     /// Run a conformance scenario (tests/scenarios/*.json) on a fresh store and print every
     /// call's outcome as JSON — byte-identical to the native core and the browser.
     Scenario { file: PathBuf },
+    /// Serve the HTTP API (Keyoku's /api/v1 routes) on this store.
+    Serve {
+        #[arg(long, default_value = "127.0.0.1")]
+        bind: String,
+        #[arg(long, default_value_t = 18900)]
+        port: u16,
+    },
     /// Any engine call by name, with JSON arguments.
     Call {
         method: String,
@@ -387,7 +395,9 @@ fn calls(command: Command) -> Result<Vec<(&'static str, Value)>> {
                 .map(|c| ("import", json!({"jsonl": c.join("\n")})))
                 .collect())
         }
-        Command::Call { .. } | Command::Scenario { .. } => unreachable!("handled by run"),
+        Command::Call { .. } | Command::Scenario { .. } | Command::Serve { .. } => {
+            unreachable!("handled by run")
+        }
     }
 }
 
@@ -461,6 +471,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
         seed,
     })?;
     let json = cli.json;
+    if let Command::Serve { bind, port } = &cli.command {
+        let token = serve::token(&dir.path)?;
+        serve::serve(rt, &token, bind, *port)?;
+        return Ok(ExitCode::SUCCESS);
+    }
     // (method, JSON arguments) of each engine call the command makes.
     let steps: Vec<(String, String)> = match cli.command {
         // Passed through as typed: the engine checks the method and parses the JSON.

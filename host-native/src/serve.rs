@@ -1,0 +1,238 @@
+//! `mnemo serve`: the HTTP API (Keyoku's routes under /api/v1) over one store. Requests are
+//! handled one at a time by the engine component; every route but health needs the Bearer
+//! token, compared in constant time.
+
+use std::io::{Read, Write};
+use std::path::Path;
+
+use anyhow::{Context, Result};
+use serde_json::{json, Map, Value};
+use subtle::ConstantTimeEq;
+use tiny_http::{Header, Method, Request, Response, Server};
+
+use crate::runtime::Runtime;
+
+/// Largest request body (Keyoku's limit).
+pub const MAX_BODY: usize = 1 << 20;
+/// Random bytes of a generated token (printed as hex).
+const TOKEN_BYTES: usize = 16;
+
+/// The API token: `MNEMO_TOKEN`, else the one in `<data>/.env`, else a new one written there
+/// (mode 0600).
+pub fn token(data: &Path) -> Result<String> {
+    if let Ok(t) = std::env::var("MNEMO_TOKEN") {
+        if !t.trim().is_empty() {
+            return Ok(t.trim().to_string());
+        }
+    }
+    let env = data.join(".env");
+    if let Ok(text) = std::fs::read_to_string(&env) {
+        if let Some(t) = text
+            .lines()
+            .find_map(|l| l.trim().strip_prefix("MNEMO_TOKEN="))
+        {
+            return Ok(t.trim().to_string());
+        }
+    }
+    let mut bytes = [0u8; TOKEN_BYTES];
+    getrandom::fill(&mut bytes)
+        .map_err(|e| anyhow::anyhow!("no OS randomness for a token: {e}"))?;
+    let token: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    let mut f = {
+        use std::os::unix::fs::OpenOptionsExt;
+        std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .mode(0o600)
+            .open(&env)
+            .with_context(|| format!("writing {}", env.display()))?
+    };
+    writeln!(f, "MNEMO_TOKEN={token}")?;
+    Ok(token)
+}
+
+/// Serves until the process is stopped.
+pub fn serve(mut rt: Runtime, token: &str, bind: &str, port: u16) -> Result<()> {
+    let server = Server::http((bind, port))
+        .map_err(|e| anyhow::anyhow!("cannot listen on {bind}:{port}: {e}"))?;
+    eprintln!("mnemo: serving http://{}/api/v1", server.server_addr());
+    for mut request in server.incoming_requests() {
+        let (status, body) = handle(&mut rt, token, &mut request);
+        let response = Response::from_string(body.to_string())
+            .with_status_code(status)
+            .with_header(
+                Header::from_bytes("Content-Type", "application/json").expect("static header"),
+            );
+        let _ = request.respond(response);
+    }
+    Ok(())
+}
+
+fn error(status: u16, code: &str, message: impl Into<String>) -> (u16, Value) {
+    (status, json!({ "error": message.into(), "code": code }))
+}
+
+/// HTTP status of an engine error code.
+fn status_of(code: &str) -> u16 {
+    match code {
+        "not_found" => 404,
+        "embedder_mismatch" | "schema_too_new" => 409,
+        "storage_error" | "embedder_error" | "extractor_error" => 500,
+        _ => 400,
+    }
+}
+
+fn authorised(request: &Request, token: &str) -> bool {
+    request.headers().iter().any(|h| {
+        h.field.equiv("Authorization")
+            && h.value
+                .as_str()
+                .strip_prefix("Bearer ")
+                .is_some_and(|t| bool::from(t.trim().as_bytes().ct_eq(token.as_bytes())))
+    })
+}
+
+/// The request body as JSON (`{}` when empty), within [`MAX_BODY`].
+fn body(request: &mut Request) -> Result<Value, (u16, Value)> {
+    if request.body_length().is_some_and(|n| n > MAX_BODY) {
+        return Err(error(413, "body_too_large", "request body exceeds 1 MiB"));
+    }
+    let mut bytes = Vec::new();
+    request
+        .as_reader()
+        .take(MAX_BODY as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| error(400, "invalid_input", format!("cannot read the body: {e}")))?;
+    if bytes.len() > MAX_BODY {
+        return Err(error(413, "body_too_large", "request body exceeds 1 MiB"));
+    }
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Ok(json!({}));
+    }
+    let text = std::str::from_utf8(&bytes)
+        .map_err(|_| error(400, "invalid_input", "the body is not valid UTF-8"))?;
+    serde_json::from_str(text)
+        .map_err(|e| error(400, "invalid_input", format!("malformed JSON body: {e}")))
+}
+
+/// Query parameters as a JSON object; numbers and booleans where they parse as such, and
+/// repeated or comma-separated `state`/`type` as lists.
+fn query(url: &str) -> Map<String, Value> {
+    let mut out = Map::new();
+    let Some((_, q)) = url.split_once('?') else {
+        return out;
+    };
+    for (k, v) in form_urlencoded::parse(q.as_bytes()) {
+        let (key, list) = match k.as_ref() {
+            "state" | "states" => ("states", true),
+            "type" | "types" => ("types", true),
+            k => (k, false),
+        };
+        if list {
+            let items = out.entry(key.to_string()).or_insert_with(|| json!([]));
+            if let Some(a) = items.as_array_mut() {
+                a.extend(v.split(',').map(|s| json!(s)));
+            }
+            continue;
+        }
+        let value = if let Ok(n) = v.parse::<u64>() {
+            json!(n)
+        } else if v == "true" || v == "false" {
+            json!(v == "true")
+        } else {
+            json!(v)
+        };
+        out.insert(key.to_string(), value);
+    }
+    out
+}
+
+/// Runs one engine call and shapes its answer.
+fn call(rt: &mut Runtime, method: &str, args: Value) -> (u16, Value) {
+    match rt.call(method, &args.to_string()) {
+        Ok(Ok(out)) => (200, serde_json::from_str(&out).unwrap_or(Value::Null)),
+        Ok(Err(e)) => error(status_of(&e.code), &e.code, e.message),
+        Err(e) => error(500, "internal_error", format!("{e:#}")),
+    }
+}
+
+fn with(mut args: Value, key: &str, value: Value) -> Value {
+    if let Some(o) = args.as_object_mut() {
+        o.insert(key.to_string(), value);
+    }
+    args
+}
+
+fn handle(rt: &mut Runtime, token: &str, request: &mut Request) -> (u16, Value) {
+    let url = request.url().to_string();
+    let path = url
+        .split('?')
+        .next()
+        .unwrap_or("")
+        .trim_end_matches('/')
+        .to_string();
+    let method = request.method().clone();
+    if method == Method::Get && path == "/api/v1/health" {
+        return (
+            200,
+            json!({ "status": "ok", "version": env!("CARGO_PKG_VERSION") }),
+        );
+    }
+    if !authorised(request, token) {
+        return (401, json!({ "error": "unauthorized" }));
+    }
+    let params = Value::Object(query(&url));
+    let body = match method {
+        Method::Post | Method::Put | Method::Patch => match body(request) {
+            Ok(b) => b,
+            Err(e) => return e,
+        },
+        _ => json!({}),
+    };
+    if !body.is_object() {
+        return error(400, "invalid_input", "the body must be a JSON object");
+    }
+    let segments: Vec<&str> = path.trim_start_matches("/api/v1/").split('/').collect();
+    match (&method, segments.as_slice()) {
+        (Method::Post, ["remember"]) => call(rt, "remember", body),
+        (Method::Post, ["seed"]) => call(rt, "seed", body),
+        (Method::Post, ["search"]) => call(rt, "search", body),
+        (Method::Post, ["consolidate"]) => call(rt, "maintain", json!({})),
+        (Method::Get, ["stats"]) => call(rt, "stats", params),
+        (Method::Get, ["stats", entity]) => call(rt, "stats", json!({ "entity_id": entity })),
+        (Method::Get, ["memories"]) => call(rt, "list", params),
+        (Method::Post, ["memories"]) => call(rt, "seed", json!({ "items": [body] })),
+        (Method::Get, ["memories", id]) => call(rt, "get", with(params, "id", json!(id))),
+        (Method::Delete, ["memories", id]) => call(rt, "forget", with(params, "id", json!(id))),
+        (Method::Put | Method::Patch, ["memories", id]) => {
+            let mut patch = body;
+            let entity = patch
+                .as_object_mut()
+                .and_then(|o| o.remove("entity_id"))
+                .unwrap_or(Value::Null);
+            call(
+                rt,
+                "update",
+                json!({ "entity_id": entity, "id": id, "patch": patch }),
+            )
+        }
+        (Method::Post, ["memories", id, action @ ("reinforce" | "demote" | "pin" | "status")]) => {
+            let method = if *action == "status" {
+                "set_status"
+            } else {
+                action
+            };
+            call(rt, method, with(body, "id", json!(id)))
+        }
+        (Method::Get, ["memories", id, "history"]) => {
+            call(rt, "status_history", with(params, "id", json!(id)))
+        }
+        (Method::Get, ["export"]) => call(rt, "export", params),
+        (Method::Post, ["import"]) => call(rt, "import", body),
+        _ => error(
+            404,
+            "not_found",
+            format!("no route {} {path}", method.as_str()),
+        ),
+    }
+}

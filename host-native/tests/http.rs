@@ -1,0 +1,362 @@
+//! Drives a real `mnemo serve` on loopback: every route, the token, the limits, malformed and
+//! wrongly typed bodies, and that a refused request changed nothing.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+
+use serde_json::{json, Value};
+
+/// A running server on a fresh data directory, stopped on drop.
+struct Server {
+    child: Child,
+    addr: String,
+    token: String,
+    data: PathBuf,
+}
+
+impl Server {
+    fn start(name: &str, env_token: Option<&str>) -> Server {
+        let data = std::env::temp_dir().join(format!("mnemo-http-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&data);
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_mnemo"));
+        cmd.args([
+            "--data",
+            data.to_str().unwrap(),
+            "--now",
+            "2023-11-14T22:13:20Z",
+            "serve",
+            "--port",
+            "0",
+        ])
+        .env_remove("MNEMO_TOKEN")
+        .stderr(Stdio::piped());
+        if let Some(t) = env_token {
+            cmd.env("MNEMO_TOKEN", t);
+        }
+        let mut child = cmd.spawn().expect("start mnemo serve");
+        let mut line = String::new();
+        BufReader::new(child.stderr.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let addr = line
+            .trim()
+            .trim_start_matches("mnemo: serving http://")
+            .trim_end_matches("/api/v1")
+            .to_string();
+        assert!(addr.starts_with("127.0.0.1:"), "unexpected banner {line:?}");
+        let token = match env_token {
+            Some(t) => t.to_string(),
+            None => std::fs::read_to_string(data.join(".env"))
+                .unwrap()
+                .trim()
+                .trim_start_matches("MNEMO_TOKEN=")
+                .to_string(),
+        };
+        Server {
+            child,
+            addr,
+            token,
+            data,
+        }
+    }
+
+    /// Sends one request; returns (status, JSON body).
+    fn raw(&self, method: &str, path: &str, token: Option<&str>, body: &[u8]) -> (u16, Value) {
+        let mut s = TcpStream::connect(&self.addr).unwrap();
+        let auth = token
+            .map(|t| format!("Authorization: Bearer {t}\r\n"))
+            .unwrap_or_default();
+        let head = format!("{method} {path} HTTP/1.1\r\nHost: x\r\n{auth}Content-Length: {}\r\nConnection: close\r\n\r\n", body.len());
+        s.write_all(head.as_bytes()).unwrap();
+        let _ = s.write_all(body); // the server may answer (413) before reading it all
+        let mut out = Vec::new();
+        let _ = s.read_to_end(&mut out);
+        let text = String::from_utf8_lossy(&out);
+        let status: u16 = text
+            .split(' ')
+            .nth(1)
+            .and_then(|c| c.parse().ok())
+            .expect("a status line");
+        let body = text.split_once("\r\n\r\n").map(|x| x.1).unwrap_or("");
+        (status, serde_json::from_str(body).unwrap_or(Value::Null))
+    }
+
+    fn send(&self, method: &str, path: &str, body: Value) -> (u16, Value) {
+        let bytes = if body.is_null() {
+            Vec::new()
+        } else {
+            body.to_string().into_bytes()
+        };
+        self.raw(method, path, Some(&self.token), &bytes)
+    }
+
+    fn total(&self) -> u64 {
+        self.send("GET", "/api/v1/stats?entity_id=ana", Value::Null)
+            .1["total"]
+            .as_u64()
+            .unwrap()
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = std::fs::remove_dir_all(&self.data);
+    }
+}
+
+#[test]
+fn every_route_answers_with_the_engines_json() {
+    let s = Server::start("routes", None);
+    assert_eq!(s.token.len(), 32, "a 16-byte hex token");
+    let mode = std::fs::metadata(s.data.join(".env")).unwrap();
+    assert_eq!(
+        std::os::unix::fs::PermissionsExt::mode(&mode.permissions()) & 0o777,
+        0o600
+    );
+    assert_eq!(s.raw("GET", "/api/v1/health", None, b"").0, 200);
+
+    let (st, r) = s.send("POST", "/api/v1/seed", json!({"items": [{"entity_id": "ana", "content": "Ana drinks green tea every morning", "type": "PREFERENCE"}]}));
+    assert_eq!(st, 200, "{r}");
+    let id = r["outcomes"][0]["id"].as_str().unwrap().to_string();
+    let (st, r) = s.send("POST", "/api/v1/remember", json!({"entity_id": "ana", "content": "Her sister Lena lives in Lisbon", "session_id": "s1"}));
+    assert_eq!(
+        (st, r["outcomes"][0]["action"].as_str()),
+        (200, Some("created"))
+    );
+    let (st, r) = s.send(
+        "POST",
+        "/api/v1/memories",
+        json!({"entity_id": "ana", "content": "Ana is learning the cello", "type": "ACTIVITY"}),
+    );
+    assert_eq!(
+        (st, r["outcomes"][0]["action"].as_str()),
+        (200, Some("created"))
+    );
+    for mode in [
+        "balanced",
+        "recent",
+        "important",
+        "historical",
+        "comprehensive",
+    ] {
+        let (st, hits) = s.send(
+            "POST",
+            "/api/v1/search",
+            json!({"entity_id": "ana", "query": "what does Ana drink?", "mode": mode}),
+        );
+        assert_eq!(st, 200);
+        assert_eq!(hits[0]["memory"]["id"], id.as_str());
+        assert_eq!(hits[0]["why"]["mode"], mode);
+    }
+    let (_, page) = s.send(
+        "GET",
+        "/api/v1/memories?entity_id=ana&limit=2&state=ACTIVE",
+        Value::Null,
+    );
+    assert_eq!(
+        (
+            page["total"].as_u64(),
+            page["memories"].as_array().unwrap().len()
+        ),
+        (Some(3), 2)
+    );
+    let path = format!("/api/v1/memories/{id}");
+    assert_eq!(
+        s.send("GET", &format!("{path}?entity_id=ana"), Value::Null)
+            .1["content"],
+        "Ana drinks green tea every morning"
+    );
+    assert_eq!(
+        s.send(
+            "PATCH",
+            &path,
+            json!({"entity_id": "ana", "importance": 0.9})
+        )
+        .1["importance"],
+        0.9
+    );
+    assert_eq!(
+        s.send(
+            "POST",
+            &format!("{path}/reinforce"),
+            json!({"entity_id": "ana"})
+        )
+        .1["feedback"],
+        3
+    );
+    assert_eq!(
+        s.send(
+            "POST",
+            &format!("{path}/demote"),
+            json!({"entity_id": "ana"})
+        )
+        .1["feedback"],
+        2
+    );
+    assert_eq!(
+        s.send(
+            "POST",
+            &format!("{path}/pin"),
+            json!({"entity_id": "ana", "pinned": true})
+        )
+        .1["pinned"],
+        true
+    );
+    let (st, _) = s.send(
+        "POST",
+        &format!("{path}/status"),
+        json!({"entity_id": "ana", "status": "challenged", "reason": "said coffee"}),
+    );
+    assert_eq!(st, 200);
+    assert_eq!(
+        s.send("GET", &format!("{path}/history?entity_id=ana"), Value::Null)
+            .1[0]["new"],
+        "challenged"
+    );
+    assert_eq!(
+        s.send("GET", "/api/v1/stats/ana", Value::Null).1["total"],
+        3
+    );
+    assert!(s.send("POST", "/api/v1/consolidate", Value::Null).1["examined"].is_number());
+    let (st, jsonl) = s.send("GET", "/api/v1/export?entity_id=ana", Value::Null);
+    assert_eq!((st, jsonl.as_str().unwrap().lines().count()), (200, 3));
+    let (st, r) = s.send("POST", "/api/v1/import", json!({"jsonl": jsonl}));
+    assert_eq!((st, r["already_present"].as_u64()), (200, Some(3)));
+    assert_eq!(
+        s.send("DELETE", &format!("{path}?entity_id=ana"), Value::Null)
+            .1["state"],
+        "DELETED"
+    );
+    assert_eq!(
+        s.send("GET", &format!("{path}?entity_id=ben"), Value::Null)
+            .0,
+        404
+    );
+    assert_eq!(s.send("GET", "/api/v1/nothing-here", Value::Null).0, 404);
+}
+
+#[test]
+fn without_the_token_nothing_but_health_answers() {
+    let s = Server::start("auth", Some("s3cret-token"));
+    s.send(
+        "POST",
+        "/api/v1/seed",
+        json!({"items": [{"entity_id": "ana", "content": "Ana drinks green tea"}]}),
+    );
+    let routes = [
+        ("POST", "/api/v1/search"),
+        ("POST", "/api/v1/seed"),
+        ("POST", "/api/v1/remember"),
+        ("GET", "/api/v1/memories?entity_id=ana"),
+        ("GET", "/api/v1/stats?entity_id=ana"),
+        ("POST", "/api/v1/consolidate"),
+        ("GET", "/api/v1/export?entity_id=ana"),
+        ("DELETE", "/api/v1/memories/x?entity_id=ana"),
+    ];
+    for (method, path) in routes {
+        for token in [None, Some("wrong"), Some("s3cret-tokenX"), Some("")] {
+            let (st, body) = s.raw(method, path, token, b"{}");
+            assert_eq!(
+                (st, body.clone()),
+                (401, json!({"error": "unauthorized"})),
+                "{method} {path} {token:?}"
+            );
+        }
+    }
+    assert_eq!(s.total(), 1);
+    assert!(
+        !s.data.join(".env").exists(),
+        "MNEMO_TOKEN was given: no token file"
+    );
+}
+
+#[test]
+fn limits_and_bad_bodies_are_refused_and_change_nothing() {
+    let s = Server::start("limits", None);
+    s.send(
+        "POST",
+        "/api/v1/seed",
+        json!({"items": [{"entity_id": "ana", "content": "Ana drinks green tea"}]}),
+    );
+    let big = vec![b' '; (1 << 20) + 1];
+    let (st, body) = s.raw("POST", "/api/v1/seed", Some(&s.token), &big);
+    assert_eq!((st, body["code"].as_str()), (413, Some("body_too_large")));
+    let cases = [
+        (
+            json!({"items": [{"entity_id": "ana", "content": "x".repeat(50_001)}]}),
+            "content",
+        ),
+        (
+            json!({"items": [{"entity_id": "ana", "content": 42}]}),
+            "args.items[0].content",
+        ),
+        (
+            json!({"items": [{"entity_id": "ana", "content": "x", "colour": "red"}]}),
+            "colour",
+        ),
+        (
+            json!({"items": [{"entity_id": "a b c", "content": "x"}]}),
+            "entity_id",
+        ),
+        (
+            json!({"items": [{"entity_id": "ana", "content": "x", "vector": [1.0, 2.0]}]}),
+            "384",
+        ),
+    ];
+    for (body, needle) in cases {
+        let (st, r) = s.send("POST", "/api/v1/seed", body);
+        assert_eq!(st, 400, "{r}");
+        assert!(r["error"].as_str().unwrap().contains(needle), "{r}");
+        assert!(r["code"].is_string());
+    }
+    let (st, r) = s.send(
+        "POST",
+        "/api/v1/search",
+        json!({"entity_id": "ana", "query": "tea", "limit": 1001}),
+    );
+    assert_eq!((st, r["code"].as_str()), (400, Some("invalid_input")));
+    let (st, r) = s.raw(
+        "POST",
+        "/api/v1/search",
+        Some(&s.token),
+        b"{\"entity_id\": \"ana\", \"query\": ",
+    );
+    assert_eq!((st, r["code"].as_str()), (400, Some("invalid_input")));
+    assert!(
+        r["error"].as_str().unwrap().contains("malformed JSON"),
+        "{r}"
+    );
+    let (st, _) = s.raw(
+        "POST",
+        "/api/v1/search",
+        Some(&s.token),
+        &[0xff, 0xfe, b'{'],
+    );
+    assert_eq!(st, 400);
+    let (st, _) = s.raw("POST", "/api/v1/search", Some(&s.token), b"[1, 2]");
+    assert_eq!(st, 400);
+    assert_eq!(
+        s.send(
+            "GET",
+            "/api/v1/memories/bad%20id?entity_id=ana",
+            Value::Null
+        )
+        .0,
+        400
+    );
+    assert_eq!(s.total(), 1, "a refused request changed the store");
+    // Injection is just text.
+    let (st, hits) = s.send(
+        "POST",
+        "/api/v1/search",
+        json!({"entity_id": "ana", "query": "tea'; DROP TABLE memories; -- NEAR(\""}),
+    );
+    assert_eq!(
+        (st, hits[0]["memory"]["content"].as_str()),
+        (200, Some("Ana drinks green tea"))
+    );
+}
