@@ -185,6 +185,10 @@ enum Command {
         #[arg(long, default_value_t = 18900)]
         port: u16,
     },
+    /// Time the benchmark workload (a corpus from core's bench_corpus example) inside the
+    /// component on a fresh store: seeding in batches of 1,000, then each search.
+    #[command(hide = true)]
+    Bench { corpus: PathBuf },
     /// Any engine call by name, with JSON arguments.
     Call {
         method: String,
@@ -395,7 +399,10 @@ fn calls(command: Command) -> Result<Vec<(&'static str, Value)>> {
                 .map(|c| ("import", json!({"jsonl": c.join("\n")})))
                 .collect())
         }
-        Command::Call { .. } | Command::Scenario { .. } | Command::Serve { .. } => {
+        Command::Call { .. }
+        | Command::Scenario { .. }
+        | Command::Serve { .. }
+        | Command::Bench { .. } => {
             unreachable!("handled by run")
         }
     }
@@ -429,6 +436,7 @@ fn scenario(file: &PathBuf) -> Result<ExitCode> {
             data: data.path.clone(),
             clock: Clock::Fixed(now),
             seed,
+            embedding: None,
         })?;
         let mut out = Vec::new();
         for step in steps {
@@ -451,6 +459,61 @@ fn scenario(file: &PathBuf) -> Result<ExitCode> {
     result
 }
 
+/// `mnemo bench`: the workload of core's `workload` example, through the component.
+fn bench(corpus: &PathBuf) -> Result<ExitCode> {
+    let corpus: Value = serde_json::from_str(&read_input(corpus)?)?;
+    let (Some(items), Some(queries)) = (corpus["items"].as_array(), corpus["queries"].as_array())
+    else {
+        bail!("a corpus is {{\"items\": [...], \"queries\": [...]}} (core's bench_corpus example)");
+    };
+    let dir = std::env::temp_dir().join(format!("mnemo-bench-{}", std::process::id()));
+    let data = DataDir::take(&dir)?;
+    let started = std::time::Instant::now();
+    let embedding = runtime::Embedding {
+        model: corpus["model"].as_str().unwrap_or("bench-384").to_string(),
+        dimension: corpus["dimension"].as_u64().unwrap_or(384) as u32,
+    };
+    let mut rt = Runtime::open(&Options {
+        data: data.path.clone(),
+        clock: Clock::Fixed(1_700_000_000_000),
+        seed: 1,
+        embedding: Some(embedding),
+    })?;
+    let open_ms = started.elapsed().as_secs_f64() * 1000.0;
+    let t = std::time::Instant::now();
+    for batch in items.chunks(SEED_BATCH) {
+        if let Err(e) = rt.call("seed", &json!({ "items": batch }).to_string())? {
+            bail!("seed failed: {}", e.message);
+        }
+    }
+    let seed_s = t.elapsed().as_secs_f64();
+    let mut ms = Vec::with_capacity(queries.len());
+    for q in queries {
+        let args = q.to_string();
+        let t = std::time::Instant::now();
+        if let Err(e) = rt.call("search", &args)? {
+            bail!("search failed: {}", e.message);
+        }
+        ms.push(t.elapsed().as_secs_f64() * 1000.0);
+    }
+    rt.close()?;
+    drop(data);
+    let _ = std::fs::remove_dir_all(&dir);
+    ms.sort_by(f64::total_cmp);
+    let pct = |p: f64| ms[((p / 100.0) * ms.len() as f64) as usize];
+    println!(
+        "{}",
+        json!({
+            "memories": items.len(),
+            "memories_per_second": (items.len() as f64 / seed_s).round(),
+            "searches": ms.len(),
+            "search_ms": { "p50": pct(50.0), "p95": pct(95.0) },
+            "open_ms": open_ms,
+        })
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
 fn s(v: &Value) -> &str {
     v.as_str().unwrap_or("")
 }
@@ -464,11 +527,15 @@ fn run(cli: Cli) -> Result<ExitCode> {
         None => Clock::System,
     };
     let seed = cli.seed.unwrap_or_else(random_seed);
+    if let Command::Bench { corpus } = &cli.command {
+        return bench(corpus);
+    }
     let dir = DataDir::take(&cli.data)?;
     let mut rt = Runtime::open(&Options {
         data: dir.path.clone(),
         clock,
         seed,
+        embedding: None,
     })?;
     let json = cli.json;
     if let Command::Serve { bind, port } = &cli.command {

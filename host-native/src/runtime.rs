@@ -42,11 +42,19 @@ impl Clock {
     }
 }
 
+/// A host embedding model whose vectors the caller supplies with each call.
+#[derive(Debug, Clone)]
+pub struct Embedding {
+    pub model: String,
+    pub dimension: u32,
+}
+
 /// What the component's `host` imports answer with.
 pub struct State {
     wasi: WasiCtx,
     table: ResourceTable,
     clock: Clock,
+    embedding: Option<Embedding>,
 }
 
 impl WasiView for State {
@@ -63,10 +71,16 @@ impl Host for State {
         self.clock.now()
     }
     fn embedder(&mut self) -> Option<EmbedderInfo> {
-        None
+        self.embedding.as_ref().map(|e| EmbedderInfo {
+            model: e.model.clone(),
+            dimension: e.dimension,
+        })
     }
     fn embed(&mut self, _texts: Vec<String>) -> Result<Vec<Vec<f32>>, String> {
-        Err("this host has no embedding model; the built-in embedder is in use".into())
+        Err(match &self.embedding {
+            Some(e) => format!("vectors of {} come with each call; pass one", e.model),
+            None => "this host has no embedding model; the built-in embedder is in use".into(),
+        })
     }
     fn extract(&mut self, _content: String, _now: i64) -> Option<Result<String, String>> {
         None
@@ -78,6 +92,8 @@ pub struct Options {
     pub data: PathBuf,
     pub clock: Clock,
     pub seed: u64,
+    /// The store's vectors come from the caller (else the built-in embedder).
+    pub embedding: Option<Embedding>,
 }
 
 /// One store open inside the component.
@@ -87,10 +103,12 @@ pub struct Runtime {
     handle: ResourceAny,
 }
 
-/// wasmtime's compile cache, under ~/.cache/mnemo/wasmtime.
+/// wasmtime's compile cache: `MNEMO_WASMTIME_CACHE`, else ~/.cache/mnemo/wasmtime.
 fn cache() -> Result<Cache> {
     let mut config = CacheConfig::new();
-    if let Some(home) = std::env::var_os("HOME") {
+    if let Some(dir) = std::env::var_os("MNEMO_WASMTIME_CACHE") {
+        config.with_directory(PathBuf::from(dir));
+    } else if let Some(home) = std::env::var_os("HOME") {
         config.with_directory(Path::new(&home).join(".cache/mnemo/wasmtime"));
     }
     Ok(Cache::new(config)?)
@@ -118,6 +136,7 @@ impl Runtime {
             wasi,
             table: ResourceTable::new(),
             clock: options.clock,
+            embedding: options.embedding.clone(),
         };
         let mut store = Store::new(&engine, state);
         let bindings = Mnemo::instantiate(&mut store, &component, &linker)?;

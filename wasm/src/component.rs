@@ -84,7 +84,16 @@ impl GuestStore for Store {
             }),
             None => builder.embedder(HashEmbedder::default()),
         };
-        let engine = builder.open(&options.path).map_err(error)?;
+        // The host holds an OS lock on the data directory, so this is the store's only
+        // connection: keep SQLite's lock between transactions instead of taking and dropping
+        // its lock directory around each one (a crash leaves it; the host clears it).
+        let conn = rusqlite::Connection::open(&options.path)
+            .and_then(|c| {
+                c.execute_batch("PRAGMA locking_mode = EXCLUSIVE;")
+                    .map(|_| c)
+            })
+            .map_err(|e| error(Error::Storage(e)))?;
+        let engine = builder.open_connection(conn).map_err(error)?;
         Ok(wit::Store::new(Store(RefCell::new(engine))))
     }
 

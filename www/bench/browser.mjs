@@ -1,13 +1,11 @@
 // `npm run bench:browser`: the browser benchmark in Debian's Chromium with an OPFS store —
 // cold open time, seeding 10,000 memories with 384-d vectors, 1,000 hybrid searches — plus the
 // package's download size. Writes bench-results/browser.json and prints it.
-import { execFileSync } from 'node:child_process';
-import { existsSync, openSync, closeSync } from 'node:fs';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
-import { browser, newProfile, root, serve } from '../test/helpers.mjs';
+import { benchCorpus, browser, newProfile, root, serve } from '../test/helpers.mjs';
 
 const n = Number(process.env.MNEMO_BENCH_N ?? 10_000);
 const q = Number(process.env.MNEMO_BENCH_Q ?? 1_000);
@@ -23,20 +21,7 @@ async function size(files) {
   return { raw_kib: Math.round(raw / 1024), gzip_kib: Math.round(gzip / 1024) };
 }
 
-// The native benchmarks' corpus, written once by the core's bench_corpus example.
-await mkdir(join(root, 'bench-results'), { recursive: true });
-const corpus = `bench-results/corpus-${n}-${q}.json`;
-if (!existsSync(join(root, corpus))) {
-  const out = openSync(join(root, corpus), 'w');
-  try {
-    execFileSync('cargo', ['run', '-q', '--release', '-p', 'mnemo-core', '--example', 'bench_corpus', '--', `${n}`, `${q}`], {
-      cwd: root,
-      stdio: ['ignore', out, 'inherit'],
-    });
-  } finally {
-    closeSync(out);
-  }
-}
+const corpus = benchCorpus(n, q);
 
 const server = await serve();
 const profile = await newProfile();

@@ -2,7 +2,7 @@
 // scenario, a static server on 127.0.0.1, and Debian's Chromium driven by playwright-core.
 import { execFileSync } from 'node:child_process';
 import { createServer } from 'node:http';
-import { readdirSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync } from 'node:fs';
 import { readFile, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, extname, join, normalize } from 'node:path';
@@ -29,6 +29,27 @@ export function nativeScenario(name) {
 }
 
 export { runSteps } from './steps.mjs';
+
+/**
+ * The native benchmarks' corpus as JSON (`{model, dimension, items, queries}`), written once
+ * by core's bench_corpus example into bench-results/; returns its path relative to the root.
+ */
+export function benchCorpus(n, q) {
+  mkdirSync(join(root, 'bench-results'), { recursive: true });
+  const file = `bench-results/corpus-${n}-${q}.json`;
+  if (!existsSync(join(root, file))) {
+    const out = openSync(join(root, file), 'w');
+    try {
+      execFileSync('cargo', ['run', '-q', '--release', '-p', 'mnemo-core', '--example', 'bench_corpus', '--', `${n}`, `${q}`], {
+        cwd: root,
+        stdio: ['ignore', out, 'inherit'],
+      });
+    } finally {
+      closeSync(out);
+    }
+  }
+  return file;
+}
 
 const TYPES = {
   '.html': 'text/html',

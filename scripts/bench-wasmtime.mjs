@@ -1,0 +1,53 @@
+// `npm run bench:wasmtime`: the same seed-and-search workload (the native benchmarks' corpus:
+// 10,000 memories with 384-d vectors, 1,000 hybrid searches) natively and inside wasmtime
+// (`mnemo bench`), both through the JSON call path on a SQLite file, plus the `mnemo` start-up
+// time with a cold and a warm compile cache. Writes bench-results/wasmtime.json.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { benchCorpus, root } from '../www/test/helpers.mjs';
+
+const n = Number(process.env.MNEMO_BENCH_N ?? 10_000);
+const q = Number(process.env.MNEMO_BENCH_Q ?? 1_000);
+const corpus = join(root, benchCorpus(n, q));
+const target = process.env.CARGO_TARGET_DIR ?? join(root, 'target');
+execFileSync('cargo', ['build', '-q', '--release', '-p', 'mnemo-core', '--example', 'workload'], { cwd: root, stdio: 'inherit' });
+execFileSync('cargo', ['build', '-q', '--release', '-p', 'mnemo-host'], { cwd: root, stdio: 'inherit' });
+const mnemo = join(target, 'release/mnemo');
+const json = (cmd, args, env = {}) => JSON.parse(execFileSync(cmd, args, { encoding: 'utf8', env: { ...process.env, ...env } }));
+
+const native = json(join(target, 'release/examples/workload'), [corpus]);
+const wasmtime = json(mnemo, ['bench', corpus]);
+
+// Start-up: a whole `mnemo stats` process, first with an empty compile cache, then warm.
+const data = mkdtempSync(join(tmpdir(), 'mnemo-startup-'));
+const cache = mkdtempSync(join(tmpdir(), 'mnemo-wasmtime-cache-'));
+const time = () => {
+  const t = process.hrtime.bigint();
+  execFileSync(mnemo, ['--data', data, 'stats', '--entity', 'x'], { env: { ...process.env, MNEMO_WASMTIME_CACHE: cache } });
+  return Number(process.hrtime.bigint() - t) / 1e6;
+};
+const cold = time();
+const warm = [0, 0, 0, 0, 0].map(time).sort((a, b) => a - b)[2];
+rmSync(data, { recursive: true, force: true });
+rmSync(cache, { recursive: true, force: true });
+
+const round = (x) => Math.round(x * 100) / 100;
+const report = {
+  when: new Date().toISOString(),
+  memories: n,
+  searches: q,
+  native,
+  wasmtime,
+  ratio: {
+    seed_time: round(native.memories_per_second / wasmtime.memories_per_second),
+    search_p50: round(wasmtime.search_ms.p50 / native.search_ms.p50),
+    search_p95: round(wasmtime.search_ms.p95 / native.search_ms.p95),
+  },
+  startup_ms: { cold_cache: round(cold), warm_cache_median_of_5: round(warm) },
+  aims: { ratio: 1.5 },
+};
+writeFileSync(join(root, 'bench-results/wasmtime.json'), JSON.stringify(report, null, 2) + '\n');
+console.log(JSON.stringify(report, null, 2));
