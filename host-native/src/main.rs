@@ -4,6 +4,7 @@
 
 mod datadir;
 mod output;
+mod providers;
 mod runtime;
 mod serve;
 
@@ -35,6 +36,13 @@ struct Cli {
     /// Seed of the memory-id generator (default: random).
     #[arg(long, global = true)]
     seed: Option<u64>,
+    /// An OpenAI-compatible embeddings API (e.g. http://127.0.0.1:11434/v1 for Ollama) to
+    /// embed with instead of the built-in embedder; needs --embed-model.
+    #[arg(long, global = true, env = "MNEMO_EMBED_URL", requires = "embed_model")]
+    embed_url: Option<String>,
+    /// The model the embeddings API should use (recorded in the store).
+    #[arg(long, global = true, env = "MNEMO_EMBED_MODEL")]
+    embed_model: Option<String>,
     #[command(subcommand)]
     command: Command,
 }
@@ -432,7 +440,7 @@ fn scenario(file: &PathBuf) -> Result<ExitCode> {
     ));
     let result = (|| {
         let data = DataDir::take(&dir)?;
-        let mut rt = Runtime::open(&Options {
+        let mut rt = Runtime::open(Options {
             data: data.path.clone(),
             clock: Clock::Fixed(now),
             seed,
@@ -469,11 +477,11 @@ fn bench(corpus: &PathBuf) -> Result<ExitCode> {
     let dir = std::env::temp_dir().join(format!("mnemo-bench-{}", std::process::id()));
     let data = DataDir::take(&dir)?;
     let started = std::time::Instant::now();
-    let embedding = runtime::Embedding {
+    let embedding = runtime::Embedding::Supplied {
         model: corpus["model"].as_str().unwrap_or("bench-384").to_string(),
         dimension: corpus["dimension"].as_u64().unwrap_or(384) as u32,
     };
-    let mut rt = Runtime::open(&Options {
+    let mut rt = Runtime::open(Options {
         data: data.path.clone(),
         clock: Clock::Fixed(1_700_000_000_000),
         seed: 1,
@@ -531,11 +539,17 @@ fn run(cli: Cli) -> Result<ExitCode> {
         return bench(corpus);
     }
     let dir = DataDir::take(&cli.data)?;
-    let mut rt = Runtime::open(&Options {
+    let embedding = match (&cli.embed_url, &cli.embed_model) {
+        (Some(url), Some(model)) => Some(runtime::Embedding::Http(
+            providers::HttpEmbedder::connect(url, model)?,
+        )),
+        _ => None,
+    };
+    let mut rt = Runtime::open(Options {
         data: dir.path.clone(),
         clock,
         seed,
-        embedding: None,
+        embedding,
     })?;
     let json = cli.json;
     if let Command::Serve { bind, port } = &cli.command {

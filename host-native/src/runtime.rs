@@ -16,6 +16,8 @@ pub use exports::mnemo::engine::engine::Error as CallError;
 use exports::mnemo::engine::engine::OpenOptions;
 use mnemo::engine::host::{EmbedderInfo, Host};
 
+use crate::providers::HttpEmbedder;
+
 /// The engine component, built by build.rs.
 const COMPONENT: &[u8] = include_bytes!(env!("MNEMO_COMPONENT"));
 /// Where the store lives inside the component's sandbox.
@@ -42,11 +44,12 @@ impl Clock {
     }
 }
 
-/// A host embedding model whose vectors the caller supplies with each call.
-#[derive(Debug, Clone)]
-pub struct Embedding {
-    pub model: String,
-    pub dimension: u32,
+/// Where the store's vectors come from when not from the built-in embedder.
+pub enum Embedding {
+    /// The caller passes a vector with each call (benchmarks, tools with their own model).
+    Supplied { model: String, dimension: u32 },
+    /// An OpenAI-compatible embeddings endpoint.
+    Http(HttpEmbedder),
 }
 
 /// What the component's `host` imports answer with.
@@ -71,16 +74,25 @@ impl Host for State {
         self.clock.now()
     }
     fn embedder(&mut self) -> Option<EmbedderInfo> {
-        self.embedding.as_ref().map(|e| EmbedderInfo {
-            model: e.model.clone(),
-            dimension: e.dimension,
+        self.embedding.as_ref().map(|e| match e {
+            Embedding::Supplied { model, dimension } => EmbedderInfo {
+                model: model.clone(),
+                dimension: *dimension,
+            },
+            Embedding::Http(h) => EmbedderInfo {
+                model: h.model().to_string(),
+                dimension: h.dimension,
+            },
         })
     }
-    fn embed(&mut self, _texts: Vec<String>) -> Result<Vec<Vec<f32>>, String> {
-        Err(match &self.embedding {
-            Some(e) => format!("vectors of {} come with each call; pass one", e.model),
-            None => "this host has no embedding model; the built-in embedder is in use".into(),
-        })
+    fn embed(&mut self, texts: Vec<String>) -> Result<Vec<Vec<f32>>, String> {
+        match &self.embedding {
+            Some(Embedding::Http(h)) => h.embed(&texts),
+            Some(Embedding::Supplied { model, .. }) => {
+                Err(format!("vectors of {model} come with each call; pass one"))
+            }
+            None => Err("this host has no embedding model; the built-in embedder is in use".into()),
+        }
     }
     fn extract(&mut self, _content: String, _now: i64) -> Option<Result<String, String>> {
         None
@@ -92,7 +104,7 @@ pub struct Options {
     pub data: PathBuf,
     pub clock: Clock,
     pub seed: u64,
-    /// The store's vectors come from the caller (else the built-in embedder).
+    /// Where vectors come from (else the built-in embedder).
     pub embedding: Option<Embedding>,
 }
 
@@ -116,7 +128,7 @@ fn cache() -> Result<Cache> {
 
 impl Runtime {
     /// Instantiates the component and opens the store in `options.data`.
-    pub fn open(options: &Options) -> Result<Runtime> {
+    pub fn open(options: Options) -> Result<Runtime> {
         let mut config = Config::new();
         config.cache(Some(cache()?));
         let engine = Engine::new(&config)?;
@@ -136,7 +148,7 @@ impl Runtime {
             wasi,
             table: ResourceTable::new(),
             clock: options.clock,
-            embedding: options.embedding.clone(),
+            embedding: options.embedding,
         };
         let mut store = Store::new(&engine, state);
         let bindings = Mnemo::instantiate(&mut store, &component, &linker)?;

@@ -1,0 +1,91 @@
+//! Providers for the component's imports: an OpenAI-compatible embeddings endpoint
+//! (`POST {url}/embeddings`, as served by Ollama, llama.cpp, vLLM, OpenAI) for hosts that want
+//! a real model instead of the built-in embedder.
+
+use anyhow::{bail, Context, Result};
+use serde_json::{json, Value};
+
+/// An embeddings endpoint and the model it serves.
+pub struct HttpEmbedder {
+    url: String,
+    model: String,
+    /// Vector length, learnt from a first request.
+    pub dimension: u32,
+    agent: ureq::Agent,
+}
+
+impl HttpEmbedder {
+    /// Connects to `base_url` (e.g. `http://127.0.0.1:11434/v1`) and learns the model's
+    /// dimension from one probe.
+    pub fn connect(base_url: &str, model: &str) -> Result<HttpEmbedder> {
+        let url = format!("{}/embeddings", base_url.trim_end_matches('/'));
+        let mut e = HttpEmbedder {
+            url,
+            model: model.to_string(),
+            dimension: 0,
+            agent: ureq::Agent::new_with_defaults(),
+        };
+        let probe = e
+            .embed(&["dimension probe".to_string()])
+            .map_err(anyhow::Error::msg)
+            .with_context(|| {
+                format!(
+                    "the embeddings endpoint {} did not answer as expected",
+                    e.url
+                )
+            })?;
+        let dim = probe.first().map_or(0, Vec::len);
+        if dim == 0 {
+            bail!("{} returned an empty vector", e.url);
+        }
+        e.dimension = dim as u32;
+        Ok(e)
+    }
+
+    /// The model id the store records.
+    pub fn model(&self) -> &str {
+        &self.model
+    }
+
+    /// The vectors of `texts`, in order.
+    pub fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, String> {
+        let body = json!({ "model": self.model, "input": texts });
+        let mut response = self
+            .agent
+            .post(&self.url)
+            .send_json(&body)
+            .map_err(|e| format!("POST {}: {e}", self.url))?;
+        let v: Value = response
+            .body_mut()
+            .read_json()
+            .map_err(|e| format!("{} answered with something that is not JSON: {e}", self.url))?;
+        let data = v["data"]
+            .as_array()
+            .ok_or_else(|| format!("{} answered without a \"data\" list", self.url))?;
+        if data.len() != texts.len() {
+            return Err(format!(
+                "{} returned {} vectors for {} texts",
+                self.url,
+                data.len(),
+                texts.len()
+            ));
+        }
+        let mut out = vec![Vec::new(); texts.len()];
+        for (i, item) in data.iter().enumerate() {
+            let index = item["index"].as_u64().map_or(i, |n| n as usize);
+            let vector: Option<Vec<f32>> = item["embedding"]
+                .as_array()
+                .and_then(|a| a.iter().map(|x| x.as_f64().map(|f| f as f32)).collect());
+            match (out.get_mut(index), vector) {
+                (Some(slot), Some(v)) => *slot = v,
+                _ => {
+                    return Err(format!(
+                        "{} returned a malformed embedding at {i}",
+                        self.url
+                    ))
+                }
+            }
+        }
+        Ok(out)
+    }
+}
