@@ -8,7 +8,7 @@ mod providers;
 mod runtime;
 mod serve;
 
-use std::io::Read;
+use std::io::{IsTerminal, Read};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -567,13 +567,20 @@ fn run(cli: Cli) -> Result<ExitCode> {
             .collect(),
     };
     let mut results = Vec::new();
+    // Each batch of a long seed or import is its own transaction: a progress bar on a
+    // terminal, else one line per committed batch (what a crash can no longer lose).
+    let bar = (steps.len() > 1 && std::io::stderr().is_terminal())
+        .then(|| indicatif::ProgressBar::new(steps.len() as u64).with_message("batches committed"));
     for (n, (method, args)) in steps.iter().enumerate() {
         match rt.call(method, args)? {
             Ok(out) => {
                 results.push((method, serde_json::from_str::<Value>(&out)?));
-                // Each batch is its own transaction: say when one is committed.
-                if steps.len() > 1 {
-                    eprintln!("committed batch {}/{}", n + 1, steps.len());
+                match &bar {
+                    Some(bar) => bar.inc(1),
+                    None if steps.len() > 1 => {
+                        eprintln!("committed batch {}/{}", n + 1, steps.len())
+                    }
+                    None => {}
                 }
             }
             Err(e) => {
@@ -589,6 +596,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 return Ok(ExitCode::from(1));
             }
         }
+    }
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
     }
     rt.close()?;
     output::print(&results, json);

@@ -64,6 +64,27 @@ fn outcome(o: &Value) -> String {
     }
 }
 
+/// Outcomes one per line, or counted when there are many.
+fn outcomes(list: &Value) -> String {
+    let list = list.as_array().map(Vec::as_slice).unwrap_or_default();
+    if list.len() <= MAX_LISTED_OUTCOMES {
+        return list.iter().map(|o| outcome(o) + "\n").collect();
+    }
+    let mut counts = std::collections::BTreeMap::new();
+    for o in list {
+        let key = match (s(&o["action"]), o["reason"].as_str()) {
+            ("skipped", Some(reason)) => format!("skipped ({})", reason.replace('_', " ")),
+            (action, _) => action.to_string(),
+        };
+        *counts.entry(key).or_insert(0usize) += 1;
+    }
+    let parts: Vec<String> = counts.iter().map(|(k, n)| format!("{k}: {n}")).collect();
+    format!("{} inputs — {}\n", list.len(), parts.join(", "))
+}
+
+/// Most outcomes printed one per line.
+const MAX_LISTED_OUTCOMES: usize = 20;
+
 fn memory_line(m: &Value) -> String {
     format!(
         "{}  {:<12} {:<8} imp {}  {}",
@@ -78,19 +99,13 @@ fn memory_line(m: &Value) -> String {
 fn human(method: &str, v: &Value) -> String {
     let mut out = String::new();
     match method {
-        "seed" | "remember" => {
-            for o in v["outcomes"].as_array().into_iter().flatten() {
-                out += &format!("{}\n", outcome(o));
-            }
-        }
+        "seed" | "remember" => out += &outcomes(&v["outcomes"]),
         "import" => {
             out += &format!(
                 "restored {}, already present {}\n",
                 v["restored"], v["already_present"]
             );
-            for o in v["written"]["outcomes"].as_array().into_iter().flatten() {
-                out += &format!("{}\n", outcome(o));
-            }
+            out += &outcomes(&v["written"]["outcomes"]);
         }
         "search" => {
             for (i, h) in v.as_array().into_iter().flatten().enumerate() {
