@@ -18,8 +18,21 @@ execFileSync('cargo', ['build', '-q', '--release', '-p', 'mnemo-host'], { cwd: r
 const mnemo = join(target, 'release/mnemo');
 const json = (cmd, args, env = {}) => JSON.parse(execFileSync(cmd, args, { encoding: 'utf8', env: { ...process.env, ...env } }));
 
-const native = json(join(target, 'release/examples/workload'), [corpus]);
-const wasmtime = json(mnemo, ['bench', corpus]);
+/** Rates and percentiles from a run's raw timings (`{memories, seed_seconds, search_ms: [...]}`). */
+function summary(run) {
+  const ms = [...run.search_ms].sort((a, b) => a - b);
+  const pct = (p) => Math.round(ms[Math.floor((p / 100) * ms.length)] * 1000) / 1000;
+  const out = {
+    memories_per_second: Math.round(run.memories / run.seed_seconds),
+    searches: ms.length,
+    search_ms: { p50: pct(50), p95: pct(95) },
+  };
+  if (run.open_ms !== undefined) out.open_ms = Math.round(run.open_ms * 10) / 10;
+  return out;
+}
+
+const native = summary(json(join(target, 'release/examples/workload'), [corpus]));
+const wasmtime = summary(json(mnemo, ['bench', corpus]));
 
 // Start-up: a whole `mnemo stats` process, first with an empty compile cache, then warm.
 const data = mkdtempSync(join(tmpdir(), 'mnemo-startup-'));

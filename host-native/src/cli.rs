@@ -1,0 +1,393 @@
+//! The command line: flags and subcommands, and the engine calls each command makes.
+
+use std::io::Read;
+use std::path::PathBuf;
+
+use anyhow::{bail, Context, Result};
+use clap::{Parser, Subcommand};
+use serde_json::{json, Map, Value};
+
+/// Long-term memory for AI agents: remember, search and manage memories in a local store.
+#[derive(Parser)]
+#[command(name = "mnemo", version)]
+pub struct Cli {
+    /// The data directory holding the store.
+    #[arg(long, global = true, env = "MNEMO_DATA", default_value = "mnemo-data")]
+    pub data: PathBuf,
+    /// Run as if it were this time (RFC 3339, e.g. 2026-01-31T09:00:00Z, or ms since the
+    /// epoch): every time-dependent step uses it, so scripts can replay months in seconds.
+    #[arg(long, global = true)]
+    pub now: Option<String>,
+    /// Print one JSON document instead of text.
+    #[arg(long, global = true)]
+    pub json: bool,
+    /// Seed of the memory-id generator (default: random).
+    #[arg(long, global = true)]
+    pub seed: Option<u64>,
+    /// An OpenAI-compatible embeddings API (e.g. http://127.0.0.1:11434/v1 for Ollama) to
+    /// embed with instead of the built-in embedder; needs --embed-model.
+    #[arg(long, global = true, env = "MNEMO_EMBED_URL", requires = "embed_model")]
+    pub embed_url: Option<String>,
+    /// The model the embeddings API should use (recorded in the store).
+    #[arg(long, global = true, env = "MNEMO_EMBED_MODEL")]
+    pub embed_model: Option<String>,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand)]
+pub enum Command {
+    /// Remember a piece of conversation (the extractor decides what to store).
+    Remember {
+        #[arg(long)]
+        entity: String,
+        text: String,
+        #[arg(long)]
+        session: Option<String>,
+        #[arg(long)]
+        agent: Option<String>,
+        #[arg(long)]
+        source_ref: Option<String>,
+    },
+    /// Store one memory, or JSONL memories from a file (`-` for stdin).
+    Seed {
+        /// The owner (for a single memory; JSONL lines carry their own `entity_id`).
+        #[arg(long)]
+        entity: Option<String>,
+        /// The memory's content.
+        content: Option<String>,
+        #[arg(long = "type")]
+        memory_type: Option<String>,
+        #[arg(long)]
+        importance: Option<f64>,
+        #[arg(long, value_delimiter = ',')]
+        tags: Vec<String>,
+        #[arg(long)]
+        pinned: bool,
+        /// JSONL file of memories (`{"entity_id", "content", …}` per line).
+        #[arg(long, conflicts_with = "content")]
+        file: Option<PathBuf>,
+    },
+    /// Hybrid search of one owner's memories.
+    Search {
+        #[arg(long)]
+        entity: String,
+        query: String,
+        #[arg(long)]
+        limit: Option<usize>,
+        /// balanced, recent, important, historical or comprehensive.
+        #[arg(long)]
+        mode: Option<String>,
+        #[arg(long = "type")]
+        types: Vec<String>,
+        #[arg(long)]
+        include_archived: bool,
+    },
+    /// One memory.
+    Get {
+        #[arg(long)]
+        entity: String,
+        id: String,
+    },
+    /// An owner's memories, newest first.
+    List {
+        #[arg(long)]
+        entity: String,
+        #[arg(long)]
+        limit: Option<usize>,
+        #[arg(long, default_value_t = 0)]
+        offset: usize,
+        #[arg(long = "state")]
+        states: Vec<String>,
+        #[arg(long = "type")]
+        types: Vec<String>,
+    },
+    /// Change a memory.
+    Update {
+        #[arg(long)]
+        entity: String,
+        id: String,
+        #[arg(long)]
+        content: Option<String>,
+        #[arg(long = "type")]
+        memory_type: Option<String>,
+        #[arg(long)]
+        importance: Option<f64>,
+        #[arg(long, value_delimiter = ',')]
+        tags: Option<Vec<String>>,
+    },
+    /// Forget a memory (soft delete; purged after 90 days).
+    Forget {
+        #[arg(long)]
+        entity: String,
+        id: String,
+    },
+    /// Reinforce a memory (feedback +3).
+    Reinforce {
+        #[arg(long)]
+        entity: String,
+        id: String,
+    },
+    /// Demote a memory (feedback −1).
+    Demote {
+        #[arg(long)]
+        entity: String,
+        id: String,
+    },
+    /// Pin a memory (exempt from decay), or unpin it with --off.
+    Pin {
+        #[arg(long)]
+        entity: String,
+        id: String,
+        #[arg(long)]
+        off: bool,
+    },
+    /// Set a memory's validity status (active, challenged, invalidated, superseded).
+    Status {
+        #[arg(long)]
+        entity: String,
+        id: String,
+        status: String,
+        #[arg(long)]
+        reason: String,
+    },
+    /// A memory's status changes.
+    History {
+        #[arg(long)]
+        entity: String,
+        id: String,
+    },
+    /// Counts of an owner's memories.
+    Stats {
+        #[arg(long)]
+        entity: String,
+    },
+    /// Apply decay, lifecycle and purges to the memories that are due.
+    Maintain,
+    /// An owner's memories as JSONL (to stdout).
+    Export {
+        #[arg(long)]
+        entity: String,
+    },
+    /// Import JSONL (full exports, or `{entity_id, content, …}` records) from a file or `-`.
+    Import { file: PathBuf },
+    /// Run a conformance scenario (tests/scenarios/*.json) on a fresh store and print every
+    /// call's outcome as JSON — byte-identical to the native core and the browser.
+    Scenario { file: PathBuf },
+    /// Serve the HTTP API (Keyoku's /api/v1 routes) on this store.
+    Serve {
+        #[arg(long, default_value = "127.0.0.1")]
+        bind: String,
+        #[arg(long, default_value_t = 18900)]
+        port: u16,
+    },
+    /// Time the benchmark workload (a corpus from core's bench_corpus example) inside the
+    /// component on a fresh store: seeding in batches of 1,000, then each search.
+    #[command(hide = true)]
+    Bench { corpus: PathBuf },
+    /// Any engine call by name, with JSON arguments.
+    Call {
+        method: String,
+        #[arg(default_value = "{}")]
+        args: String,
+    },
+}
+
+/// Milliseconds since the epoch from `--now`.
+pub fn parse_now(s: &str) -> Result<i64> {
+    if let Ok(ms) = s.parse::<i64>() {
+        return Ok(ms);
+    }
+    let t = time::OffsetDateTime::parse(s, &time::format_description::well_known::Rfc3339)
+        .with_context(|| {
+            format!("--now {s:?} is neither RFC 3339 (2026-01-31T09:00:00Z) nor ms since the epoch")
+        })?;
+    Ok((t.unix_timestamp_nanos() / 1_000_000) as i64)
+}
+
+/// A JSON object of the fields that are set.
+fn object(fields: Vec<(&str, Value)>) -> Value {
+    let map: Map<String, Value> = fields
+        .into_iter()
+        .filter(|(_, v)| !v.is_null())
+        .map(|(k, v)| (k.to_string(), v))
+        .collect();
+    Value::Object(map)
+}
+
+/// A list argument, or nothing when empty.
+fn nonempty(v: Vec<String>) -> Value {
+    if v.is_empty() {
+        Value::Null
+    } else {
+        json!(v)
+    }
+}
+
+/// A flag that is sent only when set.
+fn flag(on: bool) -> Value {
+    if on {
+        json!(true)
+    } else {
+        Value::Null
+    }
+}
+
+pub fn read_input(path: &PathBuf) -> Result<String> {
+    let mut s = String::new();
+    if path.as_os_str() == "-" {
+        std::io::stdin().read_to_string(&mut s)?;
+    } else {
+        s = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    }
+    Ok(s)
+}
+
+/// The engine calls one command makes: (method, args) pairs.
+pub fn calls(command: Command) -> Result<Vec<(&'static str, Value)>> {
+    let one = |m, v| Ok(vec![(m, v)]);
+    let mref = |entity: String, id: String| json!({"entity_id": entity, "id": id});
+    match command {
+        Command::Remember {
+            entity,
+            text,
+            session,
+            agent,
+            source_ref,
+        } => one(
+            "remember",
+            object(vec![
+                ("entity_id", json!(entity)),
+                ("content", json!(text)),
+                ("session_id", json!(session)),
+                ("agent_id", json!(agent)),
+                ("source_ref", json!(source_ref)),
+            ]),
+        ),
+        Command::Seed {
+            entity,
+            content,
+            memory_type,
+            importance,
+            tags,
+            pinned,
+            file,
+        } => {
+            if let Some(file) = file {
+                let text = read_input(&file)?;
+                let mut items = Vec::new();
+                for (n, line) in text
+                    .lines()
+                    .enumerate()
+                    .filter(|(_, l)| !l.trim().is_empty())
+                {
+                    let v: Value = serde_json::from_str(line)
+                        .with_context(|| format!("{} line {}: not JSON", file.display(), n + 1))?;
+                    items.push(v);
+                }
+                return Ok(items
+                    .chunks(SEED_BATCH)
+                    .map(|c| ("seed", json!({"items": c})))
+                    .collect());
+            }
+            let (Some(entity), Some(content)) = (entity, content) else {
+                bail!("seed needs --entity and a content, or --file");
+            };
+            let item = object(vec![
+                ("entity_id", json!(entity)),
+                ("content", json!(content)),
+                ("type", json!(memory_type)),
+                ("importance", json!(importance)),
+                ("tags", nonempty(tags)),
+                ("pinned", if pinned { json!(true) } else { Value::Null }),
+            ]);
+            one("seed", json!({"items": [item]}))
+        }
+        Command::Search {
+            entity,
+            query,
+            limit,
+            mode,
+            types,
+            include_archived,
+        } => one(
+            "search",
+            object(vec![
+                ("entity_id", json!(entity)),
+                ("query", json!(query)),
+                ("limit", json!(limit)),
+                ("mode", json!(mode)),
+                ("types", nonempty(types)),
+                ("include_archived", flag(include_archived)),
+            ]),
+        ),
+        Command::Get { entity, id } => one("get", mref(entity, id)),
+        Command::List {
+            entity,
+            limit,
+            offset,
+            states,
+            types,
+        } => one(
+            "list",
+            object(vec![
+                ("entity_id", json!(entity)),
+                ("limit", json!(limit)),
+                ("offset", json!(offset)),
+                ("states", nonempty(states)),
+                ("types", nonempty(types)),
+            ]),
+        ),
+        Command::Update {
+            entity,
+            id,
+            content,
+            memory_type,
+            importance,
+            tags,
+        } => one(
+            "update",
+            json!({"entity_id": entity, "id": id, "patch": object(vec![("content", json!(content)), ("type", json!(memory_type)), ("importance", json!(importance)), ("tags", json!(tags))])}),
+        ),
+        Command::Forget { entity, id } => one("forget", mref(entity, id)),
+        Command::Reinforce { entity, id } => one("reinforce", mref(entity, id)),
+        Command::Demote { entity, id } => one("demote", mref(entity, id)),
+        Command::Pin { entity, id, off } => one(
+            "pin",
+            json!({"entity_id": entity, "id": id, "pinned": !off}),
+        ),
+        Command::Status {
+            entity,
+            id,
+            status,
+            reason,
+        } => one(
+            "set_status",
+            json!({"entity_id": entity, "id": id, "status": status, "reason": reason}),
+        ),
+        Command::History { entity, id } => one("status_history", mref(entity, id)),
+        Command::Stats { entity } => one("stats", json!({"entity_id": entity})),
+        Command::Maintain => one("maintain", json!({})),
+        Command::Export { entity } => one("export", json!({"entity_id": entity})),
+        Command::Import { file } => {
+            // Chunks of lines, each its own transaction: what was acknowledged stays.
+            let text = read_input(&file)?;
+            let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+            Ok(lines
+                .chunks(IMPORT_BATCH)
+                .map(|c| ("import", json!({"jsonl": c.join("\n")})))
+                .collect())
+        }
+        Command::Call { .. }
+        | Command::Scenario { .. }
+        | Command::Serve { .. }
+        | Command::Bench { .. } => {
+            unreachable!("handled by run")
+        }
+    }
+}
+
+/// Memories per `seed` call when seeding from a file.
+pub const SEED_BATCH: usize = 1000;
+/// Lines per `import` call (one transaction each).
+const IMPORT_BATCH: usize = 1000;
