@@ -115,8 +115,8 @@ fn body(request: &mut Request) -> Result<Value, (u16, Value)> {
         .map_err(|e| error(400, "invalid_input", format!("malformed JSON body: {e}")))
 }
 
-/// Query parameters as a JSON object; numbers and booleans where they parse as such, and
-/// repeated or comma-separated `state`/`type` as lists.
+/// Query parameters as a JSON object: `limit`/`offset` as numbers, the flags as booleans,
+/// repeated or comma-separated `state`/`type` as lists, everything else as strings.
 fn query(url: &str) -> Map<String, Value> {
     let mut out = Map::new();
     let Some((_, q)) = url.split_once('?') else {
@@ -135,12 +135,14 @@ fn query(url: &str) -> Map<String, Value> {
             }
             continue;
         }
-        let value = if let Ok(n) = v.parse::<u64>() {
-            json!(n)
-        } else if v == "true" || v == "false" {
-            json!(v == "true")
-        } else {
-            json!(v)
+        // Only the numeric and boolean parameters are converted: ids such as `entity_id=123`
+        // stay strings.
+        let value = match (key, v.parse::<u64>()) {
+            ("limit" | "offset", Ok(n)) => json!(n),
+            ("pinned" | "oldest_first" | "include_archived", _) if v == "true" || v == "false" => {
+                json!(v == "true")
+            }
+            _ => json!(v),
         };
         out.insert(key.to_string(), value);
     }
