@@ -1,7 +1,7 @@
 // The dedicated worker that owns a store: the page talks to it with {id, op, payload}
 // messages and gets {id, ok, value} or {id, ok: false, error: {message, code}} back.
 
-import { openStore } from './host.js';
+import { coded, openStore } from './host.js';
 
 let store;
 
@@ -18,7 +18,7 @@ const ops = {
 
 self.onmessage = async ({ data: { id, op, payload } }) => {
   try {
-    if (op !== 'open' && !store) throw Object.assign(new Error('the store is not open'), { code: 'closed' });
+    if (op !== 'open' && !store) throw coded('the store is not open', 'closed');
     const value = await ops[op](payload);
     self.postMessage({ id, ok: true, value });
   } catch (e) {

@@ -154,15 +154,24 @@ test('bad input from JS rejects with a clear error and leaves the OPFS store unc
   });
 });
 
+/** Two tabs of one browser; the first holds OPFS store `name`, seeded with `facts`. */
+async function twoTabs(launch, name) {
+  const context = await launch();
+  const first = await page(context);
+  const second = await page(context);
+  await first.evaluate(
+    async ({ facts, name }) => {
+      window.store = await Mnemo.open({ name, storage: 'opfs' });
+      await window.store.seed(facts);
+    },
+    { facts, name },
+  );
+  return { first, second };
+}
+
 test('with share: false a second tab gets a clear error, and the store once the first tab closes it', async () => {
   await withProfile(async (launch) => {
-    const context = await launch();
-    const first = await page(context);
-    const second = await page(context);
-    await first.evaluate(async (facts) => {
-      window.store = await Mnemo.open({ name: 'shared', storage: 'opfs' });
-      await window.store.seed(facts);
-    }, facts);
+    const { first, second } = await twoTabs(launch, 'shared');
     const refused = await second.evaluate(() => attempt(() => Mnemo.open({ name: 'shared', storage: 'opfs', share: false })));
     assert.equal(refused.error.code, 'store_locked');
     assert.match(refused.error.message, /open in another tab/);
@@ -174,19 +183,12 @@ test('with share: false a second tab gets a clear error, and the store once the 
       return (await m.stats({ entity_id: 'ana' })).total;
     });
     assert.equal(total, 2);
-    await context.close();
   });
 });
 
 test('a second tab is served through the tab that holds the store', async () => {
   await withProfile(async (launch) => {
-    const context = await launch();
-    const first = await page(context);
-    const second = await page(context);
-    await first.evaluate(async (facts) => {
-      window.store = await Mnemo.open({ name: 'served', storage: 'opfs' });
-      await window.store.seed(facts);
-    }, facts);
+    const { first, second } = await twoTabs(launch, 'served');
     const guest = await second.evaluate(async () => {
       window.store = await Mnemo.open({ name: 'served', storage: 'opfs' });
       const wrote = await window.store.seed([{ entity_id: 'ana', content: 'Ana takes the 8:15 train to work' }]);
