@@ -1,8 +1,8 @@
 //! Builds the engine component (`mnemo-wasm` for wasm32-wasip2) so that `cargo build -p
 //! mnemo-host` alone yields a working `mnemo`; the binary embeds it. SQLite inside the
-//! component is compiled by clang-19 against Debian's wasi-libc, through a sysroot of symlinks
-//! (TOOLCHAIN.md).
-use std::path::{Path, PathBuf};
+//! component is compiled by clang-19 against Debian's wasi-libc: `.cargo/config.toml` names
+//! `scripts/wasi-clang` as the wasm32-wasip2 C compiler.
+use std::path::PathBuf;
 use std::process::Command;
 
 fn main() {
@@ -28,7 +28,6 @@ fn main() {
         .nth(4)
         .expect("OUT_DIR is deep")
         .join("component");
-    let sysroot = wasi_sysroot(&target_dir);
 
     let mut cargo = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
     cargo
@@ -41,13 +40,7 @@ fn main() {
             "wasm32-wasip2",
             "--release",
         ])
-        .env("CARGO_TARGET_DIR", &target_dir)
-        .env("CC_wasm32_wasip2", "clang-19")
-        .env("AR_wasm32_wasip2", "llvm-ar-19")
-        .env(
-            "CFLAGS_wasm32_wasip2",
-            format!("--sysroot={}", sysroot.display()),
-        );
+        .env("CARGO_TARGET_DIR", &target_dir);
     // What the outer build set for itself must not leak into the inner one.
     for var in [
         "CARGO_ENCODED_RUSTFLAGS",
@@ -73,20 +66,4 @@ fn main() {
     assert!(status.success(), "building the mnemo component (wasm32-wasip2) failed; see above. It needs `rustup target add wasm32-wasip2` and Debian's clang-19, llvm-19 and wasi-libc");
     let component = target_dir.join("wasm32-wasip2/release/mnemo_wasm.wasm");
     println!("cargo:rustc-env=MNEMO_COMPONENT={}", component.display());
-}
-
-/// A sysroot where clang finds wasi-libc under the wasip2 names.
-fn wasi_sysroot(target_dir: &Path) -> PathBuf {
-    let s = target_dir.join("wasi-sysroot");
-    for sub in ["include", "lib"] {
-        std::fs::create_dir_all(s.join(sub)).expect("cannot create the WASI sysroot");
-        for t in ["wasm32-wasi", "wasm32-wasip1", "wasm32-wasip2"] {
-            let link = s.join(sub).join(t);
-            if std::fs::symlink_metadata(&link).is_err() {
-                std::os::unix::fs::symlink(Path::new("/usr").join(sub).join("wasm32-wasi"), &link)
-                    .expect("cannot link the WASI sysroot");
-            }
-        }
-    }
-    s
 }

@@ -11,7 +11,7 @@ use crate::error::{Error, Result};
 use crate::extract::Extracted;
 use crate::model::{Source, Status};
 use crate::recall::SearchRequest;
-use crate::write::{NewMemory, RememberOptions};
+use crate::write::{NewMemory, RememberOptions, WriteReport};
 
 /// Every method [`Call::parse`] accepts, in the order the docs list them.
 pub const METHODS: &[&str] = &[
@@ -236,16 +236,20 @@ fn json<T: Serialize>(v: T) -> Result<Value> {
 }
 
 impl Engine {
+    /// `remember` as every face calls it: through the engine's extractor, or with what the
+    /// host already extracted.
+    pub fn remember_args(&mut self, mut args: RememberArgs) -> Result<WriteReport> {
+        let options = args.options();
+        match args.extracted.take() {
+            Some(x) => self.remember_extracted(&args.entity_id, x, options),
+            None => self.remember(&args.entity_id, &args.content, options),
+        }
+    }
+
     /// Runs one call and answers with its result as JSON.
     pub fn call(&mut self, call: Call) -> Result<Value> {
         match call {
-            Call::Remember(mut a) => {
-                let options = a.options();
-                match a.extracted.take() {
-                    Some(x) => json(self.remember_extracted(&a.entity_id, x, options)?),
-                    None => json(self.remember(&a.entity_id, &a.content, options)?),
-                }
-            }
+            Call::Remember(a) => json(self.remember_args(a)?),
             Call::Extract(a) => json(self.extract(&a.content)?),
             Call::Seed(a) => json(self.seed(a.items)?),
             Call::Search(r) => json(self.search(&r)?),

@@ -69,6 +69,9 @@ impl WasiView for State {
     }
 }
 
+/// The types interface has no functions.
+impl mnemo::engine::types::Host for State {}
+
 impl Host for State {
     fn now(&mut self) -> i64 {
         self.clock.now()
@@ -194,3 +197,6 @@ impl Runtime {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests;

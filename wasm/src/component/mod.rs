@@ -1,7 +1,9 @@
 //! The component face: the `mnemo` WIT world's `engine` interface over the core, with the
 //! host's clock, and its embedder and extractor when it has them.
 
-use std::cell::RefCell;
+mod convert;
+
+use std::cell::{RefCell, RefMut};
 
 use mnemo_core::{
     Clock, Config, Embedder, Engine, Error, Extracted, Extractor, HashEmbedder, Millis,
@@ -10,8 +12,10 @@ use mnemo_core::{
 
 wit_bindgen::generate!({ world: "mnemo", path: "wit" });
 
+use convert::Conv;
 use exports::mnemo::engine::engine::{self as wit, GuestStore, OpenOptions};
 use mnemo::engine::host;
+use mnemo::engine::types;
 
 /// The host's clock.
 struct HostClock;
@@ -67,6 +71,17 @@ fn error(e: Error) -> wit::Error {
 /// One open store.
 struct Store(RefCell<Engine>);
 
+impl Store {
+    fn engine(&self) -> RefMut<'_, Engine> {
+        self.0.borrow_mut()
+    }
+}
+
+/// A core result as a typed WIT result.
+fn typed<T: Conv<U>, U>(result: mnemo_core::Result<T>) -> Result<U, wit::Error> {
+    result.map(Conv::conv).map_err(error)
+}
+
 impl GuestStore for Store {
     fn open(options: OpenOptions) -> Result<wit::Store, wit::Error> {
         let mut builder = Engine::builder(HostClock)
@@ -97,12 +112,112 @@ impl GuestStore for Store {
         Ok(wit::Store::new(Store(RefCell::new(engine))))
     }
 
+    fn remember(&self, args: types::RememberArgs) -> Result<types::WriteReport, wit::Error> {
+        typed(self.engine().remember_args(args.conv()))
+    }
+
+    fn extract(&self, content: String) -> Result<Vec<types::Extracted>, wit::Error> {
+        typed(self.engine().extract(&content))
+    }
+
+    fn seed(&self, items: Vec<types::NewMemory>) -> Result<types::WriteReport, wit::Error> {
+        typed(self.engine().seed(items.conv()))
+    }
+
+    fn search(&self, request: types::SearchRequest) -> Result<Vec<types::SearchHit>, wit::Error> {
+        typed(self.engine().search(&request.conv()))
+    }
+
+    fn get(&self, entity_id: String, id: String) -> Result<types::Memory, wit::Error> {
+        typed(self.engine().get(&entity_id, &id))
+    }
+
+    fn list(&self, request: types::ListRequest) -> Result<types::Page, wit::Error> {
+        typed(self.engine().list(&request.conv()))
+    }
+
+    fn update(
+        &self,
+        entity_id: String,
+        id: String,
+        patch: types::MemoryPatch,
+    ) -> Result<types::Memory, wit::Error> {
+        typed(self.engine().update(&entity_id, &id, patch.conv()))
+    }
+
+    fn forget(&self, entity_id: String, id: String) -> Result<types::Memory, wit::Error> {
+        typed(self.engine().forget(&entity_id, &id))
+    }
+
+    fn reinforce(&self, entity_id: String, id: String) -> Result<types::Memory, wit::Error> {
+        typed(self.engine().reinforce(&entity_id, &id))
+    }
+
+    fn demote(&self, entity_id: String, id: String) -> Result<types::Memory, wit::Error> {
+        typed(self.engine().demote(&entity_id, &id))
+    }
+
+    fn pin(
+        &self,
+        entity_id: String,
+        id: String,
+        pinned: bool,
+    ) -> Result<types::Memory, wit::Error> {
+        typed(self.engine().pin(&entity_id, &id, pinned))
+    }
+
+    fn set_status(
+        &self,
+        entity_id: String,
+        id: String,
+        status: types::Status,
+        reason: String,
+    ) -> Result<types::Memory, wit::Error> {
+        typed(
+            self.engine()
+                .set_status(&entity_id, &id, status.conv(), &reason),
+        )
+    }
+
+    fn status_history(
+        &self,
+        entity_id: String,
+        id: String,
+    ) -> Result<Vec<types::StatusChange>, wit::Error> {
+        typed(self.engine().status_history(&entity_id, &id))
+    }
+
+    fn stats(&self, entity_id: String) -> Result<types::Stats, wit::Error> {
+        typed(self.engine().stats(&entity_id))
+    }
+
+    fn maintain(&self) -> Result<types::MaintainReport, wit::Error> {
+        typed(self.engine().maintain())
+    }
+
+    fn export(&self, entity_id: String) -> Result<String, wit::Error> {
+        typed(self.engine().export_jsonl(&entity_id))
+    }
+
+    fn import(&self, jsonl: String) -> Result<types::ImportReport, wit::Error> {
+        typed(self.engine().import_jsonl(jsonl.as_bytes()))
+    }
+
+    fn embedding_model(&self) -> types::ModelInfo {
+        let engine = self.engine();
+        let (model, dimension) = engine.embedding_model();
+        types::ModelInfo {
+            model: model.to_string(),
+            dimension: dimension.conv(),
+        }
+    }
+
     fn call(&self, method: String, args: String) -> Result<String, wit::Error> {
-        self.0.borrow_mut().call_json(&method, &args).map_err(error)
+        self.engine().call_json(&method, &args).map_err(error)
     }
 
     fn flush(&self) -> Result<(), wit::Error> {
-        self.0.borrow_mut().flush().map_err(error)
+        self.engine().flush().map_err(error)
     }
 
     fn changes(&self) -> u64 {
