@@ -1,9 +1,11 @@
-//! `mnemo serve`: the HTTP API (Keyoku's routes under /api/v1) over one store. Requests are
-//! handled one at a time by the engine component; every route but health needs the Bearer
-//! token, compared in constant time.
+//! `mnemo serve`: the HTTP API (Keyoku's routes under /api/v1) over one store. Each request is
+//! read and checked on its own thread (so a client that stalls mid-body holds up nobody), then
+//! handed to the engine component, which runs calls one at a time. Every route but health
+//! needs the Bearer token, compared in constant time.
 
 use std::io::{Read, Write};
 use std::path::Path;
+use std::sync::{mpsc, Arc};
 
 use anyhow::{Context, Result};
 use serde_json::{json, Map, Value};
@@ -51,13 +53,38 @@ pub fn token(data: &Path) -> Result<String> {
     Ok(token)
 }
 
+/// An HTTP status and a JSON body.
+type Answer = (u16, Value);
+
+/// A request read and checked, waiting for the engine.
+struct Parsed {
+    method: Method,
+    path: String,
+    params: Value,
+    body: Value,
+}
+
 /// Serves until the process is stopped.
 pub fn serve(mut rt: Runtime, token: &str, bind: &str, port: u16) -> Result<()> {
     let server = Server::http((bind, port))
         .map_err(|e| anyhow::anyhow!("cannot listen on {bind}:{port}: {e}"))?;
     eprintln!("mnemo: serving http://{}/api/v1", server.server_addr());
-    for mut request in server.incoming_requests() {
-        let (status, body) = handle(&mut rt, token, &mut request);
+    let (ready, requests) = mpsc::channel::<(Request, Result<Parsed, Answer>)>();
+    let token: Arc<str> = token.into();
+    std::thread::spawn(move || {
+        for mut request in server.incoming_requests() {
+            let (ready, token) = (ready.clone(), token.clone());
+            std::thread::spawn(move || {
+                let parsed = parse(&token, &mut request);
+                let _ = ready.send((request, parsed));
+            });
+        }
+    });
+    for (request, parsed) in requests {
+        let (status, body) = match parsed {
+            Ok(parsed) => route(&mut rt, parsed),
+            Err(answer) => answer,
+        };
         let response = Response::from_string(body.to_string())
             .with_status_code(status)
             .with_header(
@@ -68,7 +95,7 @@ pub fn serve(mut rt: Runtime, token: &str, bind: &str, port: u16) -> Result<()> 
     Ok(())
 }
 
-fn error(status: u16, code: &str, message: impl Into<String>) -> (u16, Value) {
+fn error(status: u16, code: &str, message: impl Into<String>) -> Answer {
     (status, json!({ "error": message.into(), "code": code }))
 }
 
@@ -93,7 +120,7 @@ fn authorised(request: &Request, token: &str) -> bool {
 }
 
 /// The request body as JSON (`{}` when empty), within [`MAX_BODY`].
-fn body(request: &mut Request) -> Result<Value, (u16, Value)> {
+fn body(request: &mut Request) -> Result<Value, Answer> {
     if request.body_length().is_some_and(|n| n > MAX_BODY) {
         return Err(error(413, "body_too_large", "request body exceeds 1 MiB"));
     }
@@ -150,7 +177,7 @@ fn query(url: &str) -> Map<String, Value> {
 }
 
 /// Runs one engine call and shapes its answer.
-fn call(rt: &mut Runtime, method: &str, args: Value) -> (u16, Value) {
+fn call(rt: &mut Runtime, method: &str, args: Value) -> Answer {
     match rt.call(method, &args.to_string()) {
         Ok(Ok(out)) => (200, serde_json::from_str(&out).unwrap_or(Value::Null)),
         Ok(Err(e)) => error(status_of(&e.code), &e.code, e.message),
@@ -165,7 +192,9 @@ fn with(mut args: Value, key: &str, value: Value) -> Value {
     args
 }
 
-fn handle(rt: &mut Runtime, token: &str, request: &mut Request) -> (u16, Value) {
+/// Reads and checks a request: the answer itself when no engine call is needed (health, a
+/// bad token, a bad body), else what the engine should run.
+fn parse(token: &str, request: &mut Request) -> Result<Parsed, Answer> {
     let url = request.url().to_string();
     let path = url
         .split('?')
@@ -175,25 +204,41 @@ fn handle(rt: &mut Runtime, token: &str, request: &mut Request) -> (u16, Value) 
         .to_string();
     let method = request.method().clone();
     if method == Method::Get && path == "/api/v1/health" {
-        return (
+        return Err((
             200,
             json!({ "status": "ok", "version": env!("CARGO_PKG_VERSION") }),
-        );
+        ));
     }
     if !authorised(request, token) {
-        return (401, json!({ "error": "unauthorized" }));
+        return Err((401, json!({ "error": "unauthorized" })));
     }
-    let params = Value::Object(query(&url));
     let body = match method {
-        Method::Post | Method::Put | Method::Patch => match body(request) {
-            Ok(b) => b,
-            Err(e) => return e,
-        },
+        Method::Post | Method::Put | Method::Patch => body(request)?,
         _ => json!({}),
     };
     if !body.is_object() {
-        return error(400, "invalid_input", "the body must be a JSON object");
+        return Err(error(
+            400,
+            "invalid_input",
+            "the body must be a JSON object",
+        ));
     }
+    Ok(Parsed {
+        params: Value::Object(query(&url)),
+        method,
+        path,
+        body,
+    })
+}
+
+/// Runs a checked request's route on the engine.
+fn route(rt: &mut Runtime, request: Parsed) -> Answer {
+    let Parsed {
+        method,
+        path,
+        params,
+        body,
+    } = request;
     let segments: Vec<&str> = path.trim_start_matches("/api/v1/").split('/').collect();
     match (&method, segments.as_slice()) {
         (Method::Post, ["remember"]) => call(rt, "remember", body),

@@ -65,6 +65,9 @@ impl Server {
     /// Sends one request; returns (status, JSON body).
     fn raw(&self, method: &str, path: &str, token: Option<&str>, body: &[u8]) -> (u16, Value) {
         let mut s = TcpStream::connect(&self.addr).unwrap();
+        // A guard against a hung server, not a speed check: no answer in 60 s fails the test.
+        s.set_read_timeout(Some(std::time::Duration::from_secs(60)))
+            .unwrap();
         let auth = token
             .map(|t| format!("Authorization: Bearer {t}\r\n"))
             .unwrap_or_default();
@@ -359,4 +362,34 @@ fn limits_and_bad_bodies_are_refused_and_change_nothing() {
         (st, hits[0]["memory"]["content"].as_str()),
         (200, Some("Ana drinks green tea"))
     );
+}
+
+#[test]
+fn a_client_stalled_mid_body_holds_up_nobody() {
+    let server = Server::start("stall", Some("tok"));
+    // Headers promise 100 kB (more than tiny_http reads ahead by itself); 9 bytes arrive, then
+    // nothing. The connection stays open.
+    const PROMISED: usize = 100_000;
+    let start = b"{\"items\":";
+    let mut stalled = TcpStream::connect(&server.addr).unwrap();
+    let head = format!("POST /api/v1/seed HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer tok\r\nContent-Length: {PROMISED}\r\nConnection: close\r\n\r\n");
+    stalled.write_all(head.as_bytes()).unwrap();
+    stalled.write_all(start).unwrap();
+    let (status, body) = server.send(
+        "POST",
+        "/api/v1/seed",
+        json!({ "items": [{ "entity_id": "ana", "content": "Ana rows on Sundays" }] }),
+    );
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(server.total(), 1);
+    // The stalled request, finished late, is answered too.
+    stalled
+        .write_all(&vec![b' '; PROMISED - start.len()])
+        .unwrap();
+    let mut out = String::new();
+    stalled
+        .set_read_timeout(Some(std::time::Duration::from_secs(60)))
+        .unwrap();
+    let _ = stalled.read_to_string(&mut out);
+    assert!(out.starts_with("HTTP/1.1 400"), "{out}");
 }
