@@ -13,7 +13,7 @@ use crate::config::Config;
 use crate::decay;
 use crate::embed::{self, Embedder, HashEmbedder};
 use crate::error::{Error, Result};
-use crate::extract::{Extractor, PassThrough};
+use crate::extract::{Extractor, RuleExtractor};
 use crate::model::*;
 use crate::rank::ScoreBreakdown;
 use crate::recall::{self, Candidate, SearchHit, SearchRequest, MAX_LIMIT};
@@ -266,7 +266,7 @@ impl Engine {
             clock: Box::new(clock),
             entropy: Box::new(SeededEntropy::new(0)),
             embedder: Box::new(HashEmbedder::default()),
-            extractor: Box::new(PassThrough),
+            extractor: Box::new(RuleExtractor),
         }
     }
 

@@ -28,6 +28,7 @@ mod engine;
 pub mod error;
 mod export;
 pub mod extract;
+pub mod graph;
 mod math;
 pub mod model;
 pub mod rank;
@@ -45,7 +46,10 @@ pub use embed::{Embedder, HashEmbedder, SuppliedVectors};
 pub use engine::{Engine, EngineBuilder, ListRequest, MaintainReport, MemoryPatch, Page, Stats};
 pub use error::{Error, Result};
 pub use export::{ExportRecord, ImportReport};
-pub use extract::{Extracted, Extractor, PassThrough};
+pub use extract::{
+    EntityMention, Extracted, Extractor, PassThrough, RelationMention, RuleExtractor,
+};
+pub use graph::{EntityType, Relation};
 pub use model::*;
 pub use rank::{RankMode, ScoreBreakdown, Weights};
 pub use recall::{SearchHit, SearchRequest};

@@ -135,6 +135,11 @@ impl Engine {
     /// Stores structured memories (one transaction for the batch), with three-tier dedup.
     /// If any input is invalid, the error names it and nothing is written.
     pub fn seed(&mut self, items: Vec<NewMemory>) -> Result<WriteReport> {
+        self.write(items.into_iter().map(|n| (n, Vec::new())).collect())
+    }
+
+    /// [`Engine::seed`] with the system's own tags for each memory (an extractor's keywords).
+    fn write(&mut self, items: Vec<(NewMemory, Vec<String>)>) -> Result<WriteReport> {
         if items.len() > MAX_BATCH {
             return Err(Error::invalid(
                 "memories",
@@ -145,8 +150,8 @@ impl Engine {
         let prepared = items
             .into_iter()
             .enumerate()
-            .map(|(i, item)| {
-                self.prepare(item, now).map_err(|e| match e {
+            .map(|(i, (item, auto_tags))| {
+                self.prepare(item, &auto_tags, now).map_err(|e| match e {
                     Error::InvalidInput { field, reason } => Error::InvalidInput {
                         field: format!("memories[{i}].{field}"),
                         reason,
@@ -223,29 +228,33 @@ impl Engine {
         }
         let items = extracted
             .into_iter()
-            .map(|x| NewMemory {
-                entity_id: entity_id.to_string(),
-                content: x.content,
-                memory_type: Some(x.memory_type),
-                kind: Some(x.kind),
-                importance: Some(x.importance),
-                confidence: Some(x.confidence),
-                sentiment: Some(x.sentiment),
-                source: Some(opts.source.unwrap_or(Source::Conversation)),
-                tags: x.tags,
-                expires_at: x.expires_at,
-                source_ref: opts.source_ref.clone(),
-                agent_id: opts.agent_id.clone(),
-                session_id: opts.session_id.clone(),
-                vector: x.vector,
-                ..Default::default()
+            .map(|x| {
+                (
+                    NewMemory {
+                        entity_id: entity_id.to_string(),
+                        content: x.content,
+                        memory_type: Some(x.memory_type),
+                        kind: Some(x.kind),
+                        importance: Some(x.importance),
+                        confidence: Some(x.confidence),
+                        sentiment: Some(x.sentiment),
+                        source: Some(opts.source.unwrap_or(Source::Conversation)),
+                        expires_at: x.expires_at,
+                        source_ref: opts.source_ref.clone(),
+                        agent_id: opts.agent_id.clone(),
+                        session_id: opts.session_id.clone(),
+                        vector: x.vector,
+                        ..Default::default()
+                    },
+                    x.tags,
+                )
             })
             .collect();
-        self.seed(items)
+        self.write(items)
     }
 
     /// Validates one input and builds its memory row and vector.
-    fn prepare(&self, n: NewMemory, now: Millis) -> Result<Prepared> {
+    fn prepare(&self, n: NewMemory, auto_tags: &[String], now: Millis) -> Result<Prepared> {
         text::check_id("entity_id", &n.entity_id)?;
         text::check_content("content", &n.content)?;
         check_opt_id("agent_id", &n.agent_id)?;
@@ -276,6 +285,17 @@ impl Engine {
             crate::clock::check_time("expires_at", t)?;
         }
         let manual_tags = text::clean_tags(&n.tags)?;
+        let auto_tags = text::clean_tags(auto_tags)
+            .map_err(|e| match e {
+                Error::InvalidInput { field, reason } => Error::InvalidInput {
+                    field: field.replace("tags", "extracted tags"),
+                    reason,
+                },
+                e => e,
+            })?
+            .into_iter()
+            .filter(|t| !manual_tags.contains(t))
+            .collect();
         let vector = self.vector_for(&n.content, n.vector.as_deref())?;
         let source = n.source.unwrap_or(Source::Agent);
         let content = n.content.trim().to_string();
@@ -305,7 +325,7 @@ impl Engine {
                 feedback: 0,
                 pinned: n.pinned,
                 manual_tags,
-                auto_tags: Vec::new(),
+                auto_tags,
                 expires_at: n.expires_at,
                 cron_tag: n.cron_tag,
                 source_ref: n.source_ref,

@@ -269,7 +269,10 @@ fn host_extracted_memories_are_stored_with_their_vectors() {
     .unwrap();
     assert_eq!(
         x,
-        json!([{"content": "We moved to Lisbon", "type": "CONTEXT", "kind": "narrative", "importance": 0.5, "confidence": 1.0, "sentiment": 0.0, "tags": [], "expires_at": null}])
+        json!([{"content": "We moved to Lisbon", "type": "EVENT", "kind": "fact", "importance": 0.6,
+            "confidence": 1.0, "hedged": false, "sentiment": 0.0, "tags": ["lisbon", "moved"],
+            "expires_at": null, "entities": [{"name": "Lisbon", "type": "LOCATION"}],
+            "relationships": [{"from": "user", "relation": "lives_in", "to": "Lisbon", "confidence": 0.9}]}])
     );
     assert_eq!(plain.stats("ana").unwrap().total, 0);
 }

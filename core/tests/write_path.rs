@@ -275,29 +275,80 @@ fn a_bad_item_fails_the_whole_batch_and_writes_nothing() {
 }
 
 #[test]
-fn remember_passes_text_through_as_one_context_memory() {
+fn remember_stores_each_statement_typed_with_its_context() {
     let (mut e, _) = engine();
+    let opts = RememberOptions {
+        session_id: Some("s1".into()),
+        source_ref: Some("msg-1".into()),
+        ..Default::default()
+    };
     let r = e
         .remember(
             "u",
-            "  We talked about the trip to Kyoto. ",
-            RememberOptions {
-                session_id: Some("s1".into()),
-                source_ref: Some("msg-1".into()),
-                ..Default::default()
-            },
+            "Thanks! I'm a nurse at St. Mary's Hospital. I need to renew my passport by Friday.",
+            opts.clone(),
         )
         .unwrap();
-    let id = r.outcomes[0].id().unwrap().to_string();
-    let m = e.get("u", &id).unwrap();
-    assert_eq!(m.content, "We talked about the trip to Kyoto.");
-    assert_eq!(
-        (m.memory_type, m.kind, m.source),
-        (MemoryType::Context, Kind::Narrative, Source::Conversation)
+    let ids = r.stored_ids();
+    assert_eq!(ids.len(), 2, "{r:?}");
+    let nurse = e.get("u", ids[0]).unwrap();
+    let plan = e.get("u", ids[1]).unwrap();
+    assert_eq!(nurse.content, "I'm a nurse at St. Mary's Hospital.");
+    assert_eq!(nurse.memory_type, MemoryType::Identity);
+    assert_eq!(plan.memory_type, MemoryType::Plan);
+    assert!(
+        plan.expires_at.is_some_and(|t| t > plan.created_at),
+        "{plan:?}"
     );
+    assert!(nurse.expires_at.is_none());
+    // The extractor's keywords are the system's tags, never the caller's.
+    assert!(nurse.manual_tags.is_empty());
+    assert!(
+        nurse.auto_tags.contains(&"st. mary's hospital".to_string()),
+        "{:?}",
+        nurse.auto_tags
+    );
+    for m in [&nurse, &plan] {
+        assert_eq!(
+            (
+                m.source,
+                m.trust,
+                m.session_id.as_deref(),
+                m.source_ref.as_deref()
+            ),
+            (Source::Conversation, 0.6, Some("s1"), Some("msg-1"))
+        );
+    }
+    // Chit-chat stores nothing and says so.
+    let r = e.remember("u", "haha ok thanks!", opts.clone()).unwrap();
+    assert!(matches!(
+        r.outcomes[..],
+        [Outcome::Skipped {
+            reason: SkipReason::NotSignificant,
+            ..
+        }]
+    ));
+    assert_eq!(e.stats("u").unwrap().total, 2);
+}
+
+#[test]
+fn pass_through_keeps_a_message_verbatim() {
+    let mut e = Engine::builder(ManualClock::new(1_700_000_000_000))
+        .extractor(PassThrough)
+        .open_in_memory()
+        .unwrap();
+    let r = e
+        .remember(
+            "u",
+            "  We talked about the trip to Kyoto. ok",
+            Default::default(),
+        )
+        .unwrap();
+    let m = e.get("u", r.stored_ids()[0]).unwrap();
+    assert_eq!(m.content, "We talked about the trip to Kyoto. ok");
     assert_eq!(
-        (m.trust, m.session_id.as_deref(), m.source_ref.as_deref()),
-        (0.6, Some("s1"), Some("msg-1"))
+        (m.memory_type, m.kind),
+        (MemoryType::Context, Kind::Narrative)
     );
 }
 

@@ -12,6 +12,18 @@ export type Source = 'user' | 'agent' | 'conversation' | 'import';
 export type Visibility = 'private' | 'team' | 'global';
 export type RankMode = 'balanced' | 'recent' | 'important' | 'historical' | 'comprehensive';
 export type RecallFilter = 'facts_only' | 'facts_plus_rules' | 'full_context';
+export type EntityType = 'PERSON' | 'ORGANIZATION' | 'LOCATION' | 'PRODUCT' | 'CONCEPT' | 'EVENT' | 'OTHER';
+/** A knowledge-graph edge, read "from <relation> to". */
+export type Relation =
+  | 'works_at' | 'employs' | 'manages' | 'reports_to' | 'friend_of' | 'lives_in' | 'home_of'
+  | 'parent_of' | 'child_of' | 'dating' | 'married_to' | 'engaged_to' | 'ex_of' | 'member_of'
+  | 'has_member' | 'founded' | 'founded_by' | 'uses' | 'used_by' | 'created' | 'created_by'
+  | 'collaborates_with' | 'mentors' | 'mentored_by' | 'competitor_of' | 'partner_of'
+  | 'client_of' | 'serves' | 'sibling_of' | 'knows' | 'colleague_of' | 'neighbor_of'
+  | 'roommate_of' | 'cousin_of' | 'relative_of' | 'grandparent_of' | 'grandchild_of'
+  | 'studied_at' | 'teaches' | 'student_of' | 'owns' | 'owned_by' | 'has_pet' | 'pet_of'
+  | 'located_in' | 'born_in' | 'works_on' | 'likes' | 'dislikes' | 'interested_in' | 'attends'
+  | 'visited';
 /** Milliseconds since the Unix epoch. */
 export type Millis = number;
 export type Vector = number[] | Float32Array;
@@ -78,6 +90,20 @@ export interface NewMemory {
   vector?: Vector;
 }
 
+/** An entity a memory names. */
+export interface EntityMention {
+  name: string;
+  type: EntityType;
+}
+
+/** A relationship a memory states; the speaker is "user". */
+export interface RelationMention {
+  from: string;
+  relation: Relation;
+  to: string;
+  confidence: number;
+}
+
 /** One memory an extractor found; only `content` is required. */
 export interface Extracted {
   content: string;
@@ -85,9 +111,14 @@ export interface Extracted {
   kind?: Kind;
   importance?: number;
   confidence?: number;
+  /** Whether the speaker hedged ("I think", "maybe"). */
+  hedged?: boolean;
   sentiment?: number;
+  /** Keywords, stored as the memory's auto tags. */
   tags?: string[];
   expires_at?: Millis | null;
+  entities?: EntityMention[];
+  relationships?: RelationMention[];
   vector?: Vector;
 }
 

@@ -9,8 +9,8 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use mnemo_core::{
-    Engine, ManualClock, Millis, NewMemory, Outcome, RankMode, SearchRequest, SuppliedVectors,
-    DAY_MS,
+    Engine, ManualClock, Millis, NewMemory, Outcome, RankMode, RememberOptions, SearchRequest,
+    SkipReason, SuppliedVectors, DAY_MS,
 };
 use serde_json::{json, Value};
 
@@ -23,6 +23,9 @@ pub struct Options {
     /// Precomputed float16 vectors and their index; `None` uses the built-in embedder.
     pub vectors: Option<(PathBuf, PathBuf)>,
     pub mode: RankMode,
+    /// Feed each turn through `remember` (the built-in extractor: one memory per statement,
+    /// chit-chat dropped) instead of storing it verbatim with `seed`.
+    pub remember: bool,
 }
 
 /// Summed recall of a group of questions.
@@ -50,6 +53,10 @@ pub struct Report {
     pub memories: usize,
     pub merged: usize,
     pub skipped: usize,
+    /// Turns (`--remember`) the extractor found nothing worth storing in.
+    pub insignificant: usize,
+    /// `seed` (turns verbatim) or `remember` (through the extractor).
+    pub ingest: &'static str,
     pub seconds: f64,
     pub categories: BTreeMap<u64, Tally>,
     pub overall: Tally,
@@ -75,8 +82,9 @@ impl Report {
             })
             .collect();
         json!({
-            "embedder": self.embedder, "mode": self.mode.as_str(), "memories": self.memories, "merged": self.merged,
-            "skipped": self.skipped, "seconds": self.seconds,
+            "embedder": self.embedder, "mode": self.mode.as_str(), "ingest": self.ingest,
+            "memories": self.memories, "merged": self.merged, "skipped": self.skipped,
+            "not_significant": self.insignificant, "seconds": self.seconds,
             "overall": {"questions": self.overall.questions, "recall": recall(&self.overall)}, "categories": cats,
         })
     }
@@ -84,12 +92,12 @@ impl Report {
     /// The report as a table.
     pub fn table(&self) -> String {
         let mut out = format!(
-            "LoCoMo evidence recall — embedder {}, mode {}\n",
-            self.embedder, self.mode
+            "LoCoMo evidence recall — embedder {}, mode {}, turns stored by {}\n",
+            self.embedder, self.mode, self.ingest
         );
         out += &format!(
-            "memories stored {}, merged {}, skipped as duplicates {}; {:.1} s\n",
-            self.memories, self.merged, self.skipped, self.seconds
+            "memories stored {}, merged {}, skipped {} (of them not significant {}); {:.1} s\n",
+            self.memories, self.merged, self.skipped, self.insignificant, self.seconds
         );
         out += &format!(
             "{:<22} {:>9} {:>7} {:>7} {:>7}\n",
@@ -246,6 +254,7 @@ pub fn evaluate(opts: &Options) -> Result<Report, String> {
 
     let mut by_category: BTreeMap<u64, Tally> = BTreeMap::new();
     let (mut stored, mut skipped, mut merged) = (0usize, 0usize, 0usize);
+    let mut insignificant = 0usize;
     let started = std::time::Instant::now();
     for conv in data.as_array().ok_or("LoCoMo file is not a list")? {
         let owner = conv["sample_id"]
@@ -308,8 +317,27 @@ pub fn evaluate(opts: &Options) -> Result<Report, String> {
                     ..Default::default()
                 });
             }
-            let report = engine.seed(batch).map_err(|e| e.to_string())?;
-            for (o, d) in report.outcomes.iter().zip(dia) {
+            // Each outcome with the turn it came from.
+            let outcomes: Vec<(Outcome, String)> = if opts.remember {
+                let mut out = Vec::new();
+                for (item, d) in batch.into_iter().zip(dia) {
+                    let options = RememberOptions {
+                        session_id: item.session_id,
+                        source_ref: item.source_ref,
+                        ..Default::default()
+                    };
+                    let report = engine
+                        .remember(owner, &item.content, options)
+                        .map_err(|e| e.to_string())?;
+                    out.extend(report.outcomes.into_iter().map(|o| (o, d.clone())));
+                }
+                out
+            } else {
+                let report = engine.seed(batch).map_err(|e| e.to_string())?;
+                report.outcomes.into_iter().zip(dia).collect()
+            };
+            for (o, d) in &outcomes {
+                let d = d.clone();
                 match o {
                     Outcome::Created { id } => {
                         stored += 1;
@@ -321,8 +349,13 @@ pub fn evaluate(opts: &Options) -> Result<Report, String> {
                         r.push(d);
                         refs.insert(id.clone(), r);
                     }
-                    Outcome::Skipped { existing, .. } => {
+                    Outcome::Skipped {
+                        existing, reason, ..
+                    } => {
                         skipped += 1;
+                        if *reason == SkipReason::NotSignificant {
+                            insignificant += 1;
+                        }
                         if let Some(e) = existing {
                             refs.entry(e.clone()).or_default().push(d);
                         }
@@ -392,6 +425,8 @@ pub fn evaluate(opts: &Options) -> Result<Report, String> {
         memories: stored,
         merged,
         skipped,
+        insignificant,
+        ingest: if opts.remember { "remember" } else { "seed" },
         seconds: started.elapsed().as_secs_f64(),
         categories: by_category,
         overall,

@@ -2,7 +2,8 @@
 //!
 //! ```text
 //! cargo run --release -p mnemo-core --example locomo -- ../shared/data/locomo/locomo-dev.json \
-//!     [--vectors minilm-dev.f16 --index minilm-dev.index.json] [--json] [--mode balanced]
+//!     [--vectors minilm-dev.f16 --index minilm-dev.index.json] [--json] [--mode balanced] \
+//!     [--remember]
 //! ```
 
 mod eval;
@@ -26,6 +27,10 @@ struct Args {
     /// Ranking mode: balanced, recent, important, historical, comprehensive.
     #[arg(long, default_value = "balanced")]
     mode: String,
+    /// Feed turns through `remember` (the built-in extractor) instead of storing them
+    /// verbatim; the supplied vectors are per turn, so this uses the built-in embedder.
+    #[arg(long, conflicts_with = "vectors")]
+    remember: bool,
     /// Print one JSON document instead of a table.
     #[arg(long)]
     json: bool,
@@ -39,6 +44,7 @@ fn main() -> ExitCode {
             locomo: args.locomo.clone(),
             vectors: args.vectors.clone().zip(args.index.clone()),
             mode,
+            remember: args.remember,
         };
         let report = eval::evaluate(&opts)?;
         Ok(if args.json {

@@ -70,6 +70,16 @@ enums! {
     RecallFilter { FactsOnly, FactsPlusRules, FullContext }
     RankMode { Balanced, Recent, Important, Historical, Comprehensive }
     SkipReason { ExactDuplicate, SemanticDuplicate, Subset, NotSignificant }
+    EntityType { Person, Organization, Location, Product, Concept, Event, Other }
+    Relation {
+        WorksAt, Employs, Manages, ReportsTo, FriendOf, LivesIn, HomeOf, ParentOf,
+        ChildOf, Dating, MarriedTo, EngagedTo, ExOf, MemberOf, HasMember, Founded,
+        FoundedBy, Uses, UsedBy, Created, CreatedBy, CollaboratesWith, Mentors, MentoredBy,
+        CompetitorOf, PartnerOf, ClientOf, Serves, SiblingOf, Knows, ColleagueOf, NeighborOf,
+        RoommateOf, CousinOf, RelativeOf, GrandparentOf, GrandchildOf, StudiedAt, Teaches, StudentOf,
+        Owns, OwnedBy, HasPet, PetOf, LocatedIn, BornIn, WorksOn, Likes,
+        Dislikes, InterestedIn, Attends, Visited,
+    }
 }
 
 /// Records: `wit <=> core { fields with one name } { wit_name: core_name, … }`.
@@ -102,8 +112,11 @@ records! {
         expires_at, cron_tag, source_ref, agent_id, session_id, team_id, visibility, vector,
     } { type_: memory_type }
     Extracted <=> core::Extracted {
-        content, kind, importance, confidence, sentiment, tags, expires_at, vector,
+        content, kind, importance, confidence, hedged, sentiment, tags, expires_at, entities,
+        relationships, vector,
     } { type_: memory_type }
+    EntityMention <=> core::EntityMention { name } { type_: entity_type }
+    RelationMention <=> core::RelationMention { relation, to, confidence } { from: from }
     RememberArgs <=> core::api::RememberArgs {
         entity_id, content, extracted, agent_id, session_id, source_ref, source,
     } {}

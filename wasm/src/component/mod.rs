@@ -7,7 +7,7 @@ use std::cell::{RefCell, RefMut};
 
 use mnemo_core::{
     Clock, Config, Embedder, Engine, Error, Extracted, Extractor, HashEmbedder, Millis,
-    PassThrough, SeededEntropy,
+    RuleExtractor, SeededEntropy,
 };
 
 wit_bindgen::generate!({ world: "mnemo", path: "wit" });
@@ -53,7 +53,7 @@ struct HostExtractor;
 impl Extractor for HostExtractor {
     fn extract(&self, text: &str, now: Millis) -> mnemo_core::Result<Vec<Extracted>> {
         match host::extract(text, now) {
-            None => PassThrough.extract(text, now),
+            None => RuleExtractor.extract(text, now),
             Some(Err(e)) => Err(Error::Extractor(e)),
             Some(Ok(json)) => serde_json::from_str(&json)
                 .map_err(|e| Error::Extractor(format!("the host extractor's JSON: {e}"))),

@@ -1,0 +1,584 @@
+//! Named entities without a model: capitalised runs and gazetteer phrases, typed by the
+//! gazetteers, by their last word ("… University", "… Park", "… Summit") and by the words
+//! before them ("in Porto", "at Acme", "using Figma", "my dog Biscuit").
+
+use super::lexicon::{
+    common, CONCEPTS, EVENTS, EVENT_SUFFIXES, LOCATIONS, ORGANIZATIONS, ORG_SUFFIXES,
+    PLACE_SUFFIXES, PRODUCTS,
+};
+use super::words::Token;
+use crate::graph::EntityType;
+
+/// An entity a sentence names, and where: tokens `start..end`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Found {
+    pub name: String,
+    pub kind: EntityType,
+    pub start: usize,
+    pub end: usize,
+}
+
+/// Gazetteer words that are also everyday words (or names): recognised only when capitalised.
+const AMBIGUOUS: &[&str] = &[
+    "us",
+    "la",
+    "sf",
+    "dc",
+    "rio",
+    "nice",
+    "split",
+    "ai",
+    "go",
+    "rust",
+    "java",
+    "swift",
+    "arc",
+    "cursor",
+    "linear",
+    "surface",
+    "galaxy",
+    "pixel",
+    "unity",
+    "ing",
+    "ups",
+    "booking",
+    "subway",
+    "visa",
+    "target",
+    "turkey",
+    "georgia",
+    "jordan",
+    "chile",
+    "windows",
+    "chrome",
+    "safari",
+    "claude",
+    "alexa",
+    "siri",
+    "react",
+    "rails",
+    "notion",
+    "slack",
+    "zoom",
+    "meta",
+    "apple",
+    "amazon",
+    "mit",
+    "python",
+    "cambridge",
+    "oxford",
+    "discord",
+    "git",
+    "obsidian",
+    "pride",
+    "carnival",
+    "eid",
+    "tour",
+    "games",
+    "football",
+    "soccer",
+    "golf",
+    "marketing",
+    "finance",
+    "accounting",
+    "hp",
+    "dell",
+    "lego",
+    "illustrator",
+    "premiere",
+    "calm",
+    "word",
+    "excel",
+    "teams",
+    "signal",
+    "switch",
+    "climbing",
+    "cycling",
+    "surfing",
+    "skiing",
+];
+
+/// Chat acronyms written in capitals that are not names.
+const ACRONYMS: &[&str] = &[
+    "phd", "mba", "ceo", "cto", "cfo", "coo", "vp", "hr", "ui", "ux", "qa", "bsc", "msc", "md",
+    "rn", "gp", "er", "icu", "diy", "tv", "pc", "usb", "gpu", "cpu", "api", "faq", "rsvp", "ok",
+    "lol", "tbh", "asap", "fyi", "btw", "omg", "imo", "imho", "idk", "pls", "plz", "aka", "eta",
+    "am", "pm", "ngl", "rn", "wfh", "irl", "fomo", "pto", "ooo", "eod", "i", "i'm", "i've", "i'd",
+    "i'll", "hi", "hey", "ty", "thx",
+];
+
+/// Words between capitalised words that keep a name going ("Bank of America", "Vincent van
+/// Gogh").
+const CONNECTORS: &[&str] = &[
+    "of", "de", "da", "del", "van", "von", "der", "la", "le", "du", "&", "and",
+];
+
+/// Title abbreviations followed by a full stop inside a name ("St. Mary's", "Dr. Lee").
+const TITLES: &[&str] = &["st", "dr", "mr", "mrs", "ms", "mt", "jr", "prof", "ft"];
+
+/// Nationality words: adjectives, not entities ("half Japanese", "South Indian food"), unless
+/// a language is meant ("learning Japanese").
+const DEMONYMS: &[&str] = &[
+    "american",
+    "british",
+    "brazilian",
+    "japanese",
+    "chinese",
+    "indian",
+    "ethiopian",
+    "nigerian",
+    "mexican",
+    "canadian",
+    "french",
+    "german",
+    "italian",
+    "spanish",
+    "portuguese",
+    "korean",
+    "filipino",
+    "vietnamese",
+    "thai",
+    "irish",
+    "scottish",
+    "welsh",
+    "english",
+    "dutch",
+    "swedish",
+    "norwegian",
+    "danish",
+    "finnish",
+    "polish",
+    "russian",
+    "ukrainian",
+    "turkish",
+    "greek",
+    "egyptian",
+    "moroccan",
+    "kenyan",
+    "ghanaian",
+    "australian",
+    "argentinian",
+    "chilean",
+    "colombian",
+    "peruvian",
+    "venezuelan",
+    "cuban",
+    "jamaican",
+    "haitian",
+    "pakistani",
+    "bangladeshi",
+    "nepali",
+    "iranian",
+    "iraqi",
+    "israeli",
+    "lebanese",
+    "syrian",
+    "saudi",
+    "emirati",
+    "indonesian",
+    "malaysian",
+    "singaporean",
+    "taiwanese",
+    "european",
+    "asian",
+    "african",
+    "latino",
+    "latina",
+    "hispanic",
+    "arab",
+    "persian",
+    "georgian",
+    "armenian",
+    "romanian",
+    "hungarian",
+    "czech",
+    "austrian",
+    "swiss",
+    "belgian",
+    "croatian",
+    "serbian",
+    "bosnian",
+    "albanian",
+    "icelandic",
+    "somali",
+    "sudanese",
+    "tanzanian",
+    "ugandan",
+    "rwandan",
+    "senegalese",
+    "cameroonian",
+    "congolese",
+    "zimbabwean",
+];
+
+/// Words after which a language name is a language.
+const LANGUAGE_CUES: &[&str] = &[
+    "learning",
+    "learn",
+    "speak",
+    "speaks",
+    "speaking",
+    "studying",
+    "study",
+    "practicing",
+    "practising",
+    "in",
+    "fluent",
+    "native",
+    "teach",
+    "teaching",
+    "read",
+    "write",
+    "translate",
+];
+
+/// Verbs of travel: "to X" after them is a place; otherwise "to Ingrid" may be a person.
+const TRAVEL: &[&str] = &[
+    "moved",
+    "move",
+    "moving",
+    "went",
+    "go",
+    "going",
+    "flew",
+    "fly",
+    "flying",
+    "trip",
+    "travel",
+    "traveled",
+    "travelled",
+    "traveling",
+    "drive",
+    "drove",
+    "driving",
+    "headed",
+    "heading",
+    "back",
+    "relocated",
+    "relocating",
+    "relocate",
+    "visit",
+    "ticket",
+    "flight",
+    "way",
+    "coming",
+];
+
+/// First words that make a name an organisation ("Studio Ghibli", "Bank of Ireland").
+const ORG_PREFIXES: &[&str] = &[
+    "studio",
+    "bank",
+    "university",
+    "club",
+    "team",
+    "hotel",
+    "cafe",
+    "café",
+    "restaurant",
+    "hospital",
+    "college",
+    "school",
+    "church",
+    "museum",
+    "radio",
+    "air",
+];
+
+/// Pets after "my": the name that follows is an animal (type OTHER).
+pub const PETS: &[&str] = &[
+    "dog", "cat", "pet", "puppy", "kitten", "hamster", "parrot", "rabbit", "bunny", "horse",
+    "turtle", "bird", "pup", "doggo", "kitty", "gecko", "snake", "ferret", "goldfish",
+];
+
+fn gazetteer(phrase: &str) -> Option<EntityType> {
+    [
+        (ORGANIZATIONS, EntityType::Organization),
+        (PRODUCTS, EntityType::Product),
+        (LOCATIONS, EntityType::Location),
+        (CONCEPTS, EntityType::Concept),
+        (EVENTS, EntityType::Event),
+    ]
+    .iter()
+    .find(|(list, _)| list.contains(&phrase))
+    .map(|(_, kind)| *kind)
+}
+
+/// The longest gazetteer phrase starting at token `i` (up to four words): its length and type.
+fn gazetteer_at(tokens: &[Token], i: usize) -> Option<(usize, EntityType)> {
+    for n in (1..=4).rev() {
+        if i + n > tokens.len() || tokens[i..i + n].iter().any(|t| t.punct) {
+            continue;
+        }
+        let phrase = tokens[i..i + n]
+            .iter()
+            .map(|t| t.lower.as_str())
+            .collect::<Vec<_>>()
+            .join(" ");
+        if let Some(kind) = gazetteer(&phrase) {
+            let capitalised = tokens[i].capital;
+            if capitalised || !(AMBIGUOUS.contains(&phrase.as_str()) || common(&phrase)) {
+                return Some((n, kind));
+            }
+        }
+    }
+    None
+}
+
+/// A word that can be (part of) a name: capitalised, not a pronoun or chat acronym, and not
+/// a common word opening the sentence.
+fn name_word(tokens: &[Token], i: usize) -> bool {
+    let t = &tokens[i];
+    if t.punct || !t.capital || ACRONYMS.contains(&t.lower.as_str()) {
+        return false;
+    }
+    let first = tokens[..i].iter().all(|t| t.punct);
+    !(common(&t.lower) && (first || t.text.chars().skip(1).all(|c| c.is_lowercase())))
+}
+
+/// A capitalised word opening the sentence that reads as an ordinary word ("Moved to Leeds",
+/// "Hotels only"): a name there is followed by a verb, a possessive, "and" or a comma.
+fn opener_not_name(tokens: &[Token], i: usize) -> bool {
+    if !tokens[..i].iter().all(|t| t.punct) {
+        return false;
+    }
+    let w = &tokens[i].lower;
+    if TITLES.contains(&w.as_str()) || tokens.get(i + 1).is_some_and(|t| t.capital && !t.punct) {
+        return false;
+    }
+    if w.ends_with("ed") || w.ends_with("ing") || w.ends_with("ly") {
+        return true;
+    }
+    if w.ends_with("'s") {
+        return false;
+    }
+    let next = tokens.get(i + 1).map_or("", |t| t.lower.as_str());
+    let verb = next.len() > 2 && next.ends_with('s') && !next.ends_with("ss")
+        || matches!(
+            next,
+            "is" | "was"
+                | "has"
+                | "had"
+                | "and"
+                | "said"
+                | "told"
+                | "just"
+                | "will"
+                | "can"
+                | ","
+                | "'s"
+                | "did"
+                | "does"
+                | "got"
+                | "never"
+                | "always"
+                | "still"
+                | "also"
+                | "wants"
+                | "thinks"
+        );
+    !verb
+}
+
+/// The type the words around a name give it.
+fn kind_by_context(tokens: &[Token], start: usize, end: usize) -> EntityType {
+    let words: Vec<&str> = tokens[start..end]
+        .iter()
+        .map(|t| t.lower.as_str())
+        .collect();
+    let last = words.last().copied().unwrap_or("");
+    let last = last.trim_end_matches("'s");
+    if let Some(kind) = gazetteer(&words.join(" ")) {
+        return kind;
+    }
+    if ORG_SUFFIXES.contains(&last) {
+        return EntityType::Organization;
+    }
+    if PLACE_SUFFIXES.contains(&last) && end - start > 1 {
+        return EntityType::Location;
+    }
+    if EVENT_SUFFIXES.contains(&last) && end - start > 1 {
+        return EntityType::Event;
+    }
+    if TITLES.contains(&words[0]) && words[0] != "st" {
+        return EntityType::Person;
+    }
+    if ORG_PREFIXES.contains(&words[0]) && end - start > 1 {
+        return EntityType::Organization;
+    }
+    let before = |k: usize| {
+        start
+            .checked_sub(k)
+            .and_then(|i| tokens.get(i))
+            .map_or("", |t| t.lower.as_str())
+    };
+    if PETS.contains(&before(1)) && matches!(before(2), "my" | "our" | "his" | "her" | "their") {
+        return EntityType::Other;
+    }
+    if before(1) == "to" {
+        return if TRAVEL.contains(&before(2)) || TRAVEL.contains(&before(3)) {
+            EntityType::Location
+        } else {
+            EntityType::Person
+        };
+    }
+    match before(1) {
+        "flying" | "flew" | "fly" | "with" if words.len() == 1 && before(1) != "with" => {
+            EntityType::Organization
+        }
+        "in" | "from" | "near" | "visit" | "visited" | "visiting" | "around" | "outside"
+        | "across" | "through" | "towards" | "toward" | "into" => EntityType::Location,
+        "at" | "for" | "joined" | "joining" | "join" => EntityType::Organization,
+        "use" | "using" | "uses" | "used" | "installed" | "on" => EntityType::Product,
+        _ => {
+            if words.iter().any(|w| w.chars().any(|c| c.is_ascii_digit())) {
+                EntityType::Other
+            } else {
+                EntityType::Person
+            }
+        }
+    }
+}
+
+/// The entities a sentence names, in order.
+pub fn find(tokens: &[Token]) -> Vec<Found> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < tokens.len() {
+        if let Some((n, kind)) = gazetteer_at(tokens, i) {
+            // "half Japanese": a nationality, not the language.
+            let before = i.checked_sub(1).map_or("", |k| tokens[k].lower.as_str());
+            if n == 1
+                && DEMONYMS.contains(&tokens[i].lower.as_str())
+                && !LANGUAGE_CUES.contains(&before)
+            {
+                i += 1;
+                continue;
+            }
+            // A gazetteer phrase inside a longer capitalised name is left to the name.
+            let longer = tokens[i].capital && i + n < tokens.len() && name_word(tokens, i + n);
+            if !longer {
+                out.push(found(tokens, i, i + n, Some(kind)));
+                i += n;
+                continue;
+            }
+        }
+        if !name_word(tokens, i) || opener_not_name(tokens, i) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        let mut end = i + 1;
+        loop {
+            let t = tokens.get(end);
+            match t {
+                Some(t) if t.lower == "." && TITLES.contains(&tokens[end - 1].lower.as_str()) => {
+                    end += 1;
+                }
+                Some(t) if !t.punct && t.capital && name_word(tokens, end) => end += 1,
+                Some(t)
+                    if CONNECTORS.contains(&t.lower.as_str())
+                        && tokens.get(end + 1).is_some_and(|n| n.capital && !n.punct)
+                        && t.lower != "and" =>
+                {
+                    end += 2
+                }
+                Some(t) if t.lower.chars().all(|c| c.is_ascii_digit()) && t.lower.len() == 4 => {
+                    end += 1
+                }
+                _ => break,
+            }
+        }
+        // A lone title ("Dr.") is no name.
+        while end > start && tokens[end - 1].punct {
+            end -= 1;
+        }
+        let last = tokens[end - 1].lower.as_str();
+        if end > start && !DEMONYMS.contains(&last) {
+            out.push(found(tokens, start, end, None));
+        }
+        i = end.max(start + 1);
+    }
+    out
+}
+
+fn found(tokens: &[Token], start: usize, end: usize, kind: Option<EntityType>) -> Found {
+    let mut name = String::new();
+    for (k, t) in tokens[start..end].iter().enumerate() {
+        if k > 0 && t.lower != "." {
+            name.push(' ');
+        }
+        name.push_str(&t.text);
+    }
+    let kind = kind.unwrap_or_else(|| kind_by_context(tokens, start, end));
+    // "Ana's", "Ahmed Rahimi's" name people; "St. Mary's" and "Trader Joe's" keep theirs.
+    if end - start == 1 || kind == EntityType::Person {
+        if let Some(stem) = name.strip_suffix("'s") {
+            name = stem.to_string();
+        }
+    }
+    Found {
+        kind,
+        name,
+        start,
+        end,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::words::tokens;
+    use super::*;
+
+    fn names(s: &str) -> Vec<(String, EntityType)> {
+        find(&tokens(s))
+            .into_iter()
+            .map(|f| (f.name, f.kind))
+            .collect()
+    }
+
+    #[test]
+    fn people_places_organisations_products() {
+        use EntityType::*;
+        assert_eq!(
+            names("My sister Ana lives in Porto and works at Google"),
+            [
+                ("Ana".into(), Person),
+                ("Porto".into(), Location),
+                ("Google".into(), Organization)
+            ]
+        );
+        assert_eq!(
+            names("I work nights at St. Mary's Hospital"),
+            [("St. Mary's Hospital".into(), Organization)]
+        );
+        assert_eq!(
+            names("we use Figma and vs code"),
+            [("Figma".into(), Product), ("vs code".into(), Product)]
+        );
+        assert_eq!(names("I'm learning korean"), [("korean".into(), Concept)]);
+        assert_eq!(
+            names("my dog Biscuit hates rain"),
+            [("Biscuit".into(), Other)]
+        );
+        assert_eq!(
+            names("Going to PyCon 2026 in Pittsburgh"),
+            [("PyCon".into(), Event), ("Pittsburgh".into(), Location)]
+        );
+        assert_eq!(
+            names("Dr. Okafor said I'm fine"),
+            [("Dr. Okafor".into(), Person)]
+        );
+        assert_eq!(
+            names("Ana's birthday is on Friday"),
+            [("Ana".into(), Person)]
+        );
+    }
+
+    #[test]
+    fn sentence_openers_and_acronyms_are_not_names() {
+        assert!(names("Yesterday I was tired").is_empty());
+        assert!(names("Thanks, TBH I'm OK").is_empty());
+        assert!(names("My mom called").is_empty());
+        assert!(names("i like tea").is_empty());
+    }
+}

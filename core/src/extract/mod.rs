@@ -1,0 +1,366 @@
+//! Extraction: turning raw conversation into structured memories (SPEC §3 steps 1–2). The
+//! built-in [`RuleExtractor`] is deterministic and offline: a significance gate, then per
+//! sentence a memory type, kind, importance, hedging, sentiment, tags, a deadline, and the
+//! entities and relationships it names. Hosts may supply their own [`Extractor`] (an LLM).
+
+mod classify;
+mod entities;
+mod gate;
+mod lexicon;
+mod relations;
+mod sentiment;
+mod when;
+mod words;
+
+use serde::{Deserialize, Serialize};
+
+use crate::clock::Millis;
+use crate::error::Result;
+use crate::graph::{EntityType, Relation};
+use crate::model::{Kind, MemoryType};
+
+pub use words::sentences;
+
+/// An entity a memory names.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EntityMention {
+    pub name: String,
+    #[serde(rename = "type")]
+    pub entity_type: EntityType,
+}
+
+/// A relationship a memory states: `from relation to`; the speaker is [`crate::graph::SPEAKER`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RelationMention {
+    pub from: String,
+    pub relation: Relation,
+    pub to: String,
+    /// 0..1: lower when the statement is hedged.
+    pub confidence: f64,
+}
+
+/// One memory an extractor found in a text. From a host extractor only `content` is required;
+/// the rest defaults to a CONTEXT fact of importance 0.5, full confidence, neutral sentiment.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Extracted {
+    pub content: String,
+    #[serde(rename = "type")]
+    pub memory_type: MemoryType,
+    pub kind: Kind,
+    pub importance: f64,
+    pub confidence: f64,
+    /// Whether the speaker hedged ("I think", "maybe"); confidence is lower then.
+    pub hedged: bool,
+    pub sentiment: f64,
+    /// Keywords, stored as the memory's auto tags.
+    pub tags: Vec<String>,
+    pub expires_at: Option<Millis>,
+    pub entities: Vec<EntityMention>,
+    pub relationships: Vec<RelationMention>,
+    /// The content's vector, when the host embeds what an extractor found.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vector: Option<Vec<f32>>,
+}
+
+impl Default for Extracted {
+    fn default() -> Self {
+        Extracted {
+            content: String::new(),
+            memory_type: MemoryType::Context,
+            kind: Kind::Fact,
+            importance: 0.5,
+            confidence: 1.0,
+            hedged: false,
+            sentiment: 0.0,
+            tags: Vec::new(),
+            expires_at: None,
+            entities: Vec::new(),
+            relationships: Vec::new(),
+            vector: None,
+        }
+    }
+}
+
+/// Turns a piece of conversation into memories. An empty result means "nothing significant".
+pub trait Extractor {
+    /// Memories found in `text`, said at `now`.
+    fn extract(&self, text: &str, now: Millis) -> Result<Vec<Extracted>>;
+}
+
+/// Stores the whole text as one CONTEXT narrative of middling importance (for hosts that want
+/// messages kept verbatim).
+#[derive(Debug, Default, Clone, Copy)]
+pub struct PassThrough;
+
+impl Extractor for PassThrough {
+    fn extract(&self, text: &str, _now: Millis) -> Result<Vec<Extracted>> {
+        Ok(vec![Extracted {
+            content: text.trim().to_string(),
+            kind: Kind::Narrative,
+            ..Default::default()
+        }])
+    }
+}
+
+/// A sentence shorter than this is part of the statement before it.
+const MIN_STATEMENT_WORDS: usize = 4;
+
+/// Words by which a speaker talks about themselves.
+const FIRST_PERSON: &[&str] = &[
+    "i", "i'm", "im", "i've", "i'd", "i'll", "me", "my", "mine", "myself", "we", "we're", "we've",
+    "we'll", "our", "us",
+];
+
+/// Auto tags per memory (Kybernesis: at most 6).
+const MAX_TAGS: usize = 6;
+/// Shortest keyword used as a tag.
+const MIN_TAG_CHARS: usize = 4;
+
+/// The built-in extractor: rules and word lists, the same output on every target.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct RuleExtractor;
+
+impl Extractor for RuleExtractor {
+    fn extract(&self, text: &str, now: Millis) -> Result<Vec<Extracted>> {
+        if gate::trivial(&words::tokens(text)) {
+            return Ok(Vec::new());
+        }
+        // A transcript line ("Caroline: …") keeps its speaker on every statement.
+        let (speaker, text) = speaker_label(text);
+        // Fragments of fewer than four words ("third time lucky") belong to the statement
+        // before them.
+        let mut statements: Vec<String> = Vec::new();
+        for s in words::sentences(text) {
+            let tokens = words::tokens(s);
+            if gate::trivial(&tokens) {
+                continue;
+            }
+            match statements.last_mut() {
+                Some(last) if tokens.iter().filter(|t| !t.punct).count() < MIN_STATEMENT_WORDS => {
+                    last.push(' ');
+                    last.push_str(s);
+                }
+                _ => statements.push(s.to_string()),
+            }
+        }
+        Ok(statements
+            .iter()
+            .filter_map(|s| statement(s, now))
+            .map(|mut x| {
+                if let Some(name) = speaker {
+                    x.content = format!("{name}: {}", x.content);
+                }
+                x
+            })
+            .collect())
+    }
+}
+
+/// Splits a transcript line's speaker label ("Caroline: …", "Dr. Lee: …") from its text.
+fn speaker_label(text: &str) -> (Option<&str>, &str) {
+    let trimmed = text.trim_start();
+    let Some((label, rest)) = trimmed.split_once(": ") else {
+        return (None, text);
+    };
+    let words: Vec<&str> = label.split(' ').collect();
+    let name_like = !label.is_empty()
+        && words.len() <= 3
+        && words.iter().all(|w| {
+            w.chars().next().is_some_and(char::is_uppercase)
+                && w.chars()
+                    .all(|c| c.is_alphabetic() || matches!(c, '.' | '\'' | '-'))
+        });
+    if name_like && !rest.trim().is_empty() {
+        (Some(label), rest)
+    } else {
+        (None, text)
+    }
+}
+
+/// One sentence as a memory, or `None` when it is trivial ("Thanks!").
+fn statement(sentence: &str, now: Millis) -> Option<Extracted> {
+    let tokens = words::tokens(sentence);
+    if gate::trivial(&tokens) {
+        return None;
+    }
+    let lower: Vec<&str> = tokens
+        .iter()
+        .map(|t| if t.punct { "|" } else { t.lower.as_str() })
+        .collect();
+    let padded = words::padded(&tokens);
+    let mut found = entities::find(&tokens);
+    // A question that says nothing about the speaker or anything named ("how many
+    // tablespoons are in a cup?") is not a memory.
+    let question = tokens.last().is_some_and(|t| t.lower == "?");
+    if question && found.is_empty() && !lower.iter().any(|w| FIRST_PERSON.contains(w)) {
+        return None;
+    }
+    let when = when::resolve(&lower, now);
+    // "finished the marathon on Sunday": a past verb makes a bare weekday last Sunday's.
+    let told_as_past = classify::past_tense(&tokens) && !classify::future_words(&padded);
+    let mut future = when.is_some_and(|w| !w.past && w.at > now) && !told_as_past;
+    let past = when.is_some_and(|w| w.past) || (when.is_some() && told_as_past);
+    let today_end = now - now.rem_euclid(crate::clock::DAY_MS) + crate::clock::DAY_MS - 1;
+    let expires = when.filter(|_| future).map(|w| w.at);
+    // "today" alone is no plan: the weather today, a feeling today.
+    if when.is_some_and(|w| w.at == today_end) {
+        future = false;
+    }
+    let memory_type = classify::memory_type(&tokens, &padded, future, past);
+    let hedge = classify::hedging(&padded);
+    let sentiment = sentiment::score(&lower);
+    let links = relations::find(&tokens, &mut found);
+    let confidence = ((1.0 - hedge) * 100.0).round() / 100.0;
+    let expires_at = expires.filter(|_| {
+        matches!(
+            memory_type,
+            MemoryType::Plan | MemoryType::Ephemeral | MemoryType::Context
+        )
+    });
+    let word_count = lower.iter().filter(|w| **w != "|").count();
+    let mut entities: Vec<EntityMention> = Vec::new();
+    for f in found {
+        if !entities.iter().any(|e| e.name == f.name) {
+            entities.push(EntityMention {
+                name: f.name,
+                entity_type: f.kind,
+            });
+        }
+    }
+    Some(Extracted {
+        content: sentence.to_string(),
+        memory_type,
+        kind: classify::kind(&padded, word_count, memory_type),
+        importance: classify::importance(
+            memory_type,
+            &padded,
+            sentiment,
+            entities.len(),
+            expires_at.is_some(),
+            hedge,
+        ),
+        confidence,
+        hedged: hedge > 0.0,
+        sentiment,
+        tags: tags(&lower, &entities),
+        expires_at,
+        relationships: links
+            .into_iter()
+            .map(|l| RelationMention {
+                from: l.from,
+                relation: l.relation,
+                to: l.to,
+                confidence: ((0.9 * (1.0 - hedge)) * 100.0).round() / 100.0,
+            })
+            .collect(),
+        entities,
+        vector: None,
+    })
+}
+
+/// Keywords: entity names first, then uncommon words of at least four letters, in order.
+fn tags(lower: &[&str], entities: &[EntityMention]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut push = |t: String| {
+        if !t.is_empty() && out.len() < MAX_TAGS && !out.contains(&t) {
+            out.push(t);
+        }
+    };
+    for e in entities {
+        push(e.name.to_lowercase());
+    }
+    for w in lower {
+        let w = w.trim_end_matches("'s");
+        if w.chars().count() >= MIN_TAG_CHARS
+            && w.chars().all(|c| c.is_alphanumeric() || c == '-')
+            && !lexicon::common(w)
+            && !w.contains('\'')
+        {
+            push(w.to_string());
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Wednesday 2026-11-18 10:00 UTC.
+    const NOW: Millis = 1_794_996_000_000;
+
+    fn one(text: &str) -> Extracted {
+        let mut v = RuleExtractor.extract(text, NOW).expect("extract");
+        assert_eq!(v.len(), 1, "{text}: {v:?}");
+        v.remove(0)
+    }
+
+    #[test]
+    fn transcript_lines_keep_their_speaker_on_every_statement() {
+        let v = RuleExtractor
+            .extract(
+                "Caroline: I went to a support group yesterday. It was so powerful!",
+                NOW,
+            )
+            .unwrap();
+        let content: Vec<&str> = v.iter().map(|x| x.content.as_str()).collect();
+        assert_eq!(
+            content,
+            [
+                "Caroline: I went to a support group yesterday.",
+                "Caroline: It was so powerful!"
+            ]
+        );
+        assert!(RuleExtractor
+            .extract("Caroline: ok thanks", NOW)
+            .unwrap()
+            .is_empty());
+        assert_eq!(one("Note: I prefer tea").content, "Note: I prefer tea");
+    }
+
+    #[test]
+    fn trivial_messages_store_nothing() {
+        for m in ["ok", "thanks!", "lol", "👍", "haha nice"] {
+            assert!(RuleExtractor.extract(m, NOW).unwrap().is_empty(), "{m}");
+        }
+    }
+
+    #[test]
+    fn a_message_becomes_one_memory_per_statement() {
+        let v = RuleExtractor
+            .extract(
+                "Thanks! I'm a nurse. I work nights at St. Mary's Hospital.",
+                NOW,
+            )
+            .unwrap();
+        let types: Vec<MemoryType> = v.iter().map(|x| x.memory_type).collect();
+        assert_eq!(types, [MemoryType::Identity, MemoryType::Identity]);
+        assert_eq!(v[1].relationships[0].relation, Relation::WorksAt);
+        assert_eq!(v[1].entities[0].entity_type, EntityType::Organization);
+    }
+
+    #[test]
+    fn plans_get_deadlines_and_hedges_lower_confidence() {
+        let p = one("I need to renew my passport by Friday");
+        assert_eq!(p.memory_type, MemoryType::Plan);
+        assert_eq!(p.expires_at, Some(1_795_219_199_999));
+        assert!(!p.hedged);
+        assert_eq!(p.confidence, 1.0);
+        let h = one("I think I might move to Lisbon");
+        assert!(h.hedged);
+        assert!(h.confidence < 0.7);
+        assert!(h.importance < one("I will move to Lisbon").importance);
+    }
+
+    #[test]
+    fn sentiment_and_tags() {
+        let x = one("I absolutely love Porto and the pastel de nata");
+        assert!(x.sentiment > 0.5);
+        assert_eq!(x.tags[0], "porto");
+        assert!(x.tags.contains(&"pastel".to_string()));
+        assert!(one("I hate cilantro").sentiment < -0.5);
+    }
+}

@@ -1,0 +1,779 @@
+//! Typed relationships from patterns: kinship and social nouns after "my" ("my sister Ana"),
+//! and verb phrases between a subject and an object ("Ana lives in Porto", "I use Figma").
+
+use super::entities::{Found, PETS};
+use super::lexicon::common;
+use super::words::Token;
+use crate::graph::{EntityType, Relation, SPEAKER};
+
+/// One relationship found: `from relation to`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Link {
+    pub from: String,
+    pub relation: Relation,
+    pub to: String,
+}
+
+/// Who a kinship or social noun relates to the speaker, and which way.
+#[derive(Clone, Copy)]
+enum Dir {
+    /// anchor → name ("my son Leo": user parent_of Leo).
+    Out,
+    /// name → anchor ("my mom Rosa": Rosa parent_of user).
+    In,
+}
+
+/// Nouns after "my" (one or two words) and the relationship they state.
+const KIN: &[(&str, Relation, Dir)] = {
+    use Dir::*;
+    use Relation::*;
+    &[
+        ("sister", SiblingOf, Out),
+        ("brother", SiblingOf, Out),
+        ("sibling", SiblingOf, Out),
+        ("twin", SiblingOf, Out),
+        ("little sister", SiblingOf, Out),
+        ("big sister", SiblingOf, Out),
+        ("little brother", SiblingOf, Out),
+        ("big brother", SiblingOf, Out),
+        ("older sister", SiblingOf, Out),
+        ("younger sister", SiblingOf, Out),
+        ("older brother", SiblingOf, Out),
+        ("younger brother", SiblingOf, Out),
+        ("mom", ParentOf, In),
+        ("mum", ParentOf, In),
+        ("mother", ParentOf, In),
+        ("dad", ParentOf, In),
+        ("father", ParentOf, In),
+        ("stepmom", ParentOf, In),
+        ("stepdad", ParentOf, In),
+        ("mama", ParentOf, In),
+        ("papa", ParentOf, In),
+        ("son", ParentOf, Out),
+        ("daughter", ParentOf, Out),
+        ("kid", ParentOf, Out),
+        ("child", ParentOf, Out),
+        ("baby", ParentOf, Out),
+        ("stepson", ParentOf, Out),
+        ("stepdaughter", ParentOf, Out),
+        ("toddler", ParentOf, Out),
+        ("wife", MarriedTo, Out),
+        ("husband", MarriedTo, Out),
+        ("spouse", MarriedTo, Out),
+        ("boyfriend", Dating, Out),
+        ("girlfriend", Dating, Out),
+        ("partner", Dating, Out),
+        ("bf", Dating, Out),
+        ("gf", Dating, Out),
+        ("fiancé", EngagedTo, Out),
+        ("fiance", EngagedTo, Out),
+        ("fiancée", EngagedTo, Out),
+        ("fiancee", EngagedTo, Out),
+        ("friend", FriendOf, Out),
+        ("best friend", FriendOf, Out),
+        ("buddy", FriendOf, Out),
+        ("bestie", FriendOf, Out),
+        ("pal", FriendOf, Out),
+        ("close friend", FriendOf, Out),
+        ("old friend", FriendOf, Out),
+        ("good friend", FriendOf, Out),
+        ("boss", Manages, In),
+        ("manager", Manages, In),
+        ("supervisor", Manages, In),
+        ("team lead", Manages, In),
+        ("lead", Manages, In),
+        ("report", Manages, Out),
+        ("direct report", Manages, Out),
+        ("intern", Manages, Out),
+        ("coworker", ColleagueOf, Out),
+        ("co-worker", ColleagueOf, Out),
+        ("colleague", ColleagueOf, Out),
+        ("teammate", ColleagueOf, Out),
+        ("roommate", RoommateOf, Out),
+        ("flatmate", RoommateOf, Out),
+        ("housemate", RoommateOf, Out),
+        ("neighbor", NeighborOf, Out),
+        ("neighbour", NeighborOf, Out),
+        ("cousin", CousinOf, Out),
+        ("grandma", GrandparentOf, In),
+        ("grandmother", GrandparentOf, In),
+        ("grandpa", GrandparentOf, In),
+        ("grandfather", GrandparentOf, In),
+        ("granny", GrandparentOf, In),
+        ("nana", GrandparentOf, In),
+        ("nonna", GrandparentOf, In),
+        ("nonno", GrandparentOf, In),
+        ("abuela", GrandparentOf, In),
+        ("abuelo", GrandparentOf, In),
+        ("oma", GrandparentOf, In),
+        ("opa", GrandparentOf, In),
+        ("lola", GrandparentOf, In),
+        ("lolo", GrandparentOf, In),
+        ("grandson", GrandparentOf, Out),
+        ("granddaughter", GrandparentOf, Out),
+        ("grandkid", GrandparentOf, Out),
+        ("grandchild", GrandparentOf, Out),
+        ("aunt", RelativeOf, Out),
+        ("uncle", RelativeOf, Out),
+        ("niece", RelativeOf, Out),
+        ("nephew", RelativeOf, Out),
+        ("mother-in-law", RelativeOf, Out),
+        ("father-in-law", RelativeOf, Out),
+        ("sister-in-law", RelativeOf, Out),
+        ("brother-in-law", RelativeOf, Out),
+        ("godmother", RelativeOf, Out),
+        ("godfather", RelativeOf, Out),
+        ("stepsister", SiblingOf, Out),
+        ("stepbrother", SiblingOf, Out),
+        ("mentor", Mentors, In),
+        ("mentee", Mentors, Out),
+        ("teacher", Teaches, In),
+        ("professor", Teaches, In),
+        ("tutor", Teaches, In),
+        ("coach", Teaches, In),
+        ("instructor", Teaches, In),
+        ("student", Teaches, Out),
+        ("ex", ExOf, Out),
+        ("ex-wife", ExOf, Out),
+        ("ex-husband", ExOf, Out),
+        ("ex-boyfriend", ExOf, Out),
+        ("ex-girlfriend", ExOf, Out),
+        ("client", ClientOf, In),
+        ("therapist", Knows, Out),
+        ("doctor", Knows, Out),
+        ("dentist", Knows, Out),
+        ("lawyer", Knows, Out),
+        ("accountant", Knows, Out),
+        ("landlord", Knows, Out),
+        ("cofounder", CollaboratesWith, Out),
+        ("co-founder", CollaboratesWith, Out),
+        ("business partner", PartnerOf, Out),
+    ]
+};
+
+/// Verb patterns: `S` a subject (the speaker or an entity; the speaker when a pattern has
+/// none), `O` an object, `L` a place, `*` any word, `a|b` alternatives; the relation reads
+/// subject → object, or the other way when flipped. Auxiliaries ("am", "have been") between a
+/// subject and a verb are skipped, so "I've been using Figma" matches "S use|using O".
+const PATTERNS: &[(&str, Relation, bool)] = {
+    use Relation::*;
+    &[
+        ("S work|works|worked|working at|for O", WorksAt, false),
+        ("S work|works|worked|working nights|days|shifts|weekends|part-time|full-time|remotely at|for O", WorksAt, false),
+        ("S am|is|are employed by|at O", WorksAt, false),
+        ("S am|is|are a|an * at|for O", WorksAt, false),
+        ("S am|is|are a|an * * at|for O", WorksAt, false),
+        ("S joined|join|joining O", WorksAt, false),
+        ("S started at O", WorksAt, false),
+        ("S manage|manages|managed|managing O", Manages, false),
+        ("S report|reports|reported|reporting to O", ReportsTo, false),
+        ("S am|is|are friends with O", FriendOf, false),
+        ("S and O are friends|best", FriendOf, false),
+        ("S live|lives|lived|living in O", LivesIn, false),
+        ("S am|is|are based|living in O", LivesIn, false),
+        ("S moved|move|moving|relocated|relocating to O", LivesIn, false),
+        ("S was|were born in O", BornIn, false),
+        ("S grew up in O", BornIn, false),
+        ("S am|is|are|come|comes originally from O", BornIn, false),
+        ("S am|is|are from O", BornIn, false),
+        ("S am|is|are in L", LivesIn, false),
+        ("O is|'s my|our all-time|absolute|personal favorite|favourite", Likes, false),
+        ("O is|'s my|our favorite|favourite", Likes, false),
+        ("O is|are my|our * client|clients", ClientOf, true),
+        ("O is|are my|our client|clients", ClientOf, true),
+        ("S teach|teaches|taught * at O", WorksAt, false),
+        ("S studied|study|studies * at O", StudiedAt, false),
+        ("S getting|got into O", InterestedIn, false),
+        ("S come|comes from O", BornIn, false),
+        ("S am|is|are|got|getting married to O", MarriedTo, false),
+        ("S married O", MarriedTo, false),
+        ("S am|is|are|been dating O", Dating, false),
+        ("S have|has been dating O", Dating, false),
+        ("S am|is|are seeing O", Dating, false),
+        ("S going out with O", Dating, false),
+        ("S am|is|are|got|just engaged to O", EngagedTo, false),
+        ("S am|is|are a member of O", MemberOf, false),
+        ("S belong|belongs to O", MemberOf, false),
+        ("S play|plays|played for O", MemberOf, false),
+        ("S sing|sings in O", MemberOf, false),
+        ("S founded|co-founded|cofounded O", Founded, false),
+        ("S am|is the founder|co-founder of O", Founded, false),
+        ("S use|uses|using O", Uses, false),
+        ("S switched to O", Uses, false),
+        ("S have|has been using O", Uses, false),
+        ("S am|is|are using O", Uses, false),
+        ("S created|built|made|wrote|designed|developed O", Created, false),
+        ("S collaborate|collaborates|collaborated|collaborating with O", CollaboratesWith, false),
+        ("S am|is|are working with O", CollaboratesWith, false),
+        ("S mentor|mentors|mentored|mentoring O", Mentors, false),
+        ("O mentors|mentored|mentoring me|S", Mentors, true),
+        ("S compete|competes|competing with O", CompetitorOf, false),
+        ("O is|are a|our|my competitor", CompetitorOf, true),
+        ("S partnered|partner|partners|partnering with O", PartnerOf, false),
+        ("O is|are our|my|a client", ClientOf, true),
+        ("S am|is|are a client of O", ClientOf, false),
+        ("S know|knows|knew O", Knows, false),
+        ("S met O", Knows, false),
+        ("S studied|study|studies|studying at O", StudiedAt, false),
+        ("S graduated from O", StudiedAt, false),
+        ("S am|is|are a student at O", StudiedAt, false),
+        ("S teach|teaches|taught|teaching O", Teaches, false),
+        ("S own|owns|owned O", Owns, false),
+        ("S am|is|are|been working on O", WorksOn, false),
+        ("S work|works on O", WorksOn, false),
+        ("S love|loves|like|likes|enjoy|enjoys|adore|adores O", Likes, false),
+        ("S really love|loves|like|likes|enjoy|enjoys O", Likes, false),
+        ("S am|is|are a fan|big of O", Likes, false),
+        ("S am|is|are obsessed with O", Likes, false),
+        ("S hate|hates|dislike|dislikes|despise|despises|detest|detests O", Dislikes, false),
+        ("S can't|cannot stand O", Dislikes, false),
+        ("S don't|doesn't like|eat|drink O", Dislikes, false),
+        ("S am|is|are interested in O", InterestedIn, false),
+        ("S am|is|are into O", InterestedIn, false),
+        ("S attend|attends|attended|attending O", Attends, false),
+        ("S am|is|are going to O", Attends, false),
+        ("S visited|visit|visiting O", Visited, false),
+        ("S went|flew|traveled|travelled|drove to O", Visited, false),
+        ("S have|has been to O", Visited, false),
+        ("S trip to O", Visited, false),
+        ("S is|are located|based in O", LocatedIn, false),
+    ]
+};
+
+/// Words a pattern skips between its parts ("I *currently* work at").
+const SKIPPED: &[&str] = &[
+    "currently",
+    "now",
+    "still",
+    "also",
+    "just",
+    "actually",
+    "recently",
+    "finally",
+    "totally",
+    "basically",
+    "officially",
+    "already",
+    "even",
+    "both",
+    "all",
+    "kinda",
+    "literally",
+    "absolutely",
+    "honestly",
+    "mostly",
+    "usually",
+    "always",
+    "really",
+];
+
+/// One position of a sentence as the patterns see it.
+#[derive(Debug, Clone)]
+enum Item {
+    Word(String),
+    Me,
+    Entity(usize),
+}
+
+/// The sentence as items: entities collapsed, "I'm" split into the speaker and "am".
+fn items(tokens: &[Token], found: &[Found]) -> Vec<Item> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < tokens.len() {
+        if let Some(k) = found.iter().position(|f| f.start == i) {
+            out.push(Item::Entity(k));
+            if tokens[found[k].end - 1].lower.ends_with("'s") && found[k].end - found[k].start == 1
+            {
+                out.push(Item::Word("'s".into()));
+            }
+            i = found[k].end;
+            continue;
+        }
+        let w = tokens[i].lower.as_str();
+        let split = |me: bool, rest: &str| {
+            let mut v = vec![if me {
+                Item::Me
+            } else {
+                Item::Word(String::new())
+            }];
+            v.push(Item::Word(rest.into()));
+            v
+        };
+        match w {
+            "i" | "me" | "we" | "us" => out.push(Item::Me),
+            "i'm" | "im" => out.extend(split(true, "am")),
+            "we're" => out.extend(split(true, "are")),
+            "i've" | "we've" => out.extend(split(true, "have")),
+            "i'd" | "we'd" => out.extend(split(true, "would")),
+            "i'll" | "we'll" => out.extend(split(true, "will")),
+            _ if SKIPPED.contains(&w) => {}
+            _ if tokens[i].punct => out.push(Item::Word("|".into())),
+            _ => out.push(Item::Word(w.to_string())),
+        }
+        i += 1;
+    }
+    out.retain(|x| !matches!(x, Item::Word(w) if w.is_empty()));
+    // "Moved to Leeds for uni", "been living in Vancouver": the speaker is the subject.
+    if let Some(Item::Word(w)) = out.first() {
+        if !OPENERS.contains(&w.as_str()) && !common(w)
+            || matches!(
+                w.as_str(),
+                "been" | "used" | "got" | "went" | "started" | "working" | "going"
+            )
+        {
+            out.insert(0, Item::Me);
+        }
+    }
+    out
+}
+
+/// First words that are not verbs of an unspoken "I".
+const OPENERS: &[&str] = &[
+    "my", "our", "the", "a", "an", "it", "it's", "this", "that", "there", "what", "how", "when",
+    "why", "who", "so", "and", "but", "he", "she", "they", "he's", "she's", "they're", "you",
+    "your", "his", "her", "their", "if", "|", "'s",
+];
+
+/// Relations whose object may be a plain noun phrase ("I love sushi").
+fn takes_phrase(r: Relation) -> bool {
+    matches!(
+        r,
+        Relation::Likes | Relation::Dislikes | Relation::Uses | Relation::InterestedIn
+    )
+}
+
+/// A short noun phrase at `i` naming something specific: up to three words, ending in a word
+/// that is not a common one ("sushi", "dark chocolate"; not "quiet mornings", not "my job").
+fn phrase(items: &[Item], i: usize) -> Option<(String, usize)> {
+    let mut words = Vec::new();
+    for item in items.iter().skip(i).take(3) {
+        match item {
+            Item::Word(w)
+                if w != "|"
+                    && !matches!(
+                        w.as_str(),
+                        "and"
+                            | "or"
+                            | "but"
+                            | "when"
+                            | "with"
+                            | "in"
+                            | "at"
+                            | "on"
+                            | "for"
+                            | "because"
+                            | "so"
+                            | "if"
+                            | "to"
+                    ) =>
+            {
+                words.push(w.as_str())
+            }
+            _ => break,
+        }
+    }
+    let first = *words.first()?;
+    if matches!(
+        first,
+        "my" | "the"
+            | "a"
+            | "an"
+            | "it"
+            | "that"
+            | "this"
+            | "how"
+            | "when"
+            | "being"
+            | "to"
+            | "your"
+            | "our"
+            | "his"
+            | "her"
+            | "their"
+            | "them"
+            | "him"
+            | "you"
+            | "what"
+            | "people"
+    ) || first.ends_with("ing")
+    {
+        return None;
+    }
+    // The phrase ends at its last word: a common one there ("horror movies") makes it vague.
+    let last = *words.last()?;
+    if common(last)
+        || words[..words.len() - 1].iter().any(|w| {
+            common(w)
+                && !matches!(
+                    *w,
+                    "dark"
+                        | "sweet"
+                        | "hot"
+                        | "cold"
+                        | "spicy"
+                        | "green"
+                        | "black"
+                        | "red"
+                        | "white"
+                )
+        })
+    {
+        return None;
+    }
+    Some((words.join(" "), words.len()))
+}
+
+/// Matches one pattern at `at`; returns (subject, object) names.
+fn matches_at(
+    pattern: &[&str],
+    items: &[Item],
+    at: usize,
+    found: &[Found],
+    allow_phrase: bool,
+) -> Option<(String, String)> {
+    let name = |item: &Item| match item {
+        Item::Me => Some(SPEAKER.to_string()),
+        Item::Entity(k) => Some(found[*k].name.clone()),
+        Item::Word(_) => None,
+    };
+    let (mut subject, mut object) = (None, None);
+    if !pattern.contains(&"S") {
+        subject = Some(SPEAKER.to_string());
+    }
+    let word = |i: usize| match items.get(i) {
+        Some(Item::Word(w)) => Some(w.as_str()),
+        _ => None,
+    };
+    let mut i = at;
+    for (n, part) in pattern.iter().enumerate() {
+        // Past auxiliaries after the subject: "I'm using", "I've been dating", "Ana has been".
+        if n > 0 && pattern[n - 1] == "S" {
+            while let Some(w) = word(i) {
+                let aux = matches!(
+                    w,
+                    "am" | "is"
+                        | "are"
+                        | "was"
+                        | "were"
+                        | "have"
+                        | "has"
+                        | "had"
+                        | "been"
+                        | "will"
+                        | "would"
+                        | "'s"
+                );
+                if aux && !part.split('|').any(|a| a == w) {
+                    i += 1;
+                } else {
+                    break;
+                }
+            }
+        }
+        if matches!(*part, "O" | "L") && word(i) == Some("the") {
+            i += 1;
+        }
+        match *part {
+            "L" => match items.get(i)? {
+                Item::Entity(k) if found[*k].kind == EntityType::Location => {
+                    object = Some(found[*k].name.clone());
+                    i += 1;
+                }
+                _ => return None,
+            },
+            "S" => {
+                subject = Some(name(items.get(i)?)?);
+                i += 1;
+                // "Kofi, my best friend, moved to Accra": past the appositive's comma.
+                if matches!(items.get(i), Some(Item::Word(w)) if w == "|") {
+                    i += 1;
+                }
+            }
+            "O" => match items.get(i)? {
+                Item::Entity(k) => {
+                    object = Some(found[*k].name.clone());
+                    i += 1;
+                }
+                Item::Me => {
+                    object = Some(SPEAKER.to_string());
+                    i += 1;
+                }
+                Item::Word(_) if allow_phrase => {
+                    let (text, used) = phrase(items, i)?;
+                    object = Some(text);
+                    i += used;
+                }
+                Item::Word(_) => return None,
+            },
+            "*" => match items.get(i)? {
+                Item::Word(w) if w != "|" => i += 1,
+                _ => return None,
+            },
+            alternatives => match items.get(i)? {
+                Item::Word(w) if alternatives.split('|').any(|a| a == w) => i += 1,
+                Item::Me if alternatives.split('|').any(|a| a == "me") => {
+                    subject = Some(SPEAKER.to_string());
+                    i += 1;
+                }
+                _ => return None,
+            },
+        }
+    }
+    Some((subject?, object?))
+}
+
+/// The kinship noun at `i` (two words before one), with its relation.
+fn kin_at(items: &[Item], i: usize) -> Option<(Relation, Dir, usize)> {
+    let word = |k: usize| match items.get(k) {
+        Some(Item::Word(w)) => Some(w.as_str()),
+        _ => None,
+    };
+    let one = word(i)?;
+    let one = one.strip_suffix("'s").unwrap_or(one);
+    if let Some(two) = word(i + 1) {
+        let pair = format!("{one} {two}");
+        if let Some(&(_, r, d)) = KIN.iter().find(|k| k.0 == pair) {
+            return Some((r, d, 2));
+        }
+    }
+    KIN.iter()
+        .find(|k| k.0 == one)
+        .map(|&(_, r, d)| (r, d, 1))
+        .or_else(|| {
+            PETS.contains(&one)
+                .then_some((Relation::HasPet, Dir::Out, 1))
+        })
+}
+
+fn link(anchor: &str, r: Relation, d: Dir, name: &str) -> Link {
+    let (from, to) = match d {
+        Dir::Out => (anchor, name),
+        Dir::In => (name, anchor),
+    };
+    Link {
+        from: from.to_string(),
+        relation: r,
+        to: to.to_string(),
+    }
+}
+
+/// Relationships stated in a sentence. Names found only through a kinship noun ("my sister
+/// ana") are added to `found`.
+pub fn find(tokens: &[Token], found: &mut Vec<Found>) -> Vec<Link> {
+    // "my sister ana": a lower-case name after a kinship noun.
+    for i in 0..tokens.len().saturating_sub(2) {
+        if !matches!(tokens[i].lower.as_str(), "my" | "our") {
+            continue;
+        }
+        let kin = &tokens[i + 1].lower;
+        let pet = PETS.contains(&kin.as_str());
+        if !(pet || KIN.iter().any(|k| k.0 == kin)) {
+            continue;
+        }
+        let n = &tokens[i + 2];
+        let verbish = n.lower.ends_with('s') || n.lower.ends_with("ed") || n.lower.ends_with("ing");
+        if n.punct
+            || n.capital
+            || common(&n.lower)
+            || verbish
+            || found.iter().any(|f| f.start == i + 2)
+        {
+            continue;
+        }
+        if !n.lower.chars().all(char::is_alphabetic) {
+            continue;
+        }
+        let mut name: Vec<char> = n.text.chars().collect();
+        name[0] = name[0].to_uppercase().next().unwrap_or(name[0]);
+        found.push(Found {
+            name: name.into_iter().collect(),
+            kind: if pet {
+                EntityType::Other
+            } else {
+                EntityType::Person
+            },
+            start: i + 2,
+            end: i + 3,
+        });
+    }
+    found.sort_by_key(|f| f.start);
+    // A name right after a kinship noun is a person ("my ex Jordan", not the country), after a
+    // pet noun an animal.
+    for f in found.iter_mut() {
+        let before = |k: usize| {
+            f.start
+                .checked_sub(k)
+                .and_then(|i| tokens.get(i))
+                .map_or("", |t| t.lower.as_str())
+        };
+        if matches!(before(2), "my" | "our" | "his" | "her" | "their") {
+            if PETS.contains(&before(1)) {
+                f.kind = EntityType::Other;
+            } else if KIN.iter().any(|k| k.0 == before(1)) {
+                f.kind = EntityType::Person;
+            }
+        }
+    }
+
+    let items = items(tokens, found);
+    let mut out: Vec<Link> = Vec::new();
+    let add = |l: Link, out: &mut Vec<Link>| {
+        if l.from != l.to && !out.contains(&l) {
+            out.push(l);
+        }
+    };
+    let entity = |k: usize| match items.get(k) {
+        Some(Item::Entity(e)) => Some(found[*e].name.clone()),
+        _ => None,
+    };
+    let is = |k: usize, w: &[&str]| matches!(items.get(k), Some(Item::Word(x)) if w.contains(&x.as_str()));
+    for i in 0..items.len() {
+        // "my KIN Name", "my KIN, Name", "my KIN is Name", "my KIN's name is Name",
+        // "Name's KIN Name2".
+        let anchor = match &items[i] {
+            Item::Word(w) if w == "my" || w == "our" => Some(SPEAKER.to_string()),
+            Item::Entity(_) if is(i + 1, &["'s"]) => entity(i),
+            _ => None,
+        };
+        if let Some(anchor) = anchor {
+            let at = if matches!(items[i], Item::Entity(_)) {
+                i + 2
+            } else {
+                i + 1
+            };
+            if let Some((r, d, used)) = kin_at(&items, at) {
+                let mut k = at + used;
+                if is(k, &["|"]) {
+                    k += 1;
+                }
+                if is(k, &["is", "'s", "named", "called"]) {
+                    k += 1;
+                } else if is(k, &["name"]) && is(k + 1, &["is"]) {
+                    k += 2;
+                }
+                if let Some(name) = entity(k) {
+                    add(link(&anchor, r, d, &name), &mut out);
+                }
+            }
+        }
+        // "Name is my KIN", "Name, my KIN".
+        if let Some(name) = entity(i) {
+            let mut k = i + 1;
+            if is(k, &["is", "'s", "|"]) {
+                k += 1;
+            }
+            if is(k, &["my", "our"]) {
+                if let Some((r, d, used)) = kin_at(&items, k + 1) {
+                    // "Zara is my brother Omar's kid" is about Omar.
+                    if entity(k + 1 + used).is_none() {
+                        add(link(SPEAKER, r, d, &name), &mut out);
+                    }
+                }
+            }
+        }
+        // Verb patterns.
+        for (pattern, relation, flipped) in PATTERNS {
+            let parts: Vec<&str> = pattern.split(' ').collect();
+            let Some((s, o)) = matches_at(&parts, &items, i, found, takes_phrase(*relation)) else {
+                continue;
+            };
+            let (from, to) = if *flipped { (o, s) } else { (s, o) };
+            let mut relation = *relation;
+            // Places of organisations are locations, not homes.
+            let org = |n: &str| {
+                found
+                    .iter()
+                    .any(|f| f.name == n && f.kind == EntityType::Organization)
+            };
+            if relation == Relation::LivesIn && org(&from) {
+                relation = Relation::LocatedIn;
+            }
+            let place = |n: &str| {
+                found
+                    .iter()
+                    .any(|f| f.name == n && f.kind == EntityType::Location)
+            };
+            // "joined the chess club" is membership; "went to Lisbon" a visit, "went to
+            // Stanford" … still a visit.
+            if relation == Relation::WorksAt && !org(&to) && place(&to) {
+                continue;
+            }
+            if relation == Relation::WorksAt
+                && [
+                    "club",
+                    "team",
+                    "choir",
+                    "league",
+                    "band",
+                    "society",
+                    "association",
+                    "gym",
+                ]
+                .iter()
+                .any(|w| to.to_lowercase().ends_with(w))
+            {
+                relation = Relation::MemberOf;
+            }
+            add(Link { from, relation, to }, &mut out);
+            break;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::entities;
+    use super::super::words::tokens;
+    use super::*;
+
+    fn rels(s: &str) -> Vec<String> {
+        let t = tokens(s);
+        let mut f = entities::find(&t);
+        find(&t, &mut f)
+            .into_iter()
+            .map(|l| format!("{} {} {}", l.from, l.relation, l.to))
+            .collect()
+    }
+
+    #[test]
+    fn kinship() {
+        assert_eq!(
+            rels("my sister Ana lives in Porto"),
+            ["user sibling_of Ana", "Ana lives_in Porto"]
+        );
+        assert_eq!(rels("my mom Rosa called"), ["Rosa parent_of user"]);
+        assert_eq!(rels("my son leo is five"), ["user parent_of Leo"]);
+        assert_eq!(rels("Tom is my manager"), ["Tom manages user"]);
+        assert_eq!(
+            rels("my best friend, Kofi, moved to Accra"),
+            ["user friend_of Kofi", "Kofi lives_in Accra"]
+        );
+        assert_eq!(rels("my dog Biscuit"), ["user has_pet Biscuit"]);
+        assert_eq!(rels("Ana's husband Tom is a chef"), ["Ana married_to Tom"]);
+        assert_eq!(rels("my wife's name is Mei"), ["user married_to Mei"]);
+    }
+
+    #[test]
+    fn verbs() {
+        assert_eq!(rels("I work at Google"), ["user works_at Google"]);
+        assert_eq!(
+            rels("I'm a nurse at St. Mary's Hospital"),
+            ["user works_at St. Mary's Hospital"]
+        );
+        assert_eq!(rels("I currently use Figma"), ["user uses Figma"]);
+        assert_eq!(rels("I love sushi"), ["user likes sushi"]);
+        assert!(rels("I like quiet mornings").is_empty());
+        assert!(rels("I love my job").is_empty());
+        assert_eq!(rels("I'm from Lagos"), ["user born_in Lagos"]);
+        assert_eq!(
+            rels("Stripe is based in Dublin"),
+            ["Stripe located_in Dublin"]
+        );
+        assert_eq!(
+            rels("I've been dating Sam for two years"),
+            ["user dating Sam"]
+        );
+        assert!(rels("I don't work at Google anymore").is_empty());
+    }
+}

@@ -1,0 +1,189 @@
+//! Sentences and tokens: the extractor's view of a message.
+
+/// Abbreviations whose full stop does not end a sentence.
+const ABBREVIATIONS: &[&str] = &[
+    "dr", "mr", "mrs", "ms", "st", "jr", "sr", "prof", "vs", "etc", "e.g", "i.e", "a.m", "p.m",
+    "mt", "ave", "inc", "ltd", "co", "no",
+];
+
+/// Splits a message into sentences on `.`, `!`, `?`, `;` and line breaks — but not on the full
+/// stop of an abbreviation ("Dr. Lee", "St. Mary's") or inside a number ("3.5").
+pub fn sentences(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let chars: Vec<(usize, char)> = text.char_indices().collect();
+    for (n, &(i, c)) in chars.iter().enumerate() {
+        let next = chars.get(n + 1).map(|x| x.1);
+        let boundary = match c {
+            '!' | '?' | ';' | '\n' => true,
+            '.' => {
+                let word = text[start..i]
+                    .rsplit(|c: char| c.is_whitespace())
+                    .next()
+                    .unwrap_or("")
+                    .trim_start_matches(|c: char| !c.is_alphanumeric())
+                    .to_lowercase();
+                let in_number = next.is_some_and(|c| c.is_ascii_digit());
+                let in_word = next.is_some_and(|c| c.is_alphanumeric());
+                !(in_number || in_word || ABBREVIATIONS.contains(&word.as_str()))
+            }
+            _ => false,
+        };
+        if boundary && next.is_none_or(|c| !matches!(c, '!' | '?' | '.')) {
+            let end = i + c.len_utf8();
+            push(&mut out, &text[start..end]);
+            start = end;
+        }
+    }
+    push(&mut out, &text[start..]);
+    out
+}
+
+fn push<'a>(out: &mut Vec<&'a str>, s: &'a str) {
+    let s = s.trim();
+    if s.chars().any(char::is_alphanumeric) {
+        out.push(s);
+    }
+}
+
+/// One word or punctuation mark of a sentence.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Token {
+    /// As written (curly apostrophes made straight).
+    pub text: String,
+    /// Lower case.
+    pub lower: String,
+    /// Starts with an upper-case letter.
+    pub capital: bool,
+    /// A punctuation mark rather than a word.
+    pub punct: bool,
+}
+
+/// The tokens of a sentence: runs of letters and digits, keeping inner `'`, `-`, `.`, `:` and
+/// `&` ("Mary's", "e-mail", "3.5", "15:30", "AT&T"); other marks are one-character tokens.
+pub fn tokens(sentence: &str) -> Vec<Token> {
+    let s: String = sentence
+        .chars()
+        .map(|c| match c {
+            '\u{2019}' | '\u{2018}' | '`' => '\'',
+            c => c,
+        })
+        .collect();
+    let chars: Vec<char> = s.chars().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if c.is_alphanumeric() {
+            let mut j = i + 1;
+            while j < chars.len() {
+                let d = chars[j];
+                let joins = matches!(d, '\'' | '-' | '.' | ':' | '&')
+                    && chars.get(j + 1).is_some_and(|e| e.is_alphanumeric());
+                if d.is_alphanumeric() || joins {
+                    j += if joins { 2 } else { 1 };
+                } else {
+                    break;
+                }
+            }
+            let text: String = chars[i..j].iter().collect();
+            out.push(Token {
+                lower: text.to_lowercase(),
+                capital: c.is_uppercase(),
+                punct: false,
+                text,
+            });
+            i = j;
+        } else {
+            if !c.is_whitespace() {
+                out.push(Token {
+                    text: c.to_string(),
+                    lower: c.to_string(),
+                    capital: false,
+                    punct: true,
+                });
+            }
+            i += 1;
+        }
+    }
+    out
+}
+
+/// The sentence's words in lower case, separated and surrounded by single spaces, for phrase
+/// matching (`" i prefer "`); punctuation becomes a `|` word so phrases do not cross it.
+pub fn padded(tokens: &[Token]) -> String {
+    let mut s = String::from(" ");
+    for t in tokens {
+        s.push_str(if t.punct { "|" } else { &t.lower });
+        s.push(' ');
+    }
+    s
+}
+
+/// Whether `padded` contains any of `phrases` as whole words.
+pub fn has_any(padded: &str, phrases: &[&str]) -> bool {
+    phrases.iter().any(|p| has(padded, p))
+}
+
+/// Whether `padded` contains `phrase` as whole words; `*` in a phrase stands for any one word.
+pub fn has(padded: &str, phrase: &str) -> bool {
+    if phrase.contains('*') {
+        let want: Vec<&str> = phrase.split(' ').collect();
+        let words: Vec<&str> = padded.split_whitespace().collect();
+        return words.windows(want.len()).any(|w| {
+            w.iter()
+                .zip(&want)
+                .all(|(a, b)| *b == "*" && *a != "|" || a == b)
+        });
+    }
+    let mut needle = String::with_capacity(phrase.len() + 2);
+    needle.push(' ');
+    needle.push_str(phrase);
+    needle.push(' ');
+    padded.contains(&needle)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sentences_keep_abbreviations_and_numbers() {
+        assert_eq!(
+            sentences("I'm a nurse. I work nights at St. Mary's!! Pay is 3.5k?"),
+            vec![
+                "I'm a nurse.",
+                "I work nights at St. Mary's!!",
+                "Pay is 3.5k?"
+            ]
+        );
+        assert_eq!(sentences("ok"), vec!["ok"]);
+        assert_eq!(
+            sentences("Dr. Lee said so; fine\n\nnext"),
+            vec!["Dr. Lee said so;", "fine", "next"]
+        );
+        assert!(sentences(" ... ").is_empty());
+    }
+
+    #[test]
+    fn tokens_keep_inner_marks() {
+        let t: Vec<String> = tokens("My sister’s e-mail: ana@x.io, at 15:30 (AT&T).")
+            .into_iter()
+            .map(|t| t.text)
+            .collect();
+        assert_eq!(
+            t,
+            [
+                "My", "sister's", "e-mail", ":", "ana", "@", "x.io", ",", "at", "15:30", "(",
+                "AT&T", ")", "."
+            ]
+        );
+        let p = padded(&tokens("I prefer tea, not coffee"));
+        assert_eq!(p, " i prefer tea | not coffee ");
+        assert!(has(&p, "prefer tea"));
+        assert!(!has(&p, "tea not"));
+        assert!(!has(&p, "refer"));
+        assert!(has(&p, "i * tea"));
+        assert!(!has(&p, "tea * coffee"));
+    }
+}
