@@ -49,6 +49,8 @@ pub enum Command {
         #[arg(long)]
         source_ref: Option<String>,
     },
+    /// Show what the extractor finds in a message, without storing anything.
+    Extract { text: String },
     /// Store one memory, or JSONL memories from a file (`-` for stdin).
     Seed {
         /// The owner (for a single memory; JSONL lines carry their own `entity_id`).
@@ -264,6 +266,7 @@ pub fn calls(command: Command) -> Result<Vec<(&'static str, Value)>> {
                 ("source_ref", json!(source_ref)),
             ]),
         ),
+        Command::Extract { text } => one("extract", json!({ "content": text })),
         Command::Seed {
             entity,
             content,

@@ -100,6 +100,41 @@ fn human(method: &str, v: &Value) -> String {
     let mut out = String::new();
     match method {
         "seed" | "remember" => out += &outcomes(&v["outcomes"]),
+        "extract" => {
+            for x in v.as_array().into_iter().flatten() {
+                out += &format!(
+                    "{} {} · importance {} · confidence {}{} · sentiment {}  {}\n",
+                    s(&x["type"]),
+                    s(&x["kind"]),
+                    num(&x["importance"]),
+                    num(&x["confidence"]),
+                    if x["hedged"] == json!(true) {
+                        " (hedged)"
+                    } else {
+                        ""
+                    },
+                    num(&x["sentiment"]),
+                    s(&x["content"])
+                );
+                if let Some(t) = x["expires_at"].as_i64() {
+                    out += &format!("    expires at {t} ms\n");
+                }
+                for e in x["entities"].as_array().into_iter().flatten() {
+                    out += &format!("    entity {} ({})\n", s(&e["name"]), s(&e["type"]));
+                }
+                for r in x["relationships"].as_array().into_iter().flatten() {
+                    out += &format!(
+                        "    {} {} {}\n",
+                        s(&r["from"]),
+                        s(&r["relation"]),
+                        s(&r["to"])
+                    );
+                }
+            }
+            if out.is_empty() {
+                out += "nothing worth remembering\n";
+            }
+        }
         "import" => {
             out += &format!(
                 "restored {}, already present {}\n",

@@ -242,6 +242,7 @@ fn route(rt: &mut Runtime, request: Parsed) -> Answer {
     let segments: Vec<&str> = path.trim_start_matches("/api/v1/").split('/').collect();
     match (&method, segments.as_slice()) {
         (Method::Post, ["remember"]) => call(rt, "remember", body),
+        (Method::Post, ["extract"]) => call(rt, "extract", body),
         (Method::Post, ["seed"]) => call(rt, "seed", body),
         (Method::Post, ["search"]) => call(rt, "search", body),
         (Method::Post, ["consolidate"]) => call(rt, "maintain", json!({})),

@@ -139,6 +139,30 @@ fn the_commands_cover_a_memory_from_write_to_export() {
             "s1",
         ],
     );
+    // `extract` shows what would be kept, as JSON and as text, and stores nothing.
+    let x = ok(p, &["extract", "My sister Ana lives in Porto. ok"]);
+    assert_eq!(x.as_array().map(Vec::len), Some(1), "{x}");
+    assert_eq!(x[0]["type"], "RELATIONSHIP");
+    assert_eq!(x[0]["relationships"][1]["relation"], "lives_in");
+    let text = mnemo(
+        p,
+        &[
+            "--now",
+            T0,
+            "extract",
+            "I think my sister Ana lives in Porto",
+        ],
+    );
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(
+        text.contains("(hedged)") && text.contains("user sibling_of Ana"),
+        "{text}"
+    );
+    let text = mnemo(p, &["--now", T0, "extract", "haha ok 👍"]);
+    assert_eq!(
+        String::from_utf8_lossy(&text.stdout),
+        "nothing worth remembering\n"
+    );
     let hits = ok(
         p,
         &[

@@ -132,6 +132,34 @@ fn every_route_answers_with_the_engines_json() {
     );
     let (st, r) = s.send(
         "POST",
+        "/api/v1/remember",
+        json!({"entity_id": "ana", "content": "lol ok"}),
+    );
+    assert_eq!(
+        (st, r["outcomes"][0]["reason"].as_str()),
+        (200, Some("not_significant"))
+    );
+    let before = s.total();
+    let (st, r) = s.send(
+        "POST",
+        "/api/v1/extract",
+        json!({"content": "My brother Tiago works at Shopify. I need to call him tomorrow."}),
+    );
+    assert_eq!(st, 200, "{r}");
+    assert_eq!(
+        (r[0]["type"].as_str(), r[1]["type"].as_str()),
+        (Some("RELATIONSHIP"), Some("PLAN"))
+    );
+    assert_eq!(
+        r[0]["relationships"][0],
+        json!({"from": "user", "relation": "sibling_of", "to": "Tiago", "confidence": 0.9})
+    );
+    assert!(r[1]["expires_at"].is_i64());
+    assert_eq!(s.total(), before, "extract stores nothing");
+    let (st, r) = s.send("POST", "/api/v1/extract", json!({"content": 5}));
+    assert_eq!((st, r["code"].as_str()), (400, Some("invalid_input")));
+    let (st, r) = s.send(
+        "POST",
         "/api/v1/memories",
         json!({"entity_id": "ana", "content": "Ana is learning the cello", "type": "ACTIVITY"}),
     );
@@ -254,6 +282,7 @@ fn without_the_token_nothing_but_health_answers() {
         ("POST", "/api/v1/search"),
         ("POST", "/api/v1/seed"),
         ("POST", "/api/v1/remember"),
+        ("POST", "/api/v1/extract"),
         ("GET", "/api/v1/memories?entity_id=ana"),
         ("GET", "/api/v1/stats?entity_id=ana"),
         ("POST", "/api/v1/consolidate"),

@@ -265,7 +265,9 @@ test('the demo chat stores, lists and explains memories (screenshot)', async () 
     assert.match(replies[3], /I already knew that \(exact duplicate\)/);
     const rows = await p.$$eval('#memories tbody tr', (tr) => tr.map((r) => [...r.cells].map((c) => c.textContent)));
     assert.equal(rows.length, 3);
-    assert.ok(rows.some(([content, type, , state]) => content.includes('green tea') && type === 'CONTEXT' && state === 'ACTIVE'));
+    // The built-in extractor typed each statement.
+    assert.ok(rows.some(([content, type, , state]) => content.includes('green tea') && type === 'PREFERENCE' && state === 'ACTIVE'));
+    assert.ok(rows.some(([content, type]) => content.includes('sister Ines') && type === 'RELATIONSHIP'));
     assert.equal(await p.textContent('#count'), '(3)');
     const top = await p.textContent('#hits li');
     assert.match(top, /green tea/);
