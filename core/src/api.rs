@@ -9,6 +9,7 @@ use serde_json::Value;
 use crate::engine::{Engine, ListRequest, MemoryPatch};
 use crate::error::{Error, Result};
 use crate::extract::Extracted;
+use crate::graph::{EntitiesRequest, PathRequest, RelationshipsRequest, TraverseRequest};
 use crate::model::{Source, Status};
 use crate::recall::SearchRequest;
 use crate::write::{NewMemory, RememberOptions, WriteReport};
@@ -33,6 +34,10 @@ pub const METHODS: &[&str] = &[
     "export",
     "import",
     "embedding_model",
+    "entities",
+    "relationships",
+    "traverse",
+    "path",
 ];
 
 /// One engine call with its arguments.
@@ -56,6 +61,10 @@ pub enum Call {
     Export(OwnerRef),
     Import(ImportArgs),
     EmbeddingModel(NoArgs),
+    Entities(EntitiesRequest),
+    Relationships(RelationshipsRequest),
+    Traverse(TraverseRequest),
+    Path(PathRequest),
 }
 
 /// Arguments of `remember`: a piece of conversation, or what a host extractor found in it.
@@ -184,6 +193,10 @@ impl Call {
             "export" => Call::Export(deserialize("args", args)?),
             "import" => Call::Import(deserialize("args", args)?),
             "embedding_model" => Call::EmbeddingModel(deserialize("args", args)?),
+            "entities" => Call::Entities(deserialize("args", args)?),
+            "relationships" => Call::Relationships(deserialize("args", args)?),
+            "traverse" => Call::Traverse(deserialize("args", args)?),
+            "path" => Call::Path(deserialize("args", args)?),
             other => {
                 return Err(Error::UnknownValue {
                     field: "method",
@@ -268,6 +281,10 @@ impl Engine {
             Call::Maintain(_) => json(self.maintain()?),
             Call::Export(r) => json(self.export_jsonl(&r.entity_id)?),
             Call::Import(a) => json(self.import_jsonl(a.jsonl.as_bytes())?),
+            Call::Entities(r) => json(self.entities(&r)?),
+            Call::Relationships(r) => json(self.relationships(&r)?),
+            Call::Traverse(r) => json(self.traverse(&r)?),
+            Call::Path(r) => json(self.path(&r)?),
             Call::EmbeddingModel(_) => {
                 let (model, dimension) = self.embedding_model();
                 json(ModelInfo {

@@ -787,12 +787,50 @@ impl Engine {
             }
         };
 
+        // An entity filter: only memories naming those entities, all of them candidates (a
+        //    memory about Ana may share no word with the query).
+        let by_entity = !req.entities.is_empty();
+        let candidates = if !by_entity {
+            candidates
+        } else {
+            let mut pks = Vec::new();
+            for name in &req.entities {
+                let k = crate::graph::key(name);
+                if k.is_empty() || name.chars().count() > 256 {
+                    return Err(Error::invalid("entities", "give entity names or aliases"));
+                }
+                if let Some(e) = store::graph::by_key(&self.conn, owner, &k)? {
+                    pks.push(e.pk);
+                }
+            }
+            let linked = store::graph::memories_naming(&self.conn, &pks)?;
+            self.owner_vectors(owner)?;
+            let set = self.vectors.owner(owner);
+            let mut kept: Vec<Candidate> = candidates
+                .into_iter()
+                .filter(|c| linked.binary_search(&c.pk).is_ok())
+                .collect();
+            for pk in linked.iter().take(MAX_LIMIT) {
+                if !kept.iter().any(|c| c.pk == *pk) {
+                    let cosine = set.and_then(|s| s.get(*pk)).map(|v| embed::dot(&qvec, v));
+                    kept.push(Candidate {
+                        pk: *pk,
+                        vector: cosine.unwrap_or(0.0) as f64,
+                        text: 0.0,
+                        context: 0.0,
+                    });
+                }
+            }
+            recall::by_relevance(&mut kept, cfg.vector_weight);
+            kept
+        };
+
         // 2. Admission filters on fresh rows (with accesses not yet written applied);
         //    relevance decides which qualify (the gate), the mode's composite score orders
         //    them; the rest follow in relevance order.
         let pks: Vec<i64> = candidates
             .iter()
-            .filter(|c| c.relevance(cfg.vector_weight) > 0.0)
+            .filter(|c| by_entity || c.relevance(cfg.vector_weight) > 0.0)
             .map(|c| c.pk)
             .collect();
         let mut rows: BTreeMap<i64, Memory> = store::by_pks(&self.conn, owner, &pks)?
@@ -905,7 +943,7 @@ impl Engine {
 }
 
 /// Checks a page size / result count.
-fn check_limit(limit: Option<usize>, default: usize) -> Result<usize> {
+pub(crate) fn check_limit(limit: Option<usize>, default: usize) -> Result<usize> {
     match limit {
         None => Ok(default),
         Some(n) if (1..=MAX_LIMIT).contains(&n) => Ok(n),

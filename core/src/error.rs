@@ -24,6 +24,10 @@ pub enum Error {
     #[error("no memory {id:?} for entity {entity_id:?}")]
     NotFound { entity_id: String, id: String },
 
+    /// The owner's knowledge graph has no entity by this name or alias.
+    #[error("no entity named {name:?} in the graph of {entity_id:?}; list them with `entities`")]
+    UnknownEntity { entity_id: String, name: String },
+
     /// A vector's length differs from the dimension recorded in the store.
     #[error("vector has {got} dimensions but this store uses {expected}; embed with the store's model ({model})")]
     DimensionMismatch {
@@ -76,7 +80,7 @@ impl Error {
         match self {
             Error::InvalidInput { .. } => "invalid_input",
             Error::UnknownValue { .. } => "unknown_value",
-            Error::NotFound { .. } => "not_found",
+            Error::NotFound { .. } | Error::UnknownEntity { .. } => "not_found",
             Error::DimensionMismatch { .. } => "dimension_mismatch",
             Error::NonFiniteVector { .. } => "non_finite_vector",
             Error::EmbedderMismatch { .. } => "embedder_mismatch",

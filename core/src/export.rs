@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 use crate::embed;
 use crate::engine::Engine;
 use crate::error::{Error, Result};
+use crate::extract::{EntityMention, RelationMention};
 use crate::model::{Memory, State, StatusChange};
 use crate::store;
 use crate::text;
@@ -20,6 +21,12 @@ pub struct ExportRecord {
     pub embedding: Option<Vec<f32>>,
     pub embedding_model: String,
     pub status_history: Vec<StatusChange>,
+    /// Entities the memory names in the owner's knowledge graph.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub entities: Vec<EntityMention>,
+    /// Relationships the memory stated (their reverses are inferred again on import).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub relationships: Vec<RelationMention>,
 }
 
 /// What an import did.
@@ -42,11 +49,14 @@ impl Engine {
         let model = self.embedder.model_id().to_string();
         let mut out = String::new();
         for (pk, memory, embedding) in store::export_rows(&self.conn, entity_id)? {
+            let (entities, relationships) = store::graph::memory_graph(&self.conn, pk)?;
             let record = ExportRecord {
                 memory,
                 embedding,
                 embedding_model: model.clone(),
                 status_history: store::status_history(&self.conn, pk)?,
+                entities,
+                relationships,
             };
             out.push_str(
                 &serde_json::to_string(&record)
@@ -84,7 +94,9 @@ impl Engine {
             if value.get("memory").is_some() {
                 let r: ExportRecord =
                     serde_json::from_value(value).map_err(|e| bad(e.to_string()))?;
-                check_record(&r, &model, dim).map_err(|e| bad(e.to_string()))?;
+                check_record(&r, &model, dim)
+                    .and_then(|_| crate::graph::check(&r.entities, &r.relationships))
+                    .map_err(|e| bad(e.to_string()))?;
                 full.push(r);
             } else {
                 let n: NewMemory = serde_json::from_value(value).map_err(|e| bad(e.to_string()))?;
@@ -125,6 +137,14 @@ impl Engine {
                 for change in &r.status_history {
                     store::record_status(&e.conn, pk, change)?;
                 }
+                crate::graph::record(
+                    &e.conn,
+                    &r.memory.entity_id,
+                    pk,
+                    &r.entities,
+                    &r.relationships,
+                    r.memory.created_at,
+                )?;
                 restored.push(pk);
             }
             Ok(restored)

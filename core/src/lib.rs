@@ -33,7 +33,7 @@ mod math;
 pub mod model;
 pub mod rank;
 pub mod recall;
-mod store;
+pub(crate) mod store;
 pub mod text;
 mod tier;
 mod vectors;
@@ -49,7 +49,10 @@ pub use export::{ExportRecord, ImportReport};
 pub use extract::{
     EntityMention, Extracted, Extractor, PassThrough, RelationMention, RuleExtractor,
 };
-pub use graph::{EntityType, Relation};
+pub use graph::{
+    EntitiesRequest, Entity, EntityType, GraphPath, Node, PathRequest, Relation, Relationship,
+    RelationshipsRequest, Traversal, TraverseRequest,
+};
 pub use model::*;
 pub use rank::{RankMode, ScoreBreakdown, Weights};
 pub use recall::{SearchHit, SearchRequest};

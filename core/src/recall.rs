@@ -43,6 +43,8 @@ pub struct SearchRequest {
     pub types: Vec<MemoryType>,
     /// Drop hits scoring below this.
     pub min_score: Option<f64>,
+    /// Only memories that name one of these entities of the owner's graph (names or aliases).
+    pub entities: Vec<String>,
 }
 
 /// One search result and why it ranked there.

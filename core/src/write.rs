@@ -8,7 +8,8 @@ use crate::dedup::{self, Verdict, SURPRISE_K};
 use crate::embed;
 use crate::engine::{check_sentiment, check_source_ref, Engine};
 use crate::error::{Error, Result};
-use crate::extract::Extracted;
+use crate::extract::{EntityMention, Extracted, RelationMention};
+use crate::graph;
 use crate::model::*;
 use crate::store;
 use crate::text;
@@ -120,6 +121,25 @@ impl WriteReport {
     }
 }
 
+/// One memory to write, with what an extractor found besides it.
+struct Input {
+    memory: NewMemory,
+    auto_tags: Vec<String>,
+    entities: Vec<EntityMention>,
+    relationships: Vec<RelationMention>,
+}
+
+impl From<NewMemory> for Input {
+    fn from(memory: NewMemory) -> Self {
+        Input {
+            memory,
+            auto_tags: Vec::new(),
+            entities: Vec::new(),
+            relationships: Vec::new(),
+        }
+    }
+}
+
 /// A validated input, ready to store.
 struct Prepared {
     memory: Memory,
@@ -135,11 +155,12 @@ impl Engine {
     /// Stores structured memories (one transaction for the batch), with three-tier dedup.
     /// If any input is invalid, the error names it and nothing is written.
     pub fn seed(&mut self, items: Vec<NewMemory>) -> Result<WriteReport> {
-        self.write(items.into_iter().map(|n| (n, Vec::new())).collect())
+        self.write(items.into_iter().map(Input::from).collect())
     }
 
-    /// [`Engine::seed`] with the system's own tags for each memory (an extractor's keywords).
-    fn write(&mut self, items: Vec<(NewMemory, Vec<String>)>) -> Result<WriteReport> {
+    /// [`Engine::seed`] with what an extractor found besides each memory: its keywords (auto
+    /// tags), entities and relationships (the knowledge graph).
+    fn write(&mut self, items: Vec<Input>) -> Result<WriteReport> {
         if items.len() > MAX_BATCH {
             return Err(Error::invalid(
                 "memories",
@@ -150,23 +171,26 @@ impl Engine {
         let prepared = items
             .into_iter()
             .enumerate()
-            .map(|(i, (item, auto_tags))| {
-                self.prepare(item, &auto_tags, now).map_err(|e| match e {
-                    Error::InvalidInput { field, reason } => Error::InvalidInput {
-                        field: format!("memories[{i}].{field}"),
-                        reason,
-                    },
-                    e => e,
-                })
+            .map(|(i, input)| {
+                graph::check(&input.entities, &input.relationships)
+                    .and_then(|_| self.prepare(input.memory, &input.auto_tags, now))
+                    .map(|p| (p, input.entities, input.relationships))
+                    .map_err(|e| match e {
+                        Error::InvalidInput { field, reason } => Error::InvalidInput {
+                            field: format!("memories[{i}].{field}"),
+                            reason,
+                        },
+                        e => e,
+                    })
             })
             .collect::<Result<Vec<_>>>()?;
-        let Some(owner) = prepared.first().map(|p| p.memory.entity_id.clone()) else {
+        let Some(owner) = prepared.first().map(|p| p.0.memory.entity_id.clone()) else {
             return Ok(WriteReport::default());
         };
         let owners: Vec<String> = {
             let mut o: Vec<String> = prepared
                 .iter()
-                .map(|p| p.memory.entity_id.clone())
+                .map(|p| p.0.memory.entity_id.clone())
                 .collect();
             o.sort();
             o.dedup();
@@ -174,8 +198,21 @@ impl Engine {
         };
         let result = self.transaction(&owner, |e| {
             let mut report = WriteReport::default();
-            for p in prepared {
-                report.outcomes.push(e.write_one(p, now)?);
+            for (p, entities, relationships) in prepared {
+                let owner = p.memory.entity_id.clone();
+                let outcome = e.write_one(p, now)?;
+                // The graph learns from a restated memory too: it is more evidence.
+                let id = match &outcome {
+                    Outcome::Created { id } | Outcome::Merged { id, .. } => Some(id),
+                    Outcome::Skipped { existing, .. } => existing.as_ref(),
+                };
+                if let Some(id) = id.filter(|_| !(entities.is_empty() && relationships.is_empty()))
+                {
+                    if let Some((pk, _)) = store::get(&e.conn, &owner, id)? {
+                        graph::record(&e.conn, &owner, pk, &entities, &relationships, now)?;
+                    }
+                }
+                report.outcomes.push(outcome);
             }
             Ok(report)
         });
@@ -228,26 +265,26 @@ impl Engine {
         }
         let items = extracted
             .into_iter()
-            .map(|x| {
-                (
-                    NewMemory {
-                        entity_id: entity_id.to_string(),
-                        content: x.content,
-                        memory_type: Some(x.memory_type),
-                        kind: Some(x.kind),
-                        importance: Some(x.importance),
-                        confidence: Some(x.confidence),
-                        sentiment: Some(x.sentiment),
-                        source: Some(opts.source.unwrap_or(Source::Conversation)),
-                        expires_at: x.expires_at,
-                        source_ref: opts.source_ref.clone(),
-                        agent_id: opts.agent_id.clone(),
-                        session_id: opts.session_id.clone(),
-                        vector: x.vector,
-                        ..Default::default()
-                    },
-                    x.tags,
-                )
+            .map(|x| Input {
+                memory: NewMemory {
+                    entity_id: entity_id.to_string(),
+                    content: x.content,
+                    memory_type: Some(x.memory_type),
+                    kind: Some(x.kind),
+                    importance: Some(x.importance),
+                    confidence: Some(x.confidence),
+                    sentiment: Some(x.sentiment),
+                    source: Some(opts.source.unwrap_or(Source::Conversation)),
+                    expires_at: x.expires_at,
+                    source_ref: opts.source_ref.clone(),
+                    agent_id: opts.agent_id.clone(),
+                    session_id: opts.session_id.clone(),
+                    vector: x.vector,
+                    ..Default::default()
+                },
+                auto_tags: x.tags,
+                entities: x.entities,
+                relationships: x.relationships,
             })
             .collect();
         self.write(items)

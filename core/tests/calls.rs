@@ -69,8 +69,49 @@ fn every_method_answers_the_same_json_as_the_typed_api() {
     let (mut other, _) = engine();
     let imported = call(&mut other, "import", json!({"jsonl": jsonl})).unwrap();
     assert_eq!(imported["restored"], 1);
+    // The graph calls.
+    call(
+        &mut e,
+        "remember",
+        json!({"entity_id": "ana", "content": "My brother Tiago works at Shopify."}),
+    )
+    .unwrap();
+    let ents = call(
+        &mut e,
+        "entities",
+        json!({"entity_id": "ana", "types": ["PERSON"]}),
+    )
+    .unwrap();
+    assert!(
+        ents.as_array()
+            .unwrap()
+            .iter()
+            .any(|x| x["name"] == "Tiago"),
+        "{ents}"
+    );
+    let rels = call(
+        &mut e,
+        "relationships",
+        json!({"entity_id": "ana", "entity": "Tiago", "stated_only": true}),
+    )
+    .unwrap();
+    assert_eq!(rels.as_array().unwrap().len(), 2, "{rels}");
+    let walk = call(
+        &mut e,
+        "traverse",
+        json!({"entity_id": "ana", "from": "user"}),
+    )
+    .unwrap();
+    assert_eq!(walk["nodes"][2]["name"], "Shopify");
+    let path = call(
+        &mut e,
+        "path",
+        json!({"entity_id": "ana", "from": "user", "to": "Shopify"}),
+    )
+    .unwrap();
+    assert_eq!(path["hops"].as_array().unwrap().len(), 2);
     // Every listed method parses.
-    assert_eq!(api::METHODS.len(), 18);
+    assert_eq!(api::METHODS.len(), 22);
 }
 
 #[test]

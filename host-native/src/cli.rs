@@ -159,6 +159,57 @@ pub enum Command {
         entity: String,
         id: String,
     },
+    /// The entities of an owner's knowledge graph, most mentioned first.
+    Entities {
+        #[arg(long)]
+        entity: String,
+        /// Only these types (PERSON, ORGANIZATION, LOCATION, PRODUCT, CONCEPT, EVENT, OTHER).
+        #[arg(long = "type", value_delimiter = ',')]
+        types: Vec<String>,
+        /// Only names or aliases containing this.
+        #[arg(long)]
+        query: Option<String>,
+        #[arg(long)]
+        limit: Option<usize>,
+    },
+    /// Relationships of an owner's graph (or of one entity), strongest first.
+    Relationships {
+        #[arg(long)]
+        entity: String,
+        /// Only those touching this entity (a name or alias; `user` is the owner).
+        #[arg(long)]
+        of: Option<String>,
+        /// Only these relations (works_at, friend_of, …).
+        #[arg(long = "relation", value_delimiter = ',')]
+        relations: Vec<String>,
+        #[arg(long)]
+        min_strength: Option<f64>,
+        /// Leave out inferred reverse edges.
+        #[arg(long)]
+        stated_only: bool,
+        #[arg(long)]
+        limit: Option<usize>,
+    },
+    /// Walk the graph breadth-first from an entity.
+    Traverse {
+        #[arg(long)]
+        entity: String,
+        from: String,
+        /// Hops (1–5, default 2).
+        #[arg(long)]
+        depth: Option<usize>,
+        #[arg(long = "relation", value_delimiter = ',')]
+        relations: Vec<String>,
+    },
+    /// The shortest path between two entities.
+    Path {
+        #[arg(long)]
+        entity: String,
+        from: String,
+        to: String,
+        #[arg(long)]
+        max_depth: Option<usize>,
+    },
     /// Counts of an owner's memories.
     Stats {
         #[arg(long)]
@@ -370,6 +421,66 @@ pub fn calls(command: Command) -> Result<Vec<(&'static str, Value)>> {
         ),
         Command::History { entity, id } => one("status_history", mref(entity, id)),
         Command::Stats { entity } => one("stats", json!({"entity_id": entity})),
+        Command::Entities {
+            entity,
+            types,
+            query,
+            limit,
+        } => one(
+            "entities",
+            object(vec![
+                ("entity_id", json!(entity)),
+                ("types", nonempty(types)),
+                ("query", json!(query)),
+                ("limit", json!(limit)),
+            ]),
+        ),
+        Command::Relationships {
+            entity,
+            of,
+            relations,
+            min_strength,
+            stated_only,
+            limit,
+        } => one(
+            "relationships",
+            object(vec![
+                ("entity_id", json!(entity)),
+                ("entity", json!(of)),
+                ("relations", nonempty(relations)),
+                ("min_strength", json!(min_strength)),
+                ("stated_only", json!(stated_only)),
+                ("limit", json!(limit)),
+            ]),
+        ),
+        Command::Traverse {
+            entity,
+            from,
+            depth,
+            relations,
+        } => one(
+            "traverse",
+            object(vec![
+                ("entity_id", json!(entity)),
+                ("from", json!(from)),
+                ("depth", json!(depth)),
+                ("relations", nonempty(relations)),
+            ]),
+        ),
+        Command::Path {
+            entity,
+            from,
+            to,
+            max_depth,
+        } => one(
+            "path",
+            object(vec![
+                ("entity_id", json!(entity)),
+                ("from", json!(from)),
+                ("to", json!(to)),
+                ("max_depth", json!(max_depth)),
+            ]),
+        ),
         Command::Maintain => one("maintain", json!({})),
         Command::Export { entity } => one("export", json!({"entity_id": entity})),
         Command::Import { file } => {

@@ -96,6 +96,22 @@ fn memory_line(m: &Value) -> String {
     )
 }
 
+fn relationship_line(r: &Value) -> String {
+    format!(
+        "{} {} {} · strength {} · evidence {}{}\n",
+        s(&r["from"]),
+        s(&r["relation"]),
+        s(&r["to"]),
+        num(&r["strength"]),
+        r["evidence"],
+        if r["inferred"] == json!(true) {
+            " (inferred)"
+        } else {
+            ""
+        }
+    )
+}
+
 fn human(method: &str, v: &Value) -> String {
     let mut out = String::new();
     match method {
@@ -163,6 +179,56 @@ fn human(method: &str, v: &Value) -> String {
             }
             if out.is_empty() {
                 out += "no memories matched\n";
+            }
+        }
+        "entities" => {
+            for e in v.as_array().into_iter().flatten() {
+                let aliases: Vec<&str> = e["aliases"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .map(s)
+                    .collect();
+                out += &format!(
+                    "{} ({}) · {} mentions{}\n",
+                    s(&e["name"]),
+                    s(&e["type"]),
+                    e["mentions"],
+                    if aliases.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" · also {}", aliases.join(", "))
+                    }
+                );
+            }
+            if out.is_empty() {
+                out += "no entities\n";
+            }
+        }
+        "relationships" => {
+            for r in v.as_array().into_iter().flatten() {
+                out += &relationship_line(r);
+            }
+            if out.is_empty() {
+                out += "no relationships\n";
+            }
+        }
+        "traverse" => {
+            for n in v["nodes"].as_array().into_iter().flatten() {
+                out += &format!(
+                    "{}{} ({})\n",
+                    "  ".repeat(n["depth"].as_u64().unwrap_or(0) as usize),
+                    s(&n["name"]),
+                    s(&n["type"])
+                );
+            }
+        }
+        "path" => {
+            for r in v["hops"].as_array().into_iter().flatten() {
+                out += &relationship_line(r);
+            }
+            if v["found"] != json!(true) {
+                out += "no path within reach\n";
             }
         }
         "list" => {

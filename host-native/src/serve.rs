@@ -153,6 +153,7 @@ fn query(url: &str) -> Map<String, Value> {
         let (key, list) = match k.as_ref() {
             "state" | "states" => ("states", true),
             "type" | "types" => ("types", true),
+            "relation" | "relations" => ("relations", true),
             k => (k, false),
         };
         if list {
@@ -165,10 +166,16 @@ fn query(url: &str) -> Map<String, Value> {
         // Only the numeric and boolean parameters are converted: ids such as `entity_id=123`
         // stay strings.
         let value = match (key, v.parse::<u64>()) {
-            ("limit" | "offset", Ok(n)) => json!(n),
-            ("pinned" | "oldest_first" | "include_archived", _) if v == "true" || v == "false" => {
+            ("limit" | "offset" | "depth" | "max_depth", Ok(n)) => json!(n),
+            ("pinned" | "oldest_first" | "include_archived" | "stated_only", _)
+                if v == "true" || v == "false" =>
+            {
                 json!(v == "true")
             }
+            ("min_strength" | "min_score", _) => match v.parse::<f64>() {
+                Ok(x) if x.is_finite() => json!(x),
+                _ => json!(v),
+            },
             _ => json!(v),
         };
         out.insert(key.to_string(), value);
@@ -275,6 +282,10 @@ fn route(rt: &mut Runtime, request: Parsed) -> Answer {
         (Method::Get, ["memories", id, "history"]) => {
             call(rt, "status_history", with(params, "id", json!(id)))
         }
+        (Method::Get, ["entities"]) => call(rt, "entities", params),
+        (Method::Get, ["graph", "relationships"]) => call(rt, "relationships", params),
+        (Method::Get, ["graph", "traverse"]) => call(rt, "traverse", params),
+        (Method::Get, ["graph", "path"]) => call(rt, "path", params),
         (Method::Get, ["export"]) => call(rt, "export", params),
         (Method::Post, ["import"]) => call(rt, "import", body),
         _ => error(

@@ -158,6 +158,54 @@ fn the_commands_cover_a_memory_from_write_to_export() {
         text.contains("(hedged)") && text.contains("user sibling_of Ana"),
         "{text}"
     );
+    // The graph, through the CLI.
+    ok(
+        p,
+        &[
+            "remember",
+            "--entity",
+            "ana",
+            "My brother Tiago works at Shopify.",
+        ],
+    );
+    let ents = ok(p, &["entities", "--entity", "ana", "--type", "PERSON"]);
+    assert!(
+        ents.as_array()
+            .unwrap()
+            .iter()
+            .any(|e| e["name"] == "Tiago"),
+        "{ents}"
+    );
+    let rels = ok(
+        p,
+        &[
+            "relationships",
+            "--entity",
+            "ana",
+            "--of",
+            "Tiago",
+            "--relation",
+            "works_at",
+        ],
+    );
+    assert_eq!(rels[0]["to"], "Shopify");
+    let walk = ok(p, &["traverse", "--entity", "ana", "user", "--depth", "2"]);
+    assert!(
+        walk["nodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|n| n["name"] == "Shopify"),
+        "{walk}"
+    );
+    let text = mnemo(
+        p,
+        &["--now", T0, "path", "--entity", "ana", "user", "Shopify"],
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&text.stdout),
+        "user sibling_of Tiago · strength 0.77 · evidence 1\nTiago works_at Shopify · strength 0.77 · evidence 1\n"
+    );
     let text = mnemo(p, &["--now", T0, "extract", "haha ok 👍"]);
     assert_eq!(
         String::from_utf8_lossy(&text.stdout),
@@ -210,8 +258,8 @@ fn the_commands_cover_a_memory_from_write_to_export() {
         ok(p, &["history", "--entity", "ana", &id])[0]["new"],
         "challenged"
     );
-    assert_eq!(ok(p, &["stats", "--entity", "ana"])["total"], 2);
-    assert_eq!(ok(p, &["list", "--entity", "ana"])["total"], 2);
+    assert_eq!(ok(p, &["stats", "--entity", "ana"])["total"], 3);
+    assert_eq!(ok(p, &["list", "--entity", "ana"])["total"], 3);
     assert!(ok(p, &["maintain"])["examined"].is_number());
     // Owners are apart.
     assert_eq!(
@@ -225,7 +273,7 @@ fn the_commands_cover_a_memory_from_write_to_export() {
     std::fs::write(&file, jsonl.as_str().unwrap()).unwrap();
     let other = Data::new("commands-import");
     let report = ok(&other.0, &["import", file.to_str().unwrap()]);
-    assert_eq!(report["restored"], 2);
+    assert_eq!(report["restored"], 3);
     assert_eq!(
         ok(&other.0, &["get", "--entity", "ana", &id])["content"],
         "Ana drinks green tea every morning"

@@ -158,6 +158,90 @@ fn every_route_answers_with_the_engines_json() {
     assert_eq!(s.total(), before, "extract stores nothing");
     let (st, r) = s.send("POST", "/api/v1/extract", json!({"content": 5}));
     assert_eq!((st, r["code"].as_str()), (400, Some("invalid_input")));
+
+    // The knowledge graph routes.
+    let (st, _) = s.send(
+        "POST",
+        "/api/v1/remember",
+        json!({"entity_id": "ana", "content": "My brother Tiago works at Shopify."}),
+    );
+    assert_eq!(st, 200);
+    let (st, r) = s.send(
+        "GET",
+        "/api/v1/entities?entity_id=ana&type=PERSON",
+        Value::Null,
+    );
+    assert_eq!(st, 200, "{r}");
+    assert!(
+        r.as_array().unwrap().iter().any(|e| e["name"] == "Tiago"),
+        "{r}"
+    );
+    assert!(
+        r.as_array().unwrap().iter().all(|e| e["type"] == "PERSON"),
+        "{r}"
+    );
+    let (st, r) = s.send(
+        "GET",
+        "/api/v1/graph/relationships?entity_id=ana&entity=tiago&stated_only=true&min_strength=0.5",
+        Value::Null,
+    );
+    assert_eq!(st, 200, "{r}");
+    let rels: Vec<String> = r
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| {
+            format!(
+                "{} {} {}",
+                x["from"].as_str().unwrap(),
+                x["relation"].as_str().unwrap(),
+                x["to"].as_str().unwrap()
+            )
+        })
+        .collect();
+    assert_eq!(rels.len(), 2, "{rels:?}");
+    assert!(
+        rels.contains(&"user sibling_of Tiago".to_string())
+            && rels.contains(&"Tiago works_at Shopify".to_string())
+    );
+    let (st, r) = s.send(
+        "GET",
+        "/api/v1/graph/traverse?entity_id=ana&from=user&depth=2",
+        Value::Null,
+    );
+    assert_eq!(st, 200, "{r}");
+    assert!(
+        r["nodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|n| n["name"] == "Shopify" && n["depth"] == 2),
+        "{r}"
+    );
+    let (st, r) = s.send(
+        "GET",
+        "/api/v1/graph/path?entity_id=ana&from=user&to=Shopify",
+        Value::Null,
+    );
+    assert_eq!(
+        (st, r["found"].as_bool(), r["hops"].as_array().map(Vec::len)),
+        (200, Some(true), Some(2)),
+        "{r}"
+    );
+    let (st, r) = s.send(
+        "GET",
+        "/api/v1/graph/traverse?entity_id=ana&from=user&depth=9",
+        Value::Null,
+    );
+    assert_eq!((st, r["code"].as_str()), (400, Some("invalid_input")));
+    let (st, r) = s.send(
+        "GET",
+        "/api/v1/graph/path?entity_id=ana&from=user&to=Atlantis",
+        Value::Null,
+    );
+    assert_eq!((st, r["code"].as_str()), (404, Some("not_found")));
+    let (st, r) = s.send("GET", "/api/v1/entities?entity_id=bob", Value::Null);
+    assert_eq!((st, r), (200, json!([])), "another owner's graph is empty");
     let (st, r) = s.send(
         "POST",
         "/api/v1/memories",
@@ -283,6 +367,10 @@ fn without_the_token_nothing_but_health_answers() {
         ("POST", "/api/v1/seed"),
         ("POST", "/api/v1/remember"),
         ("POST", "/api/v1/extract"),
+        ("GET", "/api/v1/entities?entity_id=ana"),
+        ("GET", "/api/v1/graph/relationships?entity_id=ana"),
+        ("GET", "/api/v1/graph/traverse?entity_id=ana&from=user"),
+        ("GET", "/api/v1/graph/path?entity_id=ana&from=user&to=x"),
         ("GET", "/api/v1/memories?entity_id=ana"),
         ("GET", "/api/v1/stats?entity_id=ana"),
         ("POST", "/api/v1/consolidate"),

@@ -94,6 +94,8 @@ export interface NewMemory {
 export interface EntityMention {
   name: string;
   type: EntityType;
+  /** Other names of the same entity. */
+  aliases?: string[];
 }
 
 /** A relationship a memory states; the speaker is "user". */
@@ -160,6 +162,66 @@ export interface SearchArgs {
   include_archived?: boolean;
   types?: MemoryType[];
   min_score?: number;
+  /** Only memories naming one of these entities of the owner's graph (names or aliases). */
+  entities?: string[];
+}
+
+/** An entity of an owner's knowledge graph. */
+export interface Entity {
+  name: string;
+  type: EntityType;
+  aliases: string[];
+  mentions: number;
+  first_seen: Millis;
+  last_seen: Millis;
+}
+
+/** A relationship with its evidence; strength = 0.4·(1 − 1/(1+evidence)) + 0.3·recency + 0.3·confidence. */
+export interface Relationship {
+  from: string;
+  relation: Relation;
+  to: string;
+  evidence: number;
+  confidence: number;
+  strength: number;
+  /** The reverse of a stated bidirectional relationship. */
+  inferred: boolean;
+  first_seen: Millis;
+  last_seen: Millis;
+}
+
+export interface EntitiesArgs {
+  entity_id: string;
+  types?: EntityType[];
+  /** A substring of a name or alias. */
+  query?: string;
+  limit?: number;
+  offset?: number;
+}
+
+export interface RelationshipsArgs {
+  entity_id: string;
+  /** Only relationships touching this entity (name or alias; `user` is the owner). */
+  entity?: string;
+  relations?: Relation[];
+  min_strength?: number;
+  /** Leave out inferred reverse edges. */
+  stated_only?: boolean;
+  limit?: number;
+}
+
+export interface TraverseArgs {
+  entity_id: string;
+  from: string;
+  /** 1..5, default 2. */
+  depth?: number;
+  relations?: Relation[];
+  min_strength?: number;
+}
+
+export interface Traversal {
+  nodes: { name: string; type: EntityType; depth: number }[];
+  edges: Relationship[];
 }
 
 /** Why a hit ranked where it did. */
@@ -311,6 +373,14 @@ export declare class Mnemo {
   stats(args: { entity_id: string }): Promise<Stats>;
   maintain(args?: Record<string, never>): Promise<MaintainReport>;
   embeddingModel(): Promise<{ model: string; dimension: number }>;
+  /** The owner's knowledge graph: entities, most mentioned first. */
+  entities(args: EntitiesArgs): Promise<Entity[]>;
+  /** Relationships, strongest first. */
+  relationships(args: RelationshipsArgs): Promise<Relationship[]>;
+  /** Breadth-first from an entity, up to `depth` hops. */
+  traverse(args: TraverseArgs): Promise<Traversal>;
+  /** The shortest path between two entities (≤ `max_depth` hops, default 5). */
+  path(args: { entity_id: string; from: string; to: string; max_depth?: number }): Promise<{ found: boolean; hops: Relationship[] }>;
   /** All of one owner's memories as JSONL. */
   export(args: { entity_id: string }): Promise<string>;
   /** Restores memories from JSONL made by `export`. */

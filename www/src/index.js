@@ -19,6 +19,10 @@ const METHODS = {
   stats: 'stats',
   maintain: 'maintain',
   embeddingModel: 'embedding_model',
+  entities: 'entities',
+  relationships: 'relationships',
+  traverse: 'traverse',
+  path: 'path',
 };
 
 function coded(message, code) {

@@ -158,6 +158,28 @@ test('a host extractor decides what remember stores', async () => {
   await Promise.all([m.close(), broken.close()]);
 });
 
+test('the built-in extractor and the knowledge graph through the async API', async () => {
+  const m = await open();
+  const r = await m.remember({ entity_id: 'kai', content: 'lol ok. My sister Ana works at Farfetch! I need to call her tomorrow.' });
+  assert.deepEqual(r.outcomes.map((o) => o.action), ['created', 'created']);
+  const page = await m.list({ entity_id: 'kai', oldest_first: true });
+  assert.deepEqual(page.memories.map((x) => x.type), ['RELATIONSHIP', 'PLAN']);
+  assert.equal(page.memories[1].expires_at, T0 + 86_400_000 + (86_400_000 - (T0 % 86_400_000)) - 1);
+  const people = await m.entities({ entity_id: 'kai', types: ['PERSON'] });
+  assert.deepEqual(people.map((e) => e.name).sort(), ['Ana', 'user']);
+  const rels = await m.relationships({ entity_id: 'kai', entity: 'ana', stated_only: true });
+  assert.deepEqual(rels.map((x) => `${x.from} ${x.relation} ${x.to}`), ['user sibling_of Ana', 'Ana works_at Farfetch']);
+  const walk = await m.traverse({ entity_id: 'kai', from: 'user', depth: 2 });
+  assert.deepEqual(walk.nodes.map((n) => [n.name, n.depth]), [['user', 0], ['Ana', 1], ['Farfetch', 2]]);
+  const path = await m.path({ entity_id: 'kai', from: 'Farfetch', to: 'user' });
+  assert.equal(path.hops.length, 2);
+  const hits = await m.search({ entity_id: 'kai', query: 'anything at all', entities: ['Ana'] });
+  assert.equal(hits.length, 1);
+  await assert.rejects(m.traverse({ entity_id: 'kai', from: 'Nobody' }), { code: 'not_found', message: /Nobody/ });
+  await assert.rejects(m.traverse({ entity_id: 'kai', from: 'user', depth: 6 }), { code: 'invalid_input' });
+  await m.close();
+});
+
 test('JSONL export and import move one owner between stores', async () => {
   const a = await open();
   await a.seed(facts);

@@ -352,7 +352,27 @@ fn opener_not_name(tokens: &[Token], i: usize) -> bool {
         return false;
     }
     let next = tokens.get(i + 1).map_or("", |t| t.lower.as_str());
-    let verb = next.len() > 2 && next.ends_with('s') && !next.ends_with("ss")
+    let verb = next.len() > 2
+        && (next.ends_with('s') && !next.ends_with("ss") || next.ends_with("ed"))
+        || matches!(
+            next,
+            "went"
+                | "got"
+                | "had"
+                | "made"
+                | "took"
+                | "came"
+                | "left"
+                | "met"
+                | "told"
+                | "said"
+                | "gave"
+                | "ran"
+                | "won"
+                | "lost"
+                | "called"
+                | "texted"
+        )
         || matches!(
             next,
             "is" | "was"

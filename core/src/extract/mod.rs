@@ -28,6 +28,9 @@ pub struct EntityMention {
     pub name: String,
     #[serde(rename = "type")]
     pub entity_type: EntityType,
+    /// Other names of the same entity ("Ana" for "Ana Souza").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub aliases: Vec<String>,
 }
 
 /// A relationship a memory states: `from relation to`; the speaker is [`crate::graph::SPEAKER`].
@@ -227,6 +230,7 @@ fn statement(sentence: &str, now: Millis) -> Option<Extracted> {
             entities.push(EntityMention {
                 name: f.name,
                 entity_type: f.kind,
+                aliases: Vec::new(),
             });
         }
     }

@@ -165,6 +165,7 @@ fn every_typed_function_answers_what_the_json_call_answers() {
             include_archived: false,
             types: vec![],
             min_score: None,
+            entities: vec![],
         }
     )
     .expect("search");
@@ -296,6 +297,90 @@ fn every_typed_function_answers_what_the_json_call_answers() {
     );
     assert_eq!(exported.lines().count(), 3);
 
+    // The knowledge graph, typed.
+    typed!(
+        rt,
+        call_remember,
+        &RememberArgs {
+            entity_id: "ana".into(),
+            content: "My brother Tiago works at Shopify.".into(),
+            extracted: None,
+            agent_id: None,
+            session_id: None,
+            source_ref: None,
+            source: None,
+        }
+    )
+    .expect("remember");
+    let people = typed!(
+        rt,
+        call_entities,
+        &EntitiesRequest {
+            entity_id: "ana".into(),
+            types: vec![EntityType::Person],
+            query: None,
+            limit: None,
+            offset: 0,
+        }
+    )
+    .expect("entities");
+    assert!(people.iter().any(|p| p.name == "Tiago"), "{people:?}");
+    let rels = typed!(
+        rt,
+        call_relationships,
+        &RelationshipsRequest {
+            entity_id: "ana".into(),
+            entity: Some("tiago".into()),
+            relations: vec![Relation::SiblingOf],
+            min_strength: None,
+            stated_only: true,
+            limit: None,
+        }
+    )
+    .expect("relationships");
+    let jrels = json(
+        &mut rt,
+        "relationships",
+        serde_json::json!({"entity_id": "ana", "entity": "tiago", "relations": ["sibling_of"], "stated_only": true}),
+    );
+    assert_eq!(rels.len(), 1);
+    assert_eq!(
+        (rels[0].from.as_str(), rels[0].to.as_str()),
+        ("user", "Tiago")
+    );
+    assert_eq!(Some(rels[0].strength), jrels[0]["strength"].as_f64());
+    let walk = typed!(
+        rt,
+        call_traverse,
+        &TraverseRequest {
+            entity_id: "ana".into(),
+            from: "user".into(),
+            depth: Some(2),
+            relations: vec![],
+            min_strength: None,
+        }
+    )
+    .expect("traverse");
+    assert!(
+        walk.nodes
+            .iter()
+            .any(|n| n.name == "Shopify" && n.depth == 2),
+        "{walk:?}"
+    );
+    let path = typed!(
+        rt,
+        call_path,
+        &PathRequest {
+            entity_id: "ana".into(),
+            from: "user".into(),
+            to: "Shopify".into(),
+            max_depth: None,
+        }
+    )
+    .expect("path");
+    assert!(path.found);
+    assert_eq!(path.hops.len(), 2);
+
     let dir2 = Dir::new("restore");
     let mut fresh = open(&dir2);
     let imported = typed!(fresh, call_import, &exported).expect("import");
@@ -373,8 +458,17 @@ fn typed_functions_refuse_bad_input_and_change_nothing() {
         include_archived: false,
         types: vec![],
         min_score: None,
+        entities: vec![],
     };
     assert_eq!(code(typed!(rt, call_search, &search)), "invalid_input");
+    let far = TraverseRequest {
+        entity_id: "ana".into(),
+        from: "user".into(),
+        depth: Some(9),
+        relations: vec![],
+        min_strength: None,
+    };
+    assert_eq!(code(typed!(rt, call_traverse, &far)), "invalid_input");
 
     assert_eq!(
         typed!(rt, call_export, "ana").expect("export"),

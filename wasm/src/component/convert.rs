@@ -115,14 +115,14 @@ records! {
         content, kind, importance, confidence, hedged, sentiment, tags, expires_at, entities,
         relationships, vector,
     } { type_: memory_type }
-    EntityMention <=> core::EntityMention { name } { type_: entity_type }
-    RelationMention <=> core::RelationMention { relation, to, confidence } { from: from }
+    EntityMention <=> core::EntityMention { name, aliases } { type_: entity_type }
+    RelationMention <=> core::RelationMention { from, relation, to, confidence } {}
     RememberArgs <=> core::api::RememberArgs {
         entity_id, content, extracted, agent_id, session_id, source_ref, source,
     } {}
     WriteReport <=> core::WriteReport { outcomes } {}
     SearchRequest <=> core::SearchRequest {
-        entity_id, query, vector, limit, include_archived, types, min_score,
+        entity_id, query, vector, limit, include_archived, types, min_score, entities,
     } { mode: mode, recall: recall }
     ScoreBreakdown <=> core::ScoreBreakdown {
         semantic, vector, text, context, recency, retention, importance, confidence,
@@ -143,6 +143,19 @@ records! {
         examined, to_stale, to_archived, to_deleted, promoted, purged,
     } {}
     ImportReport <=> core::ImportReport { restored, already_present, written } {}
+    Entity <=> core::Entity { name, aliases, mentions, first_seen, last_seen } { type_: entity_type }
+    Relationship <=> core::Relationship {
+        from, relation, to, evidence, confidence, strength, inferred, first_seen, last_seen,
+    } {}
+    EntitiesRequest <=> core::EntitiesRequest { entity_id, types, query, limit, offset } {}
+    RelationshipsRequest <=> core::RelationshipsRequest {
+        entity_id, entity, relations, min_strength, stated_only, limit,
+    } {}
+    TraverseRequest <=> core::TraverseRequest { entity_id, from, depth, relations, min_strength } {}
+    Node <=> core::Node { name, depth } { type_: entity_type }
+    Traversal <=> core::Traversal { nodes, edges } {}
+    PathRequest <=> core::PathRequest { entity_id, from, to, max_depth } {}
+    GraphPath <=> core::GraphPath { found, hops } {}
 }
 
 /// A search's mode and recall filter are optional in WIT and take the engine's defaults.

@@ -212,6 +212,25 @@ impl GuestStore for Store {
         }
     }
 
+    fn entities(&self, request: types::EntitiesRequest) -> Result<Vec<types::Entity>, wit::Error> {
+        typed(self.engine().entities(&request.conv()))
+    }
+
+    fn relationships(
+        &self,
+        request: types::RelationshipsRequest,
+    ) -> Result<Vec<types::Relationship>, wit::Error> {
+        typed(self.engine().relationships(&request.conv()))
+    }
+
+    fn traverse(&self, request: types::TraverseRequest) -> Result<types::Traversal, wit::Error> {
+        typed(self.engine().traverse(&request.conv()))
+    }
+
+    fn path(&self, request: types::PathRequest) -> Result<types::GraphPath, wit::Error> {
+        typed(self.engine().path(&request.conv()))
+    }
+
     fn call(&self, method: String, args: String) -> Result<String, wit::Error> {
         self.engine().call_json(&method, &args).map_err(error)
     }

@@ -9,11 +9,14 @@ use crate::embed;
 use crate::error::{Error, Result};
 use crate::model::*;
 
+pub mod graph;
+
 /// `PRAGMA application_id` of a Mnemo store ("MNMO").
 const APPLICATION_ID: i64 = 0x4D4E_4D4F;
 
 /// Numbered migrations; entry `i` takes the schema from version `i` to `i + 1`.
-const MIGRATIONS: &[&str] = &[r#"
+const MIGRATIONS: &[&str] = &[
+    r#"
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL);
 CREATE TABLE memories (
@@ -83,7 +86,58 @@ CREATE TABLE status_history (
     old TEXT NOT NULL, new TEXT NOT NULL, reason TEXT NOT NULL, changed_at INTEGER NOT NULL
 );
 CREATE INDEX status_history_memory ON status_history(memory_pk);
-"#];
+"#,
+    r#"
+-- The knowledge graph (SPEC §2), per owner. An entity is found by its key (lower-case name
+-- without titles) or any alias's; relationships count their evidence (one row per memory that
+-- stated them); an inferred row is the reverse a bidirectional relation implies.
+CREATE TABLE entities (
+    pk INTEGER PRIMARY KEY,
+    owner TEXT NOT NULL,
+    name TEXT NOT NULL,
+    type TEXT NOT NULL,
+    mentions INTEGER NOT NULL,
+    first_seen INTEGER NOT NULL,
+    last_seen INTEGER NOT NULL
+);
+CREATE TABLE entity_keys (
+    owner TEXT NOT NULL,
+    key TEXT NOT NULL,
+    entity_pk INTEGER NOT NULL REFERENCES entities(pk) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    PRIMARY KEY (owner, key)
+) WITHOUT ROWID;
+CREATE INDEX entity_keys_entity ON entity_keys(entity_pk);
+CREATE TABLE relationships (
+    pk INTEGER PRIMARY KEY,
+    owner TEXT NOT NULL,
+    from_pk INTEGER NOT NULL REFERENCES entities(pk) ON DELETE CASCADE,
+    relation TEXT NOT NULL,
+    to_pk INTEGER NOT NULL REFERENCES entities(pk) ON DELETE CASCADE,
+    inferred INTEGER NOT NULL,
+    evidence INTEGER NOT NULL,
+    confidence_sum REAL NOT NULL,
+    first_seen INTEGER NOT NULL,
+    last_seen INTEGER NOT NULL,
+    UNIQUE (owner, from_pk, relation, to_pk)
+);
+CREATE INDEX relationships_from ON relationships(from_pk);
+CREATE INDEX relationships_to ON relationships(to_pk);
+CREATE TABLE relationship_evidence (
+    relationship_pk INTEGER NOT NULL REFERENCES relationships(pk) ON DELETE CASCADE,
+    memory_pk INTEGER NOT NULL REFERENCES memories(pk) ON DELETE CASCADE,
+    confidence REAL NOT NULL,
+    seen_at INTEGER NOT NULL,
+    PRIMARY KEY (relationship_pk, memory_pk)
+) WITHOUT ROWID;
+CREATE TABLE memory_entities (
+    memory_pk INTEGER NOT NULL REFERENCES memories(pk) ON DELETE CASCADE,
+    entity_pk INTEGER NOT NULL REFERENCES entities(pk) ON DELETE CASCADE,
+    PRIMARY KEY (memory_pk, entity_pk)
+) WITHOUT ROWID;
+CREATE INDEX memory_entities_entity ON memory_entities(entity_pk);
+"#,
+];
 
 /// The schema version this build writes.
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;

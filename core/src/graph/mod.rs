@@ -1,9 +1,22 @@
-//! The knowledge graph's vocabulary (SPEC §2): entity types and the typed relationships
-//! between entities, with the reverse each bidirectional type infers.
+//! The knowledge graph (SPEC §2): per owner, the entities memories name and the typed
+//! relationships between them, with the evidence for each. This module holds the vocabulary,
+//! how names become keys and how strong a relationship is; `record` writes what an
+//! extractor found, `query` answers the graph queries.
+
+mod query;
+mod record;
 
 use serde::{Deserialize, Serialize};
 
+use crate::clock::{Millis, DAY_MS};
+use crate::math;
 use crate::model::string_enum;
+
+pub use query::{
+    EntitiesRequest, Entity, GraphPath, Node, PathRequest, Relationship, RelationshipsRequest,
+    Traversal, TraverseRequest,
+};
+pub(crate) use record::{check, record};
 
 /// The name the speaker goes by in extracted relationships ("my sister Ana" →
 /// `user sibling_of Ana`): the owner of the memories.
@@ -92,6 +105,43 @@ impl Relation {
     }
 }
 
+/// Titles left out of an entity's key, so "Dr. Mensah" and "Mensah" are one person.
+const TITLES: &[&str] = &[
+    "dr", "dr.", "mr", "mr.", "mrs", "mrs.", "ms", "ms.", "prof", "prof.",
+];
+
+/// The key an entity is found by: its name in lower case, single-spaced, without a leading
+/// title or a trailing possessive. Empty for a name with no letters or digits.
+pub fn key(name: &str) -> String {
+    let lower = name.trim().to_lowercase();
+    let mut words: Vec<&str> = lower.split_whitespace().collect();
+    if words.len() > 1 && TITLES.contains(&words[0]) {
+        words.remove(0);
+    }
+    let mut k = words.join(" ");
+    if let Some(stem) = k.strip_suffix("'s") {
+        k = stem.to_string();
+    }
+    if k.chars().any(char::is_alphanumeric) {
+        k
+    } else {
+        String::new()
+    }
+}
+
+/// Days over which a relationship's recency falls to 1/e since it was last stated.
+pub const RECENCY_DAYS: f64 = 30.0;
+
+/// Keyoku's relationship strength: 0.4·(1 − 1/(1 + evidence)) + 0.3·recency + 0.3·confidence,
+/// recency = e^(−days since last stated / 30).
+pub fn strength(evidence: i64, confidence: f64, last_seen: Millis, now: Millis) -> f64 {
+    let days = ((now - last_seen).max(0) as f64) / DAY_MS as f64;
+    let recency = math::exp(-days / RECENCY_DAYS);
+    0.4 * (1.0 - 1.0 / (1.0 + evidence.max(0) as f64))
+        + 0.3 * recency
+        + 0.3 * confidence.clamp(0.0, 1.0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -110,5 +160,20 @@ mod tests {
         assert_eq!(Relation::Likes.reverse(), None);
         assert_eq!("works_at".parse::<Relation>().ok(), Some(Relation::WorksAt));
         assert!("frenemy_of".parse::<Relation>().is_err());
+    }
+
+    #[test]
+    fn keys_and_strength() {
+        assert_eq!(key("  Dr.  Mensah "), "mensah");
+        assert_eq!(key("Ana's"), "ana");
+        assert_eq!(key("St. Mary's Hospital"), "st. mary's hospital");
+        assert_eq!(key("Dr."), "dr.");
+        assert_eq!(key(" ... "), "");
+        // One fresh, fully confident statement: 0.4·½ + 0.3 + 0.3.
+        assert!((strength(1, 1.0, 0, 0) - 0.8).abs() < 1e-12);
+        // More evidence is stronger, older is weaker.
+        assert!(strength(5, 0.9, 0, 0) > strength(1, 0.9, 0, 0));
+        assert!(strength(1, 0.9, 0, 60 * DAY_MS) < strength(1, 0.9, 0, 0));
+        assert!((strength(0, 0.0, 0, 10_000 * DAY_MS)).abs() < 1e-9);
     }
 }

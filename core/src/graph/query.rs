@@ -1,0 +1,340 @@
+//! Graph queries (SPEC §2): entities, relationships with their strength, a breadth-first
+//! traversal and the shortest path between two entities, all within one owner.
+
+use std::collections::{BTreeMap, VecDeque};
+
+use serde::{Deserialize, Serialize};
+
+use super::{key, strength, EntityType, Relation};
+use crate::clock::Millis;
+use crate::engine::{check_limit, Engine};
+use crate::error::{Error, Result};
+use crate::store::graph::{self as sql, EntityRow, RelationRow};
+use crate::text;
+
+/// Deepest traversal or path (SPEC: depth ≤ 5).
+pub const MAX_DEPTH: usize = 5;
+/// Default depth of a traversal.
+const DEFAULT_DEPTH: usize = 2;
+/// Default page size of entity and relationship lists.
+const DEFAULT_LIMIT: usize = 50;
+
+/// An entity of an owner's graph.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Entity {
+    pub name: String,
+    #[serde(rename = "type")]
+    pub entity_type: EntityType,
+    /// Other names it goes by ("Ana" for "Ana Souza").
+    pub aliases: Vec<String>,
+    /// Memories that named it.
+    pub mentions: i64,
+    pub first_seen: Millis,
+    pub last_seen: Millis,
+}
+
+/// A relationship `from relation to` with its evidence and strength.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Relationship {
+    pub from: String,
+    pub relation: Relation,
+    pub to: String,
+    /// Memories that stated it.
+    pub evidence: i64,
+    /// Mean confidence of those statements.
+    pub confidence: f64,
+    /// 0.4·(1 − 1/(1+evidence)) + 0.3·recency + 0.3·confidence, as of now.
+    pub strength: f64,
+    /// The reverse of a stated bidirectional relationship, not stated itself.
+    pub inferred: bool,
+    pub first_seen: Millis,
+    pub last_seen: Millis,
+}
+
+/// Filters and paging for [`Engine::entities`].
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct EntitiesRequest {
+    pub entity_id: String,
+    /// Only these types (any when empty).
+    pub types: Vec<EntityType>,
+    /// Only entities with a name or alias containing this (case-insensitive).
+    pub query: Option<String>,
+    /// Page size (1..=1000, default 50).
+    pub limit: Option<usize>,
+    pub offset: usize,
+}
+
+/// Filters for [`Engine::relationships`].
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct RelationshipsRequest {
+    pub entity_id: String,
+    /// Only relationships touching this entity (a name or alias).
+    pub entity: Option<String>,
+    /// Only these relations (any when empty).
+    pub relations: Vec<Relation>,
+    /// Drop relationships weaker than this.
+    pub min_strength: Option<f64>,
+    /// Leave out inferred reverse edges.
+    pub stated_only: bool,
+    /// At most this many, strongest first (1..=1000, default 50).
+    pub limit: Option<usize>,
+}
+
+/// A breadth-first walk from one entity, for [`Engine::traverse`].
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct TraverseRequest {
+    pub entity_id: String,
+    /// Where to start (a name or alias; `user` is the owner).
+    pub from: String,
+    /// Hops (1..=5, default 2).
+    pub depth: Option<usize>,
+    /// Follow only these relations (any when empty).
+    pub relations: Vec<Relation>,
+    /// Follow only relationships at least this strong.
+    pub min_strength: Option<f64>,
+}
+
+/// One entity reached by a traversal.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Node {
+    pub name: String,
+    #[serde(rename = "type")]
+    pub entity_type: EntityType,
+    /// Hops from the start.
+    pub depth: usize,
+}
+
+/// What a traversal reached: nodes in the order found, and the edges followed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Traversal {
+    pub nodes: Vec<Node>,
+    pub edges: Vec<Relationship>,
+}
+
+/// The shortest path between two entities, for [`Engine::path`].
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct PathRequest {
+    pub entity_id: String,
+    pub from: String,
+    pub to: String,
+    /// Longest path looked for (1..=5, default 5).
+    pub max_depth: Option<usize>,
+}
+
+/// A path: its relationships in order from `from` to `to` (each as stored, so an edge may
+/// point back along the path); empty and `found: false` when none is within reach.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GraphPath {
+    pub found: bool,
+    pub hops: Vec<Relationship>,
+}
+
+fn depth(field: &str, v: Option<usize>, default: usize) -> Result<usize> {
+    match v.unwrap_or(default) {
+        d @ 1..=MAX_DEPTH => Ok(d),
+        d => Err(Error::invalid(
+            field,
+            format!("{d} is not between 1 and {MAX_DEPTH}"),
+        )),
+    }
+}
+
+fn min_strength(v: Option<f64>) -> Result<f64> {
+    match v {
+        Some(s) if !s.is_finite() => Err(Error::invalid("min_strength", "must be a finite number")),
+        Some(s) => Ok(s),
+        None => Ok(f64::NEG_INFINITY),
+    }
+}
+
+impl Engine {
+    /// The entity a name or alias stands for.
+    fn entity_named(&self, owner: &str, field: &str, name: &str) -> Result<EntityRow> {
+        let k = key(name);
+        if k.is_empty() || name.chars().count() > 256 {
+            return Err(Error::invalid(field, "give an entity's name or alias"));
+        }
+        sql::by_key(&self.conn, owner, &k)?.ok_or_else(|| Error::UnknownEntity {
+            entity_id: owner.to_string(),
+            name: name.chars().take(64).collect(),
+        })
+    }
+
+    fn relationship(&self, r: RelationRow, now: Millis) -> Relationship {
+        let confidence = if r.evidence > 0 {
+            r.confidence_sum / r.evidence as f64
+        } else {
+            0.0
+        };
+        Relationship {
+            strength: strength(r.evidence, confidence, r.last_seen, now),
+            from: r.from,
+            relation: r.relation,
+            to: r.to,
+            evidence: r.evidence,
+            confidence,
+            inferred: r.inferred,
+            first_seen: r.first_seen,
+            last_seen: r.last_seen,
+        }
+    }
+
+    /// An owner's entities, most mentioned first.
+    pub fn entities(&mut self, req: &EntitiesRequest) -> Result<Vec<Entity>> {
+        text::check_id("entity_id", &req.entity_id)?;
+        let limit = check_limit(req.limit, DEFAULT_LIMIT)?;
+        let q = req.query.as_deref().map(key).filter(|q| !q.is_empty());
+        let rows = sql::entities(
+            &self.conn,
+            &req.entity_id,
+            &req.types,
+            q.as_deref(),
+            limit,
+            req.offset,
+        )?;
+        rows.into_iter()
+            .map(|e| {
+                Ok(Entity {
+                    aliases: sql::aliases(&self.conn, e.pk)?,
+                    name: e.name,
+                    entity_type: e.kind,
+                    mentions: e.mentions,
+                    first_seen: e.first_seen,
+                    last_seen: e.last_seen,
+                })
+            })
+            .collect()
+    }
+
+    /// An owner's relationships (or one entity's), strongest first.
+    pub fn relationships(&mut self, req: &RelationshipsRequest) -> Result<Vec<Relationship>> {
+        let owner = req.entity_id.as_str();
+        text::check_id("entity_id", owner)?;
+        let limit = check_limit(req.limit, DEFAULT_LIMIT)?;
+        let floor = min_strength(req.min_strength)?;
+        let pk = match &req.entity {
+            Some(name) => Some(self.entity_named(owner, "entity", name)?.pk),
+            None => None,
+        };
+        let now = self.now()?;
+        let mut out: Vec<Relationship> = sql::relationships(&self.conn, owner, pk)?
+            .into_iter()
+            .filter(|r| req.relations.is_empty() || req.relations.contains(&r.relation))
+            .filter(|r| !(req.stated_only && r.inferred))
+            .map(|r| self.relationship(r, now))
+            .filter(|r| r.strength >= floor)
+            .collect();
+        // Stable: equal strengths keep the order they were first stated in.
+        out.sort_by(|a, b| b.strength.total_cmp(&a.strength));
+        out.truncate(limit);
+        Ok(out)
+    }
+
+    /// Adjacency of an owner's graph: for each entity, its relationships either way, in the
+    /// order they were first stated.
+    fn adjacency(
+        &self,
+        owner: &str,
+        relations: &[Relation],
+        floor: f64,
+        now: Millis,
+    ) -> Result<BTreeMap<i64, Vec<(i64, Relationship)>>> {
+        let mut adj: BTreeMap<i64, Vec<(i64, Relationship)>> = BTreeMap::new();
+        for r in sql::relationships(&self.conn, owner, None)? {
+            if !(relations.is_empty() || relations.contains(&r.relation)) {
+                continue;
+            }
+            let (a, b) = (r.from_pk, r.to_pk);
+            let rel = self.relationship(r, now);
+            if rel.strength < floor {
+                continue;
+            }
+            adj.entry(a).or_default().push((b, rel.clone()));
+            adj.entry(b).or_default().push((a, rel));
+        }
+        Ok(adj)
+    }
+
+    /// Breadth-first from an entity, up to `depth` hops, along relationships either way.
+    pub fn traverse(&mut self, req: &TraverseRequest) -> Result<Traversal> {
+        let owner = req.entity_id.as_str();
+        text::check_id("entity_id", owner)?;
+        let max = depth("depth", req.depth, DEFAULT_DEPTH)?;
+        let floor = min_strength(req.min_strength)?;
+        let start = self.entity_named(owner, "from", &req.from)?;
+        let now = self.now()?;
+        let adj = self.adjacency(owner, &req.relations, floor, now)?;
+        let mut depth_of: BTreeMap<i64, usize> = BTreeMap::from([(start.pk, 0)]);
+        let mut order = vec![start.pk];
+        let mut edges = Vec::new();
+        let mut queue = VecDeque::from([start.pk]);
+        while let Some(at) = queue.pop_front() {
+            let d = depth_of[&at];
+            if d == max {
+                continue;
+            }
+            for (next, rel) in adj.get(&at).into_iter().flatten() {
+                if !depth_of.contains_key(next) {
+                    depth_of.insert(*next, d + 1);
+                    order.push(*next);
+                    queue.push_back(*next);
+                    edges.push(rel.clone());
+                }
+            }
+        }
+        let mut nodes = Vec::with_capacity(order.len());
+        for pk in order {
+            let e = sql::entity(&self.conn, pk)?;
+            nodes.push(Node {
+                name: e.name,
+                entity_type: e.kind,
+                depth: depth_of[&pk],
+            });
+        }
+        Ok(Traversal { nodes, edges })
+    }
+
+    /// The shortest path between two entities (fewest hops; ties go to the relationships
+    /// stated first).
+    pub fn path(&mut self, req: &PathRequest) -> Result<GraphPath> {
+        let owner = req.entity_id.as_str();
+        text::check_id("entity_id", owner)?;
+        let max = depth("max_depth", req.max_depth, MAX_DEPTH)?;
+        let from = self.entity_named(owner, "from", &req.from)?;
+        let to = self.entity_named(owner, "to", &req.to)?;
+        let now = self.now()?;
+        let adj = self.adjacency(owner, &[], f64::NEG_INFINITY, now)?;
+        let mut parent: BTreeMap<i64, Option<(i64, Relationship)>> =
+            BTreeMap::from([(from.pk, None)]);
+        let mut queue = VecDeque::from([(from.pk, 0usize)]);
+        while let Some((at, d)) = queue.pop_front() {
+            if at == to.pk {
+                let mut hops = Vec::new();
+                let mut cur = at;
+                while let Some(Some((prev, rel))) = parent.get(&cur) {
+                    hops.push(rel.clone());
+                    cur = *prev;
+                }
+                hops.reverse();
+                return Ok(GraphPath { found: true, hops });
+            }
+            if d == max {
+                continue;
+            }
+            for (next, rel) in adj.get(&at).into_iter().flatten() {
+                if !parent.contains_key(next) {
+                    parent.insert(*next, Some((at, rel.clone())));
+                    queue.push_back((*next, d + 1));
+                }
+            }
+        }
+        Ok(GraphPath {
+            found: false,
+            hops: Vec::new(),
+        })
+    }
+}

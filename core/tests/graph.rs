@@ -1,0 +1,414 @@
+//! The knowledge graph built by `remember`: entities merged by alias, relationships with
+//! evidence, inferred reverses and strength, traversal, shortest paths, entity-filtered
+//! search, owner isolation, and refusals that write nothing.
+mod common;
+
+use common::*;
+use mnemo_core::*;
+
+fn say(e: &mut Engine, owner: &str, text: &str) -> WriteReport {
+    e.remember(owner, text, RememberOptions::default()).unwrap()
+}
+
+fn rel(e: &mut Engine, owner: &str, entity: &str) -> Vec<String> {
+    e.relationships(&RelationshipsRequest {
+        entity_id: owner.into(),
+        entity: Some(entity.into()),
+        ..Default::default()
+    })
+    .unwrap()
+    .into_iter()
+    .map(|r| {
+        format!(
+            "{} {} {}{}",
+            r.from,
+            r.relation,
+            r.to,
+            if r.inferred { " (inferred)" } else { "" }
+        )
+    })
+    .collect()
+}
+
+#[test]
+fn remember_builds_a_graph_with_aliases_evidence_and_reverses() {
+    let (mut e, clock) = engine();
+    say(&mut e, "kai", "My sister Ana lives in Porto.");
+    say(&mut e, "kai", "Ana Souza works at Farfetch.");
+    say(&mut e, "kai", "My sister Ana lives in Porto.");
+    say(
+        &mut e,
+        "kai",
+        "Ana moved to Porto in 2019, she loves it there.",
+    );
+
+    let ents = e
+        .entities(&EntitiesRequest {
+            entity_id: "kai".into(),
+            ..Default::default()
+        })
+        .unwrap();
+    let ana = ents
+        .iter()
+        .find(|x| x.name == "Ana Souza")
+        .expect("Ana merged into her full name");
+    assert_eq!(
+        (ana.entity_type, ana.aliases.clone()),
+        (EntityType::Person, vec!["Ana".to_string()])
+    );
+    assert_eq!(
+        ana.mentions, 3,
+        "three memories name her (the repeat is one memory)"
+    );
+    assert!(ents
+        .iter()
+        .any(|x| x.name == "Porto" && x.entity_type == EntityType::Location));
+    assert!(ents
+        .iter()
+        .any(|x| x.name == "Farfetch" && x.entity_type == EntityType::Organization));
+    let people = e
+        .entities(&EntitiesRequest {
+            entity_id: "kai".into(),
+            types: vec![EntityType::Location],
+            ..Default::default()
+        })
+        .unwrap();
+    assert!(people.iter().all(|x| x.entity_type == EntityType::Location));
+
+    let rels = rel(&mut e, "kai", "ana");
+    for expected in [
+        "user sibling_of Ana Souza",
+        "Ana Souza sibling_of user (inferred)",
+        "Ana Souza lives_in Porto",
+        "Porto home_of Ana Souza (inferred)",
+        "Ana Souza works_at Farfetch",
+        "Farfetch employs Ana Souza (inferred)",
+    ] {
+        assert!(
+            rels.contains(&expected.to_string()),
+            "{expected} missing from {rels:?}"
+        );
+    }
+    let all = e
+        .relationships(&RelationshipsRequest {
+            entity_id: "kai".into(),
+            relations: vec![Relation::LivesIn],
+            ..Default::default()
+        })
+        .unwrap();
+    assert_eq!(all.len(), 1);
+    // Two memories state it (the verbatim repeat adds none): 0.4·(1 − ⅓) + 0.3·1 + 0.3·0.9.
+    assert_eq!(all[0].evidence, 2);
+    assert!(
+        (all[0].strength - (0.4 * (2.0 / 3.0) + 0.3 + 0.3 * 0.9)).abs() < 1e-9,
+        "{:?}",
+        all[0]
+    );
+    let works = e
+        .relationships(&RelationshipsRequest {
+            entity_id: "kai".into(),
+            relations: vec![Relation::WorksAt],
+            ..Default::default()
+        })
+        .unwrap();
+    assert!(
+        all[0].strength > works[0].strength,
+        "more evidence, stronger"
+    );
+    // Time weakens them; a strength floor filters.
+    clock.advance(90 * DAY_MS);
+    let later = e
+        .relationships(&RelationshipsRequest {
+            entity_id: "kai".into(),
+            relations: vec![Relation::LivesIn],
+            ..Default::default()
+        })
+        .unwrap();
+    assert!(later[0].strength < all[0].strength - 0.2);
+    let strong = e
+        .relationships(&RelationshipsRequest {
+            entity_id: "kai".into(),
+            min_strength: Some(0.9),
+            ..Default::default()
+        })
+        .unwrap();
+    assert!(strong.is_empty());
+    let stated = e
+        .relationships(&RelationshipsRequest {
+            entity_id: "kai".into(),
+            stated_only: true,
+            ..Default::default()
+        })
+        .unwrap();
+    assert!(stated.iter().all(|r| !r.inferred) && !stated.is_empty());
+}
+
+#[test]
+fn traversal_and_shortest_paths_stay_within_reach() {
+    let (mut e, _) = engine();
+    say(&mut e, "kai", "My sister Ana lives in Porto.");
+    say(&mut e, "kai", "Ana works at Farfetch.");
+    say(&mut e, "kai", "Farfetch is based in London.");
+    say(&mut e, "kai", "I use Figma.");
+
+    let t = |e: &mut Engine, depth| {
+        e.traverse(&TraverseRequest {
+            entity_id: "kai".into(),
+            from: "user".into(),
+            depth: Some(depth),
+            ..Default::default()
+        })
+        .unwrap()
+    };
+    let one = t(&mut e, 1);
+    let names: Vec<(&str, usize)> = one
+        .nodes
+        .iter()
+        .map(|n| (n.name.as_str(), n.depth))
+        .collect();
+    assert_eq!(names, [("user", 0), ("Ana", 1), ("Figma", 1)]);
+    let three = t(&mut e, 3);
+    assert!(
+        three
+            .nodes
+            .iter()
+            .any(|n| n.name == "London" && n.depth == 3),
+        "{:?}",
+        three.nodes
+    );
+    assert_eq!(
+        three.edges.len(),
+        three.nodes.len() - 1,
+        "a tree: one edge per node reached"
+    );
+    let only = e
+        .traverse(&TraverseRequest {
+            entity_id: "kai".into(),
+            from: "user".into(),
+            depth: Some(5),
+            relations: vec![Relation::Uses],
+            ..Default::default()
+        })
+        .unwrap();
+    assert_eq!(only.nodes.len(), 2);
+
+    let p = e
+        .path(&PathRequest {
+            entity_id: "kai".into(),
+            from: "user".into(),
+            to: "London".into(),
+            max_depth: None,
+        })
+        .unwrap();
+    let hops: Vec<String> = p
+        .hops
+        .iter()
+        .map(|r| format!("{} {} {}", r.from, r.relation, r.to))
+        .collect();
+    assert!(p.found);
+    assert_eq!(
+        hops,
+        [
+            "user sibling_of Ana",
+            "Ana works_at Farfetch",
+            "Farfetch located_in London"
+        ]
+    );
+    let short = e
+        .path(&PathRequest {
+            entity_id: "kai".into(),
+            from: "user".into(),
+            to: "London".into(),
+            max_depth: Some(2),
+        })
+        .unwrap();
+    assert!(!short.found && short.hops.is_empty());
+
+    for (depth, code) in [(Some(0), "invalid_input"), (Some(6), "invalid_input")] {
+        let err = e
+            .traverse(&TraverseRequest {
+                entity_id: "kai".into(),
+                from: "user".into(),
+                depth,
+                ..Default::default()
+            })
+            .unwrap_err();
+        assert_eq!(err.code(), code);
+    }
+    let err = e
+        .path(&PathRequest {
+            entity_id: "kai".into(),
+            from: "user".into(),
+            to: "Atlantis".into(),
+            max_depth: None,
+        })
+        .unwrap_err();
+    assert_eq!(err.code(), "not_found");
+    assert!(err.to_string().contains("Atlantis"), "{err}");
+}
+
+#[test]
+fn owners_have_separate_graphs_and_search_filters_by_entity() {
+    let (mut e, _) = engine();
+    say(&mut e, "kai", "My sister Ana lives in Porto.");
+    say(&mut e, "kai", "Ana is a marine biologist.");
+    say(&mut e, "kai", "I'm learning Korean on Duolingo.");
+    say(&mut e, "bo", "My friend Ana lives in Lisbon.");
+
+    assert_eq!(
+        rel(&mut e, "kai", "Ana")
+            .iter()
+            .filter(|r| r.contains("Lisbon"))
+            .count(),
+        0
+    );
+    assert!(rel(&mut e, "bo", "Ana").contains(&"user friend_of Ana".to_string()));
+    let err = e
+        .relationships(&RelationshipsRequest {
+            entity_id: "bo".into(),
+            entity: Some("Porto".into()),
+            ..Default::default()
+        })
+        .unwrap_err();
+    assert_eq!(err.code(), "not_found", "bo's graph has no Porto");
+
+    // Every memory naming Ana, even one sharing no word with the query; nothing else.
+    let hits = e
+        .search(&SearchRequest {
+            entity_id: "kai".into(),
+            query: "what does she do for work".into(),
+            entities: vec!["ana".into()],
+            ..Default::default()
+        })
+        .unwrap();
+    let contents: Vec<&str> = hits.iter().map(|h| h.memory.content.as_str()).collect();
+    assert_eq!(contents.len(), 2, "{contents:?}");
+    assert!(contents.iter().all(|c| c.contains("Ana")));
+    let none = e
+        .search(&SearchRequest {
+            entity_id: "kai".into(),
+            query: "Korean".into(),
+            entities: vec!["Nobody".into()],
+            ..Default::default()
+        })
+        .unwrap();
+    assert!(none.is_empty());
+}
+
+#[test]
+fn a_host_extractors_bad_graph_is_refused_whole() {
+    let (mut e, _) = engine();
+    let good = Extracted {
+        content: "I work at Acme".into(),
+        relationships: vec![RelationMention {
+            from: "user".into(),
+            relation: Relation::WorksAt,
+            to: "Acme".into(),
+            confidence: 0.8,
+        }],
+        ..Default::default()
+    };
+    for (bad, field) in [
+        (
+            RelationMention {
+                from: "user".into(),
+                relation: Relation::Knows,
+                to: "  ".into(),
+                confidence: 0.5,
+            },
+            "relationships.to",
+        ),
+        (
+            RelationMention {
+                from: "user".into(),
+                relation: Relation::Knows,
+                to: "Bo".into(),
+                confidence: f64::NAN,
+            },
+            "relationships.confidence",
+        ),
+        (
+            RelationMention {
+                from: "x".repeat(300),
+                relation: Relation::Knows,
+                to: "Bo".into(),
+                confidence: 0.5,
+            },
+            "relationships.from",
+        ),
+    ] {
+        let mut second = good.clone();
+        second.content = "and more".into();
+        second.relationships = vec![bad];
+        let err = e
+            .remember_extracted(
+                "kai",
+                vec![good.clone(), second],
+                RememberOptions::default(),
+            )
+            .unwrap_err();
+        assert!(err.to_string().contains(field), "{err}");
+        assert_eq!(e.stats("kai").unwrap().total, 0);
+        assert!(e
+            .entities(&EntitiesRequest {
+                entity_id: "kai".into(),
+                ..Default::default()
+            })
+            .unwrap()
+            .is_empty());
+    }
+    e.remember_extracted("kai", vec![good], RememberOptions::default())
+        .unwrap();
+    assert_eq!(
+        rel(&mut e, "kai", "Acme"),
+        ["user works_at Acme", "Acme employs user (inferred)"]
+    );
+}
+
+#[test]
+fn export_and_import_carry_the_graph() {
+    let (mut e, _) = engine();
+    say(&mut e, "kai", "My sister Ana lives in Porto.");
+    say(&mut e, "kai", "Ana Souza works at Farfetch.");
+    say(&mut e, "kai", "I use Figma.");
+    let jsonl = e.export_jsonl("kai").unwrap();
+    assert!(jsonl.contains("\"relationships\""), "{jsonl}");
+
+    let (mut fresh, _) = engine();
+    fresh.import_jsonl(jsonl.as_bytes()).unwrap();
+    let all = |e: &mut Engine| {
+        let mut v: Vec<String> = e
+            .relationships(&RelationshipsRequest {
+                entity_id: "kai".into(),
+                ..Default::default()
+            })
+            .unwrap()
+            .into_iter()
+            .map(|r| {
+                format!(
+                    "{} {} {} {} {}",
+                    r.from, r.relation, r.to, r.evidence, r.inferred
+                )
+            })
+            .collect();
+        v.sort();
+        v
+    };
+    assert_eq!(all(&mut fresh), all(&mut e));
+    let names = |e: &mut Engine| {
+        let mut v: Vec<(String, Vec<String>)> = e
+            .entities(&EntitiesRequest {
+                entity_id: "kai".into(),
+                ..Default::default()
+            })
+            .unwrap()
+            .into_iter()
+            .map(|x| (x.name, x.aliases))
+            .collect();
+        v.sort();
+        v
+    };
+    assert_eq!(names(&mut fresh), names(&mut e));
+    // Exporting the import gives the same lines again.
+    assert_eq!(fresh.export_jsonl("kai").unwrap(), jsonl);
+}
