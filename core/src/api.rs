@@ -6,6 +6,7 @@
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
+use crate::conflict::{ConflictsRequest, ResolveRequest};
 use crate::engine::{Engine, ListRequest, MemoryPatch};
 use crate::error::{Error, Result};
 use crate::extract::Extracted;
@@ -38,6 +39,8 @@ pub const METHODS: &[&str] = &[
     "relationships",
     "traverse",
     "path",
+    "conflicts",
+    "resolve_conflict",
 ];
 
 /// One engine call with its arguments.
@@ -65,6 +68,8 @@ pub enum Call {
     Relationships(RelationshipsRequest),
     Traverse(TraverseRequest),
     Path(PathRequest),
+    Conflicts(ConflictsRequest),
+    ResolveConflict(ResolveRequest),
 }
 
 /// Arguments of `remember`: a piece of conversation, or what a host extractor found in it.
@@ -197,6 +202,8 @@ impl Call {
             "relationships" => Call::Relationships(deserialize("args", args)?),
             "traverse" => Call::Traverse(deserialize("args", args)?),
             "path" => Call::Path(deserialize("args", args)?),
+            "conflicts" => Call::Conflicts(deserialize("args", args)?),
+            "resolve_conflict" => Call::ResolveConflict(deserialize("args", args)?),
             other => {
                 return Err(Error::UnknownValue {
                     field: "method",
@@ -285,6 +292,8 @@ impl Engine {
             Call::Relationships(r) => json(self.relationships(&r)?),
             Call::Traverse(r) => json(self.traverse(&r)?),
             Call::Path(r) => json(self.path(&r)?),
+            Call::Conflicts(r) => json(self.conflicts(&r)?),
+            Call::ResolveConflict(r) => json(self.resolve_conflict(&r)?),
             Call::EmbeddingModel(_) => {
                 let (model, dimension) = self.embedding_model();
                 json(ModelInfo {

@@ -120,6 +120,7 @@ pub struct Config {
     pub dedup: DedupConfig,
     pub retention: RetentionConfig,
     pub recall: RecallConfig,
+    pub conflicts: crate::conflict::ConflictConfig,
 }
 
 impl Config {
@@ -179,6 +180,7 @@ impl Config {
             self.recall.diversity_threshold,
         )?;
         unit("recall.stale_penalty", self.recall.stale_penalty)?;
+        unit("conflicts.min_similarity", self.conflicts.min_similarity)?;
         if self.recall.candidates == 0 || self.recall.candidates > 10_000 {
             return Err(Error::invalid(
                 "config.recall.candidates",

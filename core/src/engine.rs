@@ -413,7 +413,7 @@ impl Engine {
     }
 
     /// Saves a changed memory and invalidates the owner's cached searches.
-    fn save(&mut self, pk: i64, m: &mut Memory, now: Millis) -> Result<()> {
+    pub(crate) fn save(&mut self, pk: i64, m: &mut Memory, now: Millis) -> Result<()> {
         m.updated_at = now;
         let due = self.settle(m, now);
         store::update(&self.conn, pk, m, due)?;

@@ -28,6 +28,10 @@ pub enum Error {
     #[error("no entity named {name:?} in the graph of {entity_id:?}; list them with `entities`")]
     UnknownEntity { entity_id: String, name: String },
 
+    /// No conflict with this id belongs to this owner.
+    #[error("no conflict {id:?} for entity {entity_id:?}; list them with `conflicts`")]
+    UnknownConflict { entity_id: String, id: String },
+
     /// A vector's length differs from the dimension recorded in the store.
     #[error("vector has {got} dimensions but this store uses {expected}; embed with the store's model ({model})")]
     DimensionMismatch {
@@ -80,7 +84,9 @@ impl Error {
         match self {
             Error::InvalidInput { .. } => "invalid_input",
             Error::UnknownValue { .. } => "unknown_value",
-            Error::NotFound { .. } | Error::UnknownEntity { .. } => "not_found",
+            Error::NotFound { .. }
+            | Error::UnknownEntity { .. }
+            | Error::UnknownConflict { .. } => "not_found",
             Error::DimensionMismatch { .. } => "dimension_mismatch",
             Error::NonFiniteVector { .. } => "non_finite_vector",
             Error::EmbedderMismatch { .. } => "embedder_mismatch",

@@ -240,6 +240,7 @@ impl Outcome {
     pub fn id(&self) -> Option<&str> {
         match self {
             Outcome::Created { id } | Outcome::Merged { id, .. } => Some(id),
+            Outcome::Conflict { id, .. } => id.as_deref(),
             Outcome::Skipped { .. } => None,
         }
     }

@@ -21,6 +21,7 @@ pub mod api;
 mod cache;
 pub mod clock;
 pub mod config;
+pub mod conflict;
 pub mod decay;
 pub mod dedup;
 pub mod embed;
@@ -42,6 +43,10 @@ mod write;
 pub use api::{Call, METHODS};
 pub use clock::{Clock, Entropy, ManualClock, Millis, SeededEntropy, DAY_MS};
 pub use config::{Config, DedupConfig, RecallConfig, RetentionConfig, RetentionMode};
+pub use conflict::{
+    Conflict, ConflictConfig, ConflictKind, ConflictMode, ConflictStatus, ConflictsRequest,
+    Resolution, ResolveRequest,
+};
 pub use embed::{Embedder, HashEmbedder, SuppliedVectors};
 pub use engine::{Engine, EngineBuilder, ListRequest, MaintainReport, MemoryPatch, Page, Stats};
 pub use error::{Error, Result};

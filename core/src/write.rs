@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::clock::Millis;
+use crate::conflict::{ConflictKind, ConflictMode};
 use crate::dedup::{self, Verdict, SURPRISE_K};
 use crate::embed;
 use crate::engine::{check_sentiment, check_source_ref, Engine};
@@ -100,6 +101,15 @@ pub enum Outcome {
         existing: Option<String>,
         similarity: Option<f64>,
     },
+    /// The input contradicted memory `existing`; `mode` says what was done and `id` is the
+    /// memory stored for it (none under keep_existing). `conflict` is listed by `conflicts`.
+    Conflict {
+        id: Option<String>,
+        existing: String,
+        kind: ConflictKind,
+        mode: ConflictMode,
+        conflict: String,
+    },
 }
 
 /// Per-input outcomes of a write, in input order.
@@ -111,13 +121,7 @@ pub struct WriteReport {
 impl WriteReport {
     /// Ids of memories created or produced by merges.
     pub fn stored_ids(&self) -> Vec<&str> {
-        self.outcomes
-            .iter()
-            .filter_map(|o| match o {
-                Outcome::Created { id } | Outcome::Merged { id, .. } => Some(id.as_str()),
-                Outcome::Skipped { .. } => None,
-            })
-            .collect()
+        self.outcomes.iter().filter_map(Outcome::id).collect()
     }
 }
 
@@ -127,6 +131,9 @@ struct Input {
     auto_tags: Vec<String>,
     entities: Vec<EntityMention>,
     relationships: Vec<RelationMention>,
+    /// Look for conflicts: true for what was said in conversation (`remember`); structured
+    /// memories (`seed`, imports) are taken as given.
+    conflicts: bool,
 }
 
 impl From<NewMemory> for Input {
@@ -136,6 +143,7 @@ impl From<NewMemory> for Input {
             auto_tags: Vec::new(),
             entities: Vec::new(),
             relationships: Vec::new(),
+            conflicts: false,
         }
     }
 }
@@ -174,7 +182,7 @@ impl Engine {
             .map(|(i, input)| {
                 graph::check(&input.entities, &input.relationships)
                     .and_then(|_| self.prepare(input.memory, &input.auto_tags, now))
-                    .map(|p| (p, input.entities, input.relationships))
+                    .map(|p| (p, input.entities, input.relationships, input.conflicts))
                     .map_err(|e| match e {
                         Error::InvalidInput { field, reason } => Error::InvalidInput {
                             field: format!("memories[{i}].{field}"),
@@ -198,12 +206,13 @@ impl Engine {
         };
         let result = self.transaction(&owner, |e| {
             let mut report = WriteReport::default();
-            for (p, entities, relationships) in prepared {
+            for (p, entities, relationships, conflicts) in prepared {
                 let owner = p.memory.entity_id.clone();
-                let outcome = e.write_one(p, now)?;
+                let outcome = e.write_one(p, conflicts.then_some(relationships.as_slice()), now)?;
                 // The graph learns from a restated memory too: it is more evidence.
                 let id = match &outcome {
                     Outcome::Created { id } | Outcome::Merged { id, .. } => Some(id),
+                    Outcome::Conflict { id, .. } => id.as_ref(),
                     Outcome::Skipped { existing, .. } => existing.as_ref(),
                 };
                 if let Some(id) = id.filter(|_| !(entities.is_empty() && relationships.is_empty()))
@@ -285,6 +294,7 @@ impl Engine {
                 auto_tags: x.tags,
                 entities: x.entities,
                 relationships: x.relationships,
+                conflicts: true,
             })
             .collect();
         self.write(items)
@@ -408,10 +418,17 @@ impl Engine {
         ))
     }
 
-    /// Dedup, then create / merge / skip one prepared memory (inside the call's transaction).
-    fn write_one(&mut self, p: Prepared, now: Millis) -> Result<Outcome> {
+    /// Dedup and conflicts, then create / merge / skip one prepared memory (inside the call's
+    /// transaction). `conflicts` holds what an extractor found in it when conflicts are to be
+    /// looked for.
+    fn write_one(
+        &mut self,
+        p: Prepared,
+        conflicts: Option<&[RelationMention]>,
+        now: Millis,
+    ) -> Result<Outcome> {
         let Prepared {
-            mut memory,
+            memory,
             vector,
             supplied_vector,
         } = p;
@@ -428,6 +445,14 @@ impl Engine {
         }
         // Tiers 2 and 3 against the nearest neighbour; the k nearest give the surprise.
         let neighbours = self.owner_vectors(&owner)?.nearest(&vector, SURPRISE_K);
+        // A contradiction can look like a near-duplicate: conflicts are looked for first.
+        let found = match conflicts {
+            Some(relationships) => self.find_conflict(&memory, relationships, &neighbours)?,
+            None => None,
+        };
+        if let Some(found) = found {
+            return self.settle_conflict(found, memory, vector, supplied_vector, &neighbours, now);
+        }
         // Only a neighbour inside the dedup band needs its row read.
         let band = |n: &&(i64, f32)| {
             self.config.dedup.enabled && n.1 as f64 >= self.config.dedup.merge_threshold
@@ -468,19 +493,31 @@ impl Engine {
                 }
             }
         }
+        let (_, id) = self.create(memory, &vector, &neighbours, now)?;
+        Ok(Outcome::Created { id })
+    }
+
+    /// Stores a new memory, its importance adjusted by its surprise among `neighbours`.
+    pub(crate) fn create(
+        &mut self,
+        mut memory: Memory,
+        vector: &[f32],
+        neighbours: &[(i64, f32)],
+        now: Millis,
+    ) -> Result<(i64, String)> {
         let sims: Vec<f64> = neighbours.iter().map(|n| n.1 as f64).collect();
         let surprise = dedup::surprise(&sims);
         memory.surprise = Some(surprise);
         memory.importance = dedup::adjust_importance(memory.importance, surprise);
         let due = self.settle(&mut memory, now);
-        let pk = self.insert_new(&mut memory, &vector, due)?;
-        self.owner_vectors(&owner)?.upsert(pk, &vector);
-        Ok(Outcome::Created { id: memory.id })
+        let pk = self.insert_new(&mut memory, vector, due)?;
+        self.owner_vectors(&memory.entity_id)?.upsert(pk, vector);
+        Ok((pk, memory.id))
     }
 
     /// Merges `new` into a new memory holding both facts; `existing` becomes status merged.
     #[allow(clippy::too_many_arguments)]
-    fn merge(
+    pub(crate) fn merge(
         &mut self,
         old_pk: i64,
         mut existing: Memory,

@@ -210,6 +210,29 @@ pub enum Command {
         #[arg(long)]
         max_depth: Option<usize>,
     },
+    /// Conflicts found on writes, newest first.
+    Conflicts {
+        #[arg(long)]
+        entity: String,
+        /// Only open ones (waiting for `resolve`).
+        #[arg(long, conflicts_with = "resolved")]
+        open: bool,
+        /// Only resolved ones.
+        #[arg(long)]
+        resolved: bool,
+        #[arg(long)]
+        limit: Option<usize>,
+    },
+    /// Decide an open conflict: keep_existing, use_new, merge or keep_both.
+    Resolve {
+        #[arg(long)]
+        entity: String,
+        /// The conflict's id (cfl_…).
+        id: String,
+        resolution: String,
+        #[arg(long)]
+        reason: Option<String>,
+    },
     /// Counts of an owner's memories.
     Stats {
         #[arg(long)]
@@ -421,6 +444,40 @@ pub fn calls(command: Command) -> Result<Vec<(&'static str, Value)>> {
         ),
         Command::History { entity, id } => one("status_history", mref(entity, id)),
         Command::Stats { entity } => one("stats", json!({"entity_id": entity})),
+        Command::Conflicts {
+            entity,
+            open,
+            resolved,
+            limit,
+        } => one(
+            "conflicts",
+            object(vec![
+                ("entity_id", json!(entity)),
+                (
+                    "status",
+                    match (open, resolved) {
+                        (true, _) => json!("open"),
+                        (_, true) => json!("resolved"),
+                        _ => Value::Null,
+                    },
+                ),
+                ("limit", json!(limit)),
+            ]),
+        ),
+        Command::Resolve {
+            entity,
+            id,
+            resolution,
+            reason,
+        } => one(
+            "resolve_conflict",
+            object(vec![
+                ("entity_id", json!(entity)),
+                ("id", json!(id)),
+                ("resolution", json!(resolution)),
+                ("reason", json!(reason)),
+            ]),
+        ),
         Command::Entities {
             entity,
             types,

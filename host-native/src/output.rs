@@ -50,6 +50,16 @@ fn s(v: &Value) -> &str {
 
 fn outcome(o: &Value) -> String {
     match s(&o["action"]) {
+        "conflict" => format!(
+            "conflict {} ({}) with {}: {}{}",
+            s(&o["conflict"]),
+            s(&o["kind"]).replace('_', " "),
+            s(&o["existing"]),
+            s(&o["mode"]).replace('_', " "),
+            o["id"]
+                .as_str()
+                .map_or(String::new(), |id| format!(", stored {id}"))
+        ),
         "created" => format!("created {}", s(&o["id"])),
         "merged" => format!(
             "merged into {} (absorbed {}, similarity {})",
@@ -179,6 +189,31 @@ fn human(method: &str, v: &Value) -> String {
             }
             if out.is_empty() {
                 out += "no memories matched\n";
+            }
+        }
+        "conflicts" | "resolve_conflict" => {
+            let one = [v.clone()];
+            let list = if method == "conflicts" {
+                v.as_array().map(Vec::as_slice).unwrap_or_default()
+            } else {
+                &one
+            };
+            for c in list {
+                out += &format!(
+                    "{} {} · {} ({})\n    was: {}\n    now: {}\n",
+                    s(&c["id"]),
+                    s(&c["status"]),
+                    s(&c["kind"]).replace('_', " "),
+                    c["resolution"]
+                        .as_str()
+                        .unwrap_or(s(&c["mode"]))
+                        .replace('_', " "),
+                    s(&c["existing_content"]),
+                    s(&c["content"])
+                );
+            }
+            if out.is_empty() {
+                out += "no conflicts\n";
             }
         }
         "entities" => {

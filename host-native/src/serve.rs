@@ -283,6 +283,10 @@ fn route(rt: &mut Runtime, request: Parsed) -> Answer {
             call(rt, "status_history", with(params, "id", json!(id)))
         }
         (Method::Get, ["entities"]) => call(rt, "entities", params),
+        (Method::Get, ["conflicts"]) => call(rt, "conflicts", params),
+        (Method::Post, ["conflicts", id, "resolve"]) => {
+            call(rt, "resolve_conflict", with(body, "id", json!(id)))
+        }
         (Method::Get, ["graph", "relationships"]) => call(rt, "relationships", params),
         (Method::Get, ["graph", "traverse"]) => call(rt, "traverse", params),
         (Method::Get, ["graph", "path"]) => call(rt, "path", params),

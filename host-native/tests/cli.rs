@@ -206,6 +206,42 @@ fn the_commands_cover_a_memory_from_write_to_export() {
         String::from_utf8_lossy(&text.stdout),
         "user sibling_of Tiago · strength 0.77 · evidence 1\nTiago works_at Shopify · strength 0.77 · evidence 1\n"
     );
+    // Conflicts, through the CLI.
+    ok(p, &["remember", "--entity", "ana", "I love cilantro."]);
+    let said = ok(p, &["remember", "--entity", "ana", "I hate cilantro."]);
+    assert_eq!(said["outcomes"][0]["kind"], "preference_flip");
+    let open = ok(p, &["conflicts", "--entity", "ana", "--open"]);
+    let cid = open[0]["id"].as_str().unwrap().to_string();
+    let done = ok(
+        p,
+        &[
+            "resolve",
+            "--entity",
+            "ana",
+            &cid,
+            "keep_both",
+            "--reason",
+            "tastes vary",
+        ],
+    );
+    assert_eq!(
+        (done["status"].as_str(), done["reason"].as_str()),
+        (Some("resolved"), Some("tastes vary"))
+    );
+    assert_eq!(
+        ok(p, &["conflicts", "--entity", "ana", "--open"]),
+        json!([])
+    );
+    assert_eq!(
+        refused(p, &["resolve", "--entity", "ana", &cid, "perhaps"])["code"],
+        "invalid_input"
+    );
+    let text = mnemo(p, &["--now", T0, "conflicts", "--entity", "ana"]);
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(
+        text.contains("preference flip (keep both)") && text.contains("was: I love cilantro."),
+        "{text}"
+    );
     let text = mnemo(p, &["--now", T0, "extract", "haha ok 👍"]);
     assert_eq!(
         String::from_utf8_lossy(&text.stdout),
@@ -258,8 +294,8 @@ fn the_commands_cover_a_memory_from_write_to_export() {
         ok(p, &["history", "--entity", "ana", &id])[0]["new"],
         "challenged"
     );
-    assert_eq!(ok(p, &["stats", "--entity", "ana"])["total"], 3);
-    assert_eq!(ok(p, &["list", "--entity", "ana"])["total"], 3);
+    assert_eq!(ok(p, &["stats", "--entity", "ana"])["total"], 5);
+    assert_eq!(ok(p, &["list", "--entity", "ana"])["total"], 5);
     assert!(ok(p, &["maintain"])["examined"].is_number());
     // Owners are apart.
     assert_eq!(
@@ -273,7 +309,7 @@ fn the_commands_cover_a_memory_from_write_to_export() {
     std::fs::write(&file, jsonl.as_str().unwrap()).unwrap();
     let other = Data::new("commands-import");
     let report = ok(&other.0, &["import", file.to_str().unwrap()]);
-    assert_eq!(report["restored"], 3);
+    assert_eq!(report["restored"], 5);
     assert_eq!(
         ok(&other.0, &["get", "--entity", "ana", &id])["content"],
         "Ana drinks green tea every morning"

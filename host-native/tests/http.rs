@@ -159,89 +159,6 @@ fn every_route_answers_with_the_engines_json() {
     let (st, r) = s.send("POST", "/api/v1/extract", json!({"content": 5}));
     assert_eq!((st, r["code"].as_str()), (400, Some("invalid_input")));
 
-    // The knowledge graph routes.
-    let (st, _) = s.send(
-        "POST",
-        "/api/v1/remember",
-        json!({"entity_id": "ana", "content": "My brother Tiago works at Shopify."}),
-    );
-    assert_eq!(st, 200);
-    let (st, r) = s.send(
-        "GET",
-        "/api/v1/entities?entity_id=ana&type=PERSON",
-        Value::Null,
-    );
-    assert_eq!(st, 200, "{r}");
-    assert!(
-        r.as_array().unwrap().iter().any(|e| e["name"] == "Tiago"),
-        "{r}"
-    );
-    assert!(
-        r.as_array().unwrap().iter().all(|e| e["type"] == "PERSON"),
-        "{r}"
-    );
-    let (st, r) = s.send(
-        "GET",
-        "/api/v1/graph/relationships?entity_id=ana&entity=tiago&stated_only=true&min_strength=0.5",
-        Value::Null,
-    );
-    assert_eq!(st, 200, "{r}");
-    let rels: Vec<String> = r
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|x| {
-            format!(
-                "{} {} {}",
-                x["from"].as_str().unwrap(),
-                x["relation"].as_str().unwrap(),
-                x["to"].as_str().unwrap()
-            )
-        })
-        .collect();
-    assert_eq!(rels.len(), 2, "{rels:?}");
-    assert!(
-        rels.contains(&"user sibling_of Tiago".to_string())
-            && rels.contains(&"Tiago works_at Shopify".to_string())
-    );
-    let (st, r) = s.send(
-        "GET",
-        "/api/v1/graph/traverse?entity_id=ana&from=user&depth=2",
-        Value::Null,
-    );
-    assert_eq!(st, 200, "{r}");
-    assert!(
-        r["nodes"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|n| n["name"] == "Shopify" && n["depth"] == 2),
-        "{r}"
-    );
-    let (st, r) = s.send(
-        "GET",
-        "/api/v1/graph/path?entity_id=ana&from=user&to=Shopify",
-        Value::Null,
-    );
-    assert_eq!(
-        (st, r["found"].as_bool(), r["hops"].as_array().map(Vec::len)),
-        (200, Some(true), Some(2)),
-        "{r}"
-    );
-    let (st, r) = s.send(
-        "GET",
-        "/api/v1/graph/traverse?entity_id=ana&from=user&depth=9",
-        Value::Null,
-    );
-    assert_eq!((st, r["code"].as_str()), (400, Some("invalid_input")));
-    let (st, r) = s.send(
-        "GET",
-        "/api/v1/graph/path?entity_id=ana&from=user&to=Atlantis",
-        Value::Null,
-    );
-    assert_eq!((st, r["code"].as_str()), (404, Some("not_found")));
-    let (st, r) = s.send("GET", "/api/v1/entities?entity_id=bob", Value::Null);
-    assert_eq!((st, r), (200, json!([])), "another owner's graph is empty");
     let (st, r) = s.send(
         "POST",
         "/api/v1/memories",
@@ -368,6 +285,8 @@ fn without_the_token_nothing_but_health_answers() {
         ("POST", "/api/v1/remember"),
         ("POST", "/api/v1/extract"),
         ("GET", "/api/v1/entities?entity_id=ana"),
+        ("GET", "/api/v1/conflicts?entity_id=ana"),
+        ("POST", "/api/v1/conflicts/cfl_1/resolve"),
         ("GET", "/api/v1/graph/relationships?entity_id=ana"),
         ("GET", "/api/v1/graph/traverse?entity_id=ana&from=user"),
         ("GET", "/api/v1/graph/path?entity_id=ana&from=user&to=x"),
@@ -509,4 +428,157 @@ fn a_client_stalled_mid_body_holds_up_nobody() {
         .unwrap();
     let _ = stalled.read_to_string(&mut out);
     assert!(out.starts_with("HTTP/1.1 400"), "{out}");
+}
+
+#[test]
+fn graph_and_conflict_routes() {
+    let s = Server::start("graph", Some("tok"));
+    // The knowledge graph routes.
+    let (st, _) = s.send(
+        "POST",
+        "/api/v1/remember",
+        json!({"entity_id": "ana", "content": "My brother Tiago works at Shopify."}),
+    );
+    assert_eq!(st, 200);
+    let (st, r) = s.send(
+        "GET",
+        "/api/v1/entities?entity_id=ana&type=PERSON",
+        Value::Null,
+    );
+    assert_eq!(st, 200, "{r}");
+    assert!(
+        r.as_array().unwrap().iter().any(|e| e["name"] == "Tiago"),
+        "{r}"
+    );
+    assert!(
+        r.as_array().unwrap().iter().all(|e| e["type"] == "PERSON"),
+        "{r}"
+    );
+    let (st, r) = s.send(
+        "GET",
+        "/api/v1/graph/relationships?entity_id=ana&entity=tiago&stated_only=true&min_strength=0.5",
+        Value::Null,
+    );
+    assert_eq!(st, 200, "{r}");
+    let rels: Vec<String> = r
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| {
+            format!(
+                "{} {} {}",
+                x["from"].as_str().unwrap(),
+                x["relation"].as_str().unwrap(),
+                x["to"].as_str().unwrap()
+            )
+        })
+        .collect();
+    assert_eq!(rels.len(), 2, "{rels:?}");
+    assert!(
+        rels.contains(&"user sibling_of Tiago".to_string())
+            && rels.contains(&"Tiago works_at Shopify".to_string())
+    );
+    let (st, r) = s.send(
+        "GET",
+        "/api/v1/graph/traverse?entity_id=ana&from=user&depth=2",
+        Value::Null,
+    );
+    assert_eq!(st, 200, "{r}");
+    assert!(
+        r["nodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|n| n["name"] == "Shopify" && n["depth"] == 2),
+        "{r}"
+    );
+    let (st, r) = s.send(
+        "GET",
+        "/api/v1/graph/path?entity_id=ana&from=user&to=Shopify",
+        Value::Null,
+    );
+    assert_eq!(
+        (st, r["found"].as_bool(), r["hops"].as_array().map(Vec::len)),
+        (200, Some(true), Some(2)),
+        "{r}"
+    );
+    let (st, r) = s.send(
+        "GET",
+        "/api/v1/graph/traverse?entity_id=ana&from=user&depth=9",
+        Value::Null,
+    );
+    assert_eq!((st, r["code"].as_str()), (400, Some("invalid_input")));
+    let (st, r) = s.send(
+        "GET",
+        "/api/v1/graph/path?entity_id=ana&from=user&to=Atlantis",
+        Value::Null,
+    );
+    assert_eq!((st, r["code"].as_str()), (404, Some("not_found")));
+    let (st, r) = s.send("GET", "/api/v1/entities?entity_id=bob", Value::Null);
+    assert_eq!((st, r), (200, json!([])), "another owner's graph is empty");
+
+    // Conflicts: found on remember, listed, resolved once.
+    s.send(
+        "POST",
+        "/api/v1/remember",
+        json!({"entity_id": "ana", "content": "I like coffee."}),
+    );
+    let (st, r) = s.send(
+        "POST",
+        "/api/v1/remember",
+        json!({"entity_id": "ana", "content": "I don't like coffee."}),
+    );
+    assert_eq!(
+        (
+            st,
+            r["outcomes"][0]["action"].as_str(),
+            r["outcomes"][0]["mode"].as_str()
+        ),
+        (200, Some("conflict"), Some("ask")),
+        "{r}"
+    );
+    let cid = r["outcomes"][0]["conflict"].as_str().unwrap().to_string();
+    let (st, r) = s.send(
+        "GET",
+        "/api/v1/conflicts?entity_id=ana&status=open",
+        Value::Null,
+    );
+    assert_eq!((st, r[0]["id"].as_str()), (200, Some(cid.as_str())), "{r}");
+    let path = format!("/api/v1/conflicts/{cid}/resolve");
+    let (st, r) = s.send(
+        "POST",
+        &path,
+        json!({"entity_id": "ana", "resolution": "maybe"}),
+    );
+    assert_eq!(
+        (st, r["code"].as_str()),
+        (400, Some("invalid_input")),
+        "{r}"
+    );
+    let (st, r) = s.send(
+        "POST",
+        &path,
+        json!({"entity_id": "ana", "resolution": "use_new", "reason": "asked"}),
+    );
+    assert_eq!(
+        (st, r["status"].as_str(), r["resolution"].as_str()),
+        (200, Some("resolved"), Some("use_new")),
+        "{r}"
+    );
+    let (st, r) = s.send(
+        "POST",
+        &path,
+        json!({"entity_id": "ana", "resolution": "keep_both"}),
+    );
+    assert_eq!(
+        (st, r["code"].as_str()),
+        (400, Some("invalid_input")),
+        "resolved once: {r}"
+    );
+    let (st, r) = s.send(
+        "POST",
+        "/api/v1/conflicts/cfl_0000000000000000/resolve",
+        json!({"entity_id": "ana", "resolution": "keep_both"}),
+    );
+    assert_eq!((st, r["code"].as_str()), (404, Some("not_found")));
 }

@@ -144,11 +144,44 @@ export type Outcome =
       reason: 'exact_duplicate' | 'semantic_duplicate' | 'subset' | 'not_significant';
       existing: string | null;
       similarity: number | null;
+    }
+  | {
+      /** The input contradicted `existing`; `mode` says what was done. */
+      action: 'conflict';
+      id: string | null;
+      existing: string;
+      kind: ConflictKind;
+      mode: ConflictMode;
+      conflict: string;
     };
 
 /** What happened to each input, in input order. */
 export interface WriteReport {
   outcomes: Outcome[];
+}
+
+export type ConflictKind =
+  | 'negation' | 'stated_change' | 'preference_flip' | 'changed_number' | 'changed_place'
+  | 'changed_job' | 'changed_relationship';
+export type ConflictMode = 'keep_existing' | 'use_new' | 'merge' | 'ask' | 'temporal';
+export type Resolution = 'keep_existing' | 'use_new' | 'merge' | 'keep_both';
+
+/** A conflict between a new statement and an existing memory. */
+export interface Conflict {
+  id: string;
+  kind: ConflictKind;
+  /** The mode applied when it was found. */
+  mode: ConflictMode;
+  status: 'open' | 'resolved';
+  /** The memory stored for the new statement (null when it was not stored). */
+  memory: string | null;
+  content: string;
+  existing: string;
+  existing_content: string;
+  resolution: Resolution | null;
+  reason: string | null;
+  created_at: Millis;
+  resolved_at: Millis | null;
 }
 
 export interface SearchArgs {
@@ -381,6 +414,10 @@ export declare class Mnemo {
   traverse(args: TraverseArgs): Promise<Traversal>;
   /** The shortest path between two entities (≤ `max_depth` hops, default 5). */
   path(args: { entity_id: string; from: string; to: string; max_depth?: number }): Promise<{ found: boolean; hops: Relationship[] }>;
+  /** Conflicts found on writes, newest first. */
+  conflicts(args: { entity_id: string; status?: 'open' | 'resolved'; limit?: number }): Promise<Conflict[]>;
+  /** Decides an open conflict. */
+  resolveConflict(args: { entity_id: string; id: string; resolution: Resolution; reason?: string }): Promise<Conflict>;
   /** All of one owner's memories as JSONL. */
   export(args: { entity_id: string }): Promise<string>;
   /** Restores memories from JSONL made by `export`. */

@@ -23,6 +23,8 @@ const METHODS = {
   relationships: 'relationships',
   traverse: 'traverse',
   path: 'path',
+  conflicts: 'conflicts',
+  resolveConflict: 'resolve_conflict',
 };
 
 function coded(message, code) {

@@ -180,6 +180,20 @@ test('the built-in extractor and the knowledge graph through the async API', asy
   await m.close();
 });
 
+test('conflicts are found on remember, listed and resolved through the async API', async () => {
+  const m = await open();
+  await m.remember({ entity_id: 'kai', content: 'I like coffee.' });
+  const r = await m.remember({ entity_id: 'kai', content: "I don't like coffee." });
+  assert.deepEqual([r.outcomes[0].action, r.outcomes[0].kind, r.outcomes[0].mode], ['conflict', 'negation', 'ask']);
+  const [open_] = await m.conflicts({ entity_id: 'kai', status: 'open' });
+  assert.equal(open_.existing_content, 'I like coffee.');
+  const done = await m.resolveConflict({ entity_id: 'kai', id: open_.id, resolution: 'use_new' });
+  assert.deepEqual([done.status, done.resolution], ['resolved', 'use_new']);
+  await assert.rejects(m.resolveConflict({ entity_id: 'kai', id: open_.id, resolution: 'keep_both' }), { code: 'invalid_input' });
+  await assert.rejects(m.resolveConflict({ entity_id: 'kai', id: open_.id, resolution: 'perhaps' }), { code: 'invalid_input', message: /resolution/ });
+  await m.close();
+});
+
 test('JSONL export and import move one owner between stores', async () => {
   const a = await open();
   await a.seed(facts);

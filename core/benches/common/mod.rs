@@ -437,7 +437,7 @@ impl Tally {
     pub fn add(&mut self, outcomes: &[Outcome]) {
         for o in outcomes {
             match o {
-                Outcome::Created { .. } => self.created += 1,
+                Outcome::Created { .. } | Outcome::Conflict { .. } => self.created += 1,
                 Outcome::Merged { .. } => self.merged += 1,
                 Outcome::Skipped { .. } => self.skipped += 1,
             }

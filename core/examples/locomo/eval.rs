@@ -339,9 +339,15 @@ pub fn evaluate(opts: &Options) -> Result<Report, String> {
             for (o, d) in &outcomes {
                 let d = d.clone();
                 match o {
-                    Outcome::Created { id } => {
+                    Outcome::Created { id } | Outcome::Conflict { id: Some(id), .. } => {
                         stored += 1;
                         refs.entry(id.clone()).or_default().push(d);
+                    }
+                    Outcome::Conflict {
+                        id: None, existing, ..
+                    } => {
+                        skipped += 1;
+                        refs.entry(existing.clone()).or_default().push(d);
                     }
                     Outcome::Merged { id, absorbed, .. } => {
                         merged += 1;

@@ -111,6 +111,12 @@ impl Extractor for PassThrough {
 /// A sentence shorter than this is part of the statement before it.
 const MIN_STATEMENT_WORDS: usize = 4;
 
+/// Words a statement can open on as its subject.
+const SUBJECTS: &[&str] = &[
+    "i", "i'm", "im", "i've", "i'd", "i'll", "we", "we're", "we've", "my", "our", "he", "she",
+    "they", "he's", "she's", "they're", "it's",
+];
+
 /// Words by which a speaker talks about themselves.
 const FIRST_PERSON: &[&str] = &[
     "i", "i'm", "im", "i've", "i'd", "i'll", "me", "my", "mine", "myself", "we", "we're", "we've",
@@ -141,8 +147,13 @@ impl Extractor for RuleExtractor {
             if gate::trivial(&tokens) {
                 continue;
             }
+            // A fragment has no subject of its own: "I like tea." stands alone.
+            let fragment = tokens.iter().filter(|t| !t.punct).count() < MIN_STATEMENT_WORDS
+                && !tokens
+                    .first()
+                    .is_some_and(|t| SUBJECTS.contains(&t.lower.as_str()));
             match statements.last_mut() {
-                Some(last) if tokens.iter().filter(|t| !t.punct).count() < MIN_STATEMENT_WORDS => {
+                Some(last) if fragment => {
                     last.push(' ');
                     last.push_str(s);
                 }

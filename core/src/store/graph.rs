@@ -302,3 +302,19 @@ pub fn memory_graph(
         .collect::<rusqlite::Result<Vec<_>>>()?;
     Ok((entities, relations))
 }
+
+/// Memories (newest first, at most 20) that stated `relation` with subject key `from_key`.
+pub fn stating(
+    conn: &Connection,
+    owner: &str,
+    from_key: &str,
+    relation: Relation,
+) -> Result<Vec<i64>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT DISTINCT v.memory_pk FROM relationship_evidence v JOIN relationships r ON r.pk = v.relationship_pk \
+         WHERE r.owner = ?1 AND r.relation = ?2 AND NOT r.inferred AND r.from_pk = \
+         (SELECT entity_pk FROM entity_keys WHERE owner = ?1 AND key = ?3) ORDER BY v.memory_pk DESC LIMIT 20",
+    )?;
+    let rows = stmt.query_map(params![owner, relation.as_str(), from_key], |r| r.get(0))?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}

@@ -9,6 +9,7 @@ use crate::embed;
 use crate::error::{Error, Result};
 use crate::model::*;
 
+pub mod conflicts;
 pub mod graph;
 
 /// `PRAGMA application_id` of a Mnemo store ("MNMO").
@@ -136,6 +137,24 @@ CREATE TABLE memory_entities (
     PRIMARY KEY (memory_pk, entity_pk)
 ) WITHOUT ROWID;
 CREATE INDEX memory_entities_entity ON memory_entities(entity_pk);
+-- Conflicts between a new statement and an existing memory; `new_pk` is null when the new
+-- statement was not stored (keep_existing), its text is kept in `new_content`.
+CREATE TABLE conflicts (
+    pk INTEGER PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    owner TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    mode TEXT NOT NULL,
+    status TEXT NOT NULL,
+    new_pk INTEGER REFERENCES memories(pk) ON DELETE CASCADE,
+    new_content TEXT NOT NULL,
+    existing_pk INTEGER NOT NULL REFERENCES memories(pk) ON DELETE CASCADE,
+    resolution TEXT,
+    reason TEXT,
+    created_at INTEGER NOT NULL,
+    resolved_at INTEGER
+);
+CREATE INDEX conflicts_owner ON conflicts(owner, status);
 "#,
 ];
 

@@ -381,6 +381,52 @@ fn every_typed_function_answers_what_the_json_call_answers() {
     assert!(path.found);
     assert_eq!(path.hops.len(), 2);
 
+    // Conflicts, typed.
+    let remember = |content: &str| RememberArgs {
+        entity_id: "ana".into(),
+        content: content.into(),
+        extracted: None,
+        agent_id: None,
+        session_id: None,
+        source_ref: None,
+        source: None,
+    };
+    typed!(rt, call_remember, &remember("I like coffee.")).expect("remember");
+    let said = typed!(rt, call_remember, &remember("I don't like coffee.")).expect("remember");
+    let Outcome::Conflict(c) = &said.outcomes[0] else {
+        panic!("{said:?}")
+    };
+    assert_eq!(
+        (c.kind, c.mode),
+        (ConflictKind::Negation, ConflictMode::Ask)
+    );
+    let waiting = typed!(
+        rt,
+        call_conflicts,
+        &ConflictsRequest {
+            entity_id: "ana".into(),
+            status: Some(ConflictStatus::Open),
+            limit: None,
+        }
+    )
+    .expect("conflicts");
+    assert_eq!(waiting[0].id, c.conflict);
+    let done = typed!(
+        rt,
+        call_resolve_conflict,
+        &ResolveRequest {
+            entity_id: "ana".into(),
+            id: c.conflict.clone(),
+            resolution: Resolution::KeepBoth,
+            reason: None,
+        }
+    )
+    .expect("resolve");
+    assert_eq!(
+        (done.status, done.resolution),
+        (ConflictStatus::Resolved, Some(Resolution::KeepBoth))
+    );
+
     let dir2 = Dir::new("restore");
     let mut fresh = open(&dir2);
     let imported = typed!(fresh, call_import, &exported).expect("import");

@@ -71,6 +71,13 @@ enums! {
     RankMode { Balanced, Recent, Important, Historical, Comprehensive }
     SkipReason { ExactDuplicate, SemanticDuplicate, Subset, NotSignificant }
     EntityType { Person, Organization, Location, Product, Concept, Event, Other }
+    ConflictKind {
+        Negation, StatedChange, PreferenceFlip, ChangedNumber, ChangedPlace, ChangedJob,
+        ChangedRelationship,
+    }
+    ConflictMode { KeepExisting, UseNew, Merge, Ask, Temporal }
+    ConflictStatus { Open, Resolved }
+    Resolution { KeepExisting, UseNew, Merge, KeepBoth }
     Relation {
         WorksAt, Employs, Manages, ReportsTo, FriendOf, LivesIn, HomeOf, ParentOf,
         ChildOf, Dating, MarriedTo, EngagedTo, ExOf, MemberOf, HasMember, Founded,
@@ -156,6 +163,12 @@ records! {
     Traversal <=> core::Traversal { nodes, edges } {}
     PathRequest <=> core::PathRequest { entity_id, from, to, max_depth } {}
     GraphPath <=> core::GraphPath { found, hops } {}
+    Conflict <=> core::Conflict {
+        id, kind, mode, status, memory, content, existing, existing_content, resolution, reason,
+        created_at, resolved_at,
+    } {}
+    ConflictsRequest <=> core::ConflictsRequest { entity_id, status, limit } {}
+    ResolveRequest <=> core::ResolveRequest { entity_id, id, resolution, reason } {}
 }
 
 /// A search's mode and recall filter are optional in WIT and take the engine's defaults.
@@ -209,6 +222,13 @@ impl Conv<core::Outcome> for wit::Outcome {
                 existing: s.existing,
                 similarity: s.similarity,
             },
+            wit::Outcome::Conflict(c) => core::Outcome::Conflict {
+                id: c.id,
+                existing: c.existing,
+                kind: c.kind.conv(),
+                mode: c.mode.conv(),
+                conflict: c.conflict,
+            },
         }
     }
 }
@@ -234,6 +254,19 @@ impl Conv<wit::Outcome> for core::Outcome {
                 reason: reason.conv(),
                 existing,
                 similarity,
+            }),
+            core::Outcome::Conflict {
+                id,
+                existing,
+                kind,
+                mode,
+                conflict,
+            } => wit::Outcome::Conflict(wit::Conflicted {
+                id,
+                existing,
+                kind: kind.conv(),
+                mode: mode.conv(),
+                conflict,
             }),
         }
     }

@@ -231,6 +231,20 @@ impl GuestStore for Store {
         typed(self.engine().path(&request.conv()))
     }
 
+    fn conflicts(
+        &self,
+        request: types::ConflictsRequest,
+    ) -> Result<Vec<types::Conflict>, wit::Error> {
+        typed(self.engine().conflicts(&request.conv()))
+    }
+
+    fn resolve_conflict(
+        &self,
+        request: types::ResolveRequest,
+    ) -> Result<types::Conflict, wit::Error> {
+        typed(self.engine().resolve_conflict(&request.conv()))
+    }
+
     fn call(&self, method: String, args: String) -> Result<String, wit::Error> {
         self.engine().call_json(&method, &args).map_err(error)
     }
