@@ -41,6 +41,7 @@ pub const METHODS: &[&str] = &[
     "path",
     "conflicts",
     "resolve_conflict",
+    "llm_instructions",
 ];
 
 /// One engine call with its arguments.
@@ -70,6 +71,7 @@ pub enum Call {
     Path(PathRequest),
     Conflicts(ConflictsRequest),
     ResolveConflict(ResolveRequest),
+    LlmInstructions(NoArgs),
 }
 
 /// Arguments of `remember`: a piece of conversation, or what a host extractor found in it.
@@ -81,6 +83,9 @@ pub struct RememberArgs {
     /// Memories the host already extracted from `content` (an LLM extractor, or `extract`
     /// plus host vectors); when absent the engine's extractor runs.
     pub extracted: Option<Vec<Extracted>>,
+    /// An LLM's raw answer to [`crate::extract::llm::INSTRUCTIONS`] for `content`: checked by
+    /// the engine; when it cannot be used the built-in extractor runs and the report says why.
+    pub llm_output: Option<String>,
     pub agent_id: Option<String>,
     pub session_id: Option<String>,
     pub source_ref: Option<String>,
@@ -204,6 +209,7 @@ impl Call {
             "path" => Call::Path(deserialize("args", args)?),
             "conflicts" => Call::Conflicts(deserialize("args", args)?),
             "resolve_conflict" => Call::ResolveConflict(deserialize("args", args)?),
+            "llm_instructions" => Call::LlmInstructions(deserialize("args", args)?),
             other => {
                 return Err(Error::UnknownValue {
                     field: "method",
@@ -260,9 +266,29 @@ impl Engine {
     /// host already extracted.
     pub fn remember_args(&mut self, mut args: RememberArgs) -> Result<WriteReport> {
         let options = args.options();
-        match args.extracted.take() {
-            Some(x) => self.remember_extracted(&args.entity_id, x, options),
-            None => self.remember(&args.entity_id, &args.content, options),
+        match (args.extracted.take(), args.llm_output.take()) {
+            (Some(_), Some(_)) => Err(Error::invalid(
+                "args",
+                "give either extracted memories or an LLM's answer, not both",
+            )),
+            (Some(x), None) => self.remember_extracted(&args.entity_id, x, options),
+            (None, Some(answer)) => {
+                crate::text::check_id("entity_id", &args.entity_id)?;
+                crate::text::check_content("content", &args.content)?;
+                let now = self.now()?;
+                let extraction = match crate::extract::llm::parse(&answer) {
+                    Ok(memories) => crate::extract::Extraction {
+                        memories,
+                        fallback: None,
+                    },
+                    Err(why) => crate::extract::fall_back(&args.content, now, &why)?,
+                };
+                let mut report =
+                    self.remember_extracted(&args.entity_id, extraction.memories, options)?;
+                report.fallback = extraction.fallback;
+                Ok(report)
+            }
+            (None, None) => self.remember(&args.entity_id, &args.content, options),
         }
     }
 
@@ -294,6 +320,7 @@ impl Engine {
             Call::Path(r) => json(self.path(&r)?),
             Call::Conflicts(r) => json(self.conflicts(&r)?),
             Call::ResolveConflict(r) => json(self.resolve_conflict(&r)?),
+            Call::LlmInstructions(_) => json(crate::extract::llm::INSTRUCTIONS),
             Call::EmbeddingModel(_) => {
                 let (model, dimension) = self.embedding_model();
                 json(ModelInfo {

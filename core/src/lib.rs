@@ -52,7 +52,8 @@ pub use engine::{Engine, EngineBuilder, ListRequest, MaintainReport, MemoryPatch
 pub use error::{Error, Result};
 pub use export::{ExportRecord, ImportReport};
 pub use extract::{
-    EntityMention, Extracted, Extractor, PassThrough, RelationMention, RuleExtractor,
+    EntityMention, Extracted, Extraction, Extractor, LlmExtractor, PassThrough, RelationMention,
+    RuleExtractor,
 };
 pub use graph::{
     EntitiesRequest, Entity, EntityType, GraphPath, Node, PathRequest, Relation, Relationship,

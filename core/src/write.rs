@@ -116,6 +116,9 @@ pub enum Outcome {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct WriteReport {
     pub outcomes: Vec<Outcome>,
+    /// Why the built-in extractor stood in for an LLM's answer (`remember` only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fallback: Option<String>,
 }
 
 impl WriteReport {
@@ -243,8 +246,11 @@ impl Engine {
         opts: RememberOptions,
     ) -> Result<WriteReport> {
         text::check_id("entity_id", entity_id)?;
-        let extracted = self.extract(content)?;
-        self.remember_extracted(entity_id, extracted, opts)
+        text::check_content("content", content)?;
+        let extraction = self.extractor.extraction(content, self.now()?)?;
+        let mut report = self.remember_extracted(entity_id, extraction.memories, opts)?;
+        report.fallback = extraction.fallback;
+        Ok(report)
     }
 
     /// What the engine's extractor finds in `content` (nothing is stored). Hosts that embed
@@ -270,6 +276,7 @@ impl Engine {
                     existing: None,
                     similarity: None,
                 }],
+                fallback: None,
             });
         }
         let items = extracted

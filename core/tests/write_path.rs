@@ -425,3 +425,89 @@ fn merge_with_the_builtin_embedder_re_embeds_the_merged_text() {
     assert_eq!(ids(&hits), vec![id.clone()]);
     assert!(hits[0].why.text > 0.0 && hits[0].why.vector > 0.2);
 }
+
+/// An LLM behind a function that answers from a list, in turn.
+fn llm(answers: Vec<Option<std::result::Result<String, String>>>) -> Engine {
+    let answers = std::sync::Mutex::new(answers.into_iter());
+    Engine::builder(ManualClock::new(T0))
+        .extractor(LlmExtractor(
+            move |instructions: &str, _text: &str, _now: Millis| {
+                assert!(
+                    instructions.contains("\"memories\""),
+                    "the schema travels with each question"
+                );
+                answers.lock().unwrap().next().flatten()
+            },
+        ))
+        .open_in_memory()
+        .unwrap()
+}
+
+#[test]
+fn an_llm_extractor_is_checked_and_replaced_by_the_built_in_one_when_wrong() {
+    let good = r#"{"memories": [{"content": "User is a paramedic in Cork", "type": "IDENTITY", "importance": 0.9}]}"#;
+    let mut e = llm(vec![
+        Some(Ok(good.into())),
+        Some(Ok("Sure! The user is a paramedic.".into())),
+        Some(Ok(
+            r#"{"memories": [{"content": "x", "importance": 3}]}"#.into()
+        )),
+        Some(Err("HTTP 500 from the chat endpoint".into())),
+        None,
+    ]);
+    let say =
+        |e: &mut Engine, text: &str| e.remember("u", text, RememberOptions::default()).unwrap();
+
+    let r = say(&mut e, "I'm a paramedic in Cork, been doing it for years");
+    assert_eq!(r.fallback, None);
+    let m = e.get("u", r.stored_ids()[0]).unwrap();
+    assert_eq!(
+        (m.content.as_str(), m.memory_type),
+        ("User is a paramedic in Cork", MemoryType::Identity)
+    );
+
+    for (text, why) in [
+        ("I prefer tea in the morning.", "not the extraction JSON"),
+        ("My sister Ana lives in Porto.", "importance 3"),
+        ("I need to renew my passport by Friday.", "HTTP 500"),
+    ] {
+        let r = say(&mut e, text);
+        let note = r.fallback.clone().expect("a fallback note");
+        assert!(
+            note.contains(why) && note.contains("built-in extractor"),
+            "{note}"
+        );
+        let m = e.get("u", r.stored_ids()[0]).unwrap();
+        assert_eq!(m.content, text, "the built-in extractor kept the statement");
+    }
+    // No LLM at all: the built-in extractor, no note.
+    assert_eq!(say(&mut e, "I love sushi.").fallback, None);
+}
+
+#[test]
+fn an_llm_answer_can_come_with_the_call() {
+    let (mut e, _) = engine();
+    let args = |answer: &str| {
+        serde_json::json!({"entity_id": "u", "content": "We moved to Lisbon in March", "llm_output": answer}).to_string()
+    };
+    let ok = e
+        .call_json(
+            "remember",
+            &args(r#"[{"content": "The user moved to Lisbon in March", "type": "EVENT"}]"#),
+        )
+        .unwrap();
+    assert!(ok.contains("created") && !ok.contains("fallback"), "{ok}");
+    let fell = e.call_json("remember", &args("{not json")).unwrap();
+    assert!(fell.contains("\"fallback\""), "{fell}");
+    let both = e
+        .call_json(
+            "remember",
+            r#"{"entity_id": "u", "content": "x y z", "llm_output": "[]", "extracted": []}"#,
+        )
+        .unwrap_err();
+    assert_eq!(both.code(), "invalid_input");
+    assert!(e
+        .call_json("llm_instructions", "")
+        .unwrap()
+        .contains("RFC 3339"));
+}

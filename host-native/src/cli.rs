@@ -31,6 +31,14 @@ pub struct Cli {
     /// The model the embeddings API should use (recorded in the store).
     #[arg(long, global = true, env = "MNEMO_EMBED_MODEL")]
     pub embed_model: Option<String>,
+    /// An OpenAI-compatible chat API (e.g. http://127.0.0.1:11434/v1) whose model extracts
+    /// memories from what `remember` is given, instead of the built-in extractor; its answers
+    /// are checked and a bad one falls back to the built-in extractor. Needs --llm-model.
+    #[arg(long, global = true, env = "MNEMO_LLM_URL", requires = "llm_model")]
+    pub llm_url: Option<String>,
+    /// The chat model to ask.
+    #[arg(long, global = true, env = "MNEMO_LLM_MODEL")]
+    pub llm_model: Option<String>,
     #[command(subcommand)]
     pub command: Command,
 }

@@ -40,11 +40,16 @@ fn run(cli: Cli) -> Result<ExitCode> {
         )),
         _ => None,
     };
+    let llm = match (&cli.llm_url, &cli.llm_model) {
+        (Some(url), Some(model)) => Some(providers::HttpChat::new(url, model)),
+        _ => None,
+    };
     let mut rt = Runtime::open(Options {
         data: dir.path.clone(),
         clock,
         seed,
         embedding,
+        llm,
     })?;
     let json = cli.json;
     if let Command::Serve { bind, port } = &cli.command {

@@ -1,6 +1,7 @@
-//! Providers for the component's imports: an OpenAI-compatible embeddings endpoint
-//! (`POST {url}/embeddings`, as served by Ollama, llama.cpp, vLLM, OpenAI) for hosts that want
-//! a real model instead of the built-in embedder.
+//! Providers for the component's imports, over OpenAI-compatible HTTP APIs (as served by
+//! Ollama, llama.cpp, vLLM, OpenAI): an embeddings endpoint (`POST {url}/embeddings`) instead
+//! of the built-in embedder, and a chat endpoint (`POST {url}/chat/completions`) as the LLM
+//! extractor.
 
 use anyhow::{bail, Context, Result};
 use serde_json::{json, Value};
@@ -87,5 +88,49 @@ impl HttpEmbedder {
             }
         }
         Ok(out)
+    }
+}
+
+/// A chat-completions endpoint asked to extract memories.
+pub struct HttpChat {
+    url: String,
+    model: String,
+    agent: ureq::Agent,
+}
+
+impl HttpChat {
+    /// A chat endpoint at `base_url` (e.g. `http://127.0.0.1:11434/v1`) serving `model`.
+    pub fn new(base_url: &str, model: &str) -> HttpChat {
+        HttpChat {
+            url: format!("{}/chat/completions", base_url.trim_end_matches('/')),
+            model: model.to_string(),
+            agent: ureq::Agent::new_with_defaults(),
+        }
+    }
+
+    /// The model's answer to `instructions` (the system message) about `content`.
+    pub fn ask(&self, instructions: &str, content: &str) -> Result<String, String> {
+        let body = json!({
+            "model": self.model,
+            "temperature": 0,
+            "response_format": {"type": "json_object"},
+            "messages": [
+                {"role": "system", "content": instructions},
+                {"role": "user", "content": content},
+            ],
+        });
+        let mut response = self
+            .agent
+            .post(&self.url)
+            .send_json(&body)
+            .map_err(|e| format!("POST {}: {e}", self.url))?;
+        let v: Value = response
+            .body_mut()
+            .read_json()
+            .map_err(|e| format!("{} answered with something that is not JSON: {e}", self.url))?;
+        v["choices"][0]["message"]["content"]
+            .as_str()
+            .map(str::to_string)
+            .ok_or_else(|| format!("{} answered without choices[0].message.content", self.url))
     }
 }

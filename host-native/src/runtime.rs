@@ -16,7 +16,7 @@ pub use exports::mnemo::engine::engine::Error as CallError;
 use exports::mnemo::engine::engine::OpenOptions;
 use mnemo::engine::host::{EmbedderInfo, Host};
 
-use crate::providers::HttpEmbedder;
+use crate::providers::{HttpChat, HttpEmbedder};
 
 /// The engine component, built by build.rs.
 const COMPONENT: &[u8] = include_bytes!(env!("MNEMO_COMPONENT"));
@@ -58,6 +58,7 @@ pub struct State {
     table: ResourceTable,
     clock: Clock,
     embedding: Option<Embedding>,
+    llm: Option<HttpChat>,
 }
 
 impl WasiView for State {
@@ -97,8 +98,15 @@ impl Host for State {
             None => Err("this host has no embedding model; the built-in embedder is in use".into()),
         }
     }
-    fn extract(&mut self, _content: String, _now: i64) -> Option<Result<String, String>> {
-        None
+    fn extract(
+        &mut self,
+        instructions: String,
+        content: String,
+        _now: i64,
+    ) -> Option<Result<String, String>> {
+        self.llm
+            .as_ref()
+            .map(|llm| llm.ask(&instructions, &content))
     }
 }
 
@@ -109,6 +117,8 @@ pub struct Options {
     pub seed: u64,
     /// Where vectors come from (else the built-in embedder).
     pub embedding: Option<Embedding>,
+    /// The LLM that extracts memories (else the built-in extractor).
+    pub llm: Option<HttpChat>,
 }
 
 /// One store open inside the component.
@@ -152,6 +162,7 @@ impl Runtime {
             table: ResourceTable::new(),
             clock: options.clock,
             embedding: options.embedding,
+            llm: options.llm,
         };
         let mut store = Store::new(&engine, state);
         let bindings = Mnemo::instantiate(&mut store, &component, &linker)?;

@@ -36,6 +36,7 @@ pub fn scenario(file: &PathBuf) -> Result<ExitCode> {
             clock: Clock::Fixed(now),
             seed,
             embedding: None,
+            llm: None,
         })?;
         let mut out = Vec::new();
         for step in steps {
@@ -77,6 +78,7 @@ pub fn bench(corpus: &PathBuf) -> Result<ExitCode> {
         clock: Clock::Fixed(1_700_000_000_000),
         seed: 1,
         embedding: Some(embedding),
+        llm: None,
     })?;
     let open_ms = started.elapsed().as_secs_f64() * 1000.0;
     let t = std::time::Instant::now();

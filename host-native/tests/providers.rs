@@ -141,3 +141,146 @@ fn an_openai_compatible_endpoint_embeds_writes_and_searches() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("did not answer as expected"));
     let _ = std::fs::remove_dir_all(&data);
 }
+
+/// Serves `/v1/chat/completions` on loopback, answering from `answers` in turn (a status and
+/// the message content), and records what it was asked.
+fn chat_server(
+    answers: Vec<(u16, &'static str)>,
+) -> (String, std::sync::Arc<std::sync::Mutex<Vec<Value>>>) {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    let asked = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let log = asked.clone();
+    std::thread::spawn(move || {
+        let mut answers = answers.into_iter();
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { continue };
+            let mut reader = BufReader::new(stream.try_clone().unwrap());
+            let mut length = 0;
+            loop {
+                let mut line = String::new();
+                if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
+                    break;
+                }
+                if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+                    length = v.trim().parse().unwrap_or(0);
+                }
+            }
+            let mut body = vec![0; length];
+            let _ = reader.read_exact(&mut body);
+            log.lock()
+                .unwrap()
+                .push(serde_json::from_slice(&body).unwrap_or(Value::Null));
+            let (status, content) = answers.next().unwrap_or((500, "no more answers"));
+            let answer = if status == 200 {
+                json!({"choices": [{"index": 0, "message": {"role": "assistant", "content": content}}]}).to_string()
+            } else {
+                content.to_string()
+            };
+            let _ = write!(
+                stream,
+                "HTTP/1.1 {status} X\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{answer}",
+                answer.len()
+            );
+        }
+    });
+    (format!("http://{addr}/v1"), asked)
+}
+
+#[test]
+fn an_openai_compatible_chat_model_extracts_and_bad_answers_fall_back() {
+    let (url, asked) = chat_server(vec![
+        (200, r#"{"memories": [{"content": "User is a paramedic in Cork", "type": "IDENTITY", "entities": [{"name": "Cork", "type": "LOCATION"}]}]}"#),
+        (200, "```json\n{\"memories\": [{\"content\": \"User prefers tea\", \"type\": \"PREFERENCE\"}]}\n```"),
+        (200, "Sure! Here is what I found: the user likes hiking."),
+        (200, r#"{"memories": [{"content": "x", "type": "FEELING"}]}"#),
+        (500, r#"{"error": "overloaded"}"#),
+    ]);
+    let data = std::env::temp_dir().join(format!("mnemo-llm-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&data);
+    let remember = |text: &str| {
+        let out = Command::new(env!("CARGO_BIN_EXE_mnemo"))
+            .arg("--data")
+            .arg(&data)
+            .args([
+                "--json",
+                "--now",
+                "2023-11-14T22:13:20Z",
+                "--llm-url",
+                &url,
+                "--llm-model",
+                "toy-chat",
+            ])
+            .args(["remember", "--entity", "kai", text])
+            .env_remove("MNEMO_LLM_URL")
+            .env_remove("MNEMO_LLM_MODEL")
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice::<Value>(&out.stdout).unwrap()
+    };
+    let r = remember("I'm a paramedic in Cork, have been for years");
+    assert!(r.get("fallback").is_none(), "{r}");
+    let r2 = remember("tea please, never coffee");
+    assert!(
+        r2.get("fallback").is_none(),
+        "a fenced answer is fine: {r2}"
+    );
+    for (text, why) in [
+        ("I like hiking in the hills.", "not the extraction JSON"),
+        ("I prefer window seats.", "not the extraction JSON"),
+        ("My sister Ana lives in Porto.", "the LLM failed"),
+    ] {
+        let r = remember(text);
+        let note = r["fallback"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no fallback note: {r}"));
+        assert!(
+            note.contains(why) && note.contains("built-in extractor"),
+            "{note}"
+        );
+        assert_eq!(r["outcomes"][0]["action"], "created", "{r}");
+    }
+    let list = mnemo(
+        &data,
+        &[
+            "call",
+            "list",
+            r#"{"entity_id": "kai", "oldest_first": true}"#,
+        ],
+    );
+    let list: Value = serde_json::from_slice(&list.stdout).unwrap();
+    let contents: Vec<&str> = list["memories"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["content"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        contents,
+        [
+            "User is a paramedic in Cork",
+            "User prefers tea",
+            "I like hiking in the hills.",
+            "I prefer window seats.",
+            "My sister Ana lives in Porto."
+        ]
+    );
+    // The model was asked with the engine's schema and the user's words.
+    let asked = asked.lock().unwrap();
+    assert_eq!(asked.len(), 5);
+    assert_eq!(asked[0]["model"], "toy-chat");
+    assert!(asked[0]["messages"][0]["content"]
+        .as_str()
+        .unwrap()
+        .contains("\"memories\""));
+    assert_eq!(
+        asked[0]["messages"][1]["content"],
+        "I'm a paramedic in Cork, have been for years"
+    );
+    let _ = std::fs::remove_dir_all(&data);
+}

@@ -130,6 +130,8 @@ export interface RememberArgs {
   content: string;
   /** Memories already extracted from `content`; when absent the extractor runs. */
   extracted?: Extracted[];
+  /** An LLM's raw answer for `content`, checked by the engine (not with `extracted`). */
+  llm_output?: string;
   agent_id?: string;
   session_id?: string;
   source_ref?: string;
@@ -158,6 +160,8 @@ export type Outcome =
 /** What happened to each input, in input order. */
 export interface WriteReport {
   outcomes: Outcome[];
+  /** Why the built-in extractor stood in for an LLM's answer. */
+  fallback?: string;
 }
 
 export type ConflictKind =
@@ -356,7 +360,15 @@ export interface Embedder {
 }
 
 /** A host extractor (e.g. an LLM): the memories in a piece of conversation; [] = nothing. */
-export type Extractor = (content: string, context: { entity_id: string }) => Promise<Extracted[]> | Extracted[];
+/**
+ * A host extractor: memories found in `content`, or an LLM's raw answer to `instructions`
+ * (text; the engine checks it against the schema and falls back to its own extractor, saying
+ * why in the report's `fallback`).
+ */
+export type Extractor = (
+  content: string,
+  context: { entity_id: string; instructions: string },
+) => Promise<Extracted[] | string> | Extracted[] | string;
 
 export interface OpenOptions {
   /** Store name: 1–64 letters, digits, '-' or '_' (default 'mnemo'). */

@@ -254,6 +254,7 @@ export class Mnemo {
   #t;
   #embed;
   #extract;
+  #llmInstructions;
 
   constructor(transport, embed, extract) {
     this.#t = transport;
@@ -299,12 +300,25 @@ export class Mnemo {
     return this.#t.request('call', { method, args });
   }
 
+  /** The extraction instructions (with their JSON schema) to send an LLM, from the engine. */
+  async #instructions() {
+    this.#llmInstructions ??= await this.#t.request('call', { method: 'llm_instructions', args: {} });
+    return this.#llmInstructions;
+  }
+
   async #prepare(method, args) {
-    if (method === 'remember' && args.extracted === undefined && (this.#extract || this.#embed)) {
+    if (method === 'remember' && args.extracted === undefined && args.llm_output === undefined && (this.#extract || this.#embed)) {
       let extracted = this.#extract
-        ? await this.#extract(args.content, { entity_id: args.entity_id })
+        ? await this.#extract(args.content, { entity_id: args.entity_id, instructions: await this.#instructions() })
         : await this.#t.request('call', { method: 'extract', args: { content: args.content } });
-      if (!Array.isArray(extracted)) throw coded('extractor failed: expected an array of memories', 'extractor_error');
+      // An LLM's raw answer: the engine checks it, and falls back to its own extractor.
+      if (typeof extracted === 'string') {
+        if (this.#embed) {
+          throw coded('an extractor that answers text needs the built-in embedder; with your own embedder, return parsed memories', 'extractor_error');
+        }
+        return { ...args, llm_output: extracted };
+      }
+      if (!Array.isArray(extracted)) throw coded('extractor failed: expected an array of memories or an LLM answer (text)', 'extractor_error');
       if (this.#embed && extracted.length) {
         const vectors = await this.#vectors(extracted.map((x) => x.content));
         extracted = extracted.map((x, i) => ({ ...x, vector: x.vector ?? vectors[i] }));

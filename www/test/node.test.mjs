@@ -194,6 +194,26 @@ test('conflicts are found on remember, listed and resolved through the async API
   await m.close();
 });
 
+test('an LLM callback answering text is checked; a bad answer falls back and says so', async () => {
+  const seen = [];
+  const answers = [
+    '{"memories": [{"content": "User adopted a cat named Miso", "type": "RELATIONSHIP"}]}',
+    'Sure! The user has a cat.',
+  ];
+  const m = await open({ extract: async (content, ctx) => { seen.push(ctx); return answers.shift(); } });
+  const good = await m.remember({ entity_id: 'ana', content: 'We adopted a cat, Miso!' });
+  assert.equal(good.fallback, undefined);
+  const bad = await m.remember({ entity_id: 'ana', content: 'My sister Ana lives in Porto.' });
+  assert.match(bad.fallback, /not the extraction JSON.*built-in extractor/);
+  const page = await m.list({ entity_id: 'ana', oldest_first: true });
+  assert.deepEqual(page.memories.map((x) => [x.content, x.type]), [
+    ['User adopted a cat named Miso', 'RELATIONSHIP'],
+    ['My sister Ana lives in Porto.', 'RELATIONSHIP'],
+  ]);
+  assert.match(seen[0].instructions, /"memories"/);
+  await m.close();
+});
+
 test('JSONL export and import move one owner between stores', async () => {
   const a = await open();
   await a.seed(facts);

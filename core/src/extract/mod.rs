@@ -7,6 +7,7 @@ mod classify;
 mod entities;
 mod gate;
 mod lexicon;
+pub mod llm;
 mod relations;
 mod sentiment;
 mod when;
@@ -91,6 +92,56 @@ impl Default for Extracted {
 pub trait Extractor {
     /// Memories found in `text`, said at `now`.
     fn extract(&self, text: &str, now: Millis) -> Result<Vec<Extracted>>;
+
+    /// [`Extractor::extract`], saying why another extractor stood in when one did.
+    fn extraction(&self, text: &str, now: Millis) -> Result<Extraction> {
+        Ok(Extraction {
+            memories: self.extract(text, now)?,
+            fallback: None,
+        })
+    }
+}
+
+/// What an extraction found, and why the built-in extractor stood in, if it did.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Extraction {
+    pub memories: Vec<Extracted>,
+    pub fallback: Option<String>,
+}
+
+/// The built-in extractor in place of an LLM whose answer could not be used, and why.
+pub fn fall_back(text: &str, now: Millis, why: &str) -> Result<Extraction> {
+    Ok(Extraction {
+        memories: RuleExtractor.extract(text, now)?,
+        fallback: Some(format!("{why}; the built-in extractor was used")),
+    })
+}
+
+/// An LLM behind a function `ask(instructions, text, now)`: `None` when there is none (the
+/// built-in extractor runs), else its answer or why it failed. An answer that does not follow
+/// [`llm::INSTRUCTIONS`], or a failure, falls back to the built-in extractor and says so.
+pub struct LlmExtractor<F>(pub F);
+
+impl<F: Fn(&str, &str, Millis) -> Option<std::result::Result<String, String>>> Extractor
+    for LlmExtractor<F>
+{
+    fn extract(&self, text: &str, now: Millis) -> Result<Vec<Extracted>> {
+        Ok(self.extraction(text, now)?.memories)
+    }
+
+    fn extraction(&self, text: &str, now: Millis) -> Result<Extraction> {
+        match (self.0)(llm::INSTRUCTIONS, text, now) {
+            None => RuleExtractor.extraction(text, now),
+            Some(Err(e)) => fall_back(text, now, &format!("the LLM failed ({e})")),
+            Some(Ok(answer)) => match llm::parse(&answer) {
+                Ok(memories) => Ok(Extraction {
+                    memories,
+                    fallback: None,
+                }),
+                Err(why) => fall_back(text, now, &why),
+            },
+        }
+    }
 }
 
 /// Stores the whole text as one CONTEXT narrative of middling importance (for hosts that want

@@ -32,6 +32,7 @@ fn open(dir: &Dir) -> Runtime {
         clock: Clock::Fixed(T0),
         seed: 7,
         embedding: None,
+        llm: None,
     })
     .expect("open the store")
 }
@@ -123,6 +124,7 @@ fn every_typed_function_answers_what_the_json_call_answers() {
             entity_id: "ana".into(),
             content: "We adopted a cat called Miso last spring".into(),
             extracted: None,
+            llm_output: None,
             agent_id: None,
             session_id: Some("s1".into()),
             source_ref: Some("msg-1".into()),
@@ -305,6 +307,7 @@ fn every_typed_function_answers_what_the_json_call_answers() {
             entity_id: "ana".into(),
             content: "My brother Tiago works at Shopify.".into(),
             extracted: None,
+            llm_output: None,
             agent_id: None,
             session_id: None,
             source_ref: None,
@@ -386,6 +389,7 @@ fn every_typed_function_answers_what_the_json_call_answers() {
         entity_id: "ana".into(),
         content: content.into(),
         extracted: None,
+        llm_output: None,
         agent_id: None,
         session_id: None,
         source_ref: None,

@@ -125,9 +125,9 @@ records! {
     EntityMention <=> core::EntityMention { name, aliases } { type_: entity_type }
     RelationMention <=> core::RelationMention { from, relation, to, confidence } {}
     RememberArgs <=> core::api::RememberArgs {
-        entity_id, content, extracted, agent_id, session_id, source_ref, source,
+        entity_id, content, extracted, llm_output, agent_id, session_id, source_ref, source,
     } {}
-    WriteReport <=> core::WriteReport { outcomes } {}
+    WriteReport <=> core::WriteReport { outcomes, fallback } {}
     SearchRequest <=> core::SearchRequest {
         entity_id, query, vector, limit, include_archived, types, min_score, entities,
     } { mode: mode, recall: recall }

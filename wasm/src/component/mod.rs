@@ -6,8 +6,7 @@ mod convert;
 use std::cell::{RefCell, RefMut};
 
 use mnemo_core::{
-    Clock, Config, Embedder, Engine, Error, Extracted, Extractor, HashEmbedder, Millis,
-    RuleExtractor, SeededEntropy,
+    Clock, Config, Embedder, Engine, Error, HashEmbedder, LlmExtractor, Millis, SeededEntropy,
 };
 
 wit_bindgen::generate!({ world: "mnemo", path: "wit" });
@@ -47,20 +46,6 @@ impl Embedder for HostEmbedder {
     }
 }
 
-/// The host's extractor, falling back to the built-in one when the host has none.
-struct HostExtractor;
-
-impl Extractor for HostExtractor {
-    fn extract(&self, text: &str, now: Millis) -> mnemo_core::Result<Vec<Extracted>> {
-        match host::extract(text, now) {
-            None => RuleExtractor.extract(text, now),
-            Some(Err(e)) => Err(Error::Extractor(e)),
-            Some(Ok(json)) => serde_json::from_str(&json)
-                .map_err(|e| Error::Extractor(format!("the host extractor's JSON: {e}"))),
-        }
-    }
-}
-
 fn error(e: Error) -> wit::Error {
     wit::Error {
         code: e.code().to_string(),
@@ -86,7 +71,12 @@ impl GuestStore for Store {
     fn open(options: OpenOptions) -> Result<wit::Store, wit::Error> {
         let mut builder = Engine::builder(HostClock)
             .entropy(SeededEntropy::new(options.seed))
-            .extractor(HostExtractor);
+            // The host's LLM when it has one, checked, else the built-in extractor.
+            .extractor(LlmExtractor(
+                |instructions: &str, text: &str, now: Millis| {
+                    host::extract(instructions, text, now)
+                },
+            ));
         if !options.config.trim().is_empty() {
             let mut de = serde_json::Deserializer::from_str(&options.config);
             let config: Config = mnemo_core::api::deserialize("config", &mut de).map_err(error)?;

@@ -1,0 +1,230 @@
+//! Extraction by an LLM: the instructions every host sends with a message, and the checking of
+//! what comes back. The answer must follow [`INSTRUCTIONS`]' JSON schema; anything else —
+//! malformed JSON, a wrong type, an unknown memory type, a number out of range — is refused
+//! whole, and the engine falls back to the built-in extractor and says why.
+
+use serde::Deserialize;
+
+use super::{EntityMention, Extracted, RelationMention};
+use crate::clock::Millis;
+use crate::graph::{EntityType, Relation};
+use crate::model::{Kind, MemoryType};
+
+/// What the LLM is asked to do, with the JSON schema of its answer.
+pub const INSTRUCTIONS: &str = r#"You extract long-term memories from one message a user sent to their assistant.
+Answer with JSON only, no prose, in exactly this shape:
+{"memories": [{
+  "content": "one self-contained statement, in the user's words where possible",
+  "type": "IDENTITY | PREFERENCE | RELATIONSHIP | EVENT | ACTIVITY | PLAN | CONTEXT | EPHEMERAL",
+  "kind": "fact | procedure | narrative",
+  "importance": 0.0-1.0,
+  "confidence": 0.0-1.0 (lower when the user hedges),
+  "hedged": true | false,
+  "sentiment": -1.0-1.0,
+  "tags": ["keyword", ...],
+  "expires_at": "RFC 3339 date-time when a plan or deadline ends, else null",
+  "entities": [{"name": "...", "type": "PERSON | ORGANIZATION | LOCATION | PRODUCT | CONCEPT | EVENT | OTHER", "aliases": []}],
+  "relationships": [{"from": "user or an entity name", "relation": "works_at | lives_in | friend_of | sibling_of | parent_of | married_to | dating | manages | reports_to | uses | likes | dislikes | ...", "to": "...", "confidence": 0.0-1.0}]
+}]}
+IDENTITY: who the user is. PREFERENCE: likes, dislikes, how they want answers. RELATIONSHIP: people, pets, organisations, places in their life. EVENT: what happened. ACTIVITY: what they are doing now. PLAN: what they intend, with deadlines. CONTEXT: about this conversation. EPHEMERAL: true only right now.
+The user is "user" in relationships. Chit-chat ("ok", "thanks", "lol") gives {"memories": []}. Only "content" is required."#;
+
+/// One memory as the LLM gives it (unknown fields are ignored; known ones are checked).
+#[derive(Deserialize)]
+struct Said {
+    content: String,
+    #[serde(rename = "type", default)]
+    memory_type: Option<MemoryType>,
+    #[serde(default)]
+    kind: Option<Kind>,
+    #[serde(default)]
+    importance: Option<f64>,
+    #[serde(default)]
+    confidence: Option<f64>,
+    #[serde(default)]
+    hedged: Option<bool>,
+    #[serde(default)]
+    sentiment: Option<f64>,
+    #[serde(default)]
+    tags: Vec<String>,
+    #[serde(default)]
+    expires_at: Option<When>,
+    #[serde(default)]
+    entities: Vec<SaidEntity>,
+    #[serde(default)]
+    relationships: Vec<SaidRelation>,
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum When {
+    Millis(i64),
+    Text(String),
+}
+
+#[derive(Deserialize)]
+struct SaidEntity {
+    name: String,
+    #[serde(rename = "type", default)]
+    entity_type: Option<EntityType>,
+    #[serde(default)]
+    aliases: Vec<String>,
+}
+
+#[derive(Deserialize)]
+struct SaidRelation {
+    from: String,
+    relation: Relation,
+    to: String,
+    #[serde(default)]
+    confidence: Option<f64>,
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum Answer {
+    Wrapped { memories: Vec<Said> },
+    Bare(Vec<Said>),
+}
+
+/// The JSON in an answer: without a Markdown code fence around it, if there is one.
+fn json_of(text: &str) -> &str {
+    let t = text.trim();
+    let Some(rest) = t.strip_prefix("```") else {
+        return t;
+    };
+    let rest = rest.split_once('\n').map_or(rest, |(_, body)| body);
+    rest.trim_end().strip_suffix("```").unwrap_or(rest).trim()
+}
+
+fn unit(field: &str, v: Option<f64>, lo: f64) -> Result<Option<f64>, String> {
+    match v {
+        Some(x) if !(x.is_finite() && (lo..=1.0).contains(&x)) => {
+            Err(format!("{field} {x} is not between {lo} and 1"))
+        }
+        v => Ok(v),
+    }
+}
+
+/// The memories in an LLM's answer, or why the answer cannot be used.
+pub fn parse(answer: &str) -> Result<Vec<Extracted>, String> {
+    let answer: Answer = serde_json::from_str(json_of(answer)).map_err(|e| {
+        let e = e.to_string();
+        format!(
+            "the LLM's answer is not the extraction JSON ({})",
+            e.split(" at line ").next().unwrap_or(&e)
+        )
+    })?;
+    let said = match answer {
+        Answer::Wrapped { memories } => memories,
+        Answer::Bare(v) => v,
+    };
+    let mut out = Vec::with_capacity(said.len());
+    for (i, s) in said.into_iter().enumerate() {
+        let at = |e: String| format!("memories[{i}]: {e}");
+        if s.content.trim().is_empty() {
+            return Err(at("content is empty".into()));
+        }
+        let expires_at = match s.expires_at {
+            None => None,
+            Some(When::Millis(ms)) => Some(ms),
+            Some(When::Text(t)) => {
+                let t =
+                    time::OffsetDateTime::parse(&t, &time::format_description::well_known::Rfc3339)
+                        .map_err(|e| {
+                            at(format!("expires_at {t:?} is not an RFC 3339 time ({e})"))
+                        })?;
+                Some((t.unix_timestamp_nanos() / 1_000_000) as Millis)
+            }
+        };
+        let defaults = Extracted::default();
+        let mut relationships = Vec::with_capacity(s.relationships.len());
+        for r in s.relationships {
+            relationships.push(RelationMention {
+                from: r.from,
+                relation: r.relation,
+                to: r.to,
+                confidence: unit("relationship confidence", r.confidence, 0.0)
+                    .map_err(at)?
+                    .unwrap_or(0.8),
+            });
+        }
+        out.push(Extracted {
+            content: s.content.trim().to_string(),
+            memory_type: s.memory_type.unwrap_or(defaults.memory_type),
+            kind: s.kind.unwrap_or(defaults.kind),
+            importance: unit("importance", s.importance, 0.0)
+                .map_err(at)?
+                .unwrap_or(defaults.importance),
+            confidence: unit("confidence", s.confidence, 0.0)
+                .map_err(at)?
+                .unwrap_or(defaults.confidence),
+            hedged: s.hedged.unwrap_or(false),
+            sentiment: unit("sentiment", s.sentiment, -1.0)
+                .map_err(at)?
+                .unwrap_or(0.0),
+            tags: s.tags,
+            expires_at,
+            entities: s
+                .entities
+                .into_iter()
+                .map(|e| EntityMention {
+                    name: e.name,
+                    entity_type: e.entity_type.unwrap_or(EntityType::Other),
+                    aliases: e.aliases,
+                })
+                .collect(),
+            relationships,
+            vector: None,
+        });
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_good_answer_fenced_or_not() {
+        let answer = r#"```json
+{"memories": [{"content": "User's sister Ana lives in Porto", "type": "RELATIONSHIP", "importance": 0.8,
+  "expires_at": "2026-12-01T17:00:00Z", "extra": "ignored",
+  "entities": [{"name": "Ana", "type": "PERSON"}],
+  "relationships": [{"from": "user", "relation": "sibling_of", "to": "Ana"}]}]}
+```"#;
+        let v = parse(answer).unwrap();
+        assert_eq!(v[0].memory_type, MemoryType::Relationship);
+        assert_eq!(v[0].expires_at, Some(1_796_144_400_000));
+        assert_eq!(v[0].relationships[0].confidence, 0.8);
+        assert_eq!(parse("[]").unwrap(), vec![]);
+        assert_eq!(parse(r#"{"memories": []}"#).unwrap(), vec![]);
+    }
+
+    #[test]
+    fn bad_answers_say_why() {
+        for (answer, why) in [
+            ("Sure! Here are the memories:", "not the extraction JSON"),
+            (
+                r#"{"memories": [{"content": "x", "type": "FEELING"}]}"#,
+                "not the extraction JSON",
+            ),
+            (
+                r#"{"memories": [{"content": "x", "importance": 7}]}"#,
+                "importance 7",
+            ),
+            (r#"{"memories": [{"content": "  "}]}"#, "content is empty"),
+            (
+                r#"{"memories": [{"content": "x", "expires_at": "next friday"}]}"#,
+                "RFC 3339",
+            ),
+            (
+                r#"{"memories": [{"content": "x", "relationships": [{"from": "user", "relation": "frenemy_of", "to": "Bo"}]}]}"#,
+                "not the extraction JSON",
+            ),
+        ] {
+            let e = parse(answer).unwrap_err();
+            assert!(e.contains(why), "{answer}: {e}");
+        }
+    }
+}
