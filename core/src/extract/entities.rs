@@ -332,7 +332,29 @@ fn name_word(tokens: &[Token], i: usize) -> bool {
         return false;
     }
     let first = tokens[..i].iter().all(|t| t.punct);
-    !(common(&t.lower) && (first || t.text.chars().skip(1).all(|c| c.is_lowercase())))
+    if !common(&t.lower) {
+        return true;
+    }
+    // A common word starts a longer name mid-sentence ("Project Halcyon", "Lincoln High").
+    let determiner = matches!(
+        t.lower.as_str(),
+        "my" | "our"
+            | "your"
+            | "his"
+            | "her"
+            | "their"
+            | "the"
+            | "a"
+            | "an"
+            | "this"
+            | "that"
+            | "we"
+            | "i"
+    );
+    let next_capital = tokens
+        .get(i + 1)
+        .is_some_and(|n| n.capital && !n.punct && !common(&n.lower));
+    !first && !determiner && next_capital && t.text.chars().skip(1).all(|c| c.is_lowercase())
 }
 
 /// A capitalised word opening the sentence that reads as an ordinary word ("Moved to Leeds",

@@ -472,7 +472,7 @@ fn matches_at(
                 }
             }
         }
-        if matches!(*part, "O" | "L") && word(i) == Some("the") {
+        if matches!(*part, "O" | "L") && matches!(word(i), Some("the" | "a" | "an")) {
             i += 1;
         }
         match *part {
@@ -509,6 +509,7 @@ fn matches_at(
             },
             "*" => match items.get(i)? {
                 Item::Word(w) if w != "|" => i += 1,
+                Item::Entity(_) => i += 1,
                 _ => return None,
             },
             alternatives => match items.get(i)? {
@@ -717,7 +718,6 @@ pub fn find(tokens: &[Token], found: &mut Vec<Found>) -> Vec<Link> {
                 relation = Relation::MemberOf;
             }
             add(Link { from, relation, to }, &mut out);
-            break;
         }
     }
     out
@@ -754,6 +754,62 @@ mod tests {
         assert_eq!(rels("my dog Biscuit"), ["user has_pet Biscuit"]);
         assert_eq!(rels("Ana's husband Tom is a chef"), ["Ana married_to Tom"]);
         assert_eq!(rels("my wife's name is Mei"), ["user married_to Mei"]);
+    }
+
+    #[test]
+    fn every_family_of_relations() {
+        for (text, want) in [
+            ("Priya is my mentor", "Priya mentors user"),
+            ("I mentor Jun", "user mentors Jun"),
+            ("I founded Loomly", "user founded Loomly"),
+            (
+                "I'm a member of the Riverside Rowing Club",
+                "user member_of Riverside Rowing Club",
+            ),
+            ("I studied at TU Delft", "user studied_at TU Delft"),
+            ("I graduated from McGill", "user studied_at McGill"),
+            ("Weavr is our competitor", "Weavr competitor_of user"),
+            (
+                "Acme Logistics is my biggest client",
+                "Acme Logistics client_of user",
+            ),
+            ("We partnered with Stripe", "user partner_of Stripe"),
+            ("I'm collaborating with Jun", "user collaborates_with Jun"),
+            ("I met Yuki in Osaka", "user knows Yuki"),
+            ("I'm attending PyCon", "user attends PyCon"),
+            ("I visited Hanoi", "user visited Hanoi"),
+            ("I own a Kindle", "user owns Kindle"),
+            (
+                "I teach chemistry at Lincoln High",
+                "user works_at Lincoln High",
+            ),
+            ("My grandma Rosa", "Rosa grandparent_of user"),
+            ("my cousin Tiago", "user cousin_of Tiago"),
+            ("my roommate Jess", "user roommate_of Jess"),
+            ("my neighbour Omar", "user neighbor_of Omar"),
+            ("my coworker Lin", "user colleague_of Lin"),
+            ("my fiancé Kwame", "user engaged_to Kwame"),
+            ("my ex Jordan", "user ex_of Jordan"),
+            ("I report to Ingrid", "user reports_to Ingrid"),
+            ("I manage Tom", "user manages Tom"),
+            (
+                "I'm interested in astronomy",
+                "user interested_in astronomy",
+            ),
+            ("I hate cilantro", "user dislikes cilantro"),
+            (
+                "I'm working on Project Halcyon",
+                "user works_on Project Halcyon",
+            ),
+            ("I built Plantpal", "user created Plantpal"),
+            ("I was born in Tbilisi", "user born_in Tbilisi"),
+        ] {
+            assert!(
+                rels(text).contains(&want.to_string()),
+                "{text}: {:?}",
+                rels(text)
+            );
+        }
     }
 
     #[test]
