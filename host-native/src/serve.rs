@@ -250,6 +250,7 @@ fn route(rt: &mut Runtime, request: Parsed) -> Answer {
     match (&method, segments.as_slice()) {
         (Method::Post, ["remember"]) => call(rt, "remember", body),
         (Method::Post, ["extract"]) => call(rt, "extract", body),
+        (Method::Get, ["extract", "instructions"]) => call(rt, "llm_instructions", json!({})),
         (Method::Post, ["seed"]) => call(rt, "seed", body),
         (Method::Post, ["search"]) => call(rt, "search", body),
         (Method::Post, ["consolidate"]) => call(rt, "maintain", json!({})),

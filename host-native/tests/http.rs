@@ -158,6 +158,11 @@ fn every_route_answers_with_the_engines_json() {
     assert_eq!(s.total(), before, "extract stores nothing");
     let (st, r) = s.send("POST", "/api/v1/extract", json!({"content": 5}));
     assert_eq!((st, r["code"].as_str()), (400, Some("invalid_input")));
+    let (st, r) = s.send("GET", "/api/v1/extract/instructions", Value::Null);
+    assert!(
+        st == 200 && r.as_str().is_some_and(|t| t.contains("\"memories\"")),
+        "{r}"
+    );
 
     let (st, r) = s.send(
         "POST",
@@ -284,6 +289,7 @@ fn without_the_token_nothing_but_health_answers() {
         ("POST", "/api/v1/seed"),
         ("POST", "/api/v1/remember"),
         ("POST", "/api/v1/extract"),
+        ("GET", "/api/v1/extract/instructions"),
         ("GET", "/api/v1/entities?entity_id=ana"),
         ("GET", "/api/v1/conflicts?entity_id=ana"),
         ("POST", "/api/v1/conflicts/cfl_1/resolve"),
