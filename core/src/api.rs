@@ -13,6 +13,7 @@ use crate::extract::Extracted;
 use crate::graph::{EntitiesRequest, PathRequest, RelationshipsRequest, TraverseRequest};
 use crate::model::{Source, Status};
 use crate::recall::SearchRequest;
+use crate::schedule::{ScheduleCreate, ScheduleRef, ScheduleUpdate, SchedulesRequest};
 use crate::write::{NewMemory, RememberOptions, WriteReport};
 
 /// Every method [`Call::parse`] accepts, in the order the docs list them.
@@ -42,6 +43,12 @@ pub const METHODS: &[&str] = &[
     "conflicts",
     "resolve_conflict",
     "llm_instructions",
+    "schedule_create",
+    "schedules",
+    "scheduled",
+    "schedule_ack",
+    "schedule_update",
+    "schedule_cancel",
 ];
 
 /// One engine call with its arguments.
@@ -72,6 +79,12 @@ pub enum Call {
     Conflicts(ConflictsRequest),
     ResolveConflict(ResolveRequest),
     LlmInstructions(NoArgs),
+    ScheduleCreate(ScheduleCreate),
+    Schedules(SchedulesRequest),
+    Scheduled(OwnerRef),
+    ScheduleAck(ScheduleRef),
+    ScheduleUpdate(ScheduleUpdate),
+    ScheduleCancel(ScheduleRef),
 }
 
 /// Arguments of `remember`: a piece of conversation, or what a host extractor found in it.
@@ -210,6 +223,12 @@ impl Call {
             "conflicts" => Call::Conflicts(deserialize("args", args)?),
             "resolve_conflict" => Call::ResolveConflict(deserialize("args", args)?),
             "llm_instructions" => Call::LlmInstructions(deserialize("args", args)?),
+            "schedule_create" => Call::ScheduleCreate(deserialize("args", args)?),
+            "schedules" => Call::Schedules(deserialize("args", args)?),
+            "scheduled" => Call::Scheduled(deserialize("args", args)?),
+            "schedule_ack" => Call::ScheduleAck(deserialize("args", args)?),
+            "schedule_update" => Call::ScheduleUpdate(deserialize("args", args)?),
+            "schedule_cancel" => Call::ScheduleCancel(deserialize("args", args)?),
             other => {
                 return Err(Error::UnknownValue {
                     field: "method",
@@ -321,6 +340,12 @@ impl Engine {
             Call::Conflicts(r) => json(self.conflicts(&r)?),
             Call::ResolveConflict(r) => json(self.resolve_conflict(&r)?),
             Call::LlmInstructions(_) => json(crate::extract::llm::INSTRUCTIONS),
+            Call::ScheduleCreate(r) => json(self.schedule_create(&r)?),
+            Call::Schedules(r) => json(self.schedules(&r)?),
+            Call::Scheduled(r) => json(self.scheduled(&r.entity_id)?),
+            Call::ScheduleAck(r) => json(self.schedule_ack(&r)?),
+            Call::ScheduleUpdate(r) => json(self.schedule_update(&r)?),
+            Call::ScheduleCancel(r) => json(self.schedule_cancel(&r)?),
             Call::EmbeddingModel(_) => {
                 let (model, dimension) = self.embedding_model();
                 json(ModelInfo {

@@ -34,6 +34,7 @@ mod math;
 pub mod model;
 pub mod rank;
 pub mod recall;
+pub mod schedule;
 pub(crate) mod store;
 pub mod text;
 mod tier;
@@ -62,5 +63,8 @@ pub use graph::{
 pub use model::*;
 pub use rank::{RankMode, ScoreBreakdown, Weights};
 pub use recall::{SearchHit, SearchRequest};
+pub use schedule::{
+    Schedule, ScheduleCreate, ScheduleRef, ScheduleStatus, ScheduleUpdate, SchedulesRequest, Tag,
+};
 pub use store::SCHEMA_VERSION;
 pub use write::{NewMemory, Outcome, RememberOptions, SkipReason, WriteReport};

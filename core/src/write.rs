@@ -152,9 +152,9 @@ impl From<NewMemory> for Input {
 }
 
 /// A validated input, ready to store.
-struct Prepared {
-    memory: Memory,
-    vector: Vec<f32>,
+pub(crate) struct Prepared {
+    pub memory: Memory,
+    pub vector: Vec<f32>,
     supplied_vector: bool,
 }
 
@@ -308,7 +308,12 @@ impl Engine {
     }
 
     /// Validates one input and builds its memory row and vector.
-    fn prepare(&self, n: NewMemory, auto_tags: &[String], now: Millis) -> Result<Prepared> {
+    pub(crate) fn prepare(
+        &self,
+        n: NewMemory,
+        auto_tags: &[String],
+        now: Millis,
+    ) -> Result<Prepared> {
         text::check_id("entity_id", &n.entity_id)?;
         text::check_content("content", &n.content)?;
         check_opt_id("agent_id", &n.agent_id)?;

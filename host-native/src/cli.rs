@@ -43,6 +43,51 @@ pub struct Cli {
     pub command: Command,
 }
 
+/// What `mnemo schedule` does.
+#[derive(Subcommand)]
+pub enum ScheduleAction {
+    /// Create a schedule: `--cron cron:daily:09:00 "take the vitamins"`.
+    Create {
+        #[arg(long)]
+        entity: String,
+        /// cron:hourly, cron:daily[:HH:MM], cron:weekly:DAY:HH:MM, cron:weekdays:HH:MM,
+        /// cron:monthly:D:HH:MM, cron:every:<duration>, cron:once:<RFC 3339>.
+        #[arg(long)]
+        cron: String,
+        text: String,
+    },
+    /// The owner's schedules, soonest due first.
+    List {
+        #[arg(long)]
+        entity: String,
+        /// Done and cancelled ones too.
+        #[arg(long)]
+        all: bool,
+    },
+    /// Acknowledge a schedule: it moves on to its next due time.
+    Ack {
+        #[arg(long)]
+        entity: String,
+        id: String,
+    },
+    /// Change a schedule's text or tag.
+    Update {
+        #[arg(long)]
+        entity: String,
+        id: String,
+        #[arg(long)]
+        cron: Option<String>,
+        #[arg(long)]
+        text: Option<String>,
+    },
+    /// Cancel a schedule.
+    Cancel {
+        #[arg(long)]
+        entity: String,
+        id: String,
+    },
+}
+
 #[derive(Subcommand)]
 pub enum Command {
     /// Remember a piece of conversation (the extractor decides what to store).
@@ -240,6 +285,16 @@ pub enum Command {
         resolution: String,
         #[arg(long)]
         reason: Option<String>,
+    },
+    /// Schedules: cron-tagged plans that fall due again and again.
+    Schedule {
+        #[command(subcommand)]
+        action: ScheduleAction,
+    },
+    /// The schedules due now (each due time once).
+    Scheduled {
+        #[arg(long)]
+        entity: String,
     },
     /// Counts of an owner's memories.
     Stats {
@@ -452,6 +507,32 @@ pub fn calls(command: Command) -> Result<Vec<(&'static str, Value)>> {
         ),
         Command::History { entity, id } => one("status_history", mref(entity, id)),
         Command::Stats { entity } => one("stats", json!({"entity_id": entity})),
+        Command::Scheduled { entity } => one("scheduled", json!({"entity_id": entity})),
+        Command::Schedule { action } => match action {
+            ScheduleAction::Create { entity, cron, text } => one(
+                "schedule_create",
+                json!({"entity_id": entity, "content": text, "cron_tag": cron}),
+            ),
+            ScheduleAction::List { entity, all } => {
+                one("schedules", json!({"entity_id": entity, "all": all}))
+            }
+            ScheduleAction::Ack { entity, id } => one("schedule_ack", mref(entity, id)),
+            ScheduleAction::Update {
+                entity,
+                id,
+                cron,
+                text,
+            } => one(
+                "schedule_update",
+                object(vec![
+                    ("entity_id", json!(entity)),
+                    ("id", json!(id)),
+                    ("content", json!(text)),
+                    ("cron_tag", json!(cron)),
+                ]),
+            ),
+            ScheduleAction::Cancel { entity, id } => one("schedule_cancel", mref(entity, id)),
+        },
         Command::Conflicts {
             entity,
             open,

@@ -216,6 +216,31 @@ fn human(method: &str, v: &Value) -> String {
                 out += "no conflicts\n";
             }
         }
+        "schedules" | "scheduled" | "schedule_create" | "schedule_ack" | "schedule_update"
+        | "schedule_cancel" => {
+            let one = [v.clone()];
+            let list = v.as_array().map_or(&one[..], Vec::as_slice);
+            for x in list {
+                out += &format!(
+                    "{} {} [{}] next {} · missed {}  {}\n",
+                    s(&x["id"]),
+                    s(&x["status"]),
+                    s(&x["cron_tag"]),
+                    x["next_due_at"]
+                        .as_i64()
+                        .map_or("-".to_string(), |t| t.to_string()),
+                    x["missed"],
+                    s(&x["content"])
+                );
+            }
+            if out.is_empty() {
+                out += if method == "scheduled" {
+                    "nothing due\n"
+                } else {
+                    "no schedules\n"
+                };
+            }
+        }
         "entities" => {
             for e in v.as_array().into_iter().flatten() {
                 let aliases: Vec<&str> = e["aliases"]

@@ -167,7 +167,7 @@ fn query(url: &str) -> Map<String, Value> {
         // stay strings.
         let value = match (key, v.parse::<u64>()) {
             ("limit" | "offset" | "depth" | "max_depth", Ok(n)) => json!(n),
-            ("pinned" | "oldest_first" | "include_archived" | "stated_only", _)
+            ("pinned" | "oldest_first" | "include_archived" | "stated_only" | "all", _)
                 if v == "true" || v == "false" =>
             {
                 json!(v == "true")
@@ -285,6 +285,18 @@ fn route(rt: &mut Runtime, request: Parsed) -> Answer {
         }
         (Method::Get, ["entities"]) => call(rt, "entities", params),
         (Method::Get, ["conflicts"]) => call(rt, "conflicts", params),
+        (Method::Post, ["schedule"]) => call(rt, "schedule_create", body),
+        (Method::Get, ["schedules"]) => call(rt, "schedules", params),
+        (Method::Get, ["scheduled"]) => call(rt, "scheduled", params),
+        (Method::Post, ["schedule", id, "ack"]) => {
+            call(rt, "schedule_ack", with(body, "id", json!(id)))
+        }
+        (Method::Put | Method::Patch, ["schedule", id]) => {
+            call(rt, "schedule_update", with(body, "id", json!(id)))
+        }
+        (Method::Delete, ["schedule", id]) => {
+            call(rt, "schedule_cancel", with(params, "id", json!(id)))
+        }
         (Method::Post, ["conflicts", id, "resolve"]) => {
             call(rt, "resolve_conflict", with(body, "id", json!(id)))
         }

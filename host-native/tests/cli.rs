@@ -512,3 +512,127 @@ fn killing_the_host_mid_import_keeps_every_acknowledged_batch() {
     assert!(total < 20_000, "the import was not interrupted");
     assert_eq!(total % 1000, 0, "a batch was half written: {total}");
 }
+
+#[test]
+fn schedules_fall_due_as_the_clock_is_replayed() {
+    let d = Data::new("schedules");
+    let at = |now: &str, args: &[&str]| -> Value {
+        let mut all = vec!["--json", "--now", now];
+        all.extend_from_slice(args);
+        let out = mnemo(&d.0, &all);
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice(&out.stdout).expect("JSON")
+    };
+    let s = at(
+        "2028-02-28T08:00:00Z",
+        &[
+            "schedule",
+            "create",
+            "--entity",
+            "kai",
+            "--cron",
+            "cron:daily:09:00",
+            "take the vitamins",
+        ],
+    );
+    let id = s["id"].as_str().unwrap().to_string();
+    assert_eq!(
+        at("2028-02-28T08:30:00Z", &["scheduled", "--entity", "kai"]),
+        json!([])
+    );
+    let due = at("2028-02-28T09:01:00Z", &["scheduled", "--entity", "kai"]);
+    assert_eq!(due[0]["id"], id.as_str());
+    assert_eq!(
+        at("2028-02-28T09:02:00Z", &["scheduled", "--entity", "kai"]),
+        json!([]),
+        "once per due time"
+    );
+    let acked = at(
+        "2028-02-28T09:05:00Z",
+        &["schedule", "ack", "--entity", "kai", &id],
+    );
+    assert_eq!(acked["next_due_at"], 1_835_427_600_000i64, "Feb 29, 09:00");
+    let updated = at(
+        "2028-02-28T10:00:00Z",
+        &[
+            "schedule",
+            "update",
+            "--entity",
+            "kai",
+            &id,
+            "--cron",
+            "cron:weekly:fri:18:00",
+        ],
+    );
+    assert_eq!(updated["cron_tag"], "cron:weekly:fri:18:00");
+    assert_eq!(
+        at(
+            "2028-02-28T10:00:00Z",
+            &["schedule", "list", "--entity", "kai"]
+        )
+        .as_array()
+        .unwrap()
+        .len(),
+        1
+    );
+    at(
+        "2028-02-28T10:00:00Z",
+        &["schedule", "cancel", "--entity", "kai", &id],
+    );
+    assert_eq!(
+        at(
+            "2028-02-28T10:00:00Z",
+            &["schedule", "list", "--entity", "kai"]
+        ),
+        json!([])
+    );
+    assert_eq!(
+        at(
+            "2028-02-28T10:00:00Z",
+            &["schedule", "list", "--entity", "kai", "--all"]
+        )[0]["status"],
+        "cancelled"
+    );
+    // Bad tags are refused with the grammar.
+    let out = mnemo(
+        &d.0,
+        &[
+            "--json",
+            "schedule",
+            "create",
+            "--entity",
+            "kai",
+            "--cron",
+            "cron:yearly",
+            "x",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let err: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(
+        err["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("cron:weekly:DAY:HH:MM"),
+        "{err}"
+    );
+    // Human output.
+    let text = mnemo(
+        &d.0,
+        &[
+            "--now",
+            "2028-02-28T10:00:00Z",
+            "schedule",
+            "list",
+            "--entity",
+            "kai",
+            "--all",
+        ],
+    );
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(text.contains("cancelled [cron:weekly:fri:18:00]"), "{text}");
+}

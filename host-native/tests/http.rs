@@ -588,3 +588,70 @@ fn graph_and_conflict_routes() {
     );
     assert_eq!((st, r["code"].as_str()), (404, Some("not_found")));
 }
+
+#[test]
+fn schedule_routes() {
+    let s = Server::start("schedule", Some("tok"));
+    let (st, created) = s.send(
+        "POST",
+        "/api/v1/schedule",
+        json!({"entity_id": "kai", "content": "stand-up", "cron_tag": "cron:every:1h"}),
+    );
+    assert_eq!(st, 200, "{created}");
+    let id = created["id"].as_str().unwrap().to_string();
+    let (st, list) = s.send("GET", "/api/v1/schedules?entity_id=kai", Value::Null);
+    assert_eq!((st, list[0]["id"].as_str()), (200, Some(id.as_str())));
+    let (st, due) = s.send("GET", "/api/v1/scheduled?entity_id=kai", Value::Null);
+    assert_eq!(
+        (st, due),
+        (200, json!([])),
+        "the server's clock is fixed at its start: not due yet"
+    );
+    let (st, r) = s.send(
+        "POST",
+        &format!("/api/v1/schedule/{id}/ack"),
+        json!({"entity_id": "kai"}),
+    );
+    assert_eq!((st, r["acknowledged_at"].is_i64()), (200, true), "{r}");
+    let (st, r) = s.send(
+        "PUT",
+        &format!("/api/v1/schedule/{id}"),
+        json!({"entity_id": "kai", "cron_tag": "cron:daily:07:30"}),
+    );
+    assert_eq!(
+        (st, r["cron_tag"].as_str()),
+        (200, Some("cron:daily:07:30")),
+        "{r}"
+    );
+    let (st, r) = s.send(
+        "PUT",
+        &format!("/api/v1/schedule/{id}"),
+        json!({"entity_id": "kai", "cron_tag": "cron:daily:7"}),
+    );
+    assert_eq!((st, r["code"].as_str()), (400, Some("invalid_input")));
+    let (st, r) = s.send(
+        "DELETE",
+        &format!("/api/v1/schedule/{id}?entity_id=kai"),
+        Value::Null,
+    );
+    assert_eq!((st, r["status"].as_str()), (200, Some("cancelled")));
+    let (st, r) = s.send(
+        "DELETE",
+        &format!("/api/v1/schedule/{id}?entity_id=bob"),
+        Value::Null,
+    );
+    assert_eq!((st, r["code"].as_str()), (404, Some("not_found")));
+    let (st, r) = s.send(
+        "POST",
+        "/api/v1/schedule",
+        json!({"entity_id": "kai", "content": "x", "cron_tag": 5}),
+    );
+    assert_eq!((st, r["code"].as_str()), (400, Some("invalid_input")));
+    for (method, path) in [
+        ("POST", "/api/v1/schedule"),
+        ("GET", "/api/v1/schedules?entity_id=kai"),
+        ("GET", "/api/v1/scheduled?entity_id=kai"),
+    ] {
+        assert_eq!(s.raw(method, path, None, b"{}").0, 401, "{method} {path}");
+    }
+}

@@ -170,6 +170,19 @@ export type ConflictKind =
 export type ConflictMode = 'keep_existing' | 'use_new' | 'merge' | 'ask' | 'temporal';
 export type Resolution = 'keep_existing' | 'use_new' | 'merge' | 'keep_both';
 
+/** A schedule: a cron-tagged PLAN memory and when it falls due (UTC). */
+export interface Schedule {
+  id: string;
+  content: string;
+  cron_tag: string;
+  status: 'active' | 'done' | 'cancelled';
+  next_due_at: Millis | null;
+  /** Due times that passed without an acknowledgement. */
+  missed: number;
+  acknowledged_at: Millis | null;
+  created_at: Millis;
+}
+
 /** A conflict between a new statement and an existing memory. */
 export interface Conflict {
   id: string;
@@ -428,6 +441,17 @@ export declare class Mnemo {
   path(args: { entity_id: string; from: string; to: string; max_depth?: number }): Promise<{ found: boolean; hops: Relationship[] }>;
   /** Conflicts found on writes, newest first. */
   conflicts(args: { entity_id: string; status?: 'open' | 'resolved'; limit?: number }): Promise<Conflict[]>;
+  /** What an LLM extractor is asked, with the JSON schema of its answer. */
+  llmInstructions(): Promise<string>;
+  /** Creates a schedule (`cron:daily:09:00`, `cron:weekly:mon:09:00`, `cron:weekdays:08:30`, `cron:monthly:31:09:00`, `cron:every:2h`, `cron:once:<RFC 3339>`, `cron:hourly`). */
+  scheduleCreate(args: { entity_id: string; content: string; cron_tag: string }): Promise<Schedule>;
+  /** An owner's schedules, soonest due first (`all`: done and cancelled too). */
+  schedules(args: { entity_id: string; all?: boolean }): Promise<Schedule[]>;
+  /** The schedules due now, each due time reported once. */
+  scheduled(args: { entity_id: string }): Promise<Schedule[]>;
+  scheduleAck(args: { entity_id: string; id: string }): Promise<Schedule>;
+  scheduleUpdate(args: { entity_id: string; id: string; content?: string; cron_tag?: string }): Promise<Schedule>;
+  scheduleCancel(args: { entity_id: string; id: string }): Promise<Schedule>;
   /** Decides an open conflict. */
   resolveConflict(args: { entity_id: string; id: string; resolution: Resolution; reason?: string }): Promise<Conflict>;
   /** All of one owner's memories as JSONL. */

@@ -25,6 +25,13 @@ const METHODS = {
   path: 'path',
   conflicts: 'conflicts',
   resolveConflict: 'resolve_conflict',
+  llmInstructions: 'llm_instructions',
+  scheduleCreate: 'schedule_create',
+  schedules: 'schedules',
+  scheduled: 'scheduled',
+  scheduleAck: 'schedule_ack',
+  scheduleUpdate: 'schedule_update',
+  scheduleCancel: 'schedule_cancel',
 };
 
 function coded(message, code) {

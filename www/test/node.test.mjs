@@ -214,6 +214,23 @@ test('an LLM callback answering text is checked; a bad answer falls back and say
   await m.close();
 });
 
+test('schedules fall due once per due time as setNow moves the clock', async () => {
+  const MON_8AM = 1_835_337_600_000;
+  const m = await Mnemo.open({ storage: 'memory', now: MON_8AM, seed: 1 });
+  const s = await m.scheduleCreate({ entity_id: 'kai', content: 'stand-up', cron_tag: 'cron:weekdays:09:30' });
+  assert.equal(s.next_due_at, MON_8AM + 90 * 60_000);
+  await m.setNow(MON_8AM + 2 * 3_600_000);
+  assert.deepEqual((await m.scheduled({ entity_id: 'kai' })).map((x) => x.id), [s.id]);
+  assert.deepEqual(await m.scheduled({ entity_id: 'kai' }), []);
+  const acked = await m.scheduleAck({ entity_id: 'kai', id: s.id });
+  assert.equal(acked.next_due_at, MON_8AM + 24 * 3_600_000 + 90 * 60_000);
+  await assert.rejects(m.scheduleCreate({ entity_id: 'kai', content: 'x', cron_tag: 'cron:daily:25:00' }), { code: 'invalid_input', message: /no such time/ });
+  const gone = await m.scheduleCancel({ entity_id: 'kai', id: s.id });
+  assert.equal(gone.status, 'cancelled');
+  assert.deepEqual(await m.schedules({ entity_id: 'kai' }), []);
+  await m.close();
+});
+
 test('JSONL export and import move one owner between stores', async () => {
   const a = await open();
   await a.seed(facts);

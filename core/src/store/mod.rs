@@ -11,6 +11,7 @@ use crate::model::*;
 
 pub mod conflicts;
 pub mod graph;
+pub mod schedules;
 
 /// `PRAGMA application_id` of a Mnemo store ("MNMO").
 const APPLICATION_ID: i64 = 0x4D4E_4D4F;
@@ -155,6 +156,21 @@ CREATE TABLE conflicts (
     resolved_at INTEGER
 );
 CREATE INDEX conflicts_owner ON conflicts(owner, status);
+-- Schedules: cron-tagged PLAN memories and when they fall due. `surfaced_due` is the due time
+-- `scheduled` last reported (each due time once); `missed` counts due times that passed
+-- without an acknowledgement.
+CREATE TABLE schedules (
+    memory_pk INTEGER PRIMARY KEY REFERENCES memories(pk) ON DELETE CASCADE,
+    owner TEXT NOT NULL,
+    cron_tag TEXT NOT NULL,
+    start_at INTEGER NOT NULL,
+    next_due INTEGER,
+    surfaced_due INTEGER,
+    acknowledged_at INTEGER,
+    missed INTEGER NOT NULL,
+    status TEXT NOT NULL
+);
+CREATE INDEX schedules_due ON schedules(owner, status, next_due);
 "#,
 ];
 

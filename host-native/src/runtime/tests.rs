@@ -431,6 +431,42 @@ fn every_typed_function_answers_what_the_json_call_answers() {
         (ConflictStatus::Resolved, Some(Resolution::KeepBoth))
     );
 
+    // Schedules, typed.
+    let made = typed!(
+        rt,
+        call_schedule_create,
+        &ScheduleCreate {
+            entity_id: "ana".into(),
+            content: "water the plants".into(),
+            cron_tag: "cron:every:2h".into(),
+        }
+    )
+    .expect("schedule");
+    assert_eq!(
+        (made.status, made.next_due_at),
+        (ScheduleStatus::Active, Some(T0 + 7_200_000))
+    );
+    assert_eq!(
+        typed!(rt, call_schedules, "ana", false)
+            .expect("list")
+            .len(),
+        1
+    );
+    assert!(typed!(rt, call_scheduled, "ana").expect("due").is_empty());
+    let acked = typed!(rt, call_schedule_ack, "ana", &made.id).expect("ack");
+    assert_eq!(acked.acknowledged_at, Some(T0));
+    let gone = typed!(rt, call_schedule_cancel, "ana", &made.id).expect("cancel");
+    assert_eq!(gone.status, ScheduleStatus::Cancelled);
+    let bad = ScheduleCreate {
+        entity_id: "ana".into(),
+        content: "x".into(),
+        cron_tag: "cron:daily:99:99".into(),
+    };
+    assert_eq!(
+        code(typed!(rt, call_schedule_create, &bad)),
+        "invalid_input"
+    );
+
     let dir2 = Dir::new("restore");
     let mut fresh = open(&dir2);
     let imported = typed!(fresh, call_import, &exported).expect("import");

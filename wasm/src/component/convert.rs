@@ -78,6 +78,7 @@ enums! {
     ConflictMode { KeepExisting, UseNew, Merge, Ask, Temporal }
     ConflictStatus { Open, Resolved }
     Resolution { KeepExisting, UseNew, Merge, KeepBoth }
+    ScheduleStatus { Active, Done, Cancelled }
     Relation {
         WorksAt, Employs, Manages, ReportsTo, FriendOf, LivesIn, HomeOf, ParentOf,
         ChildOf, Dating, MarriedTo, EngagedTo, ExOf, MemberOf, HasMember, Founded,
@@ -169,6 +170,11 @@ records! {
     } {}
     ConflictsRequest <=> core::ConflictsRequest { entity_id, status, limit } {}
     ResolveRequest <=> core::ResolveRequest { entity_id, id, resolution, reason } {}
+    Schedule <=> core::Schedule {
+        id, content, cron_tag, status, next_due_at, missed, acknowledged_at, created_at,
+    } {}
+    ScheduleCreate <=> core::ScheduleCreate { entity_id, content, cron_tag } {}
+    ScheduleUpdate <=> core::ScheduleUpdate { entity_id, id, content, cron_tag } {}
 }
 
 /// A search's mode and recall filter are optional in WIT and take the engine's defaults.

@@ -235,6 +235,49 @@ impl GuestStore for Store {
         typed(self.engine().resolve_conflict(&request.conv()))
     }
 
+    fn schedule_create(
+        &self,
+        request: types::ScheduleCreate,
+    ) -> Result<types::Schedule, wit::Error> {
+        typed(self.engine().schedule_create(&request.conv()))
+    }
+
+    fn schedules(&self, entity_id: String, all: bool) -> Result<Vec<types::Schedule>, wit::Error> {
+        typed(
+            self.engine()
+                .schedules(&mnemo_core::SchedulesRequest { entity_id, all }),
+        )
+    }
+
+    fn scheduled(&self, entity_id: String) -> Result<Vec<types::Schedule>, wit::Error> {
+        typed(self.engine().scheduled(&entity_id))
+    }
+
+    fn schedule_ack(&self, entity_id: String, id: String) -> Result<types::Schedule, wit::Error> {
+        typed(
+            self.engine()
+                .schedule_ack(&mnemo_core::ScheduleRef { entity_id, id }),
+        )
+    }
+
+    fn schedule_update(
+        &self,
+        request: types::ScheduleUpdate,
+    ) -> Result<types::Schedule, wit::Error> {
+        typed(self.engine().schedule_update(&request.conv()))
+    }
+
+    fn schedule_cancel(
+        &self,
+        entity_id: String,
+        id: String,
+    ) -> Result<types::Schedule, wit::Error> {
+        typed(
+            self.engine()
+                .schedule_cancel(&mnemo_core::ScheduleRef { entity_id, id }),
+        )
+    }
+
     fn call(&self, method: String, args: String) -> Result<String, wit::Error> {
         self.engine().call_json(&method, &args).map_err(error)
     }
