@@ -6,6 +6,18 @@
 use anyhow::{bail, Context, Result};
 use serde_json::{json, Value};
 
+/// POSTs `body` as JSON to `url` and reads the JSON answer; errors name the endpoint.
+fn post_json(agent: &ureq::Agent, url: &str, body: &Value) -> Result<Value, String> {
+    let mut response = agent
+        .post(url)
+        .send_json(body)
+        .map_err(|e| format!("POST {url}: {e}"))?;
+    response
+        .body_mut()
+        .read_json()
+        .map_err(|e| format!("{url} answered with something that is not JSON: {e}"))
+}
+
 /// An embeddings endpoint and the model it serves.
 pub struct HttpEmbedder {
     url: String,
@@ -51,15 +63,7 @@ impl HttpEmbedder {
     /// The vectors of `texts`, in order.
     pub fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, String> {
         let body = json!({ "model": self.model, "input": texts });
-        let mut response = self
-            .agent
-            .post(&self.url)
-            .send_json(&body)
-            .map_err(|e| format!("POST {}: {e}", self.url))?;
-        let v: Value = response
-            .body_mut()
-            .read_json()
-            .map_err(|e| format!("{} answered with something that is not JSON: {e}", self.url))?;
+        let v = post_json(&self.agent, &self.url, &body)?;
         let data = v["data"]
             .as_array()
             .ok_or_else(|| format!("{} answered without a \"data\" list", self.url))?;
@@ -119,15 +123,7 @@ impl HttpChat {
                 {"role": "user", "content": content},
             ],
         });
-        let mut response = self
-            .agent
-            .post(&self.url)
-            .send_json(&body)
-            .map_err(|e| format!("POST {}: {e}", self.url))?;
-        let v: Value = response
-            .body_mut()
-            .read_json()
-            .map_err(|e| format!("{} answered with something that is not JSON: {e}", self.url))?;
+        let v = post_json(&self.agent, &self.url, &body)?;
         v["choices"][0]["message"]["content"]
             .as_str()
             .map(str::to_string)

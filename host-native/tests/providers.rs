@@ -17,6 +17,24 @@ fn toy_vector(text: &str) -> Vec<f32> {
     v.iter().map(|x| x / n).collect()
 }
 
+/// The JSON body of one HTTP request read from `stream` (null when it is not JSON).
+fn read_request(stream: &std::net::TcpStream) -> Value {
+    let mut reader = BufReader::new(stream.try_clone().unwrap());
+    let mut length = 0;
+    loop {
+        let mut line = String::new();
+        if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
+            break;
+        }
+        if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+            length = v.trim().parse().unwrap_or(0);
+        }
+    }
+    let mut body = vec![0; length];
+    let _ = reader.read_exact(&mut body);
+    serde_json::from_slice(&body).unwrap_or(Value::Null)
+}
+
 /// Serves `/v1/embeddings` on a loopback port until the test ends; `broken` answers garbage.
 fn embeddings_server(broken: bool) -> String {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
@@ -24,20 +42,7 @@ fn embeddings_server(broken: bool) -> String {
     std::thread::spawn(move || {
         for stream in listener.incoming() {
             let Ok(mut stream) = stream else { continue };
-            let mut reader = BufReader::new(stream.try_clone().unwrap());
-            let mut length = 0;
-            loop {
-                let mut line = String::new();
-                if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
-                    break;
-                }
-                if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
-                    length = v.trim().parse().unwrap_or(0);
-                }
-            }
-            let mut body = vec![0; length];
-            let _ = reader.read_exact(&mut body);
-            let request: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+            let request = read_request(&stream);
             let answer = if broken {
                 "not json".to_string()
             } else {
@@ -155,22 +160,7 @@ fn chat_server(
         let mut answers = answers.into_iter();
         for stream in listener.incoming() {
             let Ok(mut stream) = stream else { continue };
-            let mut reader = BufReader::new(stream.try_clone().unwrap());
-            let mut length = 0;
-            loop {
-                let mut line = String::new();
-                if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
-                    break;
-                }
-                if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
-                    length = v.trim().parse().unwrap_or(0);
-                }
-            }
-            let mut body = vec![0; length];
-            let _ = reader.read_exact(&mut body);
-            log.lock()
-                .unwrap()
-                .push(serde_json::from_slice(&body).unwrap_or(Value::Null));
+            log.lock().unwrap().push(read_request(&stream));
             let (status, content) = answers.next().unwrap_or((500, "no more answers"));
             let answer = if status == 200 {
                 json!({"choices": [{"index": 0, "message": {"role": "assistant", "content": content}}]}).to_string()
