@@ -144,6 +144,10 @@ impl Runtime {
     pub fn open(options: Options) -> Result<Runtime> {
         let mut config = Config::new();
         config.cache(Some(cache()?));
+        // `MNEMO_PERFMAP=1 perf record …` names the component's functions in the profile.
+        if std::env::var_os("MNEMO_PERFMAP").is_some() {
+            config.profiler(wasmtime::ProfilingStrategy::PerfMap);
+        }
         let engine = Engine::new(&config)?;
         let component = Component::new(&engine, COMPONENT)
             .map_err(anyhow::Error::from)
