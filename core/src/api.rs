@@ -294,18 +294,8 @@ impl Engine {
             (None, Some(answer)) => {
                 crate::text::check_id("entity_id", &args.entity_id)?;
                 crate::text::check_content("content", &args.content)?;
-                let now = self.now()?;
-                let extraction = match crate::extract::llm::parse(&answer) {
-                    Ok(memories) => crate::extract::Extraction {
-                        memories,
-                        fallback: None,
-                    },
-                    Err(why) => crate::extract::fall_back(&args.content, now, &why)?,
-                };
-                let mut report =
-                    self.remember_extracted(&args.entity_id, extraction.memories, options)?;
-                report.fallback = extraction.fallback;
-                Ok(report)
+                let extraction = crate::extract::from_answer(&answer, &args.content, self.now()?)?;
+                self.remember_extraction(&args.entity_id, extraction, options)
             }
             (None, None) => self.remember(&args.entity_id, &args.content, options),
         }

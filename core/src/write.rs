@@ -9,7 +9,7 @@ use crate::dedup::{self, Verdict, SURPRISE_K};
 use crate::embed;
 use crate::engine::{check_sentiment, check_source_ref, Engine};
 use crate::error::{Error, Result};
-use crate::extract::{EntityMention, Extracted, RelationMention};
+use crate::extract::{EntityMention, Extracted, Extraction, RelationMention};
 use crate::graph;
 use crate::model::*;
 use crate::store;
@@ -248,6 +248,17 @@ impl Engine {
         text::check_id("entity_id", entity_id)?;
         text::check_content("content", content)?;
         let extraction = self.extractor.extraction(content, self.now()?)?;
+        self.remember_extraction(entity_id, extraction, opts)
+    }
+
+    /// Stores an extraction's memories; the report says why the built-in extractor stood in,
+    /// if it did.
+    pub(crate) fn remember_extraction(
+        &mut self,
+        entity_id: &str,
+        extraction: Extraction,
+        opts: RememberOptions,
+    ) -> Result<WriteReport> {
         let mut report = self.remember_extracted(entity_id, extraction.memories, opts)?;
         report.fallback = extraction.fallback;
         Ok(report)

@@ -109,8 +109,20 @@ pub struct Extraction {
     pub fallback: Option<String>,
 }
 
+/// The memories in an LLM's answer about `text`, or, when the answer cannot be used, the
+/// built-in extractor's and why.
+pub fn from_answer(answer: &str, text: &str, now: Millis) -> Result<Extraction> {
+    match llm::parse(answer) {
+        Ok(memories) => Ok(Extraction {
+            memories,
+            fallback: None,
+        }),
+        Err(why) => fall_back(text, now, &why),
+    }
+}
+
 /// The built-in extractor in place of an LLM whose answer could not be used, and why.
-pub fn fall_back(text: &str, now: Millis, why: &str) -> Result<Extraction> {
+fn fall_back(text: &str, now: Millis, why: &str) -> Result<Extraction> {
     Ok(Extraction {
         memories: RuleExtractor.extract(text, now)?,
         fallback: Some(format!("{why}; the built-in extractor was used")),
@@ -133,13 +145,7 @@ impl<F: Fn(&str, &str, Millis) -> Option<std::result::Result<String, String>>> E
         match (self.0)(llm::INSTRUCTIONS, text, now) {
             None => RuleExtractor.extraction(text, now),
             Some(Err(e)) => fall_back(text, now, &format!("the LLM failed ({e})")),
-            Some(Ok(answer)) => match llm::parse(&answer) {
-                Ok(memories) => Ok(Extraction {
-                    memories,
-                    fallback: None,
-                }),
-                Err(why) => fall_back(text, now, &why),
-            },
+            Some(Ok(answer)) => from_answer(&answer, text, now),
         }
     }
 }

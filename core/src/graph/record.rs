@@ -96,8 +96,7 @@ fn resolve(
             if multi {
                 // The full name becomes the entity's name; its first name stays an alias.
                 sql::add_key(conn, owner, &key(&e.name), &e.name, e.pk)?;
-                conn.prepare_cached("UPDATE entities SET name = ?2 WHERE pk = ?1")?
-                    .execute(rusqlite::params![e.pk, name])?;
+                sql::rename(conn, e.pk, name)?;
             }
             return Ok(Some(e.pk));
         }

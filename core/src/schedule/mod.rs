@@ -247,10 +247,7 @@ impl Engine {
         }
         self.transaction(&req.entity_id, |e| {
             if let Some(t) = &tag {
-                e.conn.execute(
-                    "UPDATE memories SET cron_tag = ?2 WHERE pk = ?1",
-                    rusqlite::params![s.memory_pk, t],
-                )?;
+                sql::set_memory_tag(&e.conn, s.memory_pk, Some(t))?;
             }
             sql::save(&e.conn, &s)
         })?;
@@ -271,10 +268,7 @@ impl Engine {
         s.status = ScheduleStatus::Cancelled;
         s.next_due = None;
         self.transaction(&req.entity_id, |e| {
-            e.conn.execute(
-                "UPDATE memories SET cron_tag = NULL WHERE pk = ?1",
-                [s.memory_pk],
-            )?;
+            sql::set_memory_tag(&e.conn, s.memory_pk, None)?;
             sql::save(&e.conn, &s)
         })?;
         let row = self.schedule_row(&req.entity_id, &req.id)?;

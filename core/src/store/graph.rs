@@ -131,6 +131,13 @@ pub fn add_key(conn: &Connection, owner: &str, key: &str, name: &str, pk: i64) -
     Ok(())
 }
 
+/// Gives entity `pk` a new name (its keys stay).
+pub fn rename(conn: &Connection, pk: i64, name: &str) -> Result<()> {
+    conn.prepare_cached("UPDATE entities SET name = ?2 WHERE pk = ?1")?
+        .execute(params![pk, name])?;
+    Ok(())
+}
+
 /// Counts a mention of entity `pk` at `now`, renaming it when `name` is given.
 pub fn mention(conn: &Connection, pk: i64, now: Millis, name: Option<&str>) -> Result<()> {
     conn.prepare_cached(

@@ -60,6 +60,13 @@ pub fn insert(
     Ok(())
 }
 
+/// Sets (or clears) the cron tag of a schedule's memory.
+pub fn set_memory_tag(conn: &Connection, memory_pk: i64, tag: Option<&str>) -> Result<()> {
+    conn.prepare_cached("UPDATE memories SET cron_tag = ?2 WHERE pk = ?1")?
+        .execute(params![memory_pk, tag])?;
+    Ok(())
+}
+
 /// Writes a schedule's timing and status back.
 pub fn save(conn: &Connection, s: &ScheduleRow) -> Result<()> {
     conn.prepare_cached(
