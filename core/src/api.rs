@@ -11,6 +11,7 @@ use crate::engine::{Engine, ListRequest, MemoryPatch};
 use crate::error::{Error, Result};
 use crate::extract::Extracted;
 use crate::graph::{EntitiesRequest, PathRequest, RelationshipsRequest, TraverseRequest};
+use crate::heartbeat::{HeartbeatRequest, RecordMessage};
 use crate::model::{Source, Status};
 use crate::recall::SearchRequest;
 use crate::schedule::{ScheduleCreate, ScheduleRef, ScheduleUpdate, SchedulesRequest};
@@ -49,6 +50,9 @@ pub const METHODS: &[&str] = &[
     "schedule_ack",
     "schedule_update",
     "schedule_cancel",
+    "heartbeat_check",
+    "heartbeat_context",
+    "record_message",
 ];
 
 /// One engine call with its arguments.
@@ -85,6 +89,9 @@ pub enum Call {
     ScheduleAck(ScheduleRef),
     ScheduleUpdate(ScheduleUpdate),
     ScheduleCancel(ScheduleRef),
+    HeartbeatCheck(HeartbeatRequest),
+    HeartbeatContext(HeartbeatRequest),
+    RecordMessage(RecordMessage),
 }
 
 /// Arguments of `remember`: a piece of conversation, or what a host extractor found in it.
@@ -229,6 +236,9 @@ impl Call {
             "schedule_ack" => Call::ScheduleAck(deserialize("args", args)?),
             "schedule_update" => Call::ScheduleUpdate(deserialize("args", args)?),
             "schedule_cancel" => Call::ScheduleCancel(deserialize("args", args)?),
+            "heartbeat_check" => Call::HeartbeatCheck(deserialize("args", args)?),
+            "heartbeat_context" => Call::HeartbeatContext(deserialize("args", args)?),
+            "record_message" => Call::RecordMessage(deserialize("args", args)?),
             other => {
                 return Err(Error::UnknownValue {
                     field: "method",
@@ -336,6 +346,9 @@ impl Engine {
             Call::ScheduleAck(r) => json(self.schedule_ack(&r)?),
             Call::ScheduleUpdate(r) => json(self.schedule_update(&r)?),
             Call::ScheduleCancel(r) => json(self.schedule_cancel(&r)?),
+            Call::HeartbeatCheck(r) => json(self.heartbeat_check(&r)?),
+            Call::HeartbeatContext(r) => json(self.heartbeat_context(&r)?),
+            Call::RecordMessage(r) => json(self.record_message(&r)?),
             Call::EmbeddingModel(_) => {
                 let (model, dimension) = self.embedding_model();
                 json(ModelInfo {

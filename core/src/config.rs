@@ -121,6 +121,7 @@ pub struct Config {
     pub retention: RetentionConfig,
     pub recall: RecallConfig,
     pub conflicts: crate::conflict::ConflictConfig,
+    pub heartbeat: crate::heartbeat::HeartbeatConfig,
 }
 
 impl Config {
@@ -193,6 +194,6 @@ impl Config {
                 "must be at most 100000 (0 turns the cache off)",
             ));
         }
-        Ok(())
+        self.heartbeat.validate()
     }
 }

@@ -30,6 +30,7 @@ pub mod error;
 mod export;
 pub mod extract;
 pub mod graph;
+pub mod heartbeat;
 mod math;
 pub mod model;
 pub mod rank;
@@ -59,6 +60,12 @@ pub use extract::{
 pub use graph::{
     EntitiesRequest, Entity, EntityType, GraphPath, Node, PathRequest, Relation, Relationship,
     RelationshipsRequest, Traversal, TraverseRequest,
+};
+pub use heartbeat::{
+    AlertLevel, Autonomy, Continuity, DecisionReason, DeltaKind, GoalProgress, GoalStatus,
+    HeartbeatConfig, HeartbeatContext, HeartbeatReport, HeartbeatRequest, KnowledgeGap, Message,
+    MessageRole, Pattern, PositiveDelta, QuietHours, RecordMessage, RelationshipAlert,
+    SentimentTrend, Signal, SignalKind, TickConfig, TimePeriod, Trend, Urgency,
 };
 pub use model::*;
 pub use rank::{RankMode, ScoreBreakdown, Weights};

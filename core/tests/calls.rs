@@ -110,8 +110,30 @@ fn every_method_answers_the_same_json_as_the_typed_api() {
     )
     .unwrap();
     assert_eq!(path["hops"].as_array().unwrap().len(), 2);
+    let beat = call(
+        &mut e,
+        "heartbeat_check",
+        json!({"entity_id": "ana", "autonomy": "act"}),
+    )
+    .unwrap();
+    assert_eq!(beat["decision_reason"], "first_contact");
+    let msg = call(
+        &mut e,
+        "record_message",
+        json!({"entity_id": "ana", "role": "user", "content": "hello"}),
+    )
+    .unwrap();
+    assert_eq!(msg["role"], "user");
+    let ctx = call(
+        &mut e,
+        "heartbeat_context",
+        json!({"entity_id": "ana", "query": "tea", "dry_run": true}),
+    )
+    .unwrap();
+    assert_eq!(ctx["report"]["in_conversation"], true);
+    assert!(ctx["relevant_memories"].as_array().is_some());
     // Every listed method parses.
-    assert_eq!(api::METHODS.len(), 31);
+    assert_eq!(api::METHODS.len(), 34);
 }
 
 #[test]

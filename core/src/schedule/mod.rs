@@ -154,36 +154,48 @@ impl Engine {
     pub fn scheduled(&mut self, entity_id: &str) -> Result<Vec<Schedule>> {
         text::check_id("entity_id", entity_id)?;
         let now = self.now()?;
-        let due = sql::due(&self.conn, entity_id, now)?;
-        if due.is_empty() {
-            return Ok(Vec::new());
-        }
-        self.transaction(entity_id, |e| {
-            let mut out = Vec::new();
-            for mut s in due {
-                let Ok(tag) = Tag::parse(&s.cron_tag) else {
-                    continue;
-                };
-                // Catch up: the latest due time not after now is the one to report.
-                let mut steps = 0;
-                while let Some(next) = s.next_due.and_then(|d| tag.next_after(d, s.start_at)) {
-                    if next > now || steps == MAX_MISSED_STEPS {
-                        break;
-                    }
-                    // An acknowledgement moves the due time past now, so one still here
-                    // with a later one come was missed.
-                    s.missed += 1;
-                    s.next_due = Some(next);
-                    steps += 1;
+        let due = self.due_schedules(entity_id, now)?;
+        self.mark_surfaced(entity_id, &due)?;
+        Ok(due.into_iter().map(Schedule::from).collect())
+    }
+
+    /// Schedules due at `now` whose due time was not reported yet, caught up to the latest
+    /// due time (the ones overtaken counted as missed); nothing is written.
+    pub(crate) fn due_schedules(&self, owner: &str, now: Millis) -> Result<Vec<ScheduleRow>> {
+        let mut out = Vec::new();
+        for mut s in sql::due(&self.conn, owner, now)? {
+            let Ok(tag) = Tag::parse(&s.cron_tag) else {
+                continue;
+            };
+            let mut steps = 0;
+            while let Some(next) = s.next_due.and_then(|d| tag.next_after(d, s.start_at)) {
+                if next > now || steps == MAX_MISSED_STEPS {
+                    break;
                 }
-                if s.surfaced_due == s.next_due {
-                    continue;
-                }
-                s.surfaced_due = s.next_due;
-                sql::save(&e.conn, &s)?;
-                out.push(s.into());
+                // An acknowledgement moves the due time past now, so one still here
+                // with a later one come was missed.
+                s.missed += 1;
+                s.next_due = Some(next);
+                steps += 1;
             }
-            Ok(out)
+            if s.surfaced_due != s.next_due {
+                s.surfaced_due = s.next_due;
+                out.push(s);
+            }
+        }
+        Ok(out)
+    }
+
+    /// Writes back schedules from [`Engine::due_schedules`]: reported, missed runs counted.
+    pub(crate) fn mark_surfaced(&mut self, owner: &str, due: &[ScheduleRow]) -> Result<()> {
+        if due.is_empty() {
+            return Ok(());
+        }
+        self.transaction(owner, |e| {
+            for s in due {
+                sql::save(&e.conn, s)?;
+            }
+            Ok(())
         })
     }
 

@@ -11,6 +11,7 @@ use crate::model::*;
 
 pub mod conflicts;
 pub mod graph;
+pub mod heartbeat;
 pub mod schedules;
 
 /// `PRAGMA application_id` of a Mnemo store ("MNMO").
@@ -171,6 +172,46 @@ CREATE TABLE schedules (
     status TEXT NOT NULL
 );
 CREATE INDEX schedules_due ON schedules(owner, status, next_due);
+"#,
+    r#"
+-- The heartbeat (SPEC §6). Indexes that keep its signal scan bounded on large owners: by type
+-- and update time (pending work, continuity, goals), by deadline, by sentiment, and the
+-- important memories by when their lifecycle next changes (decaying; 0.8 is
+-- store::heartbeat::IMPORTANT).
+CREATE INDEX memories_owner_type ON memories(entity_id, type, updated_at);
+CREATE INDEX memories_owner_expires ON memories(entity_id, expires_at) WHERE expires_at IS NOT NULL;
+CREATE INDEX memories_owner_felt ON memories(entity_id, created_at) WHERE sentiment != 0;
+CREATE INDEX memories_important_due ON memories(entity_id, due_at) WHERE importance >= 0.8;
+-- What the heartbeat decided to say: the fingerprint of its signals, the memories and
+-- entities it surfaced, and a JSON snapshot (goal states, silent entities, sentiment) that
+-- the next checks compare against for positive deltas.
+CREATE TABLE heartbeat_acts (
+    pk INTEGER PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    owner TEXT NOT NULL,
+    at INTEGER NOT NULL,
+    reason TEXT NOT NULL,
+    tier TEXT NOT NULL,
+    autonomy TEXT NOT NULL,
+    fingerprint TEXT NOT NULL,
+    memory_ids TEXT NOT NULL,
+    entities TEXT NOT NULL,
+    snapshot TEXT NOT NULL
+);
+CREATE INDEX heartbeat_acts_owner ON heartbeat_acts(owner, at);
+-- Messages of the conversation as the host recorded them: whether the owner is talking now,
+-- answers the agent, or has gone quiet.
+CREATE TABLE messages (
+    pk INTEGER PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    owner TEXT NOT NULL,
+    role TEXT NOT NULL,
+    content TEXT NOT NULL,
+    session_id TEXT,
+    act_id TEXT,
+    at INTEGER NOT NULL
+);
+CREATE INDEX messages_owner ON messages(owner, at);
 "#,
 ];
 

@@ -1,0 +1,664 @@
+//! One heartbeat check: scan, turn what was found into signals (with freshness and tag
+//! adjustments), decide, record the act, and report.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::decide::{self, Found, PastAct, Situation};
+use super::period::{self, TimePeriod};
+use super::scan::{Scan, GOAL_GRACE_MS};
+use super::tick::{self, TickInput};
+use super::{
+    GoalStatus, HeartbeatReport, Options, Signal, SignalKind, Trend, Urgency, CONVERSATION_MS,
+    LOOKBACK_MS, MIN_ACTS_FOR_RATE, RESPONSE_WINDOW_MS,
+};
+use crate::clock::{Millis, MINUTE_MS};
+use crate::engine::Engine;
+use crate::error::Result;
+use crate::model::{Memory, MemoryType};
+use crate::store::heartbeat::{self as sql, ActRow};
+
+/// A memory written this recently moves its signal up a tier (NOTES: 30 min).
+const FRESH_MS: Millis = 30 * MINUTE_MS;
+/// Tags that move a signal up, and down.
+const UP_TAGS: &[&str] = &["critical", "urgent"];
+const DOWN_TAGS: &[&str] = &["low-priority", "backlog"];
+/// A nudge is about a memory not surfaced within this (Keyoku: 4 h), among the newest.
+const NUDGE_QUIET_MS: Millis = 4 * 60 * MINUTE_MS;
+const NUDGE_CANDIDATES: usize = 200;
+/// Importance a nudge needs: plans and activities, then anything (Keyoku).
+const NUDGE_WORK_IMPORTANCE: f64 = 0.5;
+const NUDGE_ANY_IMPORTANCE: f64 = 0.6;
+/// Longest memory text quoted in the summary.
+const SUMMARY_CHARS: usize = 200;
+
+/// A signal being built: what it is about and how it reads.
+struct Built<'a> {
+    kind: SignalKind,
+    memories: Vec<(i64, &'a Memory)>,
+    /// Ids of memories it is about that are not loaded here (conflicts, relationships).
+    other_ids: Vec<String>,
+    keys: Vec<String>,
+    lines: Vec<String>,
+    summary: String,
+}
+
+impl<'a> Built<'a> {
+    fn new(kind: SignalKind, summary: String) -> Self {
+        Built {
+            kind,
+            memories: Vec::new(),
+            other_ids: Vec::new(),
+            keys: Vec::new(),
+            lines: Vec::new(),
+            summary,
+        }
+    }
+
+    /// Adds memories, each keyed and quoted.
+    fn with(mut self, prefix: &str, rows: impl IntoIterator<Item = (i64, &'a Memory)>) -> Self {
+        for (pk, m) in rows {
+            self.keys.push(format!("{prefix}:{}", m.id));
+            self.lines.push(quote(&m.content));
+            self.memories.push((pk, m));
+        }
+        self
+    }
+
+    /// Its tier: the kind's, up for a fresh memory or a critical/urgent tag (at most
+    /// elevated), down when every memory is low-priority/backlog.
+    fn tier(&self, now: Millis) -> Urgency {
+        let mut tier = self.kind.tier();
+        let tagged =
+            |m: &Memory, tags: &[&str]| m.tags().iter().any(|t| tags.contains(&t.as_str()));
+        if self
+            .memories
+            .iter()
+            .any(|(_, m)| now - m.created_at < FRESH_MS)
+        {
+            tier = tier.up(Urgency::Elevated);
+        }
+        if self.memories.iter().any(|(_, m)| tagged(m, UP_TAGS)) {
+            tier = tier.up(Urgency::Elevated);
+        }
+        if !self.memories.is_empty() && self.memories.iter().all(|(_, m)| tagged(m, DOWN_TAGS)) {
+            tier = tier.down();
+        }
+        tier
+    }
+}
+
+fn quote(content: &str) -> String {
+    let t = content.trim();
+    if t.chars().count() <= SUMMARY_CHARS {
+        t.to_string()
+    } else {
+        let mut s: String = t.chars().take(SUMMARY_CHARS - 1).collect();
+        s.push('…');
+        s
+    }
+}
+
+fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+fn hours(ms: Millis) -> String {
+    format!("{:.1} h", ms as f64 / 3_600_000.0)
+}
+
+/// Turns what the scan found into signals, most urgent first.
+fn signals<'a>(scan: &'a Scan, now: Millis, window: Millis) -> Vec<Built<'a>> {
+    let mut out = Vec::new();
+    if !scan.scheduled.is_empty() {
+        let mut b = Built::new(
+            SignalKind::Scheduled,
+            format!(
+                "{} due",
+                plural(scan.scheduled.len(), "schedule", "schedules")
+            ),
+        );
+        for s in &scan.scheduled {
+            b.keys
+                .push(format!("scheduled:{}:{}", s.id, s.next_due.unwrap_or(0)));
+            b.other_ids.push(s.id.clone());
+            let missed = if s.missed > 0 {
+                format!(" ({} missed)", s.missed)
+            } else {
+                String::new()
+            };
+            b.lines
+                .push(format!("{} [{}]{missed}", quote(&s.content), s.cron_tag));
+        }
+        out.push(b);
+    }
+    if !scan.deadlines.is_empty() {
+        let mut b = Built::new(
+            SignalKind::Deadlines,
+            format!(
+                "{} within {}",
+                plural(scan.deadlines.len(), "deadline", "deadlines"),
+                hours(window)
+            ),
+        )
+        .with("deadline", scan.deadlines.iter().map(|(pk, m)| (*pk, m)));
+        b.lines = scan
+            .deadlines
+            .iter()
+            .map(|(_, m)| {
+                let left = m.expires_at.unwrap_or(now) - now;
+                let when = if left < 0 {
+                    format!("overdue by {}", hours(-left))
+                } else {
+                    format!("due in {}", hours(left))
+                };
+                format!("{} ({when})", quote(&m.content))
+            })
+            .collect();
+        out.push(b);
+    }
+    if !scan.conflicts.is_empty() {
+        let mut b = Built::new(
+            SignalKind::Conflicts,
+            format!(
+                "{} to ask about",
+                plural(scan.conflicts.len(), "conflict", "conflicts")
+            ),
+        );
+        for c in &scan.conflicts {
+            b.keys.push(format!("conflict:{}", c.id));
+            b.other_ids.push(c.existing.clone());
+            b.other_ids.extend(c.memory.clone());
+            b.lines.push(format!(
+                "{} ⟷ {}",
+                quote(&c.existing_content),
+                quote(&c.content)
+            ));
+        }
+        out.push(b);
+    }
+    if let Some((c, pks)) = &scan.continuity {
+        let mut b = Built::new(
+            SignalKind::Continuity,
+            format!(
+                "a session paused {} ago",
+                hours((c.session_age_hours * 3_600_000.0) as Millis)
+            ),
+        )
+        .with("continuity", pks.iter().copied().zip(&c.last_memories));
+        b.lines = vec![c.resume_suggestion.clone()];
+        out.push(b);
+    }
+    if !scan.stale_monitors.is_empty() {
+        out.push(
+            Built::new(
+                SignalKind::StaleMonitors,
+                format!(
+                    "{} overdue for a check",
+                    plural(scan.stale_monitors.len(), "monitor", "monitors")
+                ),
+            )
+            .with(
+                "monitor",
+                scan.stale_monitors.iter().map(|(pk, m)| (*pk, m)),
+            ),
+        );
+    }
+    if scan.velocity >= tick::BUSY_VELOCITY {
+        let mut b = Built::new(
+            SignalKind::MemoryVelocity,
+            format!(
+                "{} since the last check-in",
+                plural(scan.velocity, "new memory", "new memories")
+            ),
+        );
+        b.keys.push("velocity".into());
+        b.lines.push(b.summary.clone());
+        out.push(b);
+    }
+    if !scan.pending.is_empty() {
+        out.push(
+            Built::new(
+                SignalKind::PendingWork,
+                format!(
+                    "{} open",
+                    plural(scan.pending.len(), "plan or task", "plans and tasks")
+                ),
+            )
+            .with("work", scan.pending.iter().map(|(pk, m)| (*pk, m))),
+        );
+    }
+    let troubled: Vec<_> = scan
+        .goals
+        .iter()
+        .filter(|(g, _)| {
+            g.status != GoalStatus::OnTrack && now - g.plan.created_at >= GOAL_GRACE_MS
+        })
+        .collect();
+    if !troubled.is_empty() {
+        let mut b = Built::new(
+            SignalKind::GoalProgress,
+            format!("{} need attention", plural(troubled.len(), "goal", "goals")),
+        );
+        for (g, pk) in &troubled {
+            b.keys.push(format!("goal:{}:{}", g.plan.id, g.status));
+            b.lines.push(format!(
+                "{} — {} ({} activities)",
+                quote(&g.plan.content),
+                g.status,
+                g.activities.len()
+            ));
+            b.memories.push((*pk, &g.plan));
+        }
+        out.push(b);
+    }
+    if !scan.gaps.is_empty() {
+        let mut b = Built::new(
+            SignalKind::KnowledgeGaps,
+            format!(
+                "{} nothing answers yet",
+                plural(scan.gaps.len(), "question", "questions")
+            ),
+        );
+        for (g, _) in &scan.gaps {
+            b.keys.push(format!("gap:{}", g.memory_id));
+            b.other_ids.push(g.memory_id.clone());
+            b.lines.push(quote(&g.question));
+        }
+        out.push(b);
+    }
+    if !scan.deltas.is_empty() {
+        let mut b = Built::new(
+            SignalKind::PositiveDeltas,
+            format!(
+                "{} since the last check-in",
+                plural(scan.deltas.len(), "improvement", "improvements")
+            ),
+        );
+        for d in &scan.deltas {
+            b.keys.push(format!("delta:{}:{}", d.kind, d.subject));
+            b.lines.push(d.description.clone());
+        }
+        out.push(b);
+    }
+    if !scan.decaying.is_empty() {
+        out.push(
+            Built::new(
+                SignalKind::Decaying,
+                format!(
+                    "{} fading within a week",
+                    plural(
+                        scan.decaying.len(),
+                        "important memory",
+                        "important memories"
+                    )
+                ),
+            )
+            .with("decay", scan.decaying.iter().map(|(pk, m)| (*pk, m))),
+        );
+    }
+    if let Some(t) = scan
+        .sentiment
+        .as_ref()
+        .filter(|t| t.direction != Trend::Stable || !t.notable.is_empty())
+    {
+        let mut b = Built::new(
+            SignalKind::Sentiment,
+            format!(
+                "sentiment {} ({:+.2})",
+                t.direction,
+                t.recent_avg - t.previous_avg
+            ),
+        );
+        b.keys.push(format!("sentiment:{}", t.direction));
+        b.lines.push(b.summary.clone());
+        for m in &t.notable {
+            b.keys.push(format!("sentiment:{}", m.id));
+            b.other_ids.push(m.id.clone());
+            b.lines.push(quote(&m.content));
+        }
+        out.push(b);
+    }
+    if !scan.alerts.is_empty() {
+        let mut b = Built::new(
+            SignalKind::Relationships,
+            format!(
+                "{} silent while plans involve them",
+                plural(scan.alerts.len(), "person or thing", "people and things")
+            ),
+        );
+        for a in &scan.alerts {
+            b.keys.push(format!("rel:{}:{}", a.entity, a.urgency));
+            b.other_ids.extend(a.related_plans.iter().cloned());
+            b.lines.push(format!(
+                "{} — silent {} days ({})",
+                a.entity, a.days_silent, a.urgency
+            ));
+        }
+        out.push(b);
+    }
+    if !scan.patterns.is_empty() {
+        let mut b = Built::new(
+            SignalKind::Patterns,
+            format!(
+                "{} for today",
+                plural(scan.patterns.len(), "usual topic", "usual topics")
+            ),
+        );
+        for p in &scan.patterns {
+            b.keys.push(format!("pattern:{}", p.topic));
+            b.lines.push(p.description.clone());
+        }
+        out.push(b);
+    }
+    out
+}
+
+/// Share of the acts (older than the response window, or answered already) that a user
+/// message answered within it; 1 with fewer than 3 such acts.
+fn response_rate(acts: &[ActRow], user_messages: &[Millis], now: Millis) -> (f64, Vec<bool>) {
+    let answered: Vec<bool> = acts
+        .iter()
+        .map(|a| {
+            user_messages
+                .iter()
+                .any(|&t| t > a.at && t - a.at <= RESPONSE_WINDOW_MS)
+        })
+        .collect();
+    let settled: Vec<bool> = acts
+        .iter()
+        .zip(&answered)
+        .filter(|(a, &yes)| yes || now - a.at > RESPONSE_WINDOW_MS)
+        .map(|(_, &yes)| yes)
+        .collect();
+    let rate = if settled.len() < MIN_ACTS_FOR_RATE {
+        1.0
+    } else {
+        settled.iter().filter(|&&y| y).count() as f64 / settled.len() as f64
+    };
+    (rate, answered)
+}
+
+impl Engine {
+    /// Runs one check for `owner` with checked options.
+    pub(crate) fn heartbeat(&mut self, owner: &str, opts: &Options) -> Result<HeartbeatReport> {
+        self.flush()?;
+        let now = self.now()?;
+        let acts = sql::acts_since(&self.conn, owner, now - LOOKBACK_MS)?;
+        let last_act = sql::last_act(&self.conn, owner)?;
+        let scan = self.scan(owner, now, opts, last_act.as_ref(), &acts)?;
+        let built = signals(&scan, now, opts.deadline_window);
+
+        // Entities the signals' memories name, for topic dedup.
+        let pks: Vec<i64> = built
+            .iter()
+            .flat_map(|b| b.memories.iter().map(|(pk, _)| *pk))
+            .collect();
+        let mut named: BTreeMap<i64, Vec<i64>> = BTreeMap::new();
+        for (m, e) in sql::entities_of(&self.conn, &pks)? {
+            named.entry(m).or_default().push(e);
+        }
+        let found: Vec<Found> = built
+            .iter()
+            .map(|b| Found {
+                kind: b.kind,
+                tier: b.tier(now),
+                keys: b.keys.clone(),
+                entities: b
+                    .memories
+                    .iter()
+                    .flat_map(|(pk, _)| named.get(pk).into_iter().flatten().copied())
+                    .collect::<BTreeSet<i64>>()
+                    .into_iter()
+                    .collect(),
+            })
+            .collect();
+
+        // What the decision knows of the owner.
+        let last_message = sql::messages(&self.conn, owner, None, 1)?
+            .into_iter()
+            .next();
+        let in_conversation = opts.in_conversation.unwrap_or_else(|| {
+            last_message
+                .as_ref()
+                .is_some_and(|m| now - m.at < CONVERSATION_MS)
+        });
+        let user_messages = sql::user_message_times(&self.conn, owner, now - LOOKBACK_MS)?;
+        let (rate, answered) = response_rate(&acts, &user_messages, now);
+        let past: Vec<PastAct> = acts
+            .iter()
+            .zip(answered)
+            .map(|(a, responded)| PastAct {
+                at: a.at,
+                fingerprint: a.fingerprint.clone(),
+                entities: a.entities.clone(),
+                nudge: a.reason == super::DecisionReason::Nudge,
+                responded,
+            })
+            .collect();
+        let quiet_since = match &last_message {
+            Some(m) => Some(m.at),
+            None => sql::newest_created(&self.conn, owner)?,
+        };
+        let today = period::local_day(now, opts.offset);
+        let nudges_today = past
+            .iter()
+            .filter(|a| a.nudge && period::local_day(a.at, opts.offset) == today)
+            .count() as u32;
+        let time_period = TimePeriod::of_hour(period::local_hour(now, opts.offset), &opts.quiet);
+        let nudge_memory = if found.is_empty() {
+            self.nudge_candidate(owner, now, &acts)?
+        } else {
+            None
+        };
+        let situation = Situation {
+            now,
+            autonomy: opts.autonomy,
+            period: time_period,
+            in_conversation,
+            velocity: scan.velocity,
+            memories: sql::live_count(&self.conn, owner, decide::FIRST_CONTACT_MEMORIES)?,
+            acted_before: last_act.is_some(),
+            critical_deadline: scan.critical_deadline,
+            response_rate: rate,
+            acts: &past,
+            silence: quiet_since.map(|t| now - t),
+            nudges_today,
+            nudge_memory: nudge_memory.as_ref().map(|m| m.id.clone()),
+        };
+        let decision = decide::decide(&found, &situation);
+
+        // Record the act.
+        let kept: BTreeSet<usize> = decision.kept.iter().copied().collect();
+        let mut act_id = None;
+        if decision.should_act && !opts.dry_run {
+            let mut memory_ids: Vec<String> = Vec::new();
+            for &i in &kept {
+                memory_ids.extend(built[i].memories.iter().map(|(_, m)| m.id.clone()));
+                memory_ids.extend(built[i].other_ids.iter().cloned());
+            }
+            memory_ids.extend(decision.nudge.iter().cloned());
+            let mut seen = BTreeSet::new();
+            memory_ids.retain(|id| seen.insert(id.clone()));
+            let entities: BTreeSet<i64> = kept
+                .iter()
+                .flat_map(|&i| found[i].entities.iter().copied())
+                .collect();
+            let act = ActRow {
+                id: String::new(),
+                at: now,
+                reason: decision.reason,
+                tier: decision.tier.unwrap_or(Urgency::Normal),
+                autonomy: opts.autonomy,
+                fingerprint: decision.fingerprint.clone(),
+                memory_ids,
+                entities: entities.into_iter().collect(),
+                snapshot: serde_json::to_string(&scan.snapshot).unwrap_or_else(|_| "{}".into()),
+            };
+            act_id = Some(self.record_act(owner, act)?);
+            if kept.iter().any(|&i| built[i].kind == SignalKind::Scheduled) {
+                self.mark_surfaced(owner, &scan.scheduled)?;
+            }
+        }
+        let next_tick_ms = tick::next_interval(
+            &self.config.heartbeat.tick,
+            TickInput {
+                period: time_period,
+                since_act: if act_id.is_some() {
+                    Some(0)
+                } else {
+                    last_act.as_ref().map(|a| now - a.at)
+                },
+                signals: found.len(),
+                velocity: scan.velocity,
+            },
+        );
+
+        // The report: every signal found, the surfaced ones as text.
+        let mut order: Vec<usize> = (0..built.len()).collect();
+        order.sort_by_key(|&i| std::cmp::Reverse(found[i].tier));
+        let mut summary = String::new();
+        for &i in order.iter().filter(|i| kept.contains(i)) {
+            let b = &built[i];
+            summary += &format!(
+                "{} ({}): {}\n",
+                b.kind.as_str().to_uppercase().replace('_', " "),
+                found[i].tier,
+                b.summary
+            );
+            for line in &b.lines {
+                summary += &format!("  - {line}\n");
+            }
+        }
+        if let Some(m) = &nudge_memory.as_ref().filter(|_| decision.nudge.is_some()) {
+            summary += &format!(
+                "NUDGE: it has been quiet for a while\n  - {}\n",
+                quote(&m.content)
+            );
+        }
+        let signals: Vec<Signal> = order
+            .iter()
+            .map(|&i| {
+                let b = &built[i];
+                let mut memories: Vec<String> =
+                    b.memories.iter().map(|(_, m)| m.id.clone()).collect();
+                memories.extend(b.other_ids.iter().cloned());
+                let mut seen = BTreeSet::new();
+                memories.retain(|id| seen.insert(id.clone()));
+                Signal {
+                    kind: b.kind,
+                    tier: found[i].tier,
+                    surfaced: kept.contains(&i),
+                    memories,
+                    summary: b.summary.clone(),
+                }
+            })
+            .collect();
+        let strip =
+            |rows: &[(i64, Memory)]| rows.iter().map(|(_, m)| m.clone()).collect::<Vec<_>>();
+        Ok(HeartbeatReport {
+            entity_id: owner.to_string(),
+            checked_at: now,
+            should_act: decision.should_act,
+            decision_reason: decision.reason,
+            urgency_tier: decision.tier,
+            autonomy: opts.autonomy,
+            fingerprint: decision.fingerprint,
+            confluence_score: decision.confluence,
+            cooldown_ms: decision.cooldown,
+            time_period,
+            in_conversation,
+            response_rate: rate,
+            memory_velocity: scan.velocity,
+            next_tick_ms,
+            act_id,
+            nudge: nudge_memory.filter(|_| decision.nudge.is_some()),
+            signals,
+            scheduled: scan.scheduled.iter().cloned().map(Into::into).collect(),
+            deadlines: strip(&scan.deadlines),
+            conflicts: scan.conflicts.clone(),
+            continuity: scan.continuity.as_ref().map(|(c, _)| c.clone()),
+            stale_monitors: strip(&scan.stale_monitors),
+            pending_work: strip(&scan.pending),
+            goal_progress: scan.goals.iter().map(|(g, _)| g.clone()).collect(),
+            knowledge_gaps: scan.gaps.iter().map(|(g, _)| g.clone()).collect(),
+            positive_deltas: scan.deltas.clone(),
+            decaying: strip(&scan.decaying),
+            sentiment_trend: scan.sentiment.clone(),
+            relationship_alerts: scan.alerts.clone(),
+            behavioral_patterns: scan.patterns.clone(),
+            summary,
+        })
+    }
+
+    /// A memory worth checking in about: among the newest, one not surfaced within 4 h — a
+    /// plan or activity of importance ≥ 0.5, else anything ≥ 0.6, else the most important.
+    fn nudge_candidate(&self, owner: &str, now: Millis, acts: &[ActRow]) -> Result<Option<Memory>> {
+        let said: BTreeSet<&str> = acts
+            .iter()
+            .filter(|a| now - a.at < NUDGE_QUIET_MS)
+            .flat_map(|a| a.memory_ids.iter().map(String::as_str))
+            .collect();
+        let mut rows: Vec<Memory> =
+            sql::created_in(&self.conn, owner, 0, now + 1, NUDGE_CANDIDATES)?
+                .into_iter()
+                .map(|(_, m)| m)
+                .filter(|m| !said.contains(m.id.as_str()) && m.cron_tag.is_none())
+                .collect();
+        rows.sort_by(|a, b| {
+            b.importance
+                .total_cmp(&a.importance)
+                .then(b.created_at.cmp(&a.created_at))
+        });
+        let work = |m: &&Memory| {
+            matches!(m.memory_type, MemoryType::Plan | MemoryType::Activity)
+                && m.importance >= NUDGE_WORK_IMPORTANCE
+        };
+        let pick = rows
+            .iter()
+            .find(work)
+            .or_else(|| rows.iter().find(|m| m.importance >= NUDGE_ANY_IMPORTANCE))
+            .or_else(|| rows.first());
+        Ok(pick.cloned())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn act(at: Millis) -> ActRow {
+        ActRow {
+            id: String::new(),
+            at,
+            reason: super::super::DecisionReason::Act,
+            tier: Urgency::Normal,
+            autonomy: super::super::Autonomy::Suggest,
+            fingerprint: String::new(),
+            memory_ids: Vec::new(),
+            entities: Vec::new(),
+            snapshot: String::new(),
+        }
+    }
+
+    #[test]
+    fn response_rate_counts_answers_within_two_hours() {
+        let h = 3_600_000;
+        let now = 100 * h;
+        let acts = [act(90 * h), act(80 * h), act(70 * h), act(60 * h)];
+        // Two answered within 2 h, one answered too late, one not at all.
+        let msgs = [60 * h + h, 70 * h + 3 * h, 90 * h + h / 2];
+        let (rate, answered) = response_rate(&acts, &msgs, now);
+        assert_eq!(answered, vec![true, false, false, true]);
+        assert_eq!(rate, 0.5);
+        // Fewer than 3 settled acts: 1.
+        assert_eq!(response_rate(&acts[..2], &[], now).0, 1.0);
+        // An act under 2 h old without an answer is not counted yet.
+        let young = [act(now - h), act(80 * h), act(70 * h), act(60 * h)];
+        assert_eq!(response_rate(&young, &[], now).0, 0.0);
+        assert_eq!(
+            response_rate(&young[..3], &[], now).0,
+            1.0,
+            "only two settled"
+        );
+    }
+}

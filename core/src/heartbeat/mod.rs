@@ -1,0 +1,623 @@
+//! The heartbeat (SPEC §6, issue 6): whether the agent should speak up now, decided from
+//! stored rows and stored vectors only — no LLM and no embedding call per check.
+//!
+//! `scan` finds the 14 signals, `decide` runs the should_act steps over them, `policy` holds
+//! the autonomy levels, cooldowns and nudges, `period` the owner's time of day, and `tick`
+//! when to look again. An act is recorded (fingerprint, surfaced memories and entities, a
+//! snapshot for positive deltas); `record_message` tells the heartbeat when the owner talks.
+
+mod check;
+mod decide;
+mod period;
+mod policy;
+mod scan;
+mod tick;
+
+use serde::{Deserialize, Serialize};
+
+pub use decide::FIRST_CONTACT_MEMORIES;
+pub use period::{QuietHours, TimePeriod};
+pub use policy::{response_factor, Autonomy};
+pub use tick::TickConfig;
+
+use crate::clock::{Millis, DAY_MS, MINUTE_MS};
+use crate::conflict::Conflict;
+use crate::engine::Engine;
+use crate::error::{Error, Result};
+use crate::graph::EntityType;
+use crate::model::{string_enum, Memory};
+use crate::recall::SearchHit;
+use crate::schedule::Schedule;
+use crate::store::heartbeat::{self as sql, ActRow, MessageRow};
+use crate::text;
+
+string_enum! {
+    /// How urgent a signal is (Keyoku's tiers), least to most.
+    Urgency, "urgency tier" {
+        Low = "low", Normal = "normal", Elevated = "elevated", Immediate = "immediate",
+    }
+}
+
+impl Urgency {
+    /// One tier up, at most `cap`.
+    fn up(self, cap: Urgency) -> Urgency {
+        let next = match self {
+            Urgency::Low => Urgency::Normal,
+            Urgency::Normal => Urgency::Elevated,
+            t => t,
+        };
+        if self >= cap {
+            self
+        } else {
+            next.min(cap)
+        }
+    }
+
+    /// One tier down.
+    fn down(self) -> Urgency {
+        match self {
+            Urgency::Immediate => Urgency::Elevated,
+            Urgency::Elevated => Urgency::Normal,
+            _ => Urgency::Low,
+        }
+    }
+}
+
+string_enum! {
+    /// The 14 signals of the scan.
+    SignalKind, "signal" {
+        Scheduled = "scheduled", Deadlines = "deadlines", Conflicts = "conflicts",
+        Continuity = "continuity", StaleMonitors = "stale_monitors",
+        MemoryVelocity = "memory_velocity", PendingWork = "pending_work",
+        GoalProgress = "goal_progress", KnowledgeGaps = "knowledge_gaps",
+        PositiveDeltas = "positive_deltas", Decaying = "decaying", Sentiment = "sentiment",
+        Relationships = "relationships", Patterns = "patterns",
+    }
+}
+
+impl SignalKind {
+    /// The signal's own tier (SPEC §6), before freshness and tags move it.
+    pub fn tier(self) -> Urgency {
+        use SignalKind::*;
+        match self {
+            Scheduled | Deadlines => Urgency::Immediate,
+            Conflicts | Continuity | StaleMonitors | MemoryVelocity => Urgency::Elevated,
+            PendingWork | GoalProgress | KnowledgeGaps | PositiveDeltas => Urgency::Normal,
+            Decaying | Sentiment | Relationships | Patterns => Urgency::Low,
+        }
+    }
+}
+
+string_enum! {
+    /// Which step of should_act decided, and how.
+    DecisionReason, "decision reason" {
+        /// Fewer than 5 memories and the agent never spoke: say hello.
+        FirstContact = "first_contact",
+        /// A deadline within the hour (whatever the time of day).
+        ActDeadlineCritical = "act_deadline_critical",
+        /// Nothing urgent enough for this time of day.
+        SuppressTimePeriod = "suppress_time_period",
+        /// The owner is talking; nothing worth interrupting for.
+        SuppressConversationLow = "suppress_conversation_low",
+        /// Nothing to say.
+        NoSignals = "no_signals",
+        /// Schedules or deadlines due.
+        ActImmediate = "act_immediate",
+        /// The same signals were surfaced recently.
+        SuppressStale = "suppress_stale",
+        /// Weak signals that do not add up to the autonomy level's threshold.
+        SuppressConfluence = "suppress_confluence",
+        /// Weak signals that add up.
+        ActConfluence = "act_confluence",
+        /// The agent spoke too recently.
+        SuppressCooldown = "suppress_cooldown",
+        /// The same entities were raised recently, or often without an answer.
+        SuppressTopicRepeat = "suppress_topic_repeat",
+        /// Elevated signals.
+        Act = "act",
+        /// A check-in after silence.
+        Nudge = "nudge",
+        /// Today's nudges are used up.
+        SuppressNudgeCap = "suppress_nudge_cap",
+        /// The last nudge was too recent.
+        SuppressNudgeBackoff = "suppress_nudge_backoff",
+    }
+}
+
+string_enum! {
+    /// Who wrote a recorded message.
+    MessageRole, "role" { User = "user", Agent = "agent" }
+}
+
+string_enum! {
+    /// How a goal (a PLAN) is going, worst first.
+    GoalStatus, "goal status" {
+        NoActivity = "no_activity", Stalled = "stalled", AtRisk = "at_risk", OnTrack = "on_track",
+    }
+}
+
+string_enum! {
+    /// Direction of the owner's recent sentiment.
+    Trend, "trend" { Declining = "declining", Stable = "stable", Improving = "improving" }
+}
+
+string_enum! {
+    /// How pressing a silent entity is.
+    AlertLevel, "alert level" { Info = "info", Attention = "attention", Urgent = "urgent" }
+}
+
+string_enum! {
+    /// What got better since the last act.
+    DeltaKind, "delta" {
+        GoalImproved = "goal_improved", EntityReengaged = "entity_reengaged",
+        SentimentImproved = "sentiment_improved",
+    }
+}
+
+/// Arguments of `heartbeat_check` and `heartbeat_context`; unset options take the engine's
+/// `heartbeat` configuration.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct HeartbeatRequest {
+    pub entity_id: String,
+    pub autonomy: Option<Autonomy>,
+    /// Whether the owner is in a conversation now; by default, a message under 15 min old.
+    pub in_conversation: Option<bool>,
+    /// The owner's offset from UTC in minutes (−840 … 840).
+    pub utc_offset_minutes: Option<i32>,
+    pub quiet_hours: Option<QuietHours>,
+    /// How far ahead deadlines count, e.g. "24h", "3d".
+    pub deadline_window: Option<String>,
+    /// Most items per signal (1–100, default 20).
+    pub max_results: Option<usize>,
+    /// Decide but record nothing (no act, no schedule marked surfaced).
+    pub dry_run: bool,
+    /// `heartbeat_context` only: also search memories for this text.
+    pub query: Option<String>,
+    /// `heartbeat_context` only: how many memories the query returns (default 5).
+    pub top_k: Option<usize>,
+}
+
+/// Heartbeat settings (`Config.heartbeat`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct HeartbeatConfig {
+    pub autonomy: Autonomy,
+    pub utc_offset_minutes: i32,
+    pub quiet_hours: QuietHours,
+    /// Deadlines this many hours ahead are signalled (Keyoku: 24).
+    pub deadline_window_hours: f64,
+    /// Pending work below this importance is left out (Keyoku: 0.4).
+    pub importance_floor: f64,
+    /// Monitors not touched for this many hours are stale (Keyoku: 24).
+    pub monitor_cadence_hours: f64,
+    pub tick: TickConfig,
+}
+
+impl Default for HeartbeatConfig {
+    fn default() -> Self {
+        HeartbeatConfig {
+            autonomy: Autonomy::Suggest,
+            utc_offset_minutes: 0,
+            quiet_hours: QuietHours::default(),
+            deadline_window_hours: 24.0,
+            importance_floor: 0.4,
+            monitor_cadence_hours: 24.0,
+            tick: TickConfig::default(),
+        }
+    }
+}
+
+impl HeartbeatConfig {
+    /// Checks ranges.
+    pub fn validate(&self) -> Result<()> {
+        period::check_offset(
+            "config.heartbeat.utc_offset_minutes",
+            self.utc_offset_minutes,
+        )?;
+        self.quiet_hours.validate("config.heartbeat.quiet_hours")?;
+        text::check_unit("config.heartbeat.importance_floor", self.importance_floor)?;
+        for (name, v) in [
+            ("deadline_window_hours", self.deadline_window_hours),
+            ("monitor_cadence_hours", self.monitor_cadence_hours),
+        ] {
+            if !(v.is_finite() && v > 0.0 && v <= MAX_WINDOW_HOURS) {
+                return Err(Error::invalid(
+                    format!("config.heartbeat.{name}"),
+                    format!("{v} is not between 0 and {MAX_WINDOW_HOURS} hours"),
+                ));
+            }
+        }
+        let t = &self.tick;
+        if !(t.min_ms > 0 && t.min_ms <= t.base_ms && t.base_ms <= t.max_ms) {
+            return Err(Error::invalid(
+                "config.heartbeat.tick",
+                "need 0 < min_ms ≤ base_ms ≤ max_ms",
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Longest deadline window or monitor cadence (a year).
+const MAX_WINDOW_HOURS: f64 = 24.0 * 366.0;
+/// Most items per signal list.
+const MAX_RESULTS: usize = 100;
+const DEFAULT_RESULTS: usize = 20;
+/// The heartbeat looks back this far for acts, answers and messages.
+const LOOKBACK_MS: Millis = 7 * DAY_MS;
+/// A user message this soon after an act answers it (NOTES: 2 h).
+const RESPONSE_WINDOW_MS: Millis = 120 * MINUTE_MS;
+/// Fewer acts than this in the lookback: the response rate counts as 1 (NOTES).
+const MIN_ACTS_FOR_RATE: usize = 3;
+/// A message this recent means the owner is in a conversation (Keyoku: 15 min).
+const CONVERSATION_MS: Millis = 15 * MINUTE_MS;
+/// Acts and messages are kept this long (the heartbeat looks back a week).
+const KEEP_MS: Millis = 30 * DAY_MS;
+/// Recorded agent messages `heartbeat_context` returns, so the agent does not repeat itself.
+const RECENT_MESSAGES: usize = 5;
+
+/// One signal the scan found.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Signal {
+    pub kind: SignalKind,
+    /// Its tier after freshness and `critical`/`urgent`/`low-priority`/`backlog` tags.
+    pub tier: Urgency,
+    /// Whether the decision surfaced it (it passed the time-of-day and conversation steps).
+    pub surfaced: bool,
+    /// Ids of the memories it is about.
+    pub memories: Vec<String>,
+    /// One line saying what it found.
+    pub summary: String,
+}
+
+/// An interrupted session the agent could offer to resume.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Continuity {
+    /// The session's newest CONTEXT/ACTIVITY memories, newest first (at most 5).
+    pub last_memories: Vec<Memory>,
+    pub session_age_hours: f64,
+    /// The session left an activity or plan open.
+    pub was_interrupted: bool,
+    pub resume_suggestion: String,
+}
+
+/// How one goal is going.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GoalProgress {
+    pub plan: Memory,
+    /// ACTIVITY memories that work towards it (stored vectors, or shared entities).
+    pub activities: Vec<String>,
+    /// min(1, activities / 10).
+    pub progress: f64,
+    /// Days to its deadline (negative when past), if it has one.
+    pub days_left: Option<f64>,
+    pub status: GoalStatus,
+}
+
+/// A question stored in memory that nothing answers yet.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct KnowledgeGap {
+    pub memory_id: String,
+    pub question: String,
+    pub asked_at: Millis,
+}
+
+/// Something that got better since the agent last spoke up.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PositiveDelta {
+    pub kind: DeltaKind,
+    pub description: String,
+    /// The plan's memory id, the entity's name, or "sentiment".
+    pub subject: String,
+}
+
+/// The owner's recent sentiment against the one before.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SentimentTrend {
+    pub recent_avg: f64,
+    pub previous_avg: f64,
+    pub direction: Trend,
+    /// |recent − previous|.
+    pub delta: f64,
+    /// Memories felt strongly (|sentiment| > 0.7).
+    pub notable: Vec<Memory>,
+}
+
+/// Someone gone silent while plans involve them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RelationshipAlert {
+    pub entity: String,
+    pub entity_type: EntityType,
+    pub days_silent: i64,
+    /// Live PLAN memories naming the entity.
+    pub related_plans: Vec<String>,
+    pub urgency: AlertLevel,
+}
+
+/// Something the owner does on this weekday.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Pattern {
+    pub description: String,
+    /// A memory type (lower case) or a tag.
+    pub topic: String,
+    pub day_of_week: String,
+    /// Distinct same-weekday dates of the last 90 days it came up on.
+    pub days: u32,
+    /// min(1, days / 10).
+    pub confidence: f64,
+}
+
+/// What `heartbeat_check` answers.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct HeartbeatReport {
+    pub entity_id: String,
+    pub checked_at: Millis,
+    pub should_act: bool,
+    pub decision_reason: DecisionReason,
+    /// Urgency of what is surfaced (none when nothing is).
+    pub urgency_tier: Option<Urgency>,
+    pub autonomy: Autonomy,
+    /// First 16 hex of SHA-256 over the surfaced signals' keys (empty when none).
+    pub fingerprint: String,
+    /// Sum of the surfaced signals' weights (10/5/3/1).
+    pub confluence_score: u32,
+    /// The cooldown in force, in ms, after the time-of-day and response-rate factors.
+    pub cooldown_ms: Millis,
+    pub time_period: TimePeriod,
+    pub in_conversation: bool,
+    /// Share of the last week's acts the owner answered within 2 h (1 with fewer than 3).
+    pub response_rate: f64,
+    /// Memories written since the last act.
+    pub memory_velocity: usize,
+    /// When to check again, in ms from now.
+    pub next_tick_ms: Millis,
+    /// The recorded act (when the agent should act and this was not a dry run).
+    pub act_id: Option<String>,
+    /// The memory a nudge is about.
+    pub nudge: Option<Memory>,
+    /// Every signal found, most urgent first.
+    pub signals: Vec<Signal>,
+    pub scheduled: Vec<Schedule>,
+    pub deadlines: Vec<Memory>,
+    pub conflicts: Vec<Conflict>,
+    pub continuity: Option<Continuity>,
+    pub stale_monitors: Vec<Memory>,
+    pub pending_work: Vec<Memory>,
+    pub goal_progress: Vec<GoalProgress>,
+    pub knowledge_gaps: Vec<KnowledgeGap>,
+    pub positive_deltas: Vec<PositiveDelta>,
+    pub decaying: Vec<Memory>,
+    pub sentiment_trend: Option<SentimentTrend>,
+    pub relationship_alerts: Vec<RelationshipAlert>,
+    pub behavioral_patterns: Vec<Pattern>,
+    /// The surfaced signals as plain text for an agent's prompt.
+    pub summary: String,
+}
+
+/// What `heartbeat_context` answers: the check, and what an agent needs to word it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct HeartbeatContext {
+    pub report: HeartbeatReport,
+    /// The agent's last recorded messages, newest first, so it does not repeat itself.
+    pub recent_messages: Vec<Message>,
+    /// Memories matching `query` (empty without one).
+    pub relevant_memories: Vec<SearchHit>,
+}
+
+/// A message of the conversation, for [`Engine::record_message`].
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct RecordMessage {
+    pub entity_id: String,
+    pub role: Option<MessageRole>,
+    pub content: String,
+    pub session_id: Option<String>,
+    /// The act an agent message delivers.
+    pub act_id: Option<String>,
+}
+
+/// A recorded message.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Message {
+    pub id: String,
+    pub role: MessageRole,
+    pub content: String,
+    pub session_id: Option<String>,
+    pub act_id: Option<String>,
+    pub at: Millis,
+}
+
+impl From<MessageRow> for Message {
+    fn from(r: MessageRow) -> Self {
+        Message {
+            id: r.id,
+            role: r.role,
+            content: r.content,
+            session_id: r.session_id,
+            act_id: r.act_id,
+            at: r.at,
+        }
+    }
+}
+
+/// The request's options with the configuration's defaults filled in, checked.
+pub(crate) struct Options {
+    pub autonomy: Autonomy,
+    pub in_conversation: Option<bool>,
+    pub offset: i32,
+    pub quiet: QuietHours,
+    pub deadline_window: Millis,
+    pub max_results: usize,
+    pub dry_run: bool,
+}
+
+impl Engine {
+    fn heartbeat_options(&self, req: &HeartbeatRequest) -> Result<Options> {
+        text::check_id("entity_id", &req.entity_id)?;
+        let cfg = &self.config.heartbeat;
+        let offset = req.utc_offset_minutes.unwrap_or(cfg.utc_offset_minutes);
+        period::check_offset("utc_offset_minutes", offset)?;
+        let quiet = req
+            .quiet_hours
+            .clone()
+            .unwrap_or_else(|| cfg.quiet_hours.clone());
+        quiet.validate("quiet_hours")?;
+        let deadline_window = match &req.deadline_window {
+            None => (cfg.deadline_window_hours * 3_600_000.0) as Millis,
+            Some(w) => {
+                let d = humantime::parse_duration(w.trim()).map_err(|e| {
+                    Error::invalid(
+                        "deadline_window",
+                        format!("{e}; write e.g. \"24h\" or \"3d\""),
+                    )
+                })?;
+                let ms = d.as_millis();
+                if ms == 0 || ms > (MAX_WINDOW_HOURS * 3_600_000.0) as u128 {
+                    return Err(Error::invalid(
+                        "deadline_window",
+                        "must be more than 0 and at most a year",
+                    ));
+                }
+                ms as Millis
+            }
+        };
+        let max_results = crate::engine::check_limit(req.max_results, DEFAULT_RESULTS)?;
+        if max_results > MAX_RESULTS {
+            return Err(Error::invalid(
+                "max_results",
+                format!("{max_results} is more than {MAX_RESULTS}"),
+            ));
+        }
+        Ok(Options {
+            autonomy: req.autonomy.unwrap_or(cfg.autonomy),
+            in_conversation: req.in_conversation,
+            offset,
+            quiet,
+            deadline_window,
+            max_results,
+            dry_run: req.dry_run,
+        })
+    }
+
+    /// Decides whether the agent should speak up for `entity_id` now: the 14 signals, the
+    /// should_act steps, and (unless a dry run) the act recorded. No embedding or LLM call.
+    pub fn heartbeat_check(&mut self, req: &HeartbeatRequest) -> Result<HeartbeatReport> {
+        if req.query.is_some() || req.top_k.is_some() {
+            return Err(Error::invalid(
+                "query",
+                "query and top_k belong to heartbeat_context",
+            ));
+        }
+        let opts = self.heartbeat_options(req)?;
+        self.heartbeat(&req.entity_id, &opts)
+    }
+
+    /// `heartbeat_check`, with the agent's recent messages and (given a query) the memories
+    /// that match it — everything an agent needs to word what it says.
+    pub fn heartbeat_context(&mut self, req: &HeartbeatRequest) -> Result<HeartbeatContext> {
+        let opts = self.heartbeat_options(req)?;
+        let top_k = crate::engine::check_limit(req.top_k, 5)?;
+        let query = match &req.query {
+            Some(q) => {
+                text::check_content("query", q)?;
+                Some(q.clone())
+            }
+            None => None,
+        };
+        let report = self.heartbeat(&req.entity_id, &opts)?;
+        let recent_messages = sql::messages(
+            &self.conn,
+            &req.entity_id,
+            Some(MessageRole::Agent),
+            RECENT_MESSAGES,
+        )?
+        .into_iter()
+        .map(Message::from)
+        .collect();
+        let relevant_memories = match query {
+            Some(query) => self.search(&crate::recall::SearchRequest {
+                entity_id: req.entity_id.clone(),
+                query,
+                limit: Some(top_k),
+                ..Default::default()
+            })?,
+            None => Vec::new(),
+        };
+        Ok(HeartbeatContext {
+            report,
+            recent_messages,
+            relevant_memories,
+        })
+    }
+
+    /// Records a message of the conversation (the owner's or the agent's), so the heartbeat
+    /// knows when the owner is talking, answers, or has gone quiet.
+    pub fn record_message(&mut self, req: &RecordMessage) -> Result<Message> {
+        text::check_id("entity_id", &req.entity_id)?;
+        let role = req
+            .role
+            .ok_or_else(|| Error::invalid("role", "give \"user\" or \"agent\""))?;
+        text::check_content("content", &req.content)?;
+        if let Some(s) = &req.session_id {
+            text::check_id("session_id", s)?;
+        }
+        if let Some(a) = &req.act_id {
+            text::check_id("act_id", a)?;
+            if role != MessageRole::Agent {
+                return Err(Error::invalid(
+                    "act_id",
+                    "only an agent message delivers an act",
+                ));
+            }
+            if !sql::act_exists(&self.conn, &req.entity_id, a)? {
+                return Err(Error::invalid(
+                    "act_id",
+                    format!("no act {a:?} for entity {:?}", req.entity_id),
+                ));
+            }
+        }
+        let now = self.now()?;
+        let owner = req.entity_id.clone();
+        self.transaction(&owner, |e| {
+            let row = MessageRow {
+                id: derived_id("msg", &owner, now, sql::next_pk(&e.conn, "messages")?),
+                role,
+                content: req.content.clone(),
+                session_id: req.session_id.clone(),
+                act_id: req.act_id.clone(),
+                at: now,
+            };
+            sql::prune(&e.conn, &owner, now - KEEP_MS)?;
+            sql::insert_message(&e.conn, &owner, &row)?;
+            Ok(row.into())
+        })
+    }
+
+    /// Records an act: what it surfaced, and the snapshot later checks compare against.
+    pub(crate) fn record_act(&mut self, owner: &str, mut act: ActRow) -> Result<String> {
+        self.transaction(owner, |e| {
+            act.id = derived_id(
+                "act",
+                owner,
+                act.at,
+                sql::next_pk(&e.conn, "heartbeat_acts")?,
+            );
+            sql::prune(&e.conn, owner, act.at - KEEP_MS)?;
+            sql::insert_act(&e.conn, owner, &act)?;
+            Ok(act.id.clone())
+        })
+    }
+}
+
+/// An id that is the same on every target: prefix + "_" + 16 hex of SHA-256 over the owner,
+/// the time and the row the record will get.
+fn derived_id(prefix: &str, owner: &str, now: Millis, pk: i64) -> String {
+    use sha2::{Digest, Sha256};
+    let mut h = Sha256::new();
+    h.update((owner.len() as u64).to_le_bytes());
+    h.update(owner.as_bytes());
+    h.update(now.to_le_bytes());
+    h.update(pk.to_le_bytes());
+    format!("{prefix}_{}", &text::hex(&h.finalize())[..16])
+}

@@ -1,0 +1,682 @@
+//! The 14 signals (SPEC §6, query logic in NOTES.md), each from bounded SQL over the owner's
+//! stored rows and stored vectors: nothing here embeds, extracts or calls a model.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use serde::{Deserialize, Serialize};
+
+use super::period;
+use super::{
+    AlertLevel, Continuity, DeltaKind, GoalProgress, GoalStatus, KnowledgeGap, Options, Pattern,
+    PositiveDelta, RelationshipAlert, SentimentTrend, Trend,
+};
+use crate::clock::{Millis, DAY_MS, MINUTE_MS};
+use crate::conflict::{Conflict, ConflictStatus};
+use crate::decay;
+use crate::engine::Engine;
+use crate::error::Result;
+use crate::model::{Memory, MemoryType};
+use crate::store::heartbeat::{self as sql, ActRow, Row2};
+use crate::store::schedules::ScheduleRow;
+
+const HOUR_MS: Millis = 60 * MINUTE_MS;
+/// A deadline this close (or this recently passed) is critical (seed: < 1 h).
+pub const CRITICAL_MS: Millis = HOUR_MS;
+/// Deadlines passed longer ago than this are no longer signalled.
+const OVERDUE_GRACE_MS: Millis = DAY_MS;
+/// Pending work: updated this recently, or expiring this soon (NOTES: 7 d, 14 d).
+const PENDING_UPDATED_MS: Millis = 7 * DAY_MS;
+const PENDING_EXPIRING_MS: Millis = 14 * DAY_MS;
+/// Process chatter that is not work (NOTES).
+const CHATTER: &[&str] = &["monitoring", "syncing"];
+/// Continuity: the newest session memory must be younger than this, the session is the
+/// memories within the next window of it, and it counts as paused after the last.
+const CONTINUITY_MAX_AGE_MS: Millis = 12 * HOUR_MS;
+const SESSION_SPAN_MS: Millis = 2 * HOUR_MS;
+const SESSION_PAUSED_MS: Millis = 30 * MINUTE_MS;
+const CONTINUITY_MEMORIES: usize = 5;
+const RESUME_TOPICS: usize = 3;
+const RESUME_TOPIC_CHARS: usize = 80;
+/// Goals: at most this many plans, activities of the last 30 days (at most 200), related at
+/// cosine ≥ 0.4 (NOTES); 10 activities make full progress; on track with one in 7 days, at
+/// risk with a deadline within 14 days; a plan younger than a day is not yet stalled.
+const GOALS: usize = 10;
+const GOAL_ACTIVITY_MS: Millis = 30 * DAY_MS;
+const GOAL_ACTIVITIES: usize = 200;
+const GOAL_SIMILARITY: f32 = 0.4;
+const GOAL_FULL: f64 = 10.0;
+const ON_TRACK_MS: Millis = 7 * DAY_MS;
+const AT_RISK_DAYS: f64 = 14.0;
+pub const GOAL_GRACE_MS: Millis = DAY_MS;
+/// Knowledge gaps: questions of the last 30 days (the newest 200 memories), answered by a
+/// memory ≥ 0.6 similar among the 20 best text matches (NOTES: 0.6, at most 5).
+const GAP_LOOKBACK_MS: Millis = 30 * DAY_MS;
+const GAP_RECENT: usize = 200;
+const GAP_CANDIDATES: usize = 20;
+const GAP_SIMILARITY: f32 = 0.6;
+const GAPS: usize = 5;
+const WH_WORDS: &[&str] = &[
+    "who", "what", "when", "where", "why", "how", "which", "whose", "whom",
+];
+/// Decaying: important memories whose retention falls below the threshold within a week.
+const DECAY_HORIZON_MS: Millis = 7 * DAY_MS;
+const DECAY_CANDIDATES: usize = 200;
+/// Sentiment: the newest 40 felt memories, at least 6; a change of 0.3 is a trend; 0.7 is
+/// notable (NOTES).
+const SENTIMENT_WINDOW: usize = 40;
+const SENTIMENT_MIN: usize = 6;
+const SENTIMENT_SHIFT: f64 = 0.3;
+const SENTIMENT_NOTABLE: f64 = 0.7;
+/// Relationships: silent 7 days; a related plan due within 14 days makes it urgent; plans
+/// due within 30 days are looked at besides pending work.
+const SILENT_DAYS: i64 = 7;
+const URGENT_PLAN_MS: Millis = 14 * DAY_MS;
+const RELATED_PLAN_MS: Millis = 30 * DAY_MS;
+const RELATED_PLANS: usize = 100;
+/// Patterns: 90 days, at least 10 memories; a topic on 3 of the same weekdays; full
+/// confidence at 10 (NOTES); at most 200 memories read per day.
+const PATTERN_DAYS: i64 = 90;
+const PATTERN_MIN_MEMORIES: usize = 10;
+const PATTERN_MIN_DAYS: u32 = 3;
+const PATTERN_FULL: f64 = 10.0;
+const PATTERN_PER_DAY: usize = 200;
+/// Positive deltas: a silence over 7 days more than halved is re-engagement (NOTES).
+const REENGAGED_AFTER_DAYS: i64 = 7;
+/// Velocity is counted up to this many memories.
+const VELOCITY_CAP: usize = 1000;
+
+/// What the last act saw, kept with it for positive deltas.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Snapshot {
+    /// Goal states by plan memory id.
+    pub goals: BTreeMap<String, GoalStatus>,
+    /// Days silent by entity key (pk).
+    pub silent: BTreeMap<i64, i64>,
+    pub sentiment: Option<Trend>,
+}
+
+/// Everything the scan found, before the decision.
+#[derive(Debug, Default)]
+pub struct Scan {
+    pub scheduled: Vec<ScheduleRow>,
+    pub deadlines: Vec<Row2>,
+    pub critical_deadline: bool,
+    pub conflicts: Vec<Conflict>,
+    pub continuity: Option<(Continuity, Vec<i64>)>,
+    pub stale_monitors: Vec<Row2>,
+    pub velocity: usize,
+    pub pending: Vec<Row2>,
+    /// Goals with their plan's key.
+    pub goals: Vec<(GoalProgress, i64)>,
+    pub gaps: Vec<(KnowledgeGap, i64)>,
+    pub deltas: Vec<PositiveDelta>,
+    pub decaying: Vec<Row2>,
+    pub sentiment: Option<SentimentTrend>,
+    pub alerts: Vec<RelationshipAlert>,
+    pub patterns: Vec<Pattern>,
+    pub snapshot: Snapshot,
+}
+
+/// Whether a memory is process chatter rather than work.
+fn chatter(content: &str) -> bool {
+    let lower = content.trim_start().to_lowercase();
+    CHATTER.iter().any(|c| lower.starts_with(c))
+}
+
+/// Whether text reads as a question: it ends with "?" or opens with a wh-word.
+pub fn is_question(text: &str) -> bool {
+    let t = text.trim();
+    t.ends_with('?')
+        || t.split(|c: char| !c.is_alphanumeric())
+            .next()
+            .is_some_and(|w| WH_WORDS.contains(&w.to_lowercase().as_str()))
+}
+
+fn days(ms: Millis) -> f64 {
+    ms as f64 / DAY_MS as f64
+}
+
+fn truncate(s: &str, n: usize) -> String {
+    let s = s.trim();
+    if s.chars().count() <= n {
+        s.to_string()
+    } else {
+        let mut t: String = s.chars().take(n.saturating_sub(1)).collect();
+        t.push('…');
+        t
+    }
+}
+
+impl Engine {
+    /// Runs the 14 signal queries for `owner` at `now`.
+    pub(crate) fn scan(
+        &mut self,
+        owner: &str,
+        now: Millis,
+        opts: &Options,
+        last_act: Option<&ActRow>,
+        recent_acts: &[ActRow],
+    ) -> Result<Scan> {
+        let max = opts.max_results;
+        let mut scan = Scan {
+            scheduled: self.due_schedules(owner, now)?,
+            ..Default::default()
+        };
+        scan.scheduled.truncate(max);
+
+        // Surfaced within the hour: left out (deadlines: until they turn critical).
+        let hour_ago = now - HOUR_MS;
+        let surfaced: BTreeSet<&str> = recent_acts
+            .iter()
+            .filter(|a| a.at >= hour_ago)
+            .flat_map(|a| a.memory_ids.iter().map(String::as_str))
+            .collect();
+        let fresh = |m: &Memory| !surfaced.contains(m.id.as_str());
+
+        // Deadlines.
+        let conn = &self.conn;
+        let mut deadlines = sql::expiring(
+            conn,
+            owner,
+            now - OVERDUE_GRACE_MS,
+            now + opts.deadline_window,
+            max,
+        )?;
+        let critical = |m: &Memory| m.expires_at.is_some_and(|t| (t - now).abs() <= CRITICAL_MS);
+        deadlines.retain(|(_, m)| {
+            let said = recent_acts
+                .iter()
+                .filter(|a| a.memory_ids.contains(&m.id))
+                .map(|a| a.at)
+                .max();
+            match said {
+                None => true,
+                // Said before it turned critical: say it once more.
+                Some(at) => critical(m) && m.expires_at.is_some_and(|t| at < t - CRITICAL_MS),
+            }
+        });
+        scan.critical_deadline = deadlines.iter().any(|(_, m)| critical(m));
+        scan.deadlines = deadlines;
+
+        // Open conflicts the owner is asked about.
+        scan.conflicts =
+            crate::store::conflicts::list(conn, owner, Some(ConflictStatus::Open), max)?
+                .into_iter()
+                .map(Conflict::from)
+                .filter(|c| !surfaced.contains(c.existing.as_str()))
+                .collect();
+
+        scan.continuity = self
+            .continuity(owner, now)?
+            .filter(|(c, _)| c.last_memories.first().is_some_and(fresh));
+
+        // Stale monitors: plans tagged `monitor` not touched within their cadence.
+        let cadence = (self.config.heartbeat.monitor_cadence_hours * HOUR_MS as f64) as Millis;
+        scan.stale_monitors = sql::tagged(&self.conn, owner, "monitor", max)?
+            .into_iter()
+            .filter(|(_, m)| {
+                m.memory_type == MemoryType::Plan
+                    && m.last_touch().max(m.updated_at) < now - cadence
+                    && fresh(m)
+            })
+            .collect();
+
+        let since = last_act.map_or(now - DAY_MS, |a| a.at);
+        scan.velocity = sql::created_since(&self.conn, owner, since, VELOCITY_CAP)?;
+
+        // Pending work.
+        let floor = self.config.heartbeat.importance_floor;
+        let pending = sql::pending(
+            &self.conn,
+            owner,
+            floor,
+            now - PENDING_UPDATED_MS,
+            now + PENDING_EXPIRING_MS,
+            max,
+        )?;
+        let plans: Vec<Row2> = pending
+            .iter()
+            .filter(|(_, m)| m.memory_type == MemoryType::Plan)
+            .take(GOALS)
+            .cloned()
+            .collect();
+        scan.pending = pending
+            .into_iter()
+            .filter(|(_, m)| !chatter(&m.content) && fresh(m))
+            .collect();
+
+        let goals = self.goals(owner, now, &plans)?;
+        scan.snapshot.goals = goals
+            .iter()
+            .map(|(g, _)| (g.plan.id.clone(), g.status))
+            .collect();
+        scan.goals = goals
+            .into_iter()
+            .filter(|(g, _)| fresh(&g.plan))
+            .take(max)
+            .collect();
+
+        scan.gaps = self.knowledge_gaps(owner, now)?;
+        scan.gaps
+            .retain(|(g, _)| !surfaced.contains(g.memory_id.as_str()));
+        scan.decaying = self.decaying(owner, now, max)?;
+        scan.decaying.retain(|(_, m)| fresh(m));
+        scan.sentiment = sentiment(sql::with_sentiment(&self.conn, owner, SENTIMENT_WINDOW)?);
+        scan.snapshot.sentiment = scan.sentiment.as_ref().map(|s| s.direction);
+
+        let (alerts, silent) = self.relationship_alerts(owner, now, &plans)?;
+        scan.alerts = alerts.into_iter().take(max).collect();
+        scan.snapshot.silent = silent;
+        scan.patterns = self.patterns(owner, now, opts.offset)?;
+        scan.patterns.truncate(max);
+        scan.deltas = self.positive_deltas(owner, now, last_act, &scan.snapshot)?;
+        Ok(scan)
+    }
+
+    /// The newest session, if under 12 h old: its CONTEXT/ACTIVITY memories and the plans
+    /// touched in it; interrupted when it left an activity or plan open.
+    fn continuity(&mut self, owner: &str, now: Millis) -> Result<Option<(Continuity, Vec<i64>)>> {
+        let since = now - CONTINUITY_MAX_AGE_MS;
+        let mut last = sql::of_type(
+            &self.conn,
+            owner,
+            MemoryType::Context,
+            since,
+            CONTINUITY_MEMORIES,
+        )?;
+        last.extend(sql::of_type(
+            &self.conn,
+            owner,
+            MemoryType::Activity,
+            since,
+            CONTINUITY_MEMORIES,
+        )?);
+        last.sort_by(|a, b| b.1.updated_at.cmp(&a.1.updated_at).then(b.0.cmp(&a.0)));
+        last.truncate(CONTINUITY_MEMORIES);
+        let Some(newest) = last.first().map(|(_, m)| m.updated_at) else {
+            return Ok(None);
+        };
+        let age = now - newest;
+        if age < SESSION_PAUSED_MS {
+            return Ok(None);
+        }
+        last.retain(|(_, m)| newest - m.updated_at <= SESSION_SPAN_MS);
+        let plans = sql::of_type(
+            &self.conn,
+            owner,
+            MemoryType::Plan,
+            newest - SESSION_SPAN_MS,
+            CONTINUITY_MEMORIES,
+        )?;
+        let open: Vec<&Memory> = last
+            .iter()
+            .map(|(_, m)| m)
+            .filter(|m| m.memory_type == MemoryType::Activity)
+            .chain(
+                plans
+                    .iter()
+                    .map(|(_, m)| m)
+                    .filter(|m| m.cron_tag.is_none()),
+            )
+            .collect();
+        if open.is_empty() {
+            return Ok(None);
+        }
+        let topics: Vec<String> = open
+            .iter()
+            .take(RESUME_TOPICS)
+            .map(|m| truncate(&m.content, RESUME_TOPIC_CHARS))
+            .collect();
+        let pks = last.iter().map(|(pk, _)| *pk).collect();
+        Ok(Some((
+            Continuity {
+                last_memories: last.into_iter().map(|(_, m)| m).collect(),
+                session_age_hours: age as f64 / HOUR_MS as f64,
+                was_interrupted: true,
+                resume_suggestion: format!("You were working on: {}", topics.join("; ")),
+            },
+            pks,
+        )))
+    }
+
+    /// How each plan is going, from the activities near it (stored vectors) or naming the
+    /// same entities.
+    fn goals(
+        &mut self,
+        owner: &str,
+        now: Millis,
+        plans: &[Row2],
+    ) -> Result<Vec<(GoalProgress, i64)>> {
+        if plans.is_empty() {
+            return Ok(Vec::new());
+        }
+        let activities = sql::of_type(
+            &self.conn,
+            owner,
+            MemoryType::Activity,
+            now - GOAL_ACTIVITY_MS,
+            GOAL_ACTIVITIES,
+        )?;
+        let pks: Vec<i64> = plans.iter().chain(&activities).map(|(pk, _)| *pk).collect();
+        let mut named: HashMap<i64, BTreeSet<i64>> = HashMap::new();
+        for (m, e) in sql::entities_of(&self.conn, &pks)? {
+            named.entry(m).or_default().insert(e);
+        }
+        let vectors = self.owner_vectors(owner)?;
+        let mut out = Vec::new();
+        for (plan_pk, plan) in plans {
+            let pv = vectors.get(*plan_pk);
+            let plan_entities = named.get(plan_pk);
+            let related: Vec<&Memory> = activities
+                .iter()
+                .filter(|(pk, _)| pk != plan_pk)
+                .filter(|(pk, _)| {
+                    let near = match (pv, vectors.get(*pk)) {
+                        (Some(a), Some(b)) => crate::embed::dot(a, b) >= GOAL_SIMILARITY,
+                        _ => false,
+                    };
+                    near || plan_entities
+                        .zip(named.get(pk))
+                        .is_some_and(|(a, b)| !a.is_disjoint(b))
+                })
+                .map(|(_, m)| m)
+                .collect();
+            let days_left = plan.expires_at.map(|t| days(t - now));
+            let status = if related.is_empty() {
+                GoalStatus::NoActivity
+            } else if related.iter().any(|m| now - m.updated_at < ON_TRACK_MS) {
+                GoalStatus::OnTrack
+            } else if days_left.is_some_and(|d| (0.0..AT_RISK_DAYS).contains(&d)) {
+                GoalStatus::AtRisk
+            } else {
+                GoalStatus::Stalled
+            };
+            out.push((
+                GoalProgress {
+                    plan: plan.clone(),
+                    activities: related.iter().map(|m| m.id.clone()).collect(),
+                    progress: (related.len() as f64 / GOAL_FULL).min(1.0),
+                    days_left,
+                    status,
+                },
+                *plan_pk,
+            ));
+        }
+        Ok(out)
+    }
+
+    /// Recent questions with no memory close to them among their best text matches.
+    fn knowledge_gaps(&mut self, owner: &str, now: Millis) -> Result<Vec<(KnowledgeGap, i64)>> {
+        let recent = sql::created_in(
+            &self.conn,
+            owner,
+            now - GAP_LOOKBACK_MS,
+            now + 1,
+            GAP_RECENT,
+        )?;
+        let questions: Vec<Row2> = recent
+            .into_iter()
+            .filter(|(_, m)| is_question(&m.content))
+            .collect();
+        let mut out = Vec::new();
+        for (pk, q) in questions {
+            if out.len() == GAPS {
+                break;
+            }
+            let Some(fts) = crate::text::fts_query(&q.content) else {
+                continue;
+            };
+            let candidates: Vec<i64> =
+                crate::store::text_search(&self.conn, owner, &fts, false, GAP_CANDIDATES)?
+                    .into_iter()
+                    .map(|(c, _)| c)
+                    .filter(|&c| c != pk)
+                    .collect();
+            let rows = crate::store::by_pks(&self.conn, owner, &candidates)?;
+            let vectors = self.owner_vectors(owner)?;
+            let Some(qv) = vectors.get(pk) else { continue };
+            let answered = rows.iter().any(|(c, m)| {
+                !is_question(&m.content)
+                    && vectors
+                        .get(*c)
+                        .is_some_and(|v| crate::embed::dot(qv, v) >= GAP_SIMILARITY)
+            });
+            if !answered {
+                out.push((
+                    KnowledgeGap {
+                        memory_id: q.id.clone(),
+                        question: q.content.clone(),
+                        asked_at: q.created_at,
+                    },
+                    pk,
+                ));
+            }
+        }
+        Ok(out)
+    }
+
+    /// Important memories whose retention falls below the stale threshold within a week.
+    fn decaying(&self, owner: &str, now: Millis, max: usize) -> Result<Vec<Row2>> {
+        let cfg = &self.config.retention;
+        let mut out: Vec<Row2> =
+            sql::important_due(&self.conn, owner, now + DECAY_HORIZON_MS, DECAY_CANDIDATES)?
+                .into_iter()
+                .filter(|(_, m)| {
+                    !decay::is_exempt(m)
+                        && decay::retention(m, now, cfg) >= cfg.stale_below
+                        && decay::retention(m, now + DECAY_HORIZON_MS, cfg) < cfg.stale_below
+                })
+                .collect();
+        out.truncate(max);
+        Ok(out)
+    }
+
+    /// Entities gone silent for a week while live plans name them; also every silent
+    /// entity's days, for the snapshot.
+    fn relationship_alerts(
+        &self,
+        owner: &str,
+        now: Millis,
+        pending_plans: &[Row2],
+    ) -> Result<(Vec<RelationshipAlert>, BTreeMap<i64, i64>)> {
+        let mut plans: BTreeMap<i64, Memory> = pending_plans.iter().cloned().collect();
+        for (pk, m) in sql::expiring(&self.conn, owner, now, now + RELATED_PLAN_MS, RELATED_PLANS)?
+        {
+            if m.memory_type == MemoryType::Plan {
+                plans.insert(pk, m);
+            }
+        }
+        let pks: Vec<i64> = plans.keys().copied().collect();
+        let mut by_entity: BTreeMap<i64, Vec<i64>> = BTreeMap::new();
+        for (m, e) in sql::entities_of(&self.conn, &pks)? {
+            by_entity.entry(e).or_default().push(m);
+        }
+        let entity_pks: Vec<i64> = by_entity.keys().copied().collect();
+        let mut alerts = Vec::new();
+        let mut silent = BTreeMap::new();
+        for e in sql::entities_seen(&self.conn, owner, &entity_pks)? {
+            let days_silent = (now - e.last_seen).div_euclid(DAY_MS);
+            if days_silent < SILENT_DAYS {
+                continue;
+            }
+            silent.insert(e.pk, days_silent);
+            let related: Vec<&Memory> = by_entity
+                .get(&e.pk)
+                .into_iter()
+                .flatten()
+                .filter_map(|pk| plans.get(pk))
+                .collect();
+            let urgent = related.iter().any(|m| {
+                m.expires_at
+                    .is_some_and(|t| t >= now && t - now < URGENT_PLAN_MS)
+            });
+            alerts.push(RelationshipAlert {
+                entity: e.name,
+                entity_type: e.kind,
+                days_silent,
+                related_plans: related.iter().map(|m| m.id.clone()).collect(),
+                urgency: if urgent {
+                    AlertLevel::Urgent
+                } else {
+                    AlertLevel::Attention
+                },
+            });
+        }
+        alerts.sort_by(|a, b| {
+            b.urgency
+                .cmp(&a.urgency)
+                .then(b.days_silent.cmp(&a.days_silent))
+                .then(a.entity.cmp(&b.entity))
+        });
+        Ok((alerts, silent))
+    }
+
+    /// Types and tags that come up on this weekday, week after week.
+    fn patterns(&self, owner: &str, now: Millis, offset: i32) -> Result<Vec<Pattern>> {
+        if sql::created_since(
+            &self.conn,
+            owner,
+            now - PATTERN_DAYS * DAY_MS,
+            PATTERN_MIN_MEMORIES,
+        )? < PATTERN_MIN_MEMORIES
+        {
+            return Ok(Vec::new());
+        }
+        let offset_ms = period::local(0, offset);
+        let today = period::local_day(now, offset);
+        let mut seen: BTreeMap<String, u32> = BTreeMap::new();
+        for week in 0..=PATTERN_DAYS / 7 {
+            let day = today - 7 * week;
+            let start = day * DAY_MS - offset_ms;
+            if start < now - PATTERN_DAYS * DAY_MS {
+                break;
+            }
+            let topics: BTreeSet<String> = sql::topics_in(
+                &self.conn,
+                owner,
+                start,
+                (start + DAY_MS).min(now + 1),
+                PATTERN_PER_DAY,
+            )?
+            .into_iter()
+            .collect();
+            for t in topics {
+                *seen.entry(t).or_default() += 1;
+            }
+        }
+        let weekday = period::weekday_name(period::local_weekday(now, offset));
+        let mut out: Vec<Pattern> = seen
+            .into_iter()
+            .filter(|(_, n)| *n >= PATTERN_MIN_DAYS)
+            .map(|(topic, n)| Pattern {
+                description: format!("{topic} comes up on {weekday}s ({n} of the last weeks)"),
+                topic,
+                day_of_week: weekday.to_string(),
+                days: n,
+                confidence: (n as f64 / PATTERN_FULL).min(1.0),
+            })
+            .collect();
+        out.sort_by(|a, b| b.days.cmp(&a.days).then(a.topic.cmp(&b.topic)));
+        Ok(out)
+    }
+
+    /// What improved since the last act's snapshot.
+    fn positive_deltas(
+        &self,
+        owner: &str,
+        now: Millis,
+        last_act: Option<&ActRow>,
+        current: &Snapshot,
+    ) -> Result<Vec<PositiveDelta>> {
+        let Some(before) =
+            last_act.and_then(|a| serde_json::from_str::<Snapshot>(&a.snapshot).ok())
+        else {
+            return Ok(Vec::new());
+        };
+        let mut out = Vec::new();
+        for (plan, was) in &before.goals {
+            if let Some(is) = current.goals.get(plan) {
+                if *was != GoalStatus::NoActivity && is > was {
+                    out.push(PositiveDelta {
+                        kind: DeltaKind::GoalImproved,
+                        description: format!("Goal moved from {was} to {is}"),
+                        subject: plan.clone(),
+                    });
+                }
+            }
+        }
+        let pks: Vec<i64> = before.silent.keys().copied().collect();
+        for e in sql::entities_seen(&self.conn, owner, &pks)? {
+            let was = before.silent.get(&e.pk).copied().unwrap_or(0);
+            let is = (now - e.last_seen).div_euclid(DAY_MS);
+            if was > REENGAGED_AFTER_DAYS && is * 2 < was {
+                out.push(PositiveDelta {
+                    kind: DeltaKind::EntityReengaged,
+                    description: format!("{} is back after {was} days of silence", e.name),
+                    subject: e.name,
+                });
+            }
+        }
+        if before.sentiment == Some(Trend::Declining)
+            && current.sentiment.is_some_and(|t| t != Trend::Declining)
+        {
+            out.push(PositiveDelta {
+                kind: DeltaKind::SentimentImproved,
+                description: "Sentiment has recovered from its decline".into(),
+                subject: "sentiment".into(),
+            });
+        }
+        Ok(out)
+    }
+}
+
+/// The trend of the newest felt memories (newest first): the newer half against the older.
+fn sentiment(felt: Vec<Row2>) -> Option<SentimentTrend> {
+    if felt.len() < SENTIMENT_MIN {
+        return None;
+    }
+    let half = felt.len() / 2;
+    let avg = |xs: &[Row2]| xs.iter().map(|(_, m)| m.sentiment).sum::<f64>() / xs.len() as f64;
+    let (recent_avg, previous_avg) = (avg(&felt[..half]), avg(&felt[half..]));
+    let change = recent_avg - previous_avg;
+    let direction = if change > SENTIMENT_SHIFT {
+        Trend::Improving
+    } else if change < -SENTIMENT_SHIFT {
+        Trend::Declining
+    } else {
+        Trend::Stable
+    };
+    Some(SentimentTrend {
+        recent_avg,
+        previous_avg,
+        direction,
+        delta: change.abs(),
+        notable: felt
+            .into_iter()
+            .map(|(_, m)| m)
+            .filter(|m| m.sentiment.abs() > SENTIMENT_NOTABLE)
+            .collect(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn questions_are_recognised() {
+        assert!(is_question("When is Ana's birthday?"));
+        assert!(is_question("what does Tom drink"));
+        assert!(is_question("  Why did the build fail ? "));
+        assert!(!is_question("Ana's birthday is in March."));
+        assert!(!is_question("Whatever happens, call me."));
+        assert!(!is_question(""));
+    }
+
+    #[test]
+    fn chatter_is_not_work() {
+        assert!(chatter("Monitoring the deploy queue"));
+        assert!(chatter("syncing mail"));
+        assert!(!chatter("Finish the tax return"));
+    }
+}

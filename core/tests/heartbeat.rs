@@ -1,0 +1,967 @@
+//! The heartbeat with the clock moved by the test: each of the 14 signals fires when it
+//! should and stays silent when it should not, decisions end to end (acts recorded, schedules
+//! surfaced once, conversation, response rate), zero embedder and extractor calls, bad input
+//! that writes nothing, and owners kept apart.
+use std::cell::Cell;
+use std::rc::Rc;
+
+use mnemo_core::*;
+
+/// Monday 2026-11-23 10:00 UTC (working hours).
+const MON_10AM: Millis = 1_795_392_000_000 + 10 * HOUR;
+const MINUTE: Millis = 60_000;
+const HOUR: Millis = 3_600_000;
+const DAY: Millis = 24 * HOUR;
+const OWNER: &str = "kai";
+
+fn engine() -> (Engine, ManualClock) {
+    let clock = ManualClock::new(MON_10AM);
+    (
+        Engine::builder(clock.clone()).open_in_memory().unwrap(),
+        clock,
+    )
+}
+
+/// A memory of `OWNER` written now with an exact importance (seed's surprise adjustment undone).
+fn put(e: &mut Engine, m: NewMemory) -> String {
+    let importance = m.importance;
+    let r = e
+        .seed(vec![NewMemory {
+            entity_id: OWNER.into(),
+            ..m
+        }])
+        .unwrap();
+    let id = match &r.outcomes[0] {
+        Outcome::Created { id, .. } => id.clone(),
+        other => panic!("not created: {other:?}"),
+    };
+    if let Some(i) = importance {
+        e.update(
+            OWNER,
+            &id,
+            MemoryPatch {
+                importance: Some(i),
+                ..Default::default()
+            },
+        )
+        .unwrap();
+    }
+    id
+}
+
+fn mem(content: &str, t: MemoryType, importance: f64) -> NewMemory {
+    NewMemory {
+        content: content.into(),
+        memory_type: Some(t),
+        importance: Some(importance),
+        ..Default::default()
+    }
+}
+
+/// A unit vector mixing axes `a` (weight `wa`) and `b`.
+fn vec2(a: usize, wa: f32, b: usize) -> Vec<f32> {
+    let mut v = vec![0.0; embed::HASH_DIM];
+    v[a] = wa;
+    v[b] += (1.0 - wa * wa).sqrt();
+    v
+}
+
+fn req() -> HeartbeatRequest {
+    HeartbeatRequest {
+        entity_id: OWNER.into(),
+        dry_run: true,
+        ..Default::default()
+    }
+}
+
+fn check(e: &mut Engine) -> HeartbeatReport {
+    e.heartbeat_check(&req()).unwrap()
+}
+
+fn act(e: &mut Engine) -> HeartbeatReport {
+    e.heartbeat_check(&HeartbeatRequest {
+        dry_run: false,
+        ..req()
+    })
+    .unwrap()
+}
+
+fn fired(r: &HeartbeatReport, kind: SignalKind) -> Option<&Signal> {
+    r.signals.iter().find(|s| s.kind == kind)
+}
+
+/// Enough unrelated background that first contact is over.
+fn background(e: &mut Engine) {
+    for (i, w) in ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot"]
+        .iter()
+        .enumerate()
+    {
+        put(
+            e,
+            NewMemory {
+                vector: Some(vec2(300 + i, 1.0, 301 + i)),
+                ..mem(&format!("{w} likes {w}"), MemoryType::Preference, 0.3)
+            },
+        );
+    }
+}
+
+#[test]
+fn scheduled_surfaces_once_per_due_time_through_acts() {
+    let (mut e, clock) = engine();
+    background(&mut e);
+    e.schedule_create(&ScheduleCreate {
+        entity_id: OWNER.into(),
+        content: "Stand-up".into(),
+        cron_tag: "cron:daily:11:00".into(),
+    })
+    .unwrap();
+    assert!(
+        fired(&check(&mut e), SignalKind::Scheduled).is_none(),
+        "not due yet"
+    );
+    clock.set(MON_10AM + HOUR + 5 * MINUTE);
+    let dry = check(&mut e);
+    assert_eq!(
+        fired(&dry, SignalKind::Scheduled).map(|s| s.tier),
+        Some(Urgency::Immediate)
+    );
+    assert!(
+        fired(&check(&mut e), SignalKind::Scheduled).is_some(),
+        "a dry run marks nothing"
+    );
+    let r = act(&mut e);
+    assert!(
+        r.should_act && r.act_id.is_some(),
+        "{:?}",
+        r.decision_reason
+    );
+    assert_eq!(r.decision_reason, DecisionReason::ActImmediate);
+    assert_eq!(r.scheduled.len(), 1);
+    assert!(r.summary.contains("Stand-up"), "{}", r.summary);
+    clock.advance(10 * MINUTE);
+    assert!(
+        fired(&act(&mut e), SignalKind::Scheduled).is_none(),
+        "surfaced once"
+    );
+    clock.set(MON_10AM + DAY + HOUR + 5 * MINUTE);
+    assert!(
+        fired(&check(&mut e), SignalKind::Scheduled).is_some(),
+        "the next day's due time"
+    );
+}
+
+#[test]
+fn deadlines_in_the_window_and_critical_ones_at_night() {
+    let (mut e, clock) = engine();
+    background(&mut e);
+    put(
+        &mut e,
+        NewMemory {
+            expires_at: Some(MON_10AM + 30 * HOUR),
+            ..mem("Renew the passport", MemoryType::Plan, 0.7)
+        },
+    );
+    put(
+        &mut e,
+        NewMemory {
+            expires_at: Some(MON_10AM - 3 * DAY),
+            ..mem("Old overdue thing", MemoryType::Plan, 0.7)
+        },
+    );
+    assert!(
+        fired(&check(&mut e), SignalKind::Deadlines).is_none(),
+        "30 h out, 3 days overdue"
+    );
+    let soon = put(
+        &mut e,
+        NewMemory {
+            expires_at: Some(MON_10AM + 5 * HOUR),
+            ..mem("Send the invoice", MemoryType::Plan, 0.7)
+        },
+    );
+    let r = check(&mut e);
+    assert_eq!(
+        fired(&r, SignalKind::Deadlines).map(|s| s.memories.clone()),
+        Some(vec![soon])
+    );
+    let wide = e
+        .heartbeat_check(&HeartbeatRequest {
+            deadline_window: Some("2d".into()),
+            ..req()
+        })
+        .unwrap();
+    assert_eq!(wide.deadlines.len(), 2);
+    // 02:00 on Tuesday: quiet hours, but the invoice is due within the hour.
+    clock.set(MON_10AM + 4 * HOUR + 10 * MINUTE);
+    let mut night = req();
+    night.utc_offset_minutes = Some(-12 * 60 + 30); // 02:40 local
+    night.dry_run = false;
+    let r = e.heartbeat_check(&night).unwrap();
+    assert_eq!(r.time_period, TimePeriod::Quiet);
+    assert_eq!(
+        (r.should_act, r.decision_reason),
+        (true, DecisionReason::ActDeadlineCritical)
+    );
+    clock.advance(10 * MINUTE);
+    let again = e.heartbeat_check(&night).unwrap();
+    assert!(
+        !again.should_act,
+        "said already: {:?}",
+        again.decision_reason
+    );
+}
+
+#[test]
+fn open_conflicts_signal_until_resolved() {
+    let clock = ManualClock::new(MON_10AM);
+    let config = Config {
+        conflicts: ConflictConfig {
+            mode: Some(ConflictMode::Ask),
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let mut e = Engine::builder(clock.clone())
+        .config(config)
+        .open_in_memory()
+        .unwrap();
+    background(&mut e);
+    e.remember(OWNER, "I live in Lisbon.", RememberOptions::default())
+        .unwrap();
+    assert!(fired(&check(&mut e), SignalKind::Conflicts).is_none());
+    clock.advance(HOUR);
+    e.remember(OWNER, "I live in Porto.", RememberOptions::default())
+        .unwrap();
+    let r = check(&mut e);
+    assert_eq!(
+        fired(&r, SignalKind::Conflicts).map(|s| s.tier),
+        Some(Urgency::Elevated)
+    );
+    assert_eq!(r.conflicts.len(), 1);
+    e.resolve_conflict(&ResolveRequest {
+        entity_id: OWNER.into(),
+        id: r.conflicts[0].id.clone(),
+        resolution: Resolution::UseNew,
+        reason: None,
+    })
+    .unwrap();
+    assert!(fired(&check(&mut e), SignalKind::Conflicts).is_none());
+}
+
+#[test]
+fn continuity_offers_to_resume_a_paused_session() {
+    let (mut e, clock) = engine();
+    background(&mut e);
+    put(
+        &mut e,
+        mem("Chatting about the weather", MemoryType::Context, 0.5),
+    );
+    clock.advance(HOUR);
+    assert!(
+        fired(&check(&mut e), SignalKind::Continuity).is_none(),
+        "nothing left open"
+    );
+    put(
+        &mut e,
+        mem("Refactoring the billing module", MemoryType::Activity, 0.5),
+    );
+    clock.advance(10 * MINUTE);
+    assert!(
+        fired(&check(&mut e), SignalKind::Continuity).is_none(),
+        "still in the session"
+    );
+    clock.advance(HOUR);
+    let r = check(&mut e);
+    assert_eq!(
+        fired(&r, SignalKind::Continuity).map(|s| s.tier),
+        Some(Urgency::Elevated)
+    );
+    let c = r.continuity.unwrap();
+    assert!(
+        c.was_interrupted && c.resume_suggestion.contains("billing module"),
+        "{c:?}"
+    );
+    clock.advance(12 * HOUR);
+    assert!(
+        fired(&check(&mut e), SignalKind::Continuity).is_none(),
+        "too old"
+    );
+}
+
+#[test]
+fn stale_monitors_after_their_cadence() {
+    let (mut e, clock) = engine();
+    background(&mut e);
+    put(
+        &mut e,
+        NewMemory {
+            tags: vec!["monitor".into()],
+            ..mem("Watch the backup job", MemoryType::Plan, 0.6)
+        },
+    );
+    put(
+        &mut e,
+        NewMemory {
+            tags: vec!["monitor".into()],
+            ..mem("Note about monitors", MemoryType::Context, 0.6)
+        },
+    );
+    clock.advance(2 * HOUR);
+    assert!(fired(&check(&mut e), SignalKind::StaleMonitors).is_none());
+    clock.advance(23 * HOUR);
+    let r = check(&mut e);
+    assert_eq!(r.stale_monitors.len(), 1, "only the PLAN");
+    assert_eq!(
+        fired(&r, SignalKind::StaleMonitors).map(|s| s.tier),
+        Some(Urgency::Elevated)
+    );
+}
+
+#[test]
+fn memory_velocity_counts_since_the_last_act() {
+    let (mut e, clock) = engine();
+    background(&mut e);
+    let r = check(&mut e);
+    assert_eq!(r.memory_velocity, 6);
+    assert!(fired(&r, SignalKind::MemoryVelocity).is_some());
+    assert!(act(&mut e).should_act);
+    clock.advance(HOUR);
+    for i in 0..4 {
+        put(
+            &mut e,
+            NewMemory {
+                vector: Some(vec2(200 + i, 1.0, 250)),
+                ..mem(&format!("note {i}"), MemoryType::Context, 0.2)
+            },
+        );
+    }
+    let r = check(&mut e);
+    assert_eq!(r.memory_velocity, 4);
+    assert!(fired(&r, SignalKind::MemoryVelocity).is_none());
+}
+
+#[test]
+fn pending_work_is_important_open_plans_without_chatter() {
+    let (mut e, _) = engine();
+    background(&mut e);
+    let plan = put(
+        &mut e,
+        mem("Write the grant proposal", MemoryType::Plan, 0.7),
+    );
+    put(&mut e, mem("Maybe tidy the garage", MemoryType::Plan, 0.2));
+    put(
+        &mut e,
+        mem("Monitoring the deploy queue", MemoryType::Activity, 0.9),
+    );
+    put(
+        &mut e,
+        NewMemory {
+            cron_tag: Some("cron:daily:09:00".into()),
+            ..mem("Daily stand-up", MemoryType::Plan, 0.9)
+        },
+    );
+    let r = check(&mut e);
+    assert_eq!(
+        r.pending_work
+            .iter()
+            .map(|m| m.id.clone())
+            .collect::<Vec<_>>(),
+        vec![plan]
+    );
+    assert_eq!(
+        fired(&r, SignalKind::PendingWork).map(|s| s.tier),
+        Some(Urgency::Elevated),
+        "fresh: one tier up"
+    );
+}
+
+#[test]
+fn goal_progress_from_stored_vectors() {
+    let (mut e, clock) = engine();
+    background(&mut e);
+    let on = put(
+        &mut e,
+        NewMemory {
+            vector: Some(vec2(0, 1.0, 1)),
+            ..mem("Run a marathon in spring", MemoryType::Plan, 0.8)
+        },
+    );
+    let risk = put(
+        &mut e,
+        NewMemory {
+            vector: Some(vec2(10, 1.0, 11)),
+            expires_at: Some(MON_10AM + 12 * DAY),
+            ..mem("Ship the app", MemoryType::Plan, 0.8)
+        },
+    );
+    let stalled = put(
+        &mut e,
+        NewMemory {
+            vector: Some(vec2(20, 1.0, 21)),
+            ..mem("Learn Korean", MemoryType::Plan, 0.8)
+        },
+    );
+    let none = put(
+        &mut e,
+        NewMemory {
+            vector: Some(vec2(30, 1.0, 31)),
+            ..mem("Paint the fence", MemoryType::Plan, 0.8)
+        },
+    );
+    put(
+        &mut e,
+        NewMemory {
+            vector: Some(vec2(10, 0.6, 12)),
+            ..mem("Fixed the login bug", MemoryType::Activity, 0.5)
+        },
+    );
+    put(
+        &mut e,
+        NewMemory {
+            vector: Some(vec2(20, 0.6, 22)),
+            ..mem("Did a vocabulary drill", MemoryType::Activity, 0.5)
+        },
+    );
+    put(
+        &mut e,
+        NewMemory {
+            vector: Some(vec2(40, 1.0, 41)),
+            ..mem("Unrelated activity", MemoryType::Activity, 0.5)
+        },
+    );
+    clock.advance(8 * DAY);
+    put(
+        &mut e,
+        NewMemory {
+            vector: Some(vec2(0, 0.6, 2)),
+            ..mem("Ran 10 km", MemoryType::Activity, 0.5)
+        },
+    );
+    for id in [&on, &risk, &stalled, &none] {
+        e.update(
+            OWNER,
+            id,
+            MemoryPatch {
+                importance: Some(0.8),
+                ..Default::default()
+            },
+        )
+        .unwrap();
+    }
+    let r = check(&mut e);
+    let status = |id: &str| {
+        r.goal_progress
+            .iter()
+            .find(|g| g.plan.id == id)
+            .map(|g| (g.status, g.activities.len()))
+    };
+    assert_eq!(status(&on), Some((GoalStatus::OnTrack, 1)));
+    assert_eq!(status(&risk), Some((GoalStatus::AtRisk, 1)));
+    assert_eq!(status(&stalled), Some((GoalStatus::Stalled, 1)));
+    assert_eq!(status(&none), Some((GoalStatus::NoActivity, 0)));
+    let s = fired(&r, SignalKind::GoalProgress).unwrap();
+    assert!(!s.memories.contains(&on) && s.memories.contains(&risk) && s.memories.contains(&none));
+}
+
+#[test]
+fn knowledge_gaps_are_questions_nothing_answers() {
+    let (mut e, clock) = engine();
+    background(&mut e);
+    let q = put(
+        &mut e,
+        NewMemory {
+            vector: Some(vec2(50, 1.0, 51)),
+            ..mem("When is Ana's birthday?", MemoryType::Context, 0.5)
+        },
+    );
+    let r = check(&mut e);
+    assert_eq!(
+        r.knowledge_gaps
+            .iter()
+            .map(|g| g.memory_id.clone())
+            .collect::<Vec<_>>(),
+        vec![q]
+    );
+    assert!(fired(&r, SignalKind::KnowledgeGaps).is_some());
+    clock.advance(HOUR);
+    put(
+        &mut e,
+        NewMemory {
+            vector: Some(vec2(50, 0.8, 52)),
+            ..mem("Ana's birthday is on March 3.", MemoryType::Event, 0.5)
+        },
+    );
+    assert!(check(&mut e).knowledge_gaps.is_empty(), "answered");
+}
+
+#[test]
+fn decaying_important_memories_within_a_week() {
+    let (mut e, clock) = engine();
+    background(&mut e);
+    let fading = put(&mut e, mem("Door code is 4711", MemoryType::Ephemeral, 0.9));
+    put(
+        &mut e,
+        mem("Minor ephemeral note", MemoryType::Ephemeral, 0.3),
+    );
+    clock.advance(HOUR);
+    let r = check(&mut e);
+    e.maintain().unwrap();
+    let ids = |r: &HeartbeatReport| r.decaying.iter().map(|m| m.id.clone()).collect::<Vec<_>>();
+    assert_eq!(ids(&check(&mut e)), ids(&r), "with or without maintenance");
+    assert_eq!(
+        r.decaying.iter().map(|m| m.id.clone()).collect::<Vec<_>>(),
+        vec![fading]
+    );
+    assert_eq!(
+        fired(&r, SignalKind::Decaying).map(|s| s.tier),
+        Some(Urgency::Low)
+    );
+    clock.advance(5 * DAY);
+    assert!(
+        check(&mut e).decaying.is_empty(),
+        "already below the threshold"
+    );
+}
+
+#[test]
+fn sentiment_trend_over_felt_memories() {
+    let (mut e, clock) = engine();
+    background(&mut e);
+    for (i, s) in [0.5, 0.4, 0.5, -0.4, -0.5, -0.3].iter().enumerate() {
+        clock.advance(MINUTE);
+        put(
+            &mut e,
+            NewMemory {
+                sentiment: Some(*s),
+                vector: Some(vec2(100 + i, 1.0, 120)),
+                ..mem(&format!("feeling {i}"), MemoryType::Event, 0.5)
+            },
+        );
+    }
+    let r = check(&mut e);
+    let t = r.sentiment_trend.clone().unwrap();
+    assert_eq!(t.direction, Trend::Declining);
+    assert!(
+        (t.recent_avg + 0.4).abs() < 1e-9 && t.notable.is_empty(),
+        "{t:?}"
+    );
+    assert!(fired(&r, SignalKind::Sentiment).is_some());
+    for i in 0..6 {
+        clock.advance(MINUTE);
+        put(
+            &mut e,
+            NewMemory {
+                sentiment: Some(0.1),
+                vector: Some(vec2(130 + i, 1.0, 150)),
+                ..mem(&format!("calm {i}"), MemoryType::Event, 0.5)
+            },
+        );
+    }
+    let r = check(&mut e);
+    assert_eq!(
+        r.sentiment_trend.as_ref().map(|t| t.direction),
+        Some(Trend::Stable)
+    );
+    assert!(fired(&r, SignalKind::Sentiment).is_none());
+}
+
+#[test]
+fn relationships_silent_while_plans_involve_them() {
+    let (mut e, clock) = engine();
+    background(&mut e);
+    e.remember(
+        OWNER,
+        "I need to book the venue with Ana before the wedding on December 10.",
+        RememberOptions::default(),
+    )
+    .unwrap();
+    clock.advance(3 * DAY);
+    assert!(
+        check(&mut e).relationship_alerts.is_empty(),
+        "mentioned 3 days ago"
+    );
+    clock.advance(6 * DAY);
+    let r = check(&mut e);
+    let a = r.relationship_alerts.first().expect("Ana is silent");
+    assert_eq!(
+        (a.entity.as_str(), a.days_silent, a.urgency),
+        ("Ana", 9, AlertLevel::Urgent)
+    );
+    assert!(fired(&r, SignalKind::Relationships).is_some());
+}
+
+#[test]
+fn patterns_recur_on_the_same_weekday() {
+    let (mut e, clock) = engine();
+    for week in 1..=3 {
+        clock.set(MON_10AM - week * 7 * DAY);
+        for i in 0..4 {
+            put(
+                &mut e,
+                NewMemory {
+                    tags: vec!["gym".into()],
+                    vector: Some(vec2((week * 10 + i) as usize, 1.0, 299)),
+                    ..mem(&format!("workout {week} {i}"), MemoryType::Activity, 0.3)
+                },
+            );
+        }
+    }
+    clock.set(MON_10AM);
+    let r = check(&mut e);
+    let gym = r
+        .behavioral_patterns
+        .iter()
+        .find(|p| p.topic == "gym")
+        .expect("gym on Mondays");
+    assert_eq!((gym.days, gym.day_of_week.as_str()), (3, "Monday"));
+    assert!((gym.confidence - 0.3).abs() < 1e-9);
+    clock.set(MON_10AM + DAY);
+    assert!(
+        check(&mut e).behavioral_patterns.is_empty(),
+        "not on Tuesdays"
+    );
+}
+
+#[test]
+fn positive_deltas_against_the_last_acts_snapshot() {
+    let (mut e, clock) = engine();
+    background(&mut e);
+    let plan = put(
+        &mut e,
+        NewMemory {
+            vector: Some(vec2(0, 1.0, 1)),
+            tags: vec!["urgent".into()],
+            ..mem("Run a marathon", MemoryType::Plan, 0.8)
+        },
+    );
+    put(
+        &mut e,
+        NewMemory {
+            vector: Some(vec2(0, 0.6, 2)),
+            ..mem("Ran 5 km", MemoryType::Activity, 0.5)
+        },
+    );
+    clock.advance(8 * DAY);
+    e.update(
+        OWNER,
+        &plan,
+        MemoryPatch {
+            importance: Some(0.8),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let before = act(&mut e);
+    assert!(before.act_id.is_some(), "{:?}", before.decision_reason);
+    assert_eq!(before.goal_progress[0].status, GoalStatus::Stalled);
+    clock.advance(3 * HOUR);
+    put(
+        &mut e,
+        NewMemory {
+            vector: Some(vec2(0, 0.6, 3)),
+            ..mem("Ran 12 km", MemoryType::Activity, 0.5)
+        },
+    );
+    let r = check(&mut e);
+    let d = r.positive_deltas.first().expect("the goal moved");
+    assert_eq!(
+        (d.kind, d.subject.as_str()),
+        (DeltaKind::GoalImproved, plan.as_str())
+    );
+    assert!(fired(&r, SignalKind::PositiveDeltas).is_some());
+}
+
+#[test]
+fn first_contact_then_messages_drive_conversation_and_response_rate() {
+    let (mut e, clock) = engine();
+    put(&mut e, mem("Kai likes tea", MemoryType::Preference, 0.5));
+    let r = act(&mut e);
+    assert_eq!(
+        (r.should_act, r.decision_reason),
+        (true, DecisionReason::FirstContact)
+    );
+    let again = check(&mut e);
+    assert_ne!(again.decision_reason, DecisionReason::FirstContact);
+    e.record_message(&RecordMessage {
+        entity_id: OWNER.into(),
+        role: Some(MessageRole::User),
+        content: "hi".into(),
+        ..Default::default()
+    })
+    .unwrap();
+    assert!(check(&mut e).in_conversation);
+    clock.advance(16 * MINUTE);
+    let r = check(&mut e);
+    assert!(!r.in_conversation);
+    assert_eq!(r.response_rate, 1.0, "fewer than 3 acts");
+    // Acts the owner never answers make the rate 0 (cooldowns ×10, see decide.rs).
+    background(&mut e);
+    let deadline = |e: &mut Engine, i: usize| {
+        put(
+            e,
+            NewMemory {
+                expires_at: Some(clock.now() + 3 * HOUR),
+                vector: Some(vec2(150 + i, 1.0, 201)),
+                ..mem(&format!("deadline {i}"), MemoryType::Plan, 0.5)
+            },
+        );
+        act(e)
+    };
+    for i in 0..3 {
+        clock.advance(DAY);
+        assert_eq!(
+            deadline(&mut e, i).decision_reason,
+            DecisionReason::ActImmediate
+        );
+    }
+    clock.advance(3 * HOUR);
+    assert_eq!(check(&mut e).response_rate, 0.0);
+    // An agent message delivers the next act, and the owner answers it.
+    clock.advance(DAY);
+    let id = deadline(&mut e, 3).act_id.expect("acted");
+    let m = e
+        .record_message(&RecordMessage {
+            entity_id: OWNER.into(),
+            role: Some(MessageRole::Agent),
+            content: "Your deadline is close".into(),
+            act_id: Some(id.clone()),
+            ..Default::default()
+        })
+        .unwrap();
+    assert_eq!(m.act_id.as_deref(), Some(id.as_str()));
+    clock.advance(30 * MINUTE);
+    e.record_message(&RecordMessage {
+        entity_id: OWNER.into(),
+        role: Some(MessageRole::User),
+        content: "thanks, on it".into(),
+        ..Default::default()
+    })
+    .unwrap();
+    let ctx = e.heartbeat_context(&req()).unwrap();
+    assert_eq!(
+        ctx.report.response_rate, 0.2,
+        "1 of 5 acts answered (first contact included)"
+    );
+    assert_eq!(ctx.recent_messages[0].content, "Your deadline is close");
+    let err = e
+        .record_message(&RecordMessage {
+            entity_id: "other".into(),
+            role: Some(MessageRole::Agent),
+            content: "x".into(),
+            act_id: Some(id),
+            ..Default::default()
+        })
+        .unwrap_err();
+    assert!(err.to_string().contains("no act"), "{err}");
+}
+
+struct CountingEmbedder(HashEmbedder, Rc<Cell<usize>>);
+impl Embedder for CountingEmbedder {
+    fn model_id(&self) -> &str {
+        self.0.model_id()
+    }
+    fn dimension(&self) -> usize {
+        self.0.dimension()
+    }
+    fn embed(&self, text: &str) -> Result<Vec<f32>> {
+        self.1.set(self.1.get() + 1);
+        self.0.embed(text)
+    }
+}
+
+struct CountingExtractor(RuleExtractor, Rc<Cell<usize>>);
+impl Extractor for CountingExtractor {
+    fn extract(&self, text: &str, now: Millis) -> Result<Vec<Extracted>> {
+        self.1.set(self.1.get() + 1);
+        self.0.extract(text, now)
+    }
+}
+
+#[test]
+fn checks_make_no_embedder_or_extractor_call() {
+    let (embeds, extracts) = (Rc::new(Cell::new(0)), Rc::new(Cell::new(0)));
+    let clock = ManualClock::new(MON_10AM);
+    let mut e = Engine::builder(clock.clone())
+        .embedder(CountingEmbedder(HashEmbedder::default(), embeds.clone()))
+        .extractor(CountingExtractor(RuleExtractor, extracts.clone()))
+        .open_in_memory()
+        .unwrap();
+    for text in [
+        "I need to book the venue with Ana before the wedding on December 10.",
+        "When is Ana's birthday?",
+        "I'm refactoring the billing module.",
+        "I have to renew my passport by tomorrow.",
+        "I feel awful about the exam.",
+        "I love the new flat!",
+    ] {
+        e.remember(OWNER, text, RememberOptions::default()).unwrap();
+        clock.advance(HOUR);
+    }
+    let (before_embed, before_extract) = (embeds.get(), extracts.get());
+    assert!(before_embed > 0 && before_extract > 0);
+    for _ in 0..24 {
+        clock.advance(HOUR);
+        act(&mut e);
+        e.heartbeat_context(&req()).unwrap();
+    }
+    assert_eq!(
+        (embeds.get(), extracts.get()),
+        (before_embed, before_extract)
+    );
+}
+
+#[test]
+fn bad_input_is_refused_and_writes_nothing() {
+    let (mut e, _) = engine();
+    background(&mut e);
+    let changes = e.changes();
+    let bad = [
+        HeartbeatRequest {
+            entity_id: "".into(),
+            ..req()
+        },
+        HeartbeatRequest {
+            entity_id: "a b".into(),
+            ..req()
+        },
+        HeartbeatRequest {
+            utc_offset_minutes: Some(900),
+            ..req()
+        },
+        HeartbeatRequest {
+            quiet_hours: Some(QuietHours {
+                enabled: true,
+                start: 24,
+                end: 7,
+            }),
+            ..req()
+        },
+        HeartbeatRequest {
+            deadline_window: Some("soon".into()),
+            ..req()
+        },
+        HeartbeatRequest {
+            deadline_window: Some("0s".into()),
+            ..req()
+        },
+        HeartbeatRequest {
+            max_results: Some(0),
+            ..req()
+        },
+        HeartbeatRequest {
+            max_results: Some(101),
+            ..req()
+        },
+        HeartbeatRequest {
+            query: Some("tea".into()),
+            ..req()
+        },
+    ];
+    for r in bad {
+        let err = e
+            .heartbeat_check(&HeartbeatRequest {
+                dry_run: false,
+                ..r.clone()
+            })
+            .unwrap_err();
+        assert!(matches!(err, Error::InvalidInput { .. }), "{r:?}: {err}");
+    }
+    for m in [
+        RecordMessage {
+            entity_id: OWNER.into(),
+            content: "hi".into(),
+            ..Default::default()
+        },
+        RecordMessage {
+            entity_id: OWNER.into(),
+            role: Some(MessageRole::User),
+            content: " ".into(),
+            ..Default::default()
+        },
+        RecordMessage {
+            entity_id: OWNER.into(),
+            role: Some(MessageRole::User),
+            content: "x".repeat(50_001),
+            ..Default::default()
+        },
+        RecordMessage {
+            entity_id: OWNER.into(),
+            role: Some(MessageRole::User),
+            content: "hi".into(),
+            act_id: Some("act_1".into()),
+            ..Default::default()
+        },
+        RecordMessage {
+            entity_id: OWNER.into(),
+            role: Some(MessageRole::Agent),
+            content: "hi".into(),
+            act_id: Some("act_missing".into()),
+            ..Default::default()
+        },
+        RecordMessage {
+            entity_id: OWNER.into(),
+            role: Some(MessageRole::User),
+            content: "hi".into(),
+            session_id: Some("'; DROP TABLE messages;--".into()),
+            ..Default::default()
+        },
+    ] {
+        assert!(e.record_message(&m).is_err(), "{m:?}");
+    }
+    for (method, args) in [
+        (
+            "heartbeat_check",
+            r#"{"entity_id":"kai","autonomy":"shout"}"#,
+        ),
+        (
+            "heartbeat_check",
+            r#"{"entity_id":"kai","utc_offset_minutes":"x"}"#,
+        ),
+        ("heartbeat_check", r#"{"entity_id":"kai","surprise":1}"#),
+        (
+            "record_message",
+            r#"{"entity_id":"kai","role":"robot","content":"hi"}"#,
+        ),
+    ] {
+        assert!(e.call_json(method, args).is_err(), "{method} {args}");
+    }
+    assert_eq!(e.changes(), changes, "nothing written");
+    let ok = e
+        .record_message(&RecordMessage {
+            entity_id: OWNER.into(),
+            role: Some(MessageRole::User),
+            content: "héllo 👋 \u{202e}".into(),
+            ..Default::default()
+        })
+        .unwrap();
+    assert!(ok.id.starts_with("msg_"));
+}
+
+#[test]
+fn owners_are_kept_apart() {
+    let (mut e, _) = engine();
+    background(&mut e);
+    e.seed(vec![NewMemory {
+        entity_id: "other".into(),
+        expires_at: Some(MON_10AM + HOUR * 2),
+        ..mem("Other's deadline", MemoryType::Plan, 0.9)
+    }])
+    .unwrap();
+    e.record_message(&RecordMessage {
+        entity_id: "other".into(),
+        role: Some(MessageRole::User),
+        content: "hi".into(),
+        ..Default::default()
+    })
+    .unwrap();
+    let r = check(&mut e);
+    assert!(
+        r.deadlines.is_empty() && r.pending_work.is_empty() && !r.in_conversation,
+        "{r:?}"
+    );
+    assert!(r
+        .signals
+        .iter()
+        .all(|s| s.memories.iter().all(|id| e.get(OWNER, id).is_ok())));
+}
