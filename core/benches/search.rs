@@ -19,8 +19,8 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use common::{
-    build_store, fill, open_engine, percentiles, timed_seed, Corpus, Percentiles, SeedInto,
-    TempDir, QUERIES, SEED_BATCH,
+    build_store, fill, git_head, load_average, open_engine, percentiles, timed_seed, Corpus,
+    Percentiles, SeedInto, TempDir, QUERIES, SEED_BATCH,
 };
 use criterion::{BenchmarkId, Criterion};
 use mnemo_core::{Engine, SearchRequest};
@@ -136,29 +136,6 @@ fn seed_rate(fx: &Fixture, into: &SeedInto) -> f64 {
         .collect();
     rates.sort_by(f64::total_cmp);
     rates[rates.len() / 2]
-}
-
-/// The commit checked out when the binary started (cargo builds it just before; uncommitted
-/// changes are not described).
-fn git_head() -> Option<String> {
-    let out = std::process::Command::new("git")
-        .args(["rev-parse", "--short", "HEAD"])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .ok()?;
-    out.status
-        .success()
-        .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
-}
-
-/// The 1-minute load average (Linux), if it can be read.
-fn load_average() -> Option<f64> {
-    std::fs::read_to_string("/proc/loadavg")
-        .ok()?
-        .split_whitespace()
-        .next()?
-        .parse()
-        .ok()
 }
 
 fn round(x: f64, digits: i32) -> f64 {

@@ -521,7 +521,7 @@ pub fn timed_seed(dir: &TempDir, corpus: &Corpus, into: &SeedInto) -> Duration {
 }
 
 /// Latency percentiles (nearest rank) of a set of timings, in milliseconds.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, serde::Serialize)]
 pub struct Percentiles {
     pub n: usize,
     pub p50_ms: f64,
@@ -551,4 +551,27 @@ pub fn percentiles(times: &[Duration]) -> Percentiles {
 pub fn benchmarking() -> bool {
     let has = |flag: &str| std::env::args().any(|a| a == flag);
     has("--bench") && !has("--list") && !has("--test")
+}
+
+/// The commit checked out when the binary started (cargo builds it just before; uncommitted
+/// changes are not described).
+pub fn git_head() -> Option<String> {
+    let out = std::process::Command::new("git")
+        .args(["rev-parse", "--short", "HEAD"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .ok()?;
+    out.status
+        .success()
+        .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
+}
+
+/// The 1-minute load average (Linux), if it can be read.
+pub fn load_average() -> Option<f64> {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()?
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
 }

@@ -16,7 +16,7 @@ use crate::decay;
 use crate::engine::Engine;
 use crate::error::Result;
 use crate::model::{Memory, MemoryType};
-use crate::store::heartbeat::{self as sql, ActRow, Row2};
+use crate::store::heartbeat::{self as sql, ActRow, Brief, Row2};
 use crate::store::schedules::ScheduleRow;
 
 const HOUR_MS: Millis = 60 * MINUTE_MS;
@@ -24,11 +24,10 @@ const HOUR_MS: Millis = 60 * MINUTE_MS;
 pub const CRITICAL_MS: Millis = HOUR_MS;
 /// Deadlines passed longer ago than this are no longer signalled.
 const OVERDUE_GRACE_MS: Millis = DAY_MS;
-/// Pending work: updated this recently, or expiring this soon (NOTES: 7 d, 14 d).
+/// Pending work: updated this recently, or expiring this soon (NOTES: 7 d, 14 d; overdue by
+/// more than the first, it is no longer pending). Process chatter is left out in the query.
 const PENDING_UPDATED_MS: Millis = 7 * DAY_MS;
 const PENDING_EXPIRING_MS: Millis = 14 * DAY_MS;
-/// Process chatter that is not work (NOTES).
-const CHATTER: &[&str] = &["monitoring", "syncing"];
 /// Continuity: the newest session memory must be younger than this, the session is the
 /// memories within the next window of it, and it counts as paused after the last.
 const CONTINUITY_MAX_AGE_MS: Millis = 12 * HOUR_MS;
@@ -48,19 +47,23 @@ const GOAL_FULL: f64 = 10.0;
 const ON_TRACK_MS: Millis = 7 * DAY_MS;
 const AT_RISK_DAYS: f64 = 14.0;
 pub const GOAL_GRACE_MS: Millis = DAY_MS;
-/// Knowledge gaps: questions of the last 30 days (the newest 200 memories), answered by a
-/// memory ≥ 0.6 similar among the 20 best text matches (NOTES: 0.6, at most 5).
+/// Knowledge gaps: questions of the last 30 days (among the newest 100 memories, at most 10
+/// looked at), answered by a memory ≥ 0.6 similar (NOTES: 0.6, at most 5) among the 20
+/// newest holding the question's 4 longest content words.
 const GAP_LOOKBACK_MS: Millis = 30 * DAY_MS;
-const GAP_RECENT: usize = 200;
+const GAP_RECENT: usize = 100;
+const GAP_QUESTIONS: usize = 10;
+const GAP_TERMS: usize = 4;
 const GAP_CANDIDATES: usize = 20;
 const GAP_SIMILARITY: f32 = 0.6;
 const GAPS: usize = 5;
 const WH_WORDS: &[&str] = &[
     "who", "what", "when", "where", "why", "how", "which", "whose", "whom",
 ];
-/// Decaying: important memories whose retention falls below the threshold within a week.
+/// Decaying: important memories whose retention falls below the threshold within a week,
+/// among the 60 whose lifecycle changes soonest (maintenance up to a day late).
 const DECAY_HORIZON_MS: Millis = 7 * DAY_MS;
-const DECAY_CANDIDATES: usize = 200;
+const DECAY_CANDIDATES: usize = 60;
 /// Sentiment: the newest 40 felt memories, at least 6; a change of 0.3 is a trend; 0.7 is
 /// notable (NOTES).
 const SENTIMENT_WINDOW: usize = 40;
@@ -74,12 +77,12 @@ const URGENT_PLAN_MS: Millis = 14 * DAY_MS;
 const RELATED_PLAN_MS: Millis = 30 * DAY_MS;
 const RELATED_PLANS: usize = 100;
 /// Patterns: 90 days, at least 10 memories; a topic on 3 of the same weekdays; full
-/// confidence at 10 (NOTES); at most 200 memories read per day.
+/// confidence at 10 (NOTES); the newest 100 memories of a day read.
 const PATTERN_DAYS: i64 = 90;
 const PATTERN_MIN_MEMORIES: usize = 10;
 const PATTERN_MIN_DAYS: u32 = 3;
 const PATTERN_FULL: f64 = 10.0;
-const PATTERN_PER_DAY: usize = 200;
+const PATTERN_PER_DAY: usize = 100;
 /// Positive deltas: a silence over 7 days more than halved is re-engagement (NOTES).
 const REENGAGED_AFTER_DAYS: i64 = 7;
 /// Velocity is counted up to this many memories.
@@ -117,10 +120,23 @@ pub struct Scan {
     pub snapshot: Snapshot,
 }
 
-/// Whether a memory is process chatter rather than work.
-fn chatter(content: &str) -> bool {
-    let lower = content.trim_start().to_lowercase();
-    CHATTER.iter().any(|c| lower.starts_with(c))
+/// The `n` longest words of `text` that carry content (no stop words or wh-words), split as
+/// the FTS index splits them.
+fn content_words(text: &str, n: usize) -> Vec<String> {
+    let mut words: Vec<String> = Vec::new();
+    for w in text.split(|c: char| !c.is_alphanumeric()) {
+        let w = w.to_lowercase();
+        if w.chars().count() >= 2
+            && !crate::embed::is_stopword(&w)
+            && !WH_WORDS.contains(&w.as_str())
+            && !words.contains(&w)
+        {
+            words.push(w);
+        }
+    }
+    words.sort_by_key(|w| std::cmp::Reverse(w.chars().count()));
+    words.truncate(n);
+    words
 }
 
 /// Whether text reads as a question: it ends with "?" or opens with a wh-word.
@@ -212,13 +228,9 @@ impl Engine {
 
         // Stale monitors: plans tagged `monitor` not touched within their cadence.
         let cadence = (self.config.heartbeat.monitor_cadence_hours * HOUR_MS as f64) as Millis;
-        scan.stale_monitors = sql::tagged(&self.conn, owner, "monitor", max)?
+        scan.stale_monitors = sql::stale_monitors(&self.conn, owner, now - cadence, max)?
             .into_iter()
-            .filter(|(_, m)| {
-                m.memory_type == MemoryType::Plan
-                    && m.last_touch().max(m.updated_at) < now - cadence
-                    && fresh(m)
-            })
+            .filter(|(_, m)| fresh(m))
             .collect();
 
         let since = last_act.map_or(now - DAY_MS, |a| a.at);
@@ -231,7 +243,7 @@ impl Engine {
             owner,
             floor,
             now - PENDING_UPDATED_MS,
-            now + PENDING_EXPIRING_MS,
+            (now - PENDING_UPDATED_MS, now + PENDING_EXPIRING_MS),
             max,
         )?;
         let plans: Vec<Row2> = pending
@@ -240,10 +252,7 @@ impl Engine {
             .take(GOALS)
             .cloned()
             .collect();
-        scan.pending = pending
-            .into_iter()
-            .filter(|(_, m)| !chatter(&m.content) && fresh(m))
-            .collect();
+        scan.pending = pending.into_iter().filter(|(_, m)| fresh(m)).collect();
 
         let goals = self.goals(owner, now, &plans)?;
         scan.snapshot.goals = goals
@@ -350,14 +359,18 @@ impl Engine {
         if plans.is_empty() {
             return Ok(Vec::new());
         }
-        let activities = sql::of_type(
+        let activities = sql::briefs_of_type(
             &self.conn,
             owner,
             MemoryType::Activity,
             now - GOAL_ACTIVITY_MS,
             GOAL_ACTIVITIES,
         )?;
-        let pks: Vec<i64> = plans.iter().chain(&activities).map(|(pk, _)| *pk).collect();
+        let pks: Vec<i64> = plans
+            .iter()
+            .map(|(pk, _)| *pk)
+            .chain(activities.iter().map(|a| a.pk))
+            .collect();
         let mut named: HashMap<i64, BTreeSet<i64>> = HashMap::new();
         for (m, e) in sql::entities_of(&self.conn, &pks)? {
             named.entry(m).or_default().insert(e);
@@ -367,19 +380,18 @@ impl Engine {
         for (plan_pk, plan) in plans {
             let pv = vectors.get(*plan_pk);
             let plan_entities = named.get(plan_pk);
-            let related: Vec<&Memory> = activities
+            let related: Vec<&Brief> = activities
                 .iter()
-                .filter(|(pk, _)| pk != plan_pk)
-                .filter(|(pk, _)| {
-                    let near = match (pv, vectors.get(*pk)) {
-                        (Some(a), Some(b)) => crate::embed::dot(a, b) >= GOAL_SIMILARITY,
+                .filter(|a| a.pk != *plan_pk)
+                .filter(|a| {
+                    let near = match (pv, vectors.get(a.pk)) {
+                        (Some(x), Some(y)) => crate::embed::dot(x, y) >= GOAL_SIMILARITY,
                         _ => false,
                     };
                     near || plan_entities
-                        .zip(named.get(pk))
-                        .is_some_and(|(a, b)| !a.is_disjoint(b))
+                        .zip(named.get(&a.pk))
+                        .is_some_and(|(x, y)| !x.is_disjoint(y))
                 })
-                .map(|(_, m)| m)
                 .collect();
             let days_left = plan.expires_at.map(|t| days(t - now));
             let status = if related.is_empty() {
@@ -407,29 +419,25 @@ impl Engine {
 
     /// Recent questions with no memory close to them among their best text matches.
     fn knowledge_gaps(&mut self, owner: &str, now: Millis) -> Result<Vec<(KnowledgeGap, i64)>> {
-        let recent = sql::created_in(
-            &self.conn,
-            owner,
-            now - GAP_LOOKBACK_MS,
-            now + 1,
-            GAP_RECENT,
-        )?;
-        let questions: Vec<Row2> = recent
-            .into_iter()
-            .filter(|(_, m)| is_question(&m.content))
-            .collect();
+        let questions: Vec<Brief> =
+            sql::briefs_since(&self.conn, owner, now - GAP_LOOKBACK_MS, GAP_RECENT)?
+                .into_iter()
+                .filter(|b| is_question(&b.content))
+                .take(GAP_QUESTIONS)
+                .collect();
         let mut out = Vec::new();
-        for (pk, q) in questions {
+        for q in questions {
+            let pk = q.pk;
             if out.len() == GAPS {
                 break;
             }
-            let Some(fts) = crate::text::fts_query(&q.content) else {
+            let terms = content_words(&q.content, GAP_TERMS);
+            if terms.is_empty() {
                 continue;
-            };
+            }
             let candidates: Vec<i64> =
-                crate::store::text_search(&self.conn, owner, &fts, false, GAP_CANDIDATES)?
+                sql::containing_all(&self.conn, owner, &terms, GAP_CANDIDATES + 1)?
                     .into_iter()
-                    .map(|(c, _)| c)
                     .filter(|&c| c != pk)
                     .collect();
             let rows = crate::store::by_pks(&self.conn, owner, &candidates)?;
@@ -458,15 +466,20 @@ impl Engine {
     /// Important memories whose retention falls below the stale threshold within a week.
     fn decaying(&self, owner: &str, now: Millis, max: usize) -> Result<Vec<Row2>> {
         let cfg = &self.config.retention;
-        let mut out: Vec<Row2> =
-            sql::important_due(&self.conn, owner, now + DECAY_HORIZON_MS, DECAY_CANDIDATES)?
-                .into_iter()
-                .filter(|(_, m)| {
-                    !decay::is_exempt(m)
-                        && decay::retention(m, now, cfg) >= cfg.stale_below
-                        && decay::retention(m, now + DECAY_HORIZON_MS, cfg) < cfg.stale_below
-                })
-                .collect();
+        let mut out: Vec<Row2> = sql::important_due(
+            &self.conn,
+            owner,
+            now - DAY_MS,
+            now + DECAY_HORIZON_MS,
+            DECAY_CANDIDATES,
+        )?
+        .into_iter()
+        .filter(|(_, m)| {
+            !decay::is_exempt(m)
+                && decay::retention(m, now, cfg) >= cfg.stale_below
+                && decay::retention(m, now + DECAY_HORIZON_MS, cfg) < cfg.stale_below
+        })
+        .collect();
         out.truncate(max);
         Ok(out)
     }
@@ -479,12 +492,14 @@ impl Engine {
         now: Millis,
         pending_plans: &[Row2],
     ) -> Result<(Vec<RelationshipAlert>, BTreeMap<i64, i64>)> {
-        let mut plans: BTreeMap<i64, Memory> = pending_plans.iter().cloned().collect();
-        for (pk, m) in sql::expiring(&self.conn, owner, now, now + RELATED_PLAN_MS, RELATED_PLANS)?
+        // Plan key → (id, deadline).
+        let mut plans: BTreeMap<i64, (String, Option<Millis>)> = pending_plans
+            .iter()
+            .map(|(pk, m)| (*pk, (m.id.clone(), m.expires_at)))
+            .collect();
+        for b in sql::plans_expiring(&self.conn, owner, now, now + RELATED_PLAN_MS, RELATED_PLANS)?
         {
-            if m.memory_type == MemoryType::Plan {
-                plans.insert(pk, m);
-            }
+            plans.insert(b.pk, (b.id, b.expires_at));
         }
         let pks: Vec<i64> = plans.keys().copied().collect();
         let mut by_entity: BTreeMap<i64, Vec<i64>> = BTreeMap::new();
@@ -500,21 +515,20 @@ impl Engine {
                 continue;
             }
             silent.insert(e.pk, days_silent);
-            let related: Vec<&Memory> = by_entity
+            let related: Vec<&(String, Option<Millis>)> = by_entity
                 .get(&e.pk)
                 .into_iter()
                 .flatten()
                 .filter_map(|pk| plans.get(pk))
                 .collect();
-            let urgent = related.iter().any(|m| {
-                m.expires_at
-                    .is_some_and(|t| t >= now && t - now < URGENT_PLAN_MS)
-            });
+            let urgent = related
+                .iter()
+                .any(|(_, due)| due.is_some_and(|t| t >= now && t - now < URGENT_PLAN_MS));
             alerts.push(RelationshipAlert {
                 entity: e.name,
                 entity_type: e.kind,
                 days_silent,
-                related_plans: related.iter().map(|m| m.id.clone()).collect(),
+                related_plans: related.iter().map(|(id, _)| id.clone()).collect(),
                 urgency: if urgent {
                     AlertLevel::Urgent
                 } else {
@@ -674,9 +688,15 @@ mod tests {
     }
 
     #[test]
-    fn chatter_is_not_work() {
-        assert!(chatter("Monitoring the deploy queue"));
-        assert!(chatter("syncing mail"));
-        assert!(!chatter("Finish the tax return"));
+    fn content_words_are_the_longest_meaningful_ones() {
+        assert_eq!(
+            content_words("When is Ana's birthday?", 4),
+            vec!["birthday", "ana"]
+        );
+        assert_eq!(
+            content_words("What did Tom say about the kitchen budget plan?", 2),
+            vec!["kitchen", "budget"]
+        );
+        assert!(content_words("Why is it?", 4).is_empty());
     }
 }

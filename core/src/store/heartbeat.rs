@@ -57,26 +57,113 @@ pub fn expiring(
     )
 }
 
-/// Live PLAN/ACTIVITY memories without a schedule, at or above `floor` importance, updated
-/// since `updated_since` or expiring before `expiring_before`; most important first.
+/// Candidates of pending work taken from each of its two sources (recently updated, soon
+/// due), so a store with thousands of deadlines reads at most this many rows.
+pub const PENDING_CANDIDATES: usize = 200;
+
+/// Live PLAN/ACTIVITY memories without a schedule, at or above `floor` importance, not
+/// process chatter ("monitoring…", "syncing…"), among the [`PENDING_CANDIDATES`] most
+/// recently updated since `updated_since` and the as many soonest due in `expiring`; most
+/// important first.
 pub fn pending(
     conn: &Connection,
     owner: &str,
     floor: f64,
     updated_since: Millis,
-    expiring_before: Millis,
+    expiring: (Millis, Millis),
     limit: usize,
 ) -> Result<Vec<Row2>> {
     memories(
         conn,
         &format!(
-            "SELECT {COLUMNS} FROM memories WHERE pk IN ( \
-               SELECT pk FROM memories WHERE entity_id = ?1 AND type IN ('PLAN', 'ACTIVITY') AND updated_at >= ?3 \
-               UNION SELECT pk FROM memories WHERE entity_id = ?1 AND expires_at IS NOT NULL AND expires_at <= ?4) \
-             AND {LIVE} AND type IN ('PLAN', 'ACTIVITY') AND cron_tag IS NULL AND importance >= ?2 \
-             ORDER BY importance DESC, updated_at DESC, pk LIMIT ?5"
+            "SELECT {COLUMNS} FROM (SELECT c.k AS top FROM \
+               (SELECT * FROM (SELECT pk AS k FROM memories WHERE entity_id = ?1 AND type = 'PLAN' AND updated_at >= ?3 \
+                               ORDER BY updated_at DESC LIMIT {PENDING_CANDIDATES}) \
+                UNION SELECT * FROM (SELECT pk FROM memories WHERE entity_id = ?1 AND type = 'ACTIVITY' AND updated_at >= ?3 \
+                               ORDER BY updated_at DESC LIMIT {PENDING_CANDIDATES}) \
+                UNION SELECT * FROM (SELECT pk FROM memories WHERE entity_id = ?1 AND expires_at BETWEEN ?4 AND ?5 \
+                               ORDER BY expires_at LIMIT {PENDING_CANDIDATES})) AS c \
+               CROSS JOIN memories ON pk = c.k \
+               WHERE {LIVE} AND type IN ('PLAN', 'ACTIVITY') AND cron_tag IS NULL AND importance >= ?2 \
+                 AND ltrim(content) NOT LIKE 'monitoring%' AND ltrim(content) NOT LIKE 'syncing%' \
+               ORDER BY importance DESC, updated_at DESC, pk LIMIT ?6) \
+             CROSS JOIN memories ON pk = top ORDER BY importance DESC, updated_at DESC, pk"
         ),
-        params![owner, floor, updated_since, expiring_before, limit as i64],
+        params![owner, floor, updated_since, expiring.0, expiring.1, limit as i64],
+    )
+}
+
+/// The few columns the scan needs of many rows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Brief {
+    pub pk: i64,
+    pub id: String,
+    pub content: String,
+    pub memory_type: MemoryType,
+    pub created_at: Millis,
+    pub updated_at: Millis,
+    pub expires_at: Option<Millis>,
+}
+
+const BRIEF: &str = "pk, id, content, type, created_at, updated_at, expires_at";
+
+fn briefs(conn: &Connection, sql: &str, args: impl rusqlite::Params) -> Result<Vec<Brief>> {
+    let mut stmt = conn.prepare_cached(sql)?;
+    let rows = stmt.query_map(args, |r| {
+        Ok(Brief {
+            pk: r.get(0)?,
+            id: r.get(1)?,
+            content: r.get(2)?,
+            memory_type: parse(r, 3)?,
+            created_at: r.get(4)?,
+            updated_at: r.get(5)?,
+            expires_at: r.get(6)?,
+        })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// Live memories of one type updated since `since`, newest first, in brief.
+pub fn briefs_of_type(
+    conn: &Connection,
+    owner: &str,
+    t: MemoryType,
+    since: Millis,
+    limit: usize,
+) -> Result<Vec<Brief>> {
+    briefs(
+        conn,
+        &format!("SELECT {BRIEF} FROM memories WHERE {LIVE} AND type = ?2 AND updated_at >= ?3 ORDER BY updated_at DESC, pk DESC LIMIT ?4"),
+        params![owner, t.as_str(), since, limit as i64],
+    )
+}
+
+/// Live memories written since `since`, newest first, in brief.
+pub fn briefs_since(
+    conn: &Connection,
+    owner: &str,
+    since: Millis,
+    limit: usize,
+) -> Result<Vec<Brief>> {
+    briefs(
+        conn,
+        &format!("SELECT {BRIEF} FROM memories WHERE {LIVE} AND created_at >= ?2 ORDER BY created_at DESC, pk DESC LIMIT ?3"),
+        params![owner, since, limit as i64],
+    )
+}
+
+/// Live PLAN memories expiring in `[from, to]`, soonest first, in brief.
+pub fn plans_expiring(
+    conn: &Connection,
+    owner: &str,
+    from: Millis,
+    to: Millis,
+    limit: usize,
+) -> Result<Vec<Brief>> {
+    briefs(
+        conn,
+        &format!("SELECT {BRIEF} FROM memories WHERE {LIVE} AND expires_at BETWEEN ?2 AND ?3 AND type = 'PLAN' ORDER BY expires_at, pk LIMIT ?4"),
+        params![owner, from, to, limit as i64],
     )
 }
 
@@ -110,37 +197,43 @@ pub fn created_in(
     )
 }
 
-/// Live memories carrying `tag` (manual or automatic), found through the FTS index.
-pub fn tagged(conn: &Connection, owner: &str, tag: &str, limit: usize) -> Result<Vec<Row2>> {
-    let query = format!(
-        "owner:{} AND tags:\"{}\"",
-        owner_token(owner),
-        tag.replace('"', "")
-    );
+/// Live PLAN memories tagged `monitor` (manual or automatic) and not touched (accessed or
+/// updated) since `cutoff`, found through the FTS index by the tag's posting list alone (an
+/// owner's can hold every row of a big store).
+pub fn stale_monitors(
+    conn: &Connection,
+    owner: &str,
+    cutoff: Millis,
+    limit: usize,
+) -> Result<Vec<Row2>> {
     let sql = format!(
-        "SELECT {COLUMNS} FROM memories WHERE pk IN (SELECT rowid FROM memories_fts WHERE memories_fts MATCH ?2) \
-         AND {LIVE} AND (EXISTS (SELECT 1 FROM json_each(manual_tags) WHERE value = ?3) OR EXISTS (SELECT 1 FROM json_each(auto_tags) WHERE value = ?3)) \
-         ORDER BY pk LIMIT ?4"
+        "SELECT {COLUMNS} FROM (SELECT rowid AS k FROM memories_fts WHERE memories_fts MATCH 'tags:\"monitor\"') \
+         CROSS JOIN memories ON pk = k \
+         WHERE {LIVE} AND type = 'PLAN' AND max(coalesce(last_accessed_at, created_at), created_at, updated_at) < ?2 \
+           AND (EXISTS (SELECT 1 FROM json_each(manual_tags) WHERE value = 'monitor') \
+                OR EXISTS (SELECT 1 FROM json_each(auto_tags) WHERE value = 'monitor')) \
+         ORDER BY pk LIMIT ?3"
     );
-    memories(conn, &sql, params![owner, query, tag, limit as i64])
+    memories(conn, &sql, params![owner, cutoff, limit as i64])
 }
 
 /// Importance at or above which a memory is worth saving from decay (NOTES: 0.8). The
 /// partial index `memories_important_due` is built on this literal.
 pub const IMPORTANT: f64 = 0.8;
 
-/// Live memories of importance ≥ [`IMPORTANT`] whose lifecycle changes by `to` (also those
-/// maintenance has not reached yet), latest first.
+/// Live memories of importance ≥ [`IMPORTANT`] whose lifecycle changes in `[from, to]`,
+/// soonest first.
 pub fn important_due(
     conn: &Connection,
     owner: &str,
+    from: Millis,
     to: Millis,
     limit: usize,
 ) -> Result<Vec<Row2>> {
     memories(
         conn,
-        &format!("SELECT {COLUMNS} FROM memories WHERE {LIVE} AND importance >= {IMPORTANT} AND due_at <= ?2 ORDER BY due_at DESC, pk LIMIT ?3"),
-        params![owner, to, limit as i64],
+        &format!("SELECT {COLUMNS} FROM memories WHERE {LIVE} AND importance >= {IMPORTANT} AND due_at BETWEEN ?2 AND ?3 ORDER BY due_at, pk LIMIT ?4"),
+        params![owner, from, to, limit as i64],
     )
 }
 
@@ -353,7 +446,7 @@ pub fn prune(conn: &Connection, owner: &str, before: Millis) -> Result<()> {
     Ok(())
 }
 
-/// The topics of live memories written in `[from, to)` (at most `limit` memories): each
+/// The distinct topics of live memories written in `[from, to)` (the newest `limit`): each
 /// one's type in lower case and its tags.
 pub fn topics_in(
     conn: &Connection,
@@ -363,21 +456,14 @@ pub fn topics_in(
     limit: usize,
 ) -> Result<Vec<String>> {
     let mut stmt = conn.prepare_cached(&format!(
-        "SELECT type, manual_tags, auto_tags FROM memories WHERE {LIVE} AND created_at >= ?2 AND created_at < ?3 \
-         ORDER BY created_at DESC LIMIT ?4"
+        "WITH day AS MATERIALIZED (SELECT type, manual_tags, auto_tags FROM memories WHERE {LIVE} \
+           AND created_at >= ?2 AND created_at < ?3 ORDER BY created_at DESC LIMIT ?4) \
+         SELECT lower(type) FROM day \
+         UNION SELECT j.value FROM day, json_each(day.manual_tags) AS j \
+         UNION SELECT j.value FROM day, json_each(day.auto_tags) AS j"
     ))?;
-    let rows = stmt.query_map(params![owner, from, to, limit as i64], |r| {
-        let t: String = r.get(0)?;
-        let mut topics = vec![t.to_lowercase()];
-        topics.extend(json_list::<String>(r, 1)?);
-        topics.extend(json_list::<String>(r, 2)?);
-        Ok(topics)
-    })?;
-    let mut out = Vec::new();
-    for r in rows {
-        out.extend(r?);
-    }
-    Ok(out)
+    let rows = stmt.query_map(params![owner, from, to, limit as i64], |r| r.get(0))?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
 /// When the owner's newest memory was written.
@@ -385,4 +471,31 @@ pub fn newest_created(conn: &Connection, owner: &str) -> Result<Option<Millis>> 
     Ok(conn
         .prepare_cached("SELECT max(created_at) FROM memories WHERE entity_id = ?1")?
         .query_row([owner], |r| r.get(0))?)
+}
+
+/// Live memories of `owner` whose text holds every one of `terms` (plain words), newest
+/// first: unranked, so FTS5 walks its posting lists from the end and stops at `limit`.
+pub fn containing_all(
+    conn: &Connection,
+    owner: &str,
+    terms: &[String],
+    limit: usize,
+) -> Result<Vec<i64>> {
+    if terms.is_empty() {
+        return Ok(Vec::new());
+    }
+    let words: Vec<String> = terms
+        .iter()
+        .map(|t| format!("\"{}\"", t.replace('"', "")))
+        .collect();
+    let query = format!(
+        "owner:{} AND content:({})",
+        owner_token(owner),
+        words.join(" AND ")
+    );
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT rowid FROM memories_fts WHERE memories_fts MATCH ?1 ORDER BY rowid DESC LIMIT {limit}"
+    ))?;
+    let rows = stmt.query_map([query], |r| r.get(0))?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
