@@ -1,9 +1,12 @@
 // `npm run bench:wasmtime`: the same seed-and-search workload (the native benchmarks' corpus:
 // 10,000 memories with 384-d vectors, 1,000 hybrid searches) natively and inside wasmtime
 // (`mnemo bench`), both through the JSON call path on a SQLite file, plus the `mnemo` start-up
-// time with a cold and a warm compile cache. Writes bench-results/wasmtime.json.
+// time with a cold and a warm compile cache; then heartbeat_check on the 100,000-memory owner
+// that core's heartbeat bench builds (natively there, inside wasmtime through
+// `mnemo bench-heartbeat`; MNEMO_BENCH_HEARTBEAT=0 skips it). Writes
+// bench-results/wasmtime.json.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -48,6 +51,23 @@ rmSync(data, { recursive: true, force: true });
 rmSync(cache, { recursive: true, force: true });
 
 const round = (x) => Math.round(x * 100) / 100;
+
+// Heartbeat: the native bench builds (or reuses) the store and writes its percentiles.
+let heartbeat;
+if (process.env.MNEMO_BENCH_HEARTBEAT !== '0') {
+  execFileSync('cargo', ['bench', '-q', '-p', 'mnemo-core', '--bench', 'heartbeat'], { cwd: root, stdio: 'inherit' });
+  const nativeBeat = JSON.parse(readFileSync(join(target, 'mnemo-bench-heartbeat.json'), 'utf8'));
+  const beat = json(mnemo, ['--data', join(target, 'mnemo-heartbeat-bench'), '--now', '1795428000000', 'bench-heartbeat', '--entity', 'bench-owner']);
+  const ms = [...beat.check_ms].sort((a, b) => a - b);
+  const pct = (p) => round(ms[Math.floor((p / 100) * ms.length)]);
+  heartbeat = {
+    memories: nativeBeat.memories,
+    native_ms: { p50: round(nativeBeat.dry_run.p50_ms), p95: round(nativeBeat.dry_run.p95_ms) },
+    wasmtime_ms: { p50: pct(50), p95: pct(95), first_check: round(beat.first_ms) },
+    aim_native_p95_ms: 5,
+  };
+}
+
 const report = {
   when: new Date().toISOString(),
   memories: n,
@@ -61,6 +81,7 @@ const report = {
   },
   startup_ms: { cold_cache: round(cold), warm_cache_median_of_5: round(warm) },
   aims: { ratio: 1.5 },
+  heartbeat,
 };
 writeFileSync(join(root, 'bench-results/wasmtime.json'), JSON.stringify(report, null, 2) + '\n');
 console.log(JSON.stringify(report, null, 2));

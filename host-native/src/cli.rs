@@ -119,6 +119,9 @@ pub enum Command {
         tags: Vec<String>,
         #[arg(long)]
         pinned: bool,
+        /// A deadline: RFC 3339 or ms since the epoch.
+        #[arg(long)]
+        expires: Option<String>,
         /// JSONL file of memories (`{"entity_id", "content", …}` per line).
         #[arg(long, conflicts_with = "content")]
         file: Option<PathBuf>,
@@ -296,6 +299,45 @@ pub enum Command {
         #[arg(long)]
         entity: String,
     },
+    /// Whether the agent should speak up now: the 14 signals, the decision and why, and when
+    /// to check again. Records the act unless --dry-run.
+    Heartbeat {
+        #[arg(long)]
+        entity: String,
+        /// observe, suggest (the default) or act.
+        #[arg(long)]
+        autonomy: Option<String>,
+        /// The owner's offset from UTC in minutes (e.g. -300, 60).
+        #[arg(long, allow_hyphen_values = true)]
+        utc_offset: Option<i32>,
+        /// How far ahead deadlines count ("24h", "3d").
+        #[arg(long)]
+        deadline_window: Option<String>,
+        /// Whether the owner is in a conversation now (default: a message under 15 min old).
+        #[arg(long)]
+        in_conversation: Option<bool>,
+        /// Decide but record nothing.
+        #[arg(long)]
+        dry_run: bool,
+        /// Also return the agent's recent messages and the memories matching this text.
+        #[arg(long)]
+        query: Option<String>,
+    },
+    /// Record a message of the conversation, so the heartbeat knows when the owner talks and
+    /// whether acts are answered.
+    Message {
+        #[arg(long)]
+        entity: String,
+        /// user or agent.
+        #[arg(long, default_value = "user")]
+        role: String,
+        /// The act (act_…) an agent message delivers.
+        #[arg(long)]
+        act: Option<String>,
+        #[arg(long)]
+        session: Option<String>,
+        text: String,
+    },
     /// Counts of an owner's memories.
     Stats {
         #[arg(long)]
@@ -324,6 +366,15 @@ pub enum Command {
     /// component on a fresh store: seeding in batches of 1,000, then each search.
     #[command(hide = true)]
     Bench { corpus: PathBuf },
+    /// Time dry-run heartbeat checks inside the component on the store in --data (core's
+    /// heartbeat bench builds one in target/mnemo-heartbeat-bench).
+    #[command(hide = true)]
+    BenchHeartbeat {
+        #[arg(long)]
+        entity: String,
+        #[arg(long, default_value_t = 300)]
+        checks: usize,
+    },
     /// Any engine call by name, with JSON arguments.
     Call {
         method: String,
@@ -411,6 +462,7 @@ pub fn calls(command: Command) -> Result<Vec<(&'static str, Value)>> {
             importance,
             tags,
             pinned,
+            expires,
             file,
         } => {
             if let Some(file) = file {
@@ -440,6 +492,10 @@ pub fn calls(command: Command) -> Result<Vec<(&'static str, Value)>> {
                 ("importance", json!(importance)),
                 ("tags", nonempty(tags)),
                 ("pinned", if pinned { json!(true) } else { Value::Null }),
+                (
+                    "expires_at",
+                    json!(expires.as_deref().map(parse_now).transpose()?),
+                ),
             ]);
             one("seed", json!({"items": [item]}))
         }
@@ -508,6 +564,46 @@ pub fn calls(command: Command) -> Result<Vec<(&'static str, Value)>> {
         Command::History { entity, id } => one("status_history", mref(entity, id)),
         Command::Stats { entity } => one("stats", json!({"entity_id": entity})),
         Command::Scheduled { entity } => one("scheduled", json!({"entity_id": entity})),
+        Command::Heartbeat {
+            entity,
+            autonomy,
+            utc_offset,
+            deadline_window,
+            in_conversation,
+            dry_run,
+            query,
+        } => one(
+            if query.is_some() {
+                "heartbeat_context"
+            } else {
+                "heartbeat_check"
+            },
+            object(vec![
+                ("entity_id", json!(entity)),
+                ("autonomy", json!(autonomy)),
+                ("utc_offset_minutes", json!(utc_offset)),
+                ("deadline_window", json!(deadline_window)),
+                ("in_conversation", json!(in_conversation)),
+                ("dry_run", flag(dry_run)),
+                ("query", json!(query)),
+            ]),
+        ),
+        Command::Message {
+            entity,
+            role,
+            act,
+            session,
+            text,
+        } => one(
+            "record_message",
+            object(vec![
+                ("entity_id", json!(entity)),
+                ("role", json!(role)),
+                ("content", json!(text)),
+                ("act_id", json!(act)),
+                ("session_id", json!(session)),
+            ]),
+        ),
         Command::Schedule { action } => match action {
             ScheduleAction::Create { entity, cron, text } => one(
                 "schedule_create",
@@ -641,7 +737,8 @@ pub fn calls(command: Command) -> Result<Vec<(&'static str, Value)>> {
         Command::Call { .. }
         | Command::Scenario { .. }
         | Command::Serve { .. }
-        | Command::Bench { .. } => {
+        | Command::Bench { .. }
+        | Command::BenchHeartbeat { .. } => {
             unreachable!("handled by run")
         }
     }

@@ -52,6 +52,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
         llm,
     })?;
     let json = cli.json;
+    if let Command::BenchHeartbeat { entity, checks } = &cli.command {
+        return tools::bench_heartbeat(rt, entity, *checks);
+    }
     if let Command::Serve { bind, port } = &cli.command {
         let token = serve::token(&dir.path)?;
         serve::serve(rt, &token, bind, *port)?;

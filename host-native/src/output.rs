@@ -241,6 +241,45 @@ fn human(method: &str, v: &Value) -> String {
                 };
             }
         }
+        "heartbeat_check" | "heartbeat_context" => {
+            let r = if method == "heartbeat_context" {
+                &v["report"]
+            } else {
+                v
+            };
+            out += &format!(
+                "{} — {} ({}, {} autonomy, {})\n",
+                if r["should_act"] == true {
+                    "speak up"
+                } else {
+                    "stay quiet"
+                },
+                s(&r["decision_reason"]).replace('_', " "),
+                r["urgency_tier"].as_str().unwrap_or("no urgency"),
+                s(&r["autonomy"]),
+                s(&r["time_period"]).replace('_', " "),
+            );
+            for sig in r["signals"].as_array().into_iter().flatten() {
+                out += &format!(
+                    "  {} {} ({}): {}\n",
+                    if sig["surfaced"] == true { "*" } else { " " },
+                    s(&sig["kind"]).replace('_', " "),
+                    s(&sig["tier"]),
+                    s(&sig["summary"]),
+                );
+            }
+            if let Some(id) = r["act_id"].as_str() {
+                out += &format!("recorded {id}\n");
+            }
+            out += &format!(
+                "next check in {} min\n",
+                r["next_tick_ms"].as_i64().unwrap_or(0) / 60_000
+            );
+            if r["should_act"] == true {
+                out += s(&r["summary"]);
+            }
+        }
+        "record_message" => out += &format!("recorded {} ({})\n", s(&v["id"]), s(&v["role"])),
         "entities" => {
             for e in v.as_array().into_iter().flatten() {
                 let aliases: Vec<&str> = e["aliases"]

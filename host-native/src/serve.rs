@@ -238,6 +238,29 @@ fn parse(token: &str, request: &mut Request) -> Result<Parsed, Answer> {
     })
 }
 
+/// Keyoku's record-message body (`message`, `action_id`, an agent's by default) in the
+/// engine's words (`content`, `act_id`, `role`); the engine's own words pass unchanged.
+fn keyoku_message(body: Value) -> Value {
+    let Value::Object(mut o) = body else {
+        return body;
+    };
+    for (theirs, ours) in [("message", "content"), ("action_id", "act_id")] {
+        if !o.contains_key(ours) {
+            if let Some(v) = o.remove(theirs) {
+                o.insert(ours.into(), v);
+            }
+        }
+    }
+    o.entry("role").or_insert_with(|| json!("agent"));
+    // Keyoku names the agent; one store serves one agent here.
+    if o.get("agent_id")
+        .is_some_and(|a| a.is_string() || a.is_null())
+    {
+        o.remove("agent_id");
+    }
+    Value::Object(o)
+}
+
 /// Runs a checked request's route on the engine.
 fn route(rt: &mut Runtime, request: Parsed) -> Answer {
     let Parsed {
@@ -296,6 +319,11 @@ fn route(rt: &mut Runtime, request: Parsed) -> Answer {
         }
         (Method::Delete, ["schedule", id]) => {
             call(rt, "schedule_cancel", with(params, "id", json!(id)))
+        }
+        (Method::Post, ["heartbeat", "check"]) => call(rt, "heartbeat_check", body),
+        (Method::Post, ["heartbeat", "context"]) => call(rt, "heartbeat_context", body),
+        (Method::Post, ["heartbeat", "record-message" | "message"]) => {
+            call(rt, "record_message", keyoku_message(body))
         }
         (Method::Post, ["conflicts", id, "resolve"]) => {
             call(rt, "resolve_conflict", with(body, "id", json!(id)))

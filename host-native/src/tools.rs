@@ -113,6 +113,25 @@ pub fn bench(corpus: &PathBuf) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// `mnemo bench-heartbeat`: dry-run heartbeat checks of `entity` through the component,
+/// each timed; prints the raw timings (the benchmark script computes the percentiles).
+pub fn bench_heartbeat(mut rt: Runtime, entity: &str, checks: usize) -> Result<ExitCode> {
+    let args = json!({ "entity_id": entity, "dry_run": true }).to_string();
+    let mut ms = Vec::with_capacity(checks + 1);
+    for _ in 0..=checks {
+        let t = std::time::Instant::now();
+        if let Err(e) = rt.call("heartbeat_check", &args)? {
+            bail!("heartbeat_check failed: {}", e.message);
+        }
+        ms.push(t.elapsed().as_secs_f64() * 1000.0);
+    }
+    rt.close()?;
+    // The first check loads the owner's vectors.
+    let first = ms.remove(0);
+    println!("{}", json!({ "first_ms": first, "check_ms": ms }));
+    Ok(ExitCode::SUCCESS)
+}
+
 fn s(v: &Value) -> &str {
     v.as_str().unwrap_or("")
 }

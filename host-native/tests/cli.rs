@@ -636,3 +636,114 @@ fn schedules_fall_due_as_the_clock_is_replayed() {
     let text = String::from_utf8_lossy(&text.stdout);
     assert!(text.contains("cancelled [cron:weekly:fri:18:00]"), "{text}");
 }
+
+#[test]
+fn heartbeat_decides_as_the_clock_is_replayed_and_messages_count() {
+    let d = Data::new("heartbeat");
+    let run = |now: &str, args: &[&str]| -> Output {
+        let mut all = vec!["--now", now, "--seed", "1"];
+        all.extend_from_slice(args);
+        mnemo(&d.0, &all)
+    };
+    let at = |now: &str, args: &[&str]| -> Value {
+        let mut all = vec!["--json"];
+        all.extend_from_slice(args);
+        let out = run(now, &all);
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice(&out.stdout).expect("JSON")
+    };
+    // A new owner: first contact, once.
+    at(
+        "2026-11-23T10:00:00Z",
+        &["seed", "--entity", "kai", "Kai drinks green tea"],
+    );
+    let first = at("2026-11-23T10:00:00Z", &["heartbeat", "--entity", "kai"]);
+    assert_eq!(
+        (
+            first["should_act"].clone(),
+            first["decision_reason"].clone()
+        ),
+        (json!(true), json!("first_contact"))
+    );
+    assert!(first["act_id"].as_str().unwrap().starts_with("act_"));
+    // A deadline in five hours surfaces at once; a dry run records nothing.
+    at(
+        "2026-11-23T11:00:00Z",
+        &[
+            "seed",
+            "--entity",
+            "kai",
+            "--type",
+            "PLAN",
+            "--expires",
+            "2026-11-23T16:00:00Z",
+            "Send the invoice to Globex",
+        ],
+    );
+    let dry = at(
+        "2026-11-23T11:00:00Z",
+        &["heartbeat", "--entity", "kai", "--dry-run"],
+    );
+    assert_eq!(dry["decision_reason"], "act_immediate");
+    assert_eq!(dry["act_id"], Value::Null);
+    assert_eq!(dry["deadlines"][0]["content"], "Send the invoice to Globex");
+    let human = run("2026-11-23T11:00:00Z", &["heartbeat", "--entity", "kai"]);
+    let text = String::from_utf8_lossy(&human.stdout);
+    assert!(
+        text.starts_with("speak up — act immediate (immediate"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Send the invoice to Globex") && text.contains("recorded act_"),
+        "{text}"
+    );
+    // Said already: a minute later it stays quiet.
+    let later = at(
+        "2026-11-23T11:01:00Z",
+        &["heartbeat", "--entity", "kai", "--dry-run"],
+    );
+    assert_eq!(later["should_act"], false, "{later}");
+    // Messages: the owner is in a conversation for 15 minutes.
+    let m = at(
+        "2026-11-23T11:02:00Z",
+        &["message", "--entity", "kai", "thanks, on it"],
+    );
+    assert_eq!(m["role"], "user");
+    let talking = at(
+        "2026-11-23T11:03:00Z",
+        &["heartbeat", "--entity", "kai", "--dry-run"],
+    );
+    assert_eq!(talking["in_conversation"], true);
+    let ctx = at(
+        "2026-11-23T11:20:00Z",
+        &[
+            "heartbeat",
+            "--entity",
+            "kai",
+            "--dry-run",
+            "--query",
+            "invoice",
+        ],
+    );
+    assert_eq!(ctx["report"]["in_conversation"], false);
+    assert_eq!(
+        ctx["relevant_memories"][0]["memory"]["content"],
+        "Send the invoice to Globex"
+    );
+    // Bad input is refused and writes nothing.
+    for args in [
+        &["heartbeat", "--entity", "kai", "--autonomy", "shout"][..],
+        &["heartbeat", "--entity", "kai", "--utc-offset", "-900"],
+        &["heartbeat", "--entity", "kai", "--deadline-window", "soon"],
+        &["message", "--entity", "kai", "--role", "robot", "hi"],
+        &["message", "--entity", "kai", "--act", "act_nope", "hi"],
+        &["message", "--entity", "kai", " "],
+    ] {
+        let e = refused(&d.0, args);
+        assert_eq!(e["code"], "invalid_input", "{args:?}: {e}");
+    }
+}

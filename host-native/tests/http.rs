@@ -655,3 +655,123 @@ fn schedule_routes() {
         assert_eq!(s.raw(method, path, None, b"{}").0, 401, "{method} {path}");
     }
 }
+
+#[test]
+fn heartbeat_routes() {
+    let s = Server::start("heartbeat", Some("tok"));
+    s.send(
+        "POST",
+        "/api/v1/seed",
+        json!({"items": [{"entity_id": "kai", "content": "Kai drinks green tea"}]}),
+    );
+    let (st, r) = s.send(
+        "POST",
+        "/api/v1/heartbeat/check",
+        json!({"entity_id": "kai", "dry_run": true}),
+    );
+    assert_eq!(st, 200, "{r}");
+    assert_eq!(
+        (
+            r["should_act"].clone(),
+            r["decision_reason"].clone(),
+            r["act_id"].clone()
+        ),
+        (json!(true), json!("first_contact"), Value::Null)
+    );
+    let (st, r) = s.send(
+        "POST",
+        "/api/v1/heartbeat/check",
+        json!({"entity_id": "kai"}),
+    );
+    let act = r["act_id"].as_str().expect("recorded").to_string();
+    assert_eq!(st, 200);
+    // Keyoku's record-message body: the agent's message delivering an act.
+    let (st, m) = s.send(
+        "POST",
+        "/api/v1/heartbeat/record-message",
+        json!({"entity_id": "kai", "agent_id": "default", "action_id": act, "message": "Hi Kai!"}),
+    );
+    assert_eq!(st, 200, "{m}");
+    assert_eq!(
+        (m["role"].as_str(), m["act_id"].as_str()),
+        (Some("agent"), Some(act.as_str()))
+    );
+    let (st, m) = s.send(
+        "POST",
+        "/api/v1/heartbeat/record-message",
+        json!({"entity_id": "kai", "role": "user", "content": "hello"}),
+    );
+    assert_eq!((st, m["role"].as_str()), (200, Some("user")));
+    let (st, c) = s.send(
+        "POST",
+        "/api/v1/heartbeat/context",
+        json!({"entity_id": "kai", "query": "tea", "dry_run": true}),
+    );
+    assert_eq!(st, 200, "{c}");
+    assert_eq!(c["report"]["in_conversation"], true);
+    assert_eq!(c["recent_messages"][0]["content"], "Hi Kai!");
+    assert_eq!(
+        c["relevant_memories"][0]["memory"]["content"],
+        "Kai drinks green tea"
+    );
+    // Bad bodies: clear errors, nothing recorded.
+    for (path, body) in [
+        (
+            "/api/v1/heartbeat/check",
+            json!({"entity_id": "kai", "autonomy": "shout"}),
+        ),
+        (
+            "/api/v1/heartbeat/check",
+            json!({"entity_id": "kai", "utc_offset_minutes": "x"}),
+        ),
+        (
+            "/api/v1/heartbeat/check",
+            json!({"entity_id": "kai", "max_results": 1000}),
+        ),
+        (
+            "/api/v1/heartbeat/check",
+            json!({"entity_id": "kai", "query": "tea"}),
+        ),
+        ("/api/v1/heartbeat/check", json!({"entity_id": "k a i"})),
+        (
+            "/api/v1/heartbeat/context",
+            json!({"entity_id": "kai", "deadline_window": "NaN"}),
+        ),
+        (
+            "/api/v1/heartbeat/record-message",
+            json!({"entity_id": "kai", "message": ""}),
+        ),
+        (
+            "/api/v1/heartbeat/record-message",
+            json!({"entity_id": "kai", "role": "user", "content": "x", "action_id": act}),
+        ),
+        (
+            "/api/v1/heartbeat/record-message",
+            json!({"entity_id": "kai", "agent_id": 7, "message": "x"}),
+        ),
+    ] {
+        let (st, r) = s.send("POST", path, body.clone());
+        assert_eq!(
+            (st, r["code"].as_str()),
+            (400, Some("invalid_input")),
+            "{path} {body}: {r}"
+        );
+    }
+    let (_, after) = s.send(
+        "POST",
+        "/api/v1/heartbeat/context",
+        json!({"entity_id": "kai", "dry_run": true}),
+    );
+    assert_eq!(
+        after["recent_messages"].as_array().map(Vec::len),
+        Some(1),
+        "{after}"
+    );
+    for path in [
+        "/api/v1/heartbeat/check",
+        "/api/v1/heartbeat/context",
+        "/api/v1/heartbeat/record-message",
+    ] {
+        assert_eq!(s.raw("POST", path, None, b"{}").0, 401, "{path}");
+    }
+}

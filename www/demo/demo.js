@@ -1,6 +1,7 @@
 // The demo chat: every message goes through Mnemo's write path (dedup, importance, types),
-// the memory table shows what is stored, and search shows why each memory matched. It uses
-// only the public package. URL options: ?storage=opfs|idb|memory, ?embedder=minilm, ?user=.
+// the memory table shows what is stored, search shows why each memory matched, and the
+// heartbeat decides, at the interval it suggests, whether the agent should speak up (and
+// says why). It uses only the public package. URL options: ?storage=opfs|idb|memory, ?embedder=minilm, ?user=.
 import { Mnemo } from '../src/index.js';
 
 const params = new URLSearchParams(location.search);
@@ -91,6 +92,39 @@ const outcomeText = {
       : `I already knew that (${o.reason.replaceAll('_', ' ')}).`,
 };
 
+// The owner's UTC offset, so the heartbeat knows their time of day.
+const utcOffset = -new Date().getTimezoneOffset();
+let beatTimer;
+
+/** One heartbeat check: shows the decision and the signals; speaks up when it should. */
+async function heartbeat(m) {
+  clearTimeout(beatTimer);
+  const r = await m.heartbeatCheck({ entity_id: user, utc_offset_minutes: utcOffset });
+  const tier = r.urgency_tier ? `, ${r.urgency_tier}` : '';
+  $('decision').textContent = `${r.should_act ? 'speak up' : 'stay quiet'} — ${r.decision_reason.replaceAll('_', ' ')}${tier} · ${r.time_period.replace('_', ' ')} · confluence ${r.confluence_score} · fingerprint ${r.fingerprint || '—'}`;
+  $('signals').replaceChildren(
+    ...r.signals.map((sig) =>
+      el(
+        'li',
+        { className: sig.surfaced ? 'surfaced' : '' },
+        el('span', { className: `tier-${sig.tier}`, textContent: `${sig.kind.replaceAll('_', ' ')} (${sig.tier})` }),
+        `: ${sig.summary}`,
+      ),
+    ),
+  );
+  if (!r.signals.length) $('signals').append(el('li', { textContent: 'no signals' }));
+  if (r.should_act) {
+    const text = r.decision_reason === 'first_contact'
+      ? 'Hi! I keep what you tell me in this browser, and I will speak up when something needs you.'
+      : r.summary.split('\n').filter(Boolean).slice(0, 3).join(' ');
+    $('chat').append(el('li', { className: 'nudge', textContent: text }));
+    await m.recordMessage({ entity_id: user, role: 'agent', content: text, act_id: r.act_id ?? undefined });
+  }
+  $('next-beat').textContent = `${Math.round(r.next_tick_ms / 60_000)} min`;
+  beatTimer = setTimeout(() => heartbeat(m).catch(fail), r.next_tick_ms);
+  return r;
+}
+
 async function main() {
   let m;
   try {
@@ -100,6 +134,7 @@ async function main() {
   }
   $('status').textContent = `remembering for "${user}" in this browser only`;
   await refresh(m);
+  $('beat').onclick = () => heartbeat(m).catch(fail);
 
   $('say').onsubmit = async (ev) => {
     ev.preventDefault();
@@ -108,6 +143,7 @@ async function main() {
     $('message').value = '';
     say('user', text);
     try {
+      await m.recordMessage({ entity_id: user, role: 'user', content: text, session_id: session });
       // Recall before storing, so the reply shows what the new message brought back.
       // Only memories with their own evidence (words or meaning), not relevance lent by
       // neighbouring messages of the same conversation.
@@ -119,6 +155,7 @@ async function main() {
       let reply = outcomeText[o.action](o);
       if (related.length) reply += ` That reminds me: “${related[0].memory.content}”.`;
       say('agent', reply);
+      await m.recordMessage({ entity_id: user, role: 'agent', content: reply, session_id: session });
       await refresh(m);
     } catch (e) {
       say('agent', `(${e.code}) ${e.message}`);
@@ -150,6 +187,7 @@ async function main() {
     $('hits').replaceChildren();
     await refresh(m);
   };
+  await heartbeat(m).catch(fail);
   window.mnemoDemoReady = true;
 }
 

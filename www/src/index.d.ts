@@ -183,6 +183,98 @@ export interface Schedule {
   created_at: Millis;
 }
 
+export type Urgency = 'low' | 'normal' | 'elevated' | 'immediate';
+export type SignalKind =
+  | 'scheduled' | 'deadlines' | 'conflicts' | 'continuity' | 'stale_monitors' | 'memory_velocity'
+  | 'pending_work' | 'goal_progress' | 'knowledge_gaps' | 'positive_deltas' | 'decaying'
+  | 'sentiment' | 'relationships' | 'patterns';
+export type Autonomy = 'observe' | 'suggest' | 'act';
+export type DecisionReason =
+  | 'first_contact' | 'act_deadline_critical' | 'suppress_time_period' | 'suppress_conversation_low'
+  | 'no_signals' | 'act_immediate' | 'suppress_stale' | 'suppress_confluence' | 'act_confluence'
+  | 'suppress_cooldown' | 'suppress_topic_repeat' | 'act' | 'nudge' | 'suppress_nudge_cap'
+  | 'suppress_nudge_backoff';
+
+/** Arguments of `heartbeatCheck` / `heartbeatContext`; unset options take the engine's config. */
+export interface HeartbeatArgs {
+  entity_id: string;
+  autonomy?: Autonomy;
+  /** Whether the owner is talking now; by default, a recorded message under 15 min old. */
+  in_conversation?: boolean;
+  /** The owner's offset from UTC in minutes (−840 … 840). */
+  utc_offset_minutes?: number;
+  /** Local hours `start` up to `end` (default 23–7). */
+  quiet_hours?: { enabled: boolean; start: number; end: number };
+  /** How far ahead deadlines count, e.g. "24h". */
+  deadline_window?: string;
+  /** Most items per signal (1–100, default 20). */
+  max_results?: number;
+  /** Decide but record nothing. */
+  dry_run?: boolean;
+  /** `heartbeatContext` only: also search memories for this text (`top_k`, default 5). */
+  query?: string;
+  top_k?: number;
+}
+
+/** One signal the heartbeat found. */
+export interface Signal {
+  kind: SignalKind;
+  tier: Urgency;
+  /** Whether the decision surfaced it. */
+  surfaced: boolean;
+  /** Ids of the memories it is about. */
+  memories: string[];
+  summary: string;
+}
+
+/** What `heartbeatCheck` answers. */
+export interface HeartbeatReport {
+  entity_id: string;
+  checked_at: Millis;
+  should_act: boolean;
+  decision_reason: DecisionReason;
+  urgency_tier: Urgency | null;
+  autonomy: Autonomy;
+  /** First 16 hex of SHA-256 over the surfaced signals' keys. */
+  fingerprint: string;
+  confluence_score: number;
+  cooldown_ms: number;
+  time_period: 'morning' | 'working' | 'evening' | 'late_night' | 'quiet';
+  in_conversation: boolean;
+  response_rate: number;
+  memory_velocity: number;
+  /** When to check again, in ms from now. */
+  next_tick_ms: number;
+  act_id: string | null;
+  nudge: Memory | null;
+  signals: Signal[];
+  scheduled: Schedule[];
+  deadlines: Memory[];
+  conflicts: Conflict[];
+  continuity: { last_memories: Memory[]; session_age_hours: number; was_interrupted: boolean; resume_suggestion: string } | null;
+  stale_monitors: Memory[];
+  pending_work: Memory[];
+  goal_progress: { plan: Memory; activities: string[]; progress: number; days_left: number | null; status: 'no_activity' | 'stalled' | 'at_risk' | 'on_track' }[];
+  knowledge_gaps: { memory_id: string; question: string; asked_at: Millis }[];
+  positive_deltas: { kind: 'goal_improved' | 'entity_reengaged' | 'sentiment_improved'; description: string; subject: string }[];
+  decaying: Memory[];
+  sentiment_trend: { recent_avg: number; previous_avg: number; direction: 'declining' | 'stable' | 'improving'; delta: number; notable: Memory[] } | null;
+  relationship_alerts: { entity: string; entity_type: string; days_silent: number; related_plans: string[]; urgency: 'attention' | 'urgent' }[];
+  behavioral_patterns: { description: string; topic: string; day_of_week: string; days: number; confidence: number }[];
+  /** The surfaced signals as plain text for a prompt. */
+  summary: string;
+}
+
+/** A recorded message of the conversation. */
+export interface Message {
+  id: string;
+  role: 'user' | 'agent';
+  content: string;
+  session_id: string | null;
+  act_id: string | null;
+  at: Millis;
+}
+
 /** A conflict between a new statement and an existing memory. */
 export interface Conflict {
   id: string;
@@ -452,6 +544,12 @@ export declare class Mnemo {
   scheduleAck(args: { entity_id: string; id: string }): Promise<Schedule>;
   scheduleUpdate(args: { entity_id: string; id: string; content?: string; cron_tag?: string }): Promise<Schedule>;
   scheduleCancel(args: { entity_id: string; id: string }): Promise<Schedule>;
+  /** Whether the agent should speak up now: 14 signals, the decision and why, the next tick. No embedding or LLM call; records the act unless `dry_run`. */
+  heartbeatCheck(args: HeartbeatArgs): Promise<HeartbeatReport>;
+  /** `heartbeatCheck` with the agent's recent messages and the memories matching `query`. */
+  heartbeatContext(args: HeartbeatArgs): Promise<{ report: HeartbeatReport; recent_messages: Message[]; relevant_memories: SearchHit[] }>;
+  /** Records a message of the conversation (who talks, and whether acts are answered). */
+  recordMessage(args: { entity_id: string; role: 'user' | 'agent'; content: string; session_id?: string; act_id?: string }): Promise<Message>;
   /** Decides an open conflict. */
   resolveConflict(args: { entity_id: string; id: string; resolution: Resolution; reason?: string }): Promise<Conflict>;
   /** All of one owner's memories as JSONL. */

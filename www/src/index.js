@@ -32,6 +32,9 @@ const METHODS = {
   scheduleAck: 'schedule_ack',
   scheduleUpdate: 'schedule_update',
   scheduleCancel: 'schedule_cancel',
+  heartbeatCheck: 'heartbeat_check',
+  heartbeatContext: 'heartbeat_context',
+  recordMessage: 'record_message',
 };
 
 function coded(message, code) {

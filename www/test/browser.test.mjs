@@ -256,6 +256,14 @@ test('the demo chat stores, lists and explains memories (screenshot)', async () 
       await p.click('#say button');
       await p.waitForFunction((n) => document.querySelectorAll('#chat li.agent').length === n, i + 1);
     }
+    // The heartbeat said hello to a new owner when the page opened; a check now decides again.
+    assert.match(await p.textContent('#chat li.nudge'), /^Hi!/);
+    await p.evaluate(() => { document.querySelector('#decision').textContent = ''; });
+    await p.click('#beat');
+    await p.waitForFunction(() => document.querySelector('#decision').textContent !== '');
+    assert.match(await p.textContent('#decision'), /^(speak up|stay quiet) — [a-z ]+(, [a-z]+)? · (morning|working|evening|late night|quiet) · confluence \d+/);
+    assert.ok((await p.$$('#signals li')).length > 0);
+    assert.match(await p.textContent('#next-beat'), /^\d+ min$/);
     await p.fill('#query', 'what do I like to drink?');
     await p.click('#find button');
     await p.waitForFunction(() => document.querySelectorAll('#hits li').length > 0);

@@ -231,6 +231,52 @@ test('schedules fall due once per due time as setNow moves the clock', async () 
   await m.close();
 });
 
+test('the heartbeat decides from stored rows: no embedder or extractor call, acts and messages recorded', async () => {
+  const MON_10AM = 1_795_428_000_000;
+  const calls = { embed: 0, extract: 0 };
+  const embed = {
+    model: 'toy-vowels',
+    dimension: 3,
+    embed: async (texts) => {
+      calls.embed += 1;
+      return texts.map((t) => {
+        const v = ['a', 'e', 'o'].map((c) => t.split(c).length - 1 + 0.1);
+        const n = Math.hypot(...v);
+        return new Float32Array(v.map((x) => x / n));
+      });
+    },
+  };
+  const extract = async (content) => {
+    calls.extract += 1;
+    return [{ content, type: 'PLAN', importance: 0.7, expires_at: MON_10AM + 3 * 3_600_000 }];
+  };
+  const m = await Mnemo.open({ storage: 'memory', now: MON_10AM, seed: 2, embed, extract });
+  await m.remember({ entity_id: 'kai', content: 'Send the invoice to Globex' });
+  await m.seed([1, 2, 3, 4, 5].map((i) => ({ entity_id: 'kai', content: `note ${'abc'.repeat(i)}`, type: 'CONTEXT' })));
+  const before = { ...calls };
+  const dry = await m.heartbeatCheck({ entity_id: 'kai', dry_run: true });
+  assert.equal(dry.decision_reason, 'act_immediate');
+  assert.equal(dry.act_id, null);
+  assert.equal(dry.deadlines[0].content, 'Send the invoice to Globex');
+  const report = await m.heartbeatCheck({ entity_id: 'kai' });
+  assert.match(report.act_id, /^act_[0-9a-f]{16}$/);
+  assert.equal(report.fingerprint, dry.fingerprint);
+  const msg = await m.recordMessage({ entity_id: 'kai', role: 'agent', content: 'The invoice is due at 13:00', act_id: report.act_id });
+  assert.equal(msg.act_id, report.act_id);
+  await m.setNow(MON_10AM + 60_000);
+  const again = await m.heartbeatCheck({ entity_id: 'kai', dry_run: true });
+  assert.equal(again.should_act, false);
+  assert.equal(again.in_conversation, true);
+  const ctx = await m.heartbeatContext({ entity_id: 'kai', dry_run: true });
+  assert.deepEqual(ctx.recent_messages.map((x) => x.content), ['The invoice is due at 13:00']);
+  assert.deepEqual(calls, before, 'a check embeds and extracts nothing');
+  await assert.rejects(m.heartbeatCheck({ entity_id: 'kai', autonomy: 'shout' }), { code: 'invalid_input', message: /autonomy/ });
+  await assert.rejects(m.heartbeatCheck({ entity_id: 'kai', utc_offset_minutes: Number.NaN }), { code: 'invalid_input' });
+  await assert.rejects(m.recordMessage({ entity_id: 'kai', role: 'user', content: '' }), { code: 'invalid_input' });
+  await assert.rejects(m.recordMessage({ entity_id: 'kai', role: 'user', content: 'x', act_id: report.act_id }), { code: 'invalid_input' });
+  await m.close();
+});
+
 test('JSONL export and import move one owner between stores', async () => {
   const a = await open();
   await a.seed(facts);

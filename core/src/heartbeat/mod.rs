@@ -142,8 +142,8 @@ string_enum! {
 }
 
 string_enum! {
-    /// How pressing a silent entity is.
-    AlertLevel, "alert level" { Info = "info", Attention = "attention", Urgent = "urgent" }
+    /// How pressing a silent entity is: urgent when a plan naming it is due within 14 days.
+    AlertLevel, "alert level" { Attention = "attention", Urgent = "urgent" }
 }
 
 string_enum! {

@@ -562,3 +562,132 @@ fn typed_functions_refuse_bad_input_and_change_nothing() {
         "a refused call changed the store"
     );
 }
+
+fn heartbeat_request(owner: &str) -> HeartbeatRequest {
+    HeartbeatRequest {
+        entity_id: owner.into(),
+        autonomy: None,
+        in_conversation: None,
+        utc_offset_minutes: None,
+        quiet_hours: None,
+        deadline_window: None,
+        max_results: None,
+        dry_run: true,
+        query: None,
+        top_k: None,
+    }
+}
+
+#[test]
+fn the_heartbeat_is_typed_too() {
+    let dir = Dir::new("heartbeat");
+    let mut rt = open(&dir);
+    let mut plan = new_memory("ana", "Send the invoice to Globex");
+    plan.type_ = Some(MemoryType::Plan);
+    plan.expires_at = Some(T0 + 3_600_000 * 5);
+    typed!(rt, call_seed, &[plan]).expect("seed");
+    let req = heartbeat_request("ana");
+    let typed_report = typed!(rt, call_heartbeat_check, &req).expect("check");
+    assert_eq!(typed_report.decision_reason, DecisionReason::FirstContact);
+    assert!(typed_report.should_act && typed_report.act_id.is_none());
+    assert_eq!(
+        typed_report.deadlines[0].content,
+        "Send the invoice to Globex"
+    );
+    assert!(typed_report
+        .signals
+        .iter()
+        .any(|s| s.kind == SignalKind::Deadlines && s.tier == Urgency::Immediate));
+    let via_json = json(
+        &mut rt,
+        "heartbeat_check",
+        serde_json::json!({"entity_id": "ana", "dry_run": true}),
+    );
+    assert_eq!(via_json["fingerprint"], typed_report.fingerprint.as_str());
+    assert_eq!(via_json["next_tick_ms"], typed_report.next_tick_ms);
+    let recorded = typed!(
+        rt,
+        call_heartbeat_check,
+        &HeartbeatRequest {
+            dry_run: false,
+            ..req.clone()
+        }
+    )
+    .expect("check");
+    let act = recorded.act_id.expect("recorded");
+    let msg = typed!(
+        rt,
+        call_record_message,
+        &MessageRequest {
+            entity_id: "ana".into(),
+            role: Some(MessageRole::Agent),
+            content: "Your invoice is due today".into(),
+            session_id: None,
+            act_id: Some(act.clone()),
+        }
+    )
+    .expect("message");
+    assert_eq!(
+        (msg.role, msg.act_id.as_deref()),
+        (MessageRole::Agent, Some(act.as_str()))
+    );
+    let ctx = typed!(
+        rt,
+        call_heartbeat_context,
+        &HeartbeatRequest {
+            query: Some("invoice".into()),
+            ..req.clone()
+        }
+    )
+    .expect("context");
+    assert_eq!(ctx.recent_messages[0].content, "Your invoice is due today");
+    assert_eq!(
+        ctx.relevant_memories[0].memory.content,
+        "Send the invoice to Globex"
+    );
+    let before = typed!(rt, call_export, "ana").expect("export");
+    for bad in [
+        HeartbeatRequest {
+            utc_offset_minutes: Some(-900),
+            ..req.clone()
+        },
+        HeartbeatRequest {
+            max_results: Some(0),
+            ..req.clone()
+        },
+        HeartbeatRequest {
+            deadline_window: Some("NaN".into()),
+            ..req.clone()
+        },
+        HeartbeatRequest {
+            entity_id: "ana; DROP TABLE memories".into(),
+            ..req.clone()
+        },
+        HeartbeatRequest {
+            quiet_hours: Some(QuietHours {
+                enabled: true,
+                start: 30,
+                end: 7,
+            }),
+            ..req.clone()
+        },
+    ] {
+        assert_eq!(
+            code(typed!(rt, call_heartbeat_check, &bad)),
+            "invalid_input",
+            "{bad:?}"
+        );
+    }
+    let bad_message = MessageRequest {
+        entity_id: "ana".into(),
+        role: Some(MessageRole::User),
+        content: "x".into(),
+        session_id: None,
+        act_id: Some(act),
+    };
+    assert_eq!(
+        code(typed!(rt, call_record_message, &bad_message)),
+        "invalid_input"
+    );
+    assert_eq!(typed!(rt, call_export, "ana").expect("export"), before);
+}

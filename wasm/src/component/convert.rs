@@ -16,7 +16,7 @@ pub trait Conv<T> {
 macro_rules! same {
     ($($t:ty),*) => { $(impl Conv<$t> for $t { fn conv(self) -> $t { self } })* };
 }
-same!(String, bool, f32, f64, i64);
+same!(String, bool, f32, f64, i32, i64, u32);
 
 impl Conv<u32> for usize {
     fn conv(self) -> u32 {
@@ -79,6 +79,23 @@ enums! {
     ConflictStatus { Open, Resolved }
     Resolution { KeepExisting, UseNew, Merge, KeepBoth }
     ScheduleStatus { Active, Done, Cancelled }
+    Urgency { Low, Normal, Elevated, Immediate }
+    SignalKind {
+        Scheduled, Deadlines, Conflicts, Continuity, StaleMonitors, MemoryVelocity, PendingWork,
+        GoalProgress, KnowledgeGaps, PositiveDeltas, Decaying, Sentiment, Relationships, Patterns,
+    }
+    Autonomy { Observe, Suggest, Act }
+    TimePeriod { Morning, Working, Evening, LateNight, Quiet }
+    DecisionReason {
+        FirstContact, ActDeadlineCritical, SuppressTimePeriod, SuppressConversationLow, NoSignals,
+        ActImmediate, SuppressStale, SuppressConfluence, ActConfluence, SuppressCooldown,
+        SuppressTopicRepeat, Act, Nudge, SuppressNudgeCap, SuppressNudgeBackoff,
+    }
+    MessageRole { User, Agent }
+    GoalStatus { NoActivity, Stalled, AtRisk, OnTrack }
+    Trend { Declining, Stable, Improving }
+    AlertLevel { Attention, Urgent }
+    DeltaKind { GoalImproved, EntityReengaged, SentimentImproved }
     Relation {
         WorksAt, Employs, Manages, ReportsTo, FriendOf, LivesIn, HomeOf, ParentOf,
         ChildOf, Dating, MarriedTo, EngagedTo, ExOf, MemberOf, HasMember, Founded,
@@ -175,6 +192,37 @@ records! {
     } {}
     ScheduleCreate <=> core::ScheduleCreate { entity_id, content, cron_tag } {}
     ScheduleUpdate <=> core::ScheduleUpdate { entity_id, id, content, cron_tag } {}
+    QuietHours <=> core::QuietHours { enabled, start, end } {}
+    HeartbeatRequest <=> core::HeartbeatRequest {
+        entity_id, autonomy, in_conversation, utc_offset_minutes, quiet_hours, deadline_window,
+        max_results, dry_run, query, top_k,
+    } {}
+    Signal <=> core::Signal { kind, tier, surfaced, memories, summary } {}
+    Continuity <=> core::Continuity {
+        last_memories, session_age_hours, was_interrupted, resume_suggestion,
+    } {}
+    GoalProgress <=> core::GoalProgress { plan, activities, progress, days_left, status } {}
+    KnowledgeGap <=> core::KnowledgeGap { memory_id, question, asked_at } {}
+    PositiveDelta <=> core::PositiveDelta { kind, description, subject } {}
+    SentimentTrend <=> core::SentimentTrend {
+        recent_avg, previous_avg, direction, delta, notable,
+    } {}
+    RelationshipAlert <=> core::RelationshipAlert {
+        entity, entity_type, days_silent, related_plans, urgency,
+    } {}
+    Pattern <=> core::Pattern { description, topic, day_of_week, days, confidence } {}
+    HeartbeatReport <=> core::HeartbeatReport {
+        entity_id, checked_at, should_act, decision_reason, urgency_tier, autonomy, fingerprint,
+        confluence_score, cooldown_ms, time_period, in_conversation, response_rate,
+        memory_velocity, next_tick_ms, act_id, nudge, signals, scheduled, deadlines, conflicts,
+        continuity, stale_monitors, pending_work, goal_progress, knowledge_gaps, positive_deltas,
+        decaying, sentiment_trend, relationship_alerts, behavioral_patterns, summary,
+    } {}
+    Message <=> core::Message { id, role, content, session_id, act_id, at } {}
+    MessageRequest <=> core::RecordMessage { entity_id, role, content, session_id, act_id } {}
+    HeartbeatContext <=> core::HeartbeatContext {
+        report, recent_messages, relevant_memories,
+    } {}
 }
 
 /// A search's mode and recall filter are optional in WIT and take the engine's defaults.

@@ -278,6 +278,24 @@ impl GuestStore for Store {
         )
     }
 
+    fn heartbeat_check(
+        &self,
+        request: types::HeartbeatRequest,
+    ) -> Result<types::HeartbeatReport, wit::Error> {
+        typed(self.engine().heartbeat_check(&request.conv()))
+    }
+
+    fn heartbeat_context(
+        &self,
+        request: types::HeartbeatRequest,
+    ) -> Result<types::HeartbeatContext, wit::Error> {
+        typed(self.engine().heartbeat_context(&request.conv()))
+    }
+
+    fn record_message(&self, request: types::MessageRequest) -> Result<types::Message, wit::Error> {
+        typed(self.engine().record_message(&request.conv()))
+    }
+
     fn call(&self, method: String, args: String) -> Result<String, wit::Error> {
         self.engine().call_json(&method, &args).map_err(error)
     }
