@@ -251,8 +251,9 @@ test('the heartbeat decides from stored rows: no embedder or extractor call, act
     return [{ content, type: 'PLAN', importance: 0.7, expires_at: MON_10AM + 3 * 3_600_000 }];
   };
   const m = await Mnemo.open({ storage: 'memory', now: MON_10AM, seed: 2, embed, extract });
+  const hello = await m.heartbeatCheck({ entity_id: 'kai' });
+  assert.equal(hello.decision_reason, 'first_contact');
   await m.remember({ entity_id: 'kai', content: 'Send the invoice to Globex' });
-  await m.seed([1, 2, 3, 4, 5].map((i) => ({ entity_id: 'kai', content: `note ${'abc'.repeat(i)}`, type: 'CONTEXT' })));
   const before = { ...calls };
   const dry = await m.heartbeatCheck({ entity_id: 'kai', dry_run: true });
   assert.equal(dry.decision_reason, 'act_immediate');

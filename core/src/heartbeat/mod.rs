@@ -258,7 +258,7 @@ const KEEP_MS: Millis = 30 * DAY_MS;
 const RECENT_MESSAGES: usize = 5;
 
 /// One signal the scan found.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Signal {
     pub kind: SignalKind,
     /// Its tier after freshness and `critical`/`urgent`/`low-priority`/`backlog` tags.
@@ -272,7 +272,7 @@ pub struct Signal {
 }
 
 /// An interrupted session the agent could offer to resume.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Continuity {
     /// The session's newest CONTEXT/ACTIVITY memories, newest first (at most 5).
     pub last_memories: Vec<Memory>,
@@ -283,7 +283,7 @@ pub struct Continuity {
 }
 
 /// How one goal is going.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct GoalProgress {
     pub plan: Memory,
     /// ACTIVITY memories that work towards it (stored vectors, or shared entities).
@@ -296,7 +296,7 @@ pub struct GoalProgress {
 }
 
 /// A question stored in memory that nothing answers yet.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct KnowledgeGap {
     pub memory_id: String,
     pub question: String,
@@ -304,7 +304,7 @@ pub struct KnowledgeGap {
 }
 
 /// Something that got better since the agent last spoke up.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct PositiveDelta {
     pub kind: DeltaKind,
     pub description: String,
@@ -313,7 +313,7 @@ pub struct PositiveDelta {
 }
 
 /// The owner's recent sentiment against the one before.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct SentimentTrend {
     pub recent_avg: f64,
     pub previous_avg: f64,
@@ -325,7 +325,7 @@ pub struct SentimentTrend {
 }
 
 /// Someone gone silent while plans involve them.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct RelationshipAlert {
     pub entity: String,
     pub entity_type: EntityType,
@@ -336,7 +336,7 @@ pub struct RelationshipAlert {
 }
 
 /// Something the owner does on this weekday.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Pattern {
     pub description: String,
     /// A memory type (lower case) or a tag.
@@ -349,7 +349,7 @@ pub struct Pattern {
 }
 
 /// What `heartbeat_check` answers.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct HeartbeatReport {
     pub entity_id: String,
     pub checked_at: Millis,
@@ -396,7 +396,7 @@ pub struct HeartbeatReport {
 }
 
 /// What `heartbeat_context` answers: the check, and what an agent needs to word it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct HeartbeatContext {
     pub report: HeartbeatReport,
     /// The agent's last recorded messages, newest first, so it does not repeat itself.
@@ -418,7 +418,7 @@ pub struct RecordMessage {
 }
 
 /// A recorded message.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Message {
     pub id: String,
     pub role: MessageRole,
