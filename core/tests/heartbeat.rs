@@ -965,3 +965,243 @@ fn owners_are_kept_apart() {
         .iter()
         .all(|s| s.memories.iter().all(|id| e.get(OWNER, id).is_ok())));
 }
+
+#[test]
+fn positive_deltas_for_reengaged_entities_and_recovered_sentiment_and_none_without_a_change() {
+    let (mut e, clock) = engine();
+    background(&mut e);
+    e.remember(
+        OWNER,
+        "I need to book the venue with Ana before the wedding on December 10.",
+        RememberOptions::default(),
+    )
+    .unwrap();
+    for (i, s) in [0.6, 0.5, 0.6, -0.5, -0.6, -0.5].iter().enumerate() {
+        clock.advance(MINUTE);
+        put(
+            &mut e,
+            NewMemory {
+                sentiment: Some(*s),
+                vector: Some(vec2(100 + i, 1.0, 120)),
+                ..mem(&format!("feeling {i}"), MemoryType::Event, 0.5)
+            },
+        );
+    }
+    clock.advance(10 * DAY);
+    let before = e
+        .heartbeat_check(&HeartbeatRequest {
+            autonomy: Some(Autonomy::Act),
+            dry_run: false,
+            ..req()
+        })
+        .unwrap();
+    assert!(before.act_id.is_some(), "{:?}", before.decision_reason);
+    assert_eq!(
+        before.sentiment_trend.as_ref().map(|t| t.direction),
+        Some(Trend::Declining)
+    );
+    assert_eq!(
+        before.relationship_alerts.first().map(|a| a.days_silent),
+        Some(10)
+    );
+    clock.advance(HOUR);
+    assert!(
+        check(&mut e).positive_deltas.is_empty(),
+        "nothing changed since the act"
+    );
+    // Ana is back, and the mood lifts.
+    e.remember(
+        OWNER,
+        "Ana called me about the flowers.",
+        RememberOptions::default(),
+    )
+    .unwrap();
+    for i in 0..6 {
+        clock.advance(MINUTE);
+        put(
+            &mut e,
+            NewMemory {
+                sentiment: Some(0.4),
+                vector: Some(vec2(130 + i, 1.0, 150)),
+                ..mem(&format!("better {i}"), MemoryType::Event, 0.5)
+            },
+        );
+    }
+    let r = check(&mut e);
+    let kinds: Vec<DeltaKind> = r.positive_deltas.iter().map(|d| d.kind).collect();
+    assert!(
+        kinds.contains(&DeltaKind::EntityReengaged)
+            && kinds.contains(&DeltaKind::SentimentImproved),
+        "{:?}",
+        r.positive_deltas
+    );
+    assert!(r.positive_deltas.iter().any(|d| d.subject == "Ana"));
+}
+
+#[test]
+fn the_same_people_are_not_raised_again_so_soon() {
+    let (mut e, clock) = engine();
+    background(&mut e);
+    clock.advance(HOUR);
+    let act_mode = HeartbeatRequest {
+        autonomy: Some(Autonomy::Act),
+        dry_run: false,
+        ..req()
+    };
+    e.remember(
+        OWNER,
+        "I need to call Ana about the venue.",
+        RememberOptions::default(),
+    )
+    .unwrap();
+    let first = e.heartbeat_check(&act_mode).unwrap();
+    assert!(first.should_act, "{:?}", first.decision_reason);
+    clock.advance(25 * MINUTE);
+    e.remember(
+        OWNER,
+        "I need to ask Ana about the flowers.",
+        RememberOptions::default(),
+    )
+    .unwrap();
+    let second = e
+        .heartbeat_check(&HeartbeatRequest {
+            dry_run: true,
+            ..act_mode.clone()
+        })
+        .unwrap();
+    assert_eq!(
+        second.decision_reason,
+        DecisionReason::SuppressTopicRepeat,
+        "{:?}",
+        second.signals
+    );
+    clock.advance(20 * MINUTE);
+    e.remember(
+        OWNER,
+        "I need to water Tom's plants.",
+        RememberOptions::default(),
+    )
+    .unwrap();
+    let third = e
+        .heartbeat_check(&HeartbeatRequest {
+            dry_run: true,
+            ..act_mode
+        })
+        .unwrap();
+    assert!(
+        third.should_act,
+        "another topic: {:?}",
+        third.decision_reason
+    );
+}
+
+#[test]
+fn a_nudge_after_silence_is_about_a_recent_important_memory() {
+    let (mut e, clock) = engine();
+    put(
+        &mut e,
+        mem("Kai is learning the cello", MemoryType::Activity, 0.7),
+    );
+    for i in 0..5 {
+        put(
+            &mut e,
+            NewMemory {
+                vector: Some(vec2(200 + i, 1.0, 260)),
+                ..mem(&format!("trivia {i}"), MemoryType::Preference, 0.2)
+            },
+        );
+    }
+    assert!(act(&mut e).should_act, "first contact");
+    e.record_message(&RecordMessage {
+        entity_id: OWNER.into(),
+        role: Some(MessageRole::User),
+        content: "bye".into(),
+        ..Default::default()
+    })
+    .unwrap();
+    clock.advance(8 * DAY);
+    // Quiet for 8 days: nothing is pending any more, so the agent may check in.
+    let r = act(&mut e);
+    assert_eq!(
+        (r.should_act, r.decision_reason),
+        (true, DecisionReason::Nudge),
+        "{:?}",
+        r.signals
+    );
+    assert_eq!(
+        r.nudge.as_ref().map(|m| m.content.as_str()),
+        Some("Kai is learning the cello")
+    );
+    assert!(r.summary.contains("NUDGE"));
+    clock.advance(HOUR);
+    assert_eq!(
+        act(&mut e).decision_reason,
+        DecisionReason::SuppressNudgeBackoff
+    );
+}
+
+#[test]
+fn configuration_sets_the_defaults_and_is_checked() {
+    let clock = ManualClock::new(MON_10AM);
+    let heartbeat = HeartbeatConfig {
+        autonomy: Autonomy::Act,
+        utc_offset_minutes: 12 * 60 + 30,
+        quiet_hours: QuietHours {
+            enabled: true,
+            start: 22,
+            end: 23,
+        },
+        ..Default::default()
+    };
+    let mut e = Engine::builder(clock.clone())
+        .config(Config {
+            heartbeat: heartbeat.clone(),
+            ..Default::default()
+        })
+        .open_in_memory()
+        .unwrap();
+    let r = check(&mut e);
+    assert_eq!(
+        (r.autonomy, r.time_period),
+        (Autonomy::Act, TimePeriod::Quiet),
+        "22:30 local"
+    );
+    let r = e
+        .heartbeat_check(&HeartbeatRequest {
+            utc_offset_minutes: Some(0),
+            ..req()
+        })
+        .unwrap();
+    assert_eq!(r.time_period, TimePeriod::Working, "the request wins");
+    for bad in [
+        HeartbeatConfig {
+            utc_offset_minutes: 2_000,
+            ..heartbeat.clone()
+        },
+        HeartbeatConfig {
+            importance_floor: f64::NAN,
+            ..heartbeat.clone()
+        },
+        HeartbeatConfig {
+            deadline_window_hours: -1.0,
+            ..heartbeat.clone()
+        },
+        HeartbeatConfig {
+            tick: TickConfig {
+                min_ms: 0,
+                ..Default::default()
+            },
+            ..heartbeat.clone()
+        },
+    ] {
+        let err = Engine::builder(ManualClock::new(MON_10AM))
+            .config(Config {
+                heartbeat: bad,
+                ..Default::default()
+            })
+            .open_in_memory()
+            .err()
+            .expect("refused");
+        assert!(err.to_string().contains("config.heartbeat"), "{err}");
+    }
+}
