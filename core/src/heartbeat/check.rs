@@ -494,10 +494,9 @@ impl Engine {
                 entities: entities.into_iter().collect(),
                 snapshot: serde_json::to_string(&scan.snapshot).unwrap_or_else(|_| "{}".into()),
             };
-            act_id = Some(self.record_act(owner, act)?);
-            if kept.iter().any(|&i| built[i].kind == SignalKind::Scheduled) {
-                self.mark_surfaced(owner, &scan.scheduled)?;
-            }
+            let scheduled = kept.iter().any(|&i| built[i].kind == SignalKind::Scheduled);
+            let surfaced = if scheduled { &scan.scheduled[..] } else { &[] };
+            act_id = Some(self.record_act(owner, act, surfaced)?);
         }
         let next_tick_ms = tick::next_interval(
             &self.config.heartbeat.tick,

@@ -594,8 +594,14 @@ impl Engine {
         })
     }
 
-    /// Records an act: what it surfaced, and the snapshot later checks compare against.
-    pub(crate) fn record_act(&mut self, owner: &str, mut act: ActRow) -> Result<String> {
+    /// Records an act — what it surfaced, and the snapshot later checks compare against —
+    /// and marks the schedules it surfaced, in one transaction.
+    pub(crate) fn record_act(
+        &mut self,
+        owner: &str,
+        mut act: ActRow,
+        surfaced: &[crate::store::schedules::ScheduleRow],
+    ) -> Result<String> {
         self.transaction(owner, |e| {
             act.id = derived_id(
                 "act",
@@ -605,6 +611,9 @@ impl Engine {
             );
             sql::prune(&e.conn, owner, act.at - KEEP_MS)?;
             sql::insert_act(&e.conn, owner, &act)?;
+            for s in surfaced {
+                crate::store::schedules::save(&e.conn, s)?;
+            }
             Ok(act.id.clone())
         })
     }
