@@ -1,7 +1,8 @@
 //! The heartbeat (SPEC §6, issue 6): whether the agent should speak up now, decided from
 //! stored rows and stored vectors only — no LLM and no embedding call per check.
 //!
-//! `scan` finds the 14 signals, `decide` runs the should_act steps over them, `policy` holds
+//! `scan` finds the 14 signals, `signals` keys, quotes and tiers them, `decide` runs the
+//! should_act steps over them, `check` ties one check together, `policy` holds
 //! the autonomy levels, cooldowns and nudges, `period` the owner's time of day, and `tick`
 //! when to look again. An act is recorded (fingerprint, surfaced memories and entities, a
 //! snapshot for positive deltas); `record_message` tells the heartbeat when the owner talks.
@@ -11,6 +12,7 @@ mod decide;
 mod period;
 mod policy;
 mod scan;
+mod signals;
 mod tick;
 
 use serde::{Deserialize, Serialize};

@@ -1,0 +1,339 @@
+//! What the scan found, as signals: each keyed for the fingerprint, quoted for the summary,
+//! and moved up or down a tier by fresh memories and `critical`/`urgent`/`low-priority`/
+//! `backlog` tags.
+
+use super::scan::{Scan, GOAL_GRACE_MS};
+use super::tick;
+use super::{GoalStatus, SignalKind, Trend, Urgency};
+use crate::clock::{Millis, MINUTE_MS};
+use crate::model::Memory;
+
+/// A memory written this recently moves its signal up a tier (NOTES: 30 min).
+const FRESH_MS: Millis = 30 * MINUTE_MS;
+/// Tags that move a signal up, and down.
+const UP_TAGS: &[&str] = &["critical", "urgent"];
+const DOWN_TAGS: &[&str] = &["low-priority", "backlog"];
+/// Longest memory text quoted in the summary.
+const SUMMARY_CHARS: usize = 200;
+
+/// A signal being built: what it is about and how it reads.
+pub(super) struct Built<'a> {
+    pub kind: SignalKind,
+    pub memories: Vec<(i64, &'a Memory)>,
+    /// Ids of memories it is about that are not loaded here (conflicts, relationships).
+    pub other_ids: Vec<String>,
+    pub keys: Vec<String>,
+    pub lines: Vec<String>,
+    pub summary: String,
+}
+
+impl<'a> Built<'a> {
+    fn new(kind: SignalKind, summary: String) -> Self {
+        Built {
+            kind,
+            memories: Vec::new(),
+            other_ids: Vec::new(),
+            keys: Vec::new(),
+            lines: Vec::new(),
+            summary,
+        }
+    }
+
+    /// Adds memories, each keyed and quoted.
+    fn with(mut self, prefix: &str, rows: impl IntoIterator<Item = (i64, &'a Memory)>) -> Self {
+        for (pk, m) in rows {
+            self.keys.push(format!("{prefix}:{}", m.id));
+            self.lines.push(quote(&m.content));
+            self.memories.push((pk, m));
+        }
+        self
+    }
+
+    /// Its tier: the kind's, up for a fresh memory or a critical/urgent tag (at most
+    /// elevated), down when every memory is low-priority/backlog.
+    pub fn tier(&self, now: Millis) -> Urgency {
+        let mut tier = self.kind.tier();
+        let tagged =
+            |m: &Memory, tags: &[&str]| m.tags().iter().any(|t| tags.contains(&t.as_str()));
+        if self
+            .memories
+            .iter()
+            .any(|(_, m)| now - m.created_at < FRESH_MS)
+        {
+            tier = tier.up(Urgency::Elevated);
+        }
+        if self.memories.iter().any(|(_, m)| tagged(m, UP_TAGS)) {
+            tier = tier.up(Urgency::Elevated);
+        }
+        if !self.memories.is_empty() && self.memories.iter().all(|(_, m)| tagged(m, DOWN_TAGS)) {
+            tier = tier.down();
+        }
+        tier
+    }
+}
+
+pub(super) fn quote(content: &str) -> String {
+    let t = content.trim();
+    if t.chars().count() <= SUMMARY_CHARS {
+        t.to_string()
+    } else {
+        let mut s: String = t.chars().take(SUMMARY_CHARS - 1).collect();
+        s.push('…');
+        s
+    }
+}
+
+fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+fn hours(ms: Millis) -> String {
+    format!("{:.1} h", ms as f64 / 3_600_000.0)
+}
+
+/// Turns what the scan found into signals, most urgent first.
+pub(super) fn signals<'a>(scan: &'a Scan, now: Millis, window: Millis) -> Vec<Built<'a>> {
+    let mut out = Vec::new();
+    if !scan.scheduled.is_empty() {
+        let mut b = Built::new(
+            SignalKind::Scheduled,
+            format!(
+                "{} due",
+                plural(scan.scheduled.len(), "schedule", "schedules")
+            ),
+        );
+        for s in &scan.scheduled {
+            b.keys
+                .push(format!("scheduled:{}:{}", s.id, s.next_due.unwrap_or(0)));
+            b.other_ids.push(s.id.clone());
+            let missed = if s.missed > 0 {
+                format!(" ({} missed)", s.missed)
+            } else {
+                String::new()
+            };
+            b.lines
+                .push(format!("{} [{}]{missed}", quote(&s.content), s.cron_tag));
+        }
+        out.push(b);
+    }
+    if !scan.deadlines.is_empty() {
+        let mut b = Built::new(
+            SignalKind::Deadlines,
+            format!(
+                "{} within {}",
+                plural(scan.deadlines.len(), "deadline", "deadlines"),
+                hours(window)
+            ),
+        )
+        .with("deadline", scan.deadlines.iter().map(|(pk, m)| (*pk, m)));
+        b.lines = scan
+            .deadlines
+            .iter()
+            .map(|(_, m)| {
+                let left = m.expires_at.unwrap_or(now) - now;
+                let when = if left < 0 {
+                    format!("overdue by {}", hours(-left))
+                } else {
+                    format!("due in {}", hours(left))
+                };
+                format!("{} ({when})", quote(&m.content))
+            })
+            .collect();
+        out.push(b);
+    }
+    if !scan.conflicts.is_empty() {
+        let mut b = Built::new(
+            SignalKind::Conflicts,
+            format!(
+                "{} to ask about",
+                plural(scan.conflicts.len(), "conflict", "conflicts")
+            ),
+        );
+        for c in &scan.conflicts {
+            b.keys.push(format!("conflict:{}", c.id));
+            b.other_ids.push(c.existing.clone());
+            b.other_ids.extend(c.memory.clone());
+            b.lines.push(format!(
+                "{} ⟷ {}",
+                quote(&c.existing_content),
+                quote(&c.content)
+            ));
+        }
+        out.push(b);
+    }
+    if let Some((c, pks)) = &scan.continuity {
+        let mut b = Built::new(
+            SignalKind::Continuity,
+            format!(
+                "a session paused {} ago",
+                hours((c.session_age_hours * 3_600_000.0) as Millis)
+            ),
+        )
+        .with("continuity", pks.iter().copied().zip(&c.last_memories));
+        b.lines = vec![c.resume_suggestion.clone()];
+        out.push(b);
+    }
+    if !scan.stale_monitors.is_empty() {
+        out.push(
+            Built::new(
+                SignalKind::StaleMonitors,
+                format!(
+                    "{} overdue for a check",
+                    plural(scan.stale_monitors.len(), "monitor", "monitors")
+                ),
+            )
+            .with(
+                "monitor",
+                scan.stale_monitors.iter().map(|(pk, m)| (*pk, m)),
+            ),
+        );
+    }
+    if scan.velocity >= tick::BUSY_VELOCITY {
+        let mut b = Built::new(
+            SignalKind::MemoryVelocity,
+            format!(
+                "{} since the last check-in",
+                plural(scan.velocity, "new memory", "new memories")
+            ),
+        );
+        b.keys.push("velocity".into());
+        b.lines.push(b.summary.clone());
+        out.push(b);
+    }
+    if !scan.pending.is_empty() {
+        out.push(
+            Built::new(
+                SignalKind::PendingWork,
+                format!(
+                    "{} open",
+                    plural(scan.pending.len(), "plan or task", "plans and tasks")
+                ),
+            )
+            .with("work", scan.pending.iter().map(|(pk, m)| (*pk, m))),
+        );
+    }
+    let troubled: Vec<_> = scan
+        .goals
+        .iter()
+        .filter(|(g, _)| {
+            g.status != GoalStatus::OnTrack && now - g.plan.created_at >= GOAL_GRACE_MS
+        })
+        .collect();
+    if !troubled.is_empty() {
+        let mut b = Built::new(
+            SignalKind::GoalProgress,
+            format!("{} need attention", plural(troubled.len(), "goal", "goals")),
+        );
+        for (g, pk) in &troubled {
+            b.keys.push(format!("goal:{}:{}", g.plan.id, g.status));
+            b.lines.push(format!(
+                "{} — {} ({} activities)",
+                quote(&g.plan.content),
+                g.status,
+                g.activities.len()
+            ));
+            b.memories.push((*pk, &g.plan));
+        }
+        out.push(b);
+    }
+    if !scan.gaps.is_empty() {
+        let mut b = Built::new(
+            SignalKind::KnowledgeGaps,
+            format!(
+                "{} nothing answers yet",
+                plural(scan.gaps.len(), "question", "questions")
+            ),
+        );
+        for (g, _) in &scan.gaps {
+            b.keys.push(format!("gap:{}", g.memory_id));
+            b.other_ids.push(g.memory_id.clone());
+            b.lines.push(quote(&g.question));
+        }
+        out.push(b);
+    }
+    if !scan.deltas.is_empty() {
+        let mut b = Built::new(
+            SignalKind::PositiveDeltas,
+            format!(
+                "{} since the last check-in",
+                plural(scan.deltas.len(), "improvement", "improvements")
+            ),
+        );
+        for d in &scan.deltas {
+            b.keys.push(format!("delta:{}:{}", d.kind, d.subject));
+            b.lines.push(d.description.clone());
+        }
+        out.push(b);
+    }
+    if !scan.decaying.is_empty() {
+        out.push(
+            Built::new(
+                SignalKind::Decaying,
+                format!(
+                    "{} fading within a week",
+                    plural(
+                        scan.decaying.len(),
+                        "important memory",
+                        "important memories"
+                    )
+                ),
+            )
+            .with("decay", scan.decaying.iter().map(|(pk, m)| (*pk, m))),
+        );
+    }
+    if let Some(t) = scan
+        .sentiment
+        .as_ref()
+        .filter(|t| t.direction != Trend::Stable || !t.notable.is_empty())
+    {
+        let mut b = Built::new(
+            SignalKind::Sentiment,
+            format!(
+                "sentiment {} ({:+.2})",
+                t.direction,
+                t.recent_avg - t.previous_avg
+            ),
+        );
+        b.keys.push(format!("sentiment:{}", t.direction));
+        b.lines.push(b.summary.clone());
+        for m in &t.notable {
+            b.keys.push(format!("sentiment:{}", m.id));
+            b.other_ids.push(m.id.clone());
+            b.lines.push(quote(&m.content));
+        }
+        out.push(b);
+    }
+    if !scan.alerts.is_empty() {
+        let mut b = Built::new(
+            SignalKind::Relationships,
+            format!(
+                "{} silent while plans involve them",
+                plural(scan.alerts.len(), "person or thing", "people and things")
+            ),
+        );
+        for a in &scan.alerts {
+            b.keys.push(format!("rel:{}:{}", a.entity, a.urgency));
+            b.other_ids.extend(a.related_plans.iter().cloned());
+            b.lines.push(format!(
+                "{} — silent {} days ({})",
+                a.entity, a.days_silent, a.urgency
+            ));
+        }
+        out.push(b);
+    }
+    if !scan.patterns.is_empty() {
+        let mut b = Built::new(
+            SignalKind::Patterns,
+            format!(
+                "{} for today",
+                plural(scan.patterns.len(), "usual topic", "usual topics")
+            ),
+        );
+        for p in &scan.patterns {
+            b.keys.push(format!("pattern:{}", p.topic));
+            b.lines.push(p.description.clone());
+        }
+        out.push(b);
+    }
+    out
+}
