@@ -49,6 +49,14 @@ impl<'a> Built<'a> {
         self
     }
 
+    /// Adds one item: its fingerprint key, the memories it is about (beyond those loaded
+    /// here) and its line in the summary.
+    fn item(&mut self, key: String, ids: impl IntoIterator<Item = String>, line: String) {
+        self.keys.push(key);
+        self.other_ids.extend(ids);
+        self.lines.push(line);
+    }
+
     /// Its tier: the kind's, up for a fresh memory or a critical/urgent tag (at most
     /// elevated), down when every memory is low-priority/backlog.
     pub fn tier(&self, now: Millis) -> Urgency {
@@ -103,16 +111,16 @@ pub(super) fn signals<'a>(scan: &'a Scan, now: Millis, window: Millis) -> Vec<Bu
             ),
         );
         for s in &scan.scheduled {
-            b.keys
-                .push(format!("scheduled:{}:{}", s.id, s.next_due.unwrap_or(0)));
-            b.other_ids.push(s.id.clone());
             let missed = if s.missed > 0 {
                 format!(" ({} missed)", s.missed)
             } else {
                 String::new()
             };
-            b.lines
-                .push(format!("{} [{}]{missed}", quote(&s.content), s.cron_tag));
+            b.item(
+                format!("scheduled:{}:{}", s.id, s.next_due.unwrap_or(0)),
+                [s.id.clone()],
+                format!("{} [{}]{missed}", quote(&s.content), s.cron_tag),
+            );
         }
         out.push(b);
     }
@@ -150,14 +158,11 @@ pub(super) fn signals<'a>(scan: &'a Scan, now: Millis, window: Millis) -> Vec<Bu
             ),
         );
         for c in &scan.conflicts {
-            b.keys.push(format!("conflict:{}", c.id));
-            b.other_ids.push(c.existing.clone());
-            b.other_ids.extend(c.memory.clone());
-            b.lines.push(format!(
-                "{} ⟷ {}",
-                quote(&c.existing_content),
-                quote(&c.content)
-            ));
+            b.item(
+                format!("conflict:{}", c.id),
+                std::iter::once(c.existing.clone()).chain(c.memory.clone()),
+                format!("{} ⟷ {}", quote(&c.existing_content), quote(&c.content)),
+            );
         }
         out.push(b);
     }
@@ -196,8 +201,8 @@ pub(super) fn signals<'a>(scan: &'a Scan, now: Millis, window: Millis) -> Vec<Bu
                 plural(scan.velocity, "new memory", "new memories")
             ),
         );
-        b.keys.push("velocity".into());
-        b.lines.push(b.summary.clone());
+        let line = b.summary.clone();
+        b.item("velocity".into(), [], line);
         out.push(b);
     }
     if !scan.pending.is_empty() {
@@ -225,13 +230,16 @@ pub(super) fn signals<'a>(scan: &'a Scan, now: Millis, window: Millis) -> Vec<Bu
             format!("{} need attention", plural(troubled.len(), "goal", "goals")),
         );
         for (g, pk) in &troubled {
-            b.keys.push(format!("goal:{}:{}", g.plan.id, g.status));
-            b.lines.push(format!(
-                "{} — {} ({} activities)",
-                quote(&g.plan.content),
-                g.status,
-                g.activities.len()
-            ));
+            b.item(
+                format!("goal:{}:{}", g.plan.id, g.status),
+                [],
+                format!(
+                    "{} — {} ({} activities)",
+                    quote(&g.plan.content),
+                    g.status,
+                    g.activities.len()
+                ),
+            );
             b.memories.push((*pk, &g.plan));
         }
         out.push(b);
@@ -245,9 +253,11 @@ pub(super) fn signals<'a>(scan: &'a Scan, now: Millis, window: Millis) -> Vec<Bu
             ),
         );
         for (g, _) in &scan.gaps {
-            b.keys.push(format!("gap:{}", g.memory_id));
-            b.other_ids.push(g.memory_id.clone());
-            b.lines.push(quote(&g.question));
+            b.item(
+                format!("gap:{}", g.memory_id),
+                [g.memory_id.clone()],
+                quote(&g.question),
+            );
         }
         out.push(b);
     }
@@ -260,8 +270,11 @@ pub(super) fn signals<'a>(scan: &'a Scan, now: Millis, window: Millis) -> Vec<Bu
             ),
         );
         for d in &scan.deltas {
-            b.keys.push(format!("delta:{}:{}", d.kind, d.subject));
-            b.lines.push(d.description.clone());
+            b.item(
+                format!("delta:{}:{}", d.kind, d.subject),
+                [],
+                d.description.clone(),
+            );
         }
         out.push(b);
     }
@@ -294,12 +307,14 @@ pub(super) fn signals<'a>(scan: &'a Scan, now: Millis, window: Millis) -> Vec<Bu
                 t.recent_avg - t.previous_avg
             ),
         );
-        b.keys.push(format!("sentiment:{}", t.direction));
-        b.lines.push(b.summary.clone());
+        let line = b.summary.clone();
+        b.item(format!("sentiment:{}", t.direction), [], line);
         for m in &t.notable {
-            b.keys.push(format!("sentiment:{}", m.id));
-            b.other_ids.push(m.id.clone());
-            b.lines.push(quote(&m.content));
+            b.item(
+                format!("sentiment:{}", m.id),
+                [m.id.clone()],
+                quote(&m.content),
+            );
         }
         out.push(b);
     }
@@ -312,12 +327,14 @@ pub(super) fn signals<'a>(scan: &'a Scan, now: Millis, window: Millis) -> Vec<Bu
             ),
         );
         for a in &scan.alerts {
-            b.keys.push(format!("rel:{}:{}", a.entity, a.urgency));
-            b.other_ids.extend(a.related_plans.iter().cloned());
-            b.lines.push(format!(
-                "{} — silent {} days ({})",
-                a.entity, a.days_silent, a.urgency
-            ));
+            b.item(
+                format!("rel:{}:{}", a.entity, a.urgency),
+                a.related_plans.iter().cloned(),
+                format!(
+                    "{} — silent {} days ({})",
+                    a.entity, a.days_silent, a.urgency
+                ),
+            );
         }
         out.push(b);
     }
@@ -330,8 +347,7 @@ pub(super) fn signals<'a>(scan: &'a Scan, now: Millis, window: Millis) -> Vec<Bu
             ),
         );
         for p in &scan.patterns {
-            b.keys.push(format!("pattern:{}", p.topic));
-            b.lines.push(p.description.clone());
+            b.item(format!("pattern:{}", p.topic), [], p.description.clone());
         }
         out.push(b);
     }
