@@ -93,9 +93,12 @@ pub struct Decision {
     pub nudge: Option<String>,
 }
 
-/// First 16 hex digits of SHA-256 over the sorted, de-duplicated keys.
+/// First 16 hex digits of SHA-256 over the sorted, de-duplicated keys ("" for none).
 pub fn fingerprint<'k>(keys: impl IntoIterator<Item = &'k String>) -> String {
     let sorted: BTreeSet<&String> = keys.into_iter().collect();
+    if sorted.is_empty() {
+        return String::new();
+    }
     let mut h = Sha256::new();
     for k in sorted {
         h.update((k.len() as u64).to_le_bytes());
@@ -647,5 +650,6 @@ mod tests {
         assert_eq!(a, b);
         assert_eq!(a.len(), 16);
         assert_ne!(a, fingerprint(&["x".to_string()]));
+        assert_eq!(fingerprint(&[]), "", "nothing surfaced, no fingerprint");
     }
 }
