@@ -93,6 +93,11 @@ pub fn pending(
     )
 }
 
+/// `columns` of an owner's live memories of type ?2 updated since ?3, newest first (?4 rows).
+fn of_type_sql(columns: &str) -> String {
+    format!("SELECT {columns} FROM memories WHERE {LIVE} AND type = ?2 AND updated_at >= ?3 ORDER BY updated_at DESC, pk DESC LIMIT ?4")
+}
+
 /// The few columns the scan needs of many rows.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Brief {
@@ -133,7 +138,7 @@ pub fn briefs_of_type(
 ) -> Result<Vec<Brief>> {
     briefs(
         conn,
-        &format!("SELECT {BRIEF} FROM memories WHERE {LIVE} AND type = ?2 AND updated_at >= ?3 ORDER BY updated_at DESC, pk DESC LIMIT ?4"),
+        &of_type_sql(BRIEF),
         params![owner, t.as_str(), since, limit as i64],
     )
 }
@@ -177,7 +182,7 @@ pub fn of_type(
 ) -> Result<Vec<Row2>> {
     memories(
         conn,
-        &format!("SELECT {COLUMNS} FROM memories WHERE {LIVE} AND type = ?2 AND updated_at >= ?3 ORDER BY updated_at DESC, pk DESC LIMIT ?4"),
+        &of_type_sql(COLUMNS),
         params![owner, t.as_str(), since, limit as i64],
     )
 }
