@@ -41,6 +41,20 @@ pub fn hex(bytes: &[u8]) -> String {
         })
 }
 
+/// An id that is the same on every target: `prefix` + "_" + 16 hex digits of SHA-256 over
+/// the length-prefixed `parts`, then `numbers` (a time, the row the record will get, …).
+pub(crate) fn derived_id(prefix: &str, parts: &[&[u8]], numbers: &[i64]) -> String {
+    let mut h = Sha256::new();
+    for part in parts {
+        h.update((part.len() as u64).to_le_bytes());
+        h.update(part);
+    }
+    for n in numbers {
+        h.update(n.to_le_bytes());
+    }
+    format!("{prefix}_{}", &hex(&h.finalize())[..16])
+}
+
 /// Lower-cased alphanumeric words (Unicode aware), apostrophes inside words dropped.
 pub fn words(text: &str) -> Vec<String> {
     text.split(|c: char| !(c.is_alphanumeric() || c == '\''))

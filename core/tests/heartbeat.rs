@@ -907,7 +907,8 @@ fn bad_input_is_refused_and_writes_nothing() {
             ..Default::default()
         },
     ] {
-        assert!(e.record_message(&m).is_err(), "{m:?}");
+        let err = e.record_message(&m).unwrap_err();
+        assert!(matches!(err, Error::InvalidInput { .. }), "{m:?}: {err}");
     }
     for (method, args) in [
         (
@@ -924,7 +925,8 @@ fn bad_input_is_refused_and_writes_nothing() {
             r#"{"entity_id":"kai","role":"robot","content":"hi"}"#,
         ),
     ] {
-        assert!(e.call_json(method, args).is_err(), "{method} {args}");
+        let err = e.call_json(method, args).unwrap_err();
+        assert_eq!(err.code(), "invalid_input", "{method} {args}: {err}");
     }
     assert_eq!(e.changes(), changes, "nothing written");
     let ok = e

@@ -1,8 +1,6 @@
 //! Applying a conflict's mode: on write (the mode of its kind, or the configured one) and on
 //! `resolve_conflict` (the caller's decision). Every status change goes to the history.
 
-use sha2::{Digest, Sha256};
-
 use super::{detect, exclusive, ConflictKind, ConflictMode, Resolution, Statement};
 use crate::clock::Millis;
 use crate::engine::Engine;
@@ -156,14 +154,12 @@ impl Engine {
     /// A conflict's id: "cfl_" + 16 hex digits of SHA-256 over its owner, the memory it is
     /// with, the time and the row it will get (the same on every target).
     fn conflict_id(&self, owner: &str, existing: &str, now: Millis) -> Result<String> {
-        let mut h = Sha256::new();
-        for part in [owner.as_bytes(), existing.as_bytes()] {
-            h.update((part.len() as u64).to_le_bytes());
-            h.update(part);
-        }
-        h.update(now.to_le_bytes());
-        h.update(store::conflicts::next_pk(&self.conn)?.to_le_bytes());
-        Ok(format!("cfl_{}", &text::hex(&h.finalize())[..16]))
+        let pk = store::conflicts::next_pk(&self.conn)?;
+        Ok(text::derived_id(
+            "cfl",
+            &[owner.as_bytes(), existing.as_bytes()],
+            &[now, pk],
+        ))
     }
 
     /// Changes a memory's status, with the reason in its history.

@@ -54,7 +54,11 @@ impl Engine {
         self.flush()?;
         let now = self.now()?;
         let acts = sql::acts_since(&self.conn, owner, now - LOOKBACK_MS)?;
-        let last_act = sql::last_act(&self.conn, owner)?;
+        // The latest act: the newest of the week's, else an older one if any.
+        let last_act = match acts.first() {
+            Some(a) => Some(a.clone()),
+            None => sql::last_act(&self.conn, owner)?,
+        };
         let scan = self.scan(owner, now, opts, last_act.as_ref(), &acts)?;
         let built = signals(&scan, now, opts.deadline_window);
 
@@ -141,14 +145,13 @@ impl Engine {
         let kept: BTreeSet<usize> = decision.kept.iter().copied().collect();
         let mut act_id = None;
         if decision.should_act && !opts.dry_run {
-            let mut memory_ids: Vec<String> = Vec::new();
-            for &i in &kept {
-                memory_ids.extend(built[i].memories.iter().map(|(_, m)| m.id.clone()));
-                memory_ids.extend(built[i].other_ids.iter().cloned());
-            }
-            memory_ids.extend(decision.nudge.iter().cloned());
             let mut seen = BTreeSet::new();
-            memory_ids.retain(|id| seen.insert(id.clone()));
+            let memory_ids: Vec<String> = kept
+                .iter()
+                .flat_map(|&i| built[i].memory_ids())
+                .chain(decision.nudge.iter().cloned())
+                .filter(|id| seen.insert(id.clone()))
+                .collect();
             let entities: BTreeSet<i64> = kept
                 .iter()
                 .flat_map(|&i| found[i].entities.iter().copied())
@@ -208,11 +211,7 @@ impl Engine {
             .iter()
             .map(|&i| {
                 let b = &built[i];
-                let mut memories: Vec<String> =
-                    b.memories.iter().map(|(_, m)| m.id.clone()).collect();
-                memories.extend(b.other_ids.iter().cloned());
-                let mut seen = BTreeSet::new();
-                memories.retain(|id| seen.insert(id.clone()));
+                let memories: Vec<String> = b.memory_ids().collect();
                 Signal {
                     kind: b.kind,
                     tier: found[i].tier,
@@ -267,12 +266,11 @@ impl Engine {
             .filter(|a| now - a.at < NUDGE_QUIET_MS)
             .flat_map(|a| a.memory_ids.iter().map(String::as_str))
             .collect();
-        let mut rows: Vec<Memory> =
-            sql::created_in(&self.conn, owner, 0, now + 1, NUDGE_CANDIDATES)?
-                .into_iter()
-                .map(|(_, m)| m)
-                .filter(|m| !said.contains(m.id.as_str()) && m.cron_tag.is_none())
-                .collect();
+        let mut rows: Vec<Memory> = sql::newest(&self.conn, owner, 0, NUDGE_CANDIDATES)?
+            .into_iter()
+            .map(|(_, m)| m)
+            .filter(|m| !said.contains(m.id.as_str()) && m.cron_tag.is_none())
+            .collect();
         rows.sort_by(|a, b| {
             b.importance
                 .total_cmp(&a.importance)

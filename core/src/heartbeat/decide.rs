@@ -74,6 +74,15 @@ pub struct Situation<'a> {
     pub nudge_memory: Option<String>,
 }
 
+impl Situation<'_> {
+    /// Whether an act (not a nudge) with this fingerprint came within `within` of now.
+    fn said(&self, fingerprint: &str, within: Millis) -> bool {
+        self.acts
+            .iter()
+            .any(|a| !a.nudge && a.fingerprint == fingerprint && self.now - a.at < within)
+    }
+}
+
 /// The decision.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Decision {
@@ -141,12 +150,6 @@ pub fn decide(signals: &[Found], s: &Situation) -> Decision {
         d.should_act = act;
         d
     };
-    let repeated = |fp: &str, within: Millis| {
-        s.acts
-            .iter()
-            .any(|a| !a.nudge && a.fingerprint == fp && s.now - a.at < within)
-    };
-
     // 1. First contact: a new owner hears from the agent once.
     if s.memories < FIRST_CONTACT_MEMORIES && !s.acted_before {
         let mut d = finish(d, all, DecisionReason::FirstContact, true);
@@ -163,7 +166,7 @@ pub fn decide(signals: &[Found], s: &Situation) -> Decision {
             })
             .collect();
         let d = finish(d, kept, DecisionReason::ActDeadlineCritical, true);
-        if repeated(&d.fingerprint, IMMEDIATE_REPEAT_MS) {
+        if s.said(&d.fingerprint, IMMEDIATE_REPEAT_MS) {
             return Decision {
                 should_act: false,
                 reason: DecisionReason::SuppressStale,
@@ -228,11 +231,6 @@ fn confluence(
     stretch: impl Fn(Millis) -> Millis,
 ) -> Decision {
     let top = d.tier.unwrap_or(Urgency::Low);
-    let repeated = |within: Millis| {
-        s.acts
-            .iter()
-            .any(|a| !a.nudge && a.fingerprint == d.fingerprint && s.now - a.at < within)
-    };
     let verdict = |d: Decision, reason: DecisionReason, act: bool| Decision {
         should_act: act,
         reason,
@@ -241,7 +239,7 @@ fn confluence(
     // 5. Immediate signals always surface, once.
     if top == Urgency::Immediate {
         d.cooldown = IMMEDIATE_REPEAT_MS;
-        return if repeated(IMMEDIATE_REPEAT_MS) {
+        return if s.said(&d.fingerprint, IMMEDIATE_REPEAT_MS) {
             verdict(d, DecisionReason::SuppressStale, false)
         } else {
             verdict(d, DecisionReason::ActImmediate, true)
@@ -263,7 +261,7 @@ fn confluence(
         }
     }
     let normal = s.autonomy.cooldown(Urgency::Normal);
-    if repeated(stretch(STALE_COOLDOWNS * normal)) {
+    if s.said(&d.fingerprint, stretch(STALE_COOLDOWNS * normal)) {
         return verdict(d, DecisionReason::SuppressStale, false);
     }
     // 7. Topic dedup: the same entities raised recently, or raised again and again unanswered.

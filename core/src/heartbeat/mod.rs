@@ -30,7 +30,7 @@ use crate::graph::EntityType;
 use crate::model::{string_enum, Memory};
 use crate::recall::SearchHit;
 use crate::schedule::Schedule;
-use crate::store::heartbeat::{self as sql, ActRow, MessageRow};
+use crate::store::heartbeat::{self as sql, ActRow};
 use crate::text;
 
 string_enum! {
@@ -430,19 +430,6 @@ pub struct Message {
     pub at: Millis,
 }
 
-impl From<MessageRow> for Message {
-    fn from(r: MessageRow) -> Self {
-        Message {
-            id: r.id,
-            role: r.role,
-            content: r.content,
-            session_id: r.session_id,
-            act_id: r.act_id,
-            at: r.at,
-        }
-    }
-}
-
 /// The request's options with the configuration's defaults filled in, checked.
 pub(crate) struct Options {
     pub autonomy: Autonomy,
@@ -533,10 +520,7 @@ impl Engine {
             &req.entity_id,
             Some(MessageRole::Agent),
             RECENT_MESSAGES,
-        )?
-        .into_iter()
-        .map(Message::from)
-        .collect();
+        )?;
         let relevant_memories = match query {
             Some(query) => self.search(&crate::recall::SearchRequest {
                 entity_id: req.entity_id.clone(),
@@ -582,8 +566,12 @@ impl Engine {
         let now = self.now()?;
         let owner = req.entity_id.clone();
         self.transaction(&owner, |e| {
-            let row = MessageRow {
-                id: derived_id("msg", &owner, now, sql::next_pk(&e.conn, "messages")?),
+            let row = Message {
+                id: text::derived_id(
+                    "msg",
+                    &[owner.as_bytes()],
+                    &[now, sql::next_pk(&e.conn, "messages")?],
+                ),
                 role,
                 content: req.content.clone(),
                 session_id: req.session_id.clone(),
@@ -592,7 +580,7 @@ impl Engine {
             };
             sql::prune(&e.conn, &owner, now - KEEP_MS)?;
             sql::insert_message(&e.conn, &owner, &row)?;
-            Ok(row.into())
+            Ok(row)
         })
     }
 
@@ -605,30 +593,12 @@ impl Engine {
         surfaced: &[crate::store::schedules::ScheduleRow],
     ) -> Result<String> {
         self.transaction(owner, |e| {
-            act.id = derived_id(
-                "act",
-                owner,
-                act.at,
-                sql::next_pk(&e.conn, "heartbeat_acts")?,
-            );
+            let pk = sql::next_pk(&e.conn, "heartbeat_acts")?;
+            act.id = text::derived_id("act", &[owner.as_bytes()], &[act.at, pk]);
             sql::prune(&e.conn, owner, act.at - KEEP_MS)?;
             sql::insert_act(&e.conn, owner, &act)?;
-            for s in surfaced {
-                crate::store::schedules::save(&e.conn, s)?;
-            }
+            crate::store::schedules::save_all(&e.conn, surfaced)?;
             Ok(act.id.clone())
         })
     }
-}
-
-/// An id that is the same on every target: prefix + "_" + 16 hex of SHA-256 over the owner,
-/// the time and the row the record will get.
-fn derived_id(prefix: &str, owner: &str, now: Millis, pk: i64) -> String {
-    use sha2::{Digest, Sha256};
-    let mut h = Sha256::new();
-    h.update((owner.len() as u64).to_le_bytes());
-    h.update(owner.as_bytes());
-    h.update(now.to_le_bytes());
-    h.update(pk.to_le_bytes());
-    format!("{prefix}_{}", &text::hex(&h.finalize())[..16])
 }

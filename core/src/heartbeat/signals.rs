@@ -49,6 +49,16 @@ impl<'a> Built<'a> {
         self
     }
 
+    /// Every memory id it is about, each once, in order.
+    pub fn memory_ids(&self) -> impl Iterator<Item = String> + '_ {
+        let mut seen = std::collections::BTreeSet::new();
+        self.memories
+            .iter()
+            .map(|(_, m)| m.id.clone())
+            .chain(self.other_ids.iter().cloned())
+            .filter(move |id| seen.insert(id.clone()))
+    }
+
     /// Adds one item: its fingerprint key, the memories it is about (beyond those loaded
     /// here) and its line in the summary.
     fn item(&mut self, key: String, ids: impl IntoIterator<Item = String>, line: String) {

@@ -191,12 +191,7 @@ impl Engine {
         if due.is_empty() {
             return Ok(());
         }
-        self.transaction(owner, |e| {
-            for s in due {
-                sql::save(&e.conn, s)?;
-            }
-            Ok(())
-        })
+        self.transaction(owner, |e| sql::save_all(&e.conn, due))
     }
 
     /// Acknowledges a schedule: it moves on to its next due time (a one-off is done).

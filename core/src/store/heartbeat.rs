@@ -3,11 +3,11 @@
 
 use rusqlite::{params, Connection, OptionalExtension, Row};
 
-use super::{memory_from_row, owner_token, parse, COLUMNS};
+use super::{json_list, memory_from_row, owner_token, parse, COLUMNS};
 use crate::clock::Millis;
 use crate::error::Result;
 use crate::graph::EntityType;
-use crate::heartbeat::{Autonomy, DecisionReason, MessageRole, Urgency};
+use crate::heartbeat::{Autonomy, DecisionReason, Message, MessageRole, Urgency};
 use crate::model::{Memory, MemoryType};
 
 /// A memory and its primary key.
@@ -98,6 +98,11 @@ fn of_type_sql(columns: &str) -> String {
     format!("SELECT {columns} FROM memories WHERE {LIVE} AND type = ?2 AND updated_at >= ?3 ORDER BY updated_at DESC, pk DESC LIMIT ?4")
 }
 
+/// `columns` of an owner's newest live memories written since ?2 (?3 rows).
+fn newest_sql(columns: &str) -> String {
+    format!("SELECT {columns} FROM memories WHERE {LIVE} AND created_at >= ?2 ORDER BY created_at DESC, pk DESC LIMIT ?3")
+}
+
 /// The few columns the scan needs of many rows.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Brief {
@@ -152,7 +157,7 @@ pub fn briefs_since(
 ) -> Result<Vec<Brief>> {
     briefs(
         conn,
-        &format!("SELECT {BRIEF} FROM memories WHERE {LIVE} AND created_at >= ?2 ORDER BY created_at DESC, pk DESC LIMIT ?3"),
+        &newest_sql(BRIEF),
         params![owner, since, limit as i64],
     )
 }
@@ -187,18 +192,12 @@ pub fn of_type(
     )
 }
 
-/// Live memories written in `[from, to)`, newest first.
-pub fn created_in(
-    conn: &Connection,
-    owner: &str,
-    from: Millis,
-    to: Millis,
-    limit: usize,
-) -> Result<Vec<Row2>> {
+/// The newest live memories written since `since`, newest first.
+pub fn newest(conn: &Connection, owner: &str, since: Millis, limit: usize) -> Result<Vec<Row2>> {
     memories(
         conn,
-        &format!("SELECT {COLUMNS} FROM memories WHERE {LIVE} AND created_at >= ?2 AND created_at < ?3 ORDER BY created_at DESC, pk DESC LIMIT ?4"),
-        params![owner, from, to, limit as i64],
+        &newest_sql(COLUMNS),
+        params![owner, since, limit as i64],
     )
 }
 
@@ -308,13 +307,6 @@ pub struct ActRow {
     pub snapshot: String,
 }
 
-fn json_list<T: serde::de::DeserializeOwned>(r: &Row, i: usize) -> rusqlite::Result<Vec<T>> {
-    let s: String = r.get(i)?;
-    serde_json::from_str(&s).map_err(|e| {
-        rusqlite::Error::FromSqlConversionFailure(i, rusqlite::types::Type::Text, Box::new(e))
-    })
-}
-
 fn act_row(r: &Row) -> rusqlite::Result<ActRow> {
     Ok(ActRow {
         id: r.get(0)?,
@@ -386,19 +378,8 @@ pub fn next_pk(conn: &Connection, table: &str) -> Result<i64> {
         .query_row([], |r| r.get(0))?)
 }
 
-/// A recorded message.
-#[derive(Debug, Clone, PartialEq)]
-pub struct MessageRow {
-    pub id: String,
-    pub role: MessageRole,
-    pub content: String,
-    pub session_id: Option<String>,
-    pub act_id: Option<String>,
-    pub at: Millis,
-}
-
 /// Records a message.
-pub fn insert_message(conn: &Connection, owner: &str, m: &MessageRow) -> Result<()> {
+pub fn insert_message(conn: &Connection, owner: &str, m: &Message) -> Result<()> {
     conn.prepare_cached(
         "INSERT INTO messages (owner, id, role, content, session_id, act_id, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
     )?
@@ -412,7 +393,7 @@ pub fn messages(
     owner: &str,
     role: Option<MessageRole>,
     limit: usize,
-) -> Result<Vec<MessageRow>> {
+) -> Result<Vec<Message>> {
     let mut stmt = conn.prepare_cached(
         "SELECT id, role, content, session_id, act_id, at FROM messages WHERE owner = ?1 AND (?2 IS NULL OR role = ?2) \
          ORDER BY at DESC, pk DESC LIMIT ?3",
@@ -420,7 +401,7 @@ pub fn messages(
     let rows = stmt.query_map(
         params![owner, role.map(|r| r.as_str()), limit as i64],
         |r| {
-            Ok(MessageRow {
+            Ok(Message {
                 id: r.get(0)?,
                 role: parse(r, 1)?,
                 content: r.get(2)?,

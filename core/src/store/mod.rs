@@ -290,7 +290,8 @@ fn parse<T: std::str::FromStr<Err = Error>>(r: &Row, i: usize) -> rusqlite::Resu
     })
 }
 
-fn tags(r: &Row, i: usize) -> rusqlite::Result<Vec<String>> {
+/// A JSON array column (tags, id lists).
+fn json_list<T: serde::de::DeserializeOwned>(r: &Row, i: usize) -> rusqlite::Result<Vec<T>> {
     let s: String = r.get(i)?;
     serde_json::from_str(&s).map_err(|e| {
         rusqlite::Error::FromSqlConversionFailure(i, rusqlite::types::Type::Text, Box::new(e))
@@ -325,8 +326,8 @@ fn memory_from_row(r: &Row) -> rusqlite::Result<(i64, Memory)> {
             last_accessed_at: r.get(21)?,
             feedback: r.get(22)?,
             pinned: r.get(23)?,
-            manual_tags: tags(r, 24)?,
-            auto_tags: tags(r, 25)?,
+            manual_tags: json_list(r, 24)?,
+            auto_tags: json_list(r, 25)?,
             expires_at: r.get(26)?,
             cron_tag: r.get(27)?,
             source_ref: r.get(28)?,

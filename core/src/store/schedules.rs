@@ -86,6 +86,11 @@ pub fn save(conn: &Connection, s: &ScheduleRow) -> Result<()> {
     Ok(())
 }
 
+/// Writes back several schedules.
+pub fn save_all(conn: &Connection, rows: &[ScheduleRow]) -> Result<()> {
+    rows.iter().try_for_each(|s| save(conn, s))
+}
+
 /// One schedule of an owner, by its memory's id.
 pub fn get(conn: &Connection, owner: &str, id: &str) -> Result<Option<ScheduleRow>> {
     Ok(conn
