@@ -6,7 +6,7 @@
 mod classify;
 mod entities;
 mod gate;
-mod lexicon;
+mod lists;
 pub mod llm;
 mod relations;
 mod sentiment;
@@ -348,7 +348,7 @@ fn tags(lower: &[&str], entities: &[EntityMention]) -> Vec<String> {
         let w = w.trim_end_matches("'s");
         if w.chars().count() >= MIN_TAG_CHARS
             && w.chars().all(|c| c.is_alphanumeric() || c == '-')
-            && !lexicon::common(w)
+            && !lists::common(w)
             && !w.contains('\'')
         {
             push(w.to_string());

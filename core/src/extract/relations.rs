@@ -2,7 +2,7 @@
 //! and verb phrases between a subject and an object ("Ana lives in Porto", "I use Figma").
 
 use super::entities::{Found, PETS};
-use super::lexicon::common;
+use super::lists::common;
 use super::words::Token;
 use crate::graph::{EntityType, Relation, SPEAKER};
 
