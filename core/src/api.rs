@@ -7,7 +7,8 @@ use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
 use crate::conflict::{ConflictsRequest, ResolveRequest};
-use crate::engine::{Engine, ListRequest, MemoryPatch};
+use crate::curate::{ListRequest, MemoryPatch};
+use crate::engine::Engine;
 use crate::error::{Error, Result};
 use crate::extract::Extracted;
 use crate::graph::{EntitiesRequest, PathRequest, RelationshipsRequest, TraverseRequest};
@@ -302,8 +303,8 @@ impl Engine {
             )),
             (Some(x), None) => self.remember_extracted(&args.entity_id, x, options),
             (None, Some(answer)) => {
-                crate::text::check_id("entity_id", &args.entity_id)?;
-                crate::text::check_content("content", &args.content)?;
+                crate::field::Id::owner(&args.entity_id)?;
+                crate::field::Content::parse("content", &args.content)?;
                 let extraction = crate::extract::from_answer(&answer, &args.content, self.now()?)?;
                 self.remember_extraction(&args.entity_id, extraction, options)
             }

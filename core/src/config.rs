@@ -1,117 +1,13 @@
-//! Engine configuration. Every threshold from the seeds lives here with its default, so a host
-//! can override it (as JSON) and the engine honours it.
+//! Engine configuration: the settings of each feature, gathered so a host can override any of
+//! them (as JSON) and the engine honours it. Each feature owns its settings type and defaults.
 
 use serde::{Deserialize, Serialize};
 
-/// How retention falls with time (engram's modes; the default reproduces Keyoku).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
-#[serde(rename_all = "snake_case")]
-pub enum RetentionMode {
-    /// Keyoku: e^(−t/τ_eff), τ_eff = τ·(1 + 0.5·ln(1 + accesses)).
-    #[default]
-    Exponential,
-    /// engram: exponential up to half a half-life, then linear with the slope there.
-    Huber,
-    /// engram: 0.3·max(0, 1 − t/(2·half-life)) + 0.7·exponential.
-    Elastic,
-}
-
-/// Three-tier dedup thresholds (Keyoku seed: 1.0 hash, ≥ 0.95 skip, 0.85–0.95 merge-or-skip).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct DedupConfig {
-    /// Turn semantic dedup off (exact-hash dedup always runs).
-    pub enabled: bool,
-    /// Cosine at or above which a new memory is a semantic duplicate and is skipped.
-    pub skip_threshold: f64,
-    /// Cosine at or above which (and below `skip_threshold`) a memory is merged or skipped.
-    pub merge_threshold: f64,
-}
-
-impl Default for DedupConfig {
-    fn default() -> Self {
-        DedupConfig {
-            enabled: true,
-            skip_threshold: 0.95,
-            merge_threshold: 0.85,
-        }
-    }
-}
-
-/// Decay and lifecycle thresholds (Keyoku seed).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct RetentionConfig {
-    pub mode: RetentionMode,
-    /// engram trust-weighted stability: τ / (1 + 2·(1 − trust)).
-    pub trust_weighted: bool,
-    /// ACTIVE → STALE below this retention.
-    pub stale_below: f64,
-    /// → ARCHIVED below this retention …
-    pub archive_below: f64,
-    /// … or after this many days STALE.
-    pub stale_days_to_archive: f64,
-    /// → DELETED (soft) below this retention.
-    pub delete_below: f64,
-    /// Soft-deleted rows are purged after this many days (Keyoku PurgeRetentionDays).
-    pub purge_retention_days: f64,
-}
-
-impl Default for RetentionConfig {
-    fn default() -> Self {
-        RetentionConfig {
-            mode: RetentionMode::Exponential,
-            trust_weighted: false,
-            stale_below: 0.3,
-            archive_below: 0.1,
-            stale_days_to_archive: 30.0,
-            delete_below: 0.01,
-            purge_retention_days: 90.0,
-        }
-    }
-}
-
-/// Recall (search) settings.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct RecallConfig {
-    /// Share of the vector relevance in a memory's own relevance (the rest is BM25).
-    pub vector_weight: f64,
-    /// Candidates taken from each of the vector scan and FTS5 before ranking.
-    pub candidates: usize,
-    /// A memory lends this share of its relevance to the memories written just before and
-    /// after it in the same session (an answer rarely repeats the words of its question).
-    pub context_weight: f64,
-    /// How many of the most relevant candidates lend relevance to their neighbours.
-    pub context_parents: usize,
-    /// Memories less relevant than this share of the best match are ranked only when fewer
-    /// than `limit` are above it: relevance decides what qualifies, the mode's weights decide
-    /// the order among comparably relevant memories.
-    pub relevance_gate: f64,
-    /// A hit more similar than this to a hit already kept is dropped (diversity).
-    pub diversity_threshold: f64,
-    /// Multiplier on the score of STALE memories.
-    pub stale_penalty: f64,
-    /// Entries in the LRU cache of recent search candidates (Keyoku: 500).
-    pub cache_entries: usize,
-}
-
-impl Default for RecallConfig {
-    fn default() -> Self {
-        // vector_weight, context_weight and relevance_gate were tuned on the LoCoMo dev split;
-        // 50 candidates per source give the same LoCoMo recall as 100 at lower cost.
-        RecallConfig {
-            vector_weight: 0.5,
-            candidates: 50,
-            context_weight: 0.7,
-            context_parents: 30,
-            relevance_gate: 0.8,
-            diversity_threshold: 0.9,
-            stale_penalty: 0.7,
-            cache_entries: 500,
-        }
-    }
-}
+use crate::conflict::ConflictConfig;
+use crate::decay::RetentionConfig;
+use crate::dedup::DedupConfig;
+use crate::heartbeat::HeartbeatConfig;
+use crate::recall::RecallConfig;
 
 /// All engine settings.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
@@ -120,8 +16,8 @@ pub struct Config {
     pub dedup: DedupConfig,
     pub retention: RetentionConfig,
     pub recall: RecallConfig,
-    pub conflicts: crate::conflict::ConflictConfig,
-    pub heartbeat: crate::heartbeat::HeartbeatConfig,
+    pub conflicts: ConflictConfig,
+    pub heartbeat: HeartbeatConfig,
 }
 
 impl Config {

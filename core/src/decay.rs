@@ -3,9 +3,57 @@
 //! access and `now`, so the maintenance pass can compute exactly when each row next changes.
 
 use crate::clock::{Millis, DAY_MS, MINUTE_MS};
-use crate::config::{RetentionConfig, RetentionMode};
+use serde::{Deserialize, Serialize};
+
 use crate::math;
 use crate::model::{Layer, Memory, State};
+use crate::tier;
+
+/// How retention falls with time (engram's modes; the default reproduces Keyoku).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum RetentionMode {
+    /// Keyoku: e^(−t/τ_eff), τ_eff = τ·(1 + 0.5·ln(1 + accesses)).
+    #[default]
+    Exponential,
+    /// engram: exponential up to half a half-life, then linear with the slope there.
+    Huber,
+    /// engram: 0.3·max(0, 1 − t/(2·half-life)) + 0.7·exponential.
+    Elastic,
+}
+
+/// Decay and lifecycle thresholds (Keyoku seed).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct RetentionConfig {
+    pub mode: RetentionMode,
+    /// engram trust-weighted stability: τ / (1 + 2·(1 − trust)).
+    pub trust_weighted: bool,
+    /// ACTIVE → STALE below this retention.
+    pub stale_below: f64,
+    /// → ARCHIVED below this retention …
+    pub archive_below: f64,
+    /// … or after this many days STALE.
+    pub stale_days_to_archive: f64,
+    /// → DELETED (soft) below this retention.
+    pub delete_below: f64,
+    /// Soft-deleted rows are purged after this many days (Keyoku PurgeRetentionDays).
+    pub purge_retention_days: f64,
+}
+
+impl Default for RetentionConfig {
+    fn default() -> Self {
+        RetentionConfig {
+            mode: RetentionMode::Exponential,
+            trust_weighted: false,
+            stale_below: 0.3,
+            archive_below: 0.1,
+            stale_days_to_archive: 30.0,
+            delete_below: 0.01,
+            purge_retention_days: 90.0,
+        }
+    }
+}
 
 /// Weight of ln(1 + accesses) in Keyoku's effective stability.
 const ACCESS_STABILITY_GAIN: f64 = 0.5;
@@ -148,6 +196,29 @@ pub fn state_at(m: &Memory, now: Millis, cfg: &RetentionConfig) -> (State, Milli
         };
         (State::Active, since)
     }
+}
+
+/// Records `count` accesses of `m` at `at`: the count, the last access time, and a stale or
+/// archived memory revived to ACTIVE.
+pub fn access(m: &mut Memory, count: i64, at: Millis) {
+    m.access_count = m.access_count.saturating_add(count);
+    m.last_accessed_at = Some(m.last_accessed_at.unwrap_or(at).max(at).max(m.created_at));
+    if matches!(m.state, State::Stale | State::Archived) {
+        m.state = State::Active;
+        m.state_changed_at = at;
+    }
+}
+
+/// Recomputes the fields that follow from a memory's others at `now`: its layer and tier.
+pub fn refresh(m: &mut Memory, now: Millis, cfg: &RetentionConfig) {
+    m.layer = promoted_layer(m, now);
+    m.tier = tier::classify(m, now, retention(m, now, cfg));
+}
+
+/// [`refresh`], then when maintenance should next look at the memory (as it is stored).
+pub fn settle(m: &mut Memory, now: Millis, cfg: &RetentionConfig) -> Option<Millis> {
+    refresh(m, now, cfg);
+    next_due(m, now, cfg)
 }
 
 /// The layer `m` should be in at `now` (engram promotion rules).

@@ -2,10 +2,37 @@
 
 use std::collections::HashSet;
 
-use crate::config::DedupConfig;
-use crate::embed::is_stopword;
+use serde::{Deserialize, Serialize};
+
+use crate::embed::{self, is_stopword};
+use crate::error::Result;
+use crate::field::MAX_TAGS;
 use crate::math;
+use crate::model::{Memory, State, Status, StatusChange};
+use crate::store::{memories, Tx};
 use crate::text;
+
+/// Three-tier dedup thresholds (Keyoku seed: 1.0 hash, ≥ 0.95 skip, 0.85–0.95 merge-or-skip).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct DedupConfig {
+    /// Turn semantic dedup off (exact-hash dedup always runs).
+    pub enabled: bool,
+    /// Cosine at or above which a new memory is a semantic duplicate and is skipped.
+    pub skip_threshold: f64,
+    /// Cosine at or above which (and below `skip_threshold`) a memory is merged or skipped.
+    pub merge_threshold: f64,
+}
+
+impl Default for DedupConfig {
+    fn default() -> Self {
+        DedupConfig {
+            enabled: true,
+            skip_threshold: 0.95,
+            merge_threshold: 0.85,
+        }
+    }
+}
 
 /// What the write path does with a new memory after comparing it to its nearest neighbour.
 #[derive(Debug, Clone, PartialEq)]
@@ -101,6 +128,99 @@ pub fn surprise(neighbour_similarities: &[f64]) -> f64 {
 /// Importance after the surprise adjustment.
 pub fn adjust_importance(importance: f64, surprise: f64) -> f64 {
     (importance + (surprise - 0.5) * SURPRISE_GAIN).clamp(IMPORTANCE_FLOOR, 1.0)
+}
+
+/// Stores a new memory, its importance adjusted by its surprise among `neighbours` (the
+/// nearest existing memories and their cosines); returns its key and id.
+pub(crate) fn create(
+    tx: &mut Tx,
+    mut memory: Memory,
+    vector: &[f32],
+    neighbours: &[(i64, f32)],
+) -> Result<(i64, String)> {
+    let sims: Vec<f64> = neighbours.iter().map(|n| n.1 as f64).collect();
+    let s = surprise(&sims);
+    memory.surprise = Some(s);
+    memory.importance = adjust_importance(memory.importance, s);
+    let pk = tx.insert(&mut memory, Some(vector))?;
+    Ok((pk, memory.id))
+}
+
+/// What a merge stored.
+pub(crate) struct Merged {
+    pub pk: i64,
+    /// The new memory holding both.
+    pub id: String,
+    /// The memory it absorbed (now status merged).
+    pub absorbed: String,
+}
+
+/// Merges `new` and `existing` (key `old_pk`) into a new memory holding both facts;
+/// `existing` becomes status merged, with the reason in its history. A merged vector is the
+/// normalised mean of the two when the caller's model made them, else the merged text's.
+pub(crate) fn merge(
+    tx: &mut Tx,
+    old_pk: i64,
+    mut existing: Memory,
+    new: Memory,
+    new_vector: Vec<f32>,
+    supplied: bool,
+    similarity: f64,
+) -> Result<Merged> {
+    let now = tx.now()?;
+    let content = merge_content(&existing.content, &new.content);
+    let vector = if supplied {
+        let old = memories::embedding(tx.conn(), old_pk)?.unwrap_or_else(|| new_vector.clone());
+        let mut v: Vec<f32> = old.iter().zip(&new_vector).map(|(a, b)| a + b).collect();
+        embed::normalise(&mut v);
+        v
+    } else {
+        tx.vector_for(&content, None)?
+    };
+    let mut manual_tags = existing.manual_tags.clone();
+    for t in &new.manual_tags {
+        if !manual_tags.contains(t) {
+            manual_tags.push(t.clone());
+        }
+    }
+    manual_tags.truncate(MAX_TAGS);
+    let mut merged = Memory {
+        id: String::new(),
+        content_hash: text::content_hash(&content),
+        content,
+        importance: existing.importance.max(new.importance),
+        confidence: existing.confidence.max(new.confidence),
+        pinned: existing.pinned || new.pinned,
+        manual_tags,
+        expires_at: new.expires_at.or(existing.expires_at),
+        source_ref: new.source_ref.clone().or(existing.source_ref.clone()),
+        surprise: existing.surprise,
+        merged_into: None,
+        last_accessed_at: Some(now),
+        created_at: now,
+        updated_at: now,
+        state: State::Active,
+        state_changed_at: now,
+        ..existing.clone()
+    };
+    let pk = tx.insert(&mut merged, Some(&vector))?;
+    tx.record_status(
+        old_pk,
+        &StatusChange {
+            old: existing.status,
+            new: Status::Merged,
+            reason: format!("merged into {} (similarity {similarity:.3})", merged.id),
+            changed_at: now,
+        },
+    )?;
+    existing.status = Status::Merged;
+    existing.merged_into = Some(merged.id.clone());
+    tx.save(old_pk, &mut existing)?;
+    Ok(Merged {
+        pk,
+        id: merged.id,
+        absorbed: existing.id,
+    })
 }
 
 #[cfg(test)]

@@ -145,6 +145,29 @@ impl Embedder for SuppliedVectors {
     }
 }
 
+/// The vector for `content`: the caller's (checked and normalised), or `embedder`'s.
+pub fn vector_for(
+    embedder: &dyn Embedder,
+    content: &str,
+    supplied: Option<&[f32]>,
+) -> Result<Vec<f32>> {
+    let (model, dim) = (embedder.model_id(), embedder.dimension());
+    match supplied {
+        Some(v) => {
+            check_vector(v, dim, model)?;
+            let mut v = v.to_vec();
+            normalise(&mut v);
+            Ok(v)
+        }
+        None => {
+            let v = embedder.embed(content)?;
+            check_vector(&v, dim, model)
+                .map_err(|e| Error::Embedder(format!("embedder returned a bad vector: {e}")))?;
+            Ok(v)
+        }
+    }
+}
+
 /// Checks a caller-supplied vector: right dimension, every element finite.
 pub fn check_vector(v: &[f32], dim: usize, model: &str) -> Result<()> {
     if v.len() != dim {

@@ -105,4 +105,16 @@ impl Error {
             reason: reason.into(),
         }
     }
+
+    /// The same error with a bad field named inside `prefix` (`memories[2]` + `importance` →
+    /// `memories[2].importance`); other errors are unchanged.
+    pub(crate) fn within(self, prefix: &str) -> Self {
+        match self {
+            Error::InvalidInput { field, reason } => Error::InvalidInput {
+                field: format!("{prefix}.{field}"),
+                reason,
+            },
+            e => e,
+        }
+    }
 }

@@ -3,14 +3,15 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::clock::check_time;
 use crate::embed;
-use crate::engine::Engine;
 use crate::error::{Error, Result};
-use crate::extract::{EntityMention, RelationMention};
-use crate::model::{Memory, State, StatusChange};
-use crate::store;
-use crate::text;
-use crate::write::{NewMemory, Outcome, WriteReport};
+use crate::field::{Content, Id, Owner, Sentiment, Unit};
+use crate::graph;
+use crate::graph::{EntityMention, RelationMention};
+use crate::model::{Memory, Source, State, StatusChange};
+use crate::store::{memories, Tx, View};
+use crate::write::{NewMemory, WriteReport};
 
 /// One exported memory.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -41,148 +42,117 @@ pub struct ImportReport {
     pub written: WriteReport,
 }
 
-impl Engine {
-    /// All of one owner's memories (every state), one JSON record per line.
-    pub fn export_jsonl(&mut self, entity_id: &str) -> Result<String> {
-        self.flush()?;
-        text::check_id("entity_id", entity_id)?;
-        let model = self.embedder.model_id().to_string();
-        let mut out = String::new();
-        for (pk, memory, embedding) in store::export_rows(&self.conn, entity_id)? {
-            let (entities, relationships) = store::graph::memory_graph(&self.conn, pk)?;
-            let record = ExportRecord {
-                memory,
-                embedding,
-                embedding_model: model.clone(),
-                status_history: store::status_history(&self.conn, pk)?,
-                entities,
-                relationships,
-            };
-            out.push_str(
-                &serde_json::to_string(&record)
-                    .map_err(|e| Error::invalid("export", e.to_string()))?,
-            );
-            out.push('\n');
-        }
-        Ok(out)
-    }
-
-    /// Imports JSONL: full records from [`Engine::export_jsonl`] are restored exactly; plain
-    /// records are written like `seed`. Every line is checked first: one bad line (invalid
-    /// UTF-8, malformed JSON, a bad field, a vector of the wrong model or dimension, an id owned
-    /// by another entity) fails the import and nothing is written.
-    pub fn import_jsonl(&mut self, bytes: &[u8]) -> Result<ImportReport> {
-        let (model, dim) = (
-            self.embedder.model_id().to_string(),
-            self.embedder.dimension(),
+/// All of one owner's memories (every state), one JSON record per line.
+pub(crate) fn export(view: &View, owner: &Owner) -> Result<String> {
+    let model = view.embedder().model_id().to_string();
+    let conn = view.conn();
+    let mut out = String::new();
+    for (pk, memory, embedding) in memories::export_rows(conn, owner)? {
+        let (entities, relationships) = graph::memory_graph(conn, pk)?;
+        let record = ExportRecord {
+            memory,
+            embedding,
+            embedding_model: model.clone(),
+            status_history: memories::status_history(conn, pk)?,
+            entities,
+            relationships,
+        };
+        out.push_str(
+            &serde_json::to_string(&record).map_err(|e| Error::invalid("export", e.to_string()))?,
         );
-        let mut full: Vec<ExportRecord> = Vec::new();
-        let mut plain: Vec<NewMemory> = Vec::new();
-        for (i, line) in bytes.split(|&b| b == b'\n').enumerate() {
-            let line_no = i + 1;
-            let bad = |reason: String| Error::ImportLine {
-                line: line_no,
-                reason,
-            };
-            let line =
-                std::str::from_utf8(line).map_err(|e| bad(format!("not valid UTF-8 ({e})")))?;
-            if line.trim().is_empty() {
-                continue;
-            }
-            let value: serde_json::Value =
-                serde_json::from_str(line).map_err(|e| bad(format!("malformed JSON: {e}")))?;
-            if value.get("memory").is_some() {
-                let r: ExportRecord =
-                    serde_json::from_value(value).map_err(|e| bad(e.to_string()))?;
-                check_record(&r, &model, dim)
-                    .and_then(|_| crate::graph::check(&r.entities, &r.relationships))
-                    .map_err(|e| bad(e.to_string()))?;
-                full.push(r);
-            } else {
-                let n: NewMemory = serde_json::from_value(value).map_err(|e| bad(e.to_string()))?;
-                text::check_id("entity_id", &n.entity_id)
-                    .and_then(|_| text::check_content("content", &n.content))
-                    .map_err(|e| bad(e.to_string()))?;
-                plain.push(n);
-            }
-        }
-        for (i, r) in full.iter().enumerate() {
-            if let Some(owner) = self.owner_of(&r.memory.id)? {
-                if owner != r.memory.entity_id {
-                    return Err(Error::ImportLine {
-                        line: i + 1,
-                        reason: format!(
-                            "id {} belongs to another entity in this store",
-                            r.memory.id
-                        ),
-                    });
-                }
-            }
-        }
-        let mut report = ImportReport::default();
-        let owner = full
-            .first()
-            .map(|r| r.memory.entity_id.clone())
-            .unwrap_or_default();
-        let owners: Vec<String> = full.iter().map(|r| r.memory.entity_id.clone()).collect();
-        let now = self.now()?;
-        let restored = self.transaction(&owner, |e| {
-            let mut restored = Vec::new();
-            for r in &full {
-                if store::id_taken(&e.conn, &r.memory.id)? {
-                    continue;
-                }
-                let due = crate::decay::next_due(&r.memory, now, &e.config.retention);
-                let pk = store::insert(&e.conn, &r.memory, r.embedding.as_deref(), due)?;
-                for change in &r.status_history {
-                    store::record_status(&e.conn, pk, change)?;
-                }
-                crate::graph::record(
-                    &e.conn,
-                    &r.memory.entity_id,
-                    pk,
-                    &r.entities,
-                    &r.relationships,
-                    r.memory.created_at,
-                )?;
-                restored.push(pk);
-            }
-            Ok(restored)
-        });
-        for o in &owners {
-            self.vectors.evict(o);
-            self.cache.invalidate(o);
-        }
-        let restored = restored?;
-        report.restored = restored.len();
-        report.already_present = full.len() - restored.len();
-        if !plain.is_empty() {
-            for n in &mut plain {
-                n.source.get_or_insert(crate::model::Source::Import);
-            }
-            report.written = self.seed(plain)?;
-        }
-        Ok(report)
+        out.push('\n');
     }
+    Ok(out)
+}
 
-    fn owner_of(&self, id: &str) -> Result<Option<String>> {
-        use rusqlite::OptionalExtension;
-        Ok(self
-            .conn
-            .query_row("SELECT entity_id FROM memories WHERE id = ?1", [id], |r| {
-                r.get(0)
-            })
-            .optional()?)
+/// A JSONL import, read and checked whole.
+pub(crate) struct Import {
+    /// Full records, restored as they were.
+    full: Vec<ExportRecord>,
+    /// Plain records, written like `seed`.
+    pub plain: Vec<NewMemory>,
+}
+
+/// Reads JSONL: full records from [`export`] and plain `{entity_id, content, …}` records.
+/// Every line is checked first: one bad line (invalid UTF-8, malformed JSON, a bad field, a
+/// vector of the wrong model or dimension, an id owned by another entity) fails the import.
+pub(crate) fn read(view: &View, bytes: &[u8]) -> Result<Import> {
+    let embedder = view.embedder();
+    let (model, dim) = (embedder.model_id().to_string(), embedder.dimension());
+    let mut full: Vec<ExportRecord> = Vec::new();
+    let mut plain: Vec<NewMemory> = Vec::new();
+    for (i, line) in bytes.split(|&b| b == b'\n').enumerate() {
+        let line_no = i + 1;
+        let bad = |reason: String| Error::ImportLine {
+            line: line_no,
+            reason,
+        };
+        let line = std::str::from_utf8(line).map_err(|e| bad(format!("not valid UTF-8 ({e})")))?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let value: serde_json::Value =
+            serde_json::from_str(line).map_err(|e| bad(format!("malformed JSON: {e}")))?;
+        if value.get("memory").is_some() {
+            let r: ExportRecord = serde_json::from_value(value).map_err(|e| bad(e.to_string()))?;
+            check_record(&r, &model, dim)
+                .and_then(|_| graph::check(&r.entities, &r.relationships))
+                .map_err(|e| bad(e.to_string()))?;
+            full.push(r);
+        } else {
+            let mut n: NewMemory = serde_json::from_value(value).map_err(|e| bad(e.to_string()))?;
+            Id::owner(&n.entity_id)
+                .and_then(|_| Content::parse("content", &n.content))
+                .map_err(|e| bad(e.to_string()))?;
+            n.source.get_or_insert(Source::Import);
+            plain.push(n);
+        }
     }
+    for (i, r) in full.iter().enumerate() {
+        if let Some(owner) = memories::owner_of(view.conn(), &r.memory.id)? {
+            if owner != r.memory.entity_id {
+                return Err(Error::ImportLine {
+                    line: i + 1,
+                    reason: format!("id {} belongs to another entity in this store", r.memory.id),
+                });
+            }
+        }
+    }
+    Ok(Import { full, plain })
+}
+
+/// Restores an import's full records (those whose id is not in the store yet) exactly as
+/// they were exported; returns how many were restored and how many were already present.
+pub(crate) fn restore(tx: &mut Tx, import: &Import) -> Result<(usize, usize)> {
+    let mut restored = 0;
+    for r in &import.full {
+        if memories::id_taken(tx.conn(), &r.memory.id)? {
+            continue;
+        }
+        let pk = tx.restore(&r.memory, r.embedding.as_deref())?;
+        for change in &r.status_history {
+            tx.record_status(pk, change)?;
+        }
+        graph::record(
+            tx,
+            &r.memory.entity_id,
+            pk,
+            &r.entities,
+            &r.relationships,
+            r.memory.created_at,
+        )?;
+        restored += 1;
+    }
+    Ok((restored, import.full.len() - restored))
 }
 
 /// Checks a full record before anything is written.
 fn check_record(r: &ExportRecord, model: &str, dim: usize) -> Result<()> {
     let m = &r.memory;
-    text::check_id("memory.id", &m.id)?;
-    text::check_id("memory.entity_id", &m.entity_id)?;
-    text::check_content("memory.content", &m.content)?;
-    if m.content_hash != text::content_hash(&m.content) {
+    Id::parse("memory.id", &m.id)?;
+    Id::parse("memory.entity_id", &m.entity_id)?;
+    Content::parse("memory.content", &m.content)?;
+    if m.content_hash != crate::text::content_hash(&m.content) {
         return Err(Error::invalid(
             "memory.content_hash",
             "does not match the content",
@@ -193,9 +163,9 @@ fn check_record(r: &ExportRecord, model: &str, dim: usize) -> Result<()> {
         ("memory.confidence", m.confidence),
         ("memory.trust", m.trust),
     ] {
-        text::check_unit(f, v)?;
+        Unit::parse(f, v)?;
     }
-    crate::engine::check_sentiment(m.sentiment)?;
+    Sentiment::parse(m.sentiment)?;
     let times = [
         ("created_at", Some(m.created_at)),
         ("updated_at", Some(m.updated_at)),
@@ -206,7 +176,7 @@ fn check_record(r: &ExportRecord, model: &str, dim: usize) -> Result<()> {
     ];
     for (field, t) in times {
         if let Some(t) = t {
-            crate::clock::check_time(&format!("memory.{field}"), t)?;
+            check_time(&format!("memory.{field}"), t)?;
         }
     }
     if m.access_count < 0 {
@@ -233,15 +203,4 @@ fn check_record(r: &ExportRecord, model: &str, dim: usize) -> Result<()> {
         embed::check_vector(v, dim, model)?;
     }
     Ok(())
-}
-
-impl Outcome {
-    /// The id stored by this outcome, if any.
-    pub fn id(&self) -> Option<&str> {
-        match self {
-            Outcome::Created { id } | Outcome::Merged { id, .. } => Some(id),
-            Outcome::Conflict { id, .. } => id.as_deref(),
-            Outcome::Skipped { .. } => None,
-        }
-    }
 }

@@ -18,10 +18,10 @@
 #![deny(unsafe_code)]
 
 pub mod api;
-mod cache;
 pub mod clock;
 pub mod config;
 pub mod conflict;
+mod curate;
 pub mod decay;
 pub mod dedup;
 pub mod embed;
@@ -29,14 +29,15 @@ mod engine;
 pub mod error;
 mod export;
 pub mod extract;
+pub mod field;
 pub mod graph;
 pub mod heartbeat;
+mod maintain;
 mod math;
 pub mod model;
-pub mod rank;
 pub mod recall;
 pub mod schedule;
-pub(crate) mod store;
+mod store;
 pub mod text;
 mod tier;
 mod vectors;
@@ -44,13 +45,16 @@ mod write;
 
 pub use api::{Call, METHODS};
 pub use clock::{Clock, Entropy, ManualClock, Millis, SeededEntropy, DAY_MS};
-pub use config::{Config, DedupConfig, RecallConfig, RetentionConfig, RetentionMode};
+pub use config::Config;
 pub use conflict::{
     Conflict, ConflictConfig, ConflictKind, ConflictMode, ConflictStatus, ConflictsRequest,
     Resolution, ResolveRequest,
 };
+pub use curate::{ListRequest, MemoryPatch, Page, Stats};
+pub use decay::{RetentionConfig, RetentionMode};
+pub use dedup::DedupConfig;
 pub use embed::{Embedder, HashEmbedder, SuppliedVectors};
-pub use engine::{Engine, EngineBuilder, ListRequest, MaintainReport, MemoryPatch, Page, Stats};
+pub use engine::{Engine, EngineBuilder};
 pub use error::{Error, Result};
 pub use export::{ExportRecord, ImportReport};
 pub use extract::{
@@ -67,9 +71,9 @@ pub use heartbeat::{
     MessageRole, Pattern, PositiveDelta, QuietHours, RecordMessage, RelationshipAlert,
     SentimentTrend, Signal, SignalKind, TickConfig, TimePeriod, Trend, Urgency,
 };
+pub use maintain::MaintainReport;
 pub use model::*;
-pub use rank::{RankMode, ScoreBreakdown, Weights};
-pub use recall::{SearchHit, SearchRequest};
+pub use recall::{RankMode, RecallConfig, ScoreBreakdown, SearchHit, SearchRequest, Weights};
 pub use schedule::{
     Schedule, ScheduleCreate, ScheduleRef, ScheduleStatus, ScheduleUpdate, SchedulesRequest, Tag,
 };

@@ -3,19 +3,6 @@
 
 use sha2::{Digest, Sha256};
 
-use crate::error::{Error, Result};
-
-/// Longest content accepted, in characters (Keyoku's HTTP limit, applied everywhere).
-pub const MAX_CONTENT_CHARS: usize = 50_000;
-/// Longest search query accepted, in characters.
-pub const MAX_QUERY_CHARS: usize = 10_000;
-/// Longest id / entity id, in bytes (Keyoku's id pattern `[A-Za-z0-9_:.-]{1,256}`).
-pub const MAX_ID_LEN: usize = 256;
-/// Most tags on one memory.
-pub const MAX_TAGS: usize = 64;
-/// Longest tag, in characters.
-pub const MAX_TAG_CHARS: usize = 64;
-
 /// Content normalised for hashing: trimmed, whitespace collapsed, lowercased (SPEC §2).
 pub fn normalise(content: &str) -> String {
     content
@@ -100,88 +87,6 @@ pub fn fts_query(query: &str) -> Option<String> {
     }
 }
 
-/// Checks an id or owner id against `[A-Za-z0-9_:.-]{1,256}`.
-pub fn check_id(field: &str, id: &str) -> Result<()> {
-    if id.is_empty() {
-        return Err(Error::invalid(field, "must not be empty"));
-    }
-    if id.len() > MAX_ID_LEN {
-        return Err(Error::invalid(
-            field,
-            format!("is {} bytes; at most {MAX_ID_LEN} allowed", id.len()),
-        ));
-    }
-    if let Some(c) = id
-        .chars()
-        .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '_' | ':' | '.' | '-')))
-    {
-        return Err(Error::invalid(
-            field,
-            format!("contains {c:?}; only A-Z a-z 0-9 _ : . - are allowed"),
-        ));
-    }
-    Ok(())
-}
-
-/// Checks memory content: not blank, at most [`MAX_CONTENT_CHARS`], no NUL.
-pub fn check_content(field: &str, content: &str) -> Result<()> {
-    if content.trim().is_empty() {
-        return Err(Error::invalid(field, "must not be empty"));
-    }
-    let n = content.chars().count();
-    if n > MAX_CONTENT_CHARS {
-        return Err(Error::invalid(
-            field,
-            format!("is {n} characters; at most {MAX_CONTENT_CHARS} allowed"),
-        ));
-    }
-    if content.contains('\0') {
-        return Err(Error::invalid(field, "contains a NUL character"));
-    }
-    Ok(())
-}
-
-/// Checks and cleans tags: trimmed, non-empty, bounded, de-duplicated in order.
-pub fn clean_tags(tags: &[String]) -> Result<Vec<String>> {
-    if tags.len() > MAX_TAGS {
-        return Err(Error::invalid(
-            "tags",
-            format!("{} tags given; at most {MAX_TAGS} allowed", tags.len()),
-        ));
-    }
-    let mut out: Vec<String> = Vec::with_capacity(tags.len());
-    for t in tags {
-        let t = t.trim();
-        if t.is_empty() {
-            return Err(Error::invalid("tags", "a tag must not be empty"));
-        }
-        if t.chars().count() > MAX_TAG_CHARS || t.contains('\0') {
-            return Err(Error::invalid(
-                "tags",
-                format!(
-                    "tag {:?} is longer than {MAX_TAG_CHARS} characters or has a NUL",
-                    t.chars().take(20).collect::<String>()
-                ),
-            ));
-        }
-        if !out.iter().any(|o| o == t) {
-            out.push(t.to_string());
-        }
-    }
-    Ok(out)
-}
-
-/// Checks a 0..=1 score such as importance or confidence.
-pub fn check_unit(field: &str, v: f64) -> Result<()> {
-    if !v.is_finite() || !(0.0..=1.0).contains(&v) {
-        return Err(Error::invalid(
-            field,
-            format!("{v} is not a number between 0 and 1"),
-        ));
-    }
-    Ok(())
-}
-
 /// Splits text into sentences on `.`, `!`, `?` and newlines, keeping the punctuation.
 pub fn sentences(text: &str) -> Vec<&str> {
     let mut out = Vec::new();
@@ -227,24 +132,6 @@ mod tests {
             Some("\"col\" OR \"term\" OR \"and\"".into())
         );
         assert_eq!(fts_query("Zoë's café"), Some("\"zoë\" OR \"café\"".into()));
-    }
-
-    #[test]
-    fn ids_follow_keyoku_pattern() {
-        assert!(check_id("id", "user-1:a.b_c").is_ok());
-        assert!(check_id("id", "").is_err());
-        assert!(check_id("id", "a b").is_err());
-        assert!(check_id("id", "x'; DROP TABLE memories;--").is_err());
-        assert!(check_id("id", &"a".repeat(257)).is_err());
-        assert!(check_id("id", "é").is_err());
-    }
-
-    #[test]
-    fn content_limits() {
-        assert!(check_content("content", "   ").is_err());
-        assert!(check_content("content", &"x".repeat(MAX_CONTENT_CHARS + 1)).is_err());
-        assert!(check_content("content", &"é".repeat(MAX_CONTENT_CHARS)).is_ok());
-        assert!(check_content("content", "a\0b").is_err());
     }
 
     #[test]

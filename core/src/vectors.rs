@@ -196,35 +196,6 @@ fn top<T>(items: &mut Vec<T>, k: usize, key: impl Fn(&T) -> (i64, f32)) {
     items.sort_unstable_by(better);
 }
 
-/// All loaded owners' vector sets.
-#[derive(Debug, Default)]
-pub struct VectorIndex {
-    owners: HashMap<String, OwnerVectors>,
-}
-
-impl VectorIndex {
-    /// The loaded set of `owner`, if it is loaded.
-    pub fn owner(&self, owner: &str) -> Option<&OwnerVectors> {
-        self.owners.get(owner)
-    }
-
-    /// The loaded set of `owner` for changes, if it is loaded.
-    pub fn owner_mut(&mut self, owner: &str) -> Option<&mut OwnerVectors> {
-        self.owners.get_mut(owner)
-    }
-
-    /// Installs a freshly loaded set for `owner`.
-    pub fn insert(&mut self, owner: &str, set: OwnerVectors) -> &mut OwnerVectors {
-        self.owners.insert(owner.to_string(), set);
-        self.owners.get_mut(owner).expect("just inserted")
-    }
-
-    /// Forgets `owner`'s set (it is reloaded from the store when next needed).
-    pub fn evict(&mut self, owner: &str) {
-        self.owners.remove(owner);
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -54,7 +54,7 @@ fn empty_and_oversized_content() {
     assert!(msg.contains("1000000 characters; at most 50000"), "{msg}");
     // The limit counts characters, not bytes.
     assert!(e
-        .seed(vec![mem("u", &"é".repeat(text::MAX_CONTENT_CHARS))])
+        .seed(vec![mem("u", &"é".repeat(field::MAX_CONTENT_CHARS))])
         .is_ok());
 }
 

@@ -1,7 +1,7 @@
 //! Whether two statements contradict each other, and how.
 
 use super::ConflictKind;
-use crate::extract::RelationMention;
+use crate::graph::RelationMention;
 use crate::graph::{key, Relation};
 use crate::model::MemoryType;
 

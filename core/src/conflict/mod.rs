@@ -7,13 +7,16 @@
 mod detect;
 mod query;
 mod resolve;
+mod sql;
 
 use serde::{Deserialize, Serialize};
 
 use crate::model::string_enum;
 
 pub use detect::{detect, exclusive, Statement};
+pub(crate) use query::{list, resolve, DEFAULT_LIMIT};
 pub use query::{Conflict, ConflictsRequest, ResolveRequest};
+pub(crate) use resolve::{find, settle};
 
 string_enum! {
     /// What kind of contradiction a conflict is.

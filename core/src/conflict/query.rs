@@ -2,17 +2,16 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::resolve::apply;
+use super::sql::{self, ConflictRow};
 use super::{ConflictKind, ConflictMode, ConflictStatus, Resolution};
 use crate::clock::Millis;
-use crate::engine::{check_limit, Engine};
 use crate::error::{Error, Result};
-use crate::store::conflicts::{self as sql, ConflictRow};
-use crate::text;
+use crate::field::{Id, Owner, Reason};
+use crate::store::{Tx, View};
 
 /// Default page size of `conflicts`.
-const DEFAULT_LIMIT: usize = 50;
-/// Longest reason given for a resolution.
-const MAX_REASON_CHARS: usize = 1_000;
+pub(crate) const DEFAULT_LIMIT: usize = 50;
 
 /// A conflict between a new statement and an existing memory.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -77,67 +76,47 @@ pub struct ResolveRequest {
     pub reason: Option<String>,
 }
 
-impl Engine {
-    /// An owner's conflicts, newest first.
-    pub fn conflicts(&mut self, req: &ConflictsRequest) -> Result<Vec<Conflict>> {
-        text::check_id("entity_id", &req.entity_id)?;
-        let limit = check_limit(req.limit, DEFAULT_LIMIT)?;
-        Ok(sql::list(&self.conn, &req.entity_id, req.status, limit)?
-            .into_iter()
-            .map(Conflict::from)
-            .collect())
-    }
+/// An owner's conflicts, newest first.
+pub(crate) fn list(
+    view: &View,
+    owner: &str,
+    status: Option<ConflictStatus>,
+    limit: usize,
+) -> Result<Vec<Conflict>> {
+    Ok(sql::list(view.conn(), owner, status, limit)?
+        .into_iter()
+        .map(Conflict::from)
+        .collect())
+}
 
-    /// Decides an open conflict: keep the existing memory (the new one becomes superseded),
-    /// use the new one (the existing one becomes superseded), merge them into one memory, or
-    /// keep both.
-    pub fn resolve_conflict(&mut self, req: &ResolveRequest) -> Result<Conflict> {
-        let owner = req.entity_id.as_str();
-        text::check_id("entity_id", owner)?;
-        text::check_id("id", &req.id)?;
-        let reason = match req.reason.as_deref().map(str::trim) {
-            None => "resolved by the user".to_string(),
-            Some(r) if r.is_empty() || r.chars().count() > MAX_REASON_CHARS => {
-                return Err(Error::invalid(
-                    "reason",
-                    format!("must be 1 to {MAX_REASON_CHARS} characters"),
-                ));
-            }
-            Some(r) => r.to_string(),
-        };
-        self.flush()?;
-        let row = sql::get(&self.conn, owner, &req.id)?.ok_or_else(|| Error::UnknownConflict {
-            entity_id: owner.to_string(),
-            id: req.id.clone(),
-        })?;
-        if row.status == ConflictStatus::Resolved {
-            return Err(Error::invalid(
-                "id",
-                format!(
-                    "conflict {} is already resolved ({})",
-                    row.id,
-                    row.resolution.map_or("-", |r| r.as_str())
-                ),
-            ));
-        }
-        let now = self.now()?;
-        let history = format!("{} conflict {}: {reason}", row.kind, row.id);
-        self.transaction(owner, |e| {
-            e.apply_resolution(
-                req.resolution,
-                owner,
-                row.new_pk,
-                row.existing_pk,
-                &history,
-                now,
-            )?;
-            sql::resolve(&e.conn, row.pk, req.resolution, &reason, now)
-        })?;
-        self.cache.invalidate(owner);
-        let row = sql::get(&self.conn, owner, &req.id)?.ok_or_else(|| Error::UnknownConflict {
-            entity_id: owner.to_string(),
-            id: req.id.clone(),
-        })?;
-        Ok(row.into())
+/// Decides an open conflict: keep the existing memory (the new one becomes superseded), use
+/// the new one (the existing one becomes superseded), merge them into one memory, or keep
+/// both. `reason` goes to the memories' status history.
+pub(crate) fn resolve(
+    tx: &mut Tx,
+    owner: &Owner,
+    id: &Id,
+    resolution: Resolution,
+    reason: Option<&Reason>,
+) -> Result<Conflict> {
+    let unknown = || Error::UnknownConflict {
+        entity_id: owner.to_string(),
+        id: id.to_string(),
+    };
+    let reason = reason.map_or("resolved by the user", Reason::as_str);
+    let row = sql::get(tx.conn(), owner, id)?.ok_or_else(unknown)?;
+    if row.status == ConflictStatus::Resolved {
+        return Err(Error::invalid(
+            "id",
+            format!(
+                "conflict {} is already resolved ({})",
+                row.id,
+                row.resolution.map_or("-", |r| r.as_str())
+            ),
+        ));
     }
+    let history = format!("{} conflict {}: {reason}", row.kind, row.id);
+    apply(tx, resolution, owner, row.new_pk, row.existing_pk, &history)?;
+    sql::resolve(tx.conn(), row.pk, resolution, reason, tx.now()?)?;
+    Ok(sql::get(tx.conn(), owner, id)?.ok_or_else(unknown)?.into())
 }

@@ -17,33 +17,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::clock::Millis;
 use crate::error::Result;
-use crate::graph::{EntityType, Relation};
+pub use crate::graph::{EntityMention, RelationMention};
 use crate::model::{Kind, MemoryType};
 
 pub use words::sentences;
-
-/// An entity a memory names.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct EntityMention {
-    pub name: String,
-    #[serde(rename = "type")]
-    pub entity_type: EntityType,
-    /// Other names of the same entity ("Ana" for "Ana Souza").
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub aliases: Vec<String>,
-}
-
-/// A relationship a memory states: `from relation to`; the speaker is [`crate::graph::SPEAKER`].
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RelationMention {
-    pub from: String,
-    pub relation: Relation,
-    pub to: String,
-    /// 0..1: lower when the statement is hedged.
-    pub confidence: f64,
-}
 
 /// One memory an extractor found in a text. From a host extractor only `content` is required;
 /// the rest defaults to a CONTEXT fact of importance 0.5, full confidence, neutral sentiment.
@@ -360,6 +337,7 @@ fn tags(lower: &[&str], entities: &[EntityMention]) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::graph::{EntityType, Relation};
 
     /// Wednesday 2026-11-18 10:00 UTC.
     const NOW: Millis = 1_794_996_000_000;

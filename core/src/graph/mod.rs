@@ -5,6 +5,7 @@
 
 mod query;
 mod record;
+mod sql;
 
 use serde::{Deserialize, Serialize};
 
@@ -12,11 +13,36 @@ use crate::clock::{Millis, DAY_MS};
 use crate::math;
 use crate::model::string_enum;
 
+pub(crate) use query::{entities, path, relationships, traverse};
 pub use query::{
     EntitiesRequest, Entity, GraphPath, Node, PathRequest, Relationship, RelationshipsRequest,
     Traversal, TraverseRequest,
 };
-pub(crate) use record::{check, record};
+pub(crate) use record::{check, record, MAX_NAME_CHARS};
+pub(crate) use sql::{by_key, memories_naming, memory_graph, stating};
+
+/// An entity a memory names.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EntityMention {
+    pub name: String,
+    #[serde(rename = "type")]
+    pub entity_type: EntityType,
+    /// Other names of the same entity ("Ana" for "Ana Souza").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub aliases: Vec<String>,
+}
+
+/// A relationship a memory states: `from relation to`; the speaker is [`SPEAKER`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RelationMention {
+    pub from: String,
+    pub relation: Relation,
+    pub to: String,
+    /// 0..1: lower when the statement is hedged.
+    pub confidence: f64,
+}
 
 /// The name the speaker goes by in extracted relationships ("my sister Ana" →
 /// `user sibling_of Ana`): the owner of the memories.

@@ -5,12 +5,12 @@ use std::collections::{BTreeMap, VecDeque};
 
 use serde::{Deserialize, Serialize};
 
+use super::sql::{self, EntityRow, RelationRow};
 use super::{key, strength, EntityType, Relation};
 use crate::clock::Millis;
-use crate::engine::{check_limit, Engine};
 use crate::error::{Error, Result};
-use crate::store::graph::{self as sql, EntityRow, RelationRow};
-use crate::text;
+use crate::field::{Limit, Owner};
+use crate::store::View;
 
 /// Deepest traversal or path (SPEC: depth ≤ 5).
 pub const MAX_DEPTH: usize = 5;
@@ -151,190 +151,184 @@ fn min_strength(v: Option<f64>) -> Result<f64> {
     }
 }
 
-impl Engine {
-    /// The entity a name or alias stands for.
-    fn entity_named(&self, owner: &str, field: &str, name: &str) -> Result<EntityRow> {
-        let k = key(name);
-        if k.is_empty() || name.chars().count() > 256 {
-            return Err(Error::invalid(field, "give an entity's name or alias"));
-        }
-        sql::by_key(&self.conn, owner, &k)?.ok_or_else(|| Error::UnknownEntity {
-            entity_id: owner.to_string(),
-            name: name.chars().take(64).collect(),
-        })
+/// The entity a name or alias stands for.
+fn entity_named(view: &View, owner: &str, field: &str, name: &str) -> Result<EntityRow> {
+    let k = key(name);
+    if k.is_empty() || name.chars().count() > super::MAX_NAME_CHARS {
+        return Err(Error::invalid(field, "give an entity's name or alias"));
     }
+    sql::by_key(view.conn(), owner, &k)?.ok_or_else(|| Error::UnknownEntity {
+        entity_id: owner.to_string(),
+        name: name.chars().take(64).collect(),
+    })
+}
 
-    fn relationship(&self, r: RelationRow, now: Millis) -> Relationship {
-        let confidence = if r.evidence > 0 {
-            r.confidence_sum / r.evidence as f64
-        } else {
-            0.0
-        };
-        Relationship {
-            strength: strength(r.evidence, confidence, r.last_seen, now),
-            from: r.from,
-            relation: r.relation,
-            to: r.to,
-            evidence: r.evidence,
-            confidence,
-            inferred: r.inferred,
-            first_seen: r.first_seen,
-            last_seen: r.last_seen,
-        }
+fn relationship(r: RelationRow, now: Millis) -> Relationship {
+    let confidence = if r.evidence > 0 {
+        r.confidence_sum / r.evidence as f64
+    } else {
+        0.0
+    };
+    Relationship {
+        strength: strength(r.evidence, confidence, r.last_seen, now),
+        from: r.from,
+        relation: r.relation,
+        to: r.to,
+        evidence: r.evidence,
+        confidence,
+        inferred: r.inferred,
+        first_seen: r.first_seen,
+        last_seen: r.last_seen,
     }
+}
 
-    /// An owner's entities, most mentioned first.
-    pub fn entities(&mut self, req: &EntitiesRequest) -> Result<Vec<Entity>> {
-        text::check_id("entity_id", &req.entity_id)?;
-        let limit = check_limit(req.limit, DEFAULT_LIMIT)?;
-        let q = req.query.as_deref().map(key).filter(|q| !q.is_empty());
-        let rows = sql::entities(
-            &self.conn,
-            &req.entity_id,
-            &req.types,
-            q.as_deref(),
-            limit,
-            req.offset,
-        )?;
-        rows.into_iter()
-            .map(|e| {
-                Ok(Entity {
-                    aliases: sql::aliases(&self.conn, e.pk)?,
-                    name: e.name,
-                    entity_type: e.kind,
-                    mentions: e.mentions,
-                    first_seen: e.first_seen,
-                    last_seen: e.last_seen,
-                })
-            })
-            .collect()
-    }
-
-    /// An owner's relationships (or one entity's), strongest first.
-    pub fn relationships(&mut self, req: &RelationshipsRequest) -> Result<Vec<Relationship>> {
-        let owner = req.entity_id.as_str();
-        text::check_id("entity_id", owner)?;
-        let limit = check_limit(req.limit, DEFAULT_LIMIT)?;
-        let floor = min_strength(req.min_strength)?;
-        let pk = match &req.entity {
-            Some(name) => Some(self.entity_named(owner, "entity", name)?.pk),
-            None => None,
-        };
-        let now = self.now()?;
-        let mut out: Vec<Relationship> = sql::relationships(&self.conn, owner, pk)?
-            .into_iter()
-            .filter(|r| req.relations.is_empty() || req.relations.contains(&r.relation))
-            .filter(|r| !(req.stated_only && r.inferred))
-            .map(|r| self.relationship(r, now))
-            .filter(|r| r.strength >= floor)
-            .collect();
-        // Stable: equal strengths keep the order they were first stated in.
-        out.sort_by(|a, b| b.strength.total_cmp(&a.strength));
-        out.truncate(limit);
-        Ok(out)
-    }
-
-    /// Adjacency of an owner's graph: for each entity, its relationships either way, in the
-    /// order they were first stated.
-    fn adjacency(
-        &self,
-        owner: &str,
-        relations: &[Relation],
-        floor: f64,
-        now: Millis,
-    ) -> Result<BTreeMap<i64, Vec<(i64, Relationship)>>> {
-        let mut adj: BTreeMap<i64, Vec<(i64, Relationship)>> = BTreeMap::new();
-        for r in sql::relationships(&self.conn, owner, None)? {
-            if !(relations.is_empty() || relations.contains(&r.relation)) {
-                continue;
-            }
-            let (a, b) = (r.from_pk, r.to_pk);
-            let rel = self.relationship(r, now);
-            if rel.strength < floor {
-                continue;
-            }
-            adj.entry(a).or_default().push((b, rel.clone()));
-            adj.entry(b).or_default().push((a, rel));
-        }
-        Ok(adj)
-    }
-
-    /// Breadth-first from an entity, up to `depth` hops, along relationships either way.
-    pub fn traverse(&mut self, req: &TraverseRequest) -> Result<Traversal> {
-        let owner = req.entity_id.as_str();
-        text::check_id("entity_id", owner)?;
-        let max = depth("depth", req.depth, DEFAULT_DEPTH)?;
-        let floor = min_strength(req.min_strength)?;
-        let start = self.entity_named(owner, "from", &req.from)?;
-        let now = self.now()?;
-        let adj = self.adjacency(owner, &req.relations, floor, now)?;
-        let mut depth_of: BTreeMap<i64, usize> = BTreeMap::from([(start.pk, 0)]);
-        let mut order = vec![start.pk];
-        let mut edges = Vec::new();
-        let mut queue = VecDeque::from([start.pk]);
-        while let Some(at) = queue.pop_front() {
-            let d = depth_of[&at];
-            if d == max {
-                continue;
-            }
-            for (next, rel) in adj.get(&at).into_iter().flatten() {
-                if !depth_of.contains_key(next) {
-                    depth_of.insert(*next, d + 1);
-                    order.push(*next);
-                    queue.push_back(*next);
-                    edges.push(rel.clone());
-                }
-            }
-        }
-        let mut nodes = Vec::with_capacity(order.len());
-        for pk in order {
-            let e = sql::entity(&self.conn, pk)?;
-            nodes.push(Node {
+/// An owner's entities, most mentioned first.
+pub(crate) fn entities(view: &View, owner: &Owner, req: &EntitiesRequest) -> Result<Vec<Entity>> {
+    let limit = Limit::parse(req.limit, DEFAULT_LIMIT)?.get();
+    let q = req.query.as_deref().map(key).filter(|q| !q.is_empty());
+    let rows = sql::entities(
+        view.conn(),
+        owner,
+        &req.types,
+        q.as_deref(),
+        limit,
+        req.offset,
+    )?;
+    rows.into_iter()
+        .map(|e| {
+            Ok(Entity {
+                aliases: sql::aliases(view.conn(), e.pk)?,
                 name: e.name,
                 entity_type: e.kind,
-                depth: depth_of[&pk],
-            });
-        }
-        Ok(Traversal { nodes, edges })
-    }
-
-    /// The shortest path between two entities (fewest hops; ties go to the relationships
-    /// stated first).
-    pub fn path(&mut self, req: &PathRequest) -> Result<GraphPath> {
-        let owner = req.entity_id.as_str();
-        text::check_id("entity_id", owner)?;
-        let max = depth("max_depth", req.max_depth, MAX_DEPTH)?;
-        let from = self.entity_named(owner, "from", &req.from)?;
-        let to = self.entity_named(owner, "to", &req.to)?;
-        let now = self.now()?;
-        let adj = self.adjacency(owner, &[], f64::NEG_INFINITY, now)?;
-        let mut parent: BTreeMap<i64, Option<(i64, Relationship)>> =
-            BTreeMap::from([(from.pk, None)]);
-        let mut queue = VecDeque::from([(from.pk, 0usize)]);
-        while let Some((at, d)) = queue.pop_front() {
-            if at == to.pk {
-                let mut hops = Vec::new();
-                let mut cur = at;
-                while let Some(Some((prev, rel))) = parent.get(&cur) {
-                    hops.push(rel.clone());
-                    cur = *prev;
-                }
-                hops.reverse();
-                return Ok(GraphPath { found: true, hops });
-            }
-            if d == max {
-                continue;
-            }
-            for (next, rel) in adj.get(&at).into_iter().flatten() {
-                if !parent.contains_key(next) {
-                    parent.insert(*next, Some((at, rel.clone())));
-                    queue.push_back((*next, d + 1));
-                }
-            }
-        }
-        Ok(GraphPath {
-            found: false,
-            hops: Vec::new(),
+                mentions: e.mentions,
+                first_seen: e.first_seen,
+                last_seen: e.last_seen,
+            })
         })
+        .collect()
+}
+
+/// An owner's relationships (or one entity's), strongest first.
+pub(crate) fn relationships(
+    view: &View,
+    owner: &Owner,
+    req: &RelationshipsRequest,
+) -> Result<Vec<Relationship>> {
+    let limit = Limit::parse(req.limit, DEFAULT_LIMIT)?.get();
+    let floor = min_strength(req.min_strength)?;
+    let pk = match &req.entity {
+        Some(name) => Some(entity_named(view, owner, "entity", name)?.pk),
+        None => None,
+    };
+    let now = view.now()?;
+    let mut out: Vec<Relationship> = sql::relationships(view.conn(), owner, pk)?
+        .into_iter()
+        .filter(|r| req.relations.is_empty() || req.relations.contains(&r.relation))
+        .filter(|r| !(req.stated_only && r.inferred))
+        .map(|r| relationship(r, now))
+        .filter(|r| r.strength >= floor)
+        .collect();
+    // Stable: equal strengths keep the order they were first stated in.
+    out.sort_by(|a, b| b.strength.total_cmp(&a.strength));
+    out.truncate(limit);
+    Ok(out)
+}
+
+/// Adjacency of an owner's graph: for each entity, its relationships either way, in the
+/// order they were first stated.
+fn adjacency(
+    view: &View,
+    owner: &str,
+    relations: &[Relation],
+    floor: f64,
+    now: Millis,
+) -> Result<BTreeMap<i64, Vec<(i64, Relationship)>>> {
+    let mut adj: BTreeMap<i64, Vec<(i64, Relationship)>> = BTreeMap::new();
+    for r in sql::relationships(view.conn(), owner, None)? {
+        if !(relations.is_empty() || relations.contains(&r.relation)) {
+            continue;
+        }
+        let (a, b) = (r.from_pk, r.to_pk);
+        let rel = relationship(r, now);
+        if rel.strength < floor {
+            continue;
+        }
+        adj.entry(a).or_default().push((b, rel.clone()));
+        adj.entry(b).or_default().push((a, rel));
     }
+    Ok(adj)
+}
+
+/// Breadth-first from an entity, up to `depth` hops, along relationships either way.
+pub(crate) fn traverse(view: &View, owner: &Owner, req: &TraverseRequest) -> Result<Traversal> {
+    let max = depth("depth", req.depth, DEFAULT_DEPTH)?;
+    let floor = min_strength(req.min_strength)?;
+    let start = entity_named(view, owner, "from", &req.from)?;
+    let now = view.now()?;
+    let adj = adjacency(view, owner, &req.relations, floor, now)?;
+    let mut depth_of: BTreeMap<i64, usize> = BTreeMap::from([(start.pk, 0)]);
+    let mut order = vec![start.pk];
+    let mut edges = Vec::new();
+    let mut queue = VecDeque::from([start.pk]);
+    while let Some(at) = queue.pop_front() {
+        let d = depth_of[&at];
+        if d == max {
+            continue;
+        }
+        for (next, rel) in adj.get(&at).into_iter().flatten() {
+            if !depth_of.contains_key(next) {
+                depth_of.insert(*next, d + 1);
+                order.push(*next);
+                queue.push_back(*next);
+                edges.push(rel.clone());
+            }
+        }
+    }
+    let mut nodes = Vec::with_capacity(order.len());
+    for pk in order {
+        let e = sql::entity(view.conn(), pk)?;
+        nodes.push(Node {
+            name: e.name,
+            entity_type: e.kind,
+            depth: depth_of[&pk],
+        });
+    }
+    Ok(Traversal { nodes, edges })
+}
+
+/// The shortest path between two entities (fewest hops; ties go to the relationships
+/// stated first).
+pub(crate) fn path(view: &View, owner: &Owner, req: &PathRequest) -> Result<GraphPath> {
+    let max = depth("max_depth", req.max_depth, MAX_DEPTH)?;
+    let from = entity_named(view, owner, "from", &req.from)?;
+    let to = entity_named(view, owner, "to", &req.to)?;
+    let now = view.now()?;
+    let adj = adjacency(view, owner, &[], f64::NEG_INFINITY, now)?;
+    let mut parent: BTreeMap<i64, Option<(i64, Relationship)>> = BTreeMap::from([(from.pk, None)]);
+    let mut queue = VecDeque::from([(from.pk, 0usize)]);
+    while let Some((at, d)) = queue.pop_front() {
+        if at == to.pk {
+            let mut hops = Vec::new();
+            let mut cur = at;
+            while let Some(Some((prev, rel))) = parent.get(&cur) {
+                hops.push(rel.clone());
+                cur = *prev;
+            }
+            hops.reverse();
+            return Ok(GraphPath { found: true, hops });
+        }
+        if d == max {
+            continue;
+        }
+        for (next, rel) in adj.get(&at).into_iter().flatten() {
+            if !parent.contains_key(next) {
+                parent.insert(*next, Some((at, rel.clone())));
+                queue.push_back((*next, d + 1));
+            }
+        }
+    }
+    Ok(GraphPath {
+        found: false,
+        hops: Vec::new(),
+    })
 }

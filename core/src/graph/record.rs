@@ -4,17 +4,17 @@
 
 use rusqlite::Connection;
 
-use super::{key, EntityType, SPEAKER};
+use super::sql;
+use super::{key, EntityMention, EntityType, RelationMention, SPEAKER};
 use crate::clock::Millis;
 use crate::error::{Error, Result};
-use crate::extract::{EntityMention, RelationMention};
-use crate::store::graph as sql;
-use crate::text;
+use crate::field::Unit;
+use crate::store::Tx;
 
 /// Most entities or relationships one memory may carry.
 const MAX_PER_MEMORY: usize = 64;
 /// Longest entity name.
-const MAX_NAME_CHARS: usize = 256;
+pub(crate) const MAX_NAME_CHARS: usize = 256;
 
 /// Checks a host extractor's entities and relationships before anything is written.
 pub(crate) fn check(entities: &[EntityMention], relations: &[RelationMention]) -> Result<()> {
@@ -54,7 +54,7 @@ pub(crate) fn check(entities: &[EntityMention], relations: &[RelationMention]) -
     for r in relations {
         name("relationships.from", &r.from)?;
         name("relationships.to", &r.to)?;
-        text::check_unit("relationships.confidence", r.confidence)?;
+        Unit::parse("relationships.confidence", r.confidence)?;
     }
     Ok(())
 }
@@ -106,15 +106,16 @@ fn resolve(
     Ok(Some(pk))
 }
 
-/// Records memory `memory_pk`'s entities and relationships for `owner`.
+/// Records memory `memory_pk`'s entities and relationships for `owner`, as said at `now`.
 pub(crate) fn record(
-    conn: &Connection,
+    tx: &Tx,
     owner: &str,
     memory_pk: i64,
     entities: &[EntityMention],
     relations: &[RelationMention],
     now: Millis,
 ) -> Result<()> {
+    let conn = tx.conn();
     let kind_of = |name: &str| {
         if key(name) == SPEAKER {
             return EntityType::Person;

@@ -5,17 +5,21 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::decide::{self, Found, PastAct, Situation};
 use super::period::{self, TimePeriod};
+use super::scan::Scanner;
 use super::signals::{quote, signals};
+use super::sql::{self, ActRow};
 use super::tick::{self, TickInput};
 use super::{
-    HeartbeatReport, Options, Signal, SignalKind, Urgency, CONVERSATION_MS, LOOKBACK_MS,
-    MIN_ACTS_FOR_RATE, RESPONSE_WINDOW_MS,
+    HeartbeatConfig, HeartbeatReport, Options, Signal, SignalKind, Urgency, CONVERSATION_MS,
+    KEEP_MS, LOOKBACK_MS, MIN_ACTS_FOR_RATE, RESPONSE_WINDOW_MS,
 };
 use crate::clock::{Millis, MINUTE_MS};
-use crate::engine::Engine;
 use crate::error::Result;
+use crate::field::Owner;
 use crate::model::{Memory, MemoryType};
-use crate::store::heartbeat::{self as sql, ActRow};
+use crate::schedule::{self, ScheduleRow};
+use crate::store::{Tx, View};
+use crate::text;
 
 /// A nudge is about a memory not surfaced within this (Keyoku: 4 h), among the newest.
 const NUDGE_QUIET_MS: Millis = 4 * 60 * MINUTE_MS;
@@ -48,18 +52,50 @@ fn response_rate(acts: &[ActRow], user_messages: &[Millis], now: Millis) -> (f64
     (rate, answered)
 }
 
-impl Engine {
-    /// Runs one check for `owner` with checked options.
-    pub(crate) fn heartbeat(&mut self, owner: &str, opts: &Options) -> Result<HeartbeatReport> {
-        self.flush()?;
-        let now = self.now()?;
-        let acts = sql::acts_since(&self.conn, owner, now - LOOKBACK_MS)?;
+/// An act the agent is to take, with the schedules it surfaces.
+pub(crate) struct Act {
+    row: ActRow,
+    surfaced: Vec<ScheduleRow>,
+}
+
+/// One check: the report, and the act to record (when the agent should act and this is not a
+/// dry run; the report's `act_id` is set when it is recorded).
+pub(crate) struct Checked {
+    pub report: HeartbeatReport,
+    pub act: Option<Act>,
+}
+
+/// Records an act — what it surfaced, and the snapshot later checks compare against — and
+/// marks the schedules it surfaced; returns its id.
+pub(crate) fn record(tx: &mut Tx, owner: &Owner, mut act: Act) -> Result<String> {
+    let pk = crate::store::next_pk(tx.conn(), "heartbeat_acts")?;
+    act.row.id = text::derived_id("act", &[owner.as_bytes()], &[act.row.at, pk]);
+    sql::prune(tx.conn(), owner, act.row.at - KEEP_MS)?;
+    sql::insert_act(tx.conn(), owner, &act.row)?;
+    schedule::mark_surfaced(tx, &act.surfaced)?;
+    Ok(act.row.id)
+}
+
+/// Runs one check for `owner` with checked options; nothing is written.
+pub(crate) fn check(
+    view: &mut View,
+    cfg: &HeartbeatConfig,
+    owner: &Owner,
+    opts: &Options,
+) -> Result<Checked> {
+    {
+        let now = view.now()?;
+        let acts = sql::acts_since(view.conn(), owner, now - LOOKBACK_MS)?;
         // The latest act: the newest of the week's, else an older one if any.
         let last_act = match acts.first() {
             Some(a) => Some(a.clone()),
-            None => sql::last_act(&self.conn, owner)?,
+            None => sql::last_act(view.conn(), owner)?,
         };
-        let scan = self.scan(owner, now, opts, last_act.as_ref(), &acts)?;
+        let scan = Scanner {
+            view: &mut *view,
+            cfg,
+        }
+        .scan(owner, now, opts, last_act.as_ref(), &acts)?;
         let built = signals(&scan, now, opts.deadline_window);
 
         // Entities the signals' memories name, for topic dedup.
@@ -68,7 +104,7 @@ impl Engine {
             .flat_map(|b| b.memories.iter().map(|(pk, _)| *pk))
             .collect();
         let mut named: BTreeMap<i64, Vec<i64>> = BTreeMap::new();
-        for (m, e) in sql::entities_of(&self.conn, &pks)? {
+        for (m, e) in sql::entities_of(view.conn(), &pks)? {
             named.entry(m).or_default().push(e);
         }
         let found: Vec<Found> = built
@@ -88,7 +124,7 @@ impl Engine {
             .collect();
 
         // What the decision knows of the owner.
-        let last_message = sql::messages(&self.conn, owner, None, 1)?
+        let last_message = sql::messages(view.conn(), owner, None, 1)?
             .into_iter()
             .next();
         let in_conversation = opts.in_conversation.unwrap_or_else(|| {
@@ -96,7 +132,7 @@ impl Engine {
                 .as_ref()
                 .is_some_and(|m| now - m.at < CONVERSATION_MS)
         });
-        let user_messages = sql::user_message_times(&self.conn, owner, now - LOOKBACK_MS)?;
+        let user_messages = sql::user_message_times(view.conn(), owner, now - LOOKBACK_MS)?;
         let (rate, answered) = response_rate(&acts, &user_messages, now);
         let past: Vec<PastAct> = acts
             .iter()
@@ -111,7 +147,7 @@ impl Engine {
             .collect();
         let quiet_since = match &last_message {
             Some(m) => Some(m.at),
-            None => sql::newest_created(&self.conn, owner)?,
+            None => sql::newest_created(view.conn(), owner)?,
         };
         let today = period::local_day(now, opts.offset);
         let nudges_today = past
@@ -120,7 +156,7 @@ impl Engine {
             .count() as u32;
         let time_period = TimePeriod::of_hour(period::local_hour(now, opts.offset), &opts.quiet);
         let nudge_memory = if found.is_empty() {
-            self.nudge_candidate(owner, now, &acts)?
+            nudge_candidate(view, owner, now, &acts)?
         } else {
             None
         };
@@ -130,7 +166,7 @@ impl Engine {
             period: time_period,
             in_conversation,
             velocity: scan.velocity,
-            memories: sql::live_count(&self.conn, owner, decide::FIRST_CONTACT_MEMORIES)?,
+            memories: sql::live_count(view.conn(), owner, decide::FIRST_CONTACT_MEMORIES)?,
             acted_before: last_act.is_some(),
             critical_deadline: scan.critical_deadline,
             response_rate: rate,
@@ -143,7 +179,7 @@ impl Engine {
 
         // Record the act.
         let kept: BTreeSet<usize> = decision.kept.iter().copied().collect();
-        let mut act_id = None;
+        let mut act = None;
         if decision.should_act && !opts.dry_run {
             let mut seen = BTreeSet::new();
             let memory_ids: Vec<String> = kept
@@ -156,7 +192,7 @@ impl Engine {
                 .iter()
                 .flat_map(|&i| found[i].entities.iter().copied())
                 .collect();
-            let act = ActRow {
+            let row = ActRow {
                 id: String::new(),
                 at: now,
                 reason: decision.reason,
@@ -168,14 +204,18 @@ impl Engine {
                 snapshot: serde_json::to_string(&scan.snapshot).unwrap_or_else(|_| "{}".into()),
             };
             let scheduled = kept.iter().any(|&i| built[i].kind == SignalKind::Scheduled);
-            let surfaced = if scheduled { &scan.scheduled[..] } else { &[] };
-            act_id = Some(self.record_act(owner, act, surfaced)?);
+            let surfaced = if scheduled {
+                scan.scheduled.clone()
+            } else {
+                Vec::new()
+            };
+            act = Some(Act { row, surfaced });
         }
         let next_tick_ms = tick::next_interval(
-            &self.config.heartbeat.tick,
+            &cfg.tick,
             TickInput {
                 period: time_period,
-                since_act: if act_id.is_some() {
+                since_act: if act.is_some() {
                     Some(0)
                 } else {
                     last_act.as_ref().map(|a| now - a.at)
@@ -223,7 +263,7 @@ impl Engine {
             .collect();
         let strip =
             |rows: &[(i64, Memory)]| rows.iter().map(|(_, m)| m.clone()).collect::<Vec<_>>();
-        Ok(HeartbeatReport {
+        let report = HeartbeatReport {
             entity_id: owner.to_string(),
             checked_at: now,
             should_act: decision.should_act,
@@ -238,7 +278,7 @@ impl Engine {
             response_rate: rate,
             memory_velocity: scan.velocity,
             next_tick_ms,
-            act_id,
+            act_id: None,
             nudge: nudge_memory.filter(|_| decision.nudge.is_some()),
             signals,
             scheduled: scan.scheduled.iter().cloned().map(Into::into).collect(),
@@ -255,38 +295,44 @@ impl Engine {
             relationship_alerts: scan.alerts.clone(),
             behavioral_patterns: scan.patterns.clone(),
             summary,
-        })
-    }
-
-    /// A memory worth checking in about: among the newest, one not surfaced within 4 h — a
-    /// plan or activity of importance ≥ 0.5, else anything ≥ 0.6, else the most important.
-    fn nudge_candidate(&self, owner: &str, now: Millis, acts: &[ActRow]) -> Result<Option<Memory>> {
-        let said: BTreeSet<&str> = acts
-            .iter()
-            .filter(|a| now - a.at < NUDGE_QUIET_MS)
-            .flat_map(|a| a.memory_ids.iter().map(String::as_str))
-            .collect();
-        let mut rows: Vec<Memory> = sql::newest(&self.conn, owner, 0, NUDGE_CANDIDATES)?
-            .into_iter()
-            .map(|(_, m)| m)
-            .filter(|m| !said.contains(m.id.as_str()) && m.cron_tag.is_none())
-            .collect();
-        rows.sort_by(|a, b| {
-            b.importance
-                .total_cmp(&a.importance)
-                .then(b.created_at.cmp(&a.created_at))
-        });
-        let work = |m: &&Memory| {
-            matches!(m.memory_type, MemoryType::Plan | MemoryType::Activity)
-                && m.importance >= NUDGE_WORK_IMPORTANCE
         };
-        let pick = rows
-            .iter()
-            .find(work)
-            .or_else(|| rows.iter().find(|m| m.importance >= NUDGE_ANY_IMPORTANCE))
-            .or_else(|| rows.first());
-        Ok(pick.cloned())
+        Ok(Checked { report, act })
     }
+}
+
+/// A memory worth checking in about: among the newest, one not surfaced within 4 h — a plan or
+/// activity of importance ≥ 0.5, else anything ≥ 0.6, else the most important.
+fn nudge_candidate(
+    view: &View,
+    owner: &str,
+    now: Millis,
+    acts: &[ActRow],
+) -> Result<Option<Memory>> {
+    let said: BTreeSet<&str> = acts
+        .iter()
+        .filter(|a| now - a.at < NUDGE_QUIET_MS)
+        .flat_map(|a| a.memory_ids.iter().map(String::as_str))
+        .collect();
+    let mut rows: Vec<Memory> = sql::newest(view.conn(), owner, 0, NUDGE_CANDIDATES)?
+        .into_iter()
+        .map(|(_, m)| m)
+        .filter(|m| !said.contains(m.id.as_str()) && m.cron_tag.is_none())
+        .collect();
+    rows.sort_by(|a, b| {
+        b.importance
+            .total_cmp(&a.importance)
+            .then(b.created_at.cmp(&a.created_at))
+    });
+    let work = |m: &&Memory| {
+        matches!(m.memory_type, MemoryType::Plan | MemoryType::Activity)
+            && m.importance >= NUDGE_WORK_IMPORTANCE
+    };
+    let pick = rows
+        .iter()
+        .find(work)
+        .or_else(|| rows.iter().find(|m| m.importance >= NUDGE_ANY_IMPORTANCE))
+        .or_else(|| rows.first());
+    Ok(pick.cloned())
 }
 
 #[cfg(test)]

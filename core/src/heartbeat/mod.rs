@@ -1,5 +1,5 @@
-//! The heartbeat (SPEC §6, issue 6): whether the agent should speak up now, decided from
-//! stored rows and stored vectors only — no LLM and no embedding call per check.
+//! The heartbeat: whether the agent should speak up now, decided from stored rows and stored
+//! vectors only — no LLM and no embedding call per check.
 //!
 //! `scan` finds the 14 signals, `signals` keys, quotes and tiers them, `decide` runs the
 //! should_act steps over them, `check` ties one check together, `policy` holds
@@ -13,10 +13,12 @@ mod period;
 mod policy;
 mod scan;
 mod signals;
+mod sql;
 mod tick;
 
 use serde::{Deserialize, Serialize};
 
+pub(crate) use check::{check, record, Checked};
 pub use decide::FIRST_CONTACT_MEMORIES;
 pub use period::{QuietHours, TimePeriod};
 pub use policy::{response_factor, Autonomy};
@@ -24,13 +26,13 @@ pub use tick::TickConfig;
 
 use crate::clock::{Millis, DAY_MS, MINUTE_MS};
 use crate::conflict::Conflict;
-use crate::engine::Engine;
 use crate::error::{Error, Result};
+use crate::field::{Content, Id, Limit, Owner, Unit};
 use crate::graph::EntityType;
 use crate::model::{string_enum, Memory};
 use crate::recall::SearchHit;
 use crate::schedule::Schedule;
-use crate::store::heartbeat::{self as sql, ActRow};
+use crate::store::{Tx, View};
 use crate::text;
 
 string_enum! {
@@ -218,7 +220,7 @@ impl HeartbeatConfig {
             self.utc_offset_minutes,
         )?;
         self.quiet_hours.validate("config.heartbeat.quiet_hours")?;
-        text::check_unit("config.heartbeat.importance_floor", self.importance_floor)?;
+        Unit::parse("config.heartbeat.importance_floor", self.importance_floor)?;
         for (name, v) in [
             ("deadline_window_hours", self.deadline_window_hours),
             ("monitor_cadence_hours", self.monitor_cadence_hours),
@@ -441,164 +443,98 @@ pub(crate) struct Options {
     pub dry_run: bool,
 }
 
-impl Engine {
-    fn heartbeat_options(&self, req: &HeartbeatRequest) -> Result<Options> {
-        text::check_id("entity_id", &req.entity_id)?;
-        let cfg = &self.config.heartbeat;
-        let offset = req.utc_offset_minutes.unwrap_or(cfg.utc_offset_minutes);
-        period::check_offset("utc_offset_minutes", offset)?;
-        let quiet = req
-            .quiet_hours
-            .clone()
-            .unwrap_or_else(|| cfg.quiet_hours.clone());
-        quiet.validate("quiet_hours")?;
-        let deadline_window = match &req.deadline_window {
-            None => (cfg.deadline_window_hours * 3_600_000.0) as Millis,
-            Some(w) => {
-                let d = humantime::parse_duration(w.trim()).map_err(|e| {
-                    Error::invalid(
-                        "deadline_window",
-                        format!("{e}; write e.g. \"24h\" or \"3d\""),
-                    )
-                })?;
-                let ms = d.as_millis();
-                if ms == 0 || ms > (MAX_WINDOW_HOURS * 3_600_000.0) as u128 {
-                    return Err(Error::invalid(
-                        "deadline_window",
-                        "must be more than 0 and at most a year",
-                    ));
-                }
-                ms as Millis
-            }
-        };
-        let max_results = crate::engine::check_limit(req.max_results, DEFAULT_RESULTS)?;
-        if max_results > MAX_RESULTS {
-            return Err(Error::invalid(
-                "max_results",
-                format!("{max_results} is more than {MAX_RESULTS}"),
-            ));
-        }
-        Ok(Options {
-            autonomy: req.autonomy.unwrap_or(cfg.autonomy),
-            in_conversation: req.in_conversation,
-            offset,
-            quiet,
-            deadline_window,
-            max_results,
-            dry_run: req.dry_run,
-        })
-    }
-
-    /// Decides whether the agent should speak up for `entity_id` now: the 14 signals, the
-    /// should_act steps, and (unless a dry run) the act recorded. No embedding or LLM call.
-    pub fn heartbeat_check(&mut self, req: &HeartbeatRequest) -> Result<HeartbeatReport> {
-        if req.query.is_some() || req.top_k.is_some() {
-            return Err(Error::invalid(
-                "query",
-                "query and top_k belong to heartbeat_context",
-            ));
-        }
-        let opts = self.heartbeat_options(req)?;
-        self.heartbeat(&req.entity_id, &opts)
-    }
-
-    /// `heartbeat_check`, with the agent's recent messages and (given a query) the memories
-    /// that match it — everything an agent needs to word what it says.
-    pub fn heartbeat_context(&mut self, req: &HeartbeatRequest) -> Result<HeartbeatContext> {
-        let opts = self.heartbeat_options(req)?;
-        let top_k = crate::engine::check_limit(req.top_k, 5)?;
-        let query = match &req.query {
-            Some(q) => {
-                text::check_content("query", q)?;
-                Some(q.clone())
-            }
-            None => None,
-        };
-        let report = self.heartbeat(&req.entity_id, &opts)?;
-        let recent_messages = sql::messages(
-            &self.conn,
-            &req.entity_id,
-            Some(MessageRole::Agent),
-            RECENT_MESSAGES,
-        )?;
-        let relevant_memories = match query {
-            Some(query) => self.search(&crate::recall::SearchRequest {
-                entity_id: req.entity_id.clone(),
-                query,
-                limit: Some(top_k),
-                ..Default::default()
-            })?,
-            None => Vec::new(),
-        };
-        Ok(HeartbeatContext {
-            report,
-            recent_messages,
-            relevant_memories,
-        })
-    }
-
-    /// Records a message of the conversation (the owner's or the agent's), so the heartbeat
-    /// knows when the owner is talking, answers, or has gone quiet.
-    pub fn record_message(&mut self, req: &RecordMessage) -> Result<Message> {
-        text::check_id("entity_id", &req.entity_id)?;
-        let role = req
-            .role
-            .ok_or_else(|| Error::invalid("role", "give \"user\" or \"agent\""))?;
-        text::check_content("content", &req.content)?;
-        if let Some(s) = &req.session_id {
-            text::check_id("session_id", s)?;
-        }
-        if let Some(a) = &req.act_id {
-            text::check_id("act_id", a)?;
-            if role != MessageRole::Agent {
+/// Checks a heartbeat request's owner and options, filling in the configuration's defaults.
+pub(crate) fn options(req: &HeartbeatRequest, cfg: &HeartbeatConfig) -> Result<(Owner, Options)> {
+    let owner = Id::owner(&req.entity_id)?;
+    let offset = req.utc_offset_minutes.unwrap_or(cfg.utc_offset_minutes);
+    period::check_offset("utc_offset_minutes", offset)?;
+    let quiet = req
+        .quiet_hours
+        .clone()
+        .unwrap_or_else(|| cfg.quiet_hours.clone());
+    quiet.validate("quiet_hours")?;
+    let deadline_window = match &req.deadline_window {
+        None => (cfg.deadline_window_hours * 3_600_000.0) as Millis,
+        Some(w) => {
+            let d = humantime::parse_duration(w.trim()).map_err(|e| {
+                Error::invalid(
+                    "deadline_window",
+                    format!("{e}; write e.g. \"24h\" or \"3d\""),
+                )
+            })?;
+            let ms = d.as_millis();
+            if ms == 0 || ms > (MAX_WINDOW_HOURS * 3_600_000.0) as u128 {
                 return Err(Error::invalid(
-                    "act_id",
-                    "only an agent message delivers an act",
+                    "deadline_window",
+                    "must be more than 0 and at most a year",
                 ));
             }
-            if !sql::act_exists(&self.conn, &req.entity_id, a)? {
-                return Err(Error::invalid(
-                    "act_id",
-                    format!("no act {a:?} for entity {:?}", req.entity_id),
-                ));
-            }
+            ms as Millis
         }
-        let now = self.now()?;
-        let owner = req.entity_id.clone();
-        self.transaction(&owner, |e| {
-            let row = Message {
-                id: text::derived_id(
-                    "msg",
-                    &[owner.as_bytes()],
-                    &[now, sql::next_pk(&e.conn, "messages")?],
-                ),
-                role,
-                content: req.content.clone(),
-                session_id: req.session_id.clone(),
-                act_id: req.act_id.clone(),
-                at: now,
-            };
-            sql::prune(&e.conn, &owner, now - KEEP_MS)?;
-            sql::insert_message(&e.conn, &owner, &row)?;
-            Ok(row)
-        })
+    };
+    let max_results = Limit::parse(req.max_results, DEFAULT_RESULTS)?.get();
+    if max_results > MAX_RESULTS {
+        return Err(Error::invalid(
+            "max_results",
+            format!("{max_results} is more than {MAX_RESULTS}"),
+        ));
     }
+    let opts = Options {
+        autonomy: req.autonomy.unwrap_or(cfg.autonomy),
+        in_conversation: req.in_conversation,
+        offset,
+        quiet,
+        deadline_window,
+        max_results,
+        dry_run: req.dry_run,
+    };
+    Ok((owner, opts))
+}
 
-    /// Records an act — what it surfaced, and the snapshot later checks compare against —
-    /// and marks the schedules it surfaced, in one transaction.
-    pub(crate) fn record_act(
-        &mut self,
-        owner: &str,
-        mut act: ActRow,
-        surfaced: &[crate::store::schedules::ScheduleRow],
-    ) -> Result<String> {
-        self.transaction(owner, |e| {
-            let pk = sql::next_pk(&e.conn, "heartbeat_acts")?;
-            act.id = text::derived_id("act", &[owner.as_bytes()], &[act.at, pk]);
-            sql::prune(&e.conn, owner, act.at - KEEP_MS)?;
-            sql::insert_act(&e.conn, owner, &act)?;
-            crate::store::schedules::save_all(&e.conn, surfaced)?;
-            Ok(act.id.clone())
-        })
+/// The agent's last recorded messages, newest first (so it does not repeat itself).
+pub(crate) fn recent_messages(view: &View, owner: &Owner) -> Result<Vec<Message>> {
+    sql::messages(
+        view.conn(),
+        owner,
+        Some(MessageRole::Agent),
+        RECENT_MESSAGES,
+    )
+}
+
+/// Records a message of the conversation (the owner's or the agent's), so the heartbeat knows
+/// when the owner is talking, answers, or has gone quiet.
+pub(crate) fn record_message(tx: &mut Tx, owner: &Owner, req: &RecordMessage) -> Result<Message> {
+    let role = req
+        .role
+        .ok_or_else(|| Error::invalid("role", "give \"user\" or \"agent\""))?;
+    let content = Content::parse("content", &req.content)?;
+    let session_id = Id::parse_opt("session_id", req.session_id.as_deref())?;
+    if let Some(a) = &req.act_id {
+        let a = Id::parse("act_id", a)?;
+        if role != MessageRole::Agent {
+            return Err(Error::invalid(
+                "act_id",
+                "only an agent message delivers an act",
+            ));
+        }
+        if !sql::act_exists(tx.conn(), owner, &a)? {
+            return Err(Error::invalid(
+                "act_id",
+                format!("no act {:?} for entity {:?}", a.as_str(), owner.as_str()),
+            ));
+        }
     }
+    let now = tx.now()?;
+    let pk = crate::store::next_pk(tx.conn(), "messages")?;
+    let row = Message {
+        id: text::derived_id("msg", &[owner.as_bytes()], &[now, pk]),
+        role,
+        content: content.as_str().to_string(),
+        session_id: session_id.map(Into::into),
+        act_id: req.act_id.clone(),
+        at: now,
+    };
+    sql::prune(tx.conn(), owner, now - KEEP_MS)?;
+    sql::insert_message(tx.conn(), owner, &row)?;
+    Ok(row)
 }

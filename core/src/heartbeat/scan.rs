@@ -1,23 +1,23 @@
-//! The 14 signals (SPEC §6, query logic in NOTES.md), each from bounded SQL over the owner's
-//! stored rows and stored vectors: nothing here embeds, extracts or calls a model.
+//! The 14 signals, each from bounded SQL over the owner's stored rows and stored vectors:
+//! nothing here embeds, extracts or calls a model.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use serde::{Deserialize, Serialize};
 
 use super::period;
+use super::sql::{self, ActRow, Brief, Row2};
 use super::{
-    AlertLevel, Continuity, DeltaKind, GoalProgress, GoalStatus, KnowledgeGap, Options, Pattern,
-    PositiveDelta, RelationshipAlert, SentimentTrend, Trend,
+    AlertLevel, Continuity, DeltaKind, GoalProgress, GoalStatus, HeartbeatConfig, KnowledgeGap,
+    Options, Pattern, PositiveDelta, RelationshipAlert, SentimentTrend, Trend,
 };
 use crate::clock::{Millis, DAY_MS, MINUTE_MS};
-use crate::conflict::{Conflict, ConflictStatus};
+use crate::conflict::{self, Conflict, ConflictStatus};
 use crate::decay;
-use crate::engine::Engine;
 use crate::error::Result;
 use crate::model::{Memory, MemoryType};
-use crate::store::heartbeat::{self as sql, ActRow, Brief, Row2};
-use crate::store::schedules::ScheduleRow;
+use crate::schedule::{self, ScheduleRow};
+use crate::store::{memories, View};
 
 const HOUR_MS: Millis = 60 * MINUTE_MS;
 /// A deadline this close (or this recently passed) is critical (seed: < 1 h).
@@ -163,7 +163,13 @@ fn truncate(s: &str, n: usize) -> String {
     }
 }
 
-impl Engine {
+/// The scan of one owner: the store seen at one moment, and the heartbeat's settings.
+pub(crate) struct Scanner<'v, 's> {
+    pub view: &'v mut View<'s>,
+    pub cfg: &'v HeartbeatConfig,
+}
+
+impl Scanner<'_, '_> {
     /// Runs the 14 signal queries for `owner` at `now`.
     pub(crate) fn scan(
         &mut self,
@@ -175,7 +181,7 @@ impl Engine {
     ) -> Result<Scan> {
         let max = opts.max_results;
         let mut scan = Scan {
-            scheduled: self.due_schedules(owner, now)?,
+            scheduled: schedule::due(self.view, owner)?,
             ..Default::default()
         };
         scan.scheduled.truncate(max);
@@ -190,7 +196,7 @@ impl Engine {
         let fresh = |m: &Memory| !surfaced.contains(m.id.as_str());
 
         // Deadlines.
-        let conn = &self.conn;
+        let conn = self.view.conn();
         let mut deadlines = sql::expiring(
             conn,
             owner,
@@ -215,31 +221,29 @@ impl Engine {
         scan.deadlines = deadlines;
 
         // Open conflicts the owner is asked about.
-        scan.conflicts =
-            crate::store::conflicts::list(conn, owner, Some(ConflictStatus::Open), max)?
-                .into_iter()
-                .map(Conflict::from)
-                .filter(|c| !surfaced.contains(c.existing.as_str()))
-                .collect();
+        scan.conflicts = conflict::list(self.view, owner, Some(ConflictStatus::Open), max)?
+            .into_iter()
+            .filter(|c| !surfaced.contains(c.existing.as_str()))
+            .collect();
 
         scan.continuity = self
             .continuity(owner, now)?
             .filter(|(c, _)| c.last_memories.first().is_some_and(fresh));
 
         // Stale monitors: plans tagged `monitor` not touched within their cadence.
-        let cadence = (self.config.heartbeat.monitor_cadence_hours * HOUR_MS as f64) as Millis;
-        scan.stale_monitors = sql::stale_monitors(&self.conn, owner, now - cadence, max)?
+        let cadence = (self.cfg.monitor_cadence_hours * HOUR_MS as f64) as Millis;
+        scan.stale_monitors = sql::stale_monitors(self.view.conn(), owner, now - cadence, max)?
             .into_iter()
             .filter(|(_, m)| fresh(m))
             .collect();
 
         let since = last_act.map_or(now - DAY_MS, |a| a.at);
-        scan.velocity = sql::created_since(&self.conn, owner, since, VELOCITY_CAP)?;
+        scan.velocity = sql::created_since(self.view.conn(), owner, since, VELOCITY_CAP)?;
 
         // Pending work.
-        let floor = self.config.heartbeat.importance_floor;
+        let floor = self.cfg.importance_floor;
         let pending = sql::pending(
-            &self.conn,
+            self.view.conn(),
             owner,
             floor,
             now - PENDING_UPDATED_MS,
@@ -270,7 +274,11 @@ impl Engine {
             .retain(|(g, _)| !surfaced.contains(g.memory_id.as_str()));
         scan.decaying = self.decaying(owner, now, max)?;
         scan.decaying.retain(|(_, m)| fresh(m));
-        scan.sentiment = sentiment(sql::with_sentiment(&self.conn, owner, SENTIMENT_WINDOW)?);
+        scan.sentiment = sentiment(sql::with_sentiment(
+            self.view.conn(),
+            owner,
+            SENTIMENT_WINDOW,
+        )?);
         scan.snapshot.sentiment = scan.sentiment.as_ref().map(|s| s.direction);
 
         let (alerts, silent) = self.relationship_alerts(owner, now, &plans)?;
@@ -287,14 +295,14 @@ impl Engine {
     fn continuity(&mut self, owner: &str, now: Millis) -> Result<Option<(Continuity, Vec<i64>)>> {
         let since = now - CONTINUITY_MAX_AGE_MS;
         let mut last = sql::of_type(
-            &self.conn,
+            self.view.conn(),
             owner,
             MemoryType::Context,
             since,
             CONTINUITY_MEMORIES,
         )?;
         last.extend(sql::of_type(
-            &self.conn,
+            self.view.conn(),
             owner,
             MemoryType::Activity,
             since,
@@ -311,7 +319,7 @@ impl Engine {
         }
         last.retain(|(_, m)| newest - m.updated_at <= SESSION_SPAN_MS);
         let plans = sql::of_type(
-            &self.conn,
+            self.view.conn(),
             owner,
             MemoryType::Plan,
             newest - SESSION_SPAN_MS,
@@ -360,7 +368,7 @@ impl Engine {
             return Ok(Vec::new());
         }
         let activities = sql::briefs_of_type(
-            &self.conn,
+            self.view.conn(),
             owner,
             MemoryType::Activity,
             now - GOAL_ACTIVITY_MS,
@@ -372,10 +380,10 @@ impl Engine {
             .chain(activities.iter().map(|a| a.pk))
             .collect();
         let mut named: HashMap<i64, BTreeSet<i64>> = HashMap::new();
-        for (m, e) in sql::entities_of(&self.conn, &pks)? {
+        for (m, e) in sql::entities_of(self.view.conn(), &pks)? {
             named.entry(m).or_default().insert(e);
         }
-        let vectors = self.owner_vectors(owner)?;
+        let vectors = self.view.vectors(owner)?;
         let mut out = Vec::new();
         for (plan_pk, plan) in plans {
             let pv = vectors.get(*plan_pk);
@@ -420,7 +428,7 @@ impl Engine {
     /// Recent questions with no memory close to them among their best text matches.
     fn knowledge_gaps(&mut self, owner: &str, now: Millis) -> Result<Vec<(KnowledgeGap, i64)>> {
         let questions: Vec<Brief> =
-            sql::briefs_since(&self.conn, owner, now - GAP_LOOKBACK_MS, GAP_RECENT)?
+            sql::briefs_since(self.view.conn(), owner, now - GAP_LOOKBACK_MS, GAP_RECENT)?
                 .into_iter()
                 .filter(|b| is_question(&b.content))
                 .take(GAP_QUESTIONS)
@@ -436,12 +444,12 @@ impl Engine {
                 continue;
             }
             let candidates: Vec<i64> =
-                sql::containing_all(&self.conn, owner, &terms, GAP_CANDIDATES + 1)?
+                sql::containing_all(self.view.conn(), owner, &terms, GAP_CANDIDATES + 1)?
                     .into_iter()
                     .filter(|&c| c != pk)
                     .collect();
-            let rows = crate::store::by_pks(&self.conn, owner, &candidates)?;
-            let vectors = self.owner_vectors(owner)?;
+            let rows = memories::by_pks(self.view.conn(), owner, &candidates)?;
+            let vectors = self.view.vectors(owner)?;
             let Some(qv) = vectors.get(pk) else { continue };
             let answered = rows.iter().any(|(c, m)| {
                 !is_question(&m.content)
@@ -465,9 +473,9 @@ impl Engine {
 
     /// Important memories whose retention falls below the stale threshold within a week.
     fn decaying(&self, owner: &str, now: Millis, max: usize) -> Result<Vec<Row2>> {
-        let cfg = &self.config.retention;
+        let cfg = self.view.retention();
         let mut out: Vec<Row2> = sql::important_due(
-            &self.conn,
+            self.view.conn(),
             owner,
             now - DAY_MS,
             now + DECAY_HORIZON_MS,
@@ -497,19 +505,24 @@ impl Engine {
             .iter()
             .map(|(pk, m)| (*pk, (m.id.clone(), m.expires_at)))
             .collect();
-        for b in sql::plans_expiring(&self.conn, owner, now, now + RELATED_PLAN_MS, RELATED_PLANS)?
-        {
+        for b in sql::plans_expiring(
+            self.view.conn(),
+            owner,
+            now,
+            now + RELATED_PLAN_MS,
+            RELATED_PLANS,
+        )? {
             plans.insert(b.pk, (b.id, b.expires_at));
         }
         let pks: Vec<i64> = plans.keys().copied().collect();
         let mut by_entity: BTreeMap<i64, Vec<i64>> = BTreeMap::new();
-        for (m, e) in sql::entities_of(&self.conn, &pks)? {
+        for (m, e) in sql::entities_of(self.view.conn(), &pks)? {
             by_entity.entry(e).or_default().push(m);
         }
         let entity_pks: Vec<i64> = by_entity.keys().copied().collect();
         let mut alerts = Vec::new();
         let mut silent = BTreeMap::new();
-        for e in sql::entities_seen(&self.conn, owner, &entity_pks)? {
+        for e in sql::entities_seen(self.view.conn(), owner, &entity_pks)? {
             let days_silent = (now - e.last_seen).div_euclid(DAY_MS);
             if days_silent < SILENT_DAYS {
                 continue;
@@ -548,7 +561,7 @@ impl Engine {
     /// Types and tags that come up on this weekday, week after week.
     fn patterns(&self, owner: &str, now: Millis, offset: i32) -> Result<Vec<Pattern>> {
         if sql::created_since(
-            &self.conn,
+            self.view.conn(),
             owner,
             now - PATTERN_DAYS * DAY_MS,
             PATTERN_MIN_MEMORIES,
@@ -566,7 +579,7 @@ impl Engine {
                 break;
             }
             let topics: BTreeSet<String> = sql::topics_in(
-                &self.conn,
+                self.view.conn(),
                 owner,
                 start,
                 (start + DAY_MS).min(now + 1),
@@ -620,7 +633,7 @@ impl Engine {
             }
         }
         let pks: Vec<i64> = before.silent.keys().copied().collect();
-        for e in sql::entities_seen(&self.conn, owner, &pks)? {
+        for e in sql::entities_seen(self.view.conn(), owner, &pks)? {
             let was = before.silent.get(&e.pk).copied().unwrap_or(0);
             let is = (now - e.last_seen).div_euclid(DAY_MS);
             if was > REENGAGED_AFTER_DAYS && is * 2 < was {

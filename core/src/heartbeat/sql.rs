@@ -3,12 +3,13 @@
 
 use rusqlite::{params, Connection, OptionalExtension, Row};
 
-use super::{json_list, memory_from_row, owner_token, parse, COLUMNS};
+use super::{Autonomy, DecisionReason, Message, MessageRole, Urgency};
 use crate::clock::Millis;
 use crate::error::Result;
 use crate::graph::EntityType;
-use crate::heartbeat::{Autonomy, DecisionReason, Message, MessageRole, Urgency};
 use crate::model::{Memory, MemoryType};
+use crate::store::memories::{memory_from_row, owner_token, COLUMNS};
+use crate::store::{json_list, parse};
 
 /// A memory and its primary key.
 pub type Row2 = (i64, Memory);
@@ -368,14 +369,6 @@ pub fn act_exists(conn: &Connection, owner: &str, id: &str) -> Result<bool> {
     Ok(conn
         .prepare_cached("SELECT 1 FROM heartbeat_acts WHERE owner = ?1 AND id = ?2")?
         .exists([owner, id])?)
-}
-
-/// Next row key of a table (for ids derived from it).
-pub fn next_pk(conn: &Connection, table: &str) -> Result<i64> {
-    debug_assert!(matches!(table, "heartbeat_acts" | "messages"));
-    Ok(conn
-        .prepare_cached(&format!("SELECT coalesce(max(pk), 0) + 1 FROM {table}"))?
-        .query_row([], |r| r.get(0))?)
 }
 
 /// Records a message.

@@ -3,11 +3,10 @@
 
 use rusqlite::{params, params_from_iter, Connection, OptionalExtension, Row};
 
-use super::parse;
+use super::{EntityMention, EntityType, Relation, RelationMention};
 use crate::clock::Millis;
 use crate::error::Result;
-use crate::extract::{EntityMention, RelationMention};
-use crate::graph::{EntityType, Relation};
+use crate::store::parse;
 
 /// An entity row.
 #[derive(Debug, Clone, PartialEq)]

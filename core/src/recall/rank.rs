@@ -1,9 +1,16 @@
-//! Composite ranking (SPEC §5): the five Keyoku modes, koshi's feedback multiplier and recency.
+//! Ranking a search's candidates: which may appear (status, state, the recall filter and the
+//! types asked for), which qualify (relevance within the gate of the best), and the composite
+//! score of a mode — relevance, recency, retention, importance and confidence, times the
+//! feedback multiplier.
 
 use serde::{Deserialize, Serialize};
 
+use super::candidates::Candidate;
+use super::{RecallConfig, SearchRequest};
+use crate::clock::{Millis, DAY_MS};
+use crate::decay::{self, RetentionConfig};
 use crate::math;
-use crate::model::string_enum;
+use crate::model::{string_enum, Memory, State, Status};
 
 string_enum! {
     /// Ranking mode: how much each signal weighs in the composite score.
@@ -102,6 +109,61 @@ impl ScoreBreakdown {
     }
 }
 
+/// How many of the (relevance-sorted) candidates qualify for ranking: those within `gate` of
+/// the best relevance, and at least `limit`.
+pub fn qualifying(sorted: &[Candidate], vector_weight: f64, gate: f64, limit: usize) -> usize {
+    let best = sorted.first().map_or(0.0, |c| c.relevance(vector_weight));
+    sorted
+        .iter()
+        .take_while(|c| c.relevance(vector_weight) >= gate * best)
+        .count()
+        .max(limit)
+        .min(sorted.len())
+}
+
+/// Whether a memory may appear in the results of `req`.
+pub fn admits(req: &SearchRequest, m: &Memory) -> bool {
+    m.status == Status::Active
+        && match m.state {
+            State::Active | State::Stale => true,
+            State::Archived => req.include_archived,
+            State::Deleted => false,
+        }
+        && req.recall.admits(m.kind)
+        && (req.types.is_empty() || req.types.contains(&m.memory_type))
+}
+
+/// The score breakdown of a candidate memory at `now`; `best` is the best relevance among
+/// this query's admitted candidates.
+pub fn score(
+    c: &Candidate,
+    m: &Memory,
+    best: f64,
+    mode: RankMode,
+    now: Millis,
+    recall: &RecallConfig,
+    retention: &RetentionConfig,
+) -> ScoreBreakdown {
+    let relevance = c.relevance(recall.vector_weight);
+    ScoreBreakdown {
+        semantic: if best > 0.0 { relevance / best } else { 0.0 },
+        vector: c.vector,
+        text: c.text,
+        context: c.context,
+        recency: recency((now - m.last_touch()) as f64 / DAY_MS as f64),
+        retention: decay::retention(m, now, retention),
+        importance: m.importance,
+        confidence: m.confidence,
+        feedback_multiplier: feedback_multiplier(m.feedback),
+        state_multiplier: if m.state == State::Stale {
+            recall.stale_penalty
+        } else {
+            1.0
+        },
+        mode,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -158,5 +220,29 @@ mod tests {
         assert_eq!(order(RankMode::Historical), "ACB");
         assert_eq!(order(RankMode::Balanced), "CBA");
         assert_eq!(order(RankMode::Comprehensive), "ACB");
+    }
+
+    fn cand(pk: i64, vector: f64, text: f64) -> Candidate {
+        Candidate {
+            pk,
+            vector,
+            text,
+            context: 0.0,
+        }
+    }
+
+    #[test]
+    fn gate_keeps_comparable_relevance_and_at_least_limit() {
+        let sorted = vec![
+            cand(1, 1.0, 1.0),
+            cand(2, 0.9, 0.8),
+            cand(3, 0.5, 0.5),
+            cand(4, 0.1, 0.0),
+        ];
+        assert_eq!(qualifying(&sorted, 0.5, 0.8, 1), 2);
+        assert_eq!(qualifying(&sorted, 0.5, 0.8, 3), 3);
+        assert_eq!(qualifying(&sorted, 0.5, 0.8, 10), 4);
+        assert_eq!(qualifying(&sorted, 0.5, 0.0, 1), 4);
+        assert_eq!(qualifying(&[], 0.5, 0.8, 1), 0);
     }
 }

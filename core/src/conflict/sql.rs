@@ -2,10 +2,10 @@
 
 use rusqlite::{params, Connection, OptionalExtension, Row};
 
-use super::parse;
+use super::{ConflictKind, ConflictMode, ConflictStatus, Resolution};
 use crate::clock::Millis;
-use crate::conflict::{ConflictKind, ConflictMode, ConflictStatus, Resolution};
 use crate::error::Result;
+use crate::store::parse;
 
 /// A conflict row, with the ids of its memories.
 #[derive(Debug, Clone, PartialEq)]
@@ -52,21 +52,23 @@ fn row(r: &Row) -> rusqlite::Result<ConflictRow> {
     })
 }
 
-/// A new conflict row; returns its key.
-#[allow(clippy::too_many_arguments)]
-pub fn insert(
-    conn: &Connection,
-    id: &str,
-    owner: &str,
-    kind: ConflictKind,
-    mode: ConflictMode,
-    new_pk: Option<i64>,
-    new_content: &str,
-    existing_pk: i64,
-    resolution: Option<Resolution>,
-    now: Millis,
-) -> Result<i64> {
-    let status = if resolution.is_some() {
+/// A conflict to record.
+pub struct NewConflict<'a> {
+    pub id: &'a str,
+    pub owner: &'a str,
+    pub kind: ConflictKind,
+    pub mode: ConflictMode,
+    pub new_pk: Option<i64>,
+    pub new_content: &'a str,
+    pub existing_pk: i64,
+    /// Set when the mode resolved it on write.
+    pub resolution: Option<Resolution>,
+    pub at: Millis,
+}
+
+/// Records a conflict; returns its key.
+pub fn insert(conn: &Connection, c: &NewConflict) -> Result<i64> {
+    let status = if c.resolution.is_some() {
         ConflictStatus::Resolved
     } else {
         ConflictStatus::Open
@@ -76,29 +78,20 @@ pub fn insert(
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
     )?
     .execute(params![
-        id,
-        owner,
-        kind.as_str(),
-        mode.as_str(),
+        c.id,
+        c.owner,
+        c.kind.as_str(),
+        c.mode.as_str(),
         status.as_str(),
-        new_pk,
-        new_content,
-        existing_pk,
-        resolution.map(|r| r.as_str()),
-        resolution.map(|_| format!("resolved on write ({})", mode.as_str())),
-        now,
-        resolution.map(|_| now),
+        c.new_pk,
+        c.new_content,
+        c.existing_pk,
+        c.resolution.map(|r| r.as_str()),
+        c.resolution.map(|_| format!("resolved on write ({})", c.mode.as_str())),
+        c.at,
+        c.resolution.map(|_| c.at),
     ])?;
     Ok(conn.last_insert_rowid())
-}
-
-/// The next key a conflict row will get (for its id).
-pub fn next_pk(conn: &Connection) -> Result<i64> {
-    Ok(
-        conn.query_row("SELECT coalesce(max(pk), 0) + 1 FROM conflicts", [], |r| {
-            r.get(0)
-        })?,
-    )
 }
 
 /// Marks a conflict resolved.

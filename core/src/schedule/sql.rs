@@ -2,10 +2,10 @@
 
 use rusqlite::{params, Connection, OptionalExtension, Row};
 
-use super::parse;
+use super::ScheduleStatus;
 use crate::clock::Millis;
 use crate::error::Result;
-use crate::schedule::ScheduleStatus;
+use crate::store::parse;
 
 /// A schedule row with its memory's id, content and tag.
 #[derive(Debug, Clone, PartialEq)]
@@ -57,13 +57,6 @@ pub fn insert(
          VALUES (?1, ?2, ?3, ?4, ?5, 0, 'active')",
     )?
     .execute(params![memory_pk, owner, cron_tag, start_at, next_due])?;
-    Ok(())
-}
-
-/// Sets (or clears) the cron tag of a schedule's memory.
-pub fn set_memory_tag(conn: &Connection, memory_pk: i64, tag: Option<&str>) -> Result<()> {
-    conn.prepare_cached("UPDATE memories SET cron_tag = ?2 WHERE pk = ?1")?
-        .execute(params![memory_pk, tag])?;
     Ok(())
 }
 

@@ -1,59 +1,11 @@
-//! The recall pipeline's stages (SPEC §5): candidates from the vector scan and FTS5 are fused
-//! into one relevance, scored with the ranking mode, filtered, and thinned for diversity. The
-//! engine runs them in order in `Engine::search`.
+//! Candidates of a search: the owner's nearest vectors and best BM25 matches fused into one
+//! relevance, with relevance lent between neighbouring memories of a conversation.
 
 use std::collections::BTreeMap;
 
-use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use crate::clock::{Millis, DAY_MS};
-use crate::config::{RecallConfig, RetentionConfig};
-use crate::decay;
-use crate::model::{Memory, MemoryType, RecallFilter, State, Status};
-use crate::rank::{self, RankMode, ScoreBreakdown};
 use crate::text;
-
-/// Most results one search may return.
-pub const MAX_LIMIT: usize = 1000;
-
-// Declared by `string_enum!`, which cannot carry `#[default]`.
-#[allow(clippy::derivable_impls)]
-impl Default for RecallFilter {
-    fn default() -> Self {
-        RecallFilter::FullContext
-    }
-}
-
-/// A search. Only `entity_id` and `query` (or `vector`) are required.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct SearchRequest {
-    pub entity_id: String,
-    pub query: String,
-    /// The query's vector, when the caller embeds it; else the engine's embedder is used.
-    pub vector: Option<Vec<f32>>,
-    /// Results wanted (1..=1000, default 10).
-    pub limit: Option<usize>,
-    pub mode: RankMode,
-    pub recall: RecallFilter,
-    /// Search ARCHIVED memories too.
-    pub include_archived: bool,
-    /// Only these types (any when empty).
-    pub types: Vec<MemoryType>,
-    /// Drop hits scoring below this.
-    pub min_score: Option<f64>,
-    /// Only memories that name one of these entities of the owner's graph (names or aliases).
-    pub entities: Vec<String>,
-}
-
-/// One search result and why it ranked there.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct SearchHit {
-    pub memory: Memory,
-    pub score: f64,
-    pub why: ScoreBreakdown,
-}
 
 /// A candidate memory and its relevance to the query (what the cache stores).
 #[derive(Debug, Clone, PartialEq)]
@@ -193,84 +145,6 @@ pub fn lend_context(
     Ok(())
 }
 
-/// How many of the (relevance-sorted) candidates qualify for ranking: those within `gate` of
-/// the best relevance, and at least `limit`.
-pub fn qualifying(sorted: &[Candidate], vector_weight: f64, gate: f64, limit: usize) -> usize {
-    let best = sorted.first().map_or(0.0, |c| c.relevance(vector_weight));
-    sorted
-        .iter()
-        .take_while(|c| c.relevance(vector_weight) >= gate * best)
-        .count()
-        .max(limit)
-        .min(sorted.len())
-}
-
-/// Whether a memory may appear in the results of `req`.
-pub fn admits(req: &SearchRequest, m: &Memory) -> bool {
-    m.status == Status::Active
-        && match m.state {
-            State::Active | State::Stale => true,
-            State::Archived => req.include_archived,
-            State::Deleted => false,
-        }
-        && req.recall.admits(m.kind)
-        && (req.types.is_empty() || req.types.contains(&m.memory_type))
-}
-
-/// The score breakdown of a candidate memory at `now`; `best` is the best relevance among
-/// this query's admitted candidates.
-pub fn score(
-    c: &Candidate,
-    m: &Memory,
-    best: f64,
-    mode: RankMode,
-    now: Millis,
-    recall: &RecallConfig,
-    retention: &RetentionConfig,
-) -> ScoreBreakdown {
-    let relevance = c.relevance(recall.vector_weight);
-    ScoreBreakdown {
-        semantic: if best > 0.0 { relevance / best } else { 0.0 },
-        vector: c.vector,
-        text: c.text,
-        context: c.context,
-        recency: rank::recency((now - m.last_touch()) as f64 / DAY_MS as f64),
-        retention: decay::retention(m, now, retention),
-        importance: m.importance,
-        confidence: m.confidence,
-        feedback_multiplier: rank::feedback_multiplier(m.feedback),
-        state_multiplier: if m.state == State::Stale {
-            recall.stale_penalty
-        } else {
-            1.0
-        },
-        mode,
-    }
-}
-
-/// Keeps hits in order, dropping any whose vector is more similar than `threshold` to one
-/// already kept, until `limit` are kept. `similarity` compares two memories' vectors.
-pub fn diversify<T>(
-    ranked: Vec<(i64, T)>,
-    limit: usize,
-    threshold: f64,
-    similarity: impl Fn(i64, i64) -> Option<f32>,
-) -> Vec<(i64, T)> {
-    let mut kept: Vec<(i64, T)> = Vec::with_capacity(limit);
-    for (pk, hit) in ranked {
-        if kept.len() >= limit {
-            break;
-        }
-        if kept
-            .iter()
-            .all(|(k, _)| similarity(*k, pk).is_none_or(|s| (s as f64) <= threshold))
-        {
-            kept.push((pk, hit));
-        }
-    }
-    kept
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -335,30 +209,6 @@ mod tests {
         let mut e = vec![cand(1, 0.0, 1.0)];
         lend_context(&mut e, 0.5, 0.0, 30, |_| Ok(vec![(1, 2)]), |_| None).unwrap();
         assert_eq!(e.len(), 1);
-    }
-
-    #[test]
-    fn gate_keeps_comparable_relevance_and_at_least_limit() {
-        let sorted = vec![
-            cand(1, 1.0, 1.0),
-            cand(2, 0.9, 0.8),
-            cand(3, 0.5, 0.5),
-            cand(4, 0.1, 0.0),
-        ];
-        assert_eq!(qualifying(&sorted, 0.5, 0.8, 1), 2);
-        assert_eq!(qualifying(&sorted, 0.5, 0.8, 3), 3);
-        assert_eq!(qualifying(&sorted, 0.5, 0.8, 10), 4);
-        assert_eq!(qualifying(&sorted, 0.5, 0.0, 1), 4);
-        assert_eq!(qualifying(&[], 0.5, 0.8, 1), 0);
-    }
-
-    #[test]
-    fn diversity_drops_near_identical() {
-        let sim = |a: i64, b: i64| Some(if (a, b) == (1, 2) { 0.95 } else { 0.1 });
-        let kept = diversify(vec![(1, ()), (2, ()), (3, ())], 10, 0.9, sim);
-        assert_eq!(kept.iter().map(|k| k.0).collect::<Vec<_>>(), vec![1, 3]);
-        let kept = diversify(vec![(1, ()), (2, ()), (3, ())], 1, 0.9, sim);
-        assert_eq!(kept.len(), 1);
     }
 
     #[test]

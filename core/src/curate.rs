@@ -1,0 +1,284 @@
+//! One owner's memories by id and in pages: get, list, edit, forget, feedback, pin, validity
+//! status and its history, and counts.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::clock::{check_time, Millis};
+use crate::error::{Error, Result};
+use crate::field::{Content, Id, Limit, Owner, Reason, Sentiment, SourceRef, Tags, Unit};
+use crate::model::*;
+use crate::store::{memories, Tx, View};
+use crate::text;
+
+/// Largest paging offset of `list`.
+const MAX_OFFSET: usize = 1_000_000_000;
+/// Default page size of `list`.
+pub(crate) const DEFAULT_LIST_LIMIT: usize = 50;
+/// Feedback of a reinforcement and of a demotion.
+const REINFORCE: i64 = 3;
+const DEMOTE: i64 = -1;
+
+/// A page of memories from `list`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Page {
+    pub total: usize,
+    pub memories: Vec<Memory>,
+}
+
+/// Filters and paging for `list`. Empty lists mean "any"; by default DELETED memories are
+/// left out.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ListRequest {
+    pub entity_id: String,
+    pub types: Vec<MemoryType>,
+    pub states: Vec<State>,
+    pub statuses: Vec<Status>,
+    pub kinds: Vec<Kind>,
+    pub tag: Option<String>,
+    pub pinned: Option<bool>,
+    /// Page size (1..=1000, default 50).
+    pub limit: Option<usize>,
+    pub offset: usize,
+    /// Oldest first instead of newest first.
+    pub oldest_first: bool,
+}
+
+/// Changes for `update`; absent fields stay as they are.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct MemoryPatch {
+    pub content: Option<String>,
+    /// Vector for the new content, when the caller embeds it.
+    pub vector: Option<Vec<f32>>,
+    #[serde(rename = "type")]
+    pub memory_type: Option<MemoryType>,
+    pub kind: Option<Kind>,
+    pub importance: Option<f64>,
+    pub confidence: Option<f64>,
+    pub sentiment: Option<f64>,
+    /// Replaces the manual tags.
+    pub tags: Option<Vec<String>>,
+    pub expires_at: Option<Millis>,
+    pub source_ref: Option<String>,
+}
+
+/// Counts of one owner's memories.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Stats {
+    pub entity_id: String,
+    /// Memories not deleted.
+    pub total: usize,
+    pub by_type: BTreeMap<String, usize>,
+    /// Includes DELETED (soft-deleted, not yet purged).
+    pub by_state: BTreeMap<String, usize>,
+    pub by_status: BTreeMap<String, usize>,
+    pub by_tier: BTreeMap<String, usize>,
+    pub embedding_model: String,
+    pub embedding_dim: usize,
+}
+
+/// A live (not deleted) memory of `owner`.
+pub(crate) fn live(view: &View, owner: &Owner, id: &Id) -> Result<(i64, Memory)> {
+    match memories::get(view.conn(), owner, id)? {
+        Some((pk, m)) if m.state != State::Deleted => Ok((pk, m)),
+        _ => Err(Error::NotFound {
+            entity_id: owner.to_string(),
+            id: id.to_string(),
+        }),
+    }
+}
+
+/// A memory by id. Counts as an access: an archived memory comes back to ACTIVE.
+pub(crate) fn get(tx: &mut Tx, owner: &Owner, id: &Id) -> Result<Memory> {
+    let (pk, mut m) = live(tx, owner, id)?;
+    let now = tx.now()?;
+    tx.access(pk, &mut m, 1, now)?;
+    Ok(m)
+}
+
+/// A page of memories matching the filters, newest first unless asked otherwise.
+pub(crate) fn list(view: &View, owner: &Owner, req: &ListRequest) -> Result<Page> {
+    let limit = Limit::parse(req.limit, DEFAULT_LIST_LIMIT)?;
+    if req.offset > MAX_OFFSET {
+        return Err(Error::invalid(
+            "offset",
+            format!("{} is larger than {MAX_OFFSET}", req.offset),
+        ));
+    }
+    let live: Vec<State> = State::ALL
+        .iter()
+        .copied()
+        .filter(|s| *s != State::Deleted)
+        .collect();
+    let f = memories::ListFilter {
+        owner,
+        types: &req.types,
+        states: if req.states.is_empty() {
+            &live
+        } else {
+            &req.states
+        },
+        statuses: &req.statuses,
+        kinds: &req.kinds,
+        tag: req.tag.as_deref(),
+        pinned: req.pinned,
+        newest_first: !req.oldest_first,
+    };
+    let (memories, total) = memories::list(view.conn(), &f, limit.get(), req.offset)?;
+    Ok(Page { total, memories })
+}
+
+/// Changes a memory. New content is re-hashed, re-embedded and re-indexed; the edit counts as
+/// the memory's last use.
+pub(crate) fn update(tx: &mut Tx, owner: &Owner, id: &Id, patch: MemoryPatch) -> Result<Memory> {
+    let (pk, mut m) = live(tx, owner, id)?;
+    let now = tx.now()?;
+    let mut vector = None;
+    if let Some(c) = &patch.content {
+        let c = Content::parse("content", c)?;
+        vector = Some(tx.vector_for(&c, patch.vector.as_deref())?);
+        m.content = c.trim().to_string();
+        m.content_hash = text::content_hash(&c);
+    } else if patch.vector.is_some() {
+        return Err(Error::invalid(
+            "vector",
+            "a vector may only be given with new content",
+        ));
+    }
+    if let Some(t) = patch.expires_at {
+        check_time("expires_at", t)?;
+    }
+    let importance = Unit::parse_opt("importance", patch.importance)?;
+    let confidence = Unit::parse_opt("confidence", patch.confidence)?;
+    if let Some(s) = patch.sentiment {
+        m.sentiment = Sentiment::parse(s)?.get();
+    }
+    if let Some(tags) = &patch.tags {
+        m.manual_tags = Tags::parse("tags", tags)?.into_vec();
+    }
+    if let Some(r) = &patch.source_ref {
+        m.source_ref = Some(SourceRef::parse(r)?.into_string());
+    }
+    m.importance = importance.map_or(m.importance, Unit::get);
+    m.confidence = confidence.map_or(m.confidence, Unit::get);
+    m.memory_type = patch.memory_type.unwrap_or(m.memory_type);
+    m.kind = patch.kind.unwrap_or(m.kind);
+    m.expires_at = patch.expires_at.or(m.expires_at);
+    if let Some(v) = &vector {
+        tx.set_vector(pk, &m, v)?;
+    }
+    m.last_accessed_at = Some(now.max(m.created_at));
+    tx.save(pk, &mut m)?;
+    Ok(m)
+}
+
+/// Soft-deletes a memory (purged after `purge_retention_days`).
+pub(crate) fn forget(tx: &mut Tx, owner: &Owner, id: &Id) -> Result<Memory> {
+    let (pk, mut m) = live(tx, owner, id)?;
+    let now = tx.now()?;
+    m.state = State::Deleted;
+    m.state_changed_at = now;
+    m.deleted_at = Some(now);
+    tx.save(pk, &mut m)?;
+    Ok(m)
+}
+
+/// Feedback +3, and the memory counts as freshly used.
+pub(crate) fn reinforce(tx: &mut Tx, owner: &Owner, id: &Id) -> Result<Memory> {
+    feedback(tx, owner, id, REINFORCE, true)
+}
+
+/// Feedback −1.
+pub(crate) fn demote(tx: &mut Tx, owner: &Owner, id: &Id) -> Result<Memory> {
+    feedback(tx, owner, id, DEMOTE, false)
+}
+
+fn feedback(tx: &mut Tx, owner: &Owner, id: &Id, delta: i64, access: bool) -> Result<Memory> {
+    let (pk, mut m) = live(tx, owner, id)?;
+    let now = tx.now()?;
+    m.feedback = m.feedback.saturating_add(delta);
+    if access {
+        tx.access(pk, &mut m, 1, now)?;
+    }
+    tx.save(pk, &mut m)?;
+    Ok(m)
+}
+
+/// Pins (immune to decay) or unpins a memory. Either counts as an access, so an unpinned
+/// memory starts decaying from now rather than from when it was pinned.
+pub(crate) fn pin(tx: &mut Tx, owner: &Owner, id: &Id, pinned: bool) -> Result<Memory> {
+    let (pk, mut m) = live(tx, owner, id)?;
+    let now = tx.now()?;
+    m.pinned = pinned;
+    tx.access(pk, &mut m, 1, now)?;
+    tx.save(pk, &mut m)?;
+    Ok(m)
+}
+
+/// Changes a memory's validity status, recording the change and its reason.
+pub(crate) fn set_status(
+    tx: &mut Tx,
+    owner: &Owner,
+    id: &Id,
+    status: Status,
+    reason: &str,
+) -> Result<Memory> {
+    let (pk, mut m) = live(tx, owner, id)?;
+    let reason = Reason::parse(reason)?;
+    if m.status == status {
+        return Err(Error::invalid(
+            "status",
+            format!("memory {id} is already {status}"),
+        ));
+    }
+    let change = StatusChange {
+        old: m.status,
+        new: status,
+        reason: reason.as_str().to_string(),
+        changed_at: tx.now()?,
+    };
+    m.status = status;
+    if status != Status::Merged {
+        m.merged_into = None;
+    }
+    tx.record_status(pk, &change)?;
+    tx.save(pk, &mut m)?;
+    Ok(m)
+}
+
+/// A memory's status changes, oldest first (also for deleted memories).
+pub(crate) fn status_history(view: &View, owner: &Owner, id: &Id) -> Result<Vec<StatusChange>> {
+    let (pk, _) = memories::get(view.conn(), owner, id)?.ok_or_else(|| Error::NotFound {
+        entity_id: owner.to_string(),
+        id: id.to_string(),
+    })?;
+    memories::status_history(view.conn(), pk)
+}
+
+/// Counts of an owner's memories by type, state, status and tier.
+pub(crate) fn stats(view: &View, owner: &Owner) -> Result<Stats> {
+    let by = |col, deleted| -> Result<BTreeMap<String, usize>> {
+        Ok(memories::count_by(view.conn(), owner, col, deleted)?
+            .into_iter()
+            .collect())
+    };
+    let by_state = by("state", true)?;
+    let embedder = view.embedder();
+    Ok(Stats {
+        entity_id: owner.to_string(),
+        total: by_state
+            .iter()
+            .filter(|(s, _)| s.as_str() != "DELETED")
+            .map(|(_, n)| n)
+            .sum(),
+        by_type: by("type", false)?,
+        by_state,
+        by_status: by("status", false)?,
+        by_tier: by("tier", false)?,
+        embedding_model: embedder.model_id().to_string(),
+        embedding_dim: embedder.dimension(),
+    })
+}

@@ -1,0 +1,478 @@
+//! SQL of memory rows: the memories table, their vectors, the FTS5 index kept in step by
+//! triggers, and status history.
+
+use rusqlite::types::Value;
+use rusqlite::{params, params_from_iter, Connection, OptionalExtension, Row};
+
+use crate::clock::Millis;
+use crate::embed;
+use crate::error::{Error, Result};
+use crate::model::*;
+
+use super::{json_list, parse};
+
+/// Columns of a memory row, in the order [`memory_from_row`] reads them.
+pub(crate) const COLUMNS: &str = "pk, id, entity_id, agent_id, session_id, team_id, visibility, content, content_hash, \
+    type, kind, layer, state, status, tier, importance, confidence, sentiment, source, trust, access_count, \
+    last_accessed_at, feedback, pinned, manual_tags, auto_tags, expires_at, cron_tag, source_ref, surprise, \
+    merged_into, created_at, updated_at, state_changed_at, deleted_at";
+
+/// A memory row and its primary key.
+pub(crate) fn memory_from_row(r: &Row) -> rusqlite::Result<(i64, Memory)> {
+    Ok((
+        r.get(0)?,
+        Memory {
+            id: r.get(1)?,
+            entity_id: r.get(2)?,
+            agent_id: r.get(3)?,
+            session_id: r.get(4)?,
+            team_id: r.get(5)?,
+            visibility: parse(r, 6)?,
+            content: r.get(7)?,
+            content_hash: r.get(8)?,
+            memory_type: parse(r, 9)?,
+            kind: parse(r, 10)?,
+            layer: parse(r, 11)?,
+            state: parse(r, 12)?,
+            status: parse(r, 13)?,
+            tier: parse(r, 14)?,
+            importance: r.get(15)?,
+            confidence: r.get(16)?,
+            sentiment: r.get(17)?,
+            source: parse(r, 18)?,
+            trust: r.get(19)?,
+            access_count: r.get(20)?,
+            last_accessed_at: r.get(21)?,
+            feedback: r.get(22)?,
+            pinned: r.get(23)?,
+            manual_tags: json_list(r, 24)?,
+            auto_tags: json_list(r, 25)?,
+            expires_at: r.get(26)?,
+            cron_tag: r.get(27)?,
+            source_ref: r.get(28)?,
+            surprise: r.get(29)?,
+            merged_into: r.get(30)?,
+            created_at: r.get(31)?,
+            updated_at: r.get(32)?,
+            state_changed_at: r.get(33)?,
+            deleted_at: r.get(34)?,
+        },
+    ))
+}
+
+fn json(tags: &[String]) -> String {
+    serde_json::to_string(tags).unwrap_or_else(|_| "[]".into())
+}
+
+/// The owner as one FTS token ('o' + hex of its bytes), as the FTS triggers write it.
+pub(crate) fn owner_token(owner: &str) -> String {
+    format!("o{}", crate::text::hex(owner.as_bytes()).to_uppercase())
+}
+
+/// Inserts a memory and its vector (the FTS row follows by trigger); returns its key.
+pub fn insert(
+    conn: &Connection,
+    m: &Memory,
+    embedding: Option<&[f32]>,
+    due_at: Option<Millis>,
+) -> Result<i64> {
+    conn.prepare_cached(&format!(
+        "INSERT INTO memories ({}, due_at) VALUES (NULL, {})",
+        COLUMNS,
+        (1..=35)
+            .map(|i| format!("?{i}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    ))?
+    .execute(params![
+        m.id,
+        m.entity_id,
+        m.agent_id,
+        m.session_id,
+        m.team_id,
+        m.visibility.as_str(),
+        m.content,
+        m.content_hash,
+        m.memory_type.as_str(),
+        m.kind.as_str(),
+        m.layer.as_str(),
+        m.state.as_str(),
+        m.status.as_str(),
+        m.tier.as_str(),
+        m.importance,
+        m.confidence,
+        m.sentiment,
+        m.source.as_str(),
+        m.trust,
+        m.access_count,
+        m.last_accessed_at,
+        m.feedback,
+        m.pinned,
+        json(&m.manual_tags),
+        json(&m.auto_tags),
+        m.expires_at,
+        m.cron_tag,
+        m.source_ref,
+        m.surprise,
+        m.merged_into,
+        m.created_at,
+        m.updated_at,
+        m.state_changed_at,
+        m.deleted_at,
+        due_at,
+    ])?;
+    let pk = conn.last_insert_rowid();
+    if let Some(v) = embedding {
+        set_embedding(conn, pk, v)?;
+    }
+    Ok(pk)
+}
+
+/// Rewrites every field of a stored memory (the FTS row follows by trigger when its text,
+/// tags, archived flag or searchability changed).
+pub fn update(conn: &Connection, pk: i64, m: &Memory, due_at: Option<Millis>) -> Result<()> {
+    conn.prepare_cached(
+        "UPDATE memories SET agent_id=?2, session_id=?3, team_id=?4, visibility=?5, content=?6, content_hash=?7, \
+         type=?8, kind=?9, layer=?10, state=?11, status=?12, tier=?13, importance=?14, confidence=?15, sentiment=?16, \
+         source=?17, trust=?18, access_count=?19, last_accessed_at=?20, feedback=?21, pinned=?22, manual_tags=?23, \
+         auto_tags=?24, expires_at=?25, cron_tag=?26, source_ref=?27, surprise=?28, merged_into=?29, updated_at=?30, \
+         state_changed_at=?31, deleted_at=?32, due_at=?33 WHERE pk=?1",
+    )?
+    .execute(params![
+        pk, m.agent_id, m.session_id, m.team_id, m.visibility.as_str(), m.content, m.content_hash,
+        m.memory_type.as_str(), m.kind.as_str(), m.layer.as_str(), m.state.as_str(), m.status.as_str(), m.tier.as_str(),
+        m.importance, m.confidence, m.sentiment, m.source.as_str(), m.trust, m.access_count, m.last_accessed_at,
+        m.feedback, m.pinned, json(&m.manual_tags), json(&m.auto_tags), m.expires_at, m.cron_tag, m.source_ref,
+        m.surprise, m.merged_into, m.updated_at, m.state_changed_at, m.deleted_at, due_at,
+    ])?;
+    Ok(())
+}
+
+/// Stores (or replaces) a memory's vector.
+pub fn set_embedding(conn: &Connection, pk: i64, v: &[f32]) -> Result<()> {
+    conn.prepare_cached("INSERT OR REPLACE INTO memory_vectors (pk, embedding) VALUES (?1, ?2)")?
+        .execute(params![pk, embed::to_blob(v)])?;
+    Ok(())
+}
+
+/// Removes a memory for good (its vector, FTS row and status history with it).
+pub fn purge(conn: &Connection, pk: i64) -> Result<()> {
+    conn.prepare_cached("DELETE FROM memories WHERE pk = ?1")?
+        .execute([pk])?;
+    Ok(())
+}
+
+/// A memory of `owner` by id, in any state.
+pub fn get(conn: &Connection, owner: &str, id: &str) -> Result<Option<(i64, Memory)>> {
+    Ok(conn
+        .prepare_cached(&format!(
+            "SELECT {COLUMNS} FROM memories WHERE id = ?1 AND entity_id = ?2"
+        ))?
+        .query_row([id, owner], memory_from_row)
+        .optional()?)
+}
+
+/// Whether a memory takes part in searches: status active and not deleted.
+pub fn searchable(m: &Memory) -> bool {
+    m.status == Status::Active && m.state != State::Deleted
+}
+
+/// The key the next inserted memory will get.
+pub fn next_pk(conn: &Connection) -> Result<i64> {
+    super::next_pk(conn, "memories")
+}
+
+/// The owner of the memory with this id, if any.
+pub fn owner_of(conn: &Connection, id: &str) -> Result<Option<String>> {
+    Ok(conn
+        .prepare_cached("SELECT entity_id FROM memories WHERE id = ?1")?
+        .query_row([id], |r| r.get(0))
+        .optional()?)
+}
+
+/// Whether any memory (of any owner) has this id.
+pub fn id_taken(conn: &Connection, id: &str) -> Result<bool> {
+    Ok(conn
+        .prepare_cached("SELECT 1 FROM memories WHERE id = ?1")?
+        .exists([id])?)
+}
+
+/// Memories of `owner` by primary key, in key order (missing or other owners' keys are left
+/// out). One statement for the whole list.
+pub fn by_pks(conn: &Connection, owner: &str, pks: &[i64]) -> Result<Vec<(i64, Memory)>> {
+    if pks.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {COLUMNS} FROM (SELECT m.* FROM json_each(?2) AS j CROSS JOIN memories AS m ON m.pk = j.value WHERE m.entity_id = ?1) ORDER BY pk"
+    ))?;
+    let keys = serde_json::to_string(pks).unwrap_or_else(|_| "[]".into());
+    let rows = stmt.query_map(params![owner, keys], memory_from_row)?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// A live (not deleted) memory of `owner` with this content hash, if any (the oldest: the
+/// index yields equal keys in row order). No ORDER BY … LIMIT: with it SQLite re-prepares the
+/// statement at every call.
+pub fn by_hash(conn: &Connection, owner: &str, hash: &str) -> Result<Option<(i64, Memory)>> {
+    Ok(conn
+        .prepare_cached(&format!(
+            "SELECT {COLUMNS} FROM memories WHERE entity_id = ?1 AND content_hash = ?2 AND state != 'DELETED'"
+        ))?
+        .query_row([owner, hash], memory_from_row)
+        .optional()?)
+}
+
+/// Vectors of `owner`'s searchable memories (not deleted, status active), by primary key.
+pub fn vectors(conn: &Connection, owner: &str) -> Result<Vec<(i64, Vec<f32>)>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT m.pk, v.embedding FROM memories m JOIN memory_vectors v ON v.pk = m.pk \
+         WHERE m.entity_id = ?1 AND m.state != 'DELETED' AND m.status = 'active' ORDER BY m.pk",
+    )?;
+    let rows = stmt.query_map([owner], |r| {
+        Ok((r.get::<_, i64>(0)?, r.get::<_, Vec<u8>>(1)?))
+    })?;
+    let mut out = Vec::new();
+    for row in rows {
+        let (pk, blob) = row?;
+        let v = embed::from_blob(&blob)
+            .ok_or_else(|| Error::NotAStore(format!("memory {pk} has a damaged vector")))?;
+        out.push((pk, v));
+    }
+    Ok(out)
+}
+
+/// A memory's stored vector.
+pub fn embedding(conn: &Connection, pk: i64) -> Result<Option<Vec<f32>>> {
+    let blob: Option<Vec<u8>> = conn
+        .prepare_cached("SELECT embedding FROM memory_vectors WHERE pk = ?1")?
+        .query_row([pk], |r| r.get(0))
+        .optional()?;
+    Ok(blob.and_then(|b| embed::from_blob(&b)))
+}
+
+/// BM25 matches of a sanitised FTS5 query among `owner`'s searchable memories, best first,
+/// as (pk, relevance) with relevance = −bm25 (higher is better). Content counts twice tags;
+/// owner and flags only restrict the match, inside FTS5.
+pub fn text_search(
+    conn: &Connection,
+    owner: &str,
+    fts_query: &str,
+    include_archived: bool,
+    limit: usize,
+) -> Result<Vec<(i64, f64)>> {
+    // LIMIT is written into the SQL: a bound LIMIT reaches FTS5's planner and would make
+    // SQLite re-prepare the statement at every call.
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT rowid, -bm25(memories_fts, 1.0, 0.5, 0.0, 0.0) AS rel FROM memories_fts \
+         WHERE memories_fts MATCH ?1 ORDER BY rel DESC, rowid LIMIT {limit}"
+    ))?;
+    let scoped = format!("owner:{} AND ({fts_query})", owner_token(owner));
+    let scoped = if include_archived {
+        scoped
+    } else {
+        format!("({scoped}) NOT flags:archived")
+    };
+    let rows = stmt.query_map(params![scoped], |r| {
+        Ok((r.get(0)?, portable_bm25(r.get(1)?)))
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// Low mantissa bits dropped from BM25 values (32 of 52 kept: ~1e-10 relative precision).
+const BM25_DROPPED_BITS: u32 = 20;
+
+/// A BM25 value rounded to 32 mantissa bits. FTS5 computes BM25 in C with the platform's
+/// `log()`, whose last bit differs between glibc, wasi-libc and the browser build's libm;
+/// rounding makes every target see the same number (a value within an ulp of a rounding
+/// boundary could still differ — about one in a million).
+fn portable_bm25(x: f64) -> f64 {
+    if !x.is_finite() {
+        return x;
+    }
+    let half = 1u64 << (BM25_DROPPED_BITS - 1);
+    let mask = !((1u64 << BM25_DROPPED_BITS) - 1);
+    f64::from_bits((x.to_bits() + half) & mask)
+}
+
+/// For each of `pks` that has a session: the searchable memories written just before and just
+/// after it in that session, as (pk, neighbour) pairs. One statement for the whole list.
+pub fn session_neighbours(conn: &Connection, owner: &str, pks: &[i64]) -> Result<Vec<(i64, i64)>> {
+    if pks.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut stmt = conn.prepare_cached(
+        "SELECT p.pk, \
+           (SELECT max(n.pk) FROM memories n WHERE n.entity_id = p.entity_id AND n.session_id = p.session_id AND n.pk < p.pk \
+              AND n.status = 'active' AND n.state != 'DELETED'), \
+           (SELECT min(n.pk) FROM memories n WHERE n.entity_id = p.entity_id AND n.session_id = p.session_id AND n.pk > p.pk \
+              AND n.status = 'active' AND n.state != 'DELETED') \
+         FROM json_each(?2) AS j CROSS JOIN memories AS p ON p.pk = j.value WHERE p.entity_id = ?1 AND p.session_id IS NOT NULL",
+    )?;
+    let keys = serde_json::to_string(pks).unwrap_or_else(|_| "[]".into());
+    let rows = stmt.query_map(params![owner, keys], |r| {
+        Ok((
+            r.get::<_, i64>(0)?,
+            r.get::<_, Option<i64>>(1)?,
+            r.get::<_, Option<i64>>(2)?,
+        ))
+    })?;
+    let mut out = Vec::new();
+    for row in rows {
+        let (pk, before, after) = row?;
+        out.extend(before.into_iter().chain(after).map(|n| (pk, n)));
+    }
+    Ok(out)
+}
+
+/// Appends an entry to a memory's status history.
+pub fn record_status(conn: &Connection, pk: i64, change: &StatusChange) -> Result<()> {
+    conn.prepare_cached("INSERT INTO status_history (memory_pk, old, new, reason, changed_at) VALUES (?1, ?2, ?3, ?4, ?5)")?
+        .execute(params![pk, change.old.as_str(), change.new.as_str(), change.reason, change.changed_at])?;
+    Ok(())
+}
+
+/// A memory's status history, oldest first.
+pub fn status_history(conn: &Connection, pk: i64) -> Result<Vec<StatusChange>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT old, new, reason, changed_at FROM status_history WHERE memory_pk = ?1 ORDER BY seq",
+    )?;
+    let rows = stmt.query_map([pk], |r| {
+        Ok(StatusChange {
+            old: parse(r, 0)?,
+            new: parse(r, 1)?,
+            reason: r.get(2)?,
+            changed_at: r.get(3)?,
+        })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// Memories whose lifecycle may change by `now` (their `due_at` has come), oldest due first.
+pub fn due(conn: &Connection, now: Millis, limit: usize) -> Result<Vec<(i64, Memory)>> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {COLUMNS} FROM memories WHERE due_at IS NOT NULL AND due_at <= ?1 ORDER BY due_at, pk LIMIT ?2"
+    ))?;
+    let rows = stmt.query_map(params![now, limit as i64], memory_from_row)?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// Filters for [`list`]; empty vectors mean "any".
+#[derive(Debug, Default)]
+pub struct ListFilter<'a> {
+    pub owner: &'a str,
+    pub types: &'a [MemoryType],
+    pub states: &'a [State],
+    pub statuses: &'a [Status],
+    pub kinds: &'a [Kind],
+    pub tag: Option<&'a str>,
+    pub pinned: Option<bool>,
+    pub newest_first: bool,
+}
+
+/// One page of memories matching `f`, and how many match in all.
+pub fn list(
+    conn: &Connection,
+    f: &ListFilter,
+    limit: usize,
+    offset: usize,
+) -> Result<(Vec<Memory>, usize)> {
+    let mut sql = String::from(" FROM memories WHERE entity_id = ?");
+    let mut args: Vec<Value> = vec![Value::Text(f.owner.to_string())];
+    fn any_of(sql: &mut String, args: &mut Vec<Value>, column: &str, values: Vec<&'static str>) {
+        if !values.is_empty() {
+            sql.push_str(&format!(
+                " AND {column} IN ({})",
+                vec!["?"; values.len()].join(",")
+            ));
+            args.extend(values.into_iter().map(|v| Value::Text(v.into())));
+        }
+    }
+    let filters: [(&str, Vec<&'static str>); 4] = [
+        ("type", f.types.iter().map(|t| t.as_str()).collect()),
+        ("state", f.states.iter().map(|t| t.as_str()).collect()),
+        ("status", f.statuses.iter().map(|t| t.as_str()).collect()),
+        ("kind", f.kinds.iter().map(|t| t.as_str()).collect()),
+    ];
+    for (column, values) in filters {
+        any_of(&mut sql, &mut args, column, values);
+    }
+    if let Some(tag) = f.tag {
+        sql.push_str(" AND (EXISTS (SELECT 1 FROM json_each(manual_tags) WHERE value = ?) OR EXISTS (SELECT 1 FROM json_each(auto_tags) WHERE value = ?))");
+        args.push(Value::Text(tag.into()));
+        args.push(Value::Text(tag.into()));
+    }
+    if let Some(p) = f.pinned {
+        sql.push_str(" AND pinned = ?");
+        args.push(Value::Integer(p as i64));
+    }
+    let total: i64 = conn.query_row(
+        &format!("SELECT count(*){sql}"),
+        params_from_iter(args.iter()),
+        |r| r.get(0),
+    )?;
+    let order = if f.newest_first { "DESC" } else { "ASC" };
+    let mut stmt = conn.prepare(&format!(
+        "SELECT {COLUMNS}{sql} ORDER BY created_at {order}, pk {order} LIMIT ? OFFSET ?"
+    ))?;
+    args.push(Value::Integer(limit as i64));
+    args.push(Value::Integer(offset as i64));
+    let rows = stmt.query_map(params_from_iter(args.iter()), memory_from_row)?;
+    let items = rows
+        .map(|r| r.map(|(_, m)| m))
+        .collect::<rusqlite::Result<_>>()?;
+    Ok((items, total as usize))
+}
+
+/// Counts of `owner`'s memories grouped by one column (`type`, `state`, `status`, `tier`).
+pub fn count_by(
+    conn: &Connection,
+    owner: &str,
+    column: &str,
+    include_deleted: bool,
+) -> Result<Vec<(String, usize)>> {
+    debug_assert!(matches!(
+        column,
+        "type" | "state" | "status" | "tier" | "kind" | "layer"
+    ));
+    let filter = if include_deleted {
+        ""
+    } else {
+        " AND state != 'DELETED'"
+    };
+    let mut stmt = conn.prepare_cached(&format!("SELECT {column}, count(*) FROM memories WHERE entity_id = ?1{filter} GROUP BY 1 ORDER BY 1"))?;
+    let rows = stmt.query_map([owner], |r| Ok((r.get(0)?, r.get::<_, i64>(1)? as usize)))?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// A memory's primary key, row and stored vector.
+pub type ExportRow = (i64, Memory, Option<Vec<f32>>);
+
+/// Every memory of `owner` (any state) with its vector, in a stable order for export.
+pub fn export_rows(conn: &Connection, owner: &str) -> Result<Vec<ExportRow>> {
+    let mut stmt = conn.prepare(&format!(
+        "SELECT {COLUMNS}, (SELECT embedding FROM memory_vectors v WHERE v.pk = memories.pk) FROM memories WHERE entity_id = ?1 ORDER BY created_at, id"
+    ))?;
+    let rows = stmt.query_map([owner], |r| {
+        let (pk, m) = memory_from_row(r)?;
+        let blob: Option<Vec<u8>> = r.get(35)?;
+        Ok((pk, m, blob.and_then(|b| embed::from_blob(&b))))
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::portable_bm25;
+
+    #[test]
+    fn bm25_values_an_ulp_apart_round_to_the_same_number() {
+        for x in [0.8701142513529764f64, 1.5376794773944155e-6, 3.25, -2.0001] {
+            let next = f64::from_bits(x.to_bits() + 1);
+            assert_eq!(portable_bm25(x), portable_bm25(next), "{x}");
+            assert!(((portable_bm25(x) - x) / x).abs() < 1e-9, "{x}");
+        }
+        assert_eq!(portable_bm25(0.0), 0.0);
+        assert!(portable_bm25(f64::NAN).is_nan());
+    }
+}

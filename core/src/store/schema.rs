@@ -1,0 +1,270 @@
+//! The schema: numbered migrations, and opening a file as a Mnemo store (refusing a foreign
+//! file or a newer schema, never damaging either).
+
+use rusqlite::{params, Connection, OptionalExtension};
+
+use crate::clock::Millis;
+use crate::error::{Error, Result};
+
+/// `PRAGMA application_id` of a Mnemo store ("MNMO").
+const APPLICATION_ID: i64 = 0x4D4E_4D4F;
+
+/// Numbered migrations; entry `i` takes the schema from version `i` to `i + 1`.
+const MIGRATIONS: &[&str] = &[
+    r#"
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL);
+CREATE TABLE memories (
+    pk INTEGER PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    entity_id TEXT NOT NULL,
+    agent_id TEXT, session_id TEXT, team_id TEXT,
+    visibility TEXT NOT NULL,
+    content TEXT NOT NULL,
+    content_hash TEXT NOT NULL,
+    type TEXT NOT NULL, kind TEXT NOT NULL, layer TEXT NOT NULL,
+    state TEXT NOT NULL, status TEXT NOT NULL, tier TEXT NOT NULL,
+    importance REAL NOT NULL, confidence REAL NOT NULL, sentiment REAL NOT NULL,
+    source TEXT NOT NULL, trust REAL NOT NULL,
+    access_count INTEGER NOT NULL, last_accessed_at INTEGER,
+    feedback INTEGER NOT NULL, pinned INTEGER NOT NULL,
+    manual_tags TEXT NOT NULL, auto_tags TEXT NOT NULL,
+    expires_at INTEGER, cron_tag TEXT, source_ref TEXT, surprise REAL, merged_into TEXT,
+    created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL,
+    state_changed_at INTEGER NOT NULL, deleted_at INTEGER,
+    due_at INTEGER
+);
+CREATE TABLE memory_vectors (
+    pk INTEGER PRIMARY KEY REFERENCES memories(pk) ON DELETE CASCADE,
+    embedding BLOB NOT NULL,
+    precision TEXT NOT NULL DEFAULT 'f32'
+);
+CREATE INDEX memories_owner_hash ON memories(entity_id, content_hash);
+CREATE INDEX memories_owner_created ON memories(entity_id, created_at);
+CREATE INDEX memories_due ON memories(due_at) WHERE due_at IS NOT NULL;
+CREATE INDEX memories_owner_session ON memories(entity_id, session_id) WHERE session_id IS NOT NULL;
+-- Full-text index of searchable memories (status active, not deleted), kept in step by the
+-- triggers below. `owner` holds 'o' || hex(entity_id) as one token and `flags` holds
+-- 'archived' for ARCHIVED rows, so a search filters inside FTS5 with no join.
+CREATE VIRTUAL TABLE memories_fts USING fts5(
+    content, tags, owner, flags, content='', contentless_delete=1,
+    tokenize='porter unicode61 remove_diacritics 2'
+);
+CREATE TRIGGER memories_fts_insert AFTER INSERT ON memories
+WHEN new.status = 'active' AND new.state != 'DELETED' BEGIN
+    INSERT INTO memories_fts (rowid, content, tags, owner, flags) VALUES (
+        new.pk, new.content,
+        trim(coalesce((SELECT group_concat(value, ' ') FROM json_each(new.manual_tags)), '') || ' ' ||
+             coalesce((SELECT group_concat(value, ' ') FROM json_each(new.auto_tags)), '')),
+        'o' || hex(new.entity_id),
+        CASE new.state WHEN 'ARCHIVED' THEN 'archived' ELSE '' END);
+END;
+CREATE TRIGGER memories_fts_update AFTER UPDATE ON memories
+WHEN old.content IS NOT new.content OR old.manual_tags IS NOT new.manual_tags OR old.auto_tags IS NOT new.auto_tags
+  OR (old.state = 'ARCHIVED') IS NOT (new.state = 'ARCHIVED')
+  OR (old.status = 'active' AND old.state != 'DELETED') IS NOT (new.status = 'active' AND new.state != 'DELETED') BEGIN
+    DELETE FROM memories_fts WHERE rowid = old.pk;
+    INSERT INTO memories_fts (rowid, content, tags, owner, flags) SELECT
+        new.pk, new.content,
+        trim(coalesce((SELECT group_concat(value, ' ') FROM json_each(new.manual_tags)), '') || ' ' ||
+             coalesce((SELECT group_concat(value, ' ') FROM json_each(new.auto_tags)), '')),
+        'o' || hex(new.entity_id),
+        CASE new.state WHEN 'ARCHIVED' THEN 'archived' ELSE '' END
+    WHERE new.status = 'active' AND new.state != 'DELETED';
+END;
+CREATE TRIGGER memories_fts_delete AFTER DELETE ON memories BEGIN
+    DELETE FROM memories_fts WHERE rowid = old.pk;
+END;
+CREATE TABLE status_history (
+    seq INTEGER PRIMARY KEY,
+    memory_pk INTEGER NOT NULL REFERENCES memories(pk) ON DELETE CASCADE,
+    old TEXT NOT NULL, new TEXT NOT NULL, reason TEXT NOT NULL, changed_at INTEGER NOT NULL
+);
+CREATE INDEX status_history_memory ON status_history(memory_pk);
+"#,
+    r#"
+-- The knowledge graph (SPEC §2), per owner. An entity is found by its key (lower-case name
+-- without titles) or any alias's; relationships count their evidence (one row per memory that
+-- stated them); an inferred row is the reverse a bidirectional relation implies.
+CREATE TABLE entities (
+    pk INTEGER PRIMARY KEY,
+    owner TEXT NOT NULL,
+    name TEXT NOT NULL,
+    type TEXT NOT NULL,
+    mentions INTEGER NOT NULL,
+    first_seen INTEGER NOT NULL,
+    last_seen INTEGER NOT NULL
+);
+CREATE TABLE entity_keys (
+    owner TEXT NOT NULL,
+    key TEXT NOT NULL,
+    entity_pk INTEGER NOT NULL REFERENCES entities(pk) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    PRIMARY KEY (owner, key)
+) WITHOUT ROWID;
+CREATE INDEX entity_keys_entity ON entity_keys(entity_pk);
+CREATE TABLE relationships (
+    pk INTEGER PRIMARY KEY,
+    owner TEXT NOT NULL,
+    from_pk INTEGER NOT NULL REFERENCES entities(pk) ON DELETE CASCADE,
+    relation TEXT NOT NULL,
+    to_pk INTEGER NOT NULL REFERENCES entities(pk) ON DELETE CASCADE,
+    inferred INTEGER NOT NULL,
+    evidence INTEGER NOT NULL,
+    confidence_sum REAL NOT NULL,
+    first_seen INTEGER NOT NULL,
+    last_seen INTEGER NOT NULL,
+    UNIQUE (owner, from_pk, relation, to_pk)
+);
+CREATE INDEX relationships_from ON relationships(from_pk);
+CREATE INDEX relationships_to ON relationships(to_pk);
+CREATE TABLE relationship_evidence (
+    relationship_pk INTEGER NOT NULL REFERENCES relationships(pk) ON DELETE CASCADE,
+    memory_pk INTEGER NOT NULL REFERENCES memories(pk) ON DELETE CASCADE,
+    confidence REAL NOT NULL,
+    seen_at INTEGER NOT NULL,
+    PRIMARY KEY (relationship_pk, memory_pk)
+) WITHOUT ROWID;
+CREATE TABLE memory_entities (
+    memory_pk INTEGER NOT NULL REFERENCES memories(pk) ON DELETE CASCADE,
+    entity_pk INTEGER NOT NULL REFERENCES entities(pk) ON DELETE CASCADE,
+    PRIMARY KEY (memory_pk, entity_pk)
+) WITHOUT ROWID;
+CREATE INDEX memory_entities_entity ON memory_entities(entity_pk);
+-- Conflicts between a new statement and an existing memory; `new_pk` is null when the new
+-- statement was not stored (keep_existing), its text is kept in `new_content`.
+CREATE TABLE conflicts (
+    pk INTEGER PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    owner TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    mode TEXT NOT NULL,
+    status TEXT NOT NULL,
+    new_pk INTEGER REFERENCES memories(pk) ON DELETE CASCADE,
+    new_content TEXT NOT NULL,
+    existing_pk INTEGER NOT NULL REFERENCES memories(pk) ON DELETE CASCADE,
+    resolution TEXT,
+    reason TEXT,
+    created_at INTEGER NOT NULL,
+    resolved_at INTEGER
+);
+CREATE INDEX conflicts_owner ON conflicts(owner, status);
+-- Schedules: cron-tagged PLAN memories and when they fall due. `surfaced_due` is the due time
+-- `scheduled` last reported (each due time once); `missed` counts due times that passed
+-- without an acknowledgement.
+CREATE TABLE schedules (
+    memory_pk INTEGER PRIMARY KEY REFERENCES memories(pk) ON DELETE CASCADE,
+    owner TEXT NOT NULL,
+    cron_tag TEXT NOT NULL,
+    start_at INTEGER NOT NULL,
+    next_due INTEGER,
+    surfaced_due INTEGER,
+    acknowledged_at INTEGER,
+    missed INTEGER NOT NULL,
+    status TEXT NOT NULL
+);
+CREATE INDEX schedules_due ON schedules(owner, status, next_due);
+"#,
+    r#"
+-- The heartbeat (SPEC §6). Indexes that keep its signal scan bounded on large owners: by type
+-- and update time (pending work, continuity, goals), by deadline, by sentiment, and the
+-- important memories by when their lifecycle next changes (decaying; 0.8 is
+-- store::heartbeat::IMPORTANT).
+CREATE INDEX memories_owner_type ON memories(entity_id, type, updated_at);
+CREATE INDEX memories_owner_expires ON memories(entity_id, expires_at) WHERE expires_at IS NOT NULL;
+CREATE INDEX memories_owner_felt ON memories(entity_id, created_at) WHERE sentiment != 0;
+CREATE INDEX memories_important_due ON memories(entity_id, due_at) WHERE importance >= 0.8;
+-- What the heartbeat decided to say: the fingerprint of its signals, the memories and
+-- entities it surfaced, and a JSON snapshot (goal states, silent entities, sentiment) that
+-- the next checks compare against for positive deltas.
+CREATE TABLE heartbeat_acts (
+    pk INTEGER PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    owner TEXT NOT NULL,
+    at INTEGER NOT NULL,
+    reason TEXT NOT NULL,
+    tier TEXT NOT NULL,
+    autonomy TEXT NOT NULL,
+    fingerprint TEXT NOT NULL,
+    memory_ids TEXT NOT NULL,
+    entities TEXT NOT NULL,
+    snapshot TEXT NOT NULL
+);
+CREATE INDEX heartbeat_acts_owner ON heartbeat_acts(owner, at);
+-- Messages of the conversation as the host recorded them: whether the owner is talking now,
+-- answers the agent, or has gone quiet.
+CREATE TABLE messages (
+    pk INTEGER PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    owner TEXT NOT NULL,
+    role TEXT NOT NULL,
+    content TEXT NOT NULL,
+    session_id TEXT,
+    act_id TEXT,
+    at INTEGER NOT NULL
+);
+CREATE INDEX messages_owner ON messages(owner, at);
+"#,
+];
+
+/// The schema version this build writes.
+pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
+
+/// Opens (creating if needed) and migrates a store. `now` stamps applied migrations.
+pub fn open(conn: &mut Connection, now: Millis) -> Result<()> {
+    conn.busy_timeout(std::time::Duration::from_secs(5))?;
+    // A file that is not SQLite fails on its first read: say so plainly.
+    let (app_id, version): (i64, i64) = conn
+        .query_row("SELECT (SELECT application_id FROM pragma_application_id), (SELECT user_version FROM pragma_user_version)", [], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })
+        .map_err(|e| match e {
+            rusqlite::Error::SqliteFailure(f, _) if f.code == rusqlite::ErrorCode::NotADatabase => {
+                Error::NotAStore("the file is not a SQLite database".into())
+            }
+            e => Error::Storage(e),
+        })?;
+    let tables: i64 = conn.query_row("SELECT count(*) FROM sqlite_schema", [], |r| r.get(0))?;
+    if app_id != APPLICATION_ID && (app_id != 0 || tables > 0) {
+        return Err(Error::NotAStore(format!(
+            "application_id {app_id:#x} with {tables} schema objects belongs to another program"
+        )));
+    }
+    if version > SCHEMA_VERSION {
+        return Err(Error::SchemaTooNew {
+            found: version,
+            supported: SCHEMA_VERSION,
+        });
+    }
+    conn.execute_batch("PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY;")?;
+    // A page cache big enough for the hot rows and FTS pages of a large owner (32 MiB).
+    conn.execute_batch("PRAGMA cache_size = -32768;")?;
+    if version < SCHEMA_VERSION {
+        let tx = conn.transaction()?;
+        for (i, sql) in MIGRATIONS.iter().enumerate().skip(version as usize) {
+            tx.execute_batch(sql)?;
+            tx.execute(
+                "INSERT INTO migrations (version, applied_at) VALUES (?1, ?2)",
+                params![i as i64 + 1, now],
+            )?;
+        }
+        tx.execute_batch(&format!(
+            "PRAGMA application_id = {APPLICATION_ID}; PRAGMA user_version = {SCHEMA_VERSION};"
+        ))?;
+        tx.commit()?;
+    }
+    Ok(())
+}
+
+/// Reads a value from the meta table.
+pub fn meta(conn: &Connection, key: &str) -> Result<Option<String>> {
+    Ok(conn
+        .query_row("SELECT value FROM meta WHERE key = ?1", [key], |r| r.get(0))
+        .optional()?)
+}
+
+/// Writes a value to the meta table.
+pub fn set_meta(conn: &Connection, key: &str, value: &str) -> Result<()> {
+    conn.execute("INSERT INTO meta (key, value) VALUES (?1, ?2) ON CONFLICT(key) DO UPDATE SET value = excluded.value", [key, value])?;
+    Ok(())
+}

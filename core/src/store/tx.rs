@@ -1,0 +1,395 @@
+//! Transactions and read views over the store, and what the engine keeps in memory beside it.
+//!
+//! Beside the SQLite file the engine keeps each owner's vector set (for nearest-neighbour
+//! scans), a generation per owner (search candidates cached at an older generation are
+//! stale), and the accesses searches recorded but have not written yet. Every write goes
+//! through a [`Tx`], which keeps all three in step with what it wrote, by one policy:
+//!
+//! - the memory rows it writes change the loaded vector sets as they go;
+//! - when it commits, the accesses it wrote are done with, and the generation of every owner
+//!   whose memories it wrote moves on;
+//! - when it rolls back (an error, or dropped uncommitted), those owners' generations move on
+//!   and their vector sets are dropped as well (reloaded from the store when next needed);
+//!   the accesses it meant to write wait for the next transaction.
+//!
+//! No other code touches the vector sets, the generations or the pending accesses.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::ops::{Deref, DerefMut};
+
+use rusqlite::{Connection, Transaction, TransactionBehavior};
+
+use super::memories;
+use crate::clock::{check_time, Entropy, Millis};
+use crate::decay::{self, RetentionConfig};
+use crate::embed::{self, Embedder};
+use crate::error::{Error, Result};
+use crate::model::{Memory, StatusChange};
+use crate::text;
+use crate::vectors::OwnerVectors;
+
+/// Attempts at drawing an unused memory id before giving up.
+const ID_ATTEMPTS: usize = 16;
+
+/// Accesses of one memory recorded by searches and not yet written.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Pending {
+    pub count: i64,
+    pub at: Millis,
+}
+
+/// What the engine keeps in memory beside the store (see the module documentation).
+#[derive(Debug, Default)]
+pub(crate) struct Derived {
+    vectors: HashMap<String, OwnerVectors>,
+    generations: HashMap<String, u64>,
+    /// Accesses not yet written, by memory key (with the owner, to read the rows back).
+    accesses: BTreeMap<i64, (String, Pending)>,
+}
+
+impl Derived {
+    /// How many memories have accesses waiting to be written.
+    pub fn pending_count(&self) -> usize {
+        self.accesses.len()
+    }
+}
+
+/// What a call runs with: its time, and the host's embedder and entropy; the retention
+/// settings decide when a saved memory is next due for maintenance.
+#[derive(Clone, Copy)]
+pub(crate) struct Host<'s> {
+    pub now: Millis,
+    pub embedder: &'s dyn Embedder,
+    pub entropy: &'s dyn Entropy,
+    pub retention: &'s RetentionConfig,
+}
+
+/// Read access to the store at one moment: its rows, the owners' vector sets (loaded on first
+/// use), and the accesses searches recorded.
+pub(crate) struct View<'s> {
+    conn: &'s Connection,
+    derived: &'s mut Derived,
+    host: Host<'s>,
+}
+
+impl<'s> View<'s> {
+    pub(crate) fn new(conn: &'s Connection, derived: &'s mut Derived, host: Host<'s>) -> Self {
+        View {
+            conn,
+            derived,
+            host,
+        }
+    }
+
+    /// The connection, for the SQL of the module asking.
+    pub fn conn(&self) -> &'s Connection {
+        self.conn
+    }
+
+    /// The time the call runs at (the host's clock, checked to be in range).
+    pub fn now(&self) -> Result<Millis> {
+        check_time("clock", self.host.now)?;
+        Ok(self.host.now)
+    }
+
+    /// The retention settings.
+    pub fn retention(&self) -> &RetentionConfig {
+        self.host.retention
+    }
+
+    /// The embedder the store's vectors come from.
+    pub fn embedder(&self) -> &dyn Embedder {
+        self.host.embedder
+    }
+
+    /// The vector for `content`: the caller's (checked and normalised), or the embedder's.
+    pub fn vector_for(&self, content: &str, supplied: Option<&[f32]>) -> Result<Vec<f32>> {
+        embed::vector_for(self.host.embedder, content, supplied)
+    }
+
+    /// `owner`'s vector set, loaded from the store on first use.
+    pub fn vectors(&mut self, owner: &str) -> Result<&OwnerVectors> {
+        if !self.derived.vectors.contains_key(owner) {
+            let dim = self.host.embedder.dimension();
+            let mut set = OwnerVectors::new(dim);
+            for (pk, v) in memories::vectors(self.conn, owner)? {
+                if v.len() == dim {
+                    set.upsert(pk, &v);
+                }
+            }
+            self.derived.vectors.insert(owner.to_string(), set);
+        }
+        self.derived
+            .vectors
+            .get(owner)
+            .ok_or_else(|| Error::invalid("entity_id", "vector set missing after loading"))
+    }
+
+    /// The generation of `owner`: it moves on whenever a transaction writes its memories.
+    pub fn generation(&self, owner: &str) -> u64 {
+        self.derived.generations.get(owner).copied().unwrap_or(0)
+    }
+
+    /// Accesses recorded for memory `pk` and not written yet.
+    pub fn pending(&self, pk: i64) -> Option<Pending> {
+        self.derived.accesses.get(&pk).map(|(_, p)| *p)
+    }
+
+    /// Records one access of `owner`'s memory `pk` at the call's time (written by the next
+    /// transaction).
+    pub fn record_access(&mut self, owner: &str, pk: i64) -> Result<()> {
+        let now = self.now()?;
+        let (_, p) = self
+            .derived
+            .accesses
+            .entry(pk)
+            .or_insert_with(|| (owner.to_string(), Pending { count: 0, at: now }));
+        p.count += 1;
+        p.at = p.at.max(now);
+        Ok(())
+    }
+
+    /// Recomputes the fields that follow from a memory's others at the call's time (layer and
+    /// tier), as a read shows them.
+    pub fn refresh(&self, m: &mut Memory) -> Result<()> {
+        decay::refresh(m, self.now()?, self.host.retention);
+        Ok(())
+    }
+}
+
+/// A write transaction (BEGIN IMMEDIATE). Memory rows are written through its methods, which
+/// keep the loaded vector sets in step; other tables through [`View::conn`]. Commit with
+/// [`Tx::commit`]; dropped uncommitted, it rolls back.
+pub(crate) struct Tx<'s> {
+    tx: Option<Transaction<'s>>,
+    view: View<'s>,
+    /// Owners whose memory rows this transaction wrote.
+    written: BTreeSet<String>,
+}
+
+impl<'s> Deref for Tx<'s> {
+    type Target = View<'s>;
+    fn deref(&self) -> &View<'s> {
+        &self.view
+    }
+}
+
+impl<'s> DerefMut for Tx<'s> {
+    fn deref_mut(&mut self) -> &mut View<'s> {
+        &mut self.view
+    }
+}
+
+impl<'s> Tx<'s> {
+    /// Begins a transaction and writes the accesses searches recorded.
+    pub(crate) fn begin(
+        conn: &'s Connection,
+        derived: &'s mut Derived,
+        host: Host<'s>,
+    ) -> Result<Tx<'s>> {
+        // `new_unchecked` takes a shared connection: the store hands out one transaction at a
+        // time (it needs `&mut` to), so transactions never nest.
+        let tx = Transaction::new_unchecked(conn, TransactionBehavior::Immediate)?;
+        let mut tx = Tx {
+            tx: Some(tx),
+            view: View::new(conn, derived, host),
+            written: BTreeSet::new(),
+        };
+        tx.write_accesses()?;
+        Ok(tx)
+    }
+
+    /// Commits. On failure the transaction rolls back (with the policy above).
+    pub fn commit(mut self) -> Result<()> {
+        let tx = self
+            .tx
+            .take()
+            .ok_or_else(|| Error::invalid("transaction", "already finished"))?;
+        match tx.commit() {
+            Ok(()) => {
+                self.view.derived.accesses.clear();
+                self.finish(false);
+                Ok(())
+            }
+            Err(e) => {
+                self.finish(true);
+                Err(e.into())
+            }
+        }
+    }
+
+    /// Keeps the derived state in step as the transaction ends.
+    fn finish(&mut self, rolled_back: bool) {
+        let derived = &mut *self.view.derived;
+        for owner in std::mem::take(&mut self.written) {
+            if rolled_back {
+                derived.vectors.remove(&owner);
+            }
+            *derived.generations.entry(owner).or_insert(0) += 1;
+        }
+    }
+
+    /// Writes the pending accesses (the rows are read back first, so nothing else is lost).
+    fn write_accesses(&mut self) -> Result<()> {
+        let pending = self.view.derived.accesses.clone();
+        let mut by_owner: BTreeMap<&str, Vec<i64>> = BTreeMap::new();
+        for (pk, (owner, _)) in &pending {
+            by_owner.entry(owner.as_str()).or_default().push(*pk);
+        }
+        for (owner, pks) in by_owner {
+            for (pk, mut m) in memories::by_pks(self.conn(), owner, &pks)? {
+                if let Some((_, p)) = pending.get(&pk) {
+                    self.access(pk, &mut m, p.count, p.at)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn written(&mut self, owner: &str) {
+        if !self.written.contains(owner) {
+            self.written.insert(owner.to_string());
+        }
+    }
+
+    /// The loaded vector set of `owner`, if it is loaded (an unloaded one is read from the
+    /// store, this transaction's rows included, when next needed).
+    fn loaded(&mut self, owner: &str) -> Option<&mut OwnerVectors> {
+        self.view.derived.vectors.get_mut(owner)
+    }
+
+    /// Keeps the loaded vector set of `m`'s owner in step with whether `m` is searchable.
+    fn sync_vector(&mut self, pk: i64, m: &Memory) -> Result<()> {
+        let searchable = memories::searchable(m);
+        let missing = match self.loaded(&m.entity_id) {
+            None => return Ok(()),
+            Some(set) if !searchable => {
+                set.remove(pk);
+                return Ok(());
+            }
+            Some(set) => set.get(pk).is_none(),
+        };
+        if missing {
+            if let Some(v) = memories::embedding(self.conn(), pk)? {
+                if let Some(set) = self.loaded(&m.entity_id) {
+                    set.upsert(pk, &v);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Stores a new memory and its vector under a fresh id, which it sets: "mem_" + 16 hex
+    /// digits of SHA-256 over the host's next random draw and the row key the memory will
+    /// get, so even a host that replays the same random sequence (a fixed seed, reopened)
+    /// never reuses an id in a store. Should an id be taken anyway, another is drawn.
+    pub fn insert(&mut self, m: &mut Memory, vector: Option<&[f32]>) -> Result<i64> {
+        let host = self.view.host;
+        let due = decay::settle(m, self.now()?, host.retention);
+        let mut inserted = None;
+        for _ in 0..ID_ATTEMPTS {
+            let next_pk = memories::next_pk(self.conn())?;
+            m.id = text::derived_id("mem", &[], &[host.entropy.next_u64() as i64, next_pk]);
+            match memories::insert(self.conn(), m, vector, due) {
+                Err(Error::Storage(rusqlite::Error::SqliteFailure(e, _)))
+                    if e.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_UNIQUE =>
+                {
+                    continue
+                }
+                other => {
+                    inserted = Some(other?);
+                    break;
+                }
+            }
+        }
+        let pk = inserted.ok_or_else(|| {
+            Error::invalid("entropy", "the host's random source keeps repeating ids")
+        })?;
+        self.written(&m.entity_id);
+        if let (Some(v), true) = (vector, memories::searchable(m)) {
+            if let Some(set) = self.loaded(&m.entity_id) {
+                set.upsert(pk, v);
+            }
+        }
+        Ok(pk)
+    }
+
+    /// Stores a memory exactly as given — its id, layer and tier as they were (an import of an
+    /// export); only when maintenance next looks at it is computed.
+    pub fn restore(&mut self, m: &Memory, vector: Option<&[f32]>) -> Result<i64> {
+        let due = decay::next_due(m, self.now()?, self.retention());
+        let pk = memories::insert(self.conn(), m, vector, due)?;
+        self.written(&m.entity_id);
+        if let (Some(v), true) = (vector, memories::searchable(m)) {
+            if let Some(set) = self.loaded(&m.entity_id) {
+                set.upsert(pk, v);
+            }
+        }
+        Ok(pk)
+    }
+
+    /// Writes back a memory whose fields changed (its layer, tier and next due time are
+    /// recomputed first).
+    pub fn update(&mut self, pk: i64, m: &mut Memory) -> Result<()> {
+        let due = decay::settle(m, self.now()?, self.view.host.retention);
+        memories::update(self.conn(), pk, m, due)?;
+        self.written(&m.entity_id);
+        self.sync_vector(pk, m)
+    }
+
+    /// [`Tx::update`] of a memory the caller edited: its `updated_at` becomes now.
+    pub fn save(&mut self, pk: i64, m: &mut Memory) -> Result<()> {
+        m.updated_at = self.now()?;
+        self.update(pk, m)
+    }
+
+    /// Records `count` accesses of a memory at `at` and writes it back: counts, last access
+    /// time, and a stale or archived memory revived.
+    pub fn access(&mut self, pk: i64, m: &mut Memory, count: i64, at: Millis) -> Result<()> {
+        let before = m.state;
+        decay::access(m, count, at);
+        let due = decay::settle(m, at, self.view.host.retention);
+        memories::update(self.conn(), pk, m, due)?;
+        // Counts and times do not change what a search finds; a revival does.
+        if m.state != before {
+            self.written(&m.entity_id);
+        }
+        Ok(())
+    }
+
+    /// Replaces a memory's vector.
+    pub fn set_vector(&mut self, pk: i64, m: &Memory, v: &[f32]) -> Result<()> {
+        memories::set_embedding(self.conn(), pk, v)?;
+        self.written(&m.entity_id);
+        if memories::searchable(m) {
+            if let Some(set) = self.loaded(&m.entity_id) {
+                set.upsert(pk, v);
+            }
+        }
+        Ok(())
+    }
+
+    /// Removes a memory for good (its vector, index entry and history with it).
+    pub fn purge(&mut self, pk: i64, owner: &str) -> Result<()> {
+        memories::purge(self.conn(), pk)?;
+        self.written(owner);
+        if let Some(set) = self.loaded(owner) {
+            set.remove(pk);
+        }
+        Ok(())
+    }
+
+    /// Appends to a memory's status history.
+    pub fn record_status(&mut self, pk: i64, change: &StatusChange) -> Result<()> {
+        memories::record_status(self.conn(), pk, change)
+    }
+}
+
+impl Drop for Tx<'_> {
+    fn drop(&mut self) {
+        if self.tx.is_some() {
+            // Rolled back (the inner transaction does it as it drops, right after this).
+            self.finish(true);
+        }
+    }
+}

@@ -1,0 +1,347 @@
+//! The write path: each input checked and embedded, then in one transaction exact-hash and
+//! semantic dedup, conflicts with what is already known, merge or create with
+//! surprise-adjusted importance, and the knowledge graph updated.
+
+mod prepare;
+
+use serde::{Deserialize, Serialize};
+
+use crate::clock::Millis;
+use crate::conflict::{self, ConflictConfig, ConflictKind, ConflictMode};
+use crate::dedup::{self, DedupConfig, Verdict, SURPRISE_K};
+use crate::error::{Error, Result};
+use crate::extract::Extracted;
+use crate::field::Owner;
+use crate::graph;
+use crate::graph::{EntityMention, RelationMention};
+use crate::model::*;
+use crate::store::{memories, Tx, View};
+
+pub(crate) use prepare::{prepare, Prepared};
+
+/// Most memories one `seed` call may write.
+pub const MAX_BATCH: usize = 10_000;
+
+/// A structured memory to store. Only `entity_id` and `content` are required.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct NewMemory {
+    pub entity_id: String,
+    pub content: String,
+    /// Default EVENT.
+    #[serde(rename = "type")]
+    pub memory_type: Option<MemoryType>,
+    /// Default fact.
+    pub kind: Option<Kind>,
+    /// Default working (promoted by use and time).
+    pub layer: Option<Layer>,
+    /// Default 0.5, then adjusted by surprise.
+    pub importance: Option<f64>,
+    /// Default 1.0.
+    pub confidence: Option<f64>,
+    /// Default 0.
+    pub sentiment: Option<f64>,
+    /// Default agent (trust 0.7).
+    pub source: Option<Source>,
+    /// Manual tags.
+    pub tags: Vec<String>,
+    pub pinned: bool,
+    pub expires_at: Option<Millis>,
+    pub cron_tag: Option<String>,
+    pub source_ref: Option<String>,
+    pub agent_id: Option<String>,
+    pub session_id: Option<String>,
+    pub team_id: Option<String>,
+    pub visibility: Option<Visibility>,
+    /// The content's vector, when the caller embeds it.
+    pub vector: Option<Vec<f32>>,
+}
+
+/// Context for [`Engine::remember`].
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct RememberOptions {
+    pub agent_id: Option<String>,
+    pub session_id: Option<String>,
+    pub source_ref: Option<String>,
+    /// Default conversation (trust 0.6).
+    pub source: Option<Source>,
+}
+
+/// Why an input stored nothing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SkipReason {
+    /// Same normalised content as an existing memory.
+    ExactDuplicate,
+    /// Cosine at or above the skip threshold.
+    SemanticDuplicate,
+    /// A near-duplicate that adds no information.
+    Subset,
+    /// The extractor found nothing worth remembering.
+    NotSignificant,
+}
+
+/// What happened to one input.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "action", rename_all = "snake_case")]
+pub enum Outcome {
+    /// A new memory was stored.
+    Created { id: String },
+    /// The input and an existing memory were merged into a new memory `id`; the existing one
+    /// (`absorbed`) now has status merged.
+    Merged {
+        id: String,
+        absorbed: String,
+        similarity: f64,
+    },
+    /// Nothing stored; `existing` is the memory that made it redundant.
+    Skipped {
+        reason: SkipReason,
+        existing: Option<String>,
+        similarity: Option<f64>,
+    },
+    /// The input contradicted memory `existing`; `mode` says what was done and `id` is the
+    /// memory stored for it (none under keep_existing). `conflict` is listed by `conflicts`.
+    Conflict {
+        id: Option<String>,
+        existing: String,
+        kind: ConflictKind,
+        mode: ConflictMode,
+        conflict: String,
+    },
+}
+
+/// Per-input outcomes of a write, in input order.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct WriteReport {
+    pub outcomes: Vec<Outcome>,
+    /// Why the built-in extractor stood in for an LLM's answer (`remember` only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fallback: Option<String>,
+}
+
+impl WriteReport {
+    /// Ids of memories created or produced by merges.
+    pub fn stored_ids(&self) -> Vec<&str> {
+        self.outcomes.iter().filter_map(Outcome::id).collect()
+    }
+}
+
+impl WriteReport {
+    /// The report of an input the extractor found nothing worth remembering in.
+    pub(crate) fn not_significant() -> WriteReport {
+        WriteReport {
+            outcomes: vec![Outcome::Skipped {
+                reason: SkipReason::NotSignificant,
+                existing: None,
+                similarity: None,
+            }],
+            fallback: None,
+        }
+    }
+}
+
+impl Outcome {
+    /// The id stored by this outcome, if any.
+    pub fn id(&self) -> Option<&str> {
+        match self {
+            Outcome::Created { id } | Outcome::Merged { id, .. } => Some(id),
+            Outcome::Conflict { id, .. } => id.as_deref(),
+            Outcome::Skipped { .. } => None,
+        }
+    }
+}
+
+/// One memory to write, with what an extractor found besides it.
+pub(crate) struct Input {
+    pub memory: NewMemory,
+    /// Keywords, stored as auto tags.
+    pub auto_tags: Vec<String>,
+    pub entities: Vec<EntityMention>,
+    pub relationships: Vec<RelationMention>,
+    /// Look for conflicts: true for what was said in conversation (`remember`); structured
+    /// memories (`seed`, imports) are taken as given.
+    pub conflicts: bool,
+}
+
+impl From<NewMemory> for Input {
+    fn from(memory: NewMemory) -> Self {
+        Input {
+            memory,
+            auto_tags: Vec::new(),
+            entities: Vec::new(),
+            relationships: Vec::new(),
+            conflicts: false,
+        }
+    }
+}
+
+/// The inputs for what an extractor found in one piece of conversation.
+pub(crate) fn from_extracted(
+    owner: &Owner,
+    extracted: Vec<Extracted>,
+    opts: &RememberOptions,
+) -> Vec<Input> {
+    extracted
+        .into_iter()
+        .map(|x| Input {
+            memory: NewMemory {
+                entity_id: owner.to_string(),
+                content: x.content,
+                memory_type: Some(x.memory_type),
+                kind: Some(x.kind),
+                importance: Some(x.importance),
+                confidence: Some(x.confidence),
+                sentiment: Some(x.sentiment),
+                source: Some(opts.source.unwrap_or(Source::Conversation)),
+                expires_at: x.expires_at,
+                source_ref: opts.source_ref.clone(),
+                agent_id: opts.agent_id.clone(),
+                session_id: opts.session_id.clone(),
+                vector: x.vector,
+                ..Default::default()
+            },
+            auto_tags: x.tags,
+            entities: x.entities,
+            relationships: x.relationships,
+            conflicts: true,
+        })
+        .collect()
+}
+
+/// The settings the write path follows.
+pub(crate) struct Settings<'a> {
+    pub dedup: &'a DedupConfig,
+    pub conflicts: &'a ConflictConfig,
+}
+
+/// Checks and embeds every input (outside the transaction); one bad input fails them all,
+/// named by its place (`memories[2].importance`).
+pub(crate) fn prepare_all(view: &View, inputs: Vec<Input>) -> Result<Vec<Prepared>> {
+    if inputs.len() > MAX_BATCH {
+        return Err(Error::invalid(
+            "memories",
+            format!("{} given; at most {MAX_BATCH} per call", inputs.len()),
+        ));
+    }
+    view.now()?;
+    inputs
+        .into_iter()
+        .enumerate()
+        .map(|(i, input)| prepare(view, input).map_err(|e| e.within(&format!("memories[{i}]"))))
+        .collect()
+}
+
+/// Stores prepared inputs, in order, in the caller's transaction.
+pub(crate) fn store(
+    tx: &mut Tx,
+    settings: &Settings,
+    prepared: Vec<Prepared>,
+) -> Result<WriteReport> {
+    let mut report = WriteReport::default();
+    for p in prepared {
+        let owner = p.memory.entity_id.clone();
+        let (entities, relationships) = (p.entities.clone(), p.relationships.clone());
+        let outcome = write_one(tx, settings, p)?;
+        // The graph learns from a restated memory too: it is more evidence.
+        let id = match &outcome {
+            Outcome::Created { id } | Outcome::Merged { id, .. } => Some(id),
+            Outcome::Conflict { id, .. } => id.as_ref(),
+            Outcome::Skipped { existing, .. } => existing.as_ref(),
+        };
+        if let Some(id) = id.filter(|_| !(entities.is_empty() && relationships.is_empty())) {
+            if let Some((pk, _)) = memories::get(tx.conn(), &owner, id)? {
+                graph::record(tx, &owner, pk, &entities, &relationships, tx.now()?)?;
+            }
+        }
+        report.outcomes.push(outcome);
+    }
+    Ok(report)
+}
+
+/// Dedup and conflicts, then create, merge or skip one prepared memory.
+fn write_one(tx: &mut Tx, settings: &Settings, p: Prepared) -> Result<Outcome> {
+    let now = tx.now()?;
+    let owner = p.memory.entity_id.clone();
+    // Tier 1: exact hash. Saying it again counts as using the memory.
+    if let Some((pk, mut existing)) = memories::by_hash(tx.conn(), &owner, &p.memory.content_hash)?
+    {
+        tx.access(pk, &mut existing, 1, now)?;
+        return Ok(Outcome::Skipped {
+            reason: SkipReason::ExactDuplicate,
+            existing: Some(existing.id),
+            similarity: Some(1.0),
+        });
+    }
+    // Tiers 2 and 3 against the nearest neighbour; the k nearest give the surprise.
+    let neighbours = tx.vectors(&owner)?.nearest(&p.vector, SURPRISE_K);
+    // A contradiction can look like a near-duplicate: conflicts are looked for first.
+    if p.conflicts {
+        if let Some(found) = conflict::find(
+            tx,
+            settings.conflicts,
+            &p.memory,
+            &p.relationships,
+            &neighbours,
+        )? {
+            let settled = conflict::settle(
+                tx,
+                settings.conflicts,
+                found,
+                p.memory,
+                &p.vector,
+                p.supplied_vector,
+                &neighbours,
+            )?;
+            return Ok(Outcome::Conflict {
+                id: settled.id,
+                existing: settled.existing,
+                kind: settled.kind,
+                mode: settled.mode,
+                conflict: settled.conflict,
+            });
+        }
+    }
+    // Only a neighbour inside the dedup band needs its row read.
+    let dedup = settings.dedup;
+    let band = |n: &&(i64, f32)| dedup.enabled && n.1 as f64 >= dedup.merge_threshold;
+    if let Some(&(npk, sim)) = neighbours.first().filter(band) {
+        let (_, existing) = memories::by_pks(tx.conn(), &owner, &[npk])?
+            .pop()
+            .ok_or_else(|| Error::NotAStore(format!("vector of missing memory {npk}")))?;
+        match dedup::judge(dedup, sim as f64, &p.memory.content, &existing.content) {
+            Verdict::Create => {}
+            Verdict::Skip { similarity, subset } => {
+                let reason = if subset {
+                    SkipReason::Subset
+                } else {
+                    SkipReason::SemanticDuplicate
+                };
+                return Ok(Outcome::Skipped {
+                    reason,
+                    existing: Some(existing.id),
+                    similarity: Some(similarity),
+                });
+            }
+            Verdict::Merge { similarity } => {
+                let merged = dedup::merge(
+                    tx,
+                    npk,
+                    existing,
+                    p.memory,
+                    p.vector,
+                    p.supplied_vector,
+                    similarity,
+                )?;
+                return Ok(Outcome::Merged {
+                    id: merged.id,
+                    absorbed: merged.absorbed,
+                    similarity,
+                });
+            }
+        }
+    }
+    let (_, id) = dedup::create(tx, p.memory, &p.vector, &neighbours)?;
+    Ok(Outcome::Created { id })
+}

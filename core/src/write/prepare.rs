@@ -1,0 +1,112 @@
+//! Checking one input and building the row and vector it would be stored as.
+
+use super::Input;
+use crate::clock::check_time;
+use crate::error::{Error, Result};
+use crate::field::{Content, Id, Sentiment, SourceRef, Tags, Unit};
+use crate::graph;
+use crate::graph::{EntityMention, RelationMention};
+use crate::model::*;
+use crate::store::View;
+use crate::text;
+
+/// Longest `cron_tag`, in characters.
+const MAX_CRON_TAG_CHARS: usize = 128;
+
+/// A checked input, ready to store.
+pub(crate) struct Prepared {
+    pub memory: Memory,
+    pub vector: Vec<f32>,
+    /// Whether the caller gave the vector (a merge then averages vectors instead of
+    /// embedding the merged text).
+    pub supplied_vector: bool,
+    pub entities: Vec<EntityMention>,
+    pub relationships: Vec<RelationMention>,
+    /// Whether to look for conflicts.
+    pub conflicts: bool,
+}
+
+/// Checks one input and builds its memory row (stamped with the view's time) and vector.
+pub(crate) fn prepare(view: &View, input: Input) -> Result<Prepared> {
+    let Input {
+        memory: n,
+        auto_tags,
+        entities,
+        relationships,
+        conflicts,
+    } = input;
+    graph::check(&entities, &relationships)?;
+    let owner = Id::owner(&n.entity_id)?;
+    let content = Content::parse("content", &n.content)?;
+    let agent_id = Id::parse_opt("agent_id", n.agent_id.as_deref())?;
+    let session_id = Id::parse_opt("session_id", n.session_id.as_deref())?;
+    let team_id = Id::parse_opt("team_id", n.team_id.as_deref())?;
+    let importance = Unit::parse_opt("importance", n.importance)?;
+    let confidence = Unit::parse_opt("confidence", n.confidence)?;
+    let sentiment = n.sentiment.map(Sentiment::parse).transpose()?;
+    let source_ref = n.source_ref.as_deref().map(SourceRef::parse).transpose()?;
+    if let Some(c) = &n.cron_tag {
+        if !c.starts_with("cron:") || c.chars().count() > MAX_CRON_TAG_CHARS {
+            return Err(Error::invalid(
+                "cron_tag",
+                format!("must start with \"cron:\" and be at most {MAX_CRON_TAG_CHARS} characters"),
+            ));
+        }
+    }
+    if let Some(t) = n.expires_at {
+        check_time("expires_at", t)?;
+    }
+    let manual_tags = Tags::parse("tags", &n.tags)?.into_vec();
+    let auto_tags: Vec<String> = Tags::parse("extracted tags", &auto_tags)?
+        .into_vec()
+        .into_iter()
+        .filter(|t| !manual_tags.contains(t))
+        .collect();
+    let vector = view.vector_for(&content, n.vector.as_deref())?;
+    let source = n.source.unwrap_or(Source::Agent);
+    let content = content.trim().to_string();
+    let now = view.now()?;
+    Ok(Prepared {
+        memory: Memory {
+            id: String::new(),
+            entity_id: owner.into(),
+            agent_id: agent_id.map(Into::into),
+            session_id: session_id.map(Into::into),
+            team_id: team_id.map(Into::into),
+            visibility: n.visibility.unwrap_or(Visibility::Private),
+            content_hash: text::content_hash(&content),
+            content,
+            memory_type: n.memory_type.unwrap_or(MemoryType::Event),
+            kind: n.kind.unwrap_or(Kind::Fact),
+            layer: n.layer.unwrap_or(Layer::Working),
+            state: State::Active,
+            status: Status::Active,
+            tier: Tier::Hot,
+            importance: importance.map_or(0.5, Unit::get),
+            confidence: confidence.map_or(1.0, Unit::get),
+            sentiment: sentiment.map_or(0.0, Sentiment::get),
+            source,
+            trust: source.trust(),
+            access_count: 0,
+            last_accessed_at: None,
+            feedback: 0,
+            pinned: n.pinned,
+            manual_tags,
+            auto_tags,
+            expires_at: n.expires_at,
+            cron_tag: n.cron_tag,
+            source_ref: source_ref.map(SourceRef::into_string),
+            surprise: None,
+            merged_into: None,
+            created_at: now,
+            updated_at: now,
+            state_changed_at: now,
+            deleted_at: None,
+        },
+        supplied_vector: n.vector.is_some(),
+        vector,
+        entities,
+        relationships,
+        conflicts,
+    })
+}
