@@ -10,7 +10,7 @@ use crate::heartbeat::HeartbeatConfig;
 use crate::recall::RecallConfig;
 
 /// All engine settings.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct Config {
     pub dedup: DedupConfig,

@@ -21,7 +21,7 @@ const REINFORCE: i64 = 3;
 const DEMOTE: i64 = -1;
 
 /// A page of memories from `list`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Page {
     pub total: usize,
     pub memories: Vec<Memory>,
@@ -29,8 +29,9 @@ pub struct Page {
 
 /// Filters and paging for `list`. Empty lists mean "any"; by default DELETED memories are
 /// left out.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
+#[schemars(transform = crate::field::required(&["entity_id"]))]
 pub struct ListRequest {
     pub entity_id: String,
     pub types: Vec<MemoryType>,
@@ -47,11 +48,12 @@ pub struct ListRequest {
 }
 
 /// Changes for `update`; absent fields stay as they are.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct MemoryPatch {
     pub content: Option<String>,
     /// Vector for the new content, when the caller embeds it.
+    #[schemars(extend("x-embeds" = "content"))]
     pub vector: Option<Vec<f32>>,
     #[serde(rename = "type")]
     pub memory_type: Option<MemoryType>,
@@ -66,7 +68,7 @@ pub struct MemoryPatch {
 }
 
 /// Counts of one owner's memories.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Stats {
     pub entity_id: String,
     /// Memories not deleted.

@@ -10,7 +10,9 @@ use crate::model::{Layer, Memory, State};
 use crate::tier;
 
 /// How retention falls with time (engram's modes; the default reproduces Keyoku).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default, schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum RetentionMode {
     /// Keyoku: e^(−t/τ_eff), τ_eff = τ·(1 + 0.5·ln(1 + accesses)).
@@ -23,7 +25,7 @@ pub enum RetentionMode {
 }
 
 /// Decay and lifecycle thresholds (Keyoku seed).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct RetentionConfig {
     pub mode: RetentionMode,

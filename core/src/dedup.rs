@@ -13,7 +13,7 @@ use crate::store::{memories, Tx};
 use crate::text;
 
 /// Three-tier dedup thresholds (Keyoku seed: 1.0 hash, ≥ 0.95 skip, 0.85–0.95 merge-or-skip).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct DedupConfig {
     /// Turn semantic dedup off (exact-hash dedup always runs).

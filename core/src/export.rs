@@ -14,7 +14,7 @@ use crate::store::{memories, Tx, View};
 use crate::write::{NewMemory, WriteReport};
 
 /// One exported memory.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ExportRecord {
     pub memory: Memory,
@@ -31,7 +31,7 @@ pub struct ExportRecord {
 }
 
 /// What an import did.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ImportReport {
     /// Full records restored as they were.
     pub restored: usize,

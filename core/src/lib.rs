@@ -43,7 +43,7 @@ mod tier;
 mod vectors;
 mod write;
 
-pub use api::{Call, METHODS};
+pub use api::{Answer, Call, CALLS, METHODS};
 pub use clock::{Clock, Entropy, ManualClock, Millis, SeededEntropy, DAY_MS};
 pub use config::Config;
 pub use conflict::{

@@ -14,7 +14,7 @@ use crate::store::{memories, Tx};
 pub(crate) const BATCH: usize = 1000;
 
 /// What one maintenance pass did.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct MaintainReport {
     /// Rows whose due time had come and were looked at.
     pub examined: usize,

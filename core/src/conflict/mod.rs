@@ -76,7 +76,7 @@ impl ConflictKind {
 }
 
 /// Conflict settings.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct ConflictConfig {
     /// Look for conflicts at all.

@@ -14,7 +14,7 @@ use crate::store::{Tx, View};
 pub(crate) const DEFAULT_LIMIT: usize = 50;
 
 /// A conflict between a new statement and an existing memory.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Conflict {
     pub id: String,
     pub kind: ConflictKind,
@@ -54,8 +54,9 @@ impl From<ConflictRow> for Conflict {
 }
 
 /// Filters for [`Engine::conflicts`].
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
+#[schemars(transform = crate::field::required(&["entity_id"]))]
 pub struct ConflictsRequest {
     pub entity_id: String,
     /// Only open (or only resolved) conflicts.
@@ -65,7 +66,7 @@ pub struct ConflictsRequest {
 }
 
 /// A decision on an open conflict, for [`Engine::resolve_conflict`].
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ResolveRequest {
     pub entity_id: String,

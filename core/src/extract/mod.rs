@@ -24,8 +24,9 @@ pub use words::sentences;
 
 /// One memory an extractor found in a text. From a host extractor only `content` is required;
 /// the rest defaults to a CONTEXT fact of importance 0.5, full confidence, neutral sentiment.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
+#[schemars(transform = crate::field::required(&["content"]))]
 pub struct Extracted {
     pub content: String,
     #[serde(rename = "type")]
@@ -43,6 +44,7 @@ pub struct Extracted {
     pub relationships: Vec<RelationMention>,
     /// The content's vector, when the host embeds what an extractor found.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("x-embeds" = "content"))]
     pub vector: Option<Vec<f32>>,
 }
 

@@ -22,7 +22,7 @@ pub(crate) use record::{check, record, MAX_NAME_CHARS};
 pub(crate) use sql::{by_key, memories_naming, memory_graph, stating};
 
 /// An entity a memory names.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct EntityMention {
     pub name: String,
@@ -34,7 +34,7 @@ pub struct EntityMention {
 }
 
 /// A relationship a memory states: `from relation to`; the speaker is [`SPEAKER`].
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RelationMention {
     pub from: String,

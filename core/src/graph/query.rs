@@ -20,7 +20,7 @@ const DEFAULT_DEPTH: usize = 2;
 const DEFAULT_LIMIT: usize = 50;
 
 /// An entity of an owner's graph.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Entity {
     pub name: String,
     #[serde(rename = "type")]
@@ -34,7 +34,7 @@ pub struct Entity {
 }
 
 /// A relationship `from relation to` with its evidence and strength.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Relationship {
     pub from: String,
     pub relation: Relation,
@@ -52,8 +52,9 @@ pub struct Relationship {
 }
 
 /// Filters and paging for [`Engine::entities`].
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
+#[schemars(transform = crate::field::required(&["entity_id"]))]
 pub struct EntitiesRequest {
     pub entity_id: String,
     /// Only these types (any when empty).
@@ -66,8 +67,9 @@ pub struct EntitiesRequest {
 }
 
 /// Filters for [`Engine::relationships`].
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
+#[schemars(transform = crate::field::required(&["entity_id"]))]
 pub struct RelationshipsRequest {
     pub entity_id: String,
     /// Only relationships touching this entity (a name or alias).
@@ -83,8 +85,9 @@ pub struct RelationshipsRequest {
 }
 
 /// A breadth-first walk from one entity, for [`Engine::traverse`].
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
+#[schemars(transform = crate::field::required(&["entity_id", "from"]))]
 pub struct TraverseRequest {
     pub entity_id: String,
     /// Where to start (a name or alias; `user` is the owner).
@@ -98,7 +101,7 @@ pub struct TraverseRequest {
 }
 
 /// One entity reached by a traversal.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Node {
     pub name: String,
     #[serde(rename = "type")]
@@ -108,15 +111,16 @@ pub struct Node {
 }
 
 /// What a traversal reached: nodes in the order found, and the edges followed.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Traversal {
     pub nodes: Vec<Node>,
     pub edges: Vec<Relationship>,
 }
 
 /// The shortest path between two entities, for [`Engine::path`].
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
+#[schemars(transform = crate::field::required(&["entity_id", "from", "to"]))]
 pub struct PathRequest {
     pub entity_id: String,
     pub from: String,
@@ -127,7 +131,7 @@ pub struct PathRequest {
 
 /// A path: its relationships in order from `from` to `to` (each as stored, so an edge may
 /// point back along the path); empty and `found: false` when none is within reach.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct GraphPath {
     pub found: bool,
     pub hops: Vec<Relationship>,

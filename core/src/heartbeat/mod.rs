@@ -160,8 +160,9 @@ string_enum! {
 
 /// Arguments of `heartbeat_check` and `heartbeat_context`; unset options take the engine's
 /// `heartbeat` configuration.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
+#[schemars(transform = crate::field::required(&["entity_id"]))]
 pub struct HeartbeatRequest {
     pub entity_id: String,
     pub autonomy: Option<Autonomy>,
@@ -183,7 +184,7 @@ pub struct HeartbeatRequest {
 }
 
 /// Heartbeat settings (`Config.heartbeat`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct HeartbeatConfig {
     pub autonomy: Autonomy,
@@ -262,7 +263,7 @@ const KEEP_MS: Millis = 30 * DAY_MS;
 const RECENT_MESSAGES: usize = 5;
 
 /// One signal the scan found.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Signal {
     pub kind: SignalKind,
     /// Its tier after freshness and `critical`/`urgent`/`low-priority`/`backlog` tags.
@@ -276,7 +277,7 @@ pub struct Signal {
 }
 
 /// An interrupted session the agent could offer to resume.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Continuity {
     /// The session's newest CONTEXT/ACTIVITY memories, newest first (at most 5).
     pub last_memories: Vec<Memory>,
@@ -287,7 +288,7 @@ pub struct Continuity {
 }
 
 /// How one goal is going.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct GoalProgress {
     pub plan: Memory,
     /// ACTIVITY memories that work towards it (stored vectors, or shared entities).
@@ -300,7 +301,7 @@ pub struct GoalProgress {
 }
 
 /// A question stored in memory that nothing answers yet.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct KnowledgeGap {
     pub memory_id: String,
     pub question: String,
@@ -308,7 +309,7 @@ pub struct KnowledgeGap {
 }
 
 /// Something that got better since the agent last spoke up.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct PositiveDelta {
     pub kind: DeltaKind,
     pub description: String,
@@ -317,7 +318,7 @@ pub struct PositiveDelta {
 }
 
 /// The owner's recent sentiment against the one before.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct SentimentTrend {
     pub recent_avg: f64,
     pub previous_avg: f64,
@@ -329,7 +330,7 @@ pub struct SentimentTrend {
 }
 
 /// Someone gone silent while plans involve them.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct RelationshipAlert {
     pub entity: String,
     pub entity_type: EntityType,
@@ -340,7 +341,7 @@ pub struct RelationshipAlert {
 }
 
 /// Something the owner does on this weekday.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Pattern {
     pub description: String,
     /// A memory type (lower case) or a tag.
@@ -353,7 +354,7 @@ pub struct Pattern {
 }
 
 /// What `heartbeat_check` answers.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct HeartbeatReport {
     pub entity_id: String,
     pub checked_at: Millis,
@@ -400,7 +401,7 @@ pub struct HeartbeatReport {
 }
 
 /// What `heartbeat_context` answers: the check, and what an agent needs to word it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct HeartbeatContext {
     pub report: HeartbeatReport,
     /// The agent's last recorded messages, newest first, so it does not repeat itself.
@@ -410,8 +411,9 @@ pub struct HeartbeatContext {
 }
 
 /// A message of the conversation, for [`Engine::record_message`].
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
+#[schemars(transform = crate::field::required(&["entity_id", "role", "content"]))]
 pub struct RecordMessage {
     pub entity_id: String,
     pub role: Option<MessageRole>,
@@ -422,7 +424,7 @@ pub struct RecordMessage {
 }
 
 /// A recorded message.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Message {
     pub id: String,
     pub role: MessageRole,

@@ -76,7 +76,7 @@ impl TimePeriod {
 
 /// The owner's quiet hours: local hours `start` up to (not including) `end`, wrapping past
 /// midnight when `start > end`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct QuietHours {
     pub enabled: bool,

@@ -11,7 +11,7 @@ use crate::clock::{Millis, MINUTE_MS};
 pub const BUSY_VELOCITY: usize = 5;
 
 /// Bounds and base of the tick, in ms.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct TickConfig {
     /// Interval before multipliers (Keyoku: 5 min).

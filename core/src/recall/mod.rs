@@ -46,12 +46,14 @@ impl Default for RecallFilter {
 }
 
 /// A search. Only `entity_id` and `query` (or `vector`) are required.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
+#[schemars(transform = crate::field::required(&["entity_id", "query"]))]
 pub struct SearchRequest {
     pub entity_id: String,
     pub query: String,
     /// The query's vector, when the caller embeds it; else the engine's embedder is used.
+    #[schemars(extend("x-embeds" = "query"))]
     pub vector: Option<Vec<f32>>,
     /// Results wanted (1..=1000, default 10).
     pub limit: Option<usize>,
@@ -68,7 +70,7 @@ pub struct SearchRequest {
 }
 
 /// One search result and why it ranked there.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct SearchHit {
     pub memory: Memory,
     pub score: f64,
@@ -76,7 +78,7 @@ pub struct SearchHit {
 }
 
 /// Recall (search) settings.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct RecallConfig {
     /// Share of the vector relevance in a memory's own relevance (the rest is BM25).

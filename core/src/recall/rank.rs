@@ -29,7 +29,7 @@ impl Default for RankMode {
 }
 
 /// Weights of the composite score (Keyoku seed).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Weights {
     pub semantic: f64,
     pub recency: f64,
@@ -74,7 +74,7 @@ pub fn recency(days: f64) -> f64 {
 }
 
 /// Why a hit ranked where it did: every input of its score.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ScoreBreakdown {
     /// Relevance relative to the best match of this query (1 = the best match).
     pub semantic: f64,

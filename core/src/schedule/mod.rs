@@ -34,7 +34,7 @@ string_enum! {
 const MAX_MISSED_STEPS: i64 = 10_000;
 
 /// A schedule.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Schedule {
     /// The id of its PLAN memory.
     pub id: String,
@@ -65,8 +65,9 @@ impl From<ScheduleRow> for Schedule {
 }
 
 /// A new schedule, for [`Engine::schedule_create`].
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
+#[schemars(transform = crate::field::required(&["entity_id", "content", "cron_tag"]))]
 pub struct ScheduleCreate {
     pub entity_id: String,
     pub content: String,
@@ -75,8 +76,9 @@ pub struct ScheduleCreate {
 }
 
 /// Changes to a schedule, for [`Engine::schedule_update`].
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
+#[schemars(transform = crate::field::required(&["entity_id", "id"]))]
 pub struct ScheduleUpdate {
     pub entity_id: String,
     pub id: String,
@@ -85,8 +87,9 @@ pub struct ScheduleUpdate {
 }
 
 /// Which schedules [`Engine::schedules`] lists.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
+#[schemars(transform = crate::field::required(&["entity_id"]))]
 pub struct SchedulesRequest {
     pub entity_id: String,
     /// Done and cancelled ones too.
@@ -94,8 +97,9 @@ pub struct SchedulesRequest {
 }
 
 /// One schedule of one owner.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
+#[schemars(transform = crate::field::required(&["entity_id", "id"]))]
 pub struct ScheduleRef {
     pub entity_id: String,
     pub id: String,

@@ -23,8 +23,9 @@ pub(crate) use prepare::{prepare, Prepared};
 pub const MAX_BATCH: usize = 10_000;
 
 /// A structured memory to store. Only `entity_id` and `content` are required.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
+#[schemars(transform = crate::field::required(&["entity_id", "content"]))]
 pub struct NewMemory {
     pub entity_id: String,
     pub content: String,
@@ -54,11 +55,12 @@ pub struct NewMemory {
     pub team_id: Option<String>,
     pub visibility: Option<Visibility>,
     /// The content's vector, when the caller embeds it.
+    #[schemars(extend("x-embeds" = "content"))]
     pub vector: Option<Vec<f32>>,
 }
 
 /// Context for [`Engine::remember`].
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct RememberOptions {
     pub agent_id: Option<String>,
@@ -69,7 +71,7 @@ pub struct RememberOptions {
 }
 
 /// Why an input stored nothing.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum SkipReason {
     /// Same normalised content as an existing memory.
@@ -83,7 +85,7 @@ pub enum SkipReason {
 }
 
 /// What happened to one input.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "action", rename_all = "snake_case")]
 pub enum Outcome {
     /// A new memory was stored.
@@ -113,7 +115,7 @@ pub enum Outcome {
 }
 
 /// Per-input outcomes of a write, in input order.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct WriteReport {
     pub outcomes: Vec<Outcome>,
     /// Why the built-in extractor stood in for an LLM's answer (`remember` only).

@@ -1,0 +1,445 @@
+//! The call vocabulary every face speaks (JS, the WIT component, HTTP, the CLI, MCP): a call is
+//! a method name and an argument object, its answer is JSON. Every call is declared once, in
+//! [`calls!`] below: its method, argument and result types, what it does, and the engine code
+//! that runs it. From that one declaration come the [`Call`] and [`Answer`] types, the method
+//! list, parsing with errors named by path, dispatch, and the JSON Schema of every call's
+//! arguments and result ([`schema`]) that faces derive their own bindings from.
+//!
+//! A face only turns its own values into a serde `Deserializer`, so every target parses,
+//! dispatches and serialises with this code and gives byte-identical JSON.
+
+mod scenario;
+mod schema;
+
+use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::Value;
+
+pub use scenario::{outcome, run_scenario, Scenario, Step};
+pub use schema::{schema, EMBEDS};
+
+use crate::conflict::{Conflict, ConflictsRequest, ResolveRequest};
+use crate::curate::{ListRequest, MemoryPatch, Page, Stats};
+use crate::engine::Engine;
+use crate::error::{Error, Result};
+use crate::export::ImportReport;
+use crate::extract::Extracted;
+use crate::field::{Content, Id};
+use crate::graph::{
+    EntitiesRequest, Entity, GraphPath, PathRequest, Relationship, RelationshipsRequest, Traversal,
+    TraverseRequest,
+};
+use crate::heartbeat::{
+    HeartbeatContext, HeartbeatReport, HeartbeatRequest, Message, RecordMessage,
+};
+use crate::maintain::MaintainReport;
+use crate::model::{Memory, Source, Status, StatusChange};
+use crate::recall::{SearchHit, SearchRequest};
+use crate::schedule::{Schedule, ScheduleCreate, ScheduleRef, ScheduleUpdate, SchedulesRequest};
+use crate::write::{NewMemory, RememberOptions, WriteReport};
+
+/// What the declaration says of one call, for faces that list calls (CLI help, MCP tools).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CallInfo {
+    /// The method name every face uses.
+    pub method: &'static str,
+    /// What the call does, in a line or two.
+    pub summary: &'static str,
+    /// The name of the tool an MCP server offers for it, if it offers one.
+    pub mcp: Option<&'static str>,
+}
+
+/// Declares every engine call once. Each entry: its doc comment (what it does), the `Call`
+/// variant, the method name, the argument and result types, optionally the MCP tool name, and
+/// the engine code that runs it.
+macro_rules! calls {
+    ($(
+        $(#[doc = $doc:literal])+
+        $variant:ident($method:literal, $args:ty) -> $result:ty $(, mcp $mcp:literal)? =>
+            |$engine:ident, $a:pat_param| $run:expr;
+    )+) => {
+        /// One engine call with its arguments.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum Call {
+            $($(#[doc = $doc])+ $variant($args),)+
+        }
+
+        /// The answer of a call, typed: faces that show results (the CLI) read it back with
+        /// [`Answer::from_json`] and so know every field at compile time.
+        #[derive(Debug, Clone, PartialEq, Serialize)]
+        #[serde(untagged)]
+        pub enum Answer {
+            $($(#[doc = $doc])+ $variant($result),)+
+        }
+
+        /// Every method, in declaration order.
+        pub const METHODS: &[&str] = &[$($method),+];
+
+        /// Every call's method, summary and MCP tool, in declaration order.
+        pub const CALLS: &[CallInfo] = &[$(CallInfo {
+            method: $method,
+            summary: concat!($($doc, "\n"),+),
+            mcp: calls!(@mcp $($mcp)?),
+        }),+];
+
+        impl Call {
+            /// Parses the arguments of `method` from any serde source (a JS value, JSON text,
+            /// …). A bad argument is named by its path: `invalid args.items[0].importance: …`.
+            pub fn parse<'de, D: Deserializer<'de>>(method: &str, args: D) -> Result<Call> {
+                match method {
+                    $($method => Ok(Call::$variant(deserialize("args", args)?)),)+
+                    other => Err(Error::UnknownValue {
+                        field: "method",
+                        value: other.to_string(),
+                        allowed: METHODS.join(", "),
+                    }),
+                }
+            }
+
+            /// The call's method name.
+            pub fn method(&self) -> &'static str {
+                match self {
+                    $(Call::$variant(_) => $method,)+
+                }
+            }
+
+            /// The call's arguments as JSON text, as `call_json` takes them.
+            pub fn args_json(&self) -> String {
+                let text = match self {
+                    $(Call::$variant(a) => serde_json::to_string(a),)+
+                };
+                // Arguments are plain data (no maps with non-string keys): this cannot fail.
+                text.unwrap_or_else(|_| "{}".to_string())
+            }
+        }
+
+        impl Answer {
+            /// Reads the JSON answer of `method` back into its type.
+            pub fn from_json(method: &str, json: &str) -> Result<Answer> {
+                let bad = |e: serde_json::Error| Error::invalid("answer", e.to_string());
+                match method {
+                    $($method => Ok(Answer::$variant(serde_json::from_str(json).map_err(bad)?)),)+
+                    other => Err(Error::UnknownValue {
+                        field: "method",
+                        value: other.to_string(),
+                        allowed: METHODS.join(", "),
+                    }),
+                }
+            }
+        }
+
+        impl Engine {
+            /// Runs one call.
+            pub fn run(&mut self, call: Call) -> Result<Answer> {
+                match call {
+                    $(Call::$variant($a) => {
+                        let $engine = &mut *self;
+                        let result: $result = $run?;
+                        Ok(Answer::$variant(result))
+                    })+
+                }
+            }
+        }
+
+        /// The schema of every call, from the declaration.
+        fn declared(gen: &mut schemars::SchemaGenerator) -> Vec<schema::CallSchema> {
+            vec![$(schema::CallSchema {
+                info: CallInfo {
+                    method: $method,
+                    summary: concat!($($doc, "\n"),+),
+                    mcp: calls!(@mcp $($mcp)?),
+                },
+                args: gen.subschema_for::<$args>(),
+                result: gen.subschema_for::<$result>(),
+            }),+]
+        }
+    };
+    (@mcp $mcp:literal) => { Some($mcp) };
+    (@mcp) => { None };
+}
+
+calls! {
+    /// Remembers a piece of conversation: the extractor (or the host's own extraction, or an
+    /// LLM's answer) turns it into memories, which are stored with dedup and conflict checks.
+    Remember("remember", RememberArgs) -> WriteReport, mcp "memory_store" =>
+        |e, a| e.remember_args(a);
+    /// What the extractor finds in a text, without storing anything.
+    Extract("extract", ExtractArgs) -> Vec<Extracted> => |e, a| e.extract(&a.content);
+    /// Stores structured memories (at most 10,000, one transaction) with three-tier dedup.
+    Seed("seed", SeedArgs) -> WriteReport => |e, a| e.seed(a.items);
+    /// Hybrid search of one owner's memories, ranked by a mode; every hit says why.
+    Search("search", SearchRequest) -> Vec<SearchHit>, mcp "memory_search" =>
+        |e, a| e.search(&a);
+    /// One memory by id (an access: an archived memory comes back).
+    Get("get", MemoryRef) -> Memory, mcp "memory_get" => |e, a| e.get(&a.entity_id, &a.id);
+    /// A page of an owner's memories, filtered, newest first unless asked otherwise.
+    List("list", ListRequest) -> Page => |e, a| e.list(&a);
+    /// Changes a memory; new content is re-hashed, re-embedded and re-indexed.
+    Update("update", UpdateArgs) -> Memory, mcp "memory_update" =>
+        |e, a| e.update(&a.entity_id, &a.id, a.patch);
+    /// Forgets a memory (soft delete; purged after the retention period).
+    Forget("forget", MemoryRef) -> Memory, mcp "memory_forget" =>
+        |e, a| e.forget(&a.entity_id, &a.id);
+    /// Reinforces a memory: feedback +3, and it counts as used.
+    Reinforce("reinforce", MemoryRef) -> Memory, mcp "memory_reinforce" =>
+        |e, a| e.reinforce(&a.entity_id, &a.id);
+    /// Demotes a memory: feedback −1.
+    Demote("demote", MemoryRef) -> Memory, mcp "memory_demote" =>
+        |e, a| e.demote(&a.entity_id, &a.id);
+    /// Pins a memory (exempt from decay) or unpins it.
+    Pin("pin", PinArgs) -> Memory => |e, a| e.pin(&a.entity_id, &a.id, a.pinned);
+    /// Changes a memory's validity status, with the reason in its history.
+    SetStatus("set_status", SetStatusArgs) -> Memory =>
+        |e, a| e.set_status(&a.entity_id, &a.id, a.status, &a.reason);
+    /// A memory's status changes, oldest first.
+    StatusHistory("status_history", MemoryRef) -> Vec<StatusChange> =>
+        |e, a| e.status_history(&a.entity_id, &a.id);
+    /// Counts of an owner's memories by type, state, status and tier.
+    Stats("stats", OwnerRef) -> Stats, mcp "memory_stats" => |e, a| e.stats(&a.entity_id);
+    /// The maintenance pass: decay, lifecycle and purges of the memories that are due.
+    Maintain("maintain", NoArgs) -> MaintainReport => |e, _a| e.maintain();
+    /// All of one owner's memories as JSONL (vectors, status history, graph).
+    Export("export", OwnerRef) -> String => |e, a| e.export_jsonl(&a.entity_id);
+    /// Imports JSONL: full exports restored exactly, plain records written like `seed`.
+    Import("import", ImportArgs) -> ImportReport => |e, a| e.import_jsonl(a.jsonl.as_bytes());
+    /// The model and dimension of the store's vectors.
+    EmbeddingModel("embedding_model", NoArgs) -> ModelInfo => |e, _a| {
+        let (model, dimension) = e.embedding_model();
+        Ok::<_, Error>(ModelInfo {
+            model: model.to_string(),
+            dimension,
+        })
+    };
+    /// The entities of an owner's knowledge graph, most mentioned first.
+    Entities("entities", EntitiesRequest) -> Vec<Entity> => |e, a| e.entities(&a);
+    /// Relationships of an owner's graph (or of one entity), strongest first.
+    Relationships("relationships", RelationshipsRequest) -> Vec<Relationship> =>
+        |e, a| e.relationships(&a);
+    /// A breadth-first walk of the graph from an entity.
+    Traverse("traverse", TraverseRequest) -> Traversal => |e, a| e.traverse(&a);
+    /// The shortest path between two entities.
+    Path("path", PathRequest) -> GraphPath => |e, a| e.path(&a);
+    /// Conflicts found on writes, newest first.
+    Conflicts("conflicts", ConflictsRequest) -> Vec<Conflict> => |e, a| e.conflicts(&a);
+    /// Decides an open conflict.
+    ResolveConflict("resolve_conflict", ResolveRequest) -> Conflict =>
+        |e, a| e.resolve_conflict(&a);
+    /// The instructions an LLM extractor is given, with the JSON schema of its answer.
+    LlmInstructions("llm_instructions", NoArgs) -> String =>
+        |e, _a| Ok::<_, Error>(e.llm_instructions().to_string());
+    /// Creates a schedule: a cron-tagged plan that falls due again and again.
+    ScheduleCreate("schedule_create", ScheduleCreate) -> Schedule, mcp "schedule_create" =>
+        |e, a| e.schedule_create(&a);
+    /// An owner's schedules, soonest due first.
+    Schedules("schedules", SchedulesRequest) -> Vec<Schedule>, mcp "schedule_list" =>
+        |e, a| e.schedules(&a);
+    /// The schedules due now, each due time reported once.
+    Scheduled("scheduled", OwnerRef) -> Vec<Schedule> => |e, a| e.scheduled(&a.entity_id);
+    /// Acknowledges a schedule: it moves on to its next due time.
+    ScheduleAck("schedule_ack", ScheduleRef) -> Schedule => |e, a| e.schedule_ack(&a);
+    /// Changes a schedule's text or tag.
+    ScheduleUpdate("schedule_update", ScheduleUpdate) -> Schedule =>
+        |e, a| e.schedule_update(&a);
+    /// Cancels a schedule.
+    ScheduleCancel("schedule_cancel", ScheduleRef) -> Schedule => |e, a| e.schedule_cancel(&a);
+    /// Whether the agent should speak up for an owner now, and why; records the act unless
+    /// a dry run. No model call.
+    HeartbeatCheck("heartbeat_check", HeartbeatRequest) -> HeartbeatReport,
+        mcp "heartbeat_check" => |e, a| e.heartbeat_check(&a);
+    /// The heartbeat's report, the agent's recent messages and the memories matching a query.
+    HeartbeatContext("heartbeat_context", HeartbeatRequest) -> HeartbeatContext =>
+        |e, a| e.heartbeat_context(&a);
+    /// Records a message of the conversation, so the heartbeat knows who talks.
+    RecordMessage("record_message", RecordMessage) -> Message => |e, a| e.record_message(&a);
+}
+
+/// Arguments of `remember`: a piece of conversation, or what a host extractor found in it.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+#[schemars(transform = crate::field::required(&["entity_id", "content"]))]
+pub struct RememberArgs {
+    pub entity_id: String,
+    pub content: String,
+    /// Memories the host already extracted from `content` (an LLM extractor, or `extract`
+    /// plus host vectors); when absent the engine's extractor runs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub extracted: Option<Vec<Extracted>>,
+    /// An LLM's raw answer to the `llm_instructions` for `content`: checked by the engine;
+    /// when it cannot be used the built-in extractor runs and the report says why.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub llm_output: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub agent_id: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub session_id: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source_ref: Option<String>,
+    /// Default conversation (trust 0.6).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<Source>,
+}
+
+impl RememberArgs {
+    fn options(&self) -> RememberOptions {
+        RememberOptions {
+            agent_id: self.agent_id.clone(),
+            session_id: self.session_id.clone(),
+            source_ref: self.source_ref.clone(),
+            source: self.source,
+        }
+    }
+}
+
+/// Arguments of `extract`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+#[schemars(transform = crate::field::required(&["content"]))]
+pub struct ExtractArgs {
+    pub content: String,
+}
+
+/// Arguments of `seed`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+#[schemars(transform = crate::field::required(&["items"]))]
+pub struct SeedArgs {
+    pub items: Vec<NewMemory>,
+}
+
+/// One memory of one owner.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+#[schemars(transform = crate::field::required(&["entity_id", "id"]))]
+pub struct MemoryRef {
+    pub entity_id: String,
+    pub id: String,
+}
+
+/// One owner.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+#[schemars(transform = crate::field::required(&["entity_id"]))]
+pub struct OwnerRef {
+    pub entity_id: String,
+}
+
+/// Arguments of `update`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+#[schemars(transform = crate::field::required(&["entity_id", "id", "patch"]))]
+pub struct UpdateArgs {
+    pub entity_id: String,
+    pub id: String,
+    pub patch: MemoryPatch,
+}
+
+/// Arguments of `pin`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+#[schemars(transform = crate::field::required(&["entity_id", "id", "pinned"]))]
+pub struct PinArgs {
+    pub entity_id: String,
+    pub id: String,
+    pub pinned: bool,
+}
+
+/// Arguments of `set_status`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SetStatusArgs {
+    pub entity_id: String,
+    pub id: String,
+    pub status: Status,
+    pub reason: String,
+}
+
+/// Arguments of `import`: JSONL as made by `export`, or plain records.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+#[schemars(transform = crate::field::required(&["jsonl"]))]
+pub struct ImportArgs {
+    pub jsonl: String,
+}
+
+/// Methods without arguments take an empty object (or nothing).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NoArgs {}
+
+/// The store's embedding model, as answered by `embedding_model`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct ModelInfo {
+    pub model: String,
+    pub dimension: usize,
+}
+
+impl Call {
+    /// Parses a call whose arguments are JSON text (`""` counts as no arguments).
+    pub fn from_json(method: &str, args: &str) -> Result<Call> {
+        let args = if args.trim().is_empty() { "{}" } else { args };
+        let mut de = serde_json::Deserializer::from_str(args);
+        let call = Call::parse(method, &mut de)?;
+        de.end()
+            .map_err(|e| Error::invalid("args", format!("trailing characters: {e}")))?;
+        Ok(call)
+    }
+}
+
+/// Deserialises `T` from any serde source, naming a bad value by its path below `field`
+/// (`args.items[0].importance`). Faces use it for their own option objects too.
+pub fn deserialize<'de, T: Deserialize<'de>, D: Deserializer<'de>>(field: &str, d: D) -> Result<T> {
+    serde_path_to_error::deserialize(d).map_err(|e| {
+        let path = e.path().to_string();
+        let field = if path == "." {
+            field.to_string()
+        } else {
+            format!("{field}.{path}")
+        };
+        Error::invalid(field, plain_reason(&e.into_inner().to_string()))
+    })
+}
+
+/// A deserialiser's message without what depends on how the arguments were written down (the
+/// path already names the field): serde_json's " at line L column C", a JS "Error: " prefix.
+/// Every face then reports the same bad argument with the same words.
+fn plain_reason(reason: &str) -> String {
+    let reason = reason.strip_prefix("Error: ").unwrap_or(reason);
+    let positioned = reason.rfind(" at line ").filter(|&i| {
+        let tail: Vec<&str> = reason[i + " at line ".len()..].split(' ').collect();
+        matches!(tail.as_slice(), [l, "column", c] if l.parse::<u64>().is_ok() && c.parse::<u64>().is_ok())
+    });
+    positioned.map_or(reason, |i| &reason[..i]).to_string()
+}
+
+impl Engine {
+    /// `remember` as every face calls it: through the engine's extractor, or with what the
+    /// host already extracted, or with an LLM's answer to check.
+    pub fn remember_args(&mut self, mut args: RememberArgs) -> Result<WriteReport> {
+        let options = args.options();
+        match (args.extracted.take(), args.llm_output.take()) {
+            (Some(_), Some(_)) => Err(Error::invalid(
+                "args",
+                "give either extracted memories or an LLM's answer, not both",
+            )),
+            (Some(x), None) => self.remember_extracted(&args.entity_id, x, options),
+            (None, Some(answer)) => {
+                Id::owner(&args.entity_id)?;
+                Content::parse("content", &args.content)?;
+                let extraction = crate::extract::from_answer(&answer, &args.content, self.now()?)?;
+                self.remember_extraction(&args.entity_id, extraction, options)
+            }
+            (None, None) => self.remember(&args.entity_id, &args.content, options),
+        }
+    }
+
+    /// Runs one call and answers with its result as JSON (objects' keys in sorted order).
+    pub fn call(&mut self, call: Call) -> Result<Value> {
+        let answer = self.run(call)?;
+        serde_json::to_value(answer).map_err(|e| Error::invalid("result", e.to_string()))
+    }
+
+    /// Runs a call given as a method name and JSON arguments, answering JSON text.
+    pub fn call_json(&mut self, method: &str, args: &str) -> Result<String> {
+        let value = self.call(Call::from_json(method, args)?)?;
+        serde_json::to_string(&value).map_err(|e| Error::invalid("result", e.to_string()))
+    }
+}

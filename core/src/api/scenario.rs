@@ -1,0 +1,57 @@
+//! Conformance scenarios (JSON in `tests/scenarios/`): a fixed clock and seed, then calls in
+//! order. Every face runs them and must print the same JSON.
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::Call;
+use crate::clock::{ManualClock, Millis, SeededEntropy};
+use crate::engine::Engine;
+use crate::error::Result;
+
+/// A scenario: start time and entropy seed, then the steps.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    /// Start time, ms since the epoch.
+    pub now: Millis,
+    /// Seed of the engine's entropy (memory ids).
+    pub seed: u64,
+    pub steps: Vec<Step>,
+}
+
+/// One call of a scenario, optionally after moving the clock to `at`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Step {
+    pub at: Option<Millis>,
+    pub method: String,
+    pub args: Option<Value>,
+}
+
+/// Runs a scenario on a fresh in-memory engine (the native reference run).
+pub fn run_scenario(scenario: &Scenario) -> Result<Vec<Value>> {
+    let clock = ManualClock::new(scenario.now);
+    let mut engine = Engine::builder(clock.clone())
+        .entropy(SeededEntropy::new(scenario.seed))
+        .open_in_memory()?;
+    let mut out = Vec::with_capacity(scenario.steps.len());
+    for step in &scenario.steps {
+        if let Some(at) = step.at {
+            clock.set(at);
+        }
+        let args = step.args.clone().unwrap_or_else(|| serde_json::json!({}));
+        out.push(outcome(
+            Call::parse(&step.method, args).and_then(|c| engine.call(c)),
+        ));
+    }
+    Ok(out)
+}
+
+/// How a face reports a call's result: `{"ok": …}` or `{"error": {"code", "message"}}`.
+pub fn outcome(result: Result<Value>) -> Value {
+    match result {
+        Ok(v) => serde_json::json!({ "ok": v }),
+        Err(e) => serde_json::json!({ "error": { "code": e.code(), "message": e.to_string() } }),
+    }
+}

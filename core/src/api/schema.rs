@@ -1,0 +1,107 @@
+//! The JSON Schema of the call vocabulary, made from the declaration in `calls!`: every call's
+//! method, summary, MCP tool name, and the schemas of its arguments and result, with the
+//! types they share under `$defs`. Faces derive their own bindings from it (the npm package's
+//! TypeScript declarations, the HTTP server's query parameters, the CLI's `call --list`).
+
+use schemars::SchemaGenerator;
+use serde_json::{json, Value};
+
+use super::{declared, CallInfo};
+
+/// One call as the schema describes it.
+pub(super) struct CallSchema {
+    pub info: CallInfo,
+    pub args: schemars::Schema,
+    pub result: schemars::Schema,
+}
+
+/// Marks a vector field whose vector a host embedder may supply: its value names the text
+/// field of the same object the vector is of.
+pub const EMBEDS: &str = "x-embeds";
+
+/// The schema document: `{"$schema", "calls": [{method, summary, mcp?, args, result}],
+/// "$defs"}`. Argument schemas describe what a call accepts (optional fields have defaults);
+/// the same types in results are always present.
+pub fn schema() -> Value {
+    let mut gen = SchemaGenerator::default();
+    let calls: Vec<Value> = declared(&mut gen)
+        .into_iter()
+        .map(|c| {
+            let mut call = json!({
+                "method": c.info.method,
+                "summary": c.info.summary.trim(),
+                "args": c.args,
+                "result": c.result,
+            });
+            if let Some(tool) = c.info.mcp {
+                call["mcp"] = json!(tool);
+            }
+            call
+        })
+        .collect();
+    json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "Mnemo calls",
+        "calls": calls,
+        "$defs": gen.definitions(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::METHODS;
+
+    /// Every `$ref` in a schema value.
+    fn refs(v: &Value, out: &mut Vec<String>) {
+        match v {
+            Value::Object(o) => {
+                if let Some(Value::String(r)) = o.get("$ref") {
+                    out.push(r.clone());
+                }
+                o.values().for_each(|x| refs(x, out));
+            }
+            Value::Array(a) => a.iter().for_each(|x| refs(x, out)),
+            _ => {}
+        }
+    }
+
+    #[test]
+    fn every_call_is_described_and_every_reference_resolves() {
+        let s = schema();
+        let calls = s["calls"].as_array().expect("calls");
+        let methods: Vec<&str> = calls.iter().filter_map(|c| c["method"].as_str()).collect();
+        assert_eq!(methods, METHODS);
+        for c in calls {
+            assert!(!c["summary"].as_str().unwrap_or("").is_empty(), "{c}");
+            assert!(c["args"].is_object() && c["result"].is_object(), "{c}");
+        }
+        let mut all = Vec::new();
+        refs(&s, &mut all);
+        assert!(!all.is_empty());
+        for r in all {
+            let name = r.strip_prefix("#/$defs/").expect("local reference");
+            assert!(s["$defs"].get(name).is_some(), "unresolved {r}");
+        }
+    }
+
+    #[test]
+    fn arguments_say_what_is_accepted() {
+        let s = schema();
+        let search = &s["$defs"]["SearchRequest"];
+        assert_eq!(search["additionalProperties"], json!(false));
+        assert!(search["properties"]["limit"].is_object());
+        assert_eq!(search["properties"]["vector"][EMBEDS], json!("query"));
+        let mode = &s["$defs"]["RankMode"];
+        assert_eq!(mode["enum"][0], json!("balanced"));
+        let seed = s["calls"]
+            .as_array()
+            .and_then(|c| c.iter().find(|c| c["method"] == "seed"))
+            .expect("seed");
+        assert_eq!(seed["args"]["$ref"], json!("#/$defs/SeedArgs"));
+        assert_eq!(
+            s["$defs"]["NewMemory"]["properties"]["vector"][EMBEDS],
+            json!("content")
+        );
+    }
+}
