@@ -31,7 +31,7 @@ pub struct Page {
 /// left out.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
-#[schemars(transform = crate::field::required(&["entity_id"]))]
+#[schemars(extend("required" = ["entity_id"]))]
 pub struct ListRequest {
     pub entity_id: String,
     pub types: Vec<MemoryType>,

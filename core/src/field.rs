@@ -301,25 +301,6 @@ impl Reason {
     }
 }
 
-/// A schema transform marking `fields` required: a call cannot do without them, though its
-/// arguments' type gives them a default (so a missing one gets the engine's clear error rather
-/// than a parser's). Used as `#[schemars(transform = field::required(&["entity_id"]))]`.
-pub fn required(fields: &'static [&'static str]) -> impl FnMut(&mut schemars::Schema) {
-    move |schema: &mut schemars::Schema| {
-        let list = schema
-            .ensure_object()
-            .entry("required")
-            .or_insert_with(|| serde_json::Value::Array(Vec::new()));
-        if let Some(list) = list.as_array_mut() {
-            for f in fields {
-                if !list.iter().any(|v| v == f) {
-                    list.push(serde_json::Value::from(*f));
-                }
-            }
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,11 +1,21 @@
-//! The command line: flags and subcommands, and the engine calls each command makes.
+//! The command line: flags and subcommands, and the engine calls each command makes — typed
+//! values of the core's call vocabulary (`mnemo_core::Call`), sent to the engine as JSON.
 
 use std::io::Read;
 use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
-use serde_json::{json, Map, Value};
+use mnemo_core::api::{
+    ExtractArgs, ImportArgs, MemoryRef, NoArgs, OwnerRef, PinArgs, RememberArgs, SeedArgs,
+    SetStatusArgs, UpdateArgs,
+};
+use mnemo_core::{
+    Call, ConflictsRequest, EntitiesRequest, HeartbeatRequest, ListRequest, MemoryPatch, NewMemory,
+    PathRequest, RecordMessage, RelationshipsRequest, ResolveRequest, ScheduleCreate, ScheduleRef,
+    ScheduleUpdate, SchedulesRequest, SearchRequest, TraverseRequest,
+};
+use serde::de::DeserializeOwned;
 
 /// Long-term memory for AI agents: remember, search and manage memories in a local store.
 #[derive(Parser)]
@@ -375,11 +385,20 @@ pub enum Command {
         #[arg(long, default_value_t = 300)]
         checks: usize,
     },
-    /// Any engine call by name, with JSON arguments.
+    /// Any engine call by name, with JSON arguments; `--list` lists the calls, `--schema`
+    /// prints the JSON Schema of one call's arguments and result (or of all).
     Call {
-        method: String,
+        /// The method (see --list).
+        #[arg(required_unless_present = "list")]
+        method: Option<String>,
         #[arg(default_value = "{}")]
         args: String,
+        /// List every call with what it does.
+        #[arg(long, conflicts_with = "schema")]
+        list: bool,
+        /// Print the schema of the call's arguments and result instead of running it.
+        #[arg(long)]
+        schema: bool,
     },
 }
 
@@ -395,32 +414,23 @@ pub fn parse_now(s: &str) -> Result<i64> {
     Ok((t.unix_timestamp_nanos() / 1_000_000) as i64)
 }
 
-/// A JSON object of the fields that are set.
-fn object(fields: Vec<(&str, Value)>) -> Value {
-    let map: Map<String, Value> = fields
-        .into_iter()
-        .filter(|(_, v)| !v.is_null())
-        .map(|(k, v)| (k.to_string(), v))
-        .collect();
-    Value::Object(map)
+/// A command's value of one of the engine's types (an enum spelled as in JSON), refused the
+/// way the engine refuses a bad argument.
+fn value<T: DeserializeOwned>(field: &str, text: &str) -> Result<T> {
+    Ok(mnemo_core::api::deserialize(
+        field,
+        serde_json::Value::String(text.to_string()),
+    )?)
 }
 
-/// A list argument, or nothing when empty.
-fn nonempty(v: Vec<String>) -> Value {
-    if v.is_empty() {
-        Value::Null
-    } else {
-        json!(v)
-    }
+/// Several values of one of the engine's types.
+fn values<T: DeserializeOwned>(field: &str, texts: &[String]) -> Result<Vec<T>> {
+    texts.iter().map(|t| value(field, t)).collect()
 }
 
-/// A flag that is sent only when set.
-fn flag(on: bool) -> Value {
-    if on {
-        json!(true)
-    } else {
-        Value::Null
-    }
+/// An optional value of one of the engine's types.
+fn opt<T: DeserializeOwned>(field: &str, text: Option<&str>) -> Result<Option<T>> {
+    text.map(|t| value(field, t)).transpose()
 }
 
 pub fn read_input(path: &PathBuf) -> Result<String> {
@@ -433,10 +443,18 @@ pub fn read_input(path: &PathBuf) -> Result<String> {
     Ok(s)
 }
 
-/// The engine calls one command makes: (method, args) pairs.
-pub fn calls(command: Command) -> Result<Vec<(&'static str, Value)>> {
-    let one = |m, v| Ok(vec![(m, v)]);
-    let mref = |entity: String, id: String| json!({"entity_id": entity, "id": id});
+fn memory_ref(entity_id: String, id: String) -> MemoryRef {
+    MemoryRef { entity_id, id }
+}
+
+fn owner(entity_id: String) -> OwnerRef {
+    OwnerRef { entity_id }
+}
+
+/// The engine calls one command makes. A value the engine would refuse is refused here with
+/// the engine's error (a `mnemo_core::Error` inside the `anyhow::Error`).
+pub fn calls(command: Command) -> Result<Vec<Call>> {
+    let one = |c| Ok(vec![c]);
     match command {
         Command::Remember {
             entity,
@@ -444,17 +462,15 @@ pub fn calls(command: Command) -> Result<Vec<(&'static str, Value)>> {
             session,
             agent,
             source_ref,
-        } => one(
-            "remember",
-            object(vec![
-                ("entity_id", json!(entity)),
-                ("content", json!(text)),
-                ("session_id", json!(session)),
-                ("agent_id", json!(agent)),
-                ("source_ref", json!(source_ref)),
-            ]),
-        ),
-        Command::Extract { text } => one("extract", json!({ "content": text })),
+        } => one(Call::Remember(RememberArgs {
+            entity_id: entity,
+            content: text,
+            session_id: session,
+            agent_id: agent,
+            source_ref,
+            ..Default::default()
+        })),
+        Command::Extract { text } => one(Call::Extract(ExtractArgs { content: text })),
         Command::Seed {
             entity,
             content,
@@ -467,37 +483,36 @@ pub fn calls(command: Command) -> Result<Vec<(&'static str, Value)>> {
         } => {
             if let Some(file) = file {
                 let text = read_input(&file)?;
-                let mut items = Vec::new();
+                let mut items: Vec<NewMemory> = Vec::new();
                 for (n, line) in text
                     .lines()
                     .enumerate()
                     .filter(|(_, l)| !l.trim().is_empty())
                 {
-                    let v: Value = serde_json::from_str(line)
-                        .with_context(|| format!("{} line {}: not JSON", file.display(), n + 1))?;
-                    items.push(v);
+                    let mut de = serde_json::Deserializer::from_str(line);
+                    let field = format!("{} line {}", file.display(), n + 1);
+                    items.push(mnemo_core::api::deserialize(&field, &mut de)?);
                 }
                 return Ok(items
                     .chunks(SEED_BATCH)
-                    .map(|c| ("seed", json!({"items": c})))
+                    .map(|c| Call::Seed(SeedArgs { items: c.to_vec() }))
                     .collect());
             }
             let (Some(entity), Some(content)) = (entity, content) else {
                 bail!("seed needs --entity and a content, or --file");
             };
-            let item = object(vec![
-                ("entity_id", json!(entity)),
-                ("content", json!(content)),
-                ("type", json!(memory_type)),
-                ("importance", json!(importance)),
-                ("tags", nonempty(tags)),
-                ("pinned", if pinned { json!(true) } else { Value::Null }),
-                (
-                    "expires_at",
-                    json!(expires.as_deref().map(parse_now).transpose()?),
-                ),
-            ]);
-            one("seed", json!({"items": [item]}))
+            one(Call::Seed(SeedArgs {
+                items: vec![NewMemory {
+                    entity_id: entity,
+                    content,
+                    memory_type: opt("type", memory_type.as_deref())?,
+                    importance,
+                    tags,
+                    pinned,
+                    expires_at: expires.as_deref().map(parse_now).transpose()?,
+                    ..Default::default()
+                }],
+            }))
         }
         Command::Search {
             entity,
@@ -506,34 +521,30 @@ pub fn calls(command: Command) -> Result<Vec<(&'static str, Value)>> {
             mode,
             types,
             include_archived,
-        } => one(
-            "search",
-            object(vec![
-                ("entity_id", json!(entity)),
-                ("query", json!(query)),
-                ("limit", json!(limit)),
-                ("mode", json!(mode)),
-                ("types", nonempty(types)),
-                ("include_archived", flag(include_archived)),
-            ]),
-        ),
-        Command::Get { entity, id } => one("get", mref(entity, id)),
+        } => one(Call::Search(SearchRequest {
+            entity_id: entity,
+            query,
+            limit,
+            mode: opt("mode", mode.as_deref())?.unwrap_or_default(),
+            types: values("types", &types)?,
+            include_archived,
+            ..Default::default()
+        })),
+        Command::Get { entity, id } => one(Call::Get(memory_ref(entity, id))),
         Command::List {
             entity,
             limit,
             offset,
             states,
             types,
-        } => one(
-            "list",
-            object(vec![
-                ("entity_id", json!(entity)),
-                ("limit", json!(limit)),
-                ("offset", json!(offset)),
-                ("states", nonempty(states)),
-                ("types", nonempty(types)),
-            ]),
-        ),
+        } => one(Call::List(ListRequest {
+            entity_id: entity,
+            limit,
+            offset,
+            states: values("states", &states)?,
+            types: values("types", &types)?,
+            ..Default::default()
+        })),
         Command::Update {
             entity,
             id,
@@ -541,29 +552,39 @@ pub fn calls(command: Command) -> Result<Vec<(&'static str, Value)>> {
             memory_type,
             importance,
             tags,
-        } => one(
-            "update",
-            json!({"entity_id": entity, "id": id, "patch": object(vec![("content", json!(content)), ("type", json!(memory_type)), ("importance", json!(importance)), ("tags", json!(tags))])}),
-        ),
-        Command::Forget { entity, id } => one("forget", mref(entity, id)),
-        Command::Reinforce { entity, id } => one("reinforce", mref(entity, id)),
-        Command::Demote { entity, id } => one("demote", mref(entity, id)),
-        Command::Pin { entity, id, off } => one(
-            "pin",
-            json!({"entity_id": entity, "id": id, "pinned": !off}),
-        ),
+        } => one(Call::Update(UpdateArgs {
+            entity_id: entity,
+            id,
+            patch: MemoryPatch {
+                content,
+                memory_type: opt("type", memory_type.as_deref())?,
+                importance,
+                tags,
+                ..Default::default()
+            },
+        })),
+        Command::Forget { entity, id } => one(Call::Forget(memory_ref(entity, id))),
+        Command::Reinforce { entity, id } => one(Call::Reinforce(memory_ref(entity, id))),
+        Command::Demote { entity, id } => one(Call::Demote(memory_ref(entity, id))),
+        Command::Pin { entity, id, off } => one(Call::Pin(PinArgs {
+            entity_id: entity,
+            id,
+            pinned: !off,
+        })),
         Command::Status {
             entity,
             id,
             status,
             reason,
-        } => one(
-            "set_status",
-            json!({"entity_id": entity, "id": id, "status": status, "reason": reason}),
-        ),
-        Command::History { entity, id } => one("status_history", mref(entity, id)),
-        Command::Stats { entity } => one("stats", json!({"entity_id": entity})),
-        Command::Scheduled { entity } => one("scheduled", json!({"entity_id": entity})),
+        } => one(Call::SetStatus(SetStatusArgs {
+            entity_id: entity,
+            id,
+            status: value("status", &status)?,
+            reason,
+        })),
+        Command::History { entity, id } => one(Call::StatusHistory(memory_ref(entity, id))),
+        Command::Stats { entity } => one(Call::Stats(owner(entity))),
+        Command::Scheduled { entity } => one(Call::Scheduled(owner(entity))),
         Command::Heartbeat {
             entity,
             autonomy,
@@ -572,111 +593,106 @@ pub fn calls(command: Command) -> Result<Vec<(&'static str, Value)>> {
             in_conversation,
             dry_run,
             query,
-        } => one(
-            if query.is_some() {
-                "heartbeat_context"
+        } => {
+            let context = query.is_some();
+            let req = HeartbeatRequest {
+                entity_id: entity,
+                autonomy: opt("autonomy", autonomy.as_deref())?,
+                utc_offset_minutes: utc_offset,
+                deadline_window,
+                in_conversation,
+                dry_run,
+                query,
+                ..Default::default()
+            };
+            one(if context {
+                Call::HeartbeatContext(req)
             } else {
-                "heartbeat_check"
-            },
-            object(vec![
-                ("entity_id", json!(entity)),
-                ("autonomy", json!(autonomy)),
-                ("utc_offset_minutes", json!(utc_offset)),
-                ("deadline_window", json!(deadline_window)),
-                ("in_conversation", json!(in_conversation)),
-                ("dry_run", flag(dry_run)),
-                ("query", json!(query)),
-            ]),
-        ),
+                Call::HeartbeatCheck(req)
+            })
+        }
         Command::Message {
             entity,
             role,
             act,
             session,
             text,
-        } => one(
-            "record_message",
-            object(vec![
-                ("entity_id", json!(entity)),
-                ("role", json!(role)),
-                ("content", json!(text)),
-                ("act_id", json!(act)),
-                ("session_id", json!(session)),
-            ]),
-        ),
+        } => one(Call::RecordMessage(RecordMessage {
+            entity_id: entity,
+            role: Some(value("role", &role)?),
+            content: text,
+            act_id: act,
+            session_id: session,
+        })),
         Command::Schedule { action } => match action {
-            ScheduleAction::Create { entity, cron, text } => one(
-                "schedule_create",
-                json!({"entity_id": entity, "content": text, "cron_tag": cron}),
-            ),
-            ScheduleAction::List { entity, all } => {
-                one("schedules", json!({"entity_id": entity, "all": all}))
+            ScheduleAction::Create { entity, cron, text } => {
+                one(Call::ScheduleCreate(ScheduleCreate {
+                    entity_id: entity,
+                    content: text,
+                    cron_tag: cron,
+                }))
             }
-            ScheduleAction::Ack { entity, id } => one("schedule_ack", mref(entity, id)),
+            ScheduleAction::List { entity, all } => one(Call::Schedules(SchedulesRequest {
+                entity_id: entity,
+                all,
+            })),
+            ScheduleAction::Ack { entity, id } => one(Call::ScheduleAck(ScheduleRef {
+                entity_id: entity,
+                id,
+            })),
             ScheduleAction::Update {
                 entity,
                 id,
                 cron,
                 text,
-            } => one(
-                "schedule_update",
-                object(vec![
-                    ("entity_id", json!(entity)),
-                    ("id", json!(id)),
-                    ("content", json!(text)),
-                    ("cron_tag", json!(cron)),
-                ]),
-            ),
-            ScheduleAction::Cancel { entity, id } => one("schedule_cancel", mref(entity, id)),
+            } => one(Call::ScheduleUpdate(ScheduleUpdate {
+                entity_id: entity,
+                id,
+                content: text,
+                cron_tag: cron,
+            })),
+            ScheduleAction::Cancel { entity, id } => one(Call::ScheduleCancel(ScheduleRef {
+                entity_id: entity,
+                id,
+            })),
         },
         Command::Conflicts {
             entity,
             open,
             resolved,
             limit,
-        } => one(
-            "conflicts",
-            object(vec![
-                ("entity_id", json!(entity)),
-                (
-                    "status",
-                    match (open, resolved) {
-                        (true, _) => json!("open"),
-                        (_, true) => json!("resolved"),
-                        _ => Value::Null,
-                    },
-                ),
-                ("limit", json!(limit)),
-            ]),
-        ),
+        } => one(Call::Conflicts(ConflictsRequest {
+            entity_id: entity,
+            status: match (open, resolved) {
+                (true, _) => Some(value("status", "open")?),
+                (_, true) => Some(value("status", "resolved")?),
+                _ => None,
+            },
+            limit,
+        })),
         Command::Resolve {
             entity,
             id,
             resolution,
             reason,
-        } => one(
-            "resolve_conflict",
-            object(vec![
-                ("entity_id", json!(entity)),
-                ("id", json!(id)),
-                ("resolution", json!(resolution)),
-                ("reason", json!(reason)),
-            ]),
-        ),
+        } => one(Call::ResolveConflict(ResolveRequest {
+            entity_id: entity,
+            id,
+            resolution: value("resolution", &resolution)?,
+            reason,
+        })),
         Command::Entities {
             entity,
             types,
             query,
             limit,
-        } => one(
-            "entities",
-            object(vec![
-                ("entity_id", json!(entity)),
-                ("types", nonempty(types)),
-                ("query", json!(query)),
-                ("limit", json!(limit)),
-            ]),
-        ),
+        } => one(Call::Entities(EntitiesRequest {
+            entity_id: entity,
+            types: values("types", &types)?,
+            query,
+            limit,
+            ..Default::default()
+        })),
         Command::Relationships {
             entity,
             of,
@@ -684,54 +700,50 @@ pub fn calls(command: Command) -> Result<Vec<(&'static str, Value)>> {
             min_strength,
             stated_only,
             limit,
-        } => one(
-            "relationships",
-            object(vec![
-                ("entity_id", json!(entity)),
-                ("entity", json!(of)),
-                ("relations", nonempty(relations)),
-                ("min_strength", json!(min_strength)),
-                ("stated_only", json!(stated_only)),
-                ("limit", json!(limit)),
-            ]),
-        ),
+        } => one(Call::Relationships(RelationshipsRequest {
+            entity_id: entity,
+            entity: of,
+            relations: values("relations", &relations)?,
+            min_strength,
+            stated_only,
+            limit,
+        })),
         Command::Traverse {
             entity,
             from,
             depth,
             relations,
-        } => one(
-            "traverse",
-            object(vec![
-                ("entity_id", json!(entity)),
-                ("from", json!(from)),
-                ("depth", json!(depth)),
-                ("relations", nonempty(relations)),
-            ]),
-        ),
+        } => one(Call::Traverse(TraverseRequest {
+            entity_id: entity,
+            from,
+            depth,
+            relations: values("relations", &relations)?,
+            ..Default::default()
+        })),
         Command::Path {
             entity,
             from,
             to,
             max_depth,
-        } => one(
-            "path",
-            object(vec![
-                ("entity_id", json!(entity)),
-                ("from", json!(from)),
-                ("to", json!(to)),
-                ("max_depth", json!(max_depth)),
-            ]),
-        ),
-        Command::Maintain => one("maintain", json!({})),
-        Command::Export { entity } => one("export", json!({"entity_id": entity})),
+        } => one(Call::Path(PathRequest {
+            entity_id: entity,
+            from,
+            to,
+            max_depth,
+        })),
+        Command::Maintain => one(Call::Maintain(NoArgs {})),
+        Command::Export { entity } => one(Call::Export(owner(entity))),
         Command::Import { file } => {
             // Chunks of lines, each its own transaction: what was acknowledged stays.
             let text = read_input(&file)?;
             let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
             Ok(lines
                 .chunks(IMPORT_BATCH)
-                .map(|c| ("import", json!({"jsonl": c.join("\n")})))
+                .map(|c| {
+                    Call::Import(ImportArgs {
+                        jsonl: c.join("\n"),
+                    })
+                })
                 .collect())
         }
         Command::Call { .. }

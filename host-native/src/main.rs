@@ -15,9 +15,10 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 use clap::Parser;
-use serde_json::{json, Value};
+use mnemo_core::Answer;
+use serde_json::json;
 
-use cli::{calls, parse_now, Cli, Command};
+use cli::{parse_now, Cli, Command};
 use datadir::DataDir;
 use runtime::{Clock, Options, Runtime};
 
@@ -60,43 +61,45 @@ fn run(cli: Cli) -> Result<ExitCode> {
         serve::serve(rt, &token, bind, *port)?;
         return Ok(ExitCode::SUCCESS);
     }
-    // (method, JSON arguments) of each engine call the command makes.
-    let steps: Vec<(String, String)> = match cli.command {
-        // Passed through as typed: the engine checks the method and parses the JSON.
-        Command::Call { method, args } => vec![(method, args)],
-        command => calls(command)?
-            .into_iter()
-            .map(|(m, v)| (m.to_string(), v.to_string()))
-            .collect(),
+    if let Command::Call {
+        method,
+        args,
+        list,
+        schema,
+    } = cli.command
+    {
+        return generic_call(rt, method, &args, list, schema, json);
+    }
+    let calls = match cli::calls(cli.command) {
+        Ok(calls) => calls,
+        Err(e) => {
+            rt.close()?;
+            return match e.downcast::<mnemo_core::Error>() {
+                Ok(refused) => Ok(refuse(json, refused.code(), &refused.to_string())),
+                Err(e) => Err(e),
+            };
+        }
     };
-    let mut results = Vec::new();
+    let mut answers = Vec::new();
     // Each batch of a long seed or import is its own transaction: a progress bar on a
     // terminal, else one line per committed batch (what a crash can no longer lose).
-    let bar = (steps.len() > 1 && std::io::stderr().is_terminal())
-        .then(|| indicatif::ProgressBar::new(steps.len() as u64).with_message("batches committed"));
-    for (n, (method, args)) in steps.iter().enumerate() {
-        match rt.call(method, args)? {
+    let bar = (calls.len() > 1 && std::io::stderr().is_terminal())
+        .then(|| indicatif::ProgressBar::new(calls.len() as u64).with_message("batches committed"));
+    for (n, call) in calls.iter().enumerate() {
+        match rt.call(call.method(), &call.args_json())? {
             Ok(out) => {
-                results.push((method, serde_json::from_str::<Value>(&out)?));
+                answers.push(Answer::from_json(call.method(), &out)?);
                 match &bar {
                     Some(bar) => bar.inc(1),
-                    None if steps.len() > 1 => {
-                        eprintln!("committed batch {}/{}", n + 1, steps.len())
+                    None if calls.len() > 1 => {
+                        eprintln!("committed batch {}/{}", n + 1, calls.len())
                     }
                     None => {}
                 }
             }
             Err(e) => {
                 rt.close()?;
-                if json {
-                    println!(
-                        "{}",
-                        json!({"error": {"code": e.code, "message": e.message}})
-                    );
-                } else {
-                    eprintln!("error ({}): {}", e.code, e.message);
-                }
-                return Ok(ExitCode::from(1));
+                return Ok(refuse(json, &e.code, &e.message));
             }
         }
     }
@@ -104,8 +107,63 @@ fn run(cli: Cli) -> Result<ExitCode> {
         bar.finish_and_clear();
     }
     rt.close()?;
-    output::print(&results, json);
+    output::print(answers, json)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Reports an engine's refusal: `{"error": {code, message}}` with `--json`, else a line on
+/// stderr; exit status 1.
+fn refuse(json: bool, code: &str, message: &str) -> ExitCode {
+    if json {
+        println!("{}", json!({"error": {"code": code, "message": message}}));
+    } else {
+        eprintln!("error ({code}): {message}");
+    }
+    ExitCode::from(1)
+}
+
+/// `mnemo call`: any engine call by name with JSON arguments, passed through as typed; or the
+/// list of calls, or a call's schema, as the engine declares them.
+fn generic_call(
+    mut rt: Runtime,
+    method: Option<String>,
+    args: &str,
+    list: bool,
+    schema: bool,
+    json: bool,
+) -> Result<ExitCode> {
+    let declared = rt.schema()?;
+    rt.close_after(|rt| {
+        let calls = declared["calls"].as_array().cloned().unwrap_or_default();
+        if list {
+            output::calls(&calls, json);
+            return Ok(ExitCode::SUCCESS);
+        }
+        let method = method.unwrap_or_default();
+        if schema {
+            let Some(call) = calls.iter().find(|c| c["method"] == method.as_str()) else {
+                return Ok(refuse(
+                    json,
+                    "unknown_value",
+                    &format!("unknown method {method:?}; `mnemo call --list` lists them"),
+                ));
+            };
+            let doc = json!({"call": call, "$defs": declared["$defs"]});
+            println!("{}", serde_json::to_string_pretty(&doc)?);
+            return Ok(ExitCode::SUCCESS);
+        }
+        match rt.call(&method, args)? {
+            Ok(out) if json => {
+                println!("{out}");
+                Ok(ExitCode::SUCCESS)
+            }
+            Ok(out) => {
+                output::print(vec![Answer::from_json(&method, &out)?], false)?;
+                Ok(ExitCode::SUCCESS)
+            }
+            Err(e) => Ok(refuse(json, &e.code, &e.message)),
+        }
+    })
 }
 
 /// 64 bits that differ between runs (the id generator's seed when none is given).

@@ -1,90 +1,118 @@
-//! What the CLI prints: one JSON document with `--json`, else short text per kind of result.
+//! What the CLI prints: one JSON document with `--json`, else short text per kind of answer.
+//! Answers arrive typed (`mnemo_core::Answer`), so every field read here is checked by the
+//! compiler; a call without a text form of its own is printed as indented JSON.
 
-use serde_json::{json, Value};
+use std::collections::BTreeMap;
+use std::fmt::Write;
 
-/// Prints the results of a command's calls (several only for batched seeds and imports,
+use anyhow::Result;
+use mnemo_core::{Answer, Conflict, Memory, Outcome, Relationship, Schedule, WriteReport};
+use serde_json::Value;
+
+/// Most outcomes printed one per line.
+const MAX_LISTED_OUTCOMES: usize = 20;
+
+/// Prints the answers of a command's calls (several only for batched seeds and imports,
 /// which are merged into one report).
-pub fn print(results: &[(&String, Value)], as_json: bool) {
-    let Some((method, _)) = results.first() else {
-        return;
+pub fn print(answers: Vec<Answer>, as_json: bool) -> Result<()> {
+    let Some(answer) = merge(answers) else {
+        return Ok(());
     };
-    let value = merge(method, results.iter().map(|(_, v)| v));
     if as_json {
-        println!("{value}");
+        println!("{}", serde_json::to_value(&answer)?);
     } else {
-        print!("{}", human(method, &value));
+        print!("{}", human(&answer)?);
     }
+    Ok(())
 }
 
 /// One report from the reports of a batched command.
-fn merge<'a>(method: &str, mut values: impl Iterator<Item = &'a Value>) -> Value {
-    let first = values.next().cloned().unwrap_or(Value::Null);
-    values.fold(first, |mut acc, v| {
-        match method {
-            "seed" | "remember" => extend(&mut acc["outcomes"], &v["outcomes"]),
-            "import" => {
-                for k in ["restored", "already_present"] {
-                    acc[k] = json!(acc[k].as_u64().unwrap_or(0) + v[k].as_u64().unwrap_or(0));
-                }
-                extend(&mut acc["written"]["outcomes"], &v["written"]["outcomes"]);
-            }
-            _ => {}
+fn merge(answers: Vec<Answer>) -> Option<Answer> {
+    let mut all = answers.into_iter();
+    let first = all.next()?;
+    Some(all.fold(first, |acc, next| match (acc, next) {
+        (Answer::Seed(mut a), Answer::Seed(b)) => {
+            a.outcomes.extend(b.outcomes);
+            Answer::Seed(a)
         }
-        acc
-    })
+        (Answer::Import(mut a), Answer::Import(b)) => {
+            a.restored += b.restored;
+            a.already_present += b.already_present;
+            a.written.outcomes.extend(b.written.outcomes);
+            Answer::Import(a)
+        }
+        (acc, _) => acc,
+    }))
 }
 
-fn extend(into: &mut Value, more: &Value) {
-    if let (Some(a), Some(b)) = (into.as_array_mut(), more.as_array()) {
-        a.extend(b.iter().cloned());
+/// The calls the engine declares, one per line with what each does (`mnemo call --list`).
+pub fn calls(calls: &[Value], as_json: bool) {
+    if as_json {
+        let list: Vec<&Value> = calls.iter().map(|c| &c["method"]).collect();
+        println!(
+            "{}",
+            Value::from(list.into_iter().cloned().collect::<Vec<_>>())
+        );
+        return;
+    }
+    for c in calls {
+        let summary = c["summary"].as_str().unwrap_or("");
+        println!("{:<18} {summary}", c["method"].as_str().unwrap_or_default());
     }
 }
 
-fn num(v: &Value) -> String {
-    v.as_f64().map_or_else(|| "-".into(), |x| format!("{x:.2}"))
-}
-
-fn s(v: &Value) -> &str {
-    v.as_str().unwrap_or("")
-}
-
-fn outcome(o: &Value) -> String {
-    match s(&o["action"]) {
-        "conflict" => format!(
-            "conflict {} ({}) with {}: {}{}",
-            s(&o["conflict"]),
-            s(&o["kind"]).replace('_', " "),
-            s(&o["existing"]),
-            s(&o["mode"]).replace('_', " "),
-            o["id"]
-                .as_str()
+fn outcome(o: &Outcome) -> String {
+    match o {
+        Outcome::Conflict {
+            id,
+            existing,
+            kind,
+            mode,
+            conflict,
+        } => format!(
+            "conflict {conflict} ({}) with {existing}: {}{}",
+            kind.as_str().replace('_', " "),
+            mode.as_str().replace('_', " "),
+            id.as_ref()
                 .map_or(String::new(), |id| format!(", stored {id}"))
         ),
-        "created" => format!("created {}", s(&o["id"])),
-        "merged" => format!(
-            "merged into {} (absorbed {}, similarity {})",
-            s(&o["id"]),
-            s(&o["absorbed"]),
-            num(&o["similarity"])
-        ),
-        _ => match o["existing"].as_str() {
-            Some(id) => format!("skipped: {} of {id}", s(&o["reason"]).replace('_', " ")),
-            None => format!("skipped: {}", s(&o["reason"]).replace('_', " ")),
-        },
+        Outcome::Created { id } => format!("created {id}"),
+        Outcome::Merged {
+            id,
+            absorbed,
+            similarity,
+        } => format!("merged into {id} (absorbed {absorbed}, similarity {similarity:.2})"),
+        Outcome::Skipped {
+            reason, existing, ..
+        } => {
+            let reason = reason_text(reason);
+            match existing {
+                Some(id) => format!("skipped: {reason} of {id}"),
+                None => format!("skipped: {reason}"),
+            }
+        }
     }
+}
+
+fn reason_text(reason: &mnemo_core::SkipReason) -> String {
+    serde_json::to_value(reason)
+        .ok()
+        .and_then(|v| v.as_str().map(|s| s.replace('_', " ")))
+        .unwrap_or_default()
 }
 
 /// Outcomes one per line, or counted when there are many.
-fn outcomes(list: &Value) -> String {
-    let list = list.as_array().map(Vec::as_slice).unwrap_or_default();
+fn outcomes(list: &[Outcome]) -> String {
     if list.len() <= MAX_LISTED_OUTCOMES {
         return list.iter().map(|o| outcome(o) + "\n").collect();
     }
-    let mut counts = std::collections::BTreeMap::new();
+    let mut counts = BTreeMap::new();
     for o in list {
-        let key = match (s(&o["action"]), o["reason"].as_str()) {
-            ("skipped", Some(reason)) => format!("skipped ({})", reason.replace('_', " ")),
-            (action, _) => action.to_string(),
+        let key = match o {
+            Outcome::Skipped { reason, .. } => format!("skipped ({})", reason_text(reason)),
+            Outcome::Created { .. } => "created".to_string(),
+            Outcome::Merged { .. } => "merged".to_string(),
+            Outcome::Conflict { .. } => "conflict".to_string(),
         };
         *counts.entry(key).or_insert(0usize) += 1;
     }
@@ -92,211 +120,205 @@ fn outcomes(list: &Value) -> String {
     format!("{} inputs — {}\n", list.len(), parts.join(", "))
 }
 
-/// Most outcomes printed one per line.
-const MAX_LISTED_OUTCOMES: usize = 20;
-
-fn memory_line(m: &Value) -> String {
+fn memory_line(m: &Memory) -> String {
     format!(
-        "{}  {:<12} {:<8} imp {}  {}",
-        s(&m["id"]),
-        s(&m["type"]),
-        s(&m["state"]),
-        num(&m["importance"]),
-        s(&m["content"])
+        "{}  {:<12} {:<8} imp {:.2}  {}",
+        m.id,
+        m.memory_type.as_str(),
+        m.state.as_str(),
+        m.importance,
+        m.content
     )
 }
 
-fn relationship_line(r: &Value) -> String {
+fn memory_block(m: &Memory) -> String {
     format!(
-        "{} {} {} · strength {} · evidence {}{}\n",
-        s(&r["from"]),
-        s(&r["relation"]),
-        s(&r["to"]),
-        num(&r["strength"]),
-        r["evidence"],
-        if r["inferred"] == json!(true) {
-            " (inferred)"
-        } else {
-            ""
-        }
+        "{}\n  status {} · layer {} · tier {} · accesses {} · feedback {} · pinned {}\n",
+        memory_line(m),
+        m.status,
+        m.layer,
+        m.tier,
+        m.access_count,
+        m.feedback,
+        m.pinned
     )
 }
 
-fn human(method: &str, v: &Value) -> String {
+fn relationship_line(r: &Relationship) -> String {
+    format!(
+        "{} {} {} · strength {:.2} · evidence {}{}\n",
+        r.from,
+        r.relation,
+        r.to,
+        r.strength,
+        r.evidence,
+        if r.inferred { " (inferred)" } else { "" }
+    )
+}
+
+fn conflicts(list: &[Conflict]) -> String {
     let mut out = String::new();
-    match method {
-        "seed" | "remember" => out += &outcomes(&v["outcomes"]),
-        "extract" => {
-            for x in v.as_array().into_iter().flatten() {
-                out += &format!(
-                    "{} {} · importance {} · confidence {}{} · sentiment {}  {}\n",
-                    s(&x["type"]),
-                    s(&x["kind"]),
-                    num(&x["importance"]),
-                    num(&x["confidence"]),
-                    if x["hedged"] == json!(true) {
-                        " (hedged)"
-                    } else {
-                        ""
-                    },
-                    num(&x["sentiment"]),
-                    s(&x["content"])
+    for c in list {
+        let _ = write!(
+            out,
+            "{} {} · {} ({})\n    was: {}\n    now: {}\n",
+            c.id,
+            c.status,
+            c.kind.as_str().replace('_', " "),
+            c.resolution
+                .map_or(c.mode.as_str(), |r| r.as_str())
+                .replace('_', " "),
+            c.existing_content,
+            c.content
+        );
+    }
+    if out.is_empty() {
+        out += "no conflicts\n";
+    }
+    out
+}
+
+fn schedules(list: &[Schedule], nothing: &str) -> String {
+    let mut out = String::new();
+    for s in list {
+        let _ = writeln!(
+            out,
+            "{} {} [{}] next {} · missed {}  {}",
+            s.id,
+            s.status,
+            s.cron_tag,
+            s.next_due_at.map_or("-".to_string(), |t| t.to_string()),
+            s.missed,
+            s.content
+        );
+    }
+    if out.is_empty() {
+        out += nothing;
+    }
+    out
+}
+
+fn write_report(r: &WriteReport) -> String {
+    outcomes(&r.outcomes)
+}
+
+fn heartbeat(r: &mnemo_core::HeartbeatReport) -> String {
+    let mut out = format!(
+        "{} — {} ({}, {} autonomy, {})\n",
+        if r.should_act {
+            "speak up"
+        } else {
+            "stay quiet"
+        },
+        r.decision_reason.as_str().replace('_', " "),
+        r.urgency_tier.map_or("no urgency", |t| t.as_str()),
+        r.autonomy.as_str(),
+        r.time_period.as_str().replace('_', " "),
+    );
+    for sig in &r.signals {
+        let _ = writeln!(
+            out,
+            "  {} {} ({}): {}",
+            if sig.surfaced { "*" } else { " " },
+            sig.kind.as_str().replace('_', " "),
+            sig.tier,
+            sig.summary,
+        );
+    }
+    if let Some(id) = &r.act_id {
+        let _ = writeln!(out, "recorded {id}");
+    }
+    let _ = writeln!(out, "next check in {} min", r.next_tick_ms / 60_000);
+    if r.should_act {
+        out += &r.summary;
+    }
+    out
+}
+
+fn human(answer: &Answer) -> Result<String> {
+    let mut out = String::new();
+    match answer {
+        Answer::Seed(r) | Answer::Remember(r) => out += &write_report(r),
+        Answer::Extract(found) => {
+            for x in found {
+                let _ = writeln!(
+                    out,
+                    "{} {} · importance {:.2} · confidence {:.2}{} · sentiment {:.2}  {}",
+                    x.memory_type,
+                    x.kind,
+                    x.importance,
+                    x.confidence,
+                    if x.hedged { " (hedged)" } else { "" },
+                    x.sentiment,
+                    x.content
                 );
-                if let Some(t) = x["expires_at"].as_i64() {
-                    out += &format!("    expires at {t} ms\n");
+                if let Some(t) = x.expires_at {
+                    let _ = writeln!(out, "    expires at {t} ms");
                 }
-                for e in x["entities"].as_array().into_iter().flatten() {
-                    out += &format!("    entity {} ({})\n", s(&e["name"]), s(&e["type"]));
+                for e in &x.entities {
+                    let _ = writeln!(out, "    entity {} ({})", e.name, e.entity_type);
                 }
-                for r in x["relationships"].as_array().into_iter().flatten() {
-                    out += &format!(
-                        "    {} {} {}\n",
-                        s(&r["from"]),
-                        s(&r["relation"]),
-                        s(&r["to"])
-                    );
+                for r in &x.relationships {
+                    let _ = writeln!(out, "    {} {} {}", r.from, r.relation, r.to);
                 }
             }
             if out.is_empty() {
                 out += "nothing worth remembering\n";
             }
         }
-        "import" => {
-            out += &format!(
-                "restored {}, already present {}\n",
-                v["restored"], v["already_present"]
+        Answer::Import(r) => {
+            let _ = writeln!(
+                out,
+                "restored {}, already present {}",
+                r.restored, r.already_present
             );
-            out += &outcomes(&v["written"]["outcomes"]);
+            out += &write_report(&r.written);
         }
-        "search" => {
-            for (i, h) in v.as_array().into_iter().flatten().enumerate() {
-                let w = &h["why"];
-                out += &format!(
-                    "{:>2}. {}  {}\n",
+        Answer::Search(hits) => {
+            for (i, h) in hits.iter().enumerate() {
+                let w = &h.why;
+                let _ = writeln!(
+                    out,
+                    "{:>2}. {:.2}  {}",
                     i + 1,
-                    num(&h["score"]),
-                    memory_line(&h["memory"])
+                    h.score,
+                    memory_line(&h.memory)
                 );
-                out += &format!(
-                    "    relevance {} (text {}, vector {}) · recency {} · retention {} · importance {}\n",
-                    num(&w["semantic"]),
-                    num(&w["text"]),
-                    num(&w["vector"]),
-                    num(&w["recency"]),
-                    num(&w["retention"]),
-                    num(&w["importance"])
+                let _ = writeln!(
+                    out,
+                    "    relevance {:.2} (text {:.2}, vector {:.2}) · recency {:.2} · retention {:.2} · importance {:.2}",
+                    w.semantic, w.text, w.vector, w.recency, w.retention, w.importance
                 );
             }
             if out.is_empty() {
                 out += "no memories matched\n";
             }
         }
-        "conflicts" | "resolve_conflict" => {
-            let one = [v.clone()];
-            let list = if method == "conflicts" {
-                v.as_array().map(Vec::as_slice).unwrap_or_default()
-            } else {
-                &one
-            };
-            for c in list {
-                out += &format!(
-                    "{} {} · {} ({})\n    was: {}\n    now: {}\n",
-                    s(&c["id"]),
-                    s(&c["status"]),
-                    s(&c["kind"]).replace('_', " "),
-                    c["resolution"]
-                        .as_str()
-                        .unwrap_or(s(&c["mode"]))
-                        .replace('_', " "),
-                    s(&c["existing_content"]),
-                    s(&c["content"])
-                );
-            }
-            if out.is_empty() {
-                out += "no conflicts\n";
-            }
+        Answer::Conflicts(list) => out += &conflicts(list),
+        Answer::ResolveConflict(c) => out += &conflicts(std::slice::from_ref(c)),
+        Answer::Schedules(list) => out += &schedules(list, "no schedules\n"),
+        Answer::Scheduled(list) => out += &schedules(list, "nothing due\n"),
+        Answer::ScheduleCreate(s)
+        | Answer::ScheduleAck(s)
+        | Answer::ScheduleUpdate(s)
+        | Answer::ScheduleCancel(s) => out += &schedules(std::slice::from_ref(s), ""),
+        Answer::HeartbeatCheck(r) => out += &heartbeat(r),
+        Answer::HeartbeatContext(c) => out += &heartbeat(&c.report),
+        Answer::RecordMessage(m) => {
+            let _ = writeln!(out, "recorded {} ({})", m.id, m.role);
         }
-        "schedules" | "scheduled" | "schedule_create" | "schedule_ack" | "schedule_update"
-        | "schedule_cancel" => {
-            let one = [v.clone()];
-            let list = v.as_array().map_or(&one[..], Vec::as_slice);
-            for x in list {
-                out += &format!(
-                    "{} {} [{}] next {} · missed {}  {}\n",
-                    s(&x["id"]),
-                    s(&x["status"]),
-                    s(&x["cron_tag"]),
-                    x["next_due_at"]
-                        .as_i64()
-                        .map_or("-".to_string(), |t| t.to_string()),
-                    x["missed"],
-                    s(&x["content"])
-                );
-            }
-            if out.is_empty() {
-                out += if method == "scheduled" {
-                    "nothing due\n"
-                } else {
-                    "no schedules\n"
-                };
-            }
-        }
-        "heartbeat_check" | "heartbeat_context" => {
-            let r = if method == "heartbeat_context" {
-                &v["report"]
-            } else {
-                v
-            };
-            out += &format!(
-                "{} — {} ({}, {} autonomy, {})\n",
-                if r["should_act"] == true {
-                    "speak up"
-                } else {
-                    "stay quiet"
-                },
-                s(&r["decision_reason"]).replace('_', " "),
-                r["urgency_tier"].as_str().unwrap_or("no urgency"),
-                s(&r["autonomy"]),
-                s(&r["time_period"]).replace('_', " "),
-            );
-            for sig in r["signals"].as_array().into_iter().flatten() {
-                out += &format!(
-                    "  {} {} ({}): {}\n",
-                    if sig["surfaced"] == true { "*" } else { " " },
-                    s(&sig["kind"]).replace('_', " "),
-                    s(&sig["tier"]),
-                    s(&sig["summary"]),
-                );
-            }
-            if let Some(id) = r["act_id"].as_str() {
-                out += &format!("recorded {id}\n");
-            }
-            out += &format!(
-                "next check in {} min\n",
-                r["next_tick_ms"].as_i64().unwrap_or(0) / 60_000
-            );
-            if r["should_act"] == true {
-                out += s(&r["summary"]);
-            }
-        }
-        "record_message" => out += &format!("recorded {} ({})\n", s(&v["id"]), s(&v["role"])),
-        "entities" => {
-            for e in v.as_array().into_iter().flatten() {
-                let aliases: Vec<&str> = e["aliases"]
-                    .as_array()
-                    .into_iter()
-                    .flatten()
-                    .map(s)
-                    .collect();
-                out += &format!(
-                    "{} ({}) · {} mentions{}\n",
-                    s(&e["name"]),
-                    s(&e["type"]),
-                    e["mentions"],
-                    if aliases.is_empty() {
+        Answer::Entities(list) => {
+            for e in list {
+                let _ = writeln!(
+                    out,
+                    "{} ({}) · {} mentions{}",
+                    e.name,
+                    e.entity_type,
+                    e.mentions,
+                    if e.aliases.is_empty() {
                         String::new()
                     } else {
-                        format!(" · also {}", aliases.join(", "))
+                        format!(" · also {}", e.aliases.join(", "))
                     }
                 );
             }
@@ -304,52 +326,52 @@ fn human(method: &str, v: &Value) -> String {
                 out += "no entities\n";
             }
         }
-        "relationships" => {
-            for r in v.as_array().into_iter().flatten() {
+        Answer::Relationships(list) => {
+            for r in list {
                 out += &relationship_line(r);
             }
             if out.is_empty() {
                 out += "no relationships\n";
             }
         }
-        "traverse" => {
-            for n in v["nodes"].as_array().into_iter().flatten() {
-                out += &format!(
-                    "{}{} ({})\n",
-                    "  ".repeat(n["depth"].as_u64().unwrap_or(0) as usize),
-                    s(&n["name"]),
-                    s(&n["type"])
+        Answer::Traverse(t) => {
+            for n in &t.nodes {
+                let _ = writeln!(
+                    out,
+                    "{}{} ({})",
+                    "  ".repeat(n.depth),
+                    n.name,
+                    n.entity_type
                 );
             }
         }
-        "path" => {
-            for r in v["hops"].as_array().into_iter().flatten() {
+        Answer::Path(p) => {
+            for r in &p.hops {
                 out += &relationship_line(r);
             }
-            if v["found"] != json!(true) {
+            if !p.found {
                 out += "no path within reach\n";
             }
         }
-        "list" => {
-            out += &format!("{} memories\n", v["total"]);
-            for m in v["memories"].as_array().into_iter().flatten() {
-                out += &format!("{}\n", memory_line(m));
+        Answer::List(page) => {
+            let _ = writeln!(out, "{} memories", page.total);
+            for m in &page.memories {
+                let _ = writeln!(out, "{}", memory_line(m));
             }
         }
-        "export" => out += s(v),
-        _ if v.get("content").is_some() && v.get("id").is_some() => {
-            out += &format!("{}\n", memory_line(v));
-            out += &format!(
-                "  status {} · layer {} · tier {} · accesses {} · feedback {} · pinned {}\n",
-                s(&v["status"]),
-                s(&v["layer"]),
-                s(&v["tier"]),
-                v["access_count"],
-                v["feedback"],
-                v["pinned"]
-            );
+        Answer::Export(jsonl) => out += jsonl,
+        Answer::Get(m)
+        | Answer::Update(m)
+        | Answer::Forget(m)
+        | Answer::Reinforce(m)
+        | Answer::Demote(m)
+        | Answer::Pin(m)
+        | Answer::SetStatus(m) => out += &memory_block(m),
+        other => {
+            // As the engine's JSON: keys in sorted order.
+            let value = serde_json::to_value(other)?;
+            let _ = writeln!(out, "{}", serde_json::to_string_pretty(&value)?);
         }
-        _ => out += &format!("{}\n", serde_json::to_string_pretty(v).unwrap_or_default()),
     }
-    out
+    Ok(out)
 }

@@ -70,9 +70,6 @@ impl WasiView for State {
     }
 }
 
-/// The types interface has no functions.
-impl mnemo::engine::types::Host for State {}
-
 impl Host for State {
     fn now(&mut self) -> i64 {
         self.clock.now()
@@ -195,6 +192,31 @@ impl Runtime {
             method,
             args,
         )?)
+    }
+
+    /// The JSON Schema of every engine call, as the component declares them.
+    pub fn schema(&mut self) -> Result<serde_json::Value> {
+        let text = self
+            .bindings
+            .mnemo_engine_engine()
+            .call_schema(&mut self.store)?;
+        Ok(serde_json::from_str(&text)?)
+    }
+
+    /// The methods `call` accepts.
+    #[cfg(test)]
+    pub fn methods(&mut self) -> Result<Vec<String>> {
+        Ok(self
+            .bindings
+            .mnemo_engine_engine()
+            .call_methods(&mut self.store)?)
+    }
+
+    /// Runs `f`, then closes the store whatever `f` answered.
+    pub fn close_after<T>(mut self, f: impl FnOnce(&mut Runtime) -> Result<T>) -> Result<T> {
+        let result = f(&mut self);
+        self.close()?;
+        result
     }
 
     /// Moves a fixed clock (scenarios replay time this way).

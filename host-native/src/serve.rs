@@ -3,6 +3,7 @@
 //! handed to the engine component, which runs calls one at a time. Every route but health
 //! needs the Bearer token, compared in constant time.
 
+use std::collections::HashMap;
 use std::io::{Read, Write};
 use std::path::Path;
 use std::sync::{mpsc, Arc};
@@ -60,12 +61,15 @@ type Answer = (u16, Value);
 struct Parsed {
     method: Method,
     path: String,
-    params: Value,
+    /// Query parameters as sent; typed by the call's schema when routed.
+    params: Vec<(String, String)>,
     body: Value,
 }
 
 /// Serves until the process is stopped.
 pub fn serve(mut rt: Runtime, token: &str, bind: &str, port: u16) -> Result<()> {
+    let schema = rt.schema()?;
+    let shapes = Shapes::from_schema(&schema);
     let server = Server::http((bind, port))
         .map_err(|e| anyhow::anyhow!("cannot listen on {bind}:{port}: {e}"))?;
     eprintln!("mnemo: serving http://{}/api/v1", server.server_addr());
@@ -82,7 +86,7 @@ pub fn serve(mut rt: Runtime, token: &str, bind: &str, port: u16) -> Result<()> 
     });
     for (request, parsed) in requests {
         let (status, body) = match parsed {
-            Ok(parsed) => route(&mut rt, parsed),
+            Ok(parsed) => route(&mut rt, &shapes, &schema, parsed),
             Err(answer) => answer,
         };
         let response = Response::from_string(body.to_string())
@@ -142,45 +146,92 @@ fn body(request: &mut Request) -> Result<Value, Answer> {
         .map_err(|e| error(400, "invalid_input", format!("malformed JSON body: {e}")))
 }
 
-/// Query parameters as a JSON object: `limit`/`offset` as numbers, the flags as booleans,
-/// repeated or comma-separated `state`/`type` as lists, everything else as strings.
-fn query(url: &str) -> Map<String, Value> {
-    let mut out = Map::new();
-    let Some((_, q)) = url.split_once('?') else {
-        return out;
-    };
-    for (k, v) in form_urlencoded::parse(q.as_bytes()) {
-        let (key, list) = match k.as_ref() {
-            "state" | "states" => ("states", true),
-            "type" | "types" => ("types", true),
-            "relation" | "relations" => ("relations", true),
-            k => (k, false),
-        };
-        if list {
-            let items = out.entry(key.to_string()).or_insert_with(|| json!([]));
-            if let Some(a) = items.as_array_mut() {
-                a.extend(v.split(',').map(|s| json!(s)));
+/// How a call's query parameters are read, from its declared arguments: numbers, booleans
+/// and lists (comma-separated or repeated, under the argument's name or its singular) by the
+/// argument's type, everything else as text — so `entity_id=123` stays an id.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Shape {
+    Number,
+    Boolean,
+    List,
+    Text,
+}
+
+/// The argument shapes of every call, by method and argument.
+struct Shapes(HashMap<String, HashMap<String, Shape>>);
+
+impl Shapes {
+    /// Reads the shapes from the engine's call schema.
+    fn from_schema(schema: &Value) -> Shapes {
+        let defs = &schema["$defs"];
+        let resolve = |v: &Value| -> Value {
+            match v["$ref"].as_str().and_then(|r| r.strip_prefix("#/$defs/")) {
+                Some(name) => defs[name].clone(),
+                None => v.clone(),
             }
-            continue;
+        };
+        let mut out = HashMap::new();
+        for call in schema["calls"].as_array().into_iter().flatten() {
+            let args = resolve(&call["args"]);
+            let mut shapes = HashMap::new();
+            for (name, prop) in args["properties"].as_object().into_iter().flatten() {
+                let prop = resolve(prop);
+                let types: Vec<&str> = match &prop["type"] {
+                    Value::String(t) => vec![t.as_str()],
+                    Value::Array(ts) => ts.iter().filter_map(Value::as_str).collect(),
+                    _ => Vec::new(),
+                };
+                let shape = if types.contains(&"array") {
+                    Shape::List
+                } else if types.contains(&"integer") || types.contains(&"number") {
+                    Shape::Number
+                } else if types.contains(&"boolean") {
+                    Shape::Boolean
+                } else {
+                    Shape::Text
+                };
+                shapes.insert(name.clone(), shape);
+            }
+            if let Some(m) = call["method"].as_str() {
+                out.insert(m.to_string(), shapes);
+            }
         }
-        // Only the numeric and boolean parameters are converted: ids such as `entity_id=123`
-        // stay strings.
-        let value = match (key, v.parse::<u64>()) {
-            ("limit" | "offset" | "depth" | "max_depth", Ok(n)) => json!(n),
-            ("pinned" | "oldest_first" | "include_archived" | "stated_only" | "all", _)
-                if v == "true" || v == "false" =>
-            {
-                json!(v == "true")
-            }
-            ("min_strength" | "min_score", _) => match v.parse::<f64>() {
-                Ok(x) if x.is_finite() => json!(x),
-                _ => json!(v),
-            },
-            _ => json!(v),
-        };
-        out.insert(key.to_string(), value);
+        Shapes(out)
     }
-    out
+
+    /// Query parameters as the arguments of `method` (a JSON object). A value that does not
+    /// read as its type is passed as text, for the engine to refuse by name.
+    fn args(&self, method: &str, params: &[(String, String)]) -> Value {
+        let empty = HashMap::new();
+        let shapes = self.0.get(method).unwrap_or(&empty);
+        let mut out = Map::new();
+        for (k, v) in params {
+            let (key, shape) = match shapes.get(k.as_str()) {
+                Some(s) => (k.clone(), *s),
+                None => match shapes.get(&format!("{k}s")) {
+                    Some(Shape::List) => (format!("{k}s"), Shape::List),
+                    _ => (k.clone(), Shape::Text),
+                },
+            };
+            let value = match shape {
+                Shape::List => {
+                    let items = out.entry(key.clone()).or_insert_with(|| json!([]));
+                    if let Some(a) = items.as_array_mut() {
+                        a.extend(v.split(',').map(|s| json!(s)));
+                    }
+                    continue;
+                }
+                Shape::Number => match v.parse::<serde_json::Number>() {
+                    Ok(n) => Value::Number(n),
+                    Err(_) => json!(v),
+                },
+                Shape::Boolean if v == "true" || v == "false" => json!(v == "true"),
+                _ => json!(v),
+            };
+            out.insert(key, value);
+        }
+        Value::Object(out)
+    }
 }
 
 /// Runs one engine call and shapes its answer.
@@ -231,7 +282,10 @@ fn parse(token: &str, request: &mut Request) -> Result<Parsed, Answer> {
         ));
     }
     Ok(Parsed {
-        params: Value::Object(query(&url)),
+        params: url
+            .split_once('?')
+            .map(|(_, q)| form_urlencoded::parse(q.as_bytes()).into_owned().collect())
+            .unwrap_or_default(),
         method,
         path,
         body,
@@ -262,7 +316,7 @@ fn keyoku_message(body: Value) -> Value {
 }
 
 /// Runs a checked request's route on the engine.
-fn route(rt: &mut Runtime, request: Parsed) -> Answer {
+fn route(rt: &mut Runtime, shapes: &Shapes, schema: &Value, request: Parsed) -> Answer {
     let Parsed {
         method,
         path,
@@ -277,12 +331,20 @@ fn route(rt: &mut Runtime, request: Parsed) -> Answer {
         (Method::Post, ["seed"]) => call(rt, "seed", body),
         (Method::Post, ["search"]) => call(rt, "search", body),
         (Method::Post, ["consolidate"]) => call(rt, "maintain", json!({})),
-        (Method::Get, ["stats"]) => call(rt, "stats", params),
+        (Method::Get, ["stats"]) => call(rt, "stats", shapes.args("stats", &params)),
         (Method::Get, ["stats", entity]) => call(rt, "stats", json!({ "entity_id": entity })),
-        (Method::Get, ["memories"]) => call(rt, "list", params),
+        (Method::Get, ["memories"]) => call(rt, "list", shapes.args("list", &params)),
         (Method::Post, ["memories"]) => call(rt, "seed", json!({ "items": [body] })),
-        (Method::Get, ["memories", id]) => call(rt, "get", with(params, "id", json!(id))),
-        (Method::Delete, ["memories", id]) => call(rt, "forget", with(params, "id", json!(id))),
+        (Method::Get, ["memories", id]) => call(
+            rt,
+            "get",
+            with(shapes.args("get", &params), "id", json!(id)),
+        ),
+        (Method::Delete, ["memories", id]) => call(
+            rt,
+            "forget",
+            with(shapes.args("forget", &params), "id", json!(id)),
+        ),
         (Method::Put | Method::Patch, ["memories", id]) => {
             let mut patch = body;
             let entity = patch
@@ -303,23 +365,27 @@ fn route(rt: &mut Runtime, request: Parsed) -> Answer {
             };
             call(rt, method, with(body, "id", json!(id)))
         }
-        (Method::Get, ["memories", id, "history"]) => {
-            call(rt, "status_history", with(params, "id", json!(id)))
-        }
-        (Method::Get, ["entities"]) => call(rt, "entities", params),
-        (Method::Get, ["conflicts"]) => call(rt, "conflicts", params),
+        (Method::Get, ["memories", id, "history"]) => call(
+            rt,
+            "status_history",
+            with(shapes.args("status_history", &params), "id", json!(id)),
+        ),
+        (Method::Get, ["entities"]) => call(rt, "entities", shapes.args("entities", &params)),
+        (Method::Get, ["conflicts"]) => call(rt, "conflicts", shapes.args("conflicts", &params)),
         (Method::Post, ["schedule"]) => call(rt, "schedule_create", body),
-        (Method::Get, ["schedules"]) => call(rt, "schedules", params),
-        (Method::Get, ["scheduled"]) => call(rt, "scheduled", params),
+        (Method::Get, ["schedules"]) => call(rt, "schedules", shapes.args("schedules", &params)),
+        (Method::Get, ["scheduled"]) => call(rt, "scheduled", shapes.args("scheduled", &params)),
         (Method::Post, ["schedule", id, "ack"]) => {
             call(rt, "schedule_ack", with(body, "id", json!(id)))
         }
         (Method::Put | Method::Patch, ["schedule", id]) => {
             call(rt, "schedule_update", with(body, "id", json!(id)))
         }
-        (Method::Delete, ["schedule", id]) => {
-            call(rt, "schedule_cancel", with(params, "id", json!(id)))
-        }
+        (Method::Delete, ["schedule", id]) => call(
+            rt,
+            "schedule_cancel",
+            with(shapes.args("schedule_cancel", &params), "id", json!(id)),
+        ),
         (Method::Post, ["heartbeat", "check"]) => call(rt, "heartbeat_check", body),
         (Method::Post, ["heartbeat", "context"]) => call(rt, "heartbeat_context", body),
         (Method::Post, ["heartbeat", "record-message" | "message"]) => {
@@ -328,11 +394,18 @@ fn route(rt: &mut Runtime, request: Parsed) -> Answer {
         (Method::Post, ["conflicts", id, "resolve"]) => {
             call(rt, "resolve_conflict", with(body, "id", json!(id)))
         }
-        (Method::Get, ["graph", "relationships"]) => call(rt, "relationships", params),
-        (Method::Get, ["graph", "traverse"]) => call(rt, "traverse", params),
-        (Method::Get, ["graph", "path"]) => call(rt, "path", params),
-        (Method::Get, ["export"]) => call(rt, "export", params),
+        (Method::Get, ["graph", "relationships"]) => {
+            call(rt, "relationships", shapes.args("relationships", &params))
+        }
+        (Method::Get, ["graph", "traverse"]) => {
+            call(rt, "traverse", shapes.args("traverse", &params))
+        }
+        (Method::Get, ["graph", "path"]) => call(rt, "path", shapes.args("path", &params)),
+        (Method::Get, ["export"]) => call(rt, "export", shapes.args("export", &params)),
         (Method::Post, ["import"]) => call(rt, "import", body),
+        // Every declared call, by its method name; and the declarations themselves.
+        (Method::Post, ["call", method]) => call(rt, method, body),
+        (Method::Get, ["schema"]) => (200, schema.clone()),
         _ => error(
             404,
             "not_found",

@@ -5,6 +5,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
+use mnemo_core::api::{Scenario, SeedArgs};
+use mnemo_core::{Call, HeartbeatRequest, NewMemory, SearchRequest};
 use serde_json::{json, Value};
 
 use crate::cli::{read_input, SEED_BATCH};
@@ -15,15 +17,12 @@ use crate::runtime::{self, Clock, Options, Runtime};
 /// Runs a scenario in a temporary data directory; prints `[{"ok": …} | {"error": …}, …]`.
 pub fn scenario(file: &PathBuf) -> Result<ExitCode> {
     let text = read_input(file)?;
-    let sc: Value =
-        serde_json::from_str(&text).with_context(|| format!("{} is not JSON", file.display()))?;
-    let (Some(now), Some(seed), Some(steps)) = (
-        sc["now"].as_i64(),
-        sc["seed"].as_u64(),
-        sc["steps"].as_array(),
-    ) else {
-        bail!("a scenario is {{\"now\": ms, \"seed\": n, \"steps\": [{{\"method\", \"args\"?, \"at\"?}}]}}");
-    };
+    let sc: Scenario = serde_json::from_str(&text).with_context(|| {
+        format!(
+            "{} is not a scenario ({{now, seed, steps}})",
+            file.display()
+        )
+    })?;
     let dir = std::env::temp_dir().join(format!(
         "mnemo-scenario-{}-{}",
         std::process::id(),
@@ -33,20 +32,21 @@ pub fn scenario(file: &PathBuf) -> Result<ExitCode> {
         let data = DataDir::take(&dir)?;
         let mut rt = Runtime::open(Options {
             data: data.path.clone(),
-            clock: Clock::Fixed(now),
-            seed,
+            clock: Clock::Fixed(sc.now),
+            seed: sc.seed,
             embedding: None,
             llm: None,
         })?;
         let mut out = Vec::new();
-        for step in steps {
-            if let Some(at) = step["at"].as_i64() {
+        for step in &sc.steps {
+            if let Some(at) = step.at {
                 rt.set_now(at);
             }
             let args = step
-                .get("args")
+                .args
+                .as_ref()
                 .map_or_else(|| "{}".to_string(), Value::to_string);
-            out.push(match rt.call(s(&step["method"]), &args)? {
+            out.push(match rt.call(&step.method, &args)? {
                 Ok(v) => json!({ "ok": serde_json::from_str::<Value>(&v)? }),
                 Err(e) => json!({ "error": { "code": e.code, "message": e.message } }),
             });
@@ -59,19 +59,26 @@ pub fn scenario(file: &PathBuf) -> Result<ExitCode> {
     result
 }
 
+/// A benchmark corpus, as core's `bench_corpus` example writes it.
+#[derive(serde::Deserialize)]
+struct Corpus {
+    model: String,
+    dimension: u32,
+    items: Vec<NewMemory>,
+    queries: Vec<SearchRequest>,
+}
+
 /// `mnemo bench`: the workload of core's `workload` example, through the component.
 pub fn bench(corpus: &PathBuf) -> Result<ExitCode> {
-    let corpus: Value = serde_json::from_str(&read_input(corpus)?)?;
-    let (Some(items), Some(queries)) = (corpus["items"].as_array(), corpus["queries"].as_array())
-    else {
-        bail!("a corpus is {{\"items\": [...], \"queries\": [...]}} (core's bench_corpus example)");
-    };
+    let corpus: Corpus = serde_json::from_str(&read_input(corpus)?).context(
+        "a corpus is {\"model\", \"dimension\", \"items\": [...], \"queries\": [...]} (core's bench_corpus example)",
+    )?;
     let dir = std::env::temp_dir().join(format!("mnemo-bench-{}", std::process::id()));
     let data = DataDir::take(&dir)?;
     let started = std::time::Instant::now();
     let embedding = runtime::Embedding::Supplied {
-        model: corpus["model"].as_str().unwrap_or("bench-384").to_string(),
-        dimension: corpus["dimension"].as_u64().unwrap_or(384) as u32,
+        model: corpus.model.clone(),
+        dimension: corpus.dimension,
     };
     let mut rt = Runtime::open(Options {
         data: data.path.clone(),
@@ -81,18 +88,24 @@ pub fn bench(corpus: &PathBuf) -> Result<ExitCode> {
         llm: None,
     })?;
     let open_ms = started.elapsed().as_secs_f64() * 1000.0;
+    let batches: Vec<Call> = corpus
+        .items
+        .chunks(SEED_BATCH)
+        .map(|c| Call::Seed(SeedArgs { items: c.to_vec() }))
+        .collect();
     let t = std::time::Instant::now();
-    for batch in items.chunks(SEED_BATCH) {
-        if let Err(e) = rt.call("seed", &json!({ "items": batch }).to_string())? {
+    for call in &batches {
+        if let Err(e) = rt.call(call.method(), &call.args_json())? {
             bail!("seed failed: {}", e.message);
         }
     }
     let seed_s = t.elapsed().as_secs_f64();
-    let mut ms = Vec::with_capacity(queries.len());
-    for q in queries {
-        let args = q.to_string();
+    let mut ms = Vec::with_capacity(corpus.queries.len());
+    for q in corpus.queries {
+        let call = Call::Search(q);
+        let args = call.args_json();
         let t = std::time::Instant::now();
-        if let Err(e) = rt.call("search", &args)? {
+        if let Err(e) = rt.call(call.method(), &args)? {
             bail!("search failed: {}", e.message);
         }
         ms.push(t.elapsed().as_secs_f64() * 1000.0);
@@ -104,7 +117,7 @@ pub fn bench(corpus: &PathBuf) -> Result<ExitCode> {
     println!(
         "{}",
         json!({
-            "memories": items.len(),
+            "memories": corpus.items.len(),
             "seed_seconds": seed_s,
             "search_ms": ms,
             "open_ms": open_ms,
@@ -116,11 +129,16 @@ pub fn bench(corpus: &PathBuf) -> Result<ExitCode> {
 /// `mnemo bench-heartbeat`: dry-run heartbeat checks of `entity` through the component,
 /// each timed; prints the raw timings (the benchmark script computes the percentiles).
 pub fn bench_heartbeat(mut rt: Runtime, entity: &str, checks: usize) -> Result<ExitCode> {
-    let args = json!({ "entity_id": entity, "dry_run": true }).to_string();
+    let call = Call::HeartbeatCheck(HeartbeatRequest {
+        entity_id: entity.to_string(),
+        dry_run: true,
+        ..Default::default()
+    });
+    let args = call.args_json();
     let mut ms = Vec::with_capacity(checks + 1);
     for _ in 0..=checks {
         let t = std::time::Instant::now();
-        if let Err(e) = rt.call("heartbeat_check", &args)? {
+        if let Err(e) = rt.call(call.method(), &args)? {
             bail!("heartbeat_check failed: {}", e.message);
         }
         ms.push(t.elapsed().as_secs_f64() * 1000.0);
@@ -130,8 +148,4 @@ pub fn bench_heartbeat(mut rt: Runtime, entity: &str, checks: usize) -> Result<E
     let first = ms.remove(0);
     println!("{}", json!({ "first_ms": first, "check_ms": ms }));
     Ok(ExitCode::SUCCESS)
-}
-
-fn s(v: &Value) -> &str {
-    v.as_str().unwrap_or("")
 }

@@ -747,3 +747,32 @@ fn heartbeat_decides_as_the_clock_is_replayed_and_messages_count() {
         assert_eq!(e["code"], "invalid_input", "{args:?}: {e}");
     }
 }
+
+#[test]
+fn every_declared_call_is_reachable_from_the_command_line() {
+    let d = Data::new("declared");
+    let p = &d.0;
+    // `call --list` lists exactly the calls the engine declares, each with what it does.
+    let listed = ok(p, &["call", "--list"]);
+    assert_eq!(listed, json!(mnemo_core::METHODS));
+    let text = mnemo(p, &["call", "--list"]);
+    let text = String::from_utf8_lossy(&text.stdout);
+    for info in mnemo_core::CALLS {
+        assert!(
+            text.contains(&format!("{:<18} {}", info.method, info.summary())),
+            "{}",
+            info.method
+        );
+        // Each call's schema, and the call itself: a result or its arguments refused.
+        let out = mnemo(p, &["call", info.method, "--schema"]);
+        let doc: Value = serde_json::from_slice(&out.stdout).expect("a schema document");
+        assert_eq!(doc["call"]["method"], info.method);
+        let out = mnemo(p, &["--json", "call", info.method, "{}"]);
+        if out.status.code() != Some(0) {
+            let v: Value = serde_json::from_slice(&out.stdout).expect("an error document");
+            assert_ne!(v["error"]["code"], "unknown_value", "{}: {v}", info.method);
+        }
+    }
+    let e = refused(p, &["call", "frobnicate", "{}"]);
+    assert_eq!(e["code"], "unknown_value");
+}

@@ -76,14 +76,23 @@ impl Server {
         let _ = s.write_all(body); // the server may answer (413) before reading it all
         let mut out = Vec::new();
         let _ = s.read_to_end(&mut out);
-        let text = String::from_utf8_lossy(&out);
-        let status: u16 = text
+        let split = out
+            .windows(4)
+            .position(|w| w == b"\r\n\r\n")
+            .map_or(out.len(), |i| i + 4);
+        let head = String::from_utf8_lossy(&out[..split]).to_ascii_lowercase();
+        let status: u16 = head
             .split(' ')
             .nth(1)
             .and_then(|c| c.parse().ok())
             .expect("a status line");
-        let body = text.split_once("\r\n\r\n").map(|x| x.1).unwrap_or("");
-        (status, serde_json::from_str(body).unwrap_or(Value::Null))
+        let body = if head.contains("transfer-encoding: chunked") {
+            dechunk(&out[split..])
+        } else {
+            out[split..].to_vec()
+        };
+        let body = String::from_utf8(body).expect("a UTF-8 body");
+        (status, serde_json::from_str(&body).unwrap_or(Value::Null))
     }
 
     fn send(&self, method: &str, path: &str, body: Value) -> (u16, Value) {
@@ -101,6 +110,22 @@ impl Server {
             .as_u64()
             .unwrap()
     }
+}
+
+/// A chunked body, joined (what any HTTP client does with `Transfer-Encoding: chunked`).
+fn dechunk(mut rest: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    while let Some(eol) = rest.windows(2).position(|w| w == b"\r\n") {
+        let size = String::from_utf8_lossy(&rest[..eol]);
+        let n = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
+        let data = &rest[eol + 2..];
+        if n == 0 || data.len() < n {
+            break;
+        }
+        out.extend_from_slice(&data[..n]);
+        rest = data[n..].strip_prefix(b"\r\n").unwrap_or(&data[n..]);
+    }
+    out
 }
 
 impl Drop for Server {
@@ -774,4 +799,72 @@ fn heartbeat_routes() {
     ] {
         assert_eq!(s.raw("POST", path, None, b"{}").0, 401, "{path}");
     }
+}
+
+#[test]
+fn every_declared_call_has_a_route_and_query_parameters_follow_the_schema() {
+    let s = Server::start("declared", None);
+    // The declaration itself, as the engine gives it.
+    let (st, schema) = s.send("GET", "/api/v1/schema", Value::Null);
+    assert_eq!(st, 200);
+    assert_eq!(schema.to_string(), mnemo_core::api::schema().to_string());
+    // Every declared call answers at /call/{method}: a result, or its arguments refused —
+    // never "no route" or "no such method".
+    for method in mnemo_core::METHODS {
+        let (st, r) = s.send("POST", &format!("/api/v1/call/{method}"), json!({}));
+        assert_ne!(st, 404, "{method}: {r}");
+        assert!(
+            !(r["code"] == "unknown_value" && r["error"].as_str().unwrap_or("").contains("method")),
+            "{method}: {r}"
+        );
+    }
+    let (st, r) = s.send("POST", "/api/v1/call/frobnicate", json!({}));
+    assert_eq!(
+        (st, r["code"].as_str()),
+        (400, Some("unknown_value")),
+        "{r}"
+    );
+    // Query parameters take their argument's type from the schema: numbers, booleans and
+    // lists (repeated, comma-separated, or under the singular name); ids stay text.
+    let (st, r) = s.send(
+        "POST",
+        "/api/v1/call/seed",
+        json!({"items": [
+            {"entity_id": "123", "content": "Tea at nine", "type": "PREFERENCE", "pinned": true},
+            {"entity_id": "123", "content": "Moved to Porto", "type": "EVENT"},
+            {"entity_id": "123", "content": "Call the bank", "type": "PLAN"}
+        ]}),
+    );
+    assert_eq!(st, 200, "{r}");
+    let (st, page) = s.send(
+        "GET",
+        "/api/v1/memories?entity_id=123&limit=5&type=PREFERENCE,EVENT&oldest_first=true",
+        Value::Null,
+    );
+    assert_eq!(st, 200, "{page}");
+    let contents: Vec<&str> = page["memories"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["content"].as_str().unwrap())
+        .collect();
+    assert_eq!(contents, ["Tea at nine", "Moved to Porto"]);
+    let (st, page) = s.send(
+        "GET",
+        "/api/v1/memories?entity_id=123&types=PLAN&types=EVENT&pinned=false",
+        Value::Null,
+    );
+    assert_eq!((st, page["total"].as_u64()), (200, Some(2)), "{page}");
+    // A value that is not of its type reaches the engine as text, and is refused by name.
+    let (st, r) = s.send(
+        "GET",
+        "/api/v1/memories?entity_id=123&limit=many",
+        Value::Null,
+    );
+    assert_eq!(
+        (st, r["code"].as_str()),
+        (400, Some("invalid_input")),
+        "{r}"
+    );
+    assert!(r["error"].as_str().unwrap().contains("args.limit"), "{r}");
 }

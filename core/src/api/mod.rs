@@ -42,10 +42,17 @@ use crate::write::{NewMemory, RememberOptions, WriteReport};
 pub struct CallInfo {
     /// The method name every face uses.
     pub method: &'static str,
-    /// What the call does, in a line or two.
-    pub summary: &'static str,
+    /// What the call does: its doc comment, line by line.
+    pub doc: &'static str,
     /// The name of the tool an MCP server offers for it, if it offers one.
     pub mcp: Option<&'static str>,
+}
+
+impl CallInfo {
+    /// What the call does, as one line of text.
+    pub fn summary(&self) -> String {
+        self.doc.split_whitespace().collect::<Vec<_>>().join(" ")
+    }
 }
 
 /// Declares every engine call once. Each entry: its doc comment (what it does), the `Call`
@@ -77,7 +84,7 @@ macro_rules! calls {
         /// Every call's method, summary and MCP tool, in declaration order.
         pub const CALLS: &[CallInfo] = &[$(CallInfo {
             method: $method,
-            summary: concat!($($doc, "\n"),+),
+            doc: concat!($($doc, "\n"),+),
             mcp: calls!(@mcp $($mcp)?),
         }),+];
 
@@ -145,7 +152,7 @@ macro_rules! calls {
             vec![$(schema::CallSchema {
                 info: CallInfo {
                     method: $method,
-                    summary: concat!($($doc, "\n"),+),
+                    doc: concat!($($doc, "\n"),+),
                     mcp: calls!(@mcp $($mcp)?),
                 },
                 args: gen.subschema_for::<$args>(),
@@ -255,7 +262,7 @@ calls! {
 /// Arguments of `remember`: a piece of conversation, or what a host extractor found in it.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
-#[schemars(transform = crate::field::required(&["entity_id", "content"]))]
+#[schemars(extend("required" = ["entity_id", "content"]))]
 pub struct RememberArgs {
     pub entity_id: String,
     pub content: String,
@@ -292,7 +299,7 @@ impl RememberArgs {
 /// Arguments of `extract`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
-#[schemars(transform = crate::field::required(&["content"]))]
+#[schemars(extend("required" = ["content"]))]
 pub struct ExtractArgs {
     pub content: String,
 }
@@ -300,7 +307,7 @@ pub struct ExtractArgs {
 /// Arguments of `seed`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
-#[schemars(transform = crate::field::required(&["items"]))]
+#[schemars(extend("required" = ["items"]))]
 pub struct SeedArgs {
     pub items: Vec<NewMemory>,
 }
@@ -308,7 +315,7 @@ pub struct SeedArgs {
 /// One memory of one owner.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
-#[schemars(transform = crate::field::required(&["entity_id", "id"]))]
+#[schemars(extend("required" = ["entity_id", "id"]))]
 pub struct MemoryRef {
     pub entity_id: String,
     pub id: String,
@@ -317,7 +324,7 @@ pub struct MemoryRef {
 /// One owner.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
-#[schemars(transform = crate::field::required(&["entity_id"]))]
+#[schemars(extend("required" = ["entity_id"]))]
 pub struct OwnerRef {
     pub entity_id: String,
 }
@@ -325,7 +332,7 @@ pub struct OwnerRef {
 /// Arguments of `update`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
-#[schemars(transform = crate::field::required(&["entity_id", "id", "patch"]))]
+#[schemars(extend("required" = ["entity_id", "id", "patch"]))]
 pub struct UpdateArgs {
     pub entity_id: String,
     pub id: String,
@@ -335,7 +342,7 @@ pub struct UpdateArgs {
 /// Arguments of `pin`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
-#[schemars(transform = crate::field::required(&["entity_id", "id", "pinned"]))]
+#[schemars(extend("required" = ["entity_id", "id", "pinned"]))]
 pub struct PinArgs {
     pub entity_id: String,
     pub id: String,
@@ -355,7 +362,7 @@ pub struct SetStatusArgs {
 /// Arguments of `import`: JSONL as made by `export`, or plain records.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
-#[schemars(transform = crate::field::required(&["jsonl"]))]
+#[schemars(extend("required" = ["jsonl"]))]
 pub struct ImportArgs {
     pub jsonl: String,
 }

@@ -29,7 +29,7 @@ pub fn schema() -> Value {
         .map(|c| {
             let mut call = json!({
                 "method": c.info.method,
-                "summary": c.info.summary.trim(),
+                "summary": c.info.summary(),
                 "args": c.args,
                 "result": c.result,
             });

@@ -56,7 +56,7 @@ impl From<ConflictRow> for Conflict {
 /// Filters for [`Engine::conflicts`].
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
-#[schemars(transform = crate::field::required(&["entity_id"]))]
+#[schemars(extend("required" = ["entity_id"]))]
 pub struct ConflictsRequest {
     pub entity_id: String,
     /// Only open (or only resolved) conflicts.

@@ -26,7 +26,7 @@ pub use words::sentences;
 /// the rest defaults to a CONTEXT fact of importance 0.5, full confidence, neutral sentiment.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
-#[schemars(transform = crate::field::required(&["content"]))]
+#[schemars(extend("required" = ["content"]))]
 pub struct Extracted {
     pub content: String,
     #[serde(rename = "type")]

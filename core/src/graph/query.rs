@@ -54,7 +54,7 @@ pub struct Relationship {
 /// Filters and paging for [`Engine::entities`].
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
-#[schemars(transform = crate::field::required(&["entity_id"]))]
+#[schemars(extend("required" = ["entity_id"]))]
 pub struct EntitiesRequest {
     pub entity_id: String,
     /// Only these types (any when empty).
@@ -69,7 +69,7 @@ pub struct EntitiesRequest {
 /// Filters for [`Engine::relationships`].
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
-#[schemars(transform = crate::field::required(&["entity_id"]))]
+#[schemars(extend("required" = ["entity_id"]))]
 pub struct RelationshipsRequest {
     pub entity_id: String,
     /// Only relationships touching this entity (a name or alias).
@@ -87,7 +87,7 @@ pub struct RelationshipsRequest {
 /// A breadth-first walk from one entity, for [`Engine::traverse`].
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
-#[schemars(transform = crate::field::required(&["entity_id", "from"]))]
+#[schemars(extend("required" = ["entity_id", "from"]))]
 pub struct TraverseRequest {
     pub entity_id: String,
     /// Where to start (a name or alias; `user` is the owner).
@@ -120,7 +120,7 @@ pub struct Traversal {
 /// The shortest path between two entities, for [`Engine::path`].
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
-#[schemars(transform = crate::field::required(&["entity_id", "from", "to"]))]
+#[schemars(extend("required" = ["entity_id", "from", "to"]))]
 pub struct PathRequest {
     pub entity_id: String,
     pub from: String,

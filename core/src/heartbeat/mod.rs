@@ -162,7 +162,7 @@ string_enum! {
 /// `heartbeat` configuration.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
-#[schemars(transform = crate::field::required(&["entity_id"]))]
+#[schemars(extend("required" = ["entity_id"]))]
 pub struct HeartbeatRequest {
     pub entity_id: String,
     pub autonomy: Option<Autonomy>,
@@ -413,7 +413,7 @@ pub struct HeartbeatContext {
 /// A message of the conversation, for [`Engine::record_message`].
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
-#[schemars(transform = crate::field::required(&["entity_id", "role", "content"]))]
+#[schemars(extend("required" = ["entity_id", "role", "content"]))]
 pub struct RecordMessage {
     pub entity_id: String,
     pub role: Option<MessageRole>,

@@ -48,7 +48,7 @@ impl Default for RecallFilter {
 /// A search. Only `entity_id` and `query` (or `vector`) are required.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
-#[schemars(transform = crate::field::required(&["entity_id", "query"]))]
+#[schemars(extend("required" = ["entity_id", "query"]))]
 pub struct SearchRequest {
     pub entity_id: String,
     pub query: String,

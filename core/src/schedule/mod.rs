@@ -67,7 +67,7 @@ impl From<ScheduleRow> for Schedule {
 /// A new schedule, for [`Engine::schedule_create`].
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
-#[schemars(transform = crate::field::required(&["entity_id", "content", "cron_tag"]))]
+#[schemars(extend("required" = ["entity_id", "content", "cron_tag"]))]
 pub struct ScheduleCreate {
     pub entity_id: String,
     pub content: String,
@@ -78,7 +78,7 @@ pub struct ScheduleCreate {
 /// Changes to a schedule, for [`Engine::schedule_update`].
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
-#[schemars(transform = crate::field::required(&["entity_id", "id"]))]
+#[schemars(extend("required" = ["entity_id", "id"]))]
 pub struct ScheduleUpdate {
     pub entity_id: String,
     pub id: String,
@@ -89,7 +89,7 @@ pub struct ScheduleUpdate {
 /// Which schedules [`Engine::schedules`] lists.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
-#[schemars(transform = crate::field::required(&["entity_id"]))]
+#[schemars(extend("required" = ["entity_id"]))]
 pub struct SchedulesRequest {
     pub entity_id: String,
     /// Done and cancelled ones too.
@@ -99,7 +99,7 @@ pub struct SchedulesRequest {
 /// One schedule of one owner.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
-#[schemars(transform = crate::field::required(&["entity_id", "id"]))]
+#[schemars(extend("required" = ["entity_id", "id"]))]
 pub struct ScheduleRef {
     pub entity_id: String,
     pub id: String,

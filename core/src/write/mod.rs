@@ -25,7 +25,7 @@ pub const MAX_BATCH: usize = 10_000;
 /// A structured memory to store. Only `entity_id` and `content` are required.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
-#[schemars(transform = crate::field::required(&["entity_id", "content"]))]
+#[schemars(extend("required" = ["entity_id", "content"]))]
 pub struct NewMemory {
     pub entity_id: String,
     pub content: String,

@@ -1,0 +1,124 @@
+//! The component face: the `mnemo` WIT world's `engine` interface over the core — a store
+//! resource whose `call` runs any engine call given as JSON — with the host's clock, and its
+//! embedder and extractor when it has them.
+
+use std::cell::{RefCell, RefMut};
+
+use mnemo_core::{
+    Clock, Config, Embedder, Engine, Error, HashEmbedder, LlmExtractor, Millis, SeededEntropy,
+};
+
+wit_bindgen::generate!({ world: "mnemo", path: "wit" });
+
+use exports::mnemo::engine::engine::{self as wit, GuestStore, OpenOptions};
+use mnemo::engine::host;
+
+/// The host's clock.
+struct HostClock;
+
+impl Clock for HostClock {
+    fn now(&self) -> Millis {
+        host::now()
+    }
+}
+
+/// The host's embedding model.
+struct HostEmbedder {
+    model: String,
+    dim: usize,
+}
+
+impl Embedder for HostEmbedder {
+    fn model_id(&self) -> &str {
+        &self.model
+    }
+    fn dimension(&self) -> usize {
+        self.dim
+    }
+    fn embed(&self, text: &str) -> mnemo_core::Result<Vec<f32>> {
+        host::embed(&[text.to_string()])
+            .map_err(Error::Embedder)?
+            .pop()
+            .ok_or_else(|| Error::Embedder("the host embedder returned no vector".into()))
+    }
+}
+
+fn error(e: Error) -> wit::Error {
+    wit::Error {
+        code: e.code().to_string(),
+        message: e.to_string(),
+    }
+}
+
+/// One open store.
+struct Store(RefCell<Engine>);
+
+impl Store {
+    fn engine(&self) -> RefMut<'_, Engine> {
+        self.0.borrow_mut()
+    }
+}
+
+impl GuestStore for Store {
+    fn open(options: OpenOptions) -> Result<wit::Store, wit::Error> {
+        let mut builder = Engine::builder(HostClock)
+            .entropy(SeededEntropy::new(options.seed))
+            // The host's LLM when it has one, checked, else the built-in extractor.
+            .extractor(LlmExtractor(
+                |instructions: &str, text: &str, now: Millis| {
+                    host::extract(instructions, text, now)
+                },
+            ));
+        if !options.config.trim().is_empty() {
+            let mut de = serde_json::Deserializer::from_str(&options.config);
+            let config: Config = mnemo_core::api::deserialize("config", &mut de).map_err(error)?;
+            builder = builder.config(config);
+        }
+        builder = match host::embedder() {
+            Some(e) => builder.embedder(HostEmbedder {
+                model: e.model,
+                dim: e.dimension as usize,
+            }),
+            None => builder.embedder(HashEmbedder::default()),
+        };
+        // The host holds an OS lock on the data directory, so this is the store's only
+        // connection: keep SQLite's lock between transactions instead of taking and dropping
+        // its lock directory around each one (a crash leaves it; the host clears it).
+        let conn = rusqlite::Connection::open(&options.path)
+            .and_then(|c| {
+                c.execute_batch("PRAGMA locking_mode = EXCLUSIVE;")
+                    .map(|_| c)
+            })
+            .map_err(|e| error(Error::Storage(e)))?;
+        let engine = builder.open_connection(conn).map_err(error)?;
+        Ok(wit::Store::new(Store(RefCell::new(engine))))
+    }
+
+    fn call(&self, method: String, args: String) -> Result<String, wit::Error> {
+        self.engine().call_json(&method, &args).map_err(error)
+    }
+
+    fn flush(&self) -> Result<(), wit::Error> {
+        self.engine().flush().map_err(error)
+    }
+
+    fn changes(&self) -> u64 {
+        self.0.borrow().changes()
+    }
+}
+
+struct Component;
+
+impl wit::Guest for Component {
+    type Store = Store;
+
+    fn methods() -> Vec<String> {
+        mnemo_core::METHODS.iter().map(|m| m.to_string()).collect()
+    }
+
+    fn schema() -> String {
+        mnemo_core::api::schema().to_string()
+    }
+}
+
+export!(Component);
