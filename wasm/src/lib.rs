@@ -11,7 +11,8 @@
 //!   Build: `cargo build -p mnemo-wasm --target wasm32-wasip2 --release` (the host's build
 //!   script does it).
 //!
-//! On other targets this crate is empty.
+//! Natively it holds `typescript`, which generates the npm package's TypeScript declarations
+//! and call table from the engine's call schema.
 
 #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
 mod interop;
@@ -24,3 +25,7 @@ pub use mnemo::Mnemo;
 
 #[cfg(target_os = "wasi")]
 mod component;
+
+/// The npm package's generated bindings (a build-time tool: natively only).
+#[cfg(not(target_arch = "wasm32"))]
+pub mod typescript;

@@ -113,6 +113,11 @@ impl Mnemo {
         Ok(Mnemo { engine, clock })
     }
 
+    /// The engine's calls, by method name (what `call` accepts).
+    pub fn methods() -> Vec<String> {
+        mnemo_core::METHODS.iter().map(|m| m.to_string()).collect()
+    }
+
     /// Runs one engine call (`remember`, `search`, … — snake_case names and arguments, as on
     /// every surface) given its arguments as JSON text, and answers JSON text.
     pub fn call(&mut self, method: &str, args: &str) -> Result<String, JsValue> {

@@ -3,6 +3,7 @@
 // in-process transport (Node, edge runtimes) both use this file.
 
 import init, { Mnemo as Core } from '../pkg/mnemo_wasm.js';
+import { CALLS } from './calls.js';
 import * as idb from './idb.js';
 
 let ready;
@@ -28,40 +29,31 @@ export function coded(message, code) {
 
 const STORAGES = ['memory', 'opfs', 'idb'];
 
-/** Typed-array vectors (what embedding models return) as plain arrays. */
-function plainVectors(args) {
-  const fix = (o) => {
-    if (o && ArrayBuffer.isView(o.vector)) o = { ...o, vector: Array.from(o.vector) };
-    return o;
-  };
-  if (!args || typeof args !== 'object') return args;
-  args = fix(args);
-  if (args.patch) args = { ...args, patch: fix(args.patch) };
-  for (const key of ['items', 'extracted']) {
-    if (Array.isArray(args[key])) args = { ...args, [key]: args[key].map(fix) };
-  }
-  return args;
-}
+/** Fields that hold vectors, as the engine's call declarations name them. */
+const VECTOR_FIELDS = new Set(CALLS.flatMap((c) => c.embeds.map((e) => e.vector)));
 
 /** Finds the NaN or infinity JSON would have turned into null, and names it. */
-function rejectNonFinite(value, path) {
+function rejectNonFinite(value, path, key) {
   if (typeof value === 'number' && !Number.isFinite(value)) {
-    const element = path.match(/vector\[(\d+)\]$/);
-    if (element) throw coded(`vector element ${element[1]} is ${value}; vectors must be finite`, 'non_finite_vector');
+    const element = path.match(/\[(\d+)\]$/);
+    if (element && VECTOR_FIELDS.has(key)) {
+      throw coded(`vector element ${element[1]} is ${value}; vectors must be finite`, 'non_finite_vector');
+    }
     throw coded(`invalid ${path}: ${value} is not a finite number`, 'invalid_input');
   }
-  if (Array.isArray(value)) value.forEach((v, i) => rejectNonFinite(v, `${path}[${i}]`));
+  if (Array.isArray(value) || ArrayBuffer.isView(value)) {
+    Array.from(value).forEach((v, i) => rejectNonFinite(v, `${path}[${i}]`, key));
+  }
   else if (value && typeof value === 'object') {
-    for (const [k, v] of Object.entries(value)) rejectNonFinite(v, path === 'args' && !k ? path : `${path}.${k}`);
+    for (const [k, v] of Object.entries(value)) rejectNonFinite(v, path === 'args' && !k ? path : `${path}.${k}`, k);
   }
 }
 
-/** The JSON text the engine parses: plain objects, finite numbers. */
+/** The JSON text the engine parses: plain data (typed arrays as arrays), finite numbers. */
 export function toJson(args, field = 'args') {
-  args = plainVectors(args ?? {});
   let text;
   try {
-    text = JSON.stringify(args);
+    text = JSON.stringify(args ?? {}, (_, v) => (ArrayBuffer.isView(v) ? Array.from(v) : v));
   } catch (e) {
     throw coded(`invalid ${field}: ${e.message}`, 'invalid_input');
   }

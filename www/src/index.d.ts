@@ -1,561 +1,858 @@
-// Types of the Mnemo JS package. Field names are the engine's snake_case JSON, the same on
-// every surface (JS, HTTP, CLI), so a memory looks identical wherever it is read.
+// Generated from the engine's call declarations (mnemo_core::api) by
+// `cargo run -p mnemo-wasm --example bindings`; do not edit.
+// Field names are the engine's snake_case JSON, the same on every surface (JS, HTTP, CLI).
 
-export type MemoryType =
-  | 'IDENTITY' | 'PREFERENCE' | 'RELATIONSHIP' | 'EVENT' | 'ACTIVITY' | 'PLAN' | 'CONTEXT' | 'EPHEMERAL';
-export type Kind = 'fact' | 'procedure' | 'narrative';
-export type Layer = 'working' | 'episodic' | 'semantic' | 'procedural';
-export type State = 'ACTIVE' | 'STALE' | 'ARCHIVED' | 'DELETED';
-export type Status = 'active' | 'challenged' | 'invalidated' | 'merged' | 'superseded';
-export type Tier = 'hot' | 'warm' | 'archive';
-export type Source = 'user' | 'agent' | 'conversation' | 'import';
-export type Visibility = 'private' | 'team' | 'global';
-export type RankMode = 'balanced' | 'recent' | 'important' | 'historical' | 'comprehensive';
-export type RecallFilter = 'facts_only' | 'facts_plus_rules' | 'full_context';
-export type EntityType = 'PERSON' | 'ORGANIZATION' | 'LOCATION' | 'PRODUCT' | 'CONCEPT' | 'EVENT' | 'OTHER';
-/** A knowledge-graph edge, read "from <relation> to". */
-export type Relation =
-  | 'works_at' | 'employs' | 'manages' | 'reports_to' | 'friend_of' | 'lives_in' | 'home_of'
-  | 'parent_of' | 'child_of' | 'dating' | 'married_to' | 'engaged_to' | 'ex_of' | 'member_of'
-  | 'has_member' | 'founded' | 'founded_by' | 'uses' | 'used_by' | 'created' | 'created_by'
-  | 'collaborates_with' | 'mentors' | 'mentored_by' | 'competitor_of' | 'partner_of'
-  | 'client_of' | 'serves' | 'sibling_of' | 'knows' | 'colleague_of' | 'neighbor_of'
-  | 'roommate_of' | 'cousin_of' | 'relative_of' | 'grandparent_of' | 'grandchild_of'
-  | 'studied_at' | 'teaches' | 'student_of' | 'owns' | 'owned_by' | 'has_pet' | 'pet_of'
-  | 'located_in' | 'born_in' | 'works_on' | 'likes' | 'dislikes' | 'interested_in' | 'attends'
-  | 'visited';
-/** Milliseconds since the Unix epoch. */
-export type Millis = number;
-export type Vector = number[] | Float32Array;
+import type { Millis, OpenOptions, Vector } from './package';
+export * from './package';
 
-/** A stored memory. */
-export interface Memory {
-  id: string;
-  entity_id: string;
-  agent_id: string | null;
-  session_id: string | null;
-  team_id: string | null;
-  visibility: Visibility;
+/** How pressing a silent entity is: urgent when a plan naming it is due within 14 days. */
+export type AlertLevel = 'attention' | 'urgent';
+
+/**
+ * How the agent uses what the heartbeat finds. The engine decides whether to speak up;
+ * the level decides how, and how often.
+ */
+export type Autonomy = 'observe' | 'suggest' | 'act';
+
+/** A conflict between a new statement and an existing memory. */
+export interface Conflict {
+  /** What the new statement said. */
   content: string;
-  content_hash: string;
-  type: MemoryType;
-  kind: Kind;
-  layer: Layer;
-  state: State;
-  status: Status;
-  tier: Tier;
-  importance: number;
-  surprise: number | null;
-  confidence: number;
-  sentiment: number;
-  source: Source;
-  trust: number;
-  access_count: number;
-  last_accessed_at: Millis | null;
-  feedback: number;
-  pinned: boolean;
-  manual_tags: string[];
-  auto_tags: string[];
-  expires_at: Millis | null;
-  cron_tag: string | null;
-  source_ref: string | null;
-  merged_into: string | null;
-  created_at: Millis;
-  updated_at: Millis;
-  state_changed_at: Millis;
-  deleted_at: Millis | null;
+  created_at: number;
+  /** The memory it contradicted. */
+  existing: string;
+  existing_content: string;
+  id: string;
+  kind: ConflictKind;
+  /** The memory stored for the new statement (none when it was not stored). */
+  memory: string | null;
+  /** The mode applied when it was found. */
+  mode: ConflictMode;
+  reason: string | null;
+  resolution: Resolution | null;
+  resolved_at: number | null;
+  status: ConflictStatus;
 }
 
-/** A memory to store; only `entity_id` and `content` are required. */
-export interface NewMemory {
+/** What kind of contradiction a conflict is. */
+export type ConflictKind = 'negation' | 'stated_change' | 'preference_flip' | 'changed_number' | 'changed_place' | 'changed_job' | 'changed_relationship';
+
+/** How a conflict is resolved (Keyoku's five modes). */
+export type ConflictMode = 'keep_existing' | 'use_new' | 'merge' | 'ask' | 'temporal';
+
+/** Whether a conflict still waits for a decision. */
+export type ConflictStatus = 'open' | 'resolved';
+
+/** Filters for `Engine::conflicts`. */
+export interface ConflictsRequest {
   entity_id: string;
-  content: string;
-  type?: MemoryType;
-  kind?: Kind;
-  layer?: Layer;
-  importance?: number;
-  confidence?: number;
-  sentiment?: number;
-  source?: Source;
-  tags?: string[];
-  pinned?: boolean;
-  expires_at?: Millis;
-  cron_tag?: string;
-  source_ref?: string;
-  agent_id?: string;
-  session_id?: string;
-  team_id?: string;
-  visibility?: Visibility;
-  /** The content's vector, when you embed it yourself. */
-  vector?: Vector;
+  /** At most this many, newest first (1..=1000, default 50). */
+  limit?: number | null;
+  /** Only open (or only resolved) conflicts. */
+  status?: ConflictStatus | null;
+}
+
+/** An interrupted session the agent could offer to resume. */
+export interface Continuity {
+  /** The session's newest CONTEXT/ACTIVITY memories, newest first (at most 5). */
+  last_memories: Memory[];
+  resume_suggestion: string;
+  session_age_hours: number;
+  /** The session left an activity or plan open. */
+  was_interrupted: boolean;
+}
+
+/** Which step of should_act decided, and how. */
+export type DecisionReason = 'first_contact' | 'act_deadline_critical' | 'suppress_time_period' | 'suppress_conversation_low' | 'no_signals' | 'act_immediate' | 'suppress_stale' | 'suppress_confluence' | 'act_confluence' | 'suppress_cooldown' | 'suppress_topic_repeat' | 'act' | 'nudge' | 'suppress_nudge_cap' | 'suppress_nudge_backoff';
+
+/** What got better since the last act. */
+export type DeltaKind = 'goal_improved' | 'entity_reengaged' | 'sentiment_improved';
+
+/** Filters and paging for `Engine::entities`. */
+export interface EntitiesRequest {
+  entity_id: string;
+  /** Page size (1..=1000, default 50). */
+  limit?: number | null;
+  offset?: number;
+  /** Only entities with a name or alias containing this (case-insensitive). */
+  query?: string | null;
+  /** Only these types (any when empty). */
+  types?: EntityType[];
+}
+
+/** An entity of an owner's graph. */
+export interface Entity {
+  /** Other names it goes by ("Ana" for "Ana Souza"). */
+  aliases: string[];
+  first_seen: number;
+  last_seen: number;
+  /** Memories that named it. */
+  mentions: number;
+  name: string;
+  type: EntityType;
 }
 
 /** An entity a memory names. */
 export interface EntityMention {
+  /** Other names of the same entity ("Ana" for "Ana Souza"). */
+  aliases?: string[];
   name: string;
   type: EntityType;
-  /** Other names of the same entity. */
-  aliases?: string[];
 }
 
-/** A relationship a memory states; the speaker is "user". */
-export interface RelationMention {
-  from: string;
-  relation: Relation;
-  to: string;
-  confidence: number;
-}
+/** What an entity is (Keyoku). */
+export type EntityType = 'PERSON' | 'ORGANIZATION' | 'LOCATION' | 'PRODUCT' | 'CONCEPT' | 'EVENT' | 'OTHER';
 
-/** One memory an extractor found; only `content` is required. */
-export interface Extracted {
+/** Arguments of `extract`. */
+export interface ExtractArgs {
   content: string;
-  type?: MemoryType;
-  kind?: Kind;
-  importance?: number;
+}
+
+/**
+ * One memory an extractor found in a text. From a host extractor only `content` is required;
+ * the rest defaults to a CONTEXT fact of importance 0.5, full confidence, neutral sentiment.
+ */
+export interface Extracted {
   confidence?: number;
-  /** Whether the speaker hedged ("I think", "maybe"). */
+  content: string;
+  entities?: EntityMention[];
+  expires_at?: number | null;
+  /** Whether the speaker hedged ("I think", "maybe"); confidence is lower then. */
   hedged?: boolean;
+  importance?: number;
+  kind?: Kind;
+  relationships?: RelationMention[];
   sentiment?: number;
   /** Keywords, stored as the memory's auto tags. */
   tags?: string[];
-  expires_at?: Millis | null;
-  entities?: EntityMention[];
-  relationships?: RelationMention[];
-  vector?: Vector;
+  type?: MemoryType;
+  /** The content's vector, when the host embeds what an extractor found. */
+  vector?: Vector | null;
 }
 
-export interface RememberArgs {
-  entity_id: string;
-  /** The conversation text (an exchange) to remember. */
-  content: string;
-  /** Memories already extracted from `content`; when absent the extractor runs. */
-  extracted?: Extracted[];
-  /** An LLM's raw answer for `content`, checked by the engine (not with `extracted`). */
-  llm_output?: string;
-  agent_id?: string;
-  session_id?: string;
-  source_ref?: string;
-  source?: Source;
+/** How one goal is going. */
+export interface GoalProgress {
+  /** ACTIVITY memories that work towards it (stored vectors, or shared entities). */
+  activities: string[];
+  /** Days to its deadline (negative when past), if it has one. */
+  days_left: number | null;
+  plan: Memory;
+  /** min(1, activities / 10). */
+  progress: number;
+  status: GoalStatus;
 }
 
-export type Outcome =
-  | { action: 'created'; id: string }
-  | { action: 'merged'; id: string; absorbed: string; similarity: number }
-  | {
-      action: 'skipped';
-      reason: 'exact_duplicate' | 'semantic_duplicate' | 'subset' | 'not_significant';
-      existing: string | null;
-      similarity: number | null;
-    }
-  | {
-      /** The input contradicted `existing`; `mode` says what was done. */
-      action: 'conflict';
-      id: string | null;
-      existing: string;
-      kind: ConflictKind;
-      mode: ConflictMode;
-      conflict: string;
-    };
+/** How a goal (a PLAN) is going, worst first. */
+export type GoalStatus = 'no_activity' | 'stalled' | 'at_risk' | 'on_track';
 
-/** What happened to each input, in input order. */
-export interface WriteReport {
-  outcomes: Outcome[];
-  /** Why the built-in extractor stood in for an LLM's answer. */
-  fallback?: string;
+/**
+ * A path: its relationships in order from `from` to `to` (each as stored, so an edge may
+ * point back along the path); empty and `found: false` when none is within reach.
+ */
+export interface GraphPath {
+  found: boolean;
+  hops: Relationship[];
 }
 
-export type ConflictKind =
-  | 'negation' | 'stated_change' | 'preference_flip' | 'changed_number' | 'changed_place'
-  | 'changed_job' | 'changed_relationship';
-export type ConflictMode = 'keep_existing' | 'use_new' | 'merge' | 'ask' | 'temporal';
-export type Resolution = 'keep_existing' | 'use_new' | 'merge' | 'keep_both';
-
-/** A schedule: a cron-tagged PLAN memory and when it falls due (UTC). */
-export interface Schedule {
-  id: string;
-  content: string;
-  cron_tag: string;
-  status: 'active' | 'done' | 'cancelled';
-  next_due_at: Millis | null;
-  /** Due times that passed without an acknowledgement. */
-  missed: number;
-  acknowledged_at: Millis | null;
-  created_at: Millis;
+/** What `heartbeat_context` answers: the check, and what an agent needs to word it. */
+export interface HeartbeatContext {
+  /** The agent's last recorded messages, newest first, so it does not repeat itself. */
+  recent_messages: Message[];
+  /** Memories matching `query` (empty without one). */
+  relevant_memories: SearchHit[];
+  report: HeartbeatReport;
 }
 
-export type Urgency = 'low' | 'normal' | 'elevated' | 'immediate';
-export type SignalKind =
-  | 'scheduled' | 'deadlines' | 'conflicts' | 'continuity' | 'stale_monitors' | 'memory_velocity'
-  | 'pending_work' | 'goal_progress' | 'knowledge_gaps' | 'positive_deltas' | 'decaying'
-  | 'sentiment' | 'relationships' | 'patterns';
-export type Autonomy = 'observe' | 'suggest' | 'act';
-export type DecisionReason =
-  | 'first_contact' | 'act_deadline_critical' | 'suppress_time_period' | 'suppress_conversation_low'
-  | 'no_signals' | 'act_immediate' | 'suppress_stale' | 'suppress_confluence' | 'act_confluence'
-  | 'suppress_cooldown' | 'suppress_topic_repeat' | 'act' | 'nudge' | 'suppress_nudge_cap'
-  | 'suppress_nudge_backoff';
-
-/** Arguments of `heartbeatCheck` / `heartbeatContext`; unset options take the engine's config. */
-export interface HeartbeatArgs {
-  entity_id: string;
-  autonomy?: Autonomy;
-  /** Whether the owner is talking now; by default, a recorded message under 15 min old. */
-  in_conversation?: boolean;
-  /** The owner's offset from UTC in minutes (−840 … 840). */
-  utc_offset_minutes?: number;
-  /** Local hours `start` up to `end` (default 23–7). */
-  quiet_hours?: { enabled: boolean; start: number; end: number };
-  /** How far ahead deadlines count, e.g. "24h". */
-  deadline_window?: string;
-  /** Most items per signal (1–100, default 20). */
-  max_results?: number;
-  /** Decide but record nothing. */
-  dry_run?: boolean;
-  /** `heartbeatContext` only: also search memories for this text (`top_k`, default 5). */
-  query?: string;
-  top_k?: number;
-}
-
-/** One signal the heartbeat found. */
-export interface Signal {
-  kind: SignalKind;
-  tier: Urgency;
-  /** Whether the decision surfaced it. */
-  surfaced: boolean;
-  /** Ids of the memories it is about. */
-  memories: string[];
-  summary: string;
-}
-
-/** What `heartbeatCheck` answers. */
+/** What `heartbeat_check` answers. */
 export interface HeartbeatReport {
-  entity_id: string;
-  checked_at: Millis;
-  should_act: boolean;
-  decision_reason: DecisionReason;
-  urgency_tier: Urgency | null;
+  /** The recorded act (when the agent should act and this was not a dry run). */
+  act_id: string | null;
   autonomy: Autonomy;
-  /** First 16 hex of SHA-256 over the surfaced signals' keys. */
-  fingerprint: string;
+  behavioral_patterns: Pattern[];
+  checked_at: number;
+  conflicts: Conflict[];
+  /** Sum of the surfaced signals' weights (10/5/3/1). */
   confluence_score: number;
+  continuity: Continuity | null;
+  /** The cooldown in force, in ms, after the time-of-day and response-rate factors. */
   cooldown_ms: number;
-  time_period: 'morning' | 'working' | 'evening' | 'late_night' | 'quiet';
+  deadlines: Memory[];
+  decaying: Memory[];
+  decision_reason: DecisionReason;
+  entity_id: string;
+  /** First 16 hex of SHA-256 over the surfaced signals' keys (empty when none). */
+  fingerprint: string;
+  goal_progress: GoalProgress[];
   in_conversation: boolean;
-  response_rate: number;
+  knowledge_gaps: KnowledgeGap[];
+  /** Memories written since the last act. */
   memory_velocity: number;
   /** When to check again, in ms from now. */
   next_tick_ms: number;
-  act_id: string | null;
+  /** The memory a nudge is about. */
   nudge: Memory | null;
-  signals: Signal[];
-  scheduled: Schedule[];
-  deadlines: Memory[];
-  conflicts: Conflict[];
-  continuity: { last_memories: Memory[]; session_age_hours: number; was_interrupted: boolean; resume_suggestion: string } | null;
-  stale_monitors: Memory[];
   pending_work: Memory[];
-  goal_progress: { plan: Memory; activities: string[]; progress: number; days_left: number | null; status: 'no_activity' | 'stalled' | 'at_risk' | 'on_track' }[];
-  knowledge_gaps: { memory_id: string; question: string; asked_at: Millis }[];
-  positive_deltas: { kind: 'goal_improved' | 'entity_reengaged' | 'sentiment_improved'; description: string; subject: string }[];
-  decaying: Memory[];
-  sentiment_trend: { recent_avg: number; previous_avg: number; direction: 'declining' | 'stable' | 'improving'; delta: number; notable: Memory[] } | null;
-  relationship_alerts: { entity: string; entity_type: string; days_silent: number; related_plans: string[]; urgency: 'attention' | 'urgent' }[];
-  behavioral_patterns: { description: string; topic: string; day_of_week: string; days: number; confidence: number }[];
-  /** The surfaced signals as plain text for a prompt. */
+  positive_deltas: PositiveDelta[];
+  relationship_alerts: RelationshipAlert[];
+  /** Share of the last week's acts the owner answered within 2 h (1 with fewer than 3). */
+  response_rate: number;
+  scheduled: Schedule[];
+  sentiment_trend: SentimentTrend | null;
+  should_act: boolean;
+  /** Every signal found, most urgent first. */
+  signals: Signal[];
+  stale_monitors: Memory[];
+  /** The surfaced signals as plain text for an agent's prompt. */
   summary: string;
+  time_period: TimePeriod;
+  /** Urgency of what is surfaced (none when nothing is). */
+  urgency_tier: Urgency | null;
 }
 
-/** A recorded message of the conversation. */
-export interface Message {
-  id: string;
-  role: 'user' | 'agent';
-  content: string;
-  session_id: string | null;
-  act_id: string | null;
-  at: Millis;
-}
-
-/** A conflict between a new statement and an existing memory. */
-export interface Conflict {
-  id: string;
-  kind: ConflictKind;
-  /** The mode applied when it was found. */
-  mode: ConflictMode;
-  status: 'open' | 'resolved';
-  /** The memory stored for the new statement (null when it was not stored). */
-  memory: string | null;
-  content: string;
-  existing: string;
-  existing_content: string;
-  resolution: Resolution | null;
-  reason: string | null;
-  created_at: Millis;
-  resolved_at: Millis | null;
-}
-
-export interface SearchArgs {
+/**
+ * Arguments of `heartbeat_check` and `heartbeat_context`; unset options take the engine's
+ * `heartbeat` configuration.
+ */
+export interface HeartbeatRequest {
+  autonomy?: Autonomy | null;
+  /** How far ahead deadlines count, e.g. "24h", "3d". */
+  deadline_window?: string | null;
+  /** Decide but record nothing (no act, no schedule marked surfaced). */
+  dry_run?: boolean;
   entity_id: string;
-  query: string;
-  vector?: Vector;
-  /** 1..1000, default 10. */
-  limit?: number;
-  mode?: RankMode;
-  recall?: RecallFilter;
-  include_archived?: boolean;
-  types?: MemoryType[];
-  min_score?: number;
-  /** Only memories naming one of these entities of the owner's graph (names or aliases). */
-  entities?: string[];
+  /** Whether the owner is in a conversation now; by default, a message under 15 min old. */
+  in_conversation?: boolean | null;
+  /** Most items per signal (1–100, default 20). */
+  max_results?: number | null;
+  /** `heartbeat_context` only: also search memories for this text. */
+  query?: string | null;
+  quiet_hours?: QuietHours | null;
+  /** `heartbeat_context` only: how many memories the query returns (default 5). */
+  top_k?: number | null;
+  /** The owner's offset from UTC in minutes (−840 … 840). */
+  utc_offset_minutes?: number | null;
 }
 
-/** An entity of an owner's knowledge graph. */
-export interface Entity {
+/** Arguments of `import`: JSONL as made by `export`, or plain records. */
+export interface ImportArgs {
+  jsonl: string;
+}
+
+/** What an import did. */
+export interface ImportReport {
+  /** Full records whose id was already in this store (left untouched). */
+  already_present: number;
+  /** Full records restored as they were. */
+  restored: number;
+  /**
+   * Outcomes of the plain records (`entity_id` + `content` + optional fields), which go
+   * through the write path with dedup.
+   */
+  written: WriteReport;
+}
+
+/** What sort of knowledge a memory holds (engram); recall filters use it. */
+export type Kind = 'fact' | 'procedure' | 'narrative';
+
+/** A question stored in memory that nothing answers yet. */
+export interface KnowledgeGap {
+  asked_at: number;
+  memory_id: string;
+  question: string;
+}
+
+/** Memory layer (engram): working memories promote to episodic, then semantic. */
+export type Layer = 'working' | 'episodic' | 'semantic' | 'procedural';
+
+/**
+ * Filters and paging for `list`. Empty lists mean "any"; by default DELETED memories are
+ * left out.
+ */
+export interface ListRequest {
+  entity_id: string;
+  kinds?: Kind[];
+  /** Page size (1..=1000, default 50). */
+  limit?: number | null;
+  offset?: number;
+  /** Oldest first instead of newest first. */
+  oldest_first?: boolean;
+  pinned?: boolean | null;
+  states?: State[];
+  statuses?: Status[];
+  tag?: string | null;
+  types?: MemoryType[];
+}
+
+/** What one maintenance pass did. */
+export interface MaintainReport {
+  /** Rows whose due time had come and were looked at. */
+  examined: number;
+  promoted: number;
+  purged: number;
+  to_archived: number;
+  to_deleted: number;
+  to_stale: number;
+}
+
+/** One stored memory, as every surface returns it. */
+export interface Memory {
+  access_count: number;
+  agent_id: string | null;
+  /** Tags added by the system. */
+  auto_tags: string[];
+  confidence: number;
+  content: string;
+  /** SHA-256 (hex) of the normalised content. */
+  content_hash: string;
+  created_at: number;
+  cron_tag: string | null;
+  deleted_at: number | null;
+  entity_id: string;
+  expires_at: number | null;
+  /** koshi reinforcement score: reinforce +3, demote −1. */
+  feedback: number;
+  id: string;
+  importance: number;
+  kind: Kind;
+  last_accessed_at: number | null;
+  layer: Layer;
+  /** Tags added by the caller; the system never removes them. */
+  manual_tags: string[];
+  /** For a memory with status `merged`: the memory that absorbed it. */
+  merged_into: string | null;
+  pinned: boolean;
+  sentiment: number;
+  session_id: string | null;
+  source: Source;
+  source_ref: string | null;
+  state: State;
+  /** When the current lifecycle state began. */
+  state_changed_at: number;
+  status: Status;
+  /** engram surprise at write time (0..1): how far the memory was from its nearest neighbours. */
+  surprise: number | null;
+  team_id: string | null;
+  tier: Tier;
+  trust: number;
+  type: MemoryType;
+  updated_at: number;
+  visibility: Visibility;
+}
+
+/** Changes for `update`; absent fields stay as they are. */
+export interface MemoryPatch {
+  confidence?: number | null;
+  content?: string | null;
+  expires_at?: number | null;
+  importance?: number | null;
+  kind?: Kind | null;
+  sentiment?: number | null;
+  source_ref?: string | null;
+  /** Replaces the manual tags. */
+  tags?: string[] | null;
+  type?: MemoryType | null;
+  /** Vector for the new content, when the caller embeds it. */
+  vector?: Vector | null;
+}
+
+/** One memory of one owner. */
+export interface MemoryRef {
+  entity_id: string;
+  id: string;
+}
+
+/** The eight memory types (Keyoku); each has a base stability. */
+export type MemoryType = 'IDENTITY' | 'PREFERENCE' | 'RELATIONSHIP' | 'EVENT' | 'ACTIVITY' | 'PLAN' | 'CONTEXT' | 'EPHEMERAL';
+
+/** A recorded message. */
+export interface Message {
+  act_id: string | null;
+  at: number;
+  content: string;
+  id: string;
+  role: MessageRole;
+  session_id: string | null;
+}
+
+/** Who wrote a recorded message. */
+export type MessageRole = 'user' | 'agent';
+
+/** The store's embedding model, as answered by `embedding_model`. */
+export interface ModelInfo {
+  dimension: number;
+  model: string;
+}
+
+/** A structured memory to store. Only `entity_id` and `content` are required. */
+export interface NewMemory {
+  agent_id?: string | null;
+  /** Default 1.0. */
+  confidence?: number | null;
+  content: string;
+  cron_tag?: string | null;
+  entity_id: string;
+  expires_at?: number | null;
+  /** Default 0.5, then adjusted by surprise. */
+  importance?: number | null;
+  /** Default fact. */
+  kind?: Kind | null;
+  /** Default working (promoted by use and time). */
+  layer?: Layer | null;
+  pinned?: boolean;
+  /** Default 0. */
+  sentiment?: number | null;
+  session_id?: string | null;
+  /** Default agent (trust 0.7). */
+  source?: Source | null;
+  source_ref?: string | null;
+  /** Manual tags. */
+  tags?: string[];
+  team_id?: string | null;
+  /** Default EVENT. */
+  type?: MemoryType | null;
+  /** The content's vector, when the caller embeds it. */
+  vector?: Vector | null;
+  visibility?: Visibility | null;
+}
+
+/** Methods without arguments take an empty object (or nothing). */
+export type NoArgs = Record<string, never>;
+
+/** One entity reached by a traversal. */
+export interface Node {
+  /** Hops from the start. */
+  depth: number;
   name: string;
   type: EntityType;
-  aliases: string[];
-  mentions: number;
-  first_seen: Millis;
-  last_seen: Millis;
 }
 
-/** A relationship with its evidence; strength = 0.4·(1 − 1/(1+evidence)) + 0.3·recency + 0.3·confidence. */
-export interface Relationship {
+/** What happened to one input. */
+export type Outcome =
+  /** A new memory was stored. */
+  | {
+    action: 'created';
+    id: string;
+  }
+  /**
+   * The input and an existing memory were merged into a new memory `id`; the existing one
+   * (`absorbed`) now has status merged.
+   */
+  | {
+    absorbed: string;
+    action: 'merged';
+    id: string;
+    similarity: number;
+  }
+  /** Nothing stored; `existing` is the memory that made it redundant. */
+  | {
+    action: 'skipped';
+    existing: string | null;
+    reason: SkipReason;
+    similarity: number | null;
+  }
+  /**
+   * The input contradicted memory `existing`; `mode` says what was done and `id` is the
+   * memory stored for it (none under keep_existing). `conflict` is listed by `conflicts`.
+   */
+  | {
+    action: 'conflict';
+    conflict: string;
+    existing: string;
+    id: string | null;
+    kind: ConflictKind;
+    mode: ConflictMode;
+  };
+
+/** One owner. */
+export interface OwnerRef {
+  entity_id: string;
+}
+
+/** A page of memories from `list`. */
+export interface Page {
+  memories: Memory[];
+  total: number;
+}
+
+/** The shortest path between two entities, for `Engine::path`. */
+export interface PathRequest {
+  entity_id: string;
+  from: string;
+  /** Longest path looked for (1..=5, default 5). */
+  max_depth?: number | null;
+  to: string;
+}
+
+/** Something the owner does on this weekday. */
+export interface Pattern {
+  /** min(1, days / 10). */
+  confidence: number;
+  day_of_week: string;
+  /** Distinct same-weekday dates of the last 90 days it came up on. */
+  days: number;
+  description: string;
+  /** A memory type (lower case) or a tag. */
+  topic: string;
+}
+
+/** Arguments of `pin`. */
+export interface PinArgs {
+  entity_id: string;
+  id: string;
+  pinned: boolean;
+}
+
+/** Something that got better since the agent last spoke up. */
+export interface PositiveDelta {
+  description: string;
+  kind: DeltaKind;
+  /** The plan's memory id, the entity's name, or "sentiment". */
+  subject: string;
+}
+
+/**
+ * The owner's quiet hours: local hours `start` up to (not including) `end`, wrapping past
+ * midnight when `start > end`.
+ */
+export interface QuietHours {
+  enabled?: boolean;
+  end?: number;
+  start?: number;
+}
+
+/** Ranking mode: how much each signal weighs in the composite score. */
+export type RankMode = 'balanced' | 'recent' | 'important' | 'historical' | 'comprehensive';
+
+/** Which kinds a search returns (engram recall modes). */
+export type RecallFilter = 'facts_only' | 'facts_plus_rules' | 'full_context';
+
+/** A message of the conversation, for `Engine::record_message`. */
+export interface RecordMessage {
+  /** The act an agent message delivers. */
+  act_id?: string | null;
+  content: string;
+  entity_id: string;
+  role: MessageRole | null;
+  session_id?: string | null;
+}
+
+/** A typed edge `from → to`, read "from <relation> to" (Keyoku's 20 and their reverses). */
+export type Relation = 'works_at' | 'employs' | 'manages' | 'reports_to' | 'friend_of' | 'lives_in' | 'home_of' | 'parent_of' | 'child_of' | 'dating' | 'married_to' | 'engaged_to' | 'ex_of' | 'member_of' | 'has_member' | 'founded' | 'founded_by' | 'uses' | 'used_by' | 'created' | 'created_by' | 'collaborates_with' | 'mentors' | 'mentored_by' | 'competitor_of' | 'partner_of' | 'client_of' | 'serves' | 'sibling_of' | 'knows' | 'colleague_of' | 'neighbor_of' | 'roommate_of' | 'cousin_of' | 'relative_of' | 'grandparent_of' | 'grandchild_of' | 'studied_at' | 'teaches' | 'student_of' | 'owns' | 'owned_by' | 'has_pet' | 'pet_of' | 'located_in' | 'born_in' | 'works_on' | 'likes' | 'dislikes' | 'interested_in' | 'attends' | 'visited';
+
+/** A relationship a memory states: `from relation to`; the speaker is `SPEAKER`. */
+export interface RelationMention {
+  /** 0..1: lower when the statement is hedged. */
+  confidence: number;
   from: string;
   relation: Relation;
   to: string;
-  evidence: number;
+}
+
+/** A relationship `from relation to` with its evidence and strength. */
+export interface Relationship {
+  /** Mean confidence of those statements. */
   confidence: number;
-  strength: number;
-  /** The reverse of a stated bidirectional relationship. */
+  /** Memories that stated it. */
+  evidence: number;
+  first_seen: number;
+  from: string;
+  /** The reverse of a stated bidirectional relationship, not stated itself. */
   inferred: boolean;
-  first_seen: Millis;
-  last_seen: Millis;
+  last_seen: number;
+  relation: Relation;
+  /** 0.4·(1 − 1/(1+evidence)) + 0.3·recency + 0.3·confidence, as of now. */
+  strength: number;
+  to: string;
 }
 
-export interface EntitiesArgs {
-  entity_id: string;
-  types?: EntityType[];
-  /** A substring of a name or alias. */
-  query?: string;
-  limit?: number;
-  offset?: number;
+/** Someone gone silent while plans involve them. */
+export interface RelationshipAlert {
+  days_silent: number;
+  entity: string;
+  entity_type: EntityType;
+  /** Live PLAN memories naming the entity. */
+  related_plans: string[];
+  urgency: AlertLevel;
 }
 
-export interface RelationshipsArgs {
+/** Filters for `Engine::relationships`. */
+export interface RelationshipsRequest {
+  /** Only relationships touching this entity (a name or alias). */
+  entity?: string | null;
   entity_id: string;
-  /** Only relationships touching this entity (name or alias; `user` is the owner). */
-  entity?: string;
+  /** At most this many, strongest first (1..=1000, default 50). */
+  limit?: number | null;
+  /** Drop relationships weaker than this. */
+  min_strength?: number | null;
+  /** Only these relations (any when empty). */
   relations?: Relation[];
-  min_strength?: number;
   /** Leave out inferred reverse edges. */
   stated_only?: boolean;
-  limit?: number;
 }
 
-export interface TraverseArgs {
+/** Arguments of `remember`: a piece of conversation, or what a host extractor found in it. */
+export interface RememberArgs {
+  agent_id?: string | null;
+  content: string;
   entity_id: string;
-  from: string;
-  /** 1..5, default 2. */
-  depth?: number;
-  relations?: Relation[];
-  min_strength?: number;
+  /**
+   * Memories the host already extracted from `content` (an LLM extractor, or `extract`
+   * plus host vectors); when absent the engine's extractor runs.
+   */
+  extracted?: Extracted[] | null;
+  /**
+   * An LLM's raw answer to the `llm_instructions` for `content`: checked by the engine;
+   * when it cannot be used the built-in extractor runs and the report says why.
+   */
+  llm_output?: string | null;
+  session_id?: string | null;
+  /** Default conversation (trust 0.6). */
+  source?: Source | null;
+  source_ref?: string | null;
 }
 
-export interface Traversal {
-  nodes: { name: string; type: EntityType; depth: number }[];
-  edges: Relationship[];
+/** A decision on an open conflict. */
+export type Resolution = 'keep_existing' | 'use_new' | 'merge' | 'keep_both';
+
+/** A decision on an open conflict, for `Engine::resolve_conflict`. */
+export interface ResolveRequest {
+  entity_id: string;
+  id: string;
+  /** Why (written to the memories' status history); default "resolved by the user". */
+  reason?: string | null;
+  resolution: Resolution;
 }
 
-/** Why a hit ranked where it did. */
+/** A schedule. */
+export interface Schedule {
+  acknowledged_at: number | null;
+  content: string;
+  created_at: number;
+  cron_tag: string;
+  /** The id of its PLAN memory. */
+  id: string;
+  /** Due times that passed without an acknowledgement. */
+  missed: number;
+  /** When it next falls due (none once done or cancelled). */
+  next_due_at: number | null;
+  status: ScheduleStatus;
+}
+
+/** A new schedule, for `Engine::schedule_create`. */
+export interface ScheduleCreate {
+  content: string;
+  /** `cron:daily:09:00`, `cron:weekly:mon:09:00`, `cron:every:2h`, `cron:once:<RFC 3339>`, … */
+  cron_tag: string;
+  entity_id: string;
+}
+
+/** One schedule of one owner. */
+export interface ScheduleRef {
+  entity_id: string;
+  id: string;
+}
+
+/** Whether a schedule still falls due. */
+export type ScheduleStatus = 'active' | 'cancelled' | 'done';
+
+/** Changes to a schedule, for `Engine::schedule_update`. */
+export interface ScheduleUpdate {
+  content?: string | null;
+  cron_tag?: string | null;
+  entity_id: string;
+  id: string;
+}
+
+/** Which schedules `Engine::schedules` lists. */
+export interface SchedulesRequest {
+  /** Done and cancelled ones too. */
+  all?: boolean;
+  entity_id: string;
+}
+
+/** Why a hit ranked where it did: every input of its score. */
 export interface ScoreBreakdown {
-  mode: RankMode;
-  semantic: number;
-  text: number;
-  vector: number;
+  confidence: number;
+  /** Relevance lent by a neighbouring memory of the same session (0 when none). */
   context: number;
+  /** e^(0.2·feedback). */
+  feedback_multiplier: number;
+  importance: number;
+  mode: RankMode;
   recency: number;
   retention: number;
-  importance: number;
-  confidence: number;
-  feedback_multiplier: number;
+  /** Relevance relative to the best match of this query (1 = the best match). */
+  semantic: number;
+  /** Penalty for STALE memories (1 otherwise). */
   state_multiplier: number;
+  /** BM25 relevance normalised to the best text match of this query (0 when no text match). */
+  text: number;
+  /** Cosine similarity of the query vector and the memory's vector. */
+  vector: number;
 }
 
+/** One search result and why it ranked there. */
 export interface SearchHit {
   memory: Memory;
   score: number;
   why: ScoreBreakdown;
 }
 
-export interface ListArgs {
+/** A search. Only `entity_id` and `query` (or `vector`) are required. */
+export interface SearchRequest {
+  /** Only memories that name one of these entities of the owner's graph (names or aliases). */
+  entities?: string[];
   entity_id: string;
+  /** Search ARCHIVED memories too. */
+  include_archived?: boolean;
+  /** Results wanted (1..=1000, default 10). */
+  limit?: number | null;
+  /** Drop hits scoring below this. */
+  min_score?: number | null;
+  mode?: RankMode;
+  query: string;
+  recall?: RecallFilter;
+  /** Only these types (any when empty). */
   types?: MemoryType[];
-  states?: State[];
-  statuses?: Status[];
-  kinds?: Kind[];
-  tag?: string;
-  pinned?: boolean;
-  /** 1..1000, default 50. */
-  limit?: number;
-  offset?: number;
-  oldest_first?: boolean;
+  /** The query's vector, when the caller embeds it; else the engine's embedder is used. */
+  vector?: Vector | null;
 }
 
-export interface Page {
-  total: number;
-  memories: Memory[];
+/** Arguments of `seed`. */
+export interface SeedArgs {
+  items: NewMemory[];
 }
 
-export interface MemoryRef {
+/** The owner's recent sentiment against the one before. */
+export interface SentimentTrend {
+  /** |recent − previous|. */
+  delta: number;
+  direction: Trend;
+  /** Memories felt strongly (|sentiment| > 0.7). */
+  notable: Memory[];
+  previous_avg: number;
+  recent_avg: number;
+}
+
+/** Arguments of `set_status`. */
+export interface SetStatusArgs {
   entity_id: string;
   id: string;
-}
-
-export interface MemoryPatch {
-  content?: string;
-  vector?: Vector;
-  type?: MemoryType;
-  kind?: Kind;
-  importance?: number;
-  confidence?: number;
-  sentiment?: number;
-  tags?: string[];
-  expires_at?: Millis;
-  source_ref?: string;
-}
-
-export interface StatusChange {
-  old: Status;
-  new: Status;
   reason: string;
-  changed_at: Millis;
+  status: Status;
 }
 
+/** One signal the scan found. */
+export interface Signal {
+  kind: SignalKind;
+  /** Ids of the memories it is about. */
+  memories: string[];
+  /** One line saying what it found. */
+  summary: string;
+  /** Whether the decision surfaced it (it passed the time-of-day and conversation steps). */
+  surfaced: boolean;
+  /** Its tier after freshness and `critical`/`urgent`/`low-priority`/`backlog` tags. */
+  tier: Urgency;
+}
+
+/** The 14 signals of the scan. */
+export type SignalKind = 'scheduled' | 'deadlines' | 'conflicts' | 'continuity' | 'stale_monitors' | 'memory_velocity' | 'pending_work' | 'goal_progress' | 'knowledge_gaps' | 'positive_deltas' | 'decaying' | 'sentiment' | 'relationships' | 'patterns';
+
+/** Why an input stored nothing. */
+export type SkipReason = 'exact_duplicate' | 'semantic_duplicate' | 'subset' | 'not_significant';
+
+/** Who wrote the memory; decides its trust. */
+export type Source = 'user' | 'agent' | 'conversation' | 'import';
+
+/** Lifecycle state driven by retention (Keyoku). */
+export type State = 'ACTIVE' | 'STALE' | 'ARCHIVED' | 'DELETED';
+
+/** Counts of one owner's memories. */
 export interface Stats {
-  entity_id: string;
-  total: number;
-  by_type: Record<string, number>;
+  /** Includes DELETED (soft-deleted, not yet purged). */
   by_state: Record<string, number>;
   by_status: Record<string, number>;
   by_tier: Record<string, number>;
-  embedding_model: string;
+  by_type: Record<string, number>;
   embedding_dim: number;
+  embedding_model: string;
+  entity_id: string;
+  /** Memories not deleted. */
+  total: number;
 }
 
-export interface MaintainReport {
-  examined: number;
-  to_stale: number;
-  to_archived: number;
-  to_deleted: number;
-  promoted: number;
-  purged: number;
+/** Validity status (engram); every change is written to the status history. */
+export type Status = 'active' | 'challenged' | 'invalidated' | 'merged' | 'superseded';
+
+/** One entry of a memory's status audit trail. */
+export interface StatusChange {
+  changed_at: number;
+  new: Status;
+  old: Status;
+  reason: string;
 }
 
-export interface ImportReport {
-  restored: number;
-  already_present: number;
-  written: WriteReport;
+/** Storage tier (Kybernesis). */
+export type Tier = 'hot' | 'warm' | 'archive';
+
+/** Part of the owner's day. */
+export type TimePeriod = 'morning' | 'working' | 'evening' | 'late_night' | 'quiet';
+
+/** What a traversal reached: nodes in the order found, and the edges followed. */
+export interface Traversal {
+  edges: Relationship[];
+  nodes: Node[];
 }
 
-/** A host embedding model. The store records `model` and `dimension` and refuses others. */
-export interface Embedder {
-  model: string;
-  dimension: number;
-  embed(texts: string[]): Promise<Vector[]> | Vector[];
+/** A breadth-first walk from one entity, for `Engine::traverse`. */
+export interface TraverseRequest {
+  /** Hops (1..=5, default 2). */
+  depth?: number | null;
+  entity_id: string;
+  /** Where to start (a name or alias; `user` is the owner). */
+  from: string;
+  /** Follow only relationships at least this strong. */
+  min_strength?: number | null;
+  /** Follow only these relations (any when empty). */
+  relations?: Relation[];
 }
 
-/** A host extractor (e.g. an LLM): the memories in a piece of conversation; [] = nothing. */
-/**
- * A host extractor: memories found in `content`, or an LLM's raw answer to `instructions`
- * (text; the engine checks it against the schema and falls back to its own extractor, saying
- * why in the report's `fallback`).
- */
-export type Extractor = (
-  content: string,
-  context: { entity_id: string; instructions: string },
-) => Promise<Extracted[] | string> | Extracted[] | string;
+/** Direction of the owner's recent sentiment. */
+export type Trend = 'declining' | 'stable' | 'improving';
 
-export interface OpenOptions {
-  /** Store name: 1–64 letters, digits, '-' or '_' (default 'mnemo'). */
-  name?: string;
-  /** 'opfs' (browsers: a SQLite file in OPFS), 'idb' (IndexedDB copy), 'memory' (default). */
-  storage?: 'opfs' | 'idb' | 'memory';
-  embed?: Embedder;
-  extract?: Extractor;
-  /** A fixed start time: the clock then moves only by `setNow` (tests, replays). */
-  now?: Millis;
-  /** Seed of the memory-id generator (default: random). */
-  seed?: number;
-  /** Engine configuration (dedup thresholds, retention mode, recall weights), snake_case. */
-  config?: Record<string, unknown>;
-  /** Run in a dedicated worker (default in browser pages) or in this thread. */
-  worker?: boolean;
+/** Arguments of `update`. */
+export interface UpdateArgs {
+  entity_id: string;
+  id: string;
+  patch: MemoryPatch;
 }
 
-/** Errors carry the engine's message and a stable machine-readable code. */
-export interface MnemoError extends Error {
-  code:
-    | 'invalid_input' | 'unknown_value' | 'not_found' | 'dimension_mismatch' | 'non_finite_vector'
-    | 'embedder_mismatch' | 'embedder_error' | 'extractor_error' | 'schema_too_new' | 'not_a_store'
-    | 'import_error' | 'storage_error' | 'storage_unavailable' | 'store_locked' | 'closed'
-    | 'worker_error' | 'internal_error' | string;
+/** How urgent a signal is (Keyoku's tiers), least to most. */
+export type Urgency = 'low' | 'normal' | 'elevated' | 'immediate';
+
+/** Who may see a memory besides its owner's agent. */
+export type Visibility = 'private' | 'team' | 'global';
+
+/** Per-input outcomes of a write, in input order. */
+export interface WriteReport {
+  /** Why the built-in extractor stood in for an LLM's answer (`remember` only). */
+  fallback?: string | null;
+  outcomes: Outcome[];
 }
+
+/** Names of earlier releases. */
+export type SearchArgs = SearchRequest;
+export type ListArgs = ListRequest;
+export type HeartbeatArgs = HeartbeatRequest;
+export type EntitiesArgs = EntitiesRequest;
+export type RelationshipsArgs = RelationshipsRequest;
+export type TraverseArgs = TraverseRequest;
 
 export declare class Mnemo {
   /** Opens (creating if needed) a store. */
   static open(options?: OpenOptions): Promise<Mnemo>;
   /** Opens a memory store from a SQLite image made by `exportBytes`. */
   static fromBytes(bytes: Uint8Array, options?: Omit<OpenOptions, 'storage'>): Promise<Mnemo>;
-
-  remember(args: RememberArgs): Promise<WriteReport>;
-  extract(args: { content: string }): Promise<Extracted[]>;
-  seed(items: NewMemory[]): Promise<WriteReport>;
-  search(args: SearchArgs): Promise<SearchHit[]>;
-  get(args: MemoryRef): Promise<Memory>;
-  list(args: ListArgs): Promise<Page>;
-  update(args: MemoryRef & { patch: MemoryPatch }): Promise<Memory>;
-  forget(args: MemoryRef): Promise<Memory>;
-  reinforce(args: MemoryRef): Promise<Memory>;
-  demote(args: MemoryRef): Promise<Memory>;
-  pin(args: MemoryRef & { pinned: boolean }): Promise<Memory>;
-  setStatus(args: MemoryRef & { status: Status; reason: string }): Promise<Memory>;
-  statusHistory(args: MemoryRef): Promise<StatusChange[]>;
-  stats(args: { entity_id: string }): Promise<Stats>;
-  maintain(args?: Record<string, never>): Promise<MaintainReport>;
-  embeddingModel(): Promise<{ model: string; dimension: number }>;
-  /** The owner's knowledge graph: entities, most mentioned first. */
-  entities(args: EntitiesArgs): Promise<Entity[]>;
-  /** Relationships, strongest first. */
-  relationships(args: RelationshipsArgs): Promise<Relationship[]>;
-  /** Breadth-first from an entity, up to `depth` hops. */
-  traverse(args: TraverseArgs): Promise<Traversal>;
-  /** The shortest path between two entities (≤ `max_depth` hops, default 5). */
-  path(args: { entity_id: string; from: string; to: string; max_depth?: number }): Promise<{ found: boolean; hops: Relationship[] }>;
-  /** Conflicts found on writes, newest first. */
-  conflicts(args: { entity_id: string; status?: 'open' | 'resolved'; limit?: number }): Promise<Conflict[]>;
-  /** What an LLM extractor is asked, with the JSON schema of its answer. */
-  llmInstructions(): Promise<string>;
-  /** Creates a schedule (`cron:daily:09:00`, `cron:weekly:mon:09:00`, `cron:weekdays:08:30`, `cron:monthly:31:09:00`, `cron:every:2h`, `cron:once:<RFC 3339>`, `cron:hourly`). */
-  scheduleCreate(args: { entity_id: string; content: string; cron_tag: string }): Promise<Schedule>;
-  /** An owner's schedules, soonest due first (`all`: done and cancelled too). */
-  schedules(args: { entity_id: string; all?: boolean }): Promise<Schedule[]>;
-  /** The schedules due now, each due time reported once. */
-  scheduled(args: { entity_id: string }): Promise<Schedule[]>;
-  scheduleAck(args: { entity_id: string; id: string }): Promise<Schedule>;
-  scheduleUpdate(args: { entity_id: string; id: string; content?: string; cron_tag?: string }): Promise<Schedule>;
-  scheduleCancel(args: { entity_id: string; id: string }): Promise<Schedule>;
-  /** Whether the agent should speak up now: 14 signals, the decision and why, the next tick. No embedding or LLM call; records the act unless `dry_run`. */
-  heartbeatCheck(args: HeartbeatArgs): Promise<HeartbeatReport>;
-  /** `heartbeatCheck` with the agent's recent messages and the memories matching `query`. */
-  heartbeatContext(args: HeartbeatArgs): Promise<{ report: HeartbeatReport; recent_messages: Message[]; relevant_memories: SearchHit[] }>;
-  /** Records a message of the conversation (who talks, and whether acts are answered). */
-  recordMessage(args: { entity_id: string; role: 'user' | 'agent'; content: string; session_id?: string; act_id?: string }): Promise<Message>;
-  /** Decides an open conflict. */
-  resolveConflict(args: { entity_id: string; id: string; resolution: Resolution; reason?: string }): Promise<Conflict>;
-  /** All of one owner's memories as JSONL. */
-  export(args: { entity_id: string }): Promise<string>;
-  /** Restores memories from JSONL made by `export`. */
-  import(jsonl: string): Promise<ImportReport>;
   /** Any engine call by its snake_case name. */
   call(method: string, args?: object): Promise<unknown>;
   /** The whole store as a SQLite image. */
@@ -564,6 +861,81 @@ export declare class Mnemo {
   setNow(ms: Millis): Promise<void>;
   /** Writes what is pending, closes the store and stops its worker. */
   close(): Promise<void>;
+
+  /**
+   * Remembers a piece of conversation: the extractor (or the host's own extraction, or an LLM's
+   * answer) turns it into memories, which are stored with dedup and conflict checks.
+   */
+  remember(args: RememberArgs): Promise<WriteReport>;
+  /** What the extractor finds in a text, without storing anything. */
+  extract(args: ExtractArgs): Promise<Extracted[]>;
+  /** Stores structured memories (at most 10,000, one transaction) with three-tier dedup. */
+  seed(items: NewMemory[]): Promise<WriteReport>;
+  /** Hybrid search of one owner's memories, ranked by a mode; every hit says why. */
+  search(args: SearchRequest): Promise<SearchHit[]>;
+  /** One memory by id (an access: an archived memory comes back). */
+  get(args: MemoryRef): Promise<Memory>;
+  /** A page of an owner's memories, filtered, newest first unless asked otherwise. */
+  list(args: ListRequest): Promise<Page>;
+  /** Changes a memory; new content is re-hashed, re-embedded and re-indexed. */
+  update(args: UpdateArgs): Promise<Memory>;
+  /** Forgets a memory (soft delete; purged after the retention period). */
+  forget(args: MemoryRef): Promise<Memory>;
+  /** Reinforces a memory: feedback +3, and it counts as used. */
+  reinforce(args: MemoryRef): Promise<Memory>;
+  /** Demotes a memory: feedback −1. */
+  demote(args: MemoryRef): Promise<Memory>;
+  /** Pins a memory (exempt from decay) or unpins it. */
+  pin(args: PinArgs): Promise<Memory>;
+  /** Changes a memory's validity status, with the reason in its history. */
+  setStatus(args: SetStatusArgs): Promise<Memory>;
+  /** A memory's status changes, oldest first. */
+  statusHistory(args: MemoryRef): Promise<StatusChange[]>;
+  /** Counts of an owner's memories by type, state, status and tier. */
+  stats(args: OwnerRef): Promise<Stats>;
+  /** The maintenance pass: decay, lifecycle and purges of the memories that are due. */
+  maintain(args?: NoArgs): Promise<MaintainReport>;
+  /** All of one owner's memories as JSONL (vectors, status history, graph). */
+  export(args: OwnerRef): Promise<string>;
+  /** Imports JSONL: full exports restored exactly, plain records written like `seed`. */
+  import(jsonl: string): Promise<ImportReport>;
+  /** The model and dimension of the store's vectors. */
+  embeddingModel(args?: NoArgs): Promise<ModelInfo>;
+  /** The entities of an owner's knowledge graph, most mentioned first. */
+  entities(args: EntitiesRequest): Promise<Entity[]>;
+  /** Relationships of an owner's graph (or of one entity), strongest first. */
+  relationships(args: RelationshipsRequest): Promise<Relationship[]>;
+  /** A breadth-first walk of the graph from an entity. */
+  traverse(args: TraverseRequest): Promise<Traversal>;
+  /** The shortest path between two entities. */
+  path(args: PathRequest): Promise<GraphPath>;
+  /** Conflicts found on writes, newest first. */
+  conflicts(args: ConflictsRequest): Promise<Conflict[]>;
+  /** Decides an open conflict. */
+  resolveConflict(args: ResolveRequest): Promise<Conflict>;
+  /** The instructions an LLM extractor is given, with the JSON schema of its answer. */
+  llmInstructions(args?: NoArgs): Promise<string>;
+  /** Creates a schedule: a cron-tagged plan that falls due again and again. */
+  scheduleCreate(args: ScheduleCreate): Promise<Schedule>;
+  /** An owner's schedules, soonest due first. */
+  schedules(args: SchedulesRequest): Promise<Schedule[]>;
+  /** The schedules due now, each due time reported once. */
+  scheduled(args: OwnerRef): Promise<Schedule[]>;
+  /** Acknowledges a schedule: it moves on to its next due time. */
+  scheduleAck(args: ScheduleRef): Promise<Schedule>;
+  /** Changes a schedule's text or tag. */
+  scheduleUpdate(args: ScheduleUpdate): Promise<Schedule>;
+  /** Cancels a schedule. */
+  scheduleCancel(args: ScheduleRef): Promise<Schedule>;
+  /**
+   * Whether the agent should speak up for an owner now, and why; records the act unless a dry run.
+   * No model call.
+   */
+  heartbeatCheck(args: HeartbeatRequest): Promise<HeartbeatReport>;
+  /** The heartbeat's report, the agent's recent messages and the memories matching a query. */
+  heartbeatContext(args: HeartbeatRequest): Promise<HeartbeatContext>;
+  /** Records a message of the conversation, so the heartbeat knows who talks. */
+  recordMessage(args: RecordMessage): Promise<Message>;
 }
 
 export default Mnemo;

@@ -1,41 +1,12 @@
 // Mnemo for browsers and edge runtimes. `await Mnemo.open(...)` starts a dedicated worker that
 // owns the store (browsers) or runs it in-process (Node, edge functions), and returns an async
-// proxy whose methods are the engine's calls. Host embedders and extractors run here, in the
-// caller's thread, and their results travel with the call.
+// proxy whose methods are the engine's calls — one per call the engine declares (calls.js,
+// generated from the declarations). Host embedders and extractors run here, in the caller's
+// thread, and their results travel with the call.
 
-const METHODS = {
-  remember: 'remember',
-  extract: 'extract',
-  search: 'search',
-  get: 'get',
-  list: 'list',
-  update: 'update',
-  forget: 'forget',
-  reinforce: 'reinforce',
-  demote: 'demote',
-  pin: 'pin',
-  setStatus: 'set_status',
-  statusHistory: 'status_history',
-  stats: 'stats',
-  maintain: 'maintain',
-  embeddingModel: 'embedding_model',
-  entities: 'entities',
-  relationships: 'relationships',
-  traverse: 'traverse',
-  path: 'path',
-  conflicts: 'conflicts',
-  resolveConflict: 'resolve_conflict',
-  llmInstructions: 'llm_instructions',
-  scheduleCreate: 'schedule_create',
-  schedules: 'schedules',
-  scheduled: 'scheduled',
-  scheduleAck: 'schedule_ack',
-  scheduleUpdate: 'schedule_update',
-  scheduleCancel: 'schedule_cancel',
-  heartbeatCheck: 'heartbeat_check',
-  heartbeatContext: 'heartbeat_context',
-  recordMessage: 'record_message',
-};
+import { CALLS } from './calls.js';
+
+const BY_METHOD = new Map(CALLS.map((c) => [c.method, c]));
 
 function coded(message, code) {
   return Object.assign(new Error(message), { code });
@@ -239,6 +210,28 @@ async function connect(options, bytes) {
   return new LocalTransport(await openStore(open));
 }
 
+/**
+ * A copy of call arguments as plain data the engine can read: typed arrays (what embedding
+ * models return) become arrays; the caller's objects are never changed.
+ */
+function plain(value) {
+  if (ArrayBuffer.isView(value)) return Array.from(value);
+  if (Array.isArray(value)) return value.map(plain);
+  if (value && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v)]));
+  }
+  return value;
+}
+
+/** The objects at `path` in `value` (`*`: each item of a list). */
+function objectsAt(value, path) {
+  let nodes = [value];
+  for (const key of path) {
+    nodes = nodes.flatMap((n) => (key === '*' ? (Array.isArray(n) ? n : []) : n && typeof n === 'object' ? [n[key]] : []));
+  }
+  return nodes.filter((n) => n && typeof n === 'object' && !Array.isArray(n));
+}
+
 /** Splits host callbacks from the options the engine sees. */
 function hostOptions(options) {
   if (options === null || typeof options !== 'object') {
@@ -317,8 +310,9 @@ export class Mnemo {
   }
 
   async #prepare(method, args) {
+    args = plain(args);
     if (method === 'remember' && args.extracted === undefined && args.llm_output === undefined && (this.#extract || this.#embed)) {
-      let extracted = this.#extract
+      const extracted = this.#extract
         ? await this.#extract(args.content, { entity_id: args.entity_id, instructions: await this.#instructions() })
         : await this.#t.request('call', { method: 'extract', args: { content: args.content } });
       // An LLM's raw answer: the engine checks it, and falls back to its own extractor.
@@ -329,27 +323,26 @@ export class Mnemo {
         return { ...args, llm_output: extracted };
       }
       if (!Array.isArray(extracted)) throw coded('extractor failed: expected an array of memories or an LLM answer (text)', 'extractor_error');
-      if (this.#embed && extracted.length) {
-        const vectors = await this.#vectors(extracted.map((x) => x.content));
-        extracted = extracted.map((x, i) => ({ ...x, vector: x.vector ?? vectors[i] }));
-      }
-      return { ...args, extracted };
+      args = { ...args, extracted: plain(extracted) };
     }
-    if (!this.#embed) return args;
-    if (method === 'seed' && Array.isArray(args.items)) {
-      const missing = args.items.filter((m) => m && m.vector === undefined && typeof m.content === 'string');
-      if (!missing.length) return args;
-      const vectors = await this.#vectors(missing.map((m) => m.content));
-      const by = new Map(missing.map((m, i) => [m, vectors[i]]));
-      return { ...args, items: args.items.map((m) => (by.has(m) ? { ...m, vector: by.get(m) } : m)) };
-    }
-    if (method === 'search' && args.vector === undefined && typeof args.query === 'string' && args.query.trim()) {
-      return { ...args, vector: (await this.#vectors([args.query]))[0] };
-    }
-    if (method === 'update' && typeof args.patch?.content === 'string' && args.patch.vector === undefined) {
-      return { ...args, patch: { ...args.patch, vector: (await this.#vectors([args.patch.content]))[0] } };
-    }
+    if (this.#embed) await this.#embedInto(method, args);
     return args;
+  }
+
+  /**
+   * Gives every object of `args` that the call's declaration marks (`embeds`) its vector from
+   * the host embedder, when it has text and no vector yet: one `embed` for the whole call.
+   */
+  async #embedInto(method, args) {
+    const missing = [];
+    for (const { path, text, vector } of BY_METHOD.get(method)?.embeds ?? []) {
+      for (const o of objectsAt(args, path)) {
+        if (o[vector] === undefined && typeof o[text] === 'string' && o[text].trim()) missing.push([o, text, vector]);
+      }
+    }
+    if (!missing.length) return;
+    const vectors = await this.#vectors(missing.map(([o, text]) => o[text]));
+    missing.forEach(([o, , vector], i) => (o[vector] = vectors[i]));
   }
 
   /** Stores memories given as structured items (`[{entity_id, content, type?, ...}]`). */
@@ -387,8 +380,10 @@ export class Mnemo {
   }
 }
 
-for (const [js, method] of Object.entries(METHODS)) {
-  Object.defineProperty(Mnemo.prototype, js, {
+// One method per declared call (a few, defined above, take their one argument directly).
+for (const { method, name } of CALLS) {
+  if (Object.hasOwn(Mnemo.prototype, name)) continue;
+  Object.defineProperty(Mnemo.prototype, name, {
     value(args) {
       return this.call(method, args);
     },

@@ -24,6 +24,25 @@ for (const name of scenarioNames()) {
   });
 }
 
+test('every call the engine declares is a method of Mnemo, and reaches the engine', async () => {
+  const { CALLS } = await import('../src/calls.js');
+  const { loadWasm } = await import('../src/host.js');
+  const { Mnemo: Core } = await import('../pkg/mnemo_wasm.js');
+  await loadWasm();
+  // calls.js (generated from the declarations) lists what this build of the engine accepts.
+  assert.deepEqual(CALLS.map((c) => c.method), Core.methods());
+  const m = await open({});
+  for (const { method, name } of CALLS) {
+    assert.equal(typeof m[name], 'function', name);
+    // Called with nothing useful, a call answers or refuses its arguments — never the method.
+    await m.call(method, {}).catch((e) => {
+      assert.ok(!(e.code === 'unknown_value' && /method/.test(e.message)), `${method}: ${e.message}`);
+    });
+  }
+  await assert.rejects(m.call('frobnicate', {}), { code: 'unknown_value' });
+  await m.close();
+});
+
 test('memory storage: seed, search, get, and owners stay apart', async () => {
   const m = await open();
   const report = await m.seed(facts);
@@ -132,6 +151,21 @@ test('a host embedder supplies every vector; its failures are reported', async (
   const r = await m.remember({ entity_id: 'ana', content: 'Ana moved to Porto last spring' });
   assert.equal(r.outcomes[0].action, 'created');
   assert.deepEqual(calls.at(-1), ['Ana moved to Porto last spring']);
+  // New content gets a new vector; the caller's arguments are left as they were given.
+  const patch = { content: 'Ana moved to Porto in the spring of 2019' };
+  const updated = await m.update({ entity_id: 'ana', id: r.outcomes[0].id, patch });
+  assert.equal(updated.content, patch.content);
+  assert.deepEqual(calls.at(-1), [patch.content]);
+  assert.equal(patch.vector, undefined);
+  // A vector given (a typed array too) is used as it is: nothing embedded.
+  const before = calls.length;
+  const given = [{ entity_id: 'ana', content: 'Ana keeps bees', vector: new Float32Array([-1, 0, 0]) }];
+  assert.equal((await m.seed(given)).outcomes[0].action, 'created');
+  assert.equal(calls.length, before);
+  await assert.rejects(
+    m.seed([{ entity_id: 'ana', content: 'NaN inside', vector: new Float32Array([0, NaN, 1]) }]),
+    { code: 'non_finite_vector', message: /element 1/ },
+  );
   const bad = await open({ embed: { ...embed, embed: async () => [[1, 0, 0]] } });
   await assert.rejects(bad.seed(facts), { code: 'embedder_error' });
   const throws = await open({ embed: { ...embed, embed: async () => { throw new Error('model offline'); } } });

@@ -147,16 +147,20 @@ macro_rules! calls {
             }
         }
 
-        /// The schema of every call, from the declaration.
-        fn declared(gen: &mut schemars::SchemaGenerator) -> Vec<schema::CallSchema> {
+        /// The schema of every call, from the declaration: arguments as they are read,
+        /// results as they are written.
+        fn declared(
+            args: &mut schemars::SchemaGenerator,
+            results: &mut schemars::SchemaGenerator,
+        ) -> Vec<schema::CallSchema> {
             vec![$(schema::CallSchema {
                 info: CallInfo {
                     method: $method,
                     doc: concat!($($doc, "\n"),+),
                     mcp: calls!(@mcp $($mcp)?),
                 },
-                args: gen.subschema_for::<$args>(),
-                result: gen.subschema_for::<$result>(),
+                args: args.subschema_for::<$args>(),
+                result: results.subschema_for::<$result>(),
             }),+]
         }
     };

@@ -3,7 +3,7 @@
 //! types they share under `$defs`. Faces derive their own bindings from it (the npm package's
 //! TypeScript declarations, the HTTP server's query parameters, the CLI's `call --list`).
 
-use schemars::SchemaGenerator;
+use schemars::generate::SchemaSettings;
 use serde_json::{json, Value};
 
 use super::{declared, CallInfo};
@@ -20,11 +20,13 @@ pub(super) struct CallSchema {
 pub const EMBEDS: &str = "x-embeds";
 
 /// The schema document: `{"$schema", "calls": [{method, summary, mcp?, args, result}],
-/// "$defs"}`. Argument schemas describe what a call accepts (optional fields have defaults);
-/// the same types in results are always present.
+/// "$defs"}`. Argument schemas describe what a call accepts (fields with a default may be left
+/// out); result schemas what it answers (every field is there unless said otherwise). A type
+/// in both (an extracted memory) is described as an argument.
 pub fn schema() -> Value {
-    let mut gen = SchemaGenerator::default();
-    let calls: Vec<Value> = declared(&mut gen)
+    let mut args = SchemaSettings::default().for_deserialize().into_generator();
+    let mut results = SchemaSettings::default().for_serialize().into_generator();
+    let calls: Vec<Value> = declared(&mut args, &mut results)
         .into_iter()
         .map(|c| {
             let mut call = json!({
@@ -39,11 +41,15 @@ pub fn schema() -> Value {
             call
         })
         .collect();
+    let mut defs = args.definitions().clone();
+    for (name, def) in results.definitions() {
+        defs.entry(name.clone()).or_insert_with(|| def.clone());
+    }
     json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "Mnemo calls",
         "calls": calls,
-        "$defs": gen.definitions(),
+        "$defs": defs,
     })
 }
 

@@ -1,0 +1,428 @@
+//! The npm package's bindings, generated from the engine's call schema (`api::schema`): its
+//! TypeScript declarations (`www/src/index.d.ts`) and its table of calls (`www/src/calls.js`,
+//! which gives every call its method on `Mnemo` and says where the texts sit whose vectors a
+//! host embedder supplies). `cargo run -p mnemo-wasm --example bindings` writes both; a test
+//! fails when the checked-in files differ from what this produces.
+
+use std::collections::BTreeSet;
+use std::fmt::Write;
+
+use serde_json::{Map, Value};
+
+/// Marks a vector field in the schema; its value names the field holding the vector's text.
+const EMBEDS: &str = mnemo_core::api::EMBEDS;
+
+/// Calls whose JS method takes the one field of their arguments directly.
+const UNWRAPPED: &[(&str, &str)] = &[("seed", "items"), ("import", "jsonl")];
+
+/// Type names of earlier releases of the package, kept as aliases.
+const ALIASES: &[(&str, &str)] = &[
+    ("SearchArgs", "SearchRequest"),
+    ("ListArgs", "ListRequest"),
+    ("HeartbeatArgs", "HeartbeatRequest"),
+    ("EntitiesArgs", "EntitiesRequest"),
+    ("RelationshipsArgs", "RelationshipsRequest"),
+    ("TraverseArgs", "TraverseRequest"),
+];
+
+/// The two generated files.
+pub struct Bindings {
+    /// `www/src/index.d.ts`.
+    pub declarations: String,
+    /// `www/src/calls.js`.
+    pub calls: String,
+}
+
+/// Where a host embedder's vector goes: the objects at `path` (`*` for each item of a list)
+/// get `vector` from their `text`.
+#[derive(Debug, PartialEq)]
+struct Slot {
+    path: Vec<String>,
+    text: String,
+    vector: String,
+}
+
+/// A snake_case method as a JS method name (`set_status` → `setStatus`).
+fn camel(method: &str) -> String {
+    let mut out = String::new();
+    let mut upper = false;
+    for c in method.chars() {
+        if c == '_' {
+            upper = true;
+        } else if upper {
+            out.extend(c.to_uppercase());
+            upper = false;
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// A description as a JSDoc comment at `indent`.
+fn doc(out: &mut String, text: Option<&str>, indent: &str) {
+    let Some(text) = text.map(str::trim).filter(|t| !t.is_empty()) else {
+        return;
+    };
+    let text = text
+        .replace("*/", "*\\/")
+        .replace("[`", "`")
+        .replace("`]", "`");
+    let lines = wrap(&text, 96 - indent.len());
+    if lines.len() == 1 {
+        let _ = writeln!(out, "{indent}/** {} */", lines[0]);
+    } else {
+        let _ = writeln!(out, "{indent}/**");
+        for l in lines {
+            let _ = writeln!(out, "{indent} * {l}");
+        }
+        let _ = writeln!(out, "{indent} */");
+    }
+}
+
+/// Text in lines of at most `width` characters (its own line breaks kept).
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let mut cur = String::new();
+        for word in line.split_whitespace() {
+            if !cur.is_empty() && cur.chars().count() + 1 + word.chars().count() > width {
+                out.push(std::mem::take(&mut cur));
+            }
+            if !cur.is_empty() {
+                cur.push(' ');
+            }
+            cur += word;
+        }
+        out.push(cur);
+    }
+    out
+}
+
+/// The definition a `$ref` names.
+fn ref_name(schema: &Value) -> Option<&str> {
+    schema["$ref"].as_str()?.strip_prefix("#/$defs/")
+}
+
+/// The TypeScript type of a schema.
+fn ts(schema: &Value, indent: &str) -> String {
+    if let Some(name) = ref_name(schema) {
+        return name.to_string();
+    }
+    if schema.get(EMBEDS).is_some() {
+        return union(["Vector".to_string()].into_iter().chain(nullable(schema)));
+    }
+    if let Some(c) = schema.get("const") {
+        return c.to_string().replace('"', "'");
+    }
+    if let Some(values) = schema["enum"].as_array() {
+        return union(values.iter().map(|v| v.to_string().replace('"', "'")));
+    }
+    for key in ["anyOf", "oneOf"] {
+        if let Some(options) = schema[key].as_array() {
+            return union(options.iter().map(|o| ts(o, indent)));
+        }
+    }
+    let types: Vec<&str> = match &schema["type"] {
+        Value::String(t) => vec![t.as_str()],
+        Value::Array(ts) => ts.iter().filter_map(Value::as_str).collect(),
+        _ => Vec::new(),
+    };
+    if types.is_empty() {
+        return "unknown".into();
+    }
+    union(types.into_iter().map(|t| match t {
+        "null" => "null".to_string(),
+        "string" => "string".to_string(),
+        "integer" | "number" => "number".to_string(),
+        "boolean" => "boolean".to_string(),
+        "array" => {
+            let item = ts(&schema["items"], indent);
+            if item.contains(' ') {
+                format!("({item})[]")
+            } else {
+                format!("{item}[]")
+            }
+        }
+        _ => object(schema, indent),
+    }))
+}
+
+/// `null` when the schema allows it (for a vector field's union).
+fn nullable(schema: &Value) -> Option<String> {
+    let null = |t: &Value| t.as_str() == Some("null");
+    match &schema["type"] {
+        Value::Array(ts) if ts.iter().any(null) => Some("null".into()),
+        _ => None,
+    }
+}
+
+/// Distinct alternatives joined by `|`.
+fn union(parts: impl IntoIterator<Item = String>) -> String {
+    let mut seen = Vec::new();
+    for p in parts {
+        if !seen.contains(&p) {
+            seen.push(p);
+        }
+    }
+    seen.join(" | ")
+}
+
+/// An object type: its properties, or a map of one value type.
+fn object(schema: &Value, indent: &str) -> String {
+    match schema["properties"].as_object() {
+        Some(props) if !props.is_empty() => {
+            let inner = format!("{indent}  ");
+            let mut out = String::from("{\n");
+            fields(&mut out, schema, props, &inner);
+            out + indent + "}"
+        }
+        _ => match schema.get("additionalProperties") {
+            Some(v) if v.is_object() => format!("Record<string, {}>", ts(v, indent)),
+            Some(Value::Bool(false)) => "Record<string, never>".into(),
+            _ => "Record<string, unknown>".into(),
+        },
+    }
+}
+
+/// The fields of an object type, one per line.
+fn fields(out: &mut String, schema: &Value, props: &Map<String, Value>, indent: &str) {
+    let required: BTreeSet<&str> = schema["required"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect();
+    for (name, prop) in props {
+        doc(out, prop["description"].as_str(), indent);
+        let optional = if required.contains(name.as_str()) {
+            ""
+        } else {
+            "?"
+        };
+        let _ = writeln!(out, "{indent}{name}{optional}: {};", ts(prop, indent));
+    }
+}
+
+/// One definition as an exported interface or type.
+fn definition(out: &mut String, name: &str, schema: &Value) {
+    doc(out, schema["description"].as_str(), "");
+    let props = schema["properties"].as_object().filter(|p| !p.is_empty());
+    match props {
+        Some(props) if schema.get("oneOf").is_none() => {
+            let _ = writeln!(out, "export interface {name} {{");
+            fields(out, schema, props, "  ");
+            let _ = writeln!(out, "}}");
+        }
+        _ => match schema["oneOf"]
+            .as_array()
+            .filter(|o| o.iter().any(|v| v.get("properties").is_some()))
+        {
+            // A tagged union: each variant with what it means.
+            Some(variants) => {
+                let _ = writeln!(out, "export type {name} =");
+                for v in variants {
+                    doc(out, v["description"].as_str(), "  ");
+                    let _ = writeln!(out, "  | {}", ts(v, "  "));
+                }
+                out.pop();
+                let _ = writeln!(out, ";");
+            }
+            None => {
+                let _ = writeln!(out, "export type {name} = {};", ts(schema, ""));
+            }
+        },
+    }
+    out.push('\n');
+}
+
+/// Where a call's arguments hold texts whose vectors a host embedder may supply.
+fn slots(schema: &Value, defs: &Value, path: &mut Vec<String>, out: &mut Vec<Slot>) {
+    if path.len() > 8 {
+        return;
+    }
+    let schema = match ref_name(schema) {
+        Some(name) => &defs[name],
+        None => schema,
+    };
+    for (name, prop) in schema["properties"].as_object().into_iter().flatten() {
+        if let Some(text) = prop[EMBEDS].as_str() {
+            out.push(Slot {
+                path: path.clone(),
+                text: text.to_string(),
+                vector: name.clone(),
+            });
+            continue;
+        }
+        let target = match ref_name(prop) {
+            Some(n) => &defs[n],
+            None => prop,
+        };
+        path.push(name.clone());
+        if target.get("items").is_some() {
+            path.push("*".into());
+            slots(&target["items"], defs, path, out);
+            path.pop();
+        } else if target.get("properties").is_some() {
+            slots(target, defs, path, out);
+        }
+        path.pop();
+    }
+}
+
+/// The JS method of a call: its name, parameters and result.
+fn method_signature(call: &Value, defs: &Value) -> String {
+    let method = call["method"].as_str().unwrap_or_default();
+    let args = ts(&call["args"], "  ");
+    let params = match UNWRAPPED.iter().find(|(m, _)| *m == method) {
+        Some((_, field)) => {
+            let def = ref_name(&call["args"]).map_or(&call["args"], |n| &defs[n]);
+            format!("{field}: {}", ts(&def["properties"][*field], "  "))
+        }
+        None if args == "NoArgs" => "args?: NoArgs".to_string(),
+        None => format!("args: {args}"),
+    };
+    format!(
+        "  {}({params}): Promise<{}>;\n",
+        camel(method),
+        ts(&call["result"], "  ")
+    )
+}
+
+/// The package's fixed members (opening, images, the clock, closing), beside its calls.
+const CLASS_HEAD: &str = r#"export declare class Mnemo {
+  /** Opens (creating if needed) a store. */
+  static open(options?: OpenOptions): Promise<Mnemo>;
+  /** Opens a memory store from a SQLite image made by `exportBytes`. */
+  static fromBytes(bytes: Uint8Array, options?: Omit<OpenOptions, 'storage'>): Promise<Mnemo>;
+  /** Any engine call by its snake_case name. */
+  call(method: string, args?: object): Promise<unknown>;
+  /** The whole store as a SQLite image. */
+  exportBytes(): Promise<Uint8Array>;
+  /** Moves the clock of a store opened with a fixed `now`. */
+  setNow(ms: Millis): Promise<void>;
+  /** Writes what is pending, closes the store and stops its worker. */
+  close(): Promise<void>;
+
+"#;
+
+const HEADER: &str = "// Generated from the engine's call declarations (mnemo_core::api) by\n// `cargo run -p mnemo-wasm --example bindings`; do not edit.\n";
+
+/// Generates both files from the schema document.
+pub fn generate(schema: &Value) -> Bindings {
+    let defs = &schema["$defs"];
+    let calls = schema["calls"].as_array().cloned().unwrap_or_default();
+
+    // Declarations.
+    let mut d = String::from(HEADER);
+    d += "// Field names are the engine's snake_case JSON, the same on every surface (JS, HTTP, CLI).\n\n";
+    d += "import type { Millis, OpenOptions, Vector } from './package';\n";
+    d += "export * from './package';\n\n";
+    for (name, def) in defs.as_object().into_iter().flatten() {
+        definition(&mut d, name, def);
+    }
+    d += "/** Names of earlier releases. */\n";
+    for (old, new) in ALIASES {
+        let _ = writeln!(d, "export type {old} = {new};");
+    }
+    d.push('\n');
+    d += CLASS_HEAD;
+    for call in &calls {
+        doc(&mut d, call["summary"].as_str(), "  ");
+        d += &method_signature(call, defs);
+    }
+    d += "}\n\nexport default Mnemo;\n";
+
+    // The call table.
+    let mut c = String::from(HEADER);
+    c += "\n/**\n * Every engine call: its snake_case `method`, its `name` on `Mnemo`, and the `embeds` where a host\n * embedder supplies vectors — the objects at `path` (`*`: each item of a list) get `vector` from\n * their `text`.\n */\nexport const CALLS = [\n";
+    for call in &calls {
+        let method = call["method"].as_str().unwrap_or_default();
+        let mut found = Vec::new();
+        slots(&call["args"], defs, &mut Vec::new(), &mut found);
+        let embeds: Vec<String> = found
+            .iter()
+            .map(|s| {
+                let path: Vec<String> = s.path.iter().map(|p| format!("'{p}'")).collect();
+                format!(
+                    "{{ path: [{}], text: '{}', vector: '{}' }}",
+                    path.join(", "),
+                    s.text,
+                    s.vector
+                )
+            })
+            .collect();
+        let _ = writeln!(
+            c,
+            "  {{ method: '{method}', name: '{}', embeds: [{}] }},",
+            camel(method),
+            embeds.join(", ")
+        );
+    }
+    c += "];\n";
+    Bindings {
+        declarations: d,
+        calls: c,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_and_types() {
+        assert_eq!(camel("set_status"), "setStatus");
+        assert_eq!(camel("heartbeat_check"), "heartbeatCheck");
+        assert_eq!(
+            ts(&serde_json::json!({"type": ["string", "null"]}), ""),
+            "string | null"
+        );
+        assert_eq!(
+            ts(
+                &serde_json::json!({"type": "array", "items": {"$ref": "#/$defs/Memory"}}),
+                ""
+            ),
+            "Memory[]"
+        );
+        assert_eq!(
+            ts(
+                &serde_json::json!({"anyOf": [{"$ref": "#/$defs/Kind"}, {"type": "null"}]}),
+                ""
+            ),
+            "Kind | null"
+        );
+        assert_eq!(
+            ts(
+                &serde_json::json!({"type": "object", "additionalProperties": {"type": "integer"}}),
+                ""
+            ),
+            "Record<string, number>"
+        );
+    }
+
+    #[test]
+    fn vectors_are_found_where_the_schema_marks_them() {
+        let schema = mnemo_core::api::schema();
+        let defs = &schema["$defs"];
+        let of = |method: &str| {
+            let call = schema["calls"]
+                .as_array()
+                .and_then(|c| c.iter().find(|c| c["method"] == method))
+                .expect("declared");
+            let mut out = Vec::new();
+            slots(&call["args"], defs, &mut Vec::new(), &mut out);
+            out
+        };
+        let slot = |path: &[&str], text: &str| Slot {
+            path: path.iter().map(|p| p.to_string()).collect(),
+            text: text.into(),
+            vector: "vector".into(),
+        };
+        assert_eq!(of("seed"), vec![slot(&["items", "*"], "content")]);
+        assert_eq!(of("search"), vec![slot(&[], "query")]);
+        assert_eq!(of("update"), vec![slot(&["patch"], "content")]);
+        assert_eq!(of("remember"), vec![slot(&["extracted", "*"], "content")]);
+        assert!(of("get").is_empty());
+    }
+}

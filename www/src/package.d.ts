@@ -1,0 +1,54 @@
+// The package's own types: how a store is opened and what a host plugs in. The engine's calls
+// and their types are in index.d.ts, generated from the engine's declarations.
+
+import type { Extracted } from './index';
+
+/** Milliseconds since the Unix epoch. */
+export type Millis = number;
+/** A vector, as embedding models return it. */
+export type Vector = number[] | Float32Array;
+
+/** A host embedding model. The store records `model` and `dimension` and refuses others. */
+export interface Embedder {
+  model: string;
+  dimension: number;
+  embed(texts: string[]): Promise<Vector[]> | Vector[];
+}
+
+/**
+ * A host extractor: memories found in `content`, or an LLM's raw answer to `instructions`
+ * (text; the engine checks it against the schema and falls back to its own extractor, saying
+ * why in the report's `fallback`). `[]` means nothing worth remembering.
+ */
+export type Extractor = (
+  content: string,
+  context: { entity_id: string; instructions: string },
+) => Promise<Extracted[] | string> | Extracted[] | string;
+
+export interface OpenOptions {
+  /** Store name: 1–64 letters, digits, '-' or '_' (default 'mnemo'). */
+  name?: string;
+  /** 'opfs' (browsers: a SQLite file in OPFS), 'idb' (IndexedDB copy), 'memory' (default). */
+  storage?: 'opfs' | 'idb' | 'memory';
+  embed?: Embedder;
+  extract?: Extractor;
+  /** A fixed start time: the clock then moves only by `setNow` (tests, replays). */
+  now?: Millis;
+  /** Seed of the memory-id generator (default: random). */
+  seed?: number;
+  /** Engine configuration (dedup thresholds, retention mode, recall weights), snake_case. */
+  config?: Record<string, unknown>;
+  /** Run in a dedicated worker (default in browser pages) or in this thread. */
+  worker?: boolean;
+  /** Be served through another tab holding the store (default), or refuse with `store_locked`. */
+  share?: boolean;
+}
+
+/** Errors carry the engine's message and a stable machine-readable code. */
+export interface MnemoError extends Error {
+  code:
+    | 'invalid_input' | 'unknown_value' | 'not_found' | 'dimension_mismatch' | 'non_finite_vector'
+    | 'embedder_mismatch' | 'embedder_error' | 'extractor_error' | 'schema_too_new' | 'not_a_store'
+    | 'import_error' | 'storage_error' | 'storage_unavailable' | 'store_locked' | 'store_moved'
+    | 'closed' | 'worker_error' | 'internal_error' | string;
+}
