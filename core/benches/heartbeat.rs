@@ -1,7 +1,7 @@
 //! heartbeat_check latency on an owner with 100,000 memories in a real SQLite file: a year of
 //! mixed types (plans with deadlines, activities, context, feelings, questions, monitors),
 //! 50 schedules and a graph of 2,000 `remember`ed statements naming people and places.
-//! Aim (issue 6): p95 ≤ 5 ms natively.
+//! Aim: p95 ≤ 5 ms natively.
 //!
 //! The store is built once into `target/mnemo-heartbeat-bench/mnemo.db` (a `mnemo --data`
 //! directory, so `npm run bench:wasmtime` times the same store inside the component) and

@@ -1,4 +1,4 @@
-//! Decay and lifecycle (SPEC §4): retention curves, the ACTIVE → STALE → ARCHIVED → DELETED
+//! Decay and lifecycle: retention curves, the ACTIVE → STALE → ARCHIVED → DELETED
 //! transitions, purge, and layer promotion. A memory's state is a pure function of its last
 //! access and `now`, so the maintenance pass can compute exactly when each row next changes.
 
@@ -9,27 +9,28 @@ use crate::math;
 use crate::model::{Layer, Memory, State};
 use crate::tier;
 
-/// How retention falls with time (engram's modes; the default reproduces Keyoku).
+/// How retention falls with time. The default is the exponential curve with access-stretched
+/// stability; huber and elastic bend it later on.
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default, schemars::JsonSchema,
 )]
 #[serde(rename_all = "snake_case")]
 pub enum RetentionMode {
-    /// Keyoku: e^(−t/τ_eff), τ_eff = τ·(1 + 0.5·ln(1 + accesses)).
+    /// e^(−t/τ_eff), τ_eff = τ·(1 + 0.5·ln(1 + accesses)).
     #[default]
     Exponential,
-    /// engram: exponential up to half a half-life, then linear with the slope there.
+    /// Exponential up to half a half-life, then linear with the slope there.
     Huber,
-    /// engram: 0.3·max(0, 1 − t/(2·half-life)) + 0.7·exponential.
+    /// 0.3·max(0, 1 − t/(2·half-life)) + 0.7·exponential.
     Elastic,
 }
 
-/// Decay and lifecycle thresholds (Keyoku seed).
+/// Decay and lifecycle thresholds.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct RetentionConfig {
     pub mode: RetentionMode,
-    /// engram trust-weighted stability: τ / (1 + 2·(1 − trust)).
+    /// Trust-weighted stability: τ / (1 + 2·(1 − trust)).
     pub trust_weighted: bool,
     /// ACTIVE → STALE below this retention.
     pub stale_below: f64,
@@ -39,7 +40,7 @@ pub struct RetentionConfig {
     pub stale_days_to_archive: f64,
     /// → DELETED (soft) below this retention.
     pub delete_below: f64,
-    /// Soft-deleted rows are purged after this many days (Keyoku PurgeRetentionDays).
+    /// Soft-deleted rows are purged after this many days.
     pub purge_retention_days: f64,
 }
 
@@ -57,18 +58,18 @@ impl Default for RetentionConfig {
     }
 }
 
-/// Weight of ln(1 + accesses) in Keyoku's effective stability.
+/// Weight of ln(1 + accesses) in the effective stability.
 const ACCESS_STABILITY_GAIN: f64 = 0.5;
-/// engram reinforcement for the huber/elastic modes: + min(0.3, 0.05·ln(1 + accesses)).
+/// Reinforcement in the huber/elastic modes: + min(0.3, 0.05·ln(1 + accesses)).
 const REINFORCE_GAIN: f64 = 0.05;
 const REINFORCE_CAP: f64 = 0.3;
-/// engram elastic mode: share of the linear part.
+/// Elastic mode: share of the linear part.
 const ELASTIC_LINEAR_SHARE: f64 = 0.3;
-/// Working → episodic after this long (engram).
+/// Working → episodic after this long.
 const WORKING_PROMOTE_MS: Millis = 30 * MINUTE_MS;
-/// Working → episodic after this many accesses (engram).
+/// Working → episodic after this many accesses.
 const WORKING_PROMOTE_ACCESSES: i64 = 2;
-/// Episodic → semantic at this importance and access count (engram).
+/// Episodic → semantic at this importance and access count.
 const SEMANTIC_PROMOTE_IMPORTANCE: f64 = 0.7;
 const SEMANTIC_PROMOTE_ACCESSES: i64 = 5;
 
@@ -82,7 +83,7 @@ fn base_stability(m: &Memory, cfg: &RetentionConfig) -> f64 {
     }
 }
 
-/// Keyoku's effective stability: τ × (1 + 0.5·ln(1 + access_count)), in days.
+/// Effective stability: τ × (1 + 0.5·ln(1 + access_count)), in days.
 pub fn effective_stability(tau_days: f64, access_count: i64) -> f64 {
     tau_days * (1.0 + ACCESS_STABILITY_GAIN * math::ln(1.0 + access_count.max(0) as f64))
 }
@@ -223,7 +224,7 @@ pub fn settle(m: &mut Memory, now: Millis, cfg: &RetentionConfig) -> Option<Mill
     next_due(m, now, cfg)
 }
 
-/// The layer `m` should be in at `now` (engram promotion rules).
+/// The layer `m` should be in at `now` (promotion by age, use and importance).
 pub fn promoted_layer(m: &Memory, now: Millis) -> Layer {
     let mut layer = m.layer;
     if layer == Layer::Working
@@ -316,7 +317,7 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn keyoku_worked_example() {
+    fn worked_example_identity_after_200_days() {
         // IDENTITY, accessed 10 times: τ_eff ≈ 803 days; after 200 days retention ≈ 0.78.
         let tau = effective_stability(365.0, 10);
         assert_eq!(tau.round(), 803.0);
@@ -402,7 +403,7 @@ pub(crate) mod tests {
         let hl = 120.0 * std::f64::consts::LN_2;
         let want = 0.3 * (1.0 - 50.0 / (2.0 * hl)) + 0.7 * (-50.0 / 120.0f64).exp();
         assert!((retention_after(&m, 50.0, &elastic) - want).abs() < 1e-12);
-        // Reinforcement bonus in engram modes is capped at 0.3.
+        // The reinforcement bonus of the huber/elastic modes is capped at 0.3.
         let used = memory(MemoryType::Event, 1_000_000);
         assert!((retention_after(&used, 400.0, &huber) - 0.3).abs() < 1e-12);
         // Trust weighting: an import (trust 0.5) decays as if τ were halved.

@@ -1,4 +1,5 @@
-//! Three-tier dedup (Keyoku seed) and engram's surprise-adjusted importance.
+//! Three-tier dedup (exact hash, near-identical, near-duplicate) and surprise-adjusted
+//! importance, and the two writes they lead to: a new memory, or a merge.
 
 use std::collections::HashSet;
 
@@ -103,12 +104,12 @@ pub fn merge_content(existing: &str, new: &str) -> String {
     out
 }
 
-/// engram surprise: k nearest neighbours compared at write time.
+/// Surprise: the k nearest neighbours compared at write time.
 pub const SURPRISE_K: usize = 5;
-/// engram: surprise = sigmoid(10·(mean distance − 0.35)).
+/// Surprise = sigmoid(10·(mean distance − 0.35)).
 const SURPRISE_STEEPNESS: f64 = 10.0;
 const SURPRISE_MIDPOINT: f64 = 0.35;
-/// engram: importance += (surprise − 0.5)·0.6, i.e. at most ±0.3 …
+/// Importance += (surprise − 0.5)·0.6, i.e. at most ±0.3 …
 const SURPRISE_GAIN: f64 = 0.6;
 /// … clamped to [0.05, 1].
 const IMPORTANCE_FLOOR: f64 = 0.05;
@@ -300,7 +301,7 @@ mod tests {
     }
 
     #[test]
-    fn surprise_matches_engram() {
+    fn surprise_follows_the_mean_distance_curve() {
         // Far from everything: importance boosted by almost +0.3.
         assert!((surprise(&[]) - 1.0 / (1.0 + (-6.5f64).exp())).abs() < 1e-12);
         assert!(adjust_importance(0.5, surprise(&[])) > 0.79);

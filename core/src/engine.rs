@@ -96,7 +96,7 @@ impl EngineBuilder {
     pub fn open_connection(self, conn: Connection) -> Result<Engine> {
         self.finish(conn)
     }
-    /// Opens an in-memory copy of a whole store image made by [`Engine::to_bytes`] (how an
+    /// Opens an in-memory copy of a whole store image made by [`Engine::to_bytes`](crate::Engine::to_bytes) (how an
     /// edge function loads its store from a blob store). The bytes are checked like a file.
     pub fn open_bytes(self, bytes: &[u8]) -> Result<Engine> {
         if !bytes.starts_with(SQLITE_HEADER) {
@@ -210,13 +210,13 @@ impl Engine {
     }
 
     /// What the engine's extractor finds in `content` (nothing is stored). Hosts that embed
-    /// with their own model call this, attach vectors, then [`Engine::remember_extracted`].
+    /// with their own model call this, attach vectors, then [`Engine::remember_extracted`](crate::Engine::remember_extracted).
     pub fn extract(&self, content: &str) -> Result<Vec<Extracted>> {
         Content::parse("content", content)?;
         self.extractor.extract(content, self.store.now()?)
     }
 
-    /// Stores memories a host (or [`Engine::extract`]) already extracted from one piece of
+    /// Stores memories a host (or [`Engine::extract`](crate::Engine::extract)) already extracted from one piece of
     /// conversation; an empty list is reported as not significant.
     pub fn remember_extracted(
         &mut self,
@@ -358,7 +358,7 @@ impl Engine {
         export::export(&self.store.read()?, &owner)
     }
 
-    /// Imports JSONL: full records from [`Engine::export_jsonl`] are restored exactly; plain
+    /// Imports JSONL: full records from [`Engine::export_jsonl`](crate::Engine::export_jsonl) are restored exactly; plain
     /// records are written like `seed`. Every line is checked first: one bad line (invalid
     /// UTF-8, malformed JSON, a bad field, a vector of the wrong model or dimension, an id owned
     /// by another entity) fails the import and nothing is written.

@@ -15,6 +15,24 @@
 //! assert_eq!(hits[0].memory.content, "Ana drinks green tea");
 //! # Ok::<(), mnemo_core::Error>(())
 //! ```
+//!
+//! ## A tour
+//!
+//! - [`Engine`] is the API: each method parses its arguments into checked values ([`field`]),
+//!   opens a read view or a transaction on the store, and calls one feature module.
+//! - [`api`] declares every call once — method, argument and result types, what it does — and
+//!   from that gives [`Call`], [`Answer`], dispatch by name with JSON, and the JSON Schema the
+//!   faces (JS, WIT component, HTTP, CLI, MCP) derive their bindings from.
+//! - `store` owns the SQLite schema and memory rows; its transaction is the only way to write,
+//!   and keeps the in-memory vector sets and the search cache in step with what it wrote.
+//! - The features: `write` (the write path: [`dedup`], [`conflict`], the knowledge [`graph`]),
+//!   [`extract`] (text to memories without a model), [`recall`] (search), `curate` (memories by
+//!   id), `maintain` and [`decay`] (the lifecycle), [`schedule`], [`heartbeat`] (whether an
+//!   agent should speak up), `export` (JSONL).
+//! - [`model`] is the memory and its enums; [`config`] gathers every feature's settings.
+//!
+//! `docs/DESIGN.md` in the repository walks through a write and a search step by step, the
+//! determinism rules that make every target give the same JSON, and where the ideas came from.
 #![deny(unsafe_code)]
 
 pub mod api;

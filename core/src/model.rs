@@ -1,4 +1,4 @@
-//! The memory data model (SPEC §2): types, kinds, layers, states, statuses, tiers, sources.
+//! The memory data model: types, kinds, layers, states, statuses, tiers, sources.
 
 use serde::{Deserialize, Serialize};
 
@@ -44,7 +44,7 @@ macro_rules! string_enum {
 pub(crate) use string_enum;
 
 string_enum! {
-    /// The eight memory types (Keyoku); each has a base stability.
+    /// The eight memory types; each has a base stability.
     MemoryType, "type" {
         Identity = "IDENTITY", Preference = "PREFERENCE", Relationship = "RELATIONSHIP",
         Event = "EVENT", Activity = "ACTIVITY", Plan = "PLAN", Context = "CONTEXT",
@@ -53,7 +53,7 @@ string_enum! {
 }
 
 impl MemoryType {
-    /// Base stability τ in days (Keyoku seed: the e-folding time of the retention curve).
+    /// Base stability τ in days: the e-folding time of the retention curve.
     pub fn stability_days(self) -> f64 {
         match self {
             MemoryType::Identity => 365.0,
@@ -69,22 +69,22 @@ impl MemoryType {
 }
 
 string_enum! {
-    /// What sort of knowledge a memory holds (engram); recall filters use it.
+    /// What sort of knowledge a memory holds; recall filters use it.
     Kind, "kind" { Fact = "fact", Procedure = "procedure", Narrative = "narrative" }
 }
 
 string_enum! {
-    /// Memory layer (engram): working memories promote to episodic, then semantic.
+    /// Memory layer: working memories promote to episodic, then semantic.
     Layer, "layer" { Working = "working", Episodic = "episodic", Semantic = "semantic", Procedural = "procedural" }
 }
 
 string_enum! {
-    /// Lifecycle state driven by retention (Keyoku).
+    /// Lifecycle state, driven by retention.
     State, "state" { Active = "ACTIVE", Stale = "STALE", Archived = "ARCHIVED", Deleted = "DELETED" }
 }
 
 string_enum! {
-    /// Validity status (engram); every change is written to the status history.
+    /// Validity status; every change is written to the status history.
     Status, "status" {
         Active = "active", Challenged = "challenged", Invalidated = "invalidated",
         Merged = "merged", Superseded = "superseded",
@@ -92,7 +92,7 @@ string_enum! {
 }
 
 string_enum! {
-    /// Storage tier (Kybernesis).
+    /// Storage tier: how often a memory is likely to be needed.
     Tier, "tier" { Hot = "hot", Warm = "warm", Archive = "archive" }
 }
 
@@ -102,7 +102,7 @@ string_enum! {
 }
 
 impl Source {
-    /// Trust of a source (engram): human 1.0, agent 0.7, extracted 0.6, ingest 0.5.
+    /// Trust of a source: human 1.0, agent 0.7, extracted 0.6, ingest 0.5.
     pub fn trust(self) -> f64 {
         match self {
             Source::User => 1.0,
@@ -119,7 +119,7 @@ string_enum! {
 }
 
 string_enum! {
-    /// Which kinds a search returns (engram recall modes).
+    /// Which kinds a search returns.
     RecallFilter, "recall" { FactsOnly = "facts_only", FactsPlusRules = "facts_plus_rules", FullContext = "full_context" }
 }
 
@@ -161,7 +161,7 @@ pub struct Memory {
     pub trust: f64,
     pub access_count: i64,
     pub last_accessed_at: Option<Millis>,
-    /// koshi reinforcement score: reinforce +3, demote −1.
+    /// Feedback score: reinforce +3, demote −1.
     pub feedback: i64,
     pub pinned: bool,
     /// Tags added by the caller; the system never removes them.
@@ -171,7 +171,7 @@ pub struct Memory {
     pub expires_at: Option<Millis>,
     pub cron_tag: Option<String>,
     pub source_ref: Option<String>,
-    /// engram surprise at write time (0..1): how far the memory was from its nearest neighbours.
+    /// Surprise at write time (0..1): how far the memory was from its nearest neighbours.
     pub surprise: Option<f64>,
     /// For a memory with status `merged`: the memory that absorbed it.
     pub merged_into: Option<String>,

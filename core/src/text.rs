@@ -1,9 +1,9 @@
-//! Text handling shared by the write and read paths: normalisation, hashing, tokens, the koshi
+//! Text handling shared by the write and read paths: normalisation, hashing, tokens, the
 //! FTS5 query sanitiser, and validation of caller-supplied strings.
 
 use sha2::{Digest, Sha256};
 
-/// Content normalised for hashing: trimmed, whitespace collapsed, lowercased (SPEC §2).
+/// Content normalised for hashing: trimmed, whitespace collapsed, lowercased.
 pub fn normalise(content: &str) -> String {
     content
         .split_whitespace()
@@ -120,7 +120,7 @@ mod tests {
     }
 
     #[test]
-    fn fts_sanitiser_follows_koshi() {
+    fn fts_query_keeps_only_quoted_words() {
         assert_eq!(
             fts_query("payment-api HMAC: see https://x.y/z a").unwrap(),
             "\"payment\" OR \"api\" OR \"hmac\" OR \"see\""

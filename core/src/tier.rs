@@ -1,5 +1,5 @@
-//! Storage tiers (Kybernesis): hot, warm, archive. Kybernesis "priority" is Mnemo's importance
-//! and its "decay score" is 1 − retention.
+//! Storage tiers: hot, warm, archive — by importance, decay (1 − retention), recent use,
+//! pinning and manual tags.
 
 use crate::clock::{Millis, DAY_MS};
 use crate::model::{Memory, Tier};

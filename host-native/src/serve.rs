@@ -15,7 +15,7 @@ use tiny_http::{Header, Method, Request, Response, Server};
 
 use crate::runtime::Runtime;
 
-/// Largest request body (Keyoku's limit).
+/// Largest request body (1 MiB, as Keyoku's server allows).
 pub const MAX_BODY: usize = 1 << 20;
 /// Random bytes of a generated token (printed as hex).
 const TOKEN_BYTES: usize = 16;

@@ -37,13 +37,13 @@ export interface Conflict {
 /** What kind of contradiction a conflict is. */
 export type ConflictKind = 'negation' | 'stated_change' | 'preference_flip' | 'changed_number' | 'changed_place' | 'changed_job' | 'changed_relationship';
 
-/** How a conflict is resolved (Keyoku's five modes). */
+/** How a conflict is resolved. */
 export type ConflictMode = 'keep_existing' | 'use_new' | 'merge' | 'ask' | 'temporal';
 
 /** Whether a conflict still waits for a decision. */
 export type ConflictStatus = 'open' | 'resolved';
 
-/** Filters for `Engine::conflicts`. */
+/** Filters for `Engine::conflicts`(crate::Engine::conflicts). */
 export interface ConflictsRequest {
   entity_id: string;
   /** At most this many, newest first (1..=1000, default 50). */
@@ -68,7 +68,7 @@ export type DecisionReason = 'first_contact' | 'act_deadline_critical' | 'suppre
 /** What got better since the last act. */
 export type DeltaKind = 'goal_improved' | 'entity_reengaged' | 'sentiment_improved';
 
-/** Filters and paging for `Engine::entities`. */
+/** Filters and paging for `Engine::entities`(crate::Engine::entities). */
 export interface EntitiesRequest {
   entity_id: string;
   /** Page size (1..=1000, default 50). */
@@ -100,7 +100,7 @@ export interface EntityMention {
   type: EntityType;
 }
 
-/** What an entity is (Keyoku). */
+/** What an entity is. */
 export type EntityType = 'PERSON' | 'ORGANIZATION' | 'LOCATION' | 'PRODUCT' | 'CONCEPT' | 'EVENT' | 'OTHER';
 
 /** Arguments of `extract`. */
@@ -251,7 +251,7 @@ export interface ImportReport {
   written: WriteReport;
 }
 
-/** What sort of knowledge a memory holds (engram); recall filters use it. */
+/** What sort of knowledge a memory holds; recall filters use it. */
 export type Kind = 'fact' | 'procedure' | 'narrative';
 
 /** A question stored in memory that nothing answers yet. */
@@ -261,7 +261,7 @@ export interface KnowledgeGap {
   question: string;
 }
 
-/** Memory layer (engram): working memories promote to episodic, then semantic. */
+/** Memory layer: working memories promote to episodic, then semantic. */
 export type Layer = 'working' | 'episodic' | 'semantic' | 'procedural';
 
 /**
@@ -309,7 +309,7 @@ export interface Memory {
   deleted_at: number | null;
   entity_id: string;
   expires_at: number | null;
-  /** koshi reinforcement score: reinforce +3, demote −1. */
+  /** Feedback score: reinforce +3, demote −1. */
   feedback: number;
   id: string;
   importance: number;
@@ -329,7 +329,7 @@ export interface Memory {
   /** When the current lifecycle state began. */
   state_changed_at: number;
   status: Status;
-  /** engram surprise at write time (0..1): how far the memory was from its nearest neighbours. */
+  /** Surprise at write time (0..1): how far the memory was from its nearest neighbours. */
   surprise: number | null;
   team_id: string | null;
   tier: Tier;
@@ -361,7 +361,7 @@ export interface MemoryRef {
   id: string;
 }
 
-/** The eight memory types (Keyoku); each has a base stability. */
+/** The eight memory types; each has a base stability. */
 export type MemoryType = 'IDENTITY' | 'PREFERENCE' | 'RELATIONSHIP' | 'EVENT' | 'ACTIVITY' | 'PLAN' | 'CONTEXT' | 'EPHEMERAL';
 
 /** A recorded message. */
@@ -474,7 +474,7 @@ export interface Page {
   total: number;
 }
 
-/** The shortest path between two entities, for `Engine::path`. */
+/** The shortest path between two entities, for `Engine::path`(crate::Engine::path). */
 export interface PathRequest {
   entity_id: string;
   from: string;
@@ -523,10 +523,10 @@ export interface QuietHours {
 /** Ranking mode: how much each signal weighs in the composite score. */
 export type RankMode = 'balanced' | 'recent' | 'important' | 'historical' | 'comprehensive';
 
-/** Which kinds a search returns (engram recall modes). */
+/** Which kinds a search returns. */
 export type RecallFilter = 'facts_only' | 'facts_plus_rules' | 'full_context';
 
-/** A message of the conversation, for `Engine::record_message`. */
+/** A message of the conversation, for `Engine::record_message`(crate::Engine::record_message). */
 export interface RecordMessage {
   /** The act an agent message delivers. */
   act_id?: string | null;
@@ -536,7 +536,7 @@ export interface RecordMessage {
   session_id?: string | null;
 }
 
-/** A typed edge `from → to`, read "from <relation> to" (Keyoku's 20 and their reverses). */
+/** A typed edge `from → to`, read "from *relation* to". */
 export type Relation = 'works_at' | 'employs' | 'manages' | 'reports_to' | 'friend_of' | 'lives_in' | 'home_of' | 'parent_of' | 'child_of' | 'dating' | 'married_to' | 'engaged_to' | 'ex_of' | 'member_of' | 'has_member' | 'founded' | 'founded_by' | 'uses' | 'used_by' | 'created' | 'created_by' | 'collaborates_with' | 'mentors' | 'mentored_by' | 'competitor_of' | 'partner_of' | 'client_of' | 'serves' | 'sibling_of' | 'knows' | 'colleague_of' | 'neighbor_of' | 'roommate_of' | 'cousin_of' | 'relative_of' | 'grandparent_of' | 'grandchild_of' | 'studied_at' | 'teaches' | 'student_of' | 'owns' | 'owned_by' | 'has_pet' | 'pet_of' | 'located_in' | 'born_in' | 'works_on' | 'likes' | 'dislikes' | 'interested_in' | 'attends' | 'visited';
 
 /** A relationship a memory states: `from relation to`; the speaker is `SPEAKER`. */
@@ -575,7 +575,7 @@ export interface RelationshipAlert {
   urgency: AlertLevel;
 }
 
-/** Filters for `Engine::relationships`. */
+/** Filters for `Engine::relationships`(crate::Engine::relationships). */
 export interface RelationshipsRequest {
   /** Only relationships touching this entity (a name or alias). */
   entity?: string | null;
@@ -614,7 +614,7 @@ export interface RememberArgs {
 /** A decision on an open conflict. */
 export type Resolution = 'keep_existing' | 'use_new' | 'merge' | 'keep_both';
 
-/** A decision on an open conflict, for `Engine::resolve_conflict`. */
+/** A decision on an open conflict, for `Engine::resolve_conflict`(crate::Engine::resolve_conflict). */
 export interface ResolveRequest {
   entity_id: string;
   id: string;
@@ -638,7 +638,7 @@ export interface Schedule {
   status: ScheduleStatus;
 }
 
-/** A new schedule, for `Engine::schedule_create`. */
+/** A new schedule, for `Engine::schedule_create`(crate::Engine::schedule_create). */
 export interface ScheduleCreate {
   content: string;
   /** `cron:daily:09:00`, `cron:weekly:mon:09:00`, `cron:every:2h`, `cron:once:<RFC 3339>`, … */
@@ -655,7 +655,7 @@ export interface ScheduleRef {
 /** Whether a schedule still falls due. */
 export type ScheduleStatus = 'active' | 'cancelled' | 'done';
 
-/** Changes to a schedule, for `Engine::schedule_update`. */
+/** Changes to a schedule, for `Engine::schedule_update`(crate::Engine::schedule_update). */
 export interface ScheduleUpdate {
   content?: string | null;
   cron_tag?: string | null;
@@ -663,7 +663,7 @@ export interface ScheduleUpdate {
   id: string;
 }
 
-/** Which schedules `Engine::schedules` lists. */
+/** Which schedules `Engine::schedules`(crate::Engine::schedules) lists. */
 export interface SchedulesRequest {
   /** Done and cancelled ones too. */
   all?: boolean;
@@ -764,7 +764,7 @@ export type SkipReason = 'exact_duplicate' | 'semantic_duplicate' | 'subset' | '
 /** Who wrote the memory; decides its trust. */
 export type Source = 'user' | 'agent' | 'conversation' | 'import';
 
-/** Lifecycle state driven by retention (Keyoku). */
+/** Lifecycle state, driven by retention. */
 export type State = 'ACTIVE' | 'STALE' | 'ARCHIVED' | 'DELETED';
 
 /** Counts of one owner's memories. */
@@ -781,7 +781,7 @@ export interface Stats {
   total: number;
 }
 
-/** Validity status (engram); every change is written to the status history. */
+/** Validity status; every change is written to the status history. */
 export type Status = 'active' | 'challenged' | 'invalidated' | 'merged' | 'superseded';
 
 /** One entry of a memory's status audit trail. */
@@ -792,7 +792,7 @@ export interface StatusChange {
   reason: string;
 }
 
-/** Storage tier (Kybernesis). */
+/** Storage tier: how often a memory is likely to be needed. */
 export type Tier = 'hot' | 'warm' | 'archive';
 
 /** Part of the owner's day. */
@@ -804,7 +804,7 @@ export interface Traversal {
   nodes: Node[];
 }
 
-/** A breadth-first walk from one entity, for `Engine::traverse`. */
+/** A breadth-first walk from one entity, for `Engine::traverse`(crate::Engine::traverse). */
 export interface TraverseRequest {
   /** Hops (1..=5, default 2). */
   depth?: number | null;
@@ -827,7 +827,7 @@ export interface UpdateArgs {
   patch: MemoryPatch;
 }
 
-/** How urgent a signal is (Keyoku's tiers), least to most. */
+/** How urgent a signal is, least to most. */
 export type Urgency = 'low' | 'normal' | 'elevated' | 'immediate';
 
 /** Who may see a memory besides its owner's agent. */

@@ -1,6 +1,6 @@
 //! The call vocabulary every face speaks (JS, the WIT component, HTTP, the CLI, MCP): a call is
 //! a method name and an argument object, its answer is JSON. Every call is declared once, in
-//! [`calls!`] below: its method, argument and result types, what it does, and the engine code
+//! `calls!` below: its method, argument and result types, what it does, and the engine code
 //! that runs it. From that one declaration come the [`Call`] and [`Answer`] types, the method
 //! list, parsing with errors named by path, dispatch, and the JSON Schema of every call's
 //! arguments and result ([`schema`]) that faces derive their own bindings from.

@@ -1,4 +1,4 @@
-//! Conflicts (SPEC §3 step 6): a new memory that contradicts a close existing one — a
+//! Conflicts: a new memory that contradicts a close existing one — a
 //! negation, a stated change ("no longer", "switched to", "now"), a preference that flipped, a
 //! number, place, job or partner that changed. Each kind has a default resolution mode; the
 //! configuration may override it. `detect` decides, `resolve` (in the write path and the
@@ -29,7 +29,7 @@ string_enum! {
 }
 
 string_enum! {
-    /// How a conflict is resolved (Keyoku's five modes).
+    /// How a conflict is resolved.
     ConflictMode, "conflict mode" {
         /// The existing memory stays; the new one is not stored.
         KeepExisting = "keep_existing",

@@ -53,7 +53,7 @@ impl From<ConflictRow> for Conflict {
     }
 }
 
-/// Filters for [`Engine::conflicts`].
+/// Filters for [`Engine::conflicts`](crate::Engine::conflicts).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 #[schemars(extend("required" = ["entity_id"]))]
@@ -65,7 +65,7 @@ pub struct ConflictsRequest {
     pub limit: Option<usize>,
 }
 
-/// A decision on an open conflict, for [`Engine::resolve_conflict`].
+/// A decision on an open conflict, for [`Engine::resolve_conflict`](crate::Engine::resolve_conflict).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ResolveRequest {

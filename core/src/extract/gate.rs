@@ -1,4 +1,4 @@
-//! The significance gate (SPEC §3 step 1): acknowledgements, laughter, greetings and emoji
+//! The significance gate: acknowledgements, laughter, greetings and emoji
 //! store nothing.
 
 use super::lists::FILLER;

@@ -1,4 +1,4 @@
-//! Extraction: turning raw conversation into structured memories (SPEC §3 steps 1–2). The
+//! Extraction: turning raw conversation into structured memories. The
 //! built-in [`RuleExtractor`] is deterministic and offline: a significance gate, then per
 //! sentence a memory type, kind, importance, hedging, sentiment, tags, a deadline, and the
 //! entities and relationships it names. Hosts may supply their own [`Extractor`] (an LLM).
@@ -159,7 +159,7 @@ const FIRST_PERSON: &[&str] = &[
     "we'll", "our", "us",
 ];
 
-/// Auto tags per memory (Kybernesis: at most 6).
+/// Most auto tags per memory.
 const MAX_TAGS: usize = 6;
 /// Shortest keyword used as a tag.
 const MIN_TAG_CHARS: usize = 4;

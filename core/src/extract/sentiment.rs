@@ -1,5 +1,5 @@
 //! Sentiment from a word list (−1..1): positive and negative words with strengths, flipped by a
-//! negation and scaled by an intensifier just before them, squashed like VADER's compound score.
+//! negation and scaled by an intensifier just before them, squashed into −1..1 as x / √(x² + 1).
 
 use super::lists::SENTIMENT;
 
@@ -39,7 +39,7 @@ pub fn score(words: &[&str]) -> f64 {
     if sum == 0.0 {
         return 0.0;
     }
-    // VADER's normalisation with α = 1: ±1 only in the limit.
+    // x / √(x² + α) with α = 1: ±1 only in the limit.
     let s = sum / (sum * sum + 1.0).sqrt();
     (s * 1000.0).round() / 1000.0
 }

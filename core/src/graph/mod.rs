@@ -1,4 +1,4 @@
-//! The knowledge graph (SPEC §2): per owner, the entities memories name and the typed
+//! The knowledge graph: per owner, the entities memories name and the typed
 //! relationships between them, with the evidence for each. This module holds the vocabulary,
 //! how names become keys and how strong a relationship is; `record` writes what an
 //! extractor found, `query` answers the graph queries.
@@ -49,7 +49,7 @@ pub struct RelationMention {
 pub const SPEAKER: &str = "user";
 
 string_enum! {
-    /// What an entity is (Keyoku).
+    /// What an entity is.
     EntityType, "entity type" {
         Person = "PERSON", Organization = "ORGANIZATION", Location = "LOCATION",
         Product = "PRODUCT", Concept = "CONCEPT", Event = "EVENT", Other = "OTHER",
@@ -57,7 +57,7 @@ string_enum! {
 }
 
 string_enum! {
-    /// A typed edge `from → to`, read "from <relation> to" (Keyoku's 20 and their reverses).
+    /// A typed edge `from → to`, read "from *relation* to".
     Relation, "relation" {
         WorksAt = "works_at", Employs = "employs", Manages = "manages", ReportsTo = "reports_to",
         FriendOf = "friend_of", LivesIn = "lives_in", HomeOf = "home_of",
@@ -158,7 +158,7 @@ pub fn key(name: &str) -> String {
 /// Days over which a relationship's recency falls to 1/e since it was last stated.
 pub const RECENCY_DAYS: f64 = 30.0;
 
-/// Keyoku's relationship strength: 0.4·(1 − 1/(1 + evidence)) + 0.3·recency + 0.3·confidence,
+/// Relationship strength: 0.4·(1 − 1/(1 + evidence)) + 0.3·recency + 0.3·confidence,
 /// recency = e^(−days since last stated / 30).
 pub fn strength(evidence: i64, confidence: f64, last_seen: Millis, now: Millis) -> f64 {
     let days = ((now - last_seen).max(0) as f64) / DAY_MS as f64;

@@ -1,4 +1,4 @@
-//! Graph queries (SPEC §2): entities, relationships with their strength, a breadth-first
+//! Graph queries: entities, relationships with their strength, a breadth-first
 //! traversal and the shortest path between two entities, all within one owner.
 
 use std::collections::{BTreeMap, VecDeque};
@@ -12,7 +12,7 @@ use crate::error::{Error, Result};
 use crate::field::{Limit, Owner};
 use crate::store::View;
 
-/// Deepest traversal or path (SPEC: depth ≤ 5).
+/// Deepest traversal or path.
 pub const MAX_DEPTH: usize = 5;
 /// Default depth of a traversal.
 const DEFAULT_DEPTH: usize = 2;
@@ -51,7 +51,7 @@ pub struct Relationship {
     pub last_seen: Millis,
 }
 
-/// Filters and paging for [`Engine::entities`].
+/// Filters and paging for [`Engine::entities`](crate::Engine::entities).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 #[schemars(extend("required" = ["entity_id"]))]
@@ -66,7 +66,7 @@ pub struct EntitiesRequest {
     pub offset: usize,
 }
 
-/// Filters for [`Engine::relationships`].
+/// Filters for [`Engine::relationships`](crate::Engine::relationships).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 #[schemars(extend("required" = ["entity_id"]))]
@@ -84,7 +84,7 @@ pub struct RelationshipsRequest {
     pub limit: Option<usize>,
 }
 
-/// A breadth-first walk from one entity, for [`Engine::traverse`].
+/// A breadth-first walk from one entity, for [`Engine::traverse`](crate::Engine::traverse).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 #[schemars(extend("required" = ["entity_id", "from"]))]
@@ -117,7 +117,7 @@ pub struct Traversal {
     pub edges: Vec<Relationship>,
 }
 
-/// The shortest path between two entities, for [`Engine::path`].
+/// The shortest path between two entities, for [`Engine::path`](crate::Engine::path).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 #[schemars(extend("required" = ["entity_id", "from", "to"]))]

@@ -21,10 +21,10 @@ use crate::schedule::{self, ScheduleRow};
 use crate::store::{Tx, View};
 use crate::text;
 
-/// A nudge is about a memory not surfaced within this (Keyoku: 4 h), among the newest.
+/// A nudge is about a memory not surfaced within this (4 h), among the newest.
 const NUDGE_QUIET_MS: Millis = 4 * 60 * MINUTE_MS;
 const NUDGE_CANDIDATES: usize = 200;
-/// Importance a nudge needs: plans and activities, then anything (Keyoku).
+/// Importance a nudge needs: plans and activities, then anything.
 const NUDGE_WORK_IMPORTANCE: f64 = 0.5;
 const NUDGE_ANY_IMPORTANCE: f64 = 0.6;
 /// Share of the acts (older than the response window, or answered already) that a user

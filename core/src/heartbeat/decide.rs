@@ -1,4 +1,4 @@
-//! should_act (SPEC §6): the steps, in order, that turn the signals found into a decision —
+//! should_act: the steps, in order, that turn the signals found into a decision —
 //! first contact, critical deadline, time of day, conversation, confluence, cooldown and
 //! fingerprint, topic dedup — and the nudge after silence when nothing is pressing. Pure:
 //! everything it needs about the owner's past comes in [`Situation`].
@@ -13,17 +13,17 @@ use super::{DecisionReason, SignalKind, Urgency};
 use crate::clock::{Millis, MINUTE_MS};
 use crate::text;
 
-/// Fewer live memories than this, and the agent has never spoken up: say hello (seed).
+/// Fewer live memories than this, and the agent has never spoken up: say hello.
 pub const FIRST_CONTACT_MEMORIES: usize = 5;
-/// The same immediate signals are not repeated within this (Keyoku).
+/// The same immediate signals are not repeated within this.
 const IMMEDIATE_REPEAT_MS: Millis = 30 * MINUTE_MS;
-/// The same fingerprint is stale within this many normal cooldowns (Keyoku).
+/// The same fingerprint is stale within this many normal cooldowns.
 const STALE_COOLDOWNS: i64 = 2;
 /// The same topic is not raised again within this many normal cooldowns.
 const TOPIC_COOLDOWNS: i64 = 4;
-/// Entity overlap at which two acts are about the same topic (NOTES: > 85 %).
+/// Entity overlap above which two acts are about the same topic.
 const TOPIC_OVERLAP: f64 = 0.85;
-/// A topic raised this many times without an answer is dropped (NOTES).
+/// A topic raised this many times without an answer is dropped.
 const TOPIC_IGNORED_ACTS: usize = 8;
 
 /// One signal as the decision sees it.

@@ -36,7 +36,7 @@ use crate::store::{Tx, View};
 use crate::text;
 
 string_enum! {
-    /// How urgent a signal is (Keyoku's tiers), least to most.
+    /// How urgent a signal is, least to most.
     Urgency, "urgency tier" {
         Low = "low", Normal = "normal", Elevated = "elevated", Immediate = "immediate",
     }
@@ -80,7 +80,7 @@ string_enum! {
 }
 
 impl SignalKind {
-    /// The signal's own tier (SPEC §6), before freshness and tags move it.
+    /// The signal's own tier, before freshness and tags move it.
     pub fn tier(self) -> Urgency {
         use SignalKind::*;
         match self {
@@ -190,11 +190,11 @@ pub struct HeartbeatConfig {
     pub autonomy: Autonomy,
     pub utc_offset_minutes: i32,
     pub quiet_hours: QuietHours,
-    /// Deadlines this many hours ahead are signalled (Keyoku: 24).
+    /// Deadlines this many hours ahead are signalled (24).
     pub deadline_window_hours: f64,
-    /// Pending work below this importance is left out (Keyoku: 0.4).
+    /// Pending work below this importance is left out (0.4).
     pub importance_floor: f64,
-    /// Monitors not touched for this many hours are stale (Keyoku: 24).
+    /// Monitors not touched for this many hours are stale (24).
     pub monitor_cadence_hours: f64,
     pub tick: TickConfig,
 }
@@ -251,11 +251,11 @@ const MAX_RESULTS: usize = 100;
 const DEFAULT_RESULTS: usize = 20;
 /// The heartbeat looks back this far for acts, answers and messages.
 const LOOKBACK_MS: Millis = 7 * DAY_MS;
-/// A user message this soon after an act answers it (NOTES: 2 h).
+/// A user message this soon after an act answers it.
 const RESPONSE_WINDOW_MS: Millis = 120 * MINUTE_MS;
-/// Fewer acts than this in the lookback: the response rate counts as 1 (NOTES).
+/// Fewer acts than this in the lookback: the response rate counts as 1.
 const MIN_ACTS_FOR_RATE: usize = 3;
-/// A message this recent means the owner is in a conversation (Keyoku: 15 min).
+/// A message this recent means the owner is in a conversation.
 const CONVERSATION_MS: Millis = 15 * MINUTE_MS;
 /// Acts and messages are kept this long (the heartbeat looks back a week).
 const KEEP_MS: Millis = 30 * DAY_MS;
@@ -410,7 +410,7 @@ pub struct HeartbeatContext {
     pub relevant_memories: Vec<SearchHit>,
 }
 
-/// A message of the conversation, for [`Engine::record_message`].
+/// A message of the conversation, for [`Engine::record_message`](crate::Engine::record_message).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 #[schemars(extend("required" = ["entity_id", "role", "content"]))]

@@ -1,4 +1,4 @@
-//! Time of day (Keyoku): the owner's local hour puts a check in a period; each period lets
+//! Time of day: the owner's local hour puts a check in a period; each period lets
 //! only signals of some urgency through and stretches cooldowns and the tick by its factor.
 //! Quiet hours are the host's to set; outside them the small hours count as late night.
 
@@ -25,7 +25,7 @@ string_enum! {
     }
 }
 
-/// First hour of the morning, working and evening periods and of late night (Keyoku).
+/// First hour of the morning, working and evening periods and of late night.
 const MORNING_FROM: u32 = 7;
 const WORKING_FROM: u32 = 10;
 const EVENING_FROM: u32 = 17;
@@ -47,7 +47,7 @@ impl TimePeriod {
         }
     }
 
-    /// Factor on cooldowns and on the tick interval (seed: 0.5, 1, 1.5, 3, 10).
+    /// Factor on cooldowns and on the tick interval (0.5, 1, 1.5, 3, 10).
     pub fn multiplier(self) -> f64 {
         match self {
             TimePeriod::Morning => 0.5,

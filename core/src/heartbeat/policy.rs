@@ -1,5 +1,5 @@
 //! How often an agent may speak up: autonomy levels with their confluence thresholds,
-//! cooldowns and nudges (Keyoku seed and NOTES.md), and how an owner's response rate
+//! cooldowns and nudges, and how an owner's response rate
 //! stretches them.
 
 use serde::{Deserialize, Serialize};
@@ -24,7 +24,7 @@ string_enum! {
 }
 
 impl Autonomy {
-    /// Confluence score weak signals need to reach together (seed: act 8, suggest 12,
+    /// Confluence score weak signals need to reach together (act 8, suggest 12,
     /// observe 20).
     pub fn threshold(self) -> u32 {
         match self {
@@ -34,7 +34,7 @@ impl Autonomy {
         }
     }
 
-    /// Least time between two acts at a given urgency (seed: observe 4h/2h/8h, suggest
+    /// Least time between two acts at a given urgency (observe 4h/2h/8h, suggest
     /// 2h/30m/4h, act 10m/5m/30m for normal/elevated/low). Immediate signals use the
     /// elevated one.
     pub fn cooldown(self, tier: Urgency) -> Millis {
@@ -50,7 +50,7 @@ impl Autonomy {
         }
     }
 
-    /// Silence after which the agent may nudge, and at most how many nudges a day (NOTES:
+    /// Silence after which the agent may nudge, and at most how many nudges a day (
     /// suggest 4 h / 3, act 2 h / 8, observe never).
     pub fn nudge(self) -> Option<NudgePolicy> {
         match self {
@@ -76,7 +76,7 @@ pub struct NudgePolicy {
     pub after: Millis,
     /// Nudges per local day.
     pub per_day: u32,
-    /// The doubling backoff between nudges stops growing here (Keyoku).
+    /// The doubling backoff between nudges stops growing here.
     pub max_interval: Millis,
 }
 
@@ -89,7 +89,7 @@ impl NudgePolicy {
     }
 }
 
-/// Below this response rate cooldowns are ×10 (seed), below the next ×3 (Keyoku).
+/// Below this response rate cooldowns are ×10, below the next ×3.
 const IGNORED_RATE: f64 = 0.1;
 const LOW_RATE: f64 = 0.3;
 
@@ -104,7 +104,7 @@ pub fn response_factor(rate: f64) -> f64 {
     }
 }
 
-/// Weight of a signal in the confluence score (seed: immediate 10, elevated 5, normal 3,
+/// Weight of a signal in the confluence score (immediate 10, elevated 5, normal 3,
 /// low 1).
 pub fn weight(tier: Urgency) -> u32 {
     match tier {

@@ -20,11 +20,11 @@ use crate::schedule::{self, ScheduleRow};
 use crate::store::{memories, View};
 
 const HOUR_MS: Millis = 60 * MINUTE_MS;
-/// A deadline this close (or this recently passed) is critical (seed: < 1 h).
+/// A deadline this close (or this recently passed) is critical.
 pub const CRITICAL_MS: Millis = HOUR_MS;
 /// Deadlines passed longer ago than this are no longer signalled.
 const OVERDUE_GRACE_MS: Millis = DAY_MS;
-/// Pending work: updated this recently, or expiring this soon (NOTES: 7 d, 14 d; overdue by
+/// Pending work: updated this recently, or expiring this soon (7 d, 14 d; overdue by
 /// more than the first, it is no longer pending). Process chatter is left out in the query.
 const PENDING_UPDATED_MS: Millis = 7 * DAY_MS;
 const PENDING_EXPIRING_MS: Millis = 14 * DAY_MS;
@@ -37,7 +37,7 @@ const CONTINUITY_MEMORIES: usize = 5;
 const RESUME_TOPICS: usize = 3;
 const RESUME_TOPIC_CHARS: usize = 80;
 /// Goals: at most this many plans, activities of the last 30 days (at most 200), related at
-/// cosine ≥ 0.4 (NOTES); 10 activities make full progress; on track with one in 7 days, at
+/// cosine ≥ 0.4; 10 activities make full progress; on track with one in 7 days, at
 /// risk with a deadline within 14 days; a plan younger than a day is not yet stalled.
 const GOALS: usize = 10;
 const GOAL_ACTIVITY_MS: Millis = 30 * DAY_MS;
@@ -48,7 +48,7 @@ const ON_TRACK_MS: Millis = 7 * DAY_MS;
 const AT_RISK_DAYS: f64 = 14.0;
 pub const GOAL_GRACE_MS: Millis = DAY_MS;
 /// Knowledge gaps: questions of the last 30 days (among the newest 100 memories, at most 10
-/// looked at), answered by a memory ≥ 0.6 similar (NOTES: 0.6, at most 5) among the 20
+/// looked at), answered by a memory ≥ 0.6 similar (at most 5) among the 20
 /// newest holding the question's 4 longest content words.
 const GAP_LOOKBACK_MS: Millis = 30 * DAY_MS;
 const GAP_RECENT: usize = 100;
@@ -65,7 +65,7 @@ const WH_WORDS: &[&str] = &[
 const DECAY_HORIZON_MS: Millis = 7 * DAY_MS;
 const DECAY_CANDIDATES: usize = 60;
 /// Sentiment: the newest 40 felt memories, at least 6; a change of 0.3 is a trend; 0.7 is
-/// notable (NOTES).
+/// notable.
 const SENTIMENT_WINDOW: usize = 40;
 const SENTIMENT_MIN: usize = 6;
 const SENTIMENT_SHIFT: f64 = 0.3;
@@ -77,13 +77,13 @@ const URGENT_PLAN_MS: Millis = 14 * DAY_MS;
 const RELATED_PLAN_MS: Millis = 30 * DAY_MS;
 const RELATED_PLANS: usize = 100;
 /// Patterns: 90 days, at least 10 memories; a topic on 3 of the same weekdays; full
-/// confidence at 10 (NOTES); the newest 100 memories of a day read.
+/// confidence at 10; the newest 100 memories of a day read.
 const PATTERN_DAYS: i64 = 90;
 const PATTERN_MIN_MEMORIES: usize = 10;
 const PATTERN_MIN_DAYS: u32 = 3;
 const PATTERN_FULL: f64 = 10.0;
 const PATTERN_PER_DAY: usize = 100;
-/// Positive deltas: a silence over 7 days more than halved is re-engagement (NOTES).
+/// Positive deltas: a silence over 7 days more than halved is re-engagement.
 const REENGAGED_AFTER_DAYS: i64 = 7;
 /// Velocity is counted up to this many memories.
 const VELOCITY_CAP: usize = 1000;

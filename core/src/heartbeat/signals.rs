@@ -8,7 +8,7 @@ use super::{GoalStatus, SignalKind, Trend, Urgency};
 use crate::clock::{Millis, MINUTE_MS};
 use crate::model::Memory;
 
-/// A memory written this recently moves its signal up a tier (NOTES: 30 min).
+/// A memory written this recently moves its signal up a tier.
 const FRESH_MS: Millis = 30 * MINUTE_MS;
 /// Tags that move a signal up, and down.
 const UP_TAGS: &[&str] = &["critical", "urgent"];

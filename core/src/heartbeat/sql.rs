@@ -222,7 +222,7 @@ pub fn stale_monitors(
     memories(conn, &sql, params![owner, cutoff, limit as i64])
 }
 
-/// Importance at or above which a memory is worth saving from decay (NOTES: 0.8). The
+/// Importance at or above which a memory is worth saving from decay (0.8). The
 /// partial index `memories_important_due` is built on this literal.
 pub const IMPORTANT: f64 = 0.8;
 

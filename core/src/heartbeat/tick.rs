@@ -1,4 +1,4 @@
-//! The adaptive tick: when the host should run the next check. Multipliers stack (SPEC §6):
+//! The adaptive tick: when the host should run the next check. Multipliers stack:
 //! the time period's; acted < 5 min ago ×2, < 15 min ×1.5; no signals ×3, 4+ signals ×0.8;
 //! 5+ new memories since the last act ×0.7.
 
@@ -7,16 +7,16 @@ use serde::{Deserialize, Serialize};
 use super::period::TimePeriod;
 use crate::clock::{Millis, MINUTE_MS};
 
-/// Memories since the last act that count as a busy owner (seed: 5+).
+/// Memories since the last act that count as a busy owner.
 pub const BUSY_VELOCITY: usize = 5;
 
 /// Bounds and base of the tick, in ms.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct TickConfig {
-    /// Interval before multipliers (Keyoku: 5 min).
+    /// Interval before multipliers (5 min).
     pub base_ms: Millis,
-    /// Never sooner than this (Keyoku: 1 min).
+    /// Never sooner than this (1 min).
     pub min_ms: Millis,
     /// Never later than this (quiet hours ×10 would otherwise give 50 min and more).
     pub max_ms: Millis,

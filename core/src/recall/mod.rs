@@ -1,4 +1,4 @@
-//! Recall: hybrid search of one owner's memories, top to bottom in [`search`]:
+//! Recall: hybrid search of one owner's memories, top to bottom in `search`:
 //!
 //! 1. candidates — from the cache, else the owner's nearest vectors and best BM25 matches,
 //!    fused into one relevance, with relevance lent along a conversation (`candidates`);
@@ -98,7 +98,7 @@ pub struct RecallConfig {
     pub diversity_threshold: f64,
     /// Multiplier on the score of STALE memories.
     pub stale_penalty: f64,
-    /// Entries in the LRU cache of recent search candidates (Keyoku: 500).
+    /// Entries in the LRU cache of recent search candidates.
     pub cache_entries: usize,
 }
 

@@ -28,7 +28,7 @@ impl Default for RankMode {
     }
 }
 
-/// Weights of the composite score (Keyoku seed).
+/// Weights of the composite score.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Weights {
     pub semantic: f64,
@@ -58,17 +58,17 @@ impl RankMode {
     }
 }
 
-/// koshi: reinforcement score scales the rank by e^(0.2·score).
+/// The feedback score scales the rank by e^(0.2·score).
 const FEEDBACK_RATE: f64 = 0.2;
-/// koshi: recency = 1 / (1 + 0.01·days since last hit).
+/// Recency = 1 / (1 + 0.01·days since last hit).
 const RECENCY_RATE_PER_DAY: f64 = 0.01;
 
-/// koshi's feedback multiplier: +3 → 1.82×, −1 → 0.82×.
+/// The feedback multiplier: +3 → 1.82×, −1 → 0.82×.
 pub fn feedback_multiplier(feedback: i64) -> f64 {
     math::exp(FEEDBACK_RATE * feedback as f64)
 }
 
-/// koshi's recency from days since the last access (or creation).
+/// Recency from days since the last access (or creation).
 pub fn recency(days: f64) -> f64 {
     1.0 / (1.0 + RECENCY_RATE_PER_DAY * days.max(0.0))
 }
@@ -178,7 +178,7 @@ mod tests {
     }
 
     #[test]
-    fn koshi_multipliers() {
+    fn feedback_and_recency_multipliers() {
         assert_eq!((feedback_multiplier(3) * 100.0).round() / 100.0, 1.82);
         assert_eq!((feedback_multiplier(-1) * 100.0).round() / 100.0, 0.82);
         assert_eq!((feedback_multiplier(-5) * 100.0).round() / 100.0, 0.37);

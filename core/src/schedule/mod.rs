@@ -64,7 +64,7 @@ impl From<ScheduleRow> for Schedule {
     }
 }
 
-/// A new schedule, for [`Engine::schedule_create`].
+/// A new schedule, for [`Engine::schedule_create`](crate::Engine::schedule_create).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 #[schemars(extend("required" = ["entity_id", "content", "cron_tag"]))]
@@ -75,7 +75,7 @@ pub struct ScheduleCreate {
     pub cron_tag: String,
 }
 
-/// Changes to a schedule, for [`Engine::schedule_update`].
+/// Changes to a schedule, for [`Engine::schedule_update`](crate::Engine::schedule_update).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 #[schemars(extend("required" = ["entity_id", "id"]))]
@@ -86,7 +86,7 @@ pub struct ScheduleUpdate {
     pub cron_tag: Option<String>,
 }
 
-/// Which schedules [`Engine::schedules`] lists.
+/// Which schedules [`Engine::schedules`](crate::Engine::schedules) lists.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 #[schemars(extend("required" = ["entity_id"]))]

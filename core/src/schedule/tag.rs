@@ -1,4 +1,4 @@
-//! The schedule tag grammar (issue 6): `cron:hourly`, `cron:daily[:HH:MM]`,
+//! The schedule tag grammar: `cron:hourly`, `cron:daily[:HH:MM]`,
 //! `cron:weekly:DAY:HH:MM`, `cron:weekdays:HH:MM`, `cron:monthly:D:HH:MM`, `cron:every:<dur>`,
 //! `cron:once:<RFC 3339>`, and when each falls due. Times are UTC; a monthly day past a
 //! month's end falls on its last day (the 31st in February is the 28th, or the 29th in a

@@ -83,7 +83,7 @@ CREATE TABLE status_history (
 CREATE INDEX status_history_memory ON status_history(memory_pk);
 "#,
     r#"
--- The knowledge graph (SPEC §2), per owner. An entity is found by its key (lower-case name
+-- The knowledge graph, per owner. An entity is found by its key (lower-case name
 -- without titles) or any alias's; relationships count their evidence (one row per memory that
 -- stated them); an inferred row is the reverse a bidirectional relation implies.
 CREATE TABLE entities (
@@ -166,7 +166,7 @@ CREATE TABLE schedules (
 CREATE INDEX schedules_due ON schedules(owner, status, next_due);
 "#,
     r#"
--- The heartbeat (SPEC §6). Indexes that keep its signal scan bounded on large owners: by type
+-- The heartbeat. Indexes that keep its signal scan bounded on large owners: by type
 -- and update time (pending work, continuity, goals), by deadline, by sentiment, and the
 -- important memories by when their lifecycle next changes (decaying; 0.8 is
 -- store::heartbeat::IMPORTANT).

@@ -59,7 +59,7 @@ pub struct NewMemory {
     pub vector: Option<Vec<f32>>,
 }
 
-/// Context for [`Engine::remember`].
+/// Context for [`Engine::remember`](crate::Engine::remember).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct RememberOptions {
