@@ -10,14 +10,14 @@ use std::path::PathBuf;
 
 use mnemo_core::RankMode;
 
-/// Best baseline R@10 in `shared/data/locomo/README.md`.
+/// Best baseline R@10 in `tests/data/locomo/README.md`.
 const BEST_BASELINE_R10: f64 = 0.622;
 
 fn data() -> PathBuf {
     let dir = std::env::var_os("MNEMO_LOCOMO_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|| {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/data/locomo")
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/data/locomo")
         });
     assert!(
         dir.join("locomo-dev.json").exists(),

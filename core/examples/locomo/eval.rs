@@ -1,5 +1,5 @@
 //! LoCoMo retrieval evaluation (turn-level evidence recall), following the protocol in
-//! `shared/data/locomo/README.md`: one memory per turn, one owner per conversation, the clock
+//! `tests/data/locomo/README.md`: one memory per turn, one owner per conversation, the clock
 //! set to each session's date while its turns are stored, each session's turns sharing a
 //! `session_id`, `source_ref` = the turn's dia_id; each question (categories 1–4, with valid
 //! evidence) searches its owner and scores recall@k = |evidence ∩ top-k| / |evidence|.

@@ -1,7 +1,7 @@
 //! LoCoMo retrieval benchmark for Mnemo's search (see `eval.rs` for the protocol).
 //!
 //! ```text
-//! cargo run --release -p mnemo-core --example locomo -- ../shared/data/locomo/locomo-dev.json \
+//! cargo run --release -p mnemo-core --example locomo -- tests/data/locomo/locomo-dev.json \
 //!     [--vectors minilm-dev.f16 --index minilm-dev.index.json] [--json] [--mode balanced] \
 //!     [--remember]
 //! ```
