@@ -36,6 +36,7 @@
 #![deny(unsafe_code)]
 
 pub mod api;
+pub mod calendar;
 pub mod clock;
 pub mod config;
 pub mod conflict;

@@ -16,9 +16,7 @@ const BEST_BASELINE_R10: f64 = 0.622;
 fn data() -> PathBuf {
     let dir = std::env::var_os("MNEMO_LOCOMO_DIR")
         .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/data/locomo")
-        });
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/data/locomo"));
     assert!(
         dir.join("locomo-dev.json").exists(),
         "LoCoMo data not found in {} (set MNEMO_LOCOMO_DIR)",

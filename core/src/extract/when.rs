@@ -4,6 +4,7 @@
 
 use time::{Date, Duration, Month, OffsetDateTime, PrimitiveDateTime, Time, Weekday};
 
+use crate::calendar::{self, next_weekday, previous_weekday};
 use crate::clock::Millis;
 
 /// A moment a sentence names.
@@ -13,26 +14,6 @@ pub struct When {
     /// Said as past ("yesterday", "last week", "two days ago", "in 2019").
     pub past: bool,
 }
-
-const WEEKDAYS: &[(&str, Weekday)] = &[
-    ("monday", Weekday::Monday),
-    ("tuesday", Weekday::Tuesday),
-    ("wednesday", Weekday::Wednesday),
-    ("thursday", Weekday::Thursday),
-    ("friday", Weekday::Friday),
-    ("saturday", Weekday::Saturday),
-    ("sunday", Weekday::Sunday),
-    ("mon", Weekday::Monday),
-    ("tue", Weekday::Tuesday),
-    ("tues", Weekday::Tuesday),
-    ("wed", Weekday::Wednesday),
-    ("thu", Weekday::Thursday),
-    ("thur", Weekday::Thursday),
-    ("thurs", Weekday::Thursday),
-    ("fri", Weekday::Friday),
-    ("sat", Weekday::Saturday),
-    ("sun", Weekday::Sunday),
-];
 
 const MONTHS: &[(&str, Month)] = &[
     ("january", Month::January),
@@ -71,10 +52,6 @@ const DAY_PARTS: &[(&str, u8, u8)] = &[
     ("evening", 21, 0),
     ("tonight", 23, 59),
 ];
-
-fn weekday(w: &str) -> Option<Weekday> {
-    WEEKDAYS.iter().find(|x| x.0 == w).map(|x| x.1)
-}
 
 fn month(w: &str) -> Option<Month> {
     MONTHS.iter().find(|x| x.0 == w).map(|x| x.1)
@@ -170,19 +147,6 @@ fn last_of_month(year: i32, m: Month) -> Option<Date> {
     Date::from_calendar_date(year, m, m.length(year)).ok()
 }
 
-/// The first `day` on or after `from` (strictly after when `strict`).
-fn next_weekday(from: Date, day: Weekday, strict: bool) -> Date {
-    let mut d = if strict {
-        from.next_day().unwrap_or(from)
-    } else {
-        from
-    };
-    while d.weekday() != day {
-        d = d.next_day().unwrap_or(d);
-    }
-    d
-}
-
 /// The next `month`/`day` on or after `today` (this year or next).
 fn next_date(today: Date, m: Month, day: u8) -> Option<Date> {
     let this = Date::from_calendar_date(today.year(), m, day).ok();
@@ -260,24 +224,18 @@ pub fn resolve(words: &[&str], now: Millis) -> Option<When> {
                 ("last", "month", _) => date = Some((today - Duration::days(30), true)),
                 ("last", "year", _) => date = Some((today - Duration::days(365), true)),
                 ("last" | "next" | "this" | "on" | "by" | "until" | "coming" | "before", d, _)
-                    if weekday(d).is_some() =>
+                    if calendar::weekday(d).is_some() =>
                 {
-                    let day = weekday(d).unwrap_or(Weekday::Monday);
+                    let day = calendar::weekday(d).unwrap_or(Weekday::Monday);
                     date = Some(match w {
-                        "last" => {
-                            let mut x = today - Duration::days(1);
-                            while x.weekday() != day {
-                                x -= Duration::days(1);
-                            }
-                            (x, true)
-                        }
+                        "last" => (previous_weekday(today, day), true),
                         "next" => (next_weekday(today, day, true), false),
                         _ => (next_weekday(today, day, false), false),
                     });
                     i += 1;
                 }
-                (d, _, _) if d.len() > 3 && weekday(d).is_some() => {
-                    date = weekday(d).map(|day| (next_weekday(today, day, false), false));
+                (d, _, _) if d.len() > 3 && calendar::weekday(d).is_some() => {
+                    date = calendar::weekday(d).map(|day| (next_weekday(today, day, false), false));
                 }
                 ("in" | "within", _, _) => {
                     if let Some((n, used)) = count(words, i + 1) {

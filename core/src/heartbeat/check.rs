@@ -4,7 +4,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::decide::{self, Found, PastAct, Situation};
-use super::period::{self, TimePeriod};
+use super::period::TimePeriod;
 use super::scan::Scanner;
 use super::signals::{quote, signals};
 use super::sql::{self, ActRow};
@@ -13,6 +13,7 @@ use super::{
     HeartbeatConfig, HeartbeatReport, Options, Signal, SignalKind, Urgency, CONVERSATION_MS,
     KEEP_MS, LOOKBACK_MS, MIN_ACTS_FOR_RATE, RESPONSE_WINDOW_MS,
 };
+use crate::calendar;
 use crate::clock::{Millis, MINUTE_MS};
 use crate::error::Result;
 use crate::field::Owner;
@@ -149,12 +150,12 @@ pub(crate) fn check(
             Some(m) => Some(m.at),
             None => sql::newest_created(view.conn(), owner)?,
         };
-        let today = period::local_day(now, opts.offset);
+        let today = calendar::local_day(now, opts.offset);
         let nudges_today = past
             .iter()
-            .filter(|a| a.nudge && period::local_day(a.at, opts.offset) == today)
+            .filter(|a| a.nudge && calendar::local_day(a.at, opts.offset) == today)
             .count() as u32;
-        let time_period = TimePeriod::of_hour(period::local_hour(now, opts.offset), &opts.quiet);
+        let time_period = TimePeriod::of_hour(calendar::local_hour(now, opts.offset), &opts.quiet);
         let nudge_memory = if found.is_empty() {
             nudge_candidate(view, owner, now, &acts)?
         } else {

@@ -5,7 +5,6 @@
 use serde::{Deserialize, Serialize};
 
 use super::Urgency;
-use crate::clock::{Millis, MINUTE_MS};
 use crate::error::{Error, Result};
 use crate::model::string_enum;
 
@@ -135,48 +134,12 @@ pub fn check_offset(field: &str, minutes: i32) -> Result<()> {
     Ok(())
 }
 
-/// `now` in the owner's local time, as ms since the (local) epoch.
-pub fn local(now: Millis, offset_minutes: i32) -> Millis {
-    now + offset_minutes as Millis * MINUTE_MS
-}
-
-/// The local hour (0–23) of `now`.
-pub fn local_hour(now: Millis, offset_minutes: i32) -> u32 {
-    (local(now, offset_minutes).rem_euclid(crate::clock::DAY_MS) / (60 * MINUTE_MS)) as u32
-}
-
-/// The local day number of `now` (days since 1970-01-01, local).
-pub fn local_day(now: Millis, offset_minutes: i32) -> i64 {
-    local(now, offset_minutes).div_euclid(crate::clock::DAY_MS)
-}
-
-/// The local weekday of `now`, 0 = Monday … 6 = Sunday.
-pub fn local_weekday(now: Millis, offset_minutes: i32) -> u32 {
-    // 1970-01-01 was a Thursday (3 counting from Monday = 0).
-    ((local_day(now, offset_minutes) + 3).rem_euclid(7)) as u32
-}
-
-/// English name of weekday `d` (0 = Monday).
-pub fn weekday_name(d: u32) -> &'static str {
-    [
-        "Monday",
-        "Tuesday",
-        "Wednesday",
-        "Thursday",
-        "Friday",
-        "Saturday",
-        "Sunday",
-    ][d as usize % 7]
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    const HOUR: Millis = 60 * MINUTE_MS;
-
     #[test]
-    fn each_hour_falls_in_the_seeds_period() {
+    fn each_hour_falls_in_its_period() {
         let q = QuietHours::default();
         let expect = |h: u32| match h {
             7..=9 => TimePeriod::Morning,
@@ -217,16 +180,8 @@ mod tests {
     }
 
     #[test]
-    fn local_time_follows_the_offset() {
-        // 2026-11-23 is a Monday; 08:30 UTC.
-        let t = 1_795_392_000_000 + 8 * HOUR + 30 * MINUTE_MS;
-        assert_eq!(local_weekday(t, 0), 0);
-        assert_eq!(local_hour(t, 0), 8);
-        assert_eq!(local_hour(t, -9 * 60), 23);
-        assert_eq!(local_weekday(t, -9 * 60), 6, "still Sunday in UTC−9");
-        assert_eq!(local_hour(t, 330), 14, "UTC+5:30");
+    fn offsets_are_bounded() {
         assert!(check_offset("o", 841).is_err());
         assert!(check_offset("o", -840).is_ok());
-        assert_eq!(weekday_name(local_weekday(t, 0)), "Monday");
     }
 }

@@ -5,12 +5,12 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use serde::{Deserialize, Serialize};
 
-use super::period;
 use super::sql::{self, ActRow, Brief, Row2};
 use super::{
     AlertLevel, Continuity, DeltaKind, GoalProgress, GoalStatus, HeartbeatConfig, KnowledgeGap,
     Options, Pattern, PositiveDelta, RelationshipAlert, SentimentTrend, Trend,
 };
+use crate::calendar;
 use crate::clock::{Millis, DAY_MS, MINUTE_MS};
 use crate::conflict::{self, Conflict, ConflictStatus};
 use crate::decay;
@@ -569,8 +569,8 @@ impl Scanner<'_, '_> {
         {
             return Ok(Vec::new());
         }
-        let offset_ms = period::local(0, offset);
-        let today = period::local_day(now, offset);
+        let offset_ms = calendar::local(0, offset);
+        let today = calendar::local_day(now, offset);
         let mut seen: BTreeMap<String, u32> = BTreeMap::new();
         for week in 0..=PATTERN_DAYS / 7 {
             let day = today - 7 * week;
@@ -591,7 +591,7 @@ impl Scanner<'_, '_> {
                 *seen.entry(t).or_default() += 1;
             }
         }
-        let weekday = period::weekday_name(period::local_weekday(now, offset));
+        let weekday = calendar::local_weekday(now, offset);
         let mut out: Vec<Pattern> = seen
             .into_iter()
             .filter(|(_, n)| *n >= PATTERN_MIN_DAYS)

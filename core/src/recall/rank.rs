@@ -39,7 +39,7 @@ pub struct Weights {
 }
 
 impl RankMode {
-    /// The seed's weights for this mode (S/R/D/I/C).
+    /// The weights of this mode (S/R/D/I/C).
     pub fn weights(self) -> Weights {
         let w = |semantic, recency, retention, importance, confidence| Weights {
             semantic,

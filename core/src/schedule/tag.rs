@@ -8,6 +8,7 @@ use std::fmt;
 
 use time::{Date, Duration, Month, OffsetDateTime, PrimitiveDateTime, Time, Weekday};
 
+use crate::calendar;
 use crate::clock::Millis;
 use crate::error::{Error, Result};
 
@@ -55,19 +56,6 @@ fn clock(tag: &str, h: &str, m: &str) -> Result<Time> {
     }
 }
 
-fn weekday(tag: &str, d: &str) -> Result<Weekday> {
-    Ok(match d.to_ascii_lowercase().as_str() {
-        "mon" | "monday" => Weekday::Monday,
-        "tue" | "tuesday" => Weekday::Tuesday,
-        "wed" | "wednesday" => Weekday::Wednesday,
-        "thu" | "thursday" => Weekday::Thursday,
-        "fri" | "friday" => Weekday::Friday,
-        "sat" | "saturday" => Weekday::Saturday,
-        "sun" | "sunday" => Weekday::Sunday,
-        _ => return Err(bad(tag, "has no such weekday")),
-    })
-}
-
 impl Tag {
     /// Parses a tag of the grammar above.
     pub fn parse(tag: &str) -> Result<Tag> {
@@ -79,7 +67,10 @@ impl Tag {
             ["hourly"] => Tag::Hourly,
             ["daily"] => Tag::Daily(Time::from_hms(DEFAULT_HOUR, 0, 0).unwrap_or(Time::MIDNIGHT)),
             ["daily", h, m] => Tag::Daily(clock(tag, h, m)?),
-            ["weekly", d, h, m] => Tag::Weekly(weekday(tag, d)?, clock(tag, h, m)?),
+            ["weekly", d, h, m] => Tag::Weekly(
+                calendar::weekday(d).ok_or_else(|| bad(tag, "has no such weekday"))?,
+                clock(tag, h, m)?,
+            ),
             ["weekdays", h, m] => Tag::Weekdays(clock(tag, h, m)?),
             ["monthly", d, h, m] => {
                 let day = d.parse::<u8>().ok().filter(|d| (1..=31).contains(d));
@@ -124,12 +115,14 @@ impl Tag {
             Tag::Daily(t) => first_after(
                 &mut (0..=1).map(|k| PrimitiveDateTime::new(day + Duration::days(k), t)),
             ),
-            Tag::Weekly(w, t) => first_after(
-                &mut (0..=7)
-                    .map(|k| day + Duration::days(k))
-                    .filter(|d| d.weekday() == w)
-                    .map(|d| PrimitiveDateTime::new(d, t)),
-            ),
+            Tag::Weekly(w, t) => {
+                let next = calendar::next_weekday(day, w, false);
+                first_after(
+                    &mut [next, next + Duration::days(7)]
+                        .into_iter()
+                        .map(|d| PrimitiveDateTime::new(d, t)),
+                )
+            }
             Tag::Weekdays(t) => first_after(
                 &mut (0..=7)
                     .map(|k| day + Duration::days(k))

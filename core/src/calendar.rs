@@ -1,0 +1,132 @@
+//! The calendar the engine shares: weekday names as people write them, stepping to a weekday,
+//! and an owner's local hour, day and weekday at a UTC offset (the engine has no time-zone
+//! database, so every target computes the same local time).
+
+use time::{Date, Duration, Weekday};
+
+use crate::clock::{Millis, DAY_MS, MINUTE_MS};
+
+/// Weekday names and the short forms people write, lower case.
+const WEEKDAYS: &[(&str, Weekday)] = &[
+    ("monday", Weekday::Monday),
+    ("tuesday", Weekday::Tuesday),
+    ("wednesday", Weekday::Wednesday),
+    ("thursday", Weekday::Thursday),
+    ("friday", Weekday::Friday),
+    ("saturday", Weekday::Saturday),
+    ("sunday", Weekday::Sunday),
+    ("mon", Weekday::Monday),
+    ("tue", Weekday::Tuesday),
+    ("tues", Weekday::Tuesday),
+    ("wed", Weekday::Wednesday),
+    ("thu", Weekday::Thursday),
+    ("thur", Weekday::Thursday),
+    ("thurs", Weekday::Thursday),
+    ("fri", Weekday::Friday),
+    ("sat", Weekday::Saturday),
+    ("sun", Weekday::Sunday),
+];
+
+/// The weekday a word names ("friday", "Fri", "thurs"), in any case.
+pub fn weekday(name: &str) -> Option<Weekday> {
+    let name = name.to_ascii_lowercase();
+    WEEKDAYS.iter().find(|w| w.0 == name).map(|w| w.1)
+}
+
+/// The first `day` on or after `from` (strictly after when `strict`).
+pub fn next_weekday(from: Date, day: Weekday, strict: bool) -> Date {
+    let mut d = if strict {
+        from.next_day().unwrap_or(from)
+    } else {
+        from
+    };
+    while d.weekday() != day {
+        d = d.next_day().unwrap_or(d);
+    }
+    d
+}
+
+/// The last `day` strictly before `from`.
+pub fn previous_weekday(from: Date, day: Weekday) -> Date {
+    let mut d = from - Duration::days(1);
+    while d.weekday() != day {
+        d -= Duration::days(1);
+    }
+    d
+}
+
+/// `now` in local time at `offset_minutes` from UTC, as ms since the (local) epoch.
+pub fn local(now: Millis, offset_minutes: i32) -> Millis {
+    now + offset_minutes as Millis * MINUTE_MS
+}
+
+/// The local hour (0–23) of `now`.
+pub fn local_hour(now: Millis, offset_minutes: i32) -> u32 {
+    (local(now, offset_minutes).rem_euclid(DAY_MS) / (60 * MINUTE_MS)) as u32
+}
+
+/// The local day number of `now` (days since 1970-01-01, local).
+pub fn local_day(now: Millis, offset_minutes: i32) -> i64 {
+    local(now, offset_minutes).div_euclid(DAY_MS)
+}
+
+/// The local weekday of `now`.
+pub fn local_weekday(now: Millis, offset_minutes: i32) -> Weekday {
+    // 1970-01-01 was a Thursday.
+    Weekday::Thursday.nth_next((local_day(now, offset_minutes).rem_euclid(7)) as u8)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use time::Month;
+
+    const HOUR: Millis = 60 * MINUTE_MS;
+
+    #[test]
+    fn weekday_names_in_any_case_and_length() {
+        assert_eq!(weekday("Friday"), Some(Weekday::Friday));
+        assert_eq!(weekday("THURS"), Some(Weekday::Thursday));
+        assert_eq!(weekday("tue"), Some(Weekday::Tuesday));
+        assert_eq!(weekday("fr"), None);
+        assert_eq!(weekday("someday"), None);
+    }
+
+    #[test]
+    fn stepping_to_a_weekday() {
+        let mon = Date::from_calendar_date(2026, Month::November, 23).unwrap();
+        assert_eq!(next_weekday(mon, Weekday::Monday, false), mon);
+        assert_eq!(
+            next_weekday(mon, Weekday::Monday, true),
+            mon + Duration::days(7)
+        );
+        assert_eq!(
+            next_weekday(mon, Weekday::Friday, false),
+            mon + Duration::days(4)
+        );
+        assert_eq!(
+            previous_weekday(mon, Weekday::Monday),
+            mon - Duration::days(7)
+        );
+        assert_eq!(
+            previous_weekday(mon, Weekday::Sunday),
+            mon - Duration::days(1)
+        );
+    }
+
+    #[test]
+    fn local_time_follows_the_offset() {
+        // 2026-11-23 is a Monday; 08:30 UTC.
+        let t = 1_795_392_000_000 + 8 * HOUR + 30 * MINUTE_MS;
+        assert_eq!(local_weekday(t, 0), Weekday::Monday);
+        assert_eq!(local_hour(t, 0), 8);
+        assert_eq!(local_hour(t, -9 * 60), 23);
+        assert_eq!(
+            local_weekday(t, -9 * 60),
+            Weekday::Sunday,
+            "still Sunday in UTC−9"
+        );
+        assert_eq!(local_hour(t, 330), 14, "UTC+5:30");
+        assert_eq!(local_weekday(t, 0).to_string(), "Monday");
+    }
+}
