@@ -120,7 +120,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn cooldowns_are_the_seeds() {
+    fn cooldowns_per_autonomy_and_urgency() {
         use Urgency::*;
         let h = |x: f64| (x * HOUR_MS as f64) as Millis;
         let table = [
