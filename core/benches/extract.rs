@@ -1,6 +1,6 @@
 //! Extraction throughput of the built-in extractor: every message of both labelled sets
-//! (`tests/data/extraction*.json`, 423 exchanges of 2–40 words), extracted in turn. Aim (issue
-//! 5): ≥ 2,000 exchanges/s natively; LLM-based peers take seconds per add.
+//! (`tests/data/extraction*.json`, 423 exchanges of 2–40 words), extracted in turn. Aim:
+//! ≥ 2,000 exchanges/s natively; LLM-based peers take seconds per add.
 //!
 //! `cargo bench -p mnemo-core --bench extract`
 

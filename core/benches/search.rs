@@ -1,7 +1,7 @@
 //! Hybrid search latency (query text + supplied 384-d query vector) with 10,000 and 100,000
 //! memories in one owner of a real SQLite file, uncached (search cache off, 200 distinct
 //! queries cycled) and cached (default cache, one query repeated).
-//! Targets (issue): p95 ≤ 1 ms at 10k, ≤ 5 ms at 100k.
+//! Aims: p95 ≤ 1 ms at 10k, ≤ 5 ms at 100k.
 //!
 //! Before the criterion groups, a plain pass times 1,000 searches per case with `Instant` and
 //! a few 1,000-memory seed batches, prints p50/p95/p99 and memories/s, and writes them to

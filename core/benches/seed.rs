@@ -1,6 +1,6 @@
 //! Seed throughput: batches of 1,000 memories with supplied 384-d vectors, dedup on, into one
 //! owner of a real SQLite file — into an empty owner, and into an owner already holding
-//! 10,000 memories. Target (issue): ≥ 20,000 memories/s.
+//! 10,000 memories. Aim: ≥ 20,000 memories/s.
 //!
 //! `cargo bench -p mnemo-core --bench seed`
 
