@@ -393,3 +393,157 @@ impl Drop for Tx<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::clock::SeededEntropy;
+    use crate::decay::tests::memory;
+    use crate::embed::SuppliedVectors;
+    use crate::model::{MemoryType, State};
+
+    const NOW: Millis = 1_700_000_000_000;
+
+    struct Fixture {
+        conn: Connection,
+        derived: Derived,
+        embedder: SuppliedVectors,
+        entropy: SeededEntropy,
+        retention: RetentionConfig,
+    }
+
+    impl Fixture {
+        fn new() -> Fixture {
+            let mut conn = Connection::open_in_memory().unwrap();
+            super::super::schema::open(&mut conn, NOW).unwrap();
+            Fixture {
+                conn,
+                derived: Derived::default(),
+                embedder: SuppliedVectors::new("test", 2),
+                entropy: SeededEntropy::new(1),
+                retention: RetentionConfig::default(),
+            }
+        }
+        fn tx(&mut self) -> Tx<'_> {
+            let host = Host {
+                now: NOW,
+                embedder: &self.embedder,
+                entropy: &self.entropy,
+                retention: &self.retention,
+            };
+            Tx::begin(&self.conn, &mut self.derived, host).unwrap()
+        }
+        fn view(&mut self) -> View<'_> {
+            let host = Host {
+                now: NOW,
+                embedder: &self.embedder,
+                entropy: &self.entropy,
+                retention: &self.retention,
+            };
+            View::new(&self.conn, &mut self.derived, host)
+        }
+        /// Stores a memory of `owner` and commits; returns its key.
+        fn stored(&mut self, owner: &str, v: [f32; 2]) -> i64 {
+            let mut m = memory(MemoryType::Event, 0);
+            m.entity_id = owner.into();
+            m.created_at = NOW;
+            let mut tx = self.tx();
+            let pk = tx.insert(&mut m, Some(&v)).unwrap();
+            tx.commit().unwrap();
+            pk
+        }
+        fn row(&self, owner: &str, pk: i64) -> Memory {
+            memories::by_pks(&self.conn, owner, &[pk])
+                .unwrap()
+                .pop()
+                .unwrap()
+                .1
+        }
+    }
+
+    #[test]
+    fn a_commit_moves_on_the_written_owners_generations_only() {
+        let mut f = Fixture::new();
+        f.stored("ana", [1.0, 0.0]);
+        let (ana, bob) = (f.view().generation("ana"), f.view().generation("bob"));
+        assert_eq!((ana, bob), (1, 0));
+        let pk = f.stored("ana", [0.0, 1.0]);
+        assert_eq!(f.view().generation("ana"), 2);
+        assert_eq!(f.view().generation("bob"), 0);
+        // Loaded vector sets follow the rows written, without a reload.
+        assert_eq!(
+            f.view().vectors("ana").unwrap().nearest(&[0.0, 1.0], 1)[0].0,
+            pk
+        );
+        let mut m = f.row("ana", pk);
+        m.state = State::Deleted;
+        let mut tx = f.tx();
+        tx.update(pk, &mut m).unwrap();
+        tx.commit().unwrap();
+        assert!(f.view().vectors("ana").unwrap().get(pk).is_none());
+    }
+
+    #[test]
+    fn a_rollback_drops_the_written_owners_vector_sets_and_keeps_pending_accesses() {
+        let mut f = Fixture::new();
+        let pk = f.stored("ana", [1.0, 0.0]);
+        f.view().vectors("ana").unwrap();
+        f.view().record_access("ana", pk).unwrap();
+        let before = f.view().generation("ana");
+        {
+            // Written, then dropped uncommitted: rolled back.
+            let mut tx = f.tx();
+            let mut m = memory(MemoryType::Event, 0);
+            m.entity_id = "ana".into();
+            tx.insert(&mut m, Some(&[0.0, 1.0])).unwrap();
+            assert_eq!(tx.vectors("ana").unwrap().nearest(&[0.0, 1.0], 5).len(), 2);
+        }
+        assert!(
+            f.derived.vectors.get("ana").is_none(),
+            "the set was dropped"
+        );
+        assert_eq!(f.view().generation("ana"), before + 1);
+        assert_eq!(
+            f.view()
+                .vectors("ana")
+                .unwrap()
+                .nearest(&[0.0, 1.0], 5)
+                .len(),
+            1
+        );
+        // The access the rolled-back transaction wrote is still waiting, and the next
+        // commit writes it once.
+        assert_eq!(f.view().pending(pk).map(|p| p.count), Some(1));
+        f.tx().commit().unwrap();
+        assert!(f.view().pending(pk).is_none());
+        assert_eq!(f.row("ana", pk).access_count, 1);
+    }
+
+    #[test]
+    fn an_access_moves_the_generation_only_when_it_revives() {
+        let mut f = Fixture::new();
+        let pk = f.stored("ana", [1.0, 0.0]);
+        let g = f.view().generation("ana");
+        let mut m = f.row("ana", pk);
+        let mut tx = f.tx();
+        tx.access(pk, &mut m, 1, NOW).unwrap();
+        tx.commit().unwrap();
+        assert_eq!(
+            f.view().generation("ana"),
+            g,
+            "a count does not change what a search finds"
+        );
+        let mut m = f.row("ana", pk);
+        m.state = State::Archived;
+        let mut tx = f.tx();
+        tx.update(pk, &mut m).unwrap();
+        tx.commit().unwrap();
+        let g = f.view().generation("ana");
+        let mut m = f.row("ana", pk);
+        let mut tx = f.tx();
+        tx.access(pk, &mut m, 1, NOW).unwrap();
+        tx.commit().unwrap();
+        assert_eq!(m.state, State::Active);
+        assert_eq!(f.view().generation("ana"), g + 1, "a revival does");
+    }
+}
