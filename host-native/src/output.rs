@@ -236,6 +236,9 @@ fn heartbeat(r: &mnemo_core::HeartbeatReport) -> String {
 }
 
 fn human(answer: &Answer) -> Result<String> {
+    if let Some(m) = answer.memory() {
+        return Ok(memory_block(m));
+    }
     let mut out = String::new();
     match answer {
         Answer::Seed(r) | Answer::Remember(r) => out += &write_report(r),
@@ -360,13 +363,6 @@ fn human(answer: &Answer) -> Result<String> {
             }
         }
         Answer::Export(jsonl) => out += jsonl,
-        Answer::Get(m)
-        | Answer::Update(m)
-        | Answer::Forget(m)
-        | Answer::Reinforce(m)
-        | Answer::Demote(m)
-        | Answer::Pin(m)
-        | Answer::SetStatus(m) => out += &memory_block(m),
         other => {
             // As the engine's JSON: keys in sorted order.
             let value = serde_json::to_value(other)?;

@@ -421,6 +421,23 @@ fn plain_reason(reason: &str) -> String {
     positioned.map_or(reason, |i| &reason[..i]).to_string()
 }
 
+impl Answer {
+    /// The memory, when the answer is one memory (get, update, forget, reinforce, demote,
+    /// pin, set_status).
+    pub fn memory(&self) -> Option<&Memory> {
+        match self {
+            Answer::Get(m)
+            | Answer::Update(m)
+            | Answer::Forget(m)
+            | Answer::Reinforce(m)
+            | Answer::Demote(m)
+            | Answer::Pin(m)
+            | Answer::SetStatus(m) => Some(m),
+            _ => None,
+        }
+    }
+}
+
 impl Engine {
     /// `remember` as every face calls it: through the engine's extractor, or with what the
     /// host already extracted, or with an LLM's answer to check.

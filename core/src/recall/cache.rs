@@ -61,12 +61,7 @@ mod tests {
 
     #[test]
     fn entries_of_an_older_generation_are_stale() {
-        let c = vec![Candidate {
-            pk: 1,
-            vector: 0.5,
-            text: 0.0,
-            context: 0.0,
-        }];
+        let c = vec![Candidate::scored(1, 0.5, 0.0)];
         let mut cache = Cache::new(2);
         cache.put("k".into(), 3, c.clone());
         assert_eq!(cache.get("k", 3), Some(c.clone()));

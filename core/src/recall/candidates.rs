@@ -20,6 +20,24 @@ pub struct Candidate {
 }
 
 impl Candidate {
+    /// A candidate with its cosine to the query; text relevance and context come later.
+    pub fn near(pk: i64, cosine: f32) -> Candidate {
+        Candidate {
+            pk,
+            vector: cosine as f64,
+            text: 0.0,
+            context: 0.0,
+        }
+    }
+    /// A candidate with both relevances given (for tests of the stages).
+    #[cfg(test)]
+    pub fn scored(pk: i64, vector: f64, text: f64) -> Candidate {
+        Candidate {
+            text,
+            vector,
+            ..Candidate::near(pk, 0.0)
+        }
+    }
     /// The memory's own relevance: vector_weight·cosine⁺ + (1 − vector_weight)·text.
     pub fn own(&self, vector_weight: f64) -> f64 {
         vector_weight * self.vector.clamp(0.0, 1.0) + (1.0 - vector_weight) * self.text
@@ -62,15 +80,7 @@ pub fn fuse(
     let best_text = text_hits.iter().map(|h| h.1).fold(0.0f64, f64::max);
     let mut all: BTreeMap<i64, Candidate> = BTreeMap::new();
     for &(pk, cos) in vector_hits {
-        all.insert(
-            pk,
-            Candidate {
-                pk,
-                vector: cos as f64,
-                text: 0.0,
-                context: 0.0,
-            },
-        );
+        all.insert(pk, Candidate::near(pk, cos));
     }
     for &(pk, bm25) in text_hits {
         let text = if best_text > 0.0 {
@@ -79,12 +89,7 @@ pub fn fuse(
             0.0
         };
         all.entry(pk)
-            .or_insert_with(|| Candidate {
-                pk,
-                vector: cosine(pk).unwrap_or(0.0) as f64,
-                text: 0.0,
-                context: 0.0,
-            })
+            .or_insert_with(|| Candidate::near(pk, cosine(pk).unwrap_or(0.0)))
             .text = text;
     }
     all.into_values().collect()
@@ -131,12 +136,7 @@ pub fn lend_context(
             continue;
         };
         let i = *index.entry(n).or_insert_with(|| {
-            candidates.push(Candidate {
-                pk: n,
-                vector: cosine(n).unwrap_or(0.0) as f64,
-                text: 0.0,
-                context: 0.0,
-            });
+            candidates.push(Candidate::near(n, cosine(n).unwrap_or(0.0)));
             candidates.len() - 1
         });
         candidates[i].context = candidates[i].context.max(weight * rel);
@@ -184,12 +184,7 @@ mod tests {
     }
 
     fn cand(pk: i64, vector: f64, text: f64) -> Candidate {
-        Candidate {
-            pk,
-            vector,
-            text,
-            context: 0.0,
-        }
+        Candidate::scored(pk, vector, text)
     }
 
     #[test]

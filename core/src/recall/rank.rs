@@ -223,12 +223,7 @@ mod tests {
     }
 
     fn cand(pk: i64, vector: f64, text: f64) -> Candidate {
-        Candidate {
-            pk,
-            vector,
-            text,
-            context: 0.0,
-        }
+        Candidate::scored(pk, vector, text)
     }
 
     #[test]

@@ -98,24 +98,26 @@ impl Store {
 
     /// A read view at the host's current time.
     pub fn read(&mut self) -> Result<View<'_>> {
-        let host = Host {
-            now: self.clock.now(),
-            embedder: &*self.embedder,
-            entropy: &*self.entropy,
-            retention: &self.retention,
-        };
-        Ok(View::new(&self.conn, &mut self.derived, host))
+        let (conn, derived, host) = self.parts();
+        Ok(View::new(conn, derived, host))
     }
 
     /// Begins a write transaction at the host's current time.
     pub fn write(&mut self) -> Result<Tx<'_>> {
+        let (conn, derived, host) = self.parts();
+        Tx::begin(conn, derived, host)
+    }
+
+    /// What a view or a transaction runs over, at the host's current time (checked by the
+    /// view when a call first asks for it, so calls that do not use the time never fail on it).
+    fn parts(&mut self) -> (&Connection, &mut Derived, Host<'_>) {
         let host = Host {
             now: self.clock.now(),
             embedder: &*self.embedder,
             entropy: &*self.entropy,
             retention: &self.retention,
         };
-        Tx::begin(&self.conn, &mut self.derived, host)
+        (&self.conn, &mut self.derived, host)
     }
 
     /// The whole store as one SQLite image, pending accesses written first.

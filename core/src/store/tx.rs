@@ -425,22 +425,21 @@ mod tests {
             }
         }
         fn tx(&mut self) -> Tx<'_> {
-            let host = Host {
-                now: NOW,
-                embedder: &self.embedder,
-                entropy: &self.entropy,
-                retention: &self.retention,
-            };
-            Tx::begin(&self.conn, &mut self.derived, host).unwrap()
+            let (conn, derived, host) = self.parts();
+            Tx::begin(conn, derived, host).unwrap()
         }
         fn view(&mut self) -> View<'_> {
+            let (conn, derived, host) = self.parts();
+            View::new(conn, derived, host)
+        }
+        fn parts(&mut self) -> (&Connection, &mut Derived, Host<'_>) {
             let host = Host {
                 now: NOW,
                 embedder: &self.embedder,
                 entropy: &self.entropy,
                 retention: &self.retention,
             };
-            View::new(&self.conn, &mut self.derived, host)
+            (&self.conn, &mut self.derived, host)
         }
         /// Stores a memory of `owner` and commits; returns its key.
         fn stored(&mut self, owner: &str, v: [f32; 2]) -> i64 {

@@ -97,16 +97,9 @@ fn export(rt: &mut Runtime, owner: &str) -> String {
 }
 
 fn memory(a: Answer) -> Memory {
-    match a {
-        Answer::Get(m)
-        | Answer::Update(m)
-        | Answer::Forget(m)
-        | Answer::Reinforce(m)
-        | Answer::Demote(m)
-        | Answer::Pin(m)
-        | Answer::SetStatus(m) => m,
-        other => panic!("not a memory: {other:?}"),
-    }
+    a.memory()
+        .cloned()
+        .unwrap_or_else(|| panic!("not a memory: {a:?}"))
 }
 
 #[test]
