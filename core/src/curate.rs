@@ -133,23 +133,40 @@ pub(crate) fn list(view: &View, owner: &Owner, req: &ListRequest) -> Result<Page
     Ok(Page { total, memories })
 }
 
-/// Changes a memory. New content is re-hashed, re-embedded and re-indexed; the edit counts as
-/// the memory's last use.
-pub(crate) fn update(tx: &mut Tx, owner: &Owner, id: &Id, patch: MemoryPatch) -> Result<Memory> {
-    let (pk, mut m) = live(tx, owner, id)?;
-    let now = tx.now()?;
-    let mut vector = None;
-    if let Some(c) = &patch.content {
-        let c = Content::parse("content", c)?;
-        vector = Some(tx.vector_for(&c, patch.vector.as_deref())?);
-        m.content = c.trim().to_string();
-        m.content_hash = text::content_hash(&c);
-    } else if patch.vector.is_some() {
-        return Err(Error::invalid(
+/// An update's new content and its vector (the caller's, checked, or the embedder's),
+/// worked out in a read view before the write begins; `None` when the content stays.
+pub(crate) fn new_content(
+    view: &View,
+    owner: &Owner,
+    id: &Id,
+    patch: &MemoryPatch,
+) -> Result<Option<(Content, Vec<f32>)>> {
+    live(view, owner, id)?;
+    match &patch.content {
+        Some(c) => {
+            let c = Content::parse("content", c)?;
+            let v = view.vector_for(&c, patch.vector.as_deref())?;
+            Ok(Some((c, v)))
+        }
+        None if patch.vector.is_some() => Err(Error::invalid(
             "vector",
             "a vector may only be given with new content",
-        ));
+        )),
+        None => Ok(None),
     }
+}
+
+/// Changes a memory, its content to what [`new_content`] gave. New content is re-hashed,
+/// re-embedded and re-indexed; the edit counts as the memory's last use.
+pub(crate) fn update(
+    tx: &mut Tx,
+    owner: &Owner,
+    id: &Id,
+    patch: MemoryPatch,
+    content: Option<(Content, Vec<f32>)>,
+) -> Result<Memory> {
+    let (pk, mut m) = live(tx, owner, id)?;
+    let now = tx.now()?;
     if let Some(t) = patch.expires_at {
         check_time("expires_at", t)?;
     }
@@ -169,7 +186,9 @@ pub(crate) fn update(tx: &mut Tx, owner: &Owner, id: &Id, patch: MemoryPatch) ->
     m.memory_type = patch.memory_type.unwrap_or(m.memory_type);
     m.kind = patch.kind.unwrap_or(m.kind);
     m.expires_at = patch.expires_at.or(m.expires_at);
-    if let Some(v) = &vector {
+    if let Some((c, v)) = &content {
+        m.content = c.trim().to_string();
+        m.content_hash = text::content_hash(c);
         tx.set_vector(pk, &m, v)?;
     }
     m.last_accessed_at = Some(now.max(m.created_at));

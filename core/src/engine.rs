@@ -5,7 +5,7 @@ use std::path::Path;
 
 use rusqlite::Connection;
 
-use crate::clock::{Clock, Entropy, SeededEntropy};
+use crate::clock::{Clock, Entropy, Millis, SeededEntropy};
 use crate::config::Config;
 use crate::conflict::{self, Conflict, ConflictsRequest, ResolveRequest};
 use crate::curate::{self, ListRequest, MemoryPatch, Page, Stats};
@@ -157,11 +157,6 @@ impl Engine {
         &self.config
     }
 
-    /// The host's time, checked to be in range.
-    pub(crate) fn now(&self) -> Result<crate::clock::Millis> {
-        self.store.now()
-    }
-
     /// The embedder's model id and dimension (as recorded in the store).
     pub fn embedding_model(&self) -> (&str, usize) {
         let e = self.store.embedder();
@@ -180,7 +175,8 @@ impl Engine {
     /// Stores structured memories (one transaction for the batch), with three-tier dedup.
     /// If any input is invalid, the error names it and nothing is written.
     pub fn seed(&mut self, items: Vec<NewMemory>) -> Result<WriteReport> {
-        self.write(items.into_iter().map(Input::from).collect())
+        let now = self.store.now()?;
+        self.write(items.into_iter().map(Input::from).collect(), now)
     }
 
     /// Stores what the extractor finds in a piece of conversation.
@@ -190,21 +186,26 @@ impl Engine {
         content: &str,
         opts: RememberOptions,
     ) -> Result<WriteReport> {
-        Id::owner(entity_id)?;
-        Content::parse("content", content)?;
-        let extraction = self.extractor.extraction(content, self.store.now()?)?;
-        self.remember_extraction(entity_id, extraction, opts)
+        self.remember_by(entity_id, content, opts, |x, content, now| {
+            x.extraction(content, now)
+        })
     }
 
-    /// Stores an extraction's memories; the report says why the built-in extractor stood in,
-    /// if it did.
-    pub(crate) fn remember_extraction(
+    /// Checks the owner and the content, then stores what `extract` finds in it (at one time
+    /// for the extraction and the write); the report says why the built-in extractor stood
+    /// in, if it did.
+    pub(crate) fn remember_by(
         &mut self,
         entity_id: &str,
-        extraction: Extraction,
+        content: &str,
         opts: RememberOptions,
+        extract: impl FnOnce(&dyn Extractor, &str, Millis) -> Result<Extraction>,
     ) -> Result<WriteReport> {
-        let mut report = self.remember_extracted(entity_id, extraction.memories, opts)?;
+        let owner = Id::owner(entity_id)?;
+        Content::parse("content", content)?;
+        let now = self.store.now()?;
+        let extraction = extract(&*self.extractor, content, now)?;
+        let mut report = self.write_extracted(&owner, extraction.memories, &opts, now)?;
         report.fallback = extraction.fallback;
         Ok(report)
     }
@@ -225,15 +226,29 @@ impl Engine {
         opts: RememberOptions,
     ) -> Result<WriteReport> {
         let owner = Id::owner(entity_id)?;
+        let now = self.store.now()?;
+        self.write_extracted(&owner, extracted, &opts, now)
+    }
+
+    /// Stores one piece of conversation's extracted memories; an empty list is reported as
+    /// not significant.
+    fn write_extracted(
+        &mut self,
+        owner: &Id,
+        extracted: Vec<Extracted>,
+        opts: &RememberOptions,
+        now: Millis,
+    ) -> Result<WriteReport> {
         if extracted.is_empty() {
             return Ok(WriteReport::not_significant());
         }
-        self.write(write::from_extracted(&owner, extracted, &opts))
+        self.write(write::from_extracted(owner, extracted, opts), now)
     }
 
-    /// Checks and embeds the inputs, then stores them in one transaction.
-    fn write(&mut self, inputs: Vec<Input>) -> Result<WriteReport> {
-        let prepared = write::prepare_all(&self.store.read()?, inputs)?;
+    /// Checks and embeds the inputs (before the write begins, so a slow embedder never holds
+    /// the store's write lock), then stores them in one transaction, all at `now`.
+    fn write(&mut self, inputs: Vec<Input>, now: Millis) -> Result<WriteReport> {
+        let prepared = write::prepare_all(&self.store.read_at(now), inputs)?;
         if prepared.is_empty() {
             return Ok(WriteReport::default());
         }
@@ -242,7 +257,7 @@ impl Engine {
             conflicts: &self.config.conflicts,
         };
         self.store
-            .transaction(|tx| write::store(tx, &settings, prepared))
+            .transaction_at(now, |tx| write::store(tx, &settings, prepared))
     }
 
     // ---- Reading and editing memories ----
@@ -252,7 +267,7 @@ impl Engine {
     pub fn search(&mut self, req: &SearchRequest) -> Result<Vec<SearchHit>> {
         let owner = Id::owner(&req.entity_id)?;
         let hits = recall::search(
-            &mut self.store.read()?,
+            &mut self.store.read(),
             &mut self.cache,
             &self.config.recall,
             &owner,
@@ -274,14 +289,19 @@ impl Engine {
     pub fn list(&mut self, req: &ListRequest) -> Result<Page> {
         self.store.flush()?;
         let owner = Id::owner(&req.entity_id)?;
-        curate::list(&self.store.read()?, &owner, req)
+        curate::list(&self.store.read(), &owner, req)
     }
 
     /// Changes a memory. New content is re-hashed, re-embedded and re-indexed.
     pub fn update(&mut self, entity_id: &str, id: &str, patch: MemoryPatch) -> Result<Memory> {
         let (owner, id) = (Id::owner(entity_id)?, Id::parse("id", id)?);
+        // New content is embedded before the write begins: a slow embedder never holds the
+        // store's write lock.
+        let view = self.store.read();
+        let content = curate::new_content(&view, &owner, &id, &patch)?;
+        let now = view.now()?;
         self.store
-            .transaction(|tx| curate::update(tx, &owner, &id, patch))
+            .transaction_at(now, |tx| curate::update(tx, &owner, &id, patch, content))
     }
 
     /// Soft-deletes a memory (purged after `purge_retention_days`).
@@ -327,14 +347,14 @@ impl Engine {
     /// A memory's status changes, oldest first (also for deleted memories).
     pub fn status_history(&mut self, entity_id: &str, id: &str) -> Result<Vec<StatusChange>> {
         let (owner, id) = (Id::owner(entity_id)?, Id::parse("id", id)?);
-        curate::status_history(&self.store.read()?, &owner, &id)
+        curate::status_history(&self.store.read(), &owner, &id)
     }
 
     /// Counts of an owner's memories by type, state, status and tier.
     pub fn stats(&mut self, entity_id: &str) -> Result<Stats> {
         self.store.flush()?;
         let owner = Id::owner(entity_id)?;
-        curate::stats(&self.store.read()?, &owner)
+        curate::stats(&self.store.read(), &owner)
     }
 
     /// The maintenance pass: applies decay transitions, layer promotion and purges to the rows
@@ -355,7 +375,7 @@ impl Engine {
     pub fn export_jsonl(&mut self, entity_id: &str) -> Result<String> {
         self.store.flush()?;
         let owner = Id::owner(entity_id)?;
-        export::export(&self.store.read()?, &owner)
+        export::export(&self.store.read(), &owner)
     }
 
     /// Imports JSONL: full records from [`Engine::export_jsonl`](crate::Engine::export_jsonl) are restored exactly; plain
@@ -363,13 +383,16 @@ impl Engine {
     /// UTF-8, malformed JSON, a bad field, a vector of the wrong model or dimension, an id owned
     /// by another entity) fails the import and nothing is written.
     pub fn import_jsonl(&mut self, bytes: &[u8]) -> Result<ImportReport> {
-        let import = export::read(&self.store.read()?, bytes)?;
-        let (restored, already_present) =
-            self.store.transaction(|tx| export::restore(tx, &import))?;
+        let view = self.store.read();
+        let import = export::read(&view, bytes)?;
+        let now = view.now()?;
+        let (restored, already_present) = self
+            .store
+            .transaction_at(now, |tx| export::restore(tx, &import))?;
         let written = if import.plain.is_empty() {
             WriteReport::default()
         } else {
-            self.seed(import.plain)?
+            self.write(import.plain.into_iter().map(Input::from).collect(), now)?
         };
         Ok(ImportReport {
             restored,
@@ -383,26 +406,26 @@ impl Engine {
     /// An owner's entities, most mentioned first.
     pub fn entities(&mut self, req: &EntitiesRequest) -> Result<Vec<Entity>> {
         let owner = Id::owner(&req.entity_id)?;
-        graph::entities(&self.store.read()?, &owner, req)
+        graph::entities(&self.store.read(), &owner, req)
     }
 
     /// An owner's relationships (or one entity's), strongest first.
     pub fn relationships(&mut self, req: &RelationshipsRequest) -> Result<Vec<Relationship>> {
         let owner = Id::owner(&req.entity_id)?;
-        graph::relationships(&self.store.read()?, &owner, req)
+        graph::relationships(&self.store.read(), &owner, req)
     }
 
     /// Breadth-first from an entity, up to `depth` hops, along relationships either way.
     pub fn traverse(&mut self, req: &TraverseRequest) -> Result<Traversal> {
         let owner = Id::owner(&req.entity_id)?;
-        graph::traverse(&self.store.read()?, &owner, req)
+        graph::traverse(&self.store.read(), &owner, req)
     }
 
     /// The shortest path between two entities (fewest hops; ties go to the relationships
     /// stated first).
     pub fn path(&mut self, req: &PathRequest) -> Result<GraphPath> {
         let owner = Id::owner(&req.entity_id)?;
-        graph::path(&self.store.read()?, &owner, req)
+        graph::path(&self.store.read(), &owner, req)
     }
 
     // ---- Conflicts ----
@@ -411,7 +434,7 @@ impl Engine {
     pub fn conflicts(&mut self, req: &ConflictsRequest) -> Result<Vec<Conflict>> {
         let owner = Id::owner(&req.entity_id)?;
         let limit = Limit::parse(req.limit, conflict::DEFAULT_LIMIT)?;
-        conflict::list(&self.store.read()?, &owner, req.status, limit.get())
+        conflict::list(&self.store.read(), &owner, req.status, limit.get())
     }
 
     /// Decides an open conflict: keep the existing memory (the new one becomes superseded),
@@ -428,24 +451,29 @@ impl Engine {
 
     /// Creates a schedule: a PLAN memory with the tag, falling due from now on.
     pub fn schedule_create(&mut self, req: &ScheduleCreate) -> Result<Schedule> {
-        let new = schedule::prepare(&self.store.read()?, req)?;
-        self.store.transaction(|tx| schedule::create(tx, new))
+        let view = self.store.read();
+        let new = schedule::prepare(&view, req)?;
+        let now = view.now()?;
+        self.store
+            .transaction_at(now, |tx| schedule::create(tx, new))
     }
 
     /// An owner's schedules, soonest due first.
     pub fn schedules(&mut self, req: &SchedulesRequest) -> Result<Vec<Schedule>> {
         let owner = Id::owner(&req.entity_id)?;
-        schedule::list(&self.store.read()?, &owner, req.all)
+        schedule::list(&self.store.read(), &owner, req.all)
     }
 
     /// The owner's schedules that are due now, each due time reported once. Due times that
     /// passed unacknowledged before a later one came are counted as missed.
     pub fn scheduled(&mut self, entity_id: &str) -> Result<Vec<Schedule>> {
         let owner = Id::owner(entity_id)?;
-        let due = schedule::due(&self.store.read()?, &owner)?;
+        let view = self.store.read();
+        let due = schedule::due(&view, &owner)?;
+        let now = view.now()?;
         if !due.is_empty() {
             self.store
-                .transaction(|tx| schedule::mark_surfaced(tx, &due))?;
+                .transaction_at(now, |tx| schedule::mark_surfaced(tx, &due))?;
         }
         Ok(due.into_iter().map(Schedule::from).collect())
     }
@@ -458,9 +486,12 @@ impl Engine {
 
     /// Changes a schedule's text or tag; a new tag falls due from now on.
     pub fn schedule_update(&mut self, req: &ScheduleUpdate) -> Result<Schedule> {
-        let owner = Id::owner(&req.entity_id)?;
+        let (owner, id) = (Id::owner(&req.entity_id)?, Id::parse("id", &req.id)?);
+        let view = self.store.read();
+        let edit = schedule::edit(&view, &owner, &id, req)?;
+        let now = view.now()?;
         self.store
-            .transaction(|tx| schedule::update(tx, &owner, req))
+            .transaction_at(now, |tx| schedule::update(tx, &owner, &id, edit))
     }
 
     /// Cancels a schedule: it no longer falls due, and its memory decays like any plan.
@@ -495,7 +526,7 @@ impl Engine {
             None => None,
         };
         let report = self.heartbeat(&owner, &opts)?;
-        let recent_messages = heartbeat::recent_messages(&self.store.read()?, &owner)?;
+        let recent_messages = heartbeat::recent_messages(&self.store.read(), &owner)?;
         let relevant_memories = match query {
             Some(query) => self.search(&SearchRequest {
                 entity_id: owner.to_string(),
@@ -515,12 +546,14 @@ impl Engine {
     /// One check, and its act recorded.
     fn heartbeat(&mut self, owner: &Id, opts: &heartbeat::Options) -> Result<HeartbeatReport> {
         self.store.flush()?;
+        let mut view = self.store.read();
         let heartbeat::Checked { mut report, act } =
-            heartbeat::check(&mut self.store.read()?, &self.config.heartbeat, owner, opts)?;
+            heartbeat::check(&mut view, &self.config.heartbeat, owner, opts)?;
+        let now = view.now()?;
         if let Some(act) = act {
             let id = self
                 .store
-                .transaction(|tx| heartbeat::record(tx, owner, act))?;
+                .transaction_at(now, |tx| heartbeat::record(tx, owner, act))?;
             report.act_id = Some(id);
         }
         Ok(report)

@@ -159,3 +159,115 @@ fn search_accesses_are_written_with_the_next_write_or_on_drop() {
         .unwrap();
     assert_eq!(n, 3);
 }
+
+/// An embedder that, each time it is asked, tries to take the store's write lock from a
+/// second connection and records whether it could (a slow embedder must never hold up the
+/// other writers of the file).
+struct LockProbe {
+    path: std::path::PathBuf,
+    inner: HashEmbedder,
+    free: std::sync::Arc<std::sync::Mutex<Vec<bool>>>,
+}
+
+impl Embedder for LockProbe {
+    fn model_id(&self) -> &str {
+        self.inner.model_id()
+    }
+    fn dimension(&self) -> usize {
+        self.inner.dimension()
+    }
+    fn embed(&self, text: &str) -> Result<Vec<f32>> {
+        let other = rusqlite::Connection::open(&self.path).expect("second connection");
+        let free = other.execute_batch("BEGIN IMMEDIATE; COMMIT;").is_ok();
+        self.free.lock().expect("probe").push(free);
+        self.inner.embed(text)
+    }
+}
+
+#[test]
+fn the_embedder_never_runs_while_the_store_is_write_locked() {
+    let dir = TempDir::new("embed-lock");
+    let path = dir.file("m.db");
+    let free = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let mut e = Engine::builder(ManualClock::new(T0))
+        .embedder(LockProbe {
+            path: path.clone(),
+            inner: HashEmbedder::default(),
+            free: free.clone(),
+        })
+        .open(&path)
+        .unwrap();
+    let id = seed_one(&mut e, mem("u", "the boiler was serviced in June"));
+    e.remember("u", "I moved to Lisbon last spring.", Default::default())
+        .unwrap();
+    e.update(
+        "u",
+        &id,
+        MemoryPatch {
+            content: Some("the boiler was serviced in July".into()),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let s = e
+        .schedule_create(&ScheduleCreate {
+            entity_id: "u".into(),
+            content: "water the plants".into(),
+            cron_tag: "cron:daily:09:00".into(),
+        })
+        .unwrap();
+    e.schedule_update(&ScheduleUpdate {
+        entity_id: "u".into(),
+        id: s.id,
+        content: Some("water the plants and the herbs".into()),
+        cron_tag: None,
+    })
+    .unwrap();
+    e.import_jsonl(br#"{"entity_id":"u","content":"a plain record to embed"}"#)
+        .unwrap();
+    search(&mut e, "u", "boiler");
+    let free = free.lock().unwrap().clone();
+    // One embedding per write above and one for the search, each with the lock free.
+    assert!(free.len() >= 7, "{free:?}");
+    assert!(free.iter().all(|&f| f), "{free:?}");
+}
+
+/// A clock that moves on a millisecond every time it is read, as a real one may.
+struct Ticking(std::sync::atomic::AtomicI64);
+
+impl Clock for Ticking {
+    fn now(&self) -> Millis {
+        self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst)
+    }
+}
+
+#[test]
+fn a_call_reads_the_clock_once_for_all_it_writes() {
+    let mut e = Engine::builder(Ticking(T0.into()))
+        .open_in_memory()
+        .unwrap();
+    // What the write stores (the memory) and what it learns (the graph) carry one time.
+    let report = e
+        .remember("u", "My sister Ana lives in Lisbon.", Default::default())
+        .unwrap();
+    let created: Vec<Millis> = report
+        .outcomes
+        .iter()
+        .filter_map(|o| match o {
+            Outcome::Created { id } => Some(e.get("u", id).unwrap().created_at),
+            _ => None,
+        })
+        .collect();
+    assert!(!created.is_empty(), "{report:?}");
+    let entities = e
+        .entities(&EntitiesRequest {
+            entity_id: "u".into(),
+            ..Default::default()
+        })
+        .unwrap();
+    assert!(!entities.is_empty());
+    for x in &entities {
+        assert_eq!(x.first_seen, created[0], "{x:?}");
+    }
+    assert!(created.iter().all(|&t| t == created[0]), "{created:?}");
+}

@@ -23,7 +23,6 @@ use crate::engine::Engine;
 use crate::error::{Error, Result};
 use crate::export::ImportReport;
 use crate::extract::Extracted;
-use crate::field::{Content, Id};
 use crate::graph::{
     EntitiesRequest, Entity, GraphPath, PathRequest, Relationship, RelationshipsRequest, Traversal,
     TraverseRequest,
@@ -449,12 +448,12 @@ impl Engine {
                 "give either extracted memories or an LLM's answer, not both",
             )),
             (Some(x), None) => self.remember_extracted(&args.entity_id, x, options),
-            (None, Some(answer)) => {
-                Id::owner(&args.entity_id)?;
-                Content::parse("content", &args.content)?;
-                let extraction = crate::extract::from_answer(&answer, &args.content, self.now()?)?;
-                self.remember_extraction(&args.entity_id, extraction, options)
-            }
+            (None, Some(answer)) => self.remember_by(
+                &args.entity_id,
+                &args.content,
+                options,
+                |_, content, now| crate::extract::from_answer(&answer, content, now),
+            ),
             (None, None) => self.remember(&args.entity_id, &args.content, options),
         }
     }

@@ -15,7 +15,7 @@ use crate::clock::Millis;
 use crate::curate::{self, MemoryPatch};
 use crate::dedup;
 use crate::error::{Error, Result};
-use crate::field::{Id, Owner};
+use crate::field::{Content, Id, Owner};
 use crate::model::{string_enum, MemoryType, Source};
 use crate::store::{memories, Tx, View};
 use crate::write::{self, NewMemory, Prepared};
@@ -217,47 +217,63 @@ pub(crate) fn ack(tx: &mut Tx, owner: &Owner, id: &Id) -> Result<Schedule> {
     Ok(s.into())
 }
 
-/// Changes a schedule's text or tag; a new tag falls due from now on.
-pub(crate) fn update(tx: &mut Tx, owner: &Owner, req: &ScheduleUpdate) -> Result<Schedule> {
-    let id = Id::parse("id", &req.id)?;
-    let mut s = row(tx, owner, &id)?;
+/// A checked change of a schedule: its row as it will be, the new tag, and the new text with
+/// its vector (worked out in a read view, so a slow embedder never holds the write lock).
+pub(crate) struct Edit {
+    row: ScheduleRow,
+    tag: bool,
+    content: Option<(Content, Vec<f32>)>,
+}
+
+/// Checks a change of a schedule's text or tag; a new tag falls due from now on.
+pub(crate) fn edit(view: &View, owner: &Owner, id: &Id, req: &ScheduleUpdate) -> Result<Edit> {
+    let mut s = row(view, owner, id)?;
     if s.status == ScheduleStatus::Cancelled {
         return Err(Error::invalid(
             "id",
             format!("schedule {} is cancelled", s.id),
         ));
     }
-    let now = tx.now()?;
-    let tag = match &req.cron_tag {
-        Some(t) => {
-            let tag = Tag::parse(t)?;
-            let next = tag.next_after(now, now).ok_or_else(|| {
-                Error::invalid("cron_tag", "a one-off schedule must be in the future")
-            })?;
-            s.start_at = now;
-            s.cron_tag = t.clone();
-            s.next_due = Some(next);
-            s.surfaced_due = None;
-            s.status = ScheduleStatus::Active;
-            Some(t.clone())
-        }
-        None => None,
-    };
-    if req.content.is_none() && tag.is_none() {
+    let now = view.now()?;
+    if let Some(t) = &req.cron_tag {
+        let next = Tag::parse(t)?.next_after(now, now).ok_or_else(|| {
+            Error::invalid("cron_tag", "a one-off schedule must be in the future")
+        })?;
+        s.start_at = now;
+        s.cron_tag = t.clone();
+        s.next_due = Some(next);
+        s.surfaced_due = None;
+        s.status = ScheduleStatus::Active;
+    }
+    if req.content.is_none() && req.cron_tag.is_none() {
         return Err(Error::invalid("schedule", "give a new content or cron_tag"));
     }
-    if let Some(content) = &req.content {
-        let patch = MemoryPatch {
-            content: Some(content.clone()),
-            ..Default::default()
-        };
-        curate::update(tx, owner, &id, patch)?;
+    let patch = MemoryPatch {
+        content: req.content.clone(),
+        ..Default::default()
+    };
+    Ok(Edit {
+        content: curate::new_content(view, owner, id, &patch)?,
+        tag: req.cron_tag.is_some(),
+        row: s,
+    })
+}
+
+/// Writes a checked change of a schedule.
+pub(crate) fn update(tx: &mut Tx, owner: &Owner, id: &Id, edit: Edit) -> Result<Schedule> {
+    if edit.content.is_some() {
+        curate::update(tx, owner, id, MemoryPatch::default(), edit.content)?;
     }
-    if let Some(t) = tag {
-        set_tag(tx, owner, s.memory_pk, Some(t))?;
+    if edit.tag {
+        set_tag(
+            tx,
+            owner,
+            edit.row.memory_pk,
+            Some(edit.row.cron_tag.clone()),
+        )?;
     }
-    sql::save(tx.conn(), &s)?;
-    Ok(row(tx, owner, &id)?.into())
+    sql::save(tx.conn(), &edit.row)?;
+    Ok(row(tx, owner, id)?.into())
 }
 
 /// Cancels a schedule: it no longer falls due, and its memory decays like any plan.

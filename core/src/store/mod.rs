@@ -97,22 +97,21 @@ impl Store {
     }
 
     /// A read view at the host's current time.
-    pub fn read(&mut self) -> Result<View<'_>> {
-        let (conn, derived, host) = self.parts();
-        Ok(View::new(conn, derived, host))
+    pub fn read(&mut self) -> View<'_> {
+        self.read_at(self.clock.now())
     }
 
-    /// Begins a write transaction at the host's current time.
-    pub fn write(&mut self) -> Result<Tx<'_>> {
-        let (conn, derived, host) = self.parts();
-        Tx::begin(conn, derived, host)
+    /// A read view at `now`: a call that reads, then writes, runs both at one time.
+    pub fn read_at(&mut self, now: Millis) -> View<'_> {
+        let (conn, derived, host) = self.parts(now);
+        View::new(conn, derived, host)
     }
 
-    /// What a view or a transaction runs over, at the host's current time (checked by the
-    /// view when a call first asks for it, so calls that do not use the time never fail on it).
-    fn parts(&mut self) -> (&Connection, &mut Derived, Host<'_>) {
+    /// What a view or a transaction runs over at `now` (checked by the view when a call first
+    /// asks for it, so calls that do not use the time never fail on it).
+    fn parts(&mut self, now: Millis) -> (&Connection, &mut Derived, Host<'_>) {
         let host = Host {
-            now: self.clock.now(),
+            now,
             embedder: &*self.embedder,
             entropy: &*self.entropy,
             retention: &self.retention,
@@ -129,7 +128,17 @@ impl Store {
     /// Runs `f` in one transaction: committed when it returns a value, rolled back when it
     /// returns an error.
     pub fn transaction<T>(&mut self, f: impl FnOnce(&mut Tx) -> Result<T>) -> Result<T> {
-        let mut tx = self.write()?;
+        self.transaction_at(self.clock.now(), f)
+    }
+
+    /// [`Store::transaction`] at `now` (the time of the view the call read first).
+    pub fn transaction_at<T>(
+        &mut self,
+        now: Millis,
+        f: impl FnOnce(&mut Tx) -> Result<T>,
+    ) -> Result<T> {
+        let (conn, derived, host) = self.parts(now);
+        let mut tx = Tx::begin(conn, derived, host)?;
         let value = f(&mut tx)?;
         tx.commit()?;
         Ok(value)
