@@ -143,7 +143,7 @@ pub(crate) fn create(
     let s = surprise(&sims);
     memory.surprise = Some(s);
     memory.importance = adjust_importance(memory.importance, s);
-    let pk = tx.insert(&mut memory, Some(vector))?;
+    let pk = tx.insert(&mut memory, vector)?;
     Ok((pk, memory.id))
 }
 
@@ -204,7 +204,7 @@ pub(crate) fn merge(
         state_changed_at: now,
         ..existing.clone()
     };
-    let pk = tx.insert(&mut merged, Some(&vector))?;
+    let pk = tx.insert(&mut merged, &vector)?;
     tx.record_status(
         old_pk,
         &StatusChange {

@@ -148,6 +148,33 @@ pub fn update(conn: &Connection, pk: i64, m: &Memory, due_at: Option<Millis>) ->
     Ok(())
 }
 
+/// Whether writing `m` over row `pk` changes what a search can find: the text index's fields
+/// (as its update trigger compares them), whether it is searchable, and its session (which
+/// neighbours lend it relevance). Counts, times, tiers and layers do not; vectors change only
+/// through [`set_embedding`].
+pub fn changes_findings(conn: &Connection, pk: i64, m: &Memory) -> Result<bool> {
+    let same: Option<bool> = conn
+        .prepare_cached(
+            "SELECT content IS ?2 AND manual_tags IS ?3 AND auto_tags IS ?4 AND session_id IS ?5 \
+             AND (state = 'ARCHIVED') IS ?6 AND (status = 'active' AND state != 'DELETED') IS ?7 \
+             FROM memories WHERE pk = ?1",
+        )?
+        .query_row(
+            params![
+                pk,
+                m.content,
+                json(&m.manual_tags),
+                json(&m.auto_tags),
+                m.session_id,
+                m.state == State::Archived,
+                searchable(m)
+            ],
+            |r| r.get(0),
+        )
+        .optional()?;
+    Ok(same != Some(true))
+}
+
 /// Stores (or replaces) a memory's vector.
 pub fn set_embedding(conn: &Connection, pk: i64, v: &[f32]) -> Result<()> {
     conn.prepare_cached("INSERT OR REPLACE INTO memory_vectors (pk, embedding) VALUES (?1, ?2)")?

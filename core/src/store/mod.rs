@@ -107,6 +107,12 @@ impl Store {
         View::new(conn, derived, host)
     }
 
+    /// Begins a write transaction at `now`.
+    fn begin(&mut self, now: Millis) -> Result<Tx<'_>> {
+        let (conn, derived, host) = self.parts(now);
+        Tx::begin(conn, derived, host)
+    }
+
     /// What a view or a transaction runs over at `now` (checked by the view when a call first
     /// asks for it, so calls that do not use the time never fail on it).
     fn parts(&mut self, now: Millis) -> (&Connection, &mut Derived, Host<'_>) {
@@ -137,8 +143,7 @@ impl Store {
         now: Millis,
         f: impl FnOnce(&mut Tx) -> Result<T>,
     ) -> Result<T> {
-        let (conn, derived, host) = self.parts(now);
-        let mut tx = Tx::begin(conn, derived, host)?;
+        let mut tx = self.begin(now)?;
         let value = f(&mut tx)?;
         tx.commit()?;
         Ok(value)

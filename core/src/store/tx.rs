@@ -119,10 +119,7 @@ impl<'s> View<'s> {
             }
             self.derived.vectors.insert(owner.to_string(), set);
         }
-        self.derived
-            .vectors
-            .get(owner)
-            .ok_or_else(|| Error::invalid("entity_id", "vector set missing after loading"))
+        Ok(&self.derived.vectors[owner])
     }
 
     /// The generation of `owner`: it moves on whenever a transaction writes its memories.
@@ -258,6 +255,17 @@ impl<'s> Tx<'s> {
         self.view.derived.vectors.get_mut(owner)
     }
 
+    /// Records that `m` (row `pk`) was written with vector `v`, which its owner's loaded set
+    /// takes when `m` is searchable.
+    fn indexed(&mut self, pk: i64, m: &Memory, v: &[f32]) {
+        self.written(&m.entity_id);
+        if memories::searchable(m) {
+            if let Some(set) = self.loaded(&m.entity_id) {
+                set.upsert(pk, v);
+            }
+        }
+    }
+
     /// Keeps the loaded vector set of `m`'s owner in step with whether `m` is searchable.
     fn sync_vector(&mut self, pk: i64, m: &Memory) -> Result<()> {
         let searchable = memories::searchable(m);
@@ -283,14 +291,14 @@ impl<'s> Tx<'s> {
     /// digits of SHA-256 over the host's next random draw and the row key the memory will
     /// get, so even a host that replays the same random sequence (a fixed seed, reopened)
     /// never reuses an id in a store. Should an id be taken anyway, another is drawn.
-    pub fn insert(&mut self, m: &mut Memory, vector: Option<&[f32]>) -> Result<i64> {
+    pub fn insert(&mut self, m: &mut Memory, vector: &[f32]) -> Result<i64> {
         let host = self.view.host;
         let due = decay::settle(m, self.now()?, host.retention);
         let mut inserted = None;
         for _ in 0..ID_ATTEMPTS {
             let next_pk = memories::next_pk(self.conn())?;
             m.id = text::derived_id("mem", &[], &[host.entropy.next_u64() as i64, next_pk]);
-            match memories::insert(self.conn(), m, vector, due) {
+            match memories::insert(self.conn(), m, Some(vector), due) {
                 Err(Error::Storage(rusqlite::Error::SqliteFailure(e, _)))
                     if e.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_UNIQUE =>
                 {
@@ -305,12 +313,7 @@ impl<'s> Tx<'s> {
         let pk = inserted.ok_or_else(|| {
             Error::invalid("entropy", "the host's random source keeps repeating ids")
         })?;
-        self.written(&m.entity_id);
-        if let (Some(v), true) = (vector, memories::searchable(m)) {
-            if let Some(set) = self.loaded(&m.entity_id) {
-                set.upsert(pk, v);
-            }
-        }
+        self.indexed(pk, m, vector);
         Ok(pk)
     }
 
@@ -319,11 +322,9 @@ impl<'s> Tx<'s> {
     pub fn restore(&mut self, m: &Memory, vector: Option<&[f32]>) -> Result<i64> {
         let due = decay::next_due(m, self.now()?, self.retention());
         let pk = memories::insert(self.conn(), m, vector, due)?;
-        self.written(&m.entity_id);
-        if let (Some(v), true) = (vector, memories::searchable(m)) {
-            if let Some(set) = self.loaded(&m.entity_id) {
-                set.upsert(pk, v);
-            }
+        match vector {
+            Some(v) => self.indexed(pk, m, v),
+            None => self.written(&m.entity_id),
         }
         Ok(pk)
     }
@@ -332,8 +333,13 @@ impl<'s> Tx<'s> {
     /// recomputed first).
     pub fn update(&mut self, pk: i64, m: &mut Memory) -> Result<()> {
         let due = decay::settle(m, self.now()?, self.view.host.retention);
+        // Maintenance moves tiers and layers all day; only what a search finds moves the
+        // owner's generation (and so empties its cached searches).
+        let findings = memories::changes_findings(self.conn(), pk, m)?;
         memories::update(self.conn(), pk, m, due)?;
-        self.written(&m.entity_id);
+        if findings {
+            self.written(&m.entity_id);
+        }
         self.sync_vector(pk, m)
     }
 
@@ -360,12 +366,7 @@ impl<'s> Tx<'s> {
     /// Replaces a memory's vector.
     pub fn set_vector(&mut self, pk: i64, m: &Memory, v: &[f32]) -> Result<()> {
         memories::set_embedding(self.conn(), pk, v)?;
-        self.written(&m.entity_id);
-        if memories::searchable(m) {
-            if let Some(set) = self.loaded(&m.entity_id) {
-                set.upsert(pk, v);
-            }
-        }
+        self.indexed(pk, m, v);
         Ok(())
     }
 
@@ -397,49 +398,33 @@ impl Drop for Tx<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::clock::SeededEntropy;
+    use crate::clock::{ManualClock, SeededEntropy};
     use crate::decay::tests::memory;
     use crate::embed::SuppliedVectors;
-    use crate::model::{MemoryType, State};
+    use crate::model::{MemoryType, State, Status};
+    use crate::store::Store;
 
     const NOW: Millis = 1_700_000_000_000;
 
-    struct Fixture {
-        conn: Connection,
-        derived: Derived,
-        embedder: SuppliedVectors,
-        entropy: SeededEntropy,
-        retention: RetentionConfig,
-    }
+    /// A store in memory at a fixed time, whose vectors are supplied (two dimensions).
+    struct Fixture(Store);
 
     impl Fixture {
         fn new() -> Fixture {
-            let mut conn = Connection::open_in_memory().unwrap();
-            super::super::schema::open(&mut conn, NOW).unwrap();
-            Fixture {
-                conn,
-                derived: Derived::default(),
-                embedder: SuppliedVectors::new("test", 2),
-                entropy: SeededEntropy::new(1),
-                retention: RetentionConfig::default(),
-            }
+            let store = Store::open(
+                Connection::open_in_memory().unwrap(),
+                Box::new(ManualClock::new(NOW)),
+                Box::new(SeededEntropy::new(1)),
+                Box::new(SuppliedVectors::new("test", 2)),
+                RetentionConfig::default(),
+            );
+            Fixture(store.unwrap())
         }
         fn tx(&mut self) -> Tx<'_> {
-            let (conn, derived, host) = self.parts();
-            Tx::begin(conn, derived, host).unwrap()
+            self.0.begin(NOW).unwrap()
         }
         fn view(&mut self) -> View<'_> {
-            let (conn, derived, host) = self.parts();
-            View::new(conn, derived, host)
-        }
-        fn parts(&mut self) -> (&Connection, &mut Derived, Host<'_>) {
-            let host = Host {
-                now: NOW,
-                embedder: &self.embedder,
-                entropy: &self.entropy,
-                retention: &self.retention,
-            };
-            (&self.conn, &mut self.derived, host)
+            self.0.read()
         }
         /// Stores a memory of `owner` and commits; returns its key.
         fn stored(&mut self, owner: &str, v: [f32; 2]) -> i64 {
@@ -447,12 +432,12 @@ mod tests {
             m.entity_id = owner.into();
             m.created_at = NOW;
             let mut tx = self.tx();
-            let pk = tx.insert(&mut m, Some(&v)).unwrap();
+            let pk = tx.insert(&mut m, &v).unwrap();
             tx.commit().unwrap();
             pk
         }
         fn row(&self, owner: &str, pk: i64) -> Memory {
-            memories::by_pks(&self.conn, owner, &[pk])
+            memories::by_pks(self.0.conn(), owner, &[pk])
                 .unwrap()
                 .pop()
                 .unwrap()
@@ -466,10 +451,11 @@ mod tests {
         f.stored("ana", [1.0, 0.0]);
         let (ana, bob) = (f.view().generation("ana"), f.view().generation("bob"));
         assert_eq!((ana, bob), (1, 0));
+        // Loaded vector sets follow the rows written, without a reload.
+        assert_eq!(f.view().vectors("ana").unwrap().len(), 1);
         let pk = f.stored("ana", [0.0, 1.0]);
         assert_eq!(f.view().generation("ana"), 2);
         assert_eq!(f.view().generation("bob"), 0);
-        // Loaded vector sets follow the rows written, without a reload.
         assert_eq!(
             f.view().vectors("ana").unwrap().nearest(&[0.0, 1.0], 1)[0].0,
             pk
@@ -494,11 +480,11 @@ mod tests {
             let mut tx = f.tx();
             let mut m = memory(MemoryType::Event, 0);
             m.entity_id = "ana".into();
-            tx.insert(&mut m, Some(&[0.0, 1.0])).unwrap();
+            tx.insert(&mut m, &[0.0, 1.0]).unwrap();
             assert_eq!(tx.vectors("ana").unwrap().nearest(&[0.0, 1.0], 5).len(), 2);
         }
         assert!(
-            !f.derived.vectors.contains_key("ana"),
+            !f.0.derived.vectors.contains_key("ana"),
             "the set was dropped"
         );
         assert_eq!(f.view().generation("ana"), before + 1);
@@ -516,6 +502,44 @@ mod tests {
         f.tx().commit().unwrap();
         assert!(f.view().pending(pk).is_none());
         assert_eq!(f.row("ana", pk).access_count, 1);
+    }
+
+    #[test]
+    fn an_update_moves_the_generation_only_when_it_changes_what_a_search_finds() {
+        let mut f = Fixture::new();
+        let pk = f.stored("ana", [1.0, 0.0]);
+        let cases: [(&str, fn(&mut Memory), bool); 7] = [
+            (
+                "importance, feedback, pin, counts and times",
+                |m| {
+                    m.importance = 0.95;
+                    m.feedback += 1;
+                    m.pinned = true;
+                    m.access_count += 2;
+                    m.updated_at += 1;
+                },
+                false,
+            ),
+            ("content", |m| m.content.push_str(" again"), true),
+            ("a tag", |m| m.manual_tags.push("garden".into()), true),
+            (
+                "an automatic tag",
+                |m| m.auto_tags.push("plan".into()),
+                true,
+            ),
+            ("its session", |m| m.session_id = Some("s1".into()), true),
+            ("archived", |m| m.state = State::Archived, true),
+            ("no longer valid", |m| m.status = Status::Challenged, true),
+        ];
+        for (what, edit, moves) in cases {
+            let g = f.view().generation("ana");
+            let mut m = f.row("ana", pk);
+            edit(&mut m);
+            let mut tx = f.tx();
+            tx.update(pk, &mut m).unwrap();
+            tx.commit().unwrap();
+            assert_eq!(f.view().generation("ana") != g, moves, "{what}");
+        }
     }
 
     #[test]
