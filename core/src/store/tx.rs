@@ -508,7 +508,8 @@ mod tests {
     fn an_update_moves_the_generation_only_when_it_changes_what_a_search_finds() {
         let mut f = Fixture::new();
         let pk = f.stored("ana", [1.0, 0.0]);
-        let cases: [(&str, fn(&mut Memory), bool); 7] = [
+        type Edit = fn(&mut Memory);
+        let cases: [(&str, Edit, bool); 7] = [
             (
                 "importance, feedback, pin, counts and times",
                 |m| {
