@@ -29,8 +29,10 @@ const WEEKDAYS: &[(&str, Weekday)] = &[
 
 /// The weekday a word names ("friday", "Fri", "thurs"), in any case.
 pub fn weekday(name: &str) -> Option<Weekday> {
-    let name = name.to_ascii_lowercase();
-    WEEKDAYS.iter().find(|w| w.0 == name).map(|w| w.1)
+    WEEKDAYS
+        .iter()
+        .find(|w| w.0.eq_ignore_ascii_case(name))
+        .map(|w| w.1)
 }
 
 /// The first `day` on or after `from` (strictly after when `strict`).

@@ -24,16 +24,7 @@ impl Config {
     /// Checks that thresholds are in range and ordered.
     pub fn validate(&self) -> crate::Result<()> {
         use crate::error::Error;
-        let unit = |name: &str, v: f64| {
-            if v.is_finite() && (0.0..=1.0).contains(&v) {
-                Ok(())
-            } else {
-                Err(Error::invalid(
-                    format!("config.{name}"),
-                    format!("{v} is not between 0 and 1"),
-                ))
-            }
-        };
+        let unit = |name: &str, v: f64| crate::field::Unit::parse(&format!("config.{name}"), v);
         unit("dedup.skip_threshold", self.dedup.skip_threshold)?;
         unit("dedup.merge_threshold", self.dedup.merge_threshold)?;
         if self.dedup.merge_threshold > self.dedup.skip_threshold {

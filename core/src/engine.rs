@@ -521,19 +521,25 @@ impl Engine {
     pub fn heartbeat_context(&mut self, req: &HeartbeatRequest) -> Result<HeartbeatContext> {
         let (owner, opts) = heartbeat::options(req, &self.config.heartbeat)?;
         let top_k = Limit::parse(req.top_k, CONTEXT_MEMORIES)?;
-        let query = match &req.query {
-            Some(q) => Some(Content::parse("query", q)?),
+        // The search is checked before the check records an act: a bad query changes nothing.
+        let search = match &req.query {
+            Some(q) => {
+                Content::parse("query", q)?;
+                let search = SearchRequest {
+                    entity_id: owner.to_string(),
+                    query: q.clone(),
+                    limit: Some(top_k.get()),
+                    ..Default::default()
+                };
+                recall::check(&search)?;
+                Some(search)
+            }
             None => None,
         };
         let report = self.heartbeat(&owner, &opts)?;
         let recent_messages = heartbeat::recent_messages(&self.store.read(), &owner)?;
-        let relevant_memories = match query {
-            Some(query) => self.search(&SearchRequest {
-                entity_id: owner.to_string(),
-                query: query.as_str().to_string(),
-                limit: Some(top_k.get()),
-                ..Default::default()
-            })?,
+        let relevant_memories = match search {
+            Some(search) => self.search(&search)?,
             None => Vec::new(),
         };
         Ok(HeartbeatContext {

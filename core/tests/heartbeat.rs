@@ -867,6 +867,17 @@ fn bad_input_is_refused_and_writes_nothing() {
             .unwrap_err();
         assert!(matches!(err, Error::InvalidInput { .. }), "{r:?}: {err}");
     }
+    // A query the search would refuse is refused before the check records an act.
+    for query in ["x".repeat(10_001), " ".into(), "a\0b".into()] {
+        let err = e
+            .heartbeat_context(&HeartbeatRequest {
+                dry_run: false,
+                query: Some(query.clone()),
+                ..req()
+            })
+            .unwrap_err();
+        assert!(matches!(err, Error::InvalidInput { .. }), "{err}");
+    }
     for m in [
         RecordMessage {
             entity_id: OWNER.into(),

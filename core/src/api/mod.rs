@@ -14,7 +14,7 @@ mod schema;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
-pub use scenario::{outcome, run_scenario, Scenario, Step};
+pub use scenario::{run_scenario, Scenario, Step};
 pub use schema::{schema, EMBEDS};
 
 use crate::conflict::{Conflict, ConflictsRequest, ResolveRequest};
@@ -152,15 +152,12 @@ macro_rules! calls {
             args: &mut schemars::SchemaGenerator,
             results: &mut schemars::SchemaGenerator,
         ) -> Vec<schema::CallSchema> {
-            vec![$(schema::CallSchema {
-                info: CallInfo {
-                    method: $method,
-                    doc: concat!($($doc, "\n"),+),
-                    mcp: calls!(@mcp $($mcp)?),
-                },
-                args: args.subschema_for::<$args>(),
-                result: results.subschema_for::<$result>(),
-            }),+]
+            let schemas = [$((args.subschema_for::<$args>(), results.subschema_for::<$result>())),+];
+            CALLS
+                .iter()
+                .zip(schemas)
+                .map(|(info, (args, result))| schema::CallSchema { info: *info, args, result })
+                .collect()
         }
     };
     (@mcp $mcp:literal) => { Some($mcp) };
@@ -440,7 +437,7 @@ impl Answer {
 impl Engine {
     /// `remember` as every face calls it: through the engine's extractor, or with what the
     /// host already extracted, or with an LLM's answer to check.
-    pub fn remember_args(&mut self, mut args: RememberArgs) -> Result<WriteReport> {
+    pub(crate) fn remember_args(&mut self, mut args: RememberArgs) -> Result<WriteReport> {
         let options = args.options();
         match (args.extracted.take(), args.llm_output.take()) {
             (Some(_), Some(_)) => Err(Error::invalid(

@@ -49,7 +49,7 @@ pub fn run_scenario(scenario: &Scenario) -> Result<Vec<Value>> {
 }
 
 /// How a face reports a call's result: `{"ok": …}` or `{"error": {"code", "message"}}`.
-pub fn outcome(result: Result<Value>) -> Value {
+fn outcome(result: Result<Value>) -> Value {
     match result {
         Ok(v) => serde_json::json!({ "ok": v }),
         Err(e) => serde_json::json!({ "error": { "code": e.code(), "message": e.to_string() } }),

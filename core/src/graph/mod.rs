@@ -18,7 +18,7 @@ pub use query::{
     EntitiesRequest, Entity, GraphPath, Node, PathRequest, Relationship, RelationshipsRequest,
     Traversal, TraverseRequest,
 };
-pub(crate) use record::{check, record, MAX_NAME_CHARS};
+pub(crate) use record::{check, record};
 pub(crate) use sql::{by_key, memories_naming, memory_graph, stating};
 
 /// An entity a memory names.
@@ -153,6 +153,18 @@ pub fn key(name: &str) -> String {
     } else {
         String::new()
     }
+}
+
+/// Longest entity name.
+pub const MAX_NAME_CHARS: usize = 256;
+
+/// The key of a name that can stand for an entity: one with a letter or digit, at most
+/// [`MAX_NAME_CHARS`] characters and no NUL.
+pub(crate) fn name_key(name: &str) -> Option<String> {
+    if name.chars().count() > MAX_NAME_CHARS || name.contains('\0') {
+        return None;
+    }
+    Some(key(name)).filter(|k| !k.is_empty())
 }
 
 /// Days over which a relationship's recency falls to 1/e since it was last stated.

@@ -157,10 +157,8 @@ fn min_strength(v: Option<f64>) -> Result<f64> {
 
 /// The entity a name or alias stands for.
 fn entity_named(view: &View, owner: &str, field: &str, name: &str) -> Result<EntityRow> {
-    let k = key(name);
-    if k.is_empty() || name.chars().count() > super::MAX_NAME_CHARS {
-        return Err(Error::invalid(field, "give an entity's name or alias"));
-    }
+    let k = super::name_key(name)
+        .ok_or_else(|| Error::invalid(field, "give an entity's name or alias"))?;
     sql::by_key(view.conn(), owner, &k)?.ok_or_else(|| Error::UnknownEntity {
         entity_id: owner.to_string(),
         name: name.chars().take(64).collect(),

@@ -5,7 +5,7 @@
 use rusqlite::Connection;
 
 use super::sql;
-use super::{key, EntityMention, EntityType, RelationMention, SPEAKER};
+use super::{key, name_key, EntityMention, EntityType, RelationMention, MAX_NAME_CHARS, SPEAKER};
 use crate::clock::Millis;
 use crate::error::{Error, Result};
 use crate::field::Unit;
@@ -13,8 +13,6 @@ use crate::store::Tx;
 
 /// Most entities or relationships one memory may carry.
 const MAX_PER_MEMORY: usize = 64;
-/// Longest entity name.
-pub(crate) const MAX_NAME_CHARS: usize = 256;
 
 /// Checks a host extractor's entities and relationships before anything is written.
 pub(crate) fn check(entities: &[EntityMention], relations: &[RelationMention]) -> Result<()> {
@@ -27,7 +25,7 @@ pub(crate) fn check(entities: &[EntityMention], relations: &[RelationMention]) -
         ));
     }
     let name = |field: &str, n: &str| {
-        if key(n).is_empty() || n.chars().count() > MAX_NAME_CHARS || n.contains('\0') {
+        if name_key(n).is_none() {
             Err(Error::invalid(
                 field,
                 format!(

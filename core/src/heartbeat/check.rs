@@ -84,221 +84,218 @@ pub(crate) fn check(
     owner: &Owner,
     opts: &Options,
 ) -> Result<Checked> {
-    {
-        let now = view.now()?;
-        let acts = sql::acts_since(view.conn(), owner, now - LOOKBACK_MS)?;
-        // The latest act: the newest of the week's, else an older one if any.
-        let last_act = match acts.first() {
-            Some(a) => Some(a.clone()),
-            None => sql::last_act(view.conn(), owner)?,
-        };
-        let scan = Scanner {
-            view: &mut *view,
-            cfg,
-        }
-        .scan(owner, now, opts, last_act.as_ref(), &acts)?;
-        let built = signals(&scan, now, opts.deadline_window);
-
-        // Entities the signals' memories name, for topic dedup.
-        let pks: Vec<i64> = built
-            .iter()
-            .flat_map(|b| b.memories.iter().map(|(pk, _)| *pk))
-            .collect();
-        let mut named: BTreeMap<i64, Vec<i64>> = BTreeMap::new();
-        for (m, e) in sql::entities_of(view.conn(), &pks)? {
-            named.entry(m).or_default().push(e);
-        }
-        let found: Vec<Found> = built
-            .iter()
-            .map(|b| Found {
-                kind: b.kind,
-                tier: b.tier(now),
-                keys: b.keys.clone(),
-                entities: b
-                    .memories
-                    .iter()
-                    .flat_map(|(pk, _)| named.get(pk).into_iter().flatten().copied())
-                    .collect::<BTreeSet<i64>>()
-                    .into_iter()
-                    .collect(),
-            })
-            .collect();
-
-        // What the decision knows of the owner.
-        let last_message = sql::messages(view.conn(), owner, None, 1)?
-            .into_iter()
-            .next();
-        let in_conversation = opts.in_conversation.unwrap_or_else(|| {
-            last_message
-                .as_ref()
-                .is_some_and(|m| now - m.at < CONVERSATION_MS)
-        });
-        let user_messages = sql::user_message_times(view.conn(), owner, now - LOOKBACK_MS)?;
-        let (rate, answered) = response_rate(&acts, &user_messages, now);
-        let past: Vec<PastAct> = acts
-            .iter()
-            .zip(answered)
-            .map(|(a, responded)| PastAct {
-                at: a.at,
-                fingerprint: a.fingerprint.clone(),
-                entities: a.entities.clone(),
-                nudge: a.reason == super::DecisionReason::Nudge,
-                responded,
-            })
-            .collect();
-        let quiet_since = match &last_message {
-            Some(m) => Some(m.at),
-            None => sql::newest_created(view.conn(), owner)?,
-        };
-        let today = calendar::local_day(now, opts.offset);
-        let nudges_today = past
-            .iter()
-            .filter(|a| a.nudge && calendar::local_day(a.at, opts.offset) == today)
-            .count() as u32;
-        let time_period = TimePeriod::of_hour(calendar::local_hour(now, opts.offset), &opts.quiet);
-        let nudge_memory = if found.is_empty() {
-            nudge_candidate(view, owner, now, &acts)?
-        } else {
-            None
-        };
-        let situation = Situation {
-            now,
-            autonomy: opts.autonomy,
-            period: time_period,
-            in_conversation,
-            velocity: scan.velocity,
-            memories: sql::live_count(view.conn(), owner, decide::FIRST_CONTACT_MEMORIES)?,
-            acted_before: last_act.is_some(),
-            critical_deadline: scan.critical_deadline,
-            response_rate: rate,
-            acts: &past,
-            silence: quiet_since.map(|t| now - t),
-            nudges_today,
-            nudge_memory: nudge_memory.as_ref().map(|m| m.id.clone()),
-        };
-        let decision = decide::decide(&found, &situation);
-
-        // Record the act.
-        let kept: BTreeSet<usize> = decision.kept.iter().copied().collect();
-        let mut act = None;
-        if decision.should_act && !opts.dry_run {
-            let mut seen = BTreeSet::new();
-            let memory_ids: Vec<String> = kept
-                .iter()
-                .flat_map(|&i| built[i].memory_ids())
-                .chain(decision.nudge.iter().cloned())
-                .filter(|id| seen.insert(id.clone()))
-                .collect();
-            let entities: BTreeSet<i64> = kept
-                .iter()
-                .flat_map(|&i| found[i].entities.iter().copied())
-                .collect();
-            let row = ActRow {
-                id: String::new(),
-                at: now,
-                reason: decision.reason,
-                tier: decision.tier.unwrap_or(Urgency::Normal),
-                autonomy: opts.autonomy,
-                fingerprint: decision.fingerprint.clone(),
-                memory_ids,
-                entities: entities.into_iter().collect(),
-                snapshot: serde_json::to_string(&scan.snapshot).unwrap_or_else(|_| "{}".into()),
-            };
-            let scheduled = kept.iter().any(|&i| built[i].kind == SignalKind::Scheduled);
-            let surfaced = if scheduled {
-                scan.scheduled.clone()
-            } else {
-                Vec::new()
-            };
-            act = Some(Act { row, surfaced });
-        }
-        let next_tick_ms = tick::next_interval(
-            &cfg.tick,
-            TickInput {
-                period: time_period,
-                since_act: if act.is_some() {
-                    Some(0)
-                } else {
-                    last_act.as_ref().map(|a| now - a.at)
-                },
-                signals: found.len(),
-                velocity: scan.velocity,
-            },
-        );
-
-        // The report: every signal found, the surfaced ones as text.
-        let mut order: Vec<usize> = (0..built.len()).collect();
-        order.sort_by_key(|&i| std::cmp::Reverse(found[i].tier));
-        let mut summary = String::new();
-        for &i in order.iter().filter(|i| kept.contains(i)) {
-            let b = &built[i];
-            summary += &format!(
-                "{} ({}): {}\n",
-                b.kind.as_str().to_uppercase().replace('_', " "),
-                found[i].tier,
-                b.summary
-            );
-            for line in &b.lines {
-                summary += &format!("  - {line}\n");
-            }
-        }
-        if let Some(m) = &nudge_memory.as_ref().filter(|_| decision.nudge.is_some()) {
-            summary += &format!(
-                "NUDGE: it has been quiet for a while\n  - {}\n",
-                quote(&m.content)
-            );
-        }
-        let signals: Vec<Signal> = order
-            .iter()
-            .map(|&i| {
-                let b = &built[i];
-                let memories: Vec<String> = b.memory_ids().collect();
-                Signal {
-                    kind: b.kind,
-                    tier: found[i].tier,
-                    surfaced: kept.contains(&i),
-                    memories,
-                    summary: b.summary.clone(),
-                }
-            })
-            .collect();
-        let strip =
-            |rows: &[(i64, Memory)]| rows.iter().map(|(_, m)| m.clone()).collect::<Vec<_>>();
-        let report = HeartbeatReport {
-            entity_id: owner.to_string(),
-            checked_at: now,
-            should_act: decision.should_act,
-            decision_reason: decision.reason,
-            urgency_tier: decision.tier,
-            autonomy: opts.autonomy,
-            fingerprint: decision.fingerprint,
-            confluence_score: decision.confluence,
-            cooldown_ms: decision.cooldown,
-            time_period,
-            in_conversation,
-            response_rate: rate,
-            memory_velocity: scan.velocity,
-            next_tick_ms,
-            act_id: None,
-            nudge: nudge_memory.filter(|_| decision.nudge.is_some()),
-            signals,
-            scheduled: scan.scheduled.iter().cloned().map(Into::into).collect(),
-            deadlines: strip(&scan.deadlines),
-            conflicts: scan.conflicts.clone(),
-            continuity: scan.continuity.as_ref().map(|(c, _)| c.clone()),
-            stale_monitors: strip(&scan.stale_monitors),
-            pending_work: strip(&scan.pending),
-            goal_progress: scan.goals.iter().map(|(g, _)| g.clone()).collect(),
-            knowledge_gaps: scan.gaps.iter().map(|(g, _)| g.clone()).collect(),
-            positive_deltas: scan.deltas.clone(),
-            decaying: strip(&scan.decaying),
-            sentiment_trend: scan.sentiment.clone(),
-            relationship_alerts: scan.alerts.clone(),
-            behavioral_patterns: scan.patterns.clone(),
-            summary,
-        };
-        Ok(Checked { report, act })
+    let now = view.now()?;
+    let acts = sql::acts_since(view.conn(), owner, now - LOOKBACK_MS)?;
+    // The latest act: the newest of the week's, else an older one if any.
+    let last_act = match acts.first() {
+        Some(a) => Some(a.clone()),
+        None => sql::last_act(view.conn(), owner)?,
+    };
+    let scan = Scanner {
+        view: &mut *view,
+        cfg,
     }
+    .scan(owner, now, opts, last_act.as_ref(), &acts)?;
+    let built = signals(&scan, now, opts.deadline_window);
+
+    // Entities the signals' memories name, for topic dedup.
+    let pks: Vec<i64> = built
+        .iter()
+        .flat_map(|b| b.memories.iter().map(|(pk, _)| *pk))
+        .collect();
+    let mut named: BTreeMap<i64, Vec<i64>> = BTreeMap::new();
+    for (m, e) in sql::entities_of(view.conn(), &pks)? {
+        named.entry(m).or_default().push(e);
+    }
+    let found: Vec<Found> = built
+        .iter()
+        .map(|b| Found {
+            kind: b.kind,
+            tier: b.tier(now),
+            keys: b.keys.clone(),
+            entities: b
+                .memories
+                .iter()
+                .flat_map(|(pk, _)| named.get(pk).into_iter().flatten().copied())
+                .collect::<BTreeSet<i64>>()
+                .into_iter()
+                .collect(),
+        })
+        .collect();
+
+    // What the decision knows of the owner.
+    let last_message = sql::messages(view.conn(), owner, None, 1)?
+        .into_iter()
+        .next();
+    let in_conversation = opts.in_conversation.unwrap_or_else(|| {
+        last_message
+            .as_ref()
+            .is_some_and(|m| now - m.at < CONVERSATION_MS)
+    });
+    let user_messages = sql::user_message_times(view.conn(), owner, now - LOOKBACK_MS)?;
+    let (rate, answered) = response_rate(&acts, &user_messages, now);
+    let past: Vec<PastAct> = acts
+        .iter()
+        .zip(answered)
+        .map(|(a, responded)| PastAct {
+            at: a.at,
+            fingerprint: a.fingerprint.clone(),
+            entities: a.entities.clone(),
+            nudge: a.reason == super::DecisionReason::Nudge,
+            responded,
+        })
+        .collect();
+    let quiet_since = match &last_message {
+        Some(m) => Some(m.at),
+        None => sql::newest_created(view.conn(), owner)?,
+    };
+    let today = calendar::local_day(now, opts.offset);
+    let nudges_today = past
+        .iter()
+        .filter(|a| a.nudge && calendar::local_day(a.at, opts.offset) == today)
+        .count() as u32;
+    let time_period = TimePeriod::of_hour(calendar::local_hour(now, opts.offset), &opts.quiet);
+    let nudge_memory = if found.is_empty() {
+        nudge_candidate(view, owner, now, &acts)?
+    } else {
+        None
+    };
+    let situation = Situation {
+        now,
+        autonomy: opts.autonomy,
+        period: time_period,
+        in_conversation,
+        velocity: scan.velocity,
+        memories: sql::live_count(view.conn(), owner, decide::FIRST_CONTACT_MEMORIES)?,
+        acted_before: last_act.is_some(),
+        critical_deadline: scan.critical_deadline,
+        response_rate: rate,
+        acts: &past,
+        silence: quiet_since.map(|t| now - t),
+        nudges_today,
+        nudge_memory: nudge_memory.as_ref().map(|m| m.id.clone()),
+    };
+    let decision = decide::decide(&found, &situation);
+
+    // Record the act.
+    let kept: BTreeSet<usize> = decision.kept.iter().copied().collect();
+    let mut act = None;
+    if decision.should_act && !opts.dry_run {
+        let mut seen = BTreeSet::new();
+        let memory_ids: Vec<String> = kept
+            .iter()
+            .flat_map(|&i| built[i].memory_ids())
+            .chain(decision.nudge.iter().cloned())
+            .filter(|id| seen.insert(id.clone()))
+            .collect();
+        let entities: BTreeSet<i64> = kept
+            .iter()
+            .flat_map(|&i| found[i].entities.iter().copied())
+            .collect();
+        let row = ActRow {
+            id: String::new(),
+            at: now,
+            reason: decision.reason,
+            tier: decision.tier.unwrap_or(Urgency::Normal),
+            autonomy: opts.autonomy,
+            fingerprint: decision.fingerprint.clone(),
+            memory_ids,
+            entities: entities.into_iter().collect(),
+            snapshot: serde_json::to_string(&scan.snapshot).unwrap_or_else(|_| "{}".into()),
+        };
+        let scheduled = kept.iter().any(|&i| built[i].kind == SignalKind::Scheduled);
+        let surfaced = if scheduled {
+            scan.scheduled.clone()
+        } else {
+            Vec::new()
+        };
+        act = Some(Act { row, surfaced });
+    }
+    let next_tick_ms = tick::next_interval(
+        &cfg.tick,
+        TickInput {
+            period: time_period,
+            since_act: if act.is_some() {
+                Some(0)
+            } else {
+                last_act.as_ref().map(|a| now - a.at)
+            },
+            signals: found.len(),
+            velocity: scan.velocity,
+        },
+    );
+
+    // The report: every signal found, the surfaced ones as text.
+    let mut order: Vec<usize> = (0..built.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(found[i].tier));
+    let mut summary = String::new();
+    for &i in order.iter().filter(|i| kept.contains(i)) {
+        let b = &built[i];
+        summary += &format!(
+            "{} ({}): {}\n",
+            b.kind.as_str().to_uppercase().replace('_', " "),
+            found[i].tier,
+            b.summary
+        );
+        for line in &b.lines {
+            summary += &format!("  - {line}\n");
+        }
+    }
+    if let Some(m) = &nudge_memory.as_ref().filter(|_| decision.nudge.is_some()) {
+        summary += &format!(
+            "NUDGE: it has been quiet for a while\n  - {}\n",
+            quote(&m.content)
+        );
+    }
+    let signals: Vec<Signal> = order
+        .iter()
+        .map(|&i| {
+            let b = &built[i];
+            let memories: Vec<String> = b.memory_ids().collect();
+            Signal {
+                kind: b.kind,
+                tier: found[i].tier,
+                surfaced: kept.contains(&i),
+                memories,
+                summary: b.summary.clone(),
+            }
+        })
+        .collect();
+    let strip = |rows: &[(i64, Memory)]| rows.iter().map(|(_, m)| m.clone()).collect::<Vec<_>>();
+    let report = HeartbeatReport {
+        entity_id: owner.to_string(),
+        checked_at: now,
+        should_act: decision.should_act,
+        decision_reason: decision.reason,
+        urgency_tier: decision.tier,
+        autonomy: opts.autonomy,
+        fingerprint: decision.fingerprint,
+        confluence_score: decision.confluence,
+        cooldown_ms: decision.cooldown,
+        time_period,
+        in_conversation,
+        response_rate: rate,
+        memory_velocity: scan.velocity,
+        next_tick_ms,
+        act_id: None,
+        nudge: nudge_memory.filter(|_| decision.nudge.is_some()),
+        signals,
+        scheduled: scan.scheduled.iter().cloned().map(Into::into).collect(),
+        deadlines: strip(&scan.deadlines),
+        conflicts: scan.conflicts.clone(),
+        continuity: scan.continuity.as_ref().map(|(c, _)| c.clone()),
+        stale_monitors: strip(&scan.stale_monitors),
+        pending_work: strip(&scan.pending),
+        goal_progress: scan.goals.iter().map(|(g, _)| g.clone()).collect(),
+        knowledge_gaps: scan.gaps.iter().map(|(g, _)| g.clone()).collect(),
+        positive_deltas: scan.deltas.clone(),
+        decaying: strip(&scan.decaying),
+        sentiment_trend: scan.sentiment.clone(),
+        relationship_alerts: scan.alerts.clone(),
+        behavioral_patterns: scan.patterns.clone(),
+        summary,
+    };
+    Ok(Checked { report, act })
 }
 
 /// A memory worth checking in about: among the newest, one not surfaced within 4 h — a plan or

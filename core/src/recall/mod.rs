@@ -128,14 +128,9 @@ struct Ranked {
     why: ScoreBreakdown,
 }
 
-/// Runs a search. Every returned hit is recorded as an access of its memory.
-pub(crate) fn search(
-    view: &mut View,
-    cache: &mut Cache,
-    cfg: &RecallConfig,
-    owner: &Owner,
-    req: &SearchRequest,
-) -> Result<Vec<SearchHit>> {
+/// Checks a search request's own fields (the owner is checked by the caller); returns its
+/// limit.
+pub(crate) fn check(req: &SearchRequest) -> Result<usize> {
     let limit = Limit::parse(req.limit, DEFAULT_LIMIT)?.get();
     let n = req.query.chars().count();
     if n > MAX_QUERY_CHARS {
@@ -150,6 +145,18 @@ pub(crate) fn search(
     if req.min_score.is_some_and(|s| !s.is_finite()) {
         return Err(Error::invalid("min_score", "must be a finite number"));
     }
+    Ok(limit)
+}
+
+/// Runs a search. Every returned hit is recorded as an access of its memory.
+pub(crate) fn search(
+    view: &mut View,
+    cache: &mut Cache,
+    cfg: &RecallConfig,
+    owner: &Owner,
+    req: &SearchRequest,
+) -> Result<Vec<SearchHit>> {
+    let limit = check(req)?;
     let query = view.vector_for(&req.query, req.vector.as_deref())?;
     let k = cfg.candidates.max(limit);
 
@@ -293,10 +300,8 @@ fn naming(
 ) -> Result<Vec<Candidate>> {
     let mut pks = Vec::new();
     for name in names {
-        let k = graph::key(name);
-        if k.is_empty() || name.chars().count() > graph::MAX_NAME_CHARS {
-            return Err(Error::invalid("entities", "give entity names or aliases"));
-        }
+        let k = graph::name_key(name)
+            .ok_or_else(|| Error::invalid("entities", "give entity names or aliases"))?;
         if let Some(e) = graph::by_key(view.conn(), owner, &k)? {
             pks.push(e.pk);
         }
@@ -309,13 +314,8 @@ fn naming(
         .collect();
     for pk in linked.iter().take(MAX_LIMIT) {
         if !kept.iter().any(|c| c.pk == *pk) {
-            let cosine = set.get(*pk).map(|v| embed::dot(query, v));
-            kept.push(Candidate {
-                pk: *pk,
-                vector: cosine.unwrap_or(0.0) as f64,
-                text: 0.0,
-                context: 0.0,
-            });
+            let cosine = set.get(*pk).map_or(0.0, |v| embed::dot(query, v));
+            kept.push(Candidate::near(*pk, cosine));
         }
     }
     candidates::by_relevance(&mut kept, cfg.vector_weight);

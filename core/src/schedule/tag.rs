@@ -211,6 +211,18 @@ mod tests {
             next("cron:weekly:Tuesday:18:30", "2028-02-28T10:00:00Z"),
             "2028-02-29 18:30"
         );
+        for day in ["tues", "thu", "thur", "THURS"] {
+            let want = if day == "tues" {
+                "2028-02-29 07:00"
+            } else {
+                "2028-03-02 07:00"
+            };
+            assert_eq!(
+                next(&format!("cron:weekly:{day}:07:00"), "2028-02-28T10:00:00Z"),
+                want,
+                "{day}"
+            );
+        }
         assert_eq!(
             next("cron:weekdays:08:15", "2028-03-03T09:00:00Z"),
             "2028-03-06 08:15",
