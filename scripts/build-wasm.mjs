@@ -36,7 +36,7 @@ function findWasmBindgen() {
 function installWasmBindgen() {
   const dir = join(homedir(), `.cache/mnemo/wasm-bindgen-${version}`);
   console.log(`wasm-bindgen-cli ${version} not found: installing it into ${dir}`);
-  // No --locked: its lock file wants a crate version this registry lacks (TOOLCHAIN.md).
+  // No --locked: its lock file pins a crate version the registry may no longer serve.
   run('cargo', ['install', 'wasm-bindgen-cli', '--version', version, '--root', dir], {
     CARGO_TARGET_DIR: join(homedir(), '.cache/mnemo/wasm-bindgen-build'),
   });

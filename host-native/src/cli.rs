@@ -11,9 +11,9 @@ use mnemo_core::api::{
     SetStatusArgs, UpdateArgs,
 };
 use mnemo_core::{
-    Call, ConflictsRequest, EntitiesRequest, HeartbeatRequest, ListRequest, MemoryPatch, NewMemory,
-    PathRequest, RecordMessage, RelationshipsRequest, ResolveRequest, ScheduleCreate, ScheduleRef,
-    ScheduleUpdate, SchedulesRequest, SearchRequest, TraverseRequest,
+    Call, ConflictStatus, ConflictsRequest, EntitiesRequest, HeartbeatRequest, ListRequest,
+    MemoryPatch, NewMemory, PathRequest, RecordMessage, RelationshipsRequest, ResolveRequest,
+    ScheduleCreate, ScheduleRef, ScheduleUpdate, SchedulesRequest, SearchRequest, TraverseRequest,
 };
 use serde::de::DeserializeOwned;
 
@@ -386,7 +386,7 @@ pub enum Command {
         checks: usize,
     },
     /// Any engine call by name, with JSON arguments; `--list` lists the calls, `--schema`
-    /// prints the JSON Schema of one call's arguments and result (or of all).
+    /// prints the JSON Schema of one call's arguments and result.
     Call {
         /// The method (see --list).
         #[arg(required_unless_present = "list")]
@@ -664,8 +664,8 @@ pub fn calls(command: Command) -> Result<Vec<Call>> {
         } => one(Call::Conflicts(ConflictsRequest {
             entity_id: entity,
             status: match (open, resolved) {
-                (true, _) => Some(value("status", "open")?),
-                (_, true) => Some(value("status", "resolved")?),
+                (true, _) => Some(ConflictStatus::Open),
+                (_, true) => Some(ConflictStatus::Resolved),
                 _ => None,
             },
             limit,

@@ -45,7 +45,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         (Some(url), Some(model)) => Some(providers::HttpChat::new(url, model)),
         _ => None,
     };
-    let mut rt = Runtime::open(Options {
+    let rt = Runtime::open(Options {
         data: dir.path.clone(),
         clock,
         seed,
@@ -80,35 +80,34 @@ fn run(cli: Cli) -> Result<ExitCode> {
             };
         }
     };
-    let mut answers = Vec::new();
-    // Each batch of a long seed or import is its own transaction: a progress bar on a
-    // terminal, else one line per committed batch (what a crash can no longer lose).
-    let bar = (calls.len() > 1 && std::io::stderr().is_terminal())
-        .then(|| indicatif::ProgressBar::new(calls.len() as u64).with_message("batches committed"));
-    for (n, call) in calls.iter().enumerate() {
-        match rt.call(call.method(), &call.args_json())? {
-            Ok(out) => {
-                answers.push(Answer::from_json(call.method(), &out)?);
-                match &bar {
-                    Some(bar) => bar.inc(1),
-                    None if calls.len() > 1 => {
-                        eprintln!("committed batch {}/{}", n + 1, calls.len())
+    rt.close_after(|rt| {
+        let mut answers = Vec::new();
+        // Each batch of a long seed or import is its own transaction: a progress bar on a
+        // terminal, else one line per committed batch (what a crash can no longer lose).
+        let bar = (calls.len() > 1 && std::io::stderr().is_terminal()).then(|| {
+            indicatif::ProgressBar::new(calls.len() as u64).with_message("batches committed")
+        });
+        for (n, call) in calls.iter().enumerate() {
+            match rt.call(call.method(), &call.args_json())? {
+                Ok(out) => {
+                    answers.push(Answer::from_json(call.method(), &out)?);
+                    match &bar {
+                        Some(bar) => bar.inc(1),
+                        None if calls.len() > 1 => {
+                            eprintln!("committed batch {}/{}", n + 1, calls.len())
+                        }
+                        None => {}
                     }
-                    None => {}
                 }
-            }
-            Err(e) => {
-                rt.close()?;
-                return Ok(refuse(json, &e.code, &e.message));
+                Err(e) => return Ok(refuse(json, &e.code, &e.message)),
             }
         }
-    }
-    if let Some(bar) = bar {
-        bar.finish_and_clear();
-    }
-    rt.close()?;
-    output::print(answers, json)?;
-    Ok(ExitCode::SUCCESS)
+        if let Some(bar) = bar {
+            bar.finish_and_clear();
+        }
+        output::print(answers, json)?;
+        Ok(ExitCode::SUCCESS)
+    })
 }
 
 /// Reports an engine's refusal: `{"error": {code, message}}` with `--json`, else a line on
@@ -125,22 +124,23 @@ fn refuse(json: bool, code: &str, message: &str) -> ExitCode {
 /// `mnemo call`: any engine call by name with JSON arguments, passed through as typed; or the
 /// list of calls, or a call's schema, as the engine declares them.
 fn generic_call(
-    mut rt: Runtime,
+    rt: Runtime,
     method: Option<String>,
     args: &str,
     list: bool,
     schema: bool,
     json: bool,
 ) -> Result<ExitCode> {
-    let declared = rt.schema()?;
     rt.close_after(|rt| {
-        let calls = declared["calls"].as_array().cloned().unwrap_or_default();
-        if list {
-            output::calls(&calls, json);
-            return Ok(ExitCode::SUCCESS);
-        }
         let method = method.unwrap_or_default();
-        if schema {
+        if list || schema {
+            // As the engine that runs declares them.
+            let declared = rt.schema()?;
+            let calls = declared["calls"].as_array().cloned().unwrap_or_default();
+            if list {
+                output::calls(&calls, json);
+                return Ok(ExitCode::SUCCESS);
+            }
             let Some(call) = calls.iter().find(|c| c["method"] == method.as_str()) else {
                 return Ok(refuse(
                     json,

@@ -48,11 +48,8 @@ fn merge(answers: Vec<Answer>) -> Option<Answer> {
 /// The calls the engine declares, one per line with what each does (`mnemo call --list`).
 pub fn calls(calls: &[Value], as_json: bool) {
     if as_json {
-        let list: Vec<&Value> = calls.iter().map(|c| &c["method"]).collect();
-        println!(
-            "{}",
-            Value::from(list.into_iter().cloned().collect::<Vec<_>>())
-        );
+        let methods: Vec<Value> = calls.iter().map(|c| c["method"].clone()).collect();
+        println!("{}", Value::from(methods));
         return;
     }
     for c in calls {

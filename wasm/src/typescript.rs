@@ -15,6 +15,14 @@ const EMBEDS: &str = mnemo_core::api::EMBEDS;
 /// Calls whose JS method takes the one field of their arguments directly.
 const UNWRAPPED: &[(&str, &str)] = &[("seed", "items"), ("import", "jsonl")];
 
+/// The field a call's JS method takes directly, if it does.
+fn unwrapped(method: &str) -> Option<&'static str> {
+    UNWRAPPED
+        .iter()
+        .find(|(m, _)| *m == method)
+        .map(|(_, f)| *f)
+}
+
 /// Type names of earlier releases of the package, kept as aliases.
 const ALIASES: &[(&str, &str)] = &[
     ("SearchArgs", "SearchRequest"),
@@ -274,10 +282,10 @@ fn slots(schema: &Value, defs: &Value, path: &mut Vec<String>, out: &mut Vec<Slo
 fn method_signature(call: &Value, defs: &Value) -> String {
     let method = call["method"].as_str().unwrap_or_default();
     let args = ts(&call["args"], "  ");
-    let params = match UNWRAPPED.iter().find(|(m, _)| *m == method) {
-        Some((_, field)) => {
+    let params = match unwrapped(method) {
+        Some(field) => {
             let def = ref_name(&call["args"]).map_or(&call["args"], |n| &defs[n]);
-            format!("{field}: {}", ts(&def["properties"][*field], "  "))
+            format!("{field}: {}", ts(&def["properties"][field], "  "))
         }
         None if args == "NoArgs" => "args?: NoArgs".to_string(),
         None => format!("args: {args}"),
@@ -335,7 +343,7 @@ pub fn generate(schema: &Value) -> Bindings {
 
     // The call table.
     let mut c = String::from(HEADER);
-    c += "\n/**\n * Every engine call: its snake_case `method`, its `name` on `Mnemo`, and the `embeds` where a host\n * embedder supplies vectors — the objects at `path` (`*`: each item of a list) get `vector` from\n * their `text`.\n */\nexport const CALLS = [\n";
+    c += "\n/**\n * Every engine call: its snake_case `method`, its `name` on `Mnemo`, the `embeds` where a host\n * embedder supplies vectors — the objects at `path` (`*`: each item of a list) get `vector` from\n * their `text` — and, for a method that takes its one argument directly, the field it `unwrap`s.\n */\nexport const CALLS = [\n";
     for call in &calls {
         let method = call["method"].as_str().unwrap_or_default();
         let mut found = Vec::new();
@@ -352,9 +360,10 @@ pub fn generate(schema: &Value) -> Bindings {
                 )
             })
             .collect();
+        let unwrap = unwrapped(method).map_or(String::new(), |f| format!(", unwrap: '{f}'"));
         let _ = writeln!(
             c,
-            "  {{ method: '{method}', name: '{}', embeds: [{}] }},",
+            "  {{ method: '{method}', name: '{}', embeds: [{}]{unwrap} }},",
             camel(method),
             embeds.join(", ")
         );

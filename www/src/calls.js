@@ -2,14 +2,14 @@
 // `cargo run -p mnemo-wasm --example bindings`; do not edit.
 
 /**
- * Every engine call: its snake_case `method`, its `name` on `Mnemo`, and the `embeds` where a host
+ * Every engine call: its snake_case `method`, its `name` on `Mnemo`, the `embeds` where a host
  * embedder supplies vectors — the objects at `path` (`*`: each item of a list) get `vector` from
- * their `text`.
+ * their `text` — and, for a method that takes its one argument directly, the field it `unwrap`s.
  */
 export const CALLS = [
   { method: 'remember', name: 'remember', embeds: [{ path: ['extracted', '*'], text: 'content', vector: 'vector' }] },
   { method: 'extract', name: 'extract', embeds: [] },
-  { method: 'seed', name: 'seed', embeds: [{ path: ['items', '*'], text: 'content', vector: 'vector' }] },
+  { method: 'seed', name: 'seed', embeds: [{ path: ['items', '*'], text: 'content', vector: 'vector' }], unwrap: 'items' },
   { method: 'search', name: 'search', embeds: [{ path: [], text: 'query', vector: 'vector' }] },
   { method: 'get', name: 'get', embeds: [] },
   { method: 'list', name: 'list', embeds: [] },
@@ -23,7 +23,7 @@ export const CALLS = [
   { method: 'stats', name: 'stats', embeds: [] },
   { method: 'maintain', name: 'maintain', embeds: [] },
   { method: 'export', name: 'export', embeds: [] },
-  { method: 'import', name: 'import', embeds: [] },
+  { method: 'import', name: 'import', embeds: [], unwrap: 'jsonl' },
   { method: 'embedding_model', name: 'embeddingModel', embeds: [] },
   { method: 'entities', name: 'entities', embeds: [] },
   { method: 'relationships', name: 'relationships', embeds: [] },

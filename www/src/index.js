@@ -310,8 +310,11 @@ export class Mnemo {
   }
 
   async #prepare(method, args) {
+    const extracting = method === 'remember' && args.extracted === undefined && args.llm_output === undefined && (this.#extract || this.#embed);
+    // Only arguments the host writes into are copied (the caller's objects stay as they were).
+    if (!extracting && !this.#embed) return args;
     args = plain(args);
-    if (method === 'remember' && args.extracted === undefined && args.llm_output === undefined && (this.#extract || this.#embed)) {
+    if (extracting) {
       const extracted = this.#extract
         ? await this.#extract(args.content, { entity_id: args.entity_id, instructions: await this.#instructions() })
         : await this.#t.request('call', { method: 'extract', args: { content: args.content } });
@@ -345,21 +348,6 @@ export class Mnemo {
     missing.forEach(([o, , vector], i) => (o[vector] = vectors[i]));
   }
 
-  /** Stores memories given as structured items (`[{entity_id, content, type?, ...}]`). */
-  seed(items) {
-    return this.call('seed', { items });
-  }
-
-  /** All of one owner's memories as JSONL (`{entity_id}`). */
-  export(args) {
-    return this.call('export', args);
-  }
-
-  /** Restores memories from JSONL made by `export`. */
-  import(jsonl) {
-    return this.call('import', { jsonl });
-  }
-
   /** The whole store as a SQLite image (`Uint8Array`), for `Mnemo.fromBytes` or any SQLite tool. */
   exportBytes() {
     return this.#t.request('exportBytes');
@@ -380,12 +368,12 @@ export class Mnemo {
   }
 }
 
-// One method per declared call (a few, defined above, take their one argument directly).
-for (const { method, name } of CALLS) {
+// One method per declared call; a few take their one argument directly (`seed(items)`).
+for (const { method, name, unwrap } of CALLS) {
   if (Object.hasOwn(Mnemo.prototype, name)) continue;
   Object.defineProperty(Mnemo.prototype, name, {
     value(args) {
-      return this.call(method, args);
+      return this.call(method, unwrap ? { [unwrap]: args } : args);
     },
     writable: true,
     configurable: true,

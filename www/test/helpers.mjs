@@ -76,7 +76,7 @@ export async function serve(port = 0) {
   return { url: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((r) => server.close(r)) };
 }
 
-/** Flags Chromium needs on these machines (TOOLCHAIN.md). */
+/** Flags Debian's Chromium needs to run headless in a container (no sandbox, no GPU). */
 export const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',

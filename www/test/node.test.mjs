@@ -32,11 +32,13 @@ test('every call the engine declares is a method of Mnemo, and reaches the engin
   // calls.js (generated from the declarations) lists what this build of the engine accepts.
   assert.deepEqual(CALLS.map((c) => c.method), Core.methods());
   const m = await open({});
-  for (const { method, name } of CALLS) {
+  for (const { method, name, unwrap } of CALLS) {
     assert.equal(typeof m[name], 'function', name);
-    // Called with nothing useful, a call answers or refuses its arguments — never the method.
-    await m.call(method, {}).catch((e) => {
+    // Called through its method with nothing useful, a call answers or refuses its arguments
+    // — never the method.
+    await m[name](unwrap ? undefined : {}).catch((e) => {
       assert.ok(!(e.code === 'unknown_value' && /method/.test(e.message)), `${method}: ${e.message}`);
+      assert.equal(e.code, 'invalid_input', `${method}: ${e.message}`);
     });
   }
   await assert.rejects(m.call('frobnicate', {}), { code: 'unknown_value' });
