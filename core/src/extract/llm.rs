@@ -163,7 +163,13 @@ pub fn parse(answer: &str) -> Result<Vec<Extracted>, String> {
             sentiment: unit("sentiment", s.sentiment, -1.0)
                 .map_err(at)?
                 .unwrap_or(0.0),
-            tags: s.tags,
+            // Keywords the store cannot hold (too long, too many) are dropped, not the memory.
+            tags: s
+                .tags
+                .into_iter()
+                .filter(|t| super::usable_tag(t))
+                .take(crate::field::MAX_TAGS)
+                .collect(),
             expires_at,
             entities: s
                 .entities

@@ -17,6 +17,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::clock::Millis;
 use crate::error::Result;
+use crate::field::MAX_TAG_CHARS;
 pub use crate::graph::{EntityMention, RelationMention};
 use crate::model::{Kind, MemoryType};
 
@@ -163,6 +164,14 @@ const FIRST_PERSON: &[&str] = &[
 const MAX_TAGS: usize = 6;
 /// Shortest keyword used as a tag.
 const MIN_TAG_CHARS: usize = 4;
+
+/// Whether an extracted keyword can be stored as a tag (trimmed, not empty, at most
+/// [`MAX_TAG_CHARS`] characters, no NUL). One that cannot (a long URL, a key) is dropped as a
+/// tag only: it stays in the memory's content, so the message is never refused for it.
+pub(crate) fn usable_tag(tag: &str) -> bool {
+    let tag = tag.trim();
+    !tag.is_empty() && tag.chars().count() <= MAX_TAG_CHARS && !tag.contains('\0')
+}
 
 /// The built-in extractor: rules and word lists, the same output on every target.
 #[derive(Debug, Default, Clone, Copy)]
@@ -316,7 +325,7 @@ fn statement(sentence: &str, now: Millis) -> Option<Extracted> {
 fn tags(lower: &[&str], entities: &[EntityMention]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let mut push = |t: String| {
-        if !t.is_empty() && out.len() < MAX_TAGS && !out.contains(&t) {
+        if usable_tag(&t) && out.len() < MAX_TAGS && !out.contains(&t) {
             out.push(t);
         }
     };
