@@ -1,12 +1,15 @@
 //! The maintenance pass: decay transitions, layer promotion and purges, applied to the rows
 //! whose due time has come — and only those, so it stays cheap on a large store. Each batch is
 //! one transaction; running the pass twice at the same time does nothing the second time.
+//! The pass first checks the file is whole (SQLite's `quick_check`), so a damaged store is
+//! reported instead of maintained.
 
+use rusqlite::{ffi, Connection};
 use serde::{Deserialize, Serialize};
 
 use crate::clock::DAY_MS;
 use crate::decay;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::model::{Memory, State};
 use crate::store::{memories, Tx};
 
@@ -25,8 +28,15 @@ pub struct MaintainReport {
     pub purged: usize,
 }
 
-/// Applies decay to the next batch of due rows; false when none were due.
+/// Problems `quick_check` lists at most (the first few say enough).
+const CHECK_PROBLEMS: usize = 5;
+
+/// Applies decay to the next batch of due rows; false when none were due. The pass's first
+/// batch (nothing examined yet) checks the store is whole before anything is written.
 pub(crate) fn batch(tx: &mut Tx, report: &mut MaintainReport) -> Result<bool> {
+    if report.examined == 0 {
+        check_intact(tx.conn())?;
+    }
     let now = tx.now()?;
     let rows = memories::due(tx.conn(), now, BATCH)?;
     if rows.is_empty() {
@@ -65,4 +75,26 @@ fn step(m: &mut Memory, now: i64, cfg: &decay::RetentionConfig, report: &mut Mai
         m.state = state;
         m.state_changed_at = since;
     }
+}
+
+/// Fails with a storage error (SQLITE_CORRUPT) when SQLite's `quick_check` finds the file
+/// damaged: every page is read, so corruption a pass would not touch is found too.
+pub(crate) fn check_intact(conn: &Connection) -> Result<()> {
+    let found: rusqlite::Result<Vec<String>> = conn
+        .prepare(&format!("PRAGMA quick_check({CHECK_PROBLEMS})"))
+        .and_then(|mut s| s.query_map([], |r| r.get(0))?.collect());
+    let problems = match found {
+        Ok(rows) if rows.len() == 1 && rows[0] == "ok" => return Ok(()),
+        Ok(rows) => rows.join("; "),
+        // A page so damaged the check itself stops is the same finding.
+        Err(e) => e.to_string(),
+    };
+    Err(Error::Storage(rusqlite::Error::SqliteFailure(
+        ffi::Error::new(ffi::SQLITE_CORRUPT),
+        Some(format!(
+            "the store file is damaged (SQLite's quick_check: {problems}); nothing was maintained. \
+             Restore the file from a backup, or salvage what still reads with the sqlite3 \
+             shell's `.recover` into a new file"
+        )),
+    )))
 }

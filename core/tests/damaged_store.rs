@@ -1,0 +1,48 @@
+//! A store file damaged on disk: maintenance finds it and says so instead of reporting success.
+mod common;
+
+use common::*;
+use mnemo_core::*;
+
+/// Overwrites 4 KiB in the middle of `path` (pages a maintenance pass's own queries never
+/// read, as a disk or a copy can damage them).
+fn damage(path: &std::path::Path) {
+    use std::io::{Seek, SeekFrom, Write};
+    let len = std::fs::metadata(path).unwrap().len();
+    let mut f = std::fs::OpenOptions::new().write(true).open(path).unwrap();
+    f.seek(SeekFrom::Start(len / 2)).unwrap();
+    f.write_all(&[0xff; 4096]).unwrap();
+}
+
+#[test]
+fn maintain_refuses_a_damaged_store_and_says_what_to_do() {
+    let dir = TempDir::new("damaged");
+    let path = dir.file("m.db");
+    let open = || {
+        Engine::builder(ManualClock::new(T0))
+            .entropy(SeededEntropy::new(7))
+            .open(&path)
+    };
+    {
+        let mut e = open().unwrap();
+        let items = (0..300)
+            .map(|i| {
+                mem(
+                    "ana",
+                    &format!("memory number {i} about topic {} and more", i % 17),
+                )
+            })
+            .collect();
+        e.seed(items).unwrap();
+        // A whole store maintains cleanly.
+        e.maintain().unwrap();
+    }
+    damage(&path);
+    let mut e = open().expect("the damage spares what opening reads");
+    let err = e.maintain().expect_err("maintained a damaged store");
+    assert_eq!(err.code(), "storage_error", "{err}");
+    let message = err.to_string();
+    for needle in ["damaged", "quick_check", "backup", ".recover"] {
+        assert!(message.contains(needle), "{needle:?} not in {message:?}");
+    }
+}
