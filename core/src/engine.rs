@@ -32,6 +32,9 @@ use crate::write::{self, Input, NewMemory, RememberOptions, WriteReport};
 /// The first bytes of every SQLite database file.
 const SQLITE_HEADER: &[u8] = b"SQLite format 3\0";
 
+/// The header's file format write and read versions: 1 for a rollback journal, 2 for WAL.
+const WAL_VERSION_BYTES: std::ops::Range<usize> = 18..20;
+
 /// Accesses that searches may pile up before one writes them at once.
 const MAX_PENDING_ACCESSES: usize = 1024;
 
@@ -106,7 +109,19 @@ impl EngineBuilder {
             )));
         }
         let mut conn = Connection::open_in_memory()?;
-        conn.deserialize_read_exact(rusqlite::MAIN_DB, bytes, bytes.len(), false)?;
+        if bytes.get(WAL_VERSION_BYTES) == Some(&[2, 2][..]) {
+            // A file left in WAL mode (its host crashed): without its `-wal` file the database
+            // is whole as of its last checkpoint; marked as rollback-journal, memory opens it.
+            use std::io::Read;
+            let (head, tail) = (
+                &bytes[..WAL_VERSION_BYTES.start],
+                &bytes[WAL_VERSION_BYTES.end..],
+            );
+            let image = head.chain(&[1u8, 1][..]).chain(tail);
+            conn.deserialize_read_exact(rusqlite::MAIN_DB, image, bytes.len(), false)?;
+        } else {
+            conn.deserialize_read_exact(rusqlite::MAIN_DB, bytes, bytes.len(), false)?;
+        }
         self.finish(conn)
     }
 
@@ -168,6 +183,32 @@ impl Engine {
     /// most these access counts, never a memory.
     pub fn flush(&mut self) -> Result<()> {
         self.store.flush()
+    }
+
+    /// Flushes and leaves the database file whole on its own: a write-ahead log the host
+    /// chose is copied back into it and the file returns to the rollback journal, so it opens
+    /// anywhere (the browser's VFS has no WAL). The store stays usable.
+    pub fn settle_file(&mut self) -> Result<()> {
+        self.flush()?;
+        let conn = self.store.conn();
+        let mode: String = conn.query_row("PRAGMA journal_mode", [], |r| r.get(0))?;
+        if mode.eq_ignore_ascii_case("wal") {
+            // Leaving WAL checkpoints it into the database file and removes it.
+            conn.query_row("PRAGMA journal_mode = DELETE", [], |r| {
+                r.get::<_, String>(0)
+            })?;
+        }
+        Ok(())
+    }
+
+    /// Runs `f` as one group commit: every transaction of the calls it makes is nested in
+    /// one outer transaction, committed (and synced) once when `f` returns. The error is that
+    /// commit's; then nothing `f` wrote stayed.
+    pub(crate) fn group<T>(&mut self, f: impl FnOnce(&mut Engine) -> T) -> Result<T> {
+        self.store.begin_group()?;
+        let value = f(self);
+        self.store.commit_group()?;
+        Ok(value)
     }
 
     // ---- Writing ----

@@ -271,3 +271,171 @@ fn a_call_reads_the_clock_once_for_all_it_writes() {
     }
     assert!(created.iter().all(|&t| t == created[0]), "{created:?}");
 }
+
+/// Counts, each time it embeds, the memories a second connection to the file can see.
+struct Visible {
+    path: std::path::PathBuf,
+    inner: HashEmbedder,
+    seen: std::sync::Arc<std::sync::Mutex<Vec<i64>>>,
+}
+
+impl Embedder for Visible {
+    fn model_id(&self) -> &str {
+        self.inner.model_id()
+    }
+    fn dimension(&self) -> usize {
+        self.inner.dimension()
+    }
+    fn embed(&self, text: &str) -> Result<Vec<f32>> {
+        let other = rusqlite::Connection::open(&self.path).expect("second connection");
+        let n = other
+            .query_row("SELECT count(*) FROM memories", [], |r| r.get(0))
+            .expect("count");
+        self.seen.lock().expect("probe").push(n);
+        self.inner.embed(text)
+    }
+}
+
+fn seed_args(content: &str) -> String {
+    serde_json::json!({ "items": [{ "entity_id": "u", "content": content }] }).to_string()
+}
+
+#[test]
+fn a_batch_commits_once_and_each_call_stands_or_falls_alone() {
+    let dir = TempDir::new("group");
+    let path = dir.file("m.db");
+    let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let mut e = Engine::builder(ManualClock::new(T0))
+        .embedder(Visible {
+            path: path.clone(),
+            inner: HashEmbedder::default(),
+            seen: seen.clone(),
+        })
+        .open(&path)
+        .unwrap();
+    let (first, second) = (
+        seed_args("the boiler was serviced in June"),
+        seed_args("my sister Ana lives in Lisbon"),
+    );
+    let bad = r#"{"items": [{"entity_id": "u", "content": "x", "importance": 7}]}"#;
+    let missing = r#"{"entity_id": "u", "id": "mem_0000000000000000"}"#;
+    let search = r#"{"entity_id": "u", "query": "boiler serviced"}"#;
+    let answers = e
+        .batch_json(&[
+            ("seed", &first),
+            ("seed", bad),
+            ("forget", missing),
+            ("search", search),
+            ("seed", &second),
+            ("no_such_call", "{}"),
+        ])
+        .unwrap();
+    let codes: Vec<&str> = answers
+        .iter()
+        .map(|a| a.as_ref().map_or_else(|e| e.code(), |_| "ok"))
+        .collect();
+    assert_eq!(
+        codes,
+        [
+            "ok",
+            "invalid_input",
+            "not_found",
+            "ok",
+            "ok",
+            "unknown_value"
+        ]
+    );
+    // The search inside the batch sees the first seed's write.
+    let hits: serde_json::Value = serde_json::from_str(answers[3].as_ref().unwrap()).unwrap();
+    assert_eq!(hits.as_array().map(Vec::len), Some(1), "{hits}");
+    // No other connection saw either memory until the one commit at the end (each seed and
+    // the search embedded while the batch was open).
+    assert_eq!(*seen.lock().unwrap(), vec![0, 0, 0]);
+    let after: i64 = rusqlite::Connection::open(&path)
+        .unwrap()
+        .query_row("SELECT count(*) FROM memories", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(after, 2);
+    // A call outside a batch commits on its own, as before.
+    e.call_json("seed", &seed_args("the car needs new tyres"))
+        .unwrap();
+    e.call_json("seed", &seed_args("the dentist moved to Friday"))
+        .unwrap();
+    assert_eq!(seen.lock().unwrap()[3..], [2, 3]);
+}
+
+#[test]
+fn calls_in_a_batch_run_in_order_and_see_each_others_writes() {
+    let mut e = Engine::builder(ManualClock::new(T0))
+        .open_in_memory()
+        .unwrap();
+    let id = seed_one(&mut e, mem("u", "the boiler was serviced in June"));
+    let forget = serde_json::json!({ "entity_id": "u", "id": id }).to_string();
+    let boiler = r#"{"entity_id": "u", "query": "boiler serviced"}"#;
+    let answers = e
+        .batch_json(&[
+            ("search", boiler),
+            ("forget", &forget),
+            ("search", boiler),
+            ("forget", &forget),
+            ("seed", &seed_args("the car needs new tyres")),
+        ])
+        .unwrap();
+    let found = |i: usize| -> usize {
+        let hits: serde_json::Value = serde_json::from_str(answers[i].as_ref().unwrap()).unwrap();
+        hits.as_array().map_or(0, Vec::len)
+    };
+    assert_eq!((found(0), found(2)), (1, 0));
+    assert!(answers[1].is_ok() && answers[4].is_ok());
+    assert_eq!(answers[3].as_ref().map_err(|e| e.code()), Err("not_found"));
+    assert_eq!(e.stats("u").unwrap().total, 1);
+    assert_eq!(search(&mut e, "u", "car tyres").len(), 1);
+}
+
+#[test]
+fn a_file_left_in_wal_mode_opens_from_bytes_for_writing() {
+    let dir = TempDir::new("wal-bytes");
+    let path = dir.file("m.db");
+    let id = {
+        let conn = rusqlite::Connection::open(&path).unwrap();
+        conn.execute_batch("PRAGMA journal_mode = WAL;").unwrap();
+        let mut e = Engine::builder(ManualClock::new(T0))
+            .open_connection(conn)
+            .unwrap();
+        seed_one(&mut e, mem("u", "the boiler was serviced in June"))
+    };
+    let bytes = std::fs::read(&path).unwrap();
+    assert_eq!(&bytes[18..20], &[2, 2], "the file says WAL");
+    let mut e = Engine::builder(ManualClock::new(T0))
+        .open_bytes(&bytes)
+        .unwrap();
+    assert_eq!(ids(&search(&mut e, "u", "boiler serviced")), vec![id]);
+    seed_one(&mut e, mem("u", "the car needs new tyres"));
+    assert_eq!(e.stats("u").unwrap().total, 2);
+    assert_eq!(&e.to_bytes().unwrap()[18..20], &[1, 1]);
+}
+
+#[test]
+fn settling_the_file_leaves_no_wal_behind() {
+    let dir = TempDir::new("wal-settle");
+    let path = dir.file("m.db");
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    conn.execute_batch("PRAGMA locking_mode = EXCLUSIVE; PRAGMA journal_mode = WAL;")
+        .unwrap();
+    let mut e = Engine::builder(ManualClock::new(T0))
+        .open_connection(conn)
+        .unwrap();
+    seed_one(&mut e, mem("u", "the boiler was serviced in June"));
+    assert!(dir.file("m.db-wal").exists());
+    e.settle_file().unwrap();
+    assert!(!dir.file("m.db-wal").exists());
+    let bytes = std::fs::read(&path).unwrap();
+    assert_eq!(&bytes[18..20], &[1, 1]);
+    // Still usable, and what it writes next lands in the file itself.
+    seed_one(&mut e, mem("u", "the car needs new tyres"));
+    drop(e);
+    let mut e = Engine::builder(ManualClock::new(T0))
+        .open_bytes(&std::fs::read(&path).unwrap())
+        .unwrap();
+    assert_eq!(e.stats("u").unwrap().total, 2);
+}

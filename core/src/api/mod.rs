@@ -45,6 +45,9 @@ pub struct CallInfo {
     pub doc: &'static str,
     /// The name of the tool an MCP server offers for it, if it offers one.
     pub mcp: Option<&'static str>,
+    /// Whether the call writes the store as a rule (a host groups these into one commit; the
+    /// others only read, though a read may write what searches recorded, as any call may).
+    pub writes: bool,
 }
 
 impl CallInfo {
@@ -54,13 +57,13 @@ impl CallInfo {
     }
 }
 
-/// Declares every engine call once. Each entry: its doc comment (what it does), the `Call`
-/// variant, the method name, the argument and result types, optionally the MCP tool name, and
+/// Declares every engine call once. Each entry: its doc comment (what it does), whether it
+/// `read`s or `write`s the store, the `Call` variant, the method name, the argument and result types, optionally the MCP tool name, and
 /// the engine code that runs it.
 macro_rules! calls {
     ($(
         $(#[doc = $doc:literal])+
-        $variant:ident($method:literal, $args:ty) -> $result:ty $(, mcp $mcp:literal)? =>
+        $access:ident $variant:ident($method:literal, $args:ty) -> $result:ty $(, mcp $mcp:literal)? =>
             |$engine:ident, $a:pat_param| $run:expr;
     )+) => {
         /// One engine call with its arguments.
@@ -85,6 +88,7 @@ macro_rules! calls {
             method: $method,
             doc: concat!($($doc, "\n"),+),
             mcp: calls!(@mcp $($mcp)?),
+            writes: calls!(@writes $access),
         }),+];
 
         impl Call {
@@ -162,54 +166,56 @@ macro_rules! calls {
     };
     (@mcp $mcp:literal) => { Some($mcp) };
     (@mcp) => { None };
+    (@writes read) => { false };
+    (@writes write) => { true };
 }
 
 calls! {
     /// Remembers a piece of conversation: the extractor (or the host's own extraction, or an
     /// LLM's answer) turns it into memories, which are stored with dedup and conflict checks.
-    Remember("remember", RememberArgs) -> WriteReport, mcp "memory_store" =>
+    write Remember("remember", RememberArgs) -> WriteReport, mcp "memory_store" =>
         |e, a| e.remember_args(a);
     /// What the extractor finds in a text, without storing anything.
-    Extract("extract", ExtractArgs) -> Vec<Extracted> => |e, a| e.extract(&a.content);
+    read Extract("extract", ExtractArgs) -> Vec<Extracted> => |e, a| e.extract(&a.content);
     /// Stores structured memories (at most 10,000, one transaction) with three-tier dedup.
-    Seed("seed", SeedArgs) -> WriteReport => |e, a| e.seed(a.items);
+    write Seed("seed", SeedArgs) -> WriteReport => |e, a| e.seed(a.items);
     /// Hybrid search of one owner's memories, ranked by a mode; every hit says why.
-    Search("search", SearchRequest) -> Vec<SearchHit>, mcp "memory_search" =>
+    read Search("search", SearchRequest) -> Vec<SearchHit>, mcp "memory_search" =>
         |e, a| e.search(&a);
     /// One memory by id (an access: an archived memory comes back).
-    Get("get", MemoryRef) -> Memory, mcp "memory_get" => |e, a| e.get(&a.entity_id, &a.id);
+    read Get("get", MemoryRef) -> Memory, mcp "memory_get" => |e, a| e.get(&a.entity_id, &a.id);
     /// A page of an owner's memories, filtered, newest first unless asked otherwise.
-    List("list", ListRequest) -> Page => |e, a| e.list(&a);
+    read List("list", ListRequest) -> Page => |e, a| e.list(&a);
     /// Changes a memory; new content is re-hashed, re-embedded and re-indexed.
-    Update("update", UpdateArgs) -> Memory, mcp "memory_update" =>
+    write Update("update", UpdateArgs) -> Memory, mcp "memory_update" =>
         |e, a| e.update(&a.entity_id, &a.id, a.patch);
     /// Forgets a memory (soft delete; purged after the retention period).
-    Forget("forget", MemoryRef) -> Memory, mcp "memory_forget" =>
+    write Forget("forget", MemoryRef) -> Memory, mcp "memory_forget" =>
         |e, a| e.forget(&a.entity_id, &a.id);
     /// Reinforces a memory: feedback +3, and it counts as used.
-    Reinforce("reinforce", MemoryRef) -> Memory, mcp "memory_reinforce" =>
+    write Reinforce("reinforce", MemoryRef) -> Memory, mcp "memory_reinforce" =>
         |e, a| e.reinforce(&a.entity_id, &a.id);
     /// Demotes a memory: feedback −1.
-    Demote("demote", MemoryRef) -> Memory, mcp "memory_demote" =>
+    write Demote("demote", MemoryRef) -> Memory, mcp "memory_demote" =>
         |e, a| e.demote(&a.entity_id, &a.id);
     /// Pins a memory (exempt from decay) or unpins it.
-    Pin("pin", PinArgs) -> Memory => |e, a| e.pin(&a.entity_id, &a.id, a.pinned);
+    write Pin("pin", PinArgs) -> Memory => |e, a| e.pin(&a.entity_id, &a.id, a.pinned);
     /// Changes a memory's validity status, with the reason in its history.
-    SetStatus("set_status", SetStatusArgs) -> Memory =>
+    write SetStatus("set_status", SetStatusArgs) -> Memory =>
         |e, a| e.set_status(&a.entity_id, &a.id, a.status, &a.reason);
     /// A memory's status changes, oldest first.
-    StatusHistory("status_history", MemoryRef) -> Vec<StatusChange> =>
+    read StatusHistory("status_history", MemoryRef) -> Vec<StatusChange> =>
         |e, a| e.status_history(&a.entity_id, &a.id);
     /// Counts of an owner's memories by type, state, status and tier.
-    Stats("stats", OwnerRef) -> Stats, mcp "memory_stats" => |e, a| e.stats(&a.entity_id);
+    read Stats("stats", OwnerRef) -> Stats, mcp "memory_stats" => |e, a| e.stats(&a.entity_id);
     /// The maintenance pass: decay, lifecycle and purges of the memories that are due.
-    Maintain("maintain", NoArgs) -> MaintainReport => |e, _a| e.maintain();
+    write Maintain("maintain", NoArgs) -> MaintainReport => |e, _a| e.maintain();
     /// All of one owner's memories as JSONL (vectors, status history, graph).
-    Export("export", OwnerRef) -> String => |e, a| e.export_jsonl(&a.entity_id);
+    read Export("export", OwnerRef) -> String => |e, a| e.export_jsonl(&a.entity_id);
     /// Imports JSONL: full exports restored exactly, plain records written like `seed`.
-    Import("import", ImportArgs) -> ImportReport => |e, a| e.import_jsonl(a.jsonl.as_bytes());
+    write Import("import", ImportArgs) -> ImportReport => |e, a| e.import_jsonl(a.jsonl.as_bytes());
     /// The model and dimension of the store's vectors.
-    EmbeddingModel("embedding_model", NoArgs) -> ModelInfo => |e, _a| {
+    read EmbeddingModel("embedding_model", NoArgs) -> ModelInfo => |e, _a| {
         let (model, dimension) = e.embedding_model();
         Ok::<_, Error>(ModelInfo {
             model: model.to_string(),
@@ -217,46 +223,46 @@ calls! {
         })
     };
     /// The entities of an owner's knowledge graph, most mentioned first.
-    Entities("entities", EntitiesRequest) -> Vec<Entity> => |e, a| e.entities(&a);
+    read Entities("entities", EntitiesRequest) -> Vec<Entity> => |e, a| e.entities(&a);
     /// Relationships of an owner's graph (or of one entity), strongest first.
-    Relationships("relationships", RelationshipsRequest) -> Vec<Relationship> =>
+    read Relationships("relationships", RelationshipsRequest) -> Vec<Relationship> =>
         |e, a| e.relationships(&a);
     /// A breadth-first walk of the graph from an entity.
-    Traverse("traverse", TraverseRequest) -> Traversal => |e, a| e.traverse(&a);
+    read Traverse("traverse", TraverseRequest) -> Traversal => |e, a| e.traverse(&a);
     /// The shortest path between two entities.
-    Path("path", PathRequest) -> GraphPath => |e, a| e.path(&a);
+    read Path("path", PathRequest) -> GraphPath => |e, a| e.path(&a);
     /// Conflicts found on writes, newest first.
-    Conflicts("conflicts", ConflictsRequest) -> Vec<Conflict> => |e, a| e.conflicts(&a);
+    read Conflicts("conflicts", ConflictsRequest) -> Vec<Conflict> => |e, a| e.conflicts(&a);
     /// Decides an open conflict.
-    ResolveConflict("resolve_conflict", ResolveRequest) -> Conflict =>
+    write ResolveConflict("resolve_conflict", ResolveRequest) -> Conflict =>
         |e, a| e.resolve_conflict(&a);
     /// The instructions an LLM extractor is given, with the JSON schema of its answer.
-    LlmInstructions("llm_instructions", NoArgs) -> String =>
+    read LlmInstructions("llm_instructions", NoArgs) -> String =>
         |e, _a| Ok::<_, Error>(e.llm_instructions().to_string());
     /// Creates a schedule: a cron-tagged plan that falls due again and again.
-    ScheduleCreate("schedule_create", ScheduleCreate) -> Schedule, mcp "schedule_create" =>
+    write ScheduleCreate("schedule_create", ScheduleCreate) -> Schedule, mcp "schedule_create" =>
         |e, a| e.schedule_create(&a);
     /// An owner's schedules, soonest due first.
-    Schedules("schedules", SchedulesRequest) -> Vec<Schedule>, mcp "schedule_list" =>
+    read Schedules("schedules", SchedulesRequest) -> Vec<Schedule>, mcp "schedule_list" =>
         |e, a| e.schedules(&a);
     /// The schedules due now, each due time reported once.
-    Scheduled("scheduled", OwnerRef) -> Vec<Schedule> => |e, a| e.scheduled(&a.entity_id);
+    write Scheduled("scheduled", OwnerRef) -> Vec<Schedule> => |e, a| e.scheduled(&a.entity_id);
     /// Acknowledges a schedule: it moves on to its next due time.
-    ScheduleAck("schedule_ack", ScheduleRef) -> Schedule => |e, a| e.schedule_ack(&a);
+    write ScheduleAck("schedule_ack", ScheduleRef) -> Schedule => |e, a| e.schedule_ack(&a);
     /// Changes a schedule's text or tag.
-    ScheduleUpdate("schedule_update", ScheduleUpdate) -> Schedule =>
+    write ScheduleUpdate("schedule_update", ScheduleUpdate) -> Schedule =>
         |e, a| e.schedule_update(&a);
     /// Cancels a schedule.
-    ScheduleCancel("schedule_cancel", ScheduleRef) -> Schedule => |e, a| e.schedule_cancel(&a);
+    write ScheduleCancel("schedule_cancel", ScheduleRef) -> Schedule => |e, a| e.schedule_cancel(&a);
     /// Whether the agent should speak up for an owner now, and why; records the act unless
     /// a dry run. No model call.
-    HeartbeatCheck("heartbeat_check", HeartbeatRequest) -> HeartbeatReport,
+    write HeartbeatCheck("heartbeat_check", HeartbeatRequest) -> HeartbeatReport,
         mcp "heartbeat_check" => |e, a| e.heartbeat_check(&a);
     /// The heartbeat's report, the agent's recent messages and the memories matching a query.
-    HeartbeatContext("heartbeat_context", HeartbeatRequest) -> HeartbeatContext =>
+    write HeartbeatContext("heartbeat_context", HeartbeatRequest) -> HeartbeatContext =>
         |e, a| e.heartbeat_context(&a);
     /// Records a message of the conversation, so the heartbeat knows who talks.
-    RecordMessage("record_message", RecordMessage) -> Message => |e, a| e.record_message(&a);
+    write RecordMessage("record_message", RecordMessage) -> Message => |e, a| e.record_message(&a);
 }
 
 /// Arguments of `remember`: a piece of conversation, or what a host extractor found in it.
@@ -465,5 +471,18 @@ impl Engine {
     pub fn call_json(&mut self, method: &str, args: &str) -> Result<String> {
         let value = self.call(Call::from_json(method, args)?)?;
         serde_json::to_string(&value).map_err(|e| Error::invalid("result", e.to_string()))
+    }
+
+    /// Runs calls in order as one group commit: each succeeds or fails as if run alone, and
+    /// the store commits once at the end, so a host answering many clients at once pays one
+    /// commit (one sync of the file) for all of them. The answers stand only if this returns
+    /// `Ok`; its error is that commit's, and then nothing the calls wrote stayed.
+    pub fn batch_json(&mut self, calls: &[(&str, &str)]) -> Result<Vec<Result<String>>> {
+        self.group(|engine| {
+            calls
+                .iter()
+                .map(|(method, args)| engine.call_json(method, args))
+                .collect()
+        })
     }
 }

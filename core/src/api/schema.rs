@@ -32,6 +32,7 @@ pub fn schema() -> Value {
             let mut call = json!({
                 "method": c.info.method,
                 "summary": c.info.summary(),
+                "writes": c.info.writes,
                 "args": c.args,
                 "result": c.result,
             });

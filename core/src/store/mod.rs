@@ -9,6 +9,7 @@ mod tx;
 use rusqlite::{Connection, Row};
 
 pub use schema::SCHEMA_VERSION;
+use tx::{begin_group, commit_group};
 pub(crate) use tx::{Derived, Host, Tx, View};
 
 use crate::clock::{check_time, Clock, Entropy, Millis};
@@ -147,6 +148,18 @@ impl Store {
         let value = f(&mut tx)?;
         tx.commit()?;
         Ok(value)
+    }
+
+    /// Begins a group commit: every transaction until [`Store::commit_group`] is nested in
+    /// one outer transaction, keeps its own success or failure, and is durable only once the
+    /// outer one commits. k calls then cost one commit (one sync of the file) instead of k.
+    pub fn begin_group(&mut self) -> Result<()> {
+        begin_group(&self.conn)
+    }
+
+    /// Commits a group; on error nothing written since [`Store::begin_group`] stays.
+    pub fn commit_group(&mut self) -> Result<()> {
+        commit_group(&self.conn, &mut self.derived)
     }
 
     /// Writes the accesses searches recorded (a transaction that writes nothing else).

@@ -12,6 +12,11 @@
 //!   and their vector sets are dropped as well (reloaded from the store when next needed);
 //!   the accesses it meant to write wait for the next transaction.
 //!
+//! A host serving many clients may run several calls in one *group* ([`Group`]): one outer
+//! transaction, each call's transactions nested in it as savepoints, so the calls succeed or
+//! fail on their own while the file is committed (and synced) once for all of them. Should
+//! that one commit fail, every owner written in the group is treated as rolled back.
+//!
 //! No other code touches the vector sets, the generations or the pending accesses.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -38,6 +43,9 @@ pub(crate) struct Pending {
     pub at: Millis,
 }
 
+/// The savepoint a transaction nested in a group runs in.
+const SAVEPOINT: &str = "mnemo_call";
+
 /// What the engine keeps in memory beside the store (see the module documentation).
 #[derive(Debug, Default)]
 pub(crate) struct Derived {
@@ -45,6 +53,9 @@ pub(crate) struct Derived {
     generations: HashMap<String, u64>,
     /// Accesses not yet written, by memory key (with the owner, to read the rows back).
     accesses: BTreeMap<i64, (String, Pending)>,
+    /// Owners written by the nested transactions of an open group: undone should the group's
+    /// commit fail.
+    grouped: BTreeSet<String>,
 }
 
 impl Derived {
@@ -52,6 +63,42 @@ impl Derived {
     pub fn pending_count(&self) -> usize {
         self.accesses.len()
     }
+
+    /// Forgets what was loaded or cached of `owner` (its rows changed under it).
+    fn invalidate(&mut self, owner: String) {
+        self.vectors.remove(&owner);
+        *self.generations.entry(owner).or_insert(0) += 1;
+    }
+}
+
+/// Begins the outer transaction of a group commit (see the module documentation): every
+/// [`Tx`] until [`commit_group`] is nested in it. (Not a `Transaction` value: the store must
+/// stay free to hand out its nested ones.)
+pub(crate) fn begin_group(conn: &Connection) -> Result<()> {
+    Ok(conn.execute_batch("BEGIN IMMEDIATE")?)
+}
+
+/// Commits a group: everything its transactions released; on failure nothing of it stays and
+/// the owners they wrote are invalidated.
+pub(crate) fn commit_group(conn: &Connection, derived: &mut Derived) -> Result<()> {
+    let written = std::mem::take(&mut derived.grouped);
+    let result = conn.execute_batch("COMMIT");
+    if result.is_err() {
+        if !conn.is_autocommit() {
+            // Best effort: a failed rollback leaves SQLite's own (it rolls back on close).
+            let _ = conn.execute_batch("ROLLBACK");
+        }
+        for owner in written {
+            derived.invalidate(owner);
+        }
+    }
+    Ok(result?)
+}
+
+/// How a [`Tx`] holds its transaction: its own, or a savepoint in a group's.
+enum Inner<'s> {
+    Own(Transaction<'s>),
+    Nested(&'s Connection),
 }
 
 /// What a call runs with: its time, and the host's embedder and entropy; the retention
@@ -158,7 +205,7 @@ impl<'s> View<'s> {
 /// keep the loaded vector sets in step; other tables through [`View::conn`]. Commit with
 /// [`Tx::commit`]; dropped uncommitted, it rolls back.
 pub(crate) struct Tx<'s> {
-    tx: Option<Transaction<'s>>,
+    tx: Option<Inner<'s>>,
     view: View<'s>,
     /// Owners whose memory rows this transaction wrote.
     written: BTreeSet<String>,
@@ -185,8 +232,16 @@ impl<'s> Tx<'s> {
         host: Host<'s>,
     ) -> Result<Tx<'s>> {
         // `new_unchecked` takes a shared connection: the store hands out one transaction at a
-        // time (it needs `&mut` to), so transactions never nest.
-        let tx = Transaction::new_unchecked(conn, TransactionBehavior::Immediate)?;
+        // time (it needs `&mut` to), so transactions nest only in a group's.
+        let tx = if conn.is_autocommit() {
+            Inner::Own(Transaction::new_unchecked(
+                conn,
+                TransactionBehavior::Immediate,
+            )?)
+        } else {
+            conn.execute_batch(&format!("SAVEPOINT {SAVEPOINT}"))?;
+            Inner::Nested(conn)
+        };
         let mut tx = Tx {
             tx: Some(tx),
             view: View::new(conn, derived, host),
@@ -202,9 +257,23 @@ impl<'s> Tx<'s> {
             .tx
             .take()
             .ok_or_else(|| Error::invalid("transaction", "already finished"))?;
-        match tx.commit() {
+        let (committed, nested) = match tx {
+            Inner::Own(tx) => (tx.commit(), false),
+            Inner::Nested(conn) => {
+                let released = conn.execute_batch(&format!("RELEASE {SAVEPOINT}"));
+                if released.is_err() {
+                    Inner::Nested(conn).roll_back();
+                }
+                (released, true)
+            }
+        };
+        match committed {
             Ok(()) => {
                 self.view.derived.accesses.clear();
+                if nested {
+                    let written = self.written.iter().cloned();
+                    self.view.derived.grouped.extend(written);
+                }
                 self.finish(false);
                 Ok(())
             }
@@ -220,9 +289,10 @@ impl<'s> Tx<'s> {
         let derived = &mut *self.view.derived;
         for owner in std::mem::take(&mut self.written) {
             if rolled_back {
-                derived.vectors.remove(&owner);
+                derived.invalidate(owner);
+            } else {
+                *derived.generations.entry(owner).or_insert(0) += 1;
             }
-            *derived.generations.entry(owner).or_insert(0) += 1;
         }
     }
 
@@ -386,10 +456,20 @@ impl<'s> Tx<'s> {
     }
 }
 
+impl Inner<'_> {
+    /// Undoes the transaction's writes (an own transaction does it as it drops).
+    fn roll_back(self) {
+        if let Inner::Nested(conn) = self {
+            // Best effort: should it fail, the group's commit fails and undoes it all.
+            let _ = conn.execute_batch(&format!("ROLLBACK TO {SAVEPOINT}; RELEASE {SAVEPOINT}"));
+        }
+    }
+}
+
 impl Drop for Tx<'_> {
     fn drop(&mut self) {
-        if self.tx.is_some() {
-            // Rolled back (the inner transaction does it as it drops, right after this).
+        if let Some(tx) = self.tx.take() {
+            tx.roll_back();
             self.finish(true);
         }
     }
