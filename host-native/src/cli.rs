@@ -17,6 +17,8 @@ use mnemo_core::{
 };
 use serde::de::DeserializeOwned;
 
+use crate::datadir::Need;
+
 /// Long-term memory for AI agents: remember, search and manage memories in a local store.
 #[derive(Parser)]
 #[command(name = "mnemo", version)]
@@ -400,6 +402,44 @@ pub enum Command {
         #[arg(long)]
         schema: bool,
     },
+}
+
+impl Command {
+    /// What the command needs of the data directory. A command that adds to the store
+    /// creates it; any other (a read, or a change to what must already be there) needs it to
+    /// exist, so a mistyped `--data` is an error rather than an empty store; one that uses
+    /// no store of the user's runs on a scratch one.
+    pub fn need(&self) -> Need {
+        match self {
+            Command::Remember { .. }
+            | Command::Seed { .. }
+            | Command::Import { .. }
+            | Command::Message { .. }
+            | Command::Schedule {
+                action: ScheduleAction::Create { .. },
+            }
+            | Command::Serve { .. } => Need::Create,
+            Command::Extract { .. } | Command::Scenario { .. } | Command::Bench { .. } => {
+                Need::Scratch
+            }
+            Command::Call {
+                method,
+                list,
+                schema,
+                ..
+            } => match method.as_deref() {
+                _ if *list || *schema => Need::Scratch,
+                Some("remember" | "seed" | "import" | "record_message" | "schedule_create") => {
+                    Need::Create
+                }
+                Some("extract" | "llm_instructions") => Need::Scratch,
+                Some(m) if mnemo_core::METHODS.contains(&m) => Need::Existing,
+                // The engine refuses an unknown method, naming it, whatever the store.
+                _ => Need::Scratch,
+            },
+            _ => Need::Existing,
+        }
+    }
 }
 
 /// Milliseconds since the epoch from `--now`.

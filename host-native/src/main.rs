@@ -34,52 +34,63 @@ fn run(cli: Cli) -> Result<ExitCode> {
     if let Command::Bench { corpus } = &cli.command {
         return tools::bench(corpus);
     }
-    let dir = DataDir::take(&cli.data)?;
-    let embedding = match (&cli.embed_url, &cli.embed_model) {
-        (Some(url), Some(model)) => Some(runtime::Embedding::Http(
-            providers::HttpEmbedder::connect(url, model)?,
-        )),
-        _ => None,
-    };
-    let llm = match (&cli.llm_url, &cli.llm_model) {
-        (Some(url), Some(model)) => Some(providers::HttpChat::new(url, model)),
-        _ => None,
-    };
-    let rt = Runtime::open(Options {
-        data: dir.path.clone(),
-        clock,
-        seed,
-        embedding,
-        llm,
-    })?;
     let json = cli.json;
-    if let Command::BenchHeartbeat { entity, checks } = &cli.command {
-        return tools::bench_heartbeat(rt, entity, *checks);
-    }
-    if let Command::Serve { bind, port } = &cli.command {
-        let token = serve::token(&dir.path)?;
-        serve::serve(rt, &token, bind, *port)?;
-        return Ok(ExitCode::SUCCESS);
-    }
-    if let Command::Call {
-        method,
-        args,
-        list,
-        schema,
-    } = cli.command
-    {
-        return generic_call(rt, method, &args, list, schema, json);
-    }
-    let calls = match cli::calls(cli.command) {
-        Ok(calls) => calls,
-        Err(e) => {
-            rt.close()?;
-            return match e.downcast::<mnemo_core::Error>() {
-                Ok(refused) => Ok(refuse(json, refused.code(), &refused.to_string())),
-                Err(e) => Err(e),
-            };
-        }
+    let need = cli.command.need();
+    // The store is opened only when a command is ready to use it.
+    let open = |need| -> Result<(DataDir, Runtime)> {
+        let dir = DataDir::open(&cli.data, need)?;
+        let embedding = match (&cli.embed_url, &cli.embed_model) {
+            (Some(url), Some(model)) => Some(runtime::Embedding::Http(
+                providers::HttpEmbedder::connect(url, model)?,
+            )),
+            _ => None,
+        };
+        let llm = match (&cli.llm_url, &cli.llm_model) {
+            (Some(url), Some(model)) => Some(providers::HttpChat::new(url, model)),
+            _ => None,
+        };
+        let rt = Runtime::open(Options {
+            data: dir.path.clone(),
+            clock,
+            seed,
+            embedding,
+            llm,
+        })?;
+        Ok((dir, rt))
     };
+    let calls = match cli.command {
+        Command::BenchHeartbeat { entity, checks } => {
+            let (_dir, rt) = open(need)?;
+            return tools::bench_heartbeat(rt, &entity, checks);
+        }
+        Command::Serve { bind, port } => {
+            let (dir, rt) = open(need)?;
+            let token = serve::token(&dir.path)?;
+            serve::serve(rt, &token, &bind, port)?;
+            return Ok(ExitCode::SUCCESS);
+        }
+        Command::Call {
+            method,
+            args,
+            list,
+            schema,
+        } => {
+            let (_dir, rt) = open(need)?;
+            return generic_call(rt, method, &args, list, schema, json);
+        }
+        // Made (their input read and checked) before the store is touched, so a refused
+        // command creates nothing.
+        command => match cli::calls(command) {
+            Ok(calls) => calls,
+            Err(e) => {
+                return match e.downcast::<mnemo_core::Error>() {
+                    Ok(refused) => Ok(refuse(json, refused.code(), &refused.to_string())),
+                    Err(e) => Err(e),
+                }
+            }
+        },
+    };
+    let (_dir, rt) = open(need)?;
     rt.close_after(|rt| {
         let mut answers = Vec::new();
         // Each batch of a long seed or import is its own transaction: a progress bar on a

@@ -176,7 +176,12 @@ impl Runtime {
             .mnemo_engine_engine()
             .store()
             .call_open(&mut store, &open)?
-            .map_err(|e| anyhow!("{} ({})", e.message, e.code))?;
+            // The engine names the file as the sandbox sees it; the user knows it by theirs.
+            .map_err(|e| {
+                let theirs = options.data.join(DB_FILE).display().to_string();
+                let message = e.message.replace(&open.path, &theirs);
+                anyhow!("{message} ({})", e.code)
+            })?;
         Ok(Runtime {
             store,
             bindings,

@@ -776,3 +776,124 @@ fn every_declared_call_is_reachable_from_the_command_line() {
     let e = refused(p, &["call", "frobnicate", "{}"]);
     assert_eq!(e["code"], "unknown_value");
 }
+
+/// The permission bits of `path`.
+fn mode(path: &Path) -> u32 {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).unwrap().permissions().mode() & 0o777
+}
+
+#[test]
+fn a_new_store_is_private_to_its_user() {
+    let d = Data::new("private");
+    ok(&d.0, &["seed", "--entity", "ana", "Ana drinks green tea"]);
+    assert_eq!(mode(&d.0), 0o700, "the data directory");
+    assert_eq!(mode(&d.0.join("mnemo.db")), 0o600, "the store");
+    // A directory the user made keeps the mode they gave it; the store in it is still private.
+    let theirs = Data::new("private-theirs");
+    std::fs::create_dir(&theirs.0).unwrap();
+    std::fs::set_permissions(
+        &theirs.0,
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    ok(
+        &theirs.0,
+        &["remember", "--entity", "ana", "Ana drinks green tea"],
+    );
+    assert_eq!(mode(&theirs.0), 0o755);
+    assert_eq!(mode(&theirs.0.join("mnemo.db")), 0o600);
+}
+
+#[test]
+fn a_read_on_a_missing_store_is_an_error_and_creates_nothing() {
+    let d = Data::new("missing");
+    let reads: &[&[&str]] = &[
+        &["search", "--entity", "ana", "tea"],
+        &["list", "--entity", "ana"],
+        &["get", "--entity", "ana", "mem_0000000000000000"],
+        &["stats", "--entity", "ana"],
+        &["export", "--entity", "ana"],
+        &["history", "--entity", "ana", "mem_0000000000000000"],
+        &["entities", "--entity", "ana"],
+        &["relationships", "--entity", "ana"],
+        &["conflicts", "--entity", "ana"],
+        &["scheduled", "--entity", "ana"],
+        &["schedule", "list", "--entity", "ana"],
+        &["heartbeat", "--entity", "ana", "--dry-run"],
+        &["forget", "--entity", "ana", "mem_0000000000000000"],
+        &["maintain"],
+        &["call", "stats", r#"{"entity_id":"ana"}"#],
+    ];
+    let refused_missing = |args: &[&str], why: &str| {
+        let out = mnemo(&d.0, args);
+        assert_eq!(out.status.code(), Some(2), "{args:?} succeeded");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("no Mnemo store at") && err.contains(&*d.0.to_string_lossy()),
+            "{args:?}: {err}"
+        );
+        assert!(err.contains(why), "{args:?}: {err}");
+    };
+    for args in reads {
+        refused_missing(args, "does not exist");
+        assert!(!d.0.exists(), "{args:?} created the data directory");
+    }
+    // A directory without a store: refused too, and left as it was.
+    std::fs::create_dir(&d.0).unwrap();
+    for args in reads {
+        refused_missing(args, "has no mnemo.db");
+    }
+    assert_eq!(std::fs::read_dir(&d.0).unwrap().count(), 0);
+    // What uses no store runs without one.
+    let x = ok(&d.0, &["extract", "My sister Ana lives in Porto"]);
+    assert_eq!(x[0]["type"], "RELATIONSHIP");
+    ok(&d.0, &["call", "--list"]);
+    assert_eq!(std::fs::read_dir(&d.0).unwrap().count(), 0);
+    // A write creates the store; then reads work.
+    ok(
+        &d.0,
+        &[
+            "remember",
+            "--entity",
+            "ana",
+            "Ana drinks green tea every morning",
+        ],
+    );
+    assert_eq!(ok(&d.0, &["stats", "--entity", "ana"])["total"], 1);
+}
+
+#[test]
+fn a_store_path_that_cannot_be_opened_is_named_as_the_user_knows_it() {
+    // A directory where the store file should be.
+    let d = Data::new("dbdir");
+    std::fs::create_dir_all(d.0.join("mnemo.db")).unwrap();
+    let theirs = d.0.join("mnemo.db").display().to_string();
+    for args in [
+        &["stats", "--entity", "ana"][..],
+        &["seed", "--entity", "ana", "Ana drinks green tea"],
+    ] {
+        let out = mnemo(&d.0, args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(&theirs), "{args:?}: {err}");
+        assert!(!err.contains("/data/mnemo.db"), "{args:?}: {err}");
+    }
+    // A store file the engine's sandbox cannot reach (a link out of the data directory).
+    let elsewhere = Data::new("dbdir-elsewhere");
+    ok(
+        &elsewhere.0,
+        &["seed", "--entity", "ana", "Ana drinks green tea"],
+    );
+    let linked = Data::new("dbdir-linked");
+    std::fs::create_dir(&linked.0).unwrap();
+    std::os::unix::fs::symlink(elsewhere.0.join("mnemo.db"), linked.0.join("mnemo.db")).unwrap();
+    let out = mnemo(&linked.0, &["stats", "--entity", "ana"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(&linked.0.join("mnemo.db").display().to_string()),
+        "{err}"
+    );
+    assert!(!err.contains("/data/"), "{err}");
+}
