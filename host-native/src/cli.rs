@@ -1,8 +1,8 @@
 //! The command line: flags and subcommands, and the engine calls each command makes — typed
 //! values of the core's call vocabulary (`mnemo_core::Call`), sent to the engine as JSON.
 
-use std::io::Read;
-use std::path::PathBuf;
+use std::io::{BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
@@ -125,7 +125,7 @@ pub enum Command {
         content: Option<String>,
         #[arg(long = "type")]
         memory_type: Option<String>,
-        #[arg(long)]
+        #[arg(long, value_parser = finite)]
         importance: Option<f64>,
         #[arg(long, value_delimiter = ',')]
         tags: Vec<String>,
@@ -181,7 +181,7 @@ pub enum Command {
         content: Option<String>,
         #[arg(long = "type")]
         memory_type: Option<String>,
-        #[arg(long)]
+        #[arg(long, value_parser = finite)]
         importance: Option<f64>,
         #[arg(long, value_delimiter = ',')]
         tags: Option<Vec<String>>,
@@ -250,7 +250,7 @@ pub enum Command {
         /// Only these relations (works_at, friend_of, …).
         #[arg(long = "relation", value_delimiter = ',')]
         relations: Vec<String>,
-        #[arg(long)]
+        #[arg(long, value_parser = finite)]
         min_strength: Option<f64>,
         /// Leave out inferred reverse edges.
         #[arg(long)]
@@ -473,6 +473,7 @@ fn opt<T: DeserializeOwned>(field: &str, text: Option<&str>) -> Result<Option<T>
     text.map(|t| value(field, t)).transpose()
 }
 
+/// A whole text input: a file, or `-` for stdin (scenarios and benchmark corpora).
 pub fn read_input(path: &PathBuf) -> Result<String> {
     let mut s = String::new();
     if path.as_os_str() == "-" {
@@ -481,6 +482,83 @@ pub fn read_input(path: &PathBuf) -> Result<String> {
         s = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
     }
     Ok(s)
+}
+
+/// A number flag's value: finite only. NaN and the infinities have no JSON form (they would
+/// reach the engine as `null`, i.e. as if the flag were not given), so they are refused here.
+fn finite(text: &str) -> std::result::Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(x) if x.is_finite() => Ok(x),
+        Ok(_) => Err("must be a finite number (e.g. 0.8), not NaN or an infinity".into()),
+        Err(e) => Err(format!("not a number ({e})")),
+    }
+}
+
+/// Longest line a JSONL input may have. A memory's content is at most 50,000 characters; an
+/// exported record with its vector, history and graph stays far below this.
+const MAX_LINE_BYTES: usize = 16 << 20;
+
+/// The non-blank lines of a JSONL input (a file, or `-` for stdin), each with its number
+/// (the first is 1). The input is streamed and checked as it arrives: a NUL byte (never in
+/// JSONL text), a line over [`MAX_LINE_BYTES`] or invalid UTF-8 is refused at once with
+/// `bad(line, reason)`, so a wrong input (a binary, a device) is never read whole.
+fn read_lines(
+    path: &Path,
+    bad: impl Fn(usize, String) -> mnemo_core::Error,
+) -> Result<Vec<(usize, String)>> {
+    let (name, mut reader): (String, Box<dyn BufRead>) = if path.as_os_str() == "-" {
+        ("stdin".into(), Box::new(std::io::stdin().lock()))
+    } else {
+        let file =
+            std::fs::File::open(path).with_context(|| format!("reading {}", path.display()))?;
+        (path.display().to_string(), Box::new(BufReader::new(file)))
+    };
+    let mut lines = Vec::new();
+    let mut line: Vec<u8> = Vec::new();
+    let mut number = 1;
+    loop {
+        let buf = reader
+            .fill_buf()
+            .with_context(|| format!("reading {name}"))?;
+        let eof = buf.is_empty();
+        let newline = buf.iter().position(|&b| b == b'\n');
+        let chunk = &buf[..newline.unwrap_or(buf.len())];
+        if let Some(at) = chunk.iter().position(|&b| b == 0) {
+            let column = line.len() + at + 1;
+            return Err(bad(
+                number,
+                format!("a NUL byte at column {column}: {name} is not JSONL text (a binary file?)"),
+            )
+            .into());
+        }
+        if line.len() + chunk.len() > MAX_LINE_BYTES {
+            return Err(bad(
+                number,
+                format!(
+                    "longer than {} MiB; {name} is not JSONL of memories",
+                    MAX_LINE_BYTES >> 20
+                ),
+            )
+            .into());
+        }
+        line.extend_from_slice(chunk);
+        let used = newline.map_or(chunk.len(), |i| i + 1);
+        reader.consume(used);
+        if newline.is_some() || (eof && !line.is_empty()) {
+            if line.last() == Some(&b'\r') {
+                line.pop();
+            }
+            let text = String::from_utf8(std::mem::take(&mut line))
+                .map_err(|e| bad(number, format!("not valid UTF-8 ({})", e.utf8_error())))?;
+            if !text.trim().is_empty() {
+                lines.push((number, text));
+            }
+            number += 1;
+        }
+        if eof {
+            return Ok(lines);
+        }
+    }
 }
 
 fn memory_ref(entity_id: String, id: String) -> MemoryRef {
@@ -522,16 +600,15 @@ pub fn calls(command: Command) -> Result<Vec<Call>> {
             file,
         } => {
             if let Some(file) = file {
-                let text = read_input(&file)?;
-                let mut items: Vec<NewMemory> = Vec::new();
-                for (n, line) in text
-                    .lines()
-                    .enumerate()
-                    .filter(|(_, l)| !l.trim().is_empty())
-                {
+                let field = |n: usize| format!("{} line {n}", file.display());
+                let lines = read_lines(&file, |n, reason| mnemo_core::Error::InvalidInput {
+                    field: field(n),
+                    reason,
+                })?;
+                let mut items: Vec<NewMemory> = Vec::with_capacity(lines.len());
+                for (n, line) in &lines {
                     let mut de = serde_json::Deserializer::from_str(line);
-                    let field = format!("{} line {}", file.display(), n + 1);
-                    items.push(mnemo_core::api::deserialize(&field, &mut de)?);
+                    items.push(mnemo_core::api::deserialize(&field(*n), &mut de)?);
                 }
                 return Ok(items
                     .chunks(SEED_BATCH)
@@ -775,13 +852,16 @@ pub fn calls(command: Command) -> Result<Vec<Call>> {
         Command::Export { entity } => one(Call::Export(owner(entity))),
         Command::Import { file } => {
             // Chunks of lines, each its own transaction: what was acknowledged stays.
-            let text = read_input(&file)?;
-            let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+            let lines = read_lines(&file, |line, reason| mnemo_core::Error::ImportLine {
+                line,
+                reason,
+            })?;
             Ok(lines
                 .chunks(IMPORT_BATCH)
                 .map(|c| {
+                    let lines: Vec<&str> = c.iter().map(|(_, l)| l.as_str()).collect();
                     Call::Import(ImportArgs {
-                        jsonl: c.join("\n"),
+                        jsonl: lines.join("\n"),
                     })
                 })
                 .collect())

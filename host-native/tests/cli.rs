@@ -777,10 +777,54 @@ fn every_declared_call_is_reachable_from_the_command_line() {
     assert_eq!(e["code"], "unknown_value");
 }
 
+/// Runs `mnemo --data <data> args…` with `input` on stdin (written while it runs; a child that
+/// stops reading early is not an error).
+fn mnemo_with_stdin(data: &Path, args: &[&str], input: Vec<u8>) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mnemo"))
+        .arg("--data")
+        .arg(data)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run mnemo");
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let out = child.wait_with_output().expect("mnemo ran");
+    writer.join().unwrap();
+    out
+}
+
 /// The permission bits of `path`.
 fn mode(path: &Path) -> u32 {
     use std::os::unix::fs::PermissionsExt;
     std::fs::metadata(path).unwrap().permissions().mode() & 0o777
+}
+
+#[test]
+fn remember_keeps_a_message_with_a_word_longer_than_a_tag() {
+    let d = Data::new("longword");
+    let url = format!("https://example.com/{}", "a".repeat(80));
+    let key = "k3y".repeat(30);
+    for text in [
+        format!("I keep my Lisbon travel notes at {url} for the trip"),
+        format!("My deploy key for the staging server is {key} and it expires soon"),
+    ] {
+        let r = ok(&d.0, &["remember", "--entity", "ana", &text]);
+        assert!(r["outcomes"][0]["id"].is_string(), "{r}");
+    }
+    let page = ok(&d.0, &["list", "--entity", "ana"]);
+    let contents = page.to_string();
+    assert!(contents.contains(&url) && contents.contains(&key), "{page}");
+    for m in page["memories"].as_array().unwrap() {
+        for t in m["auto_tags"].as_array().into_iter().flatten() {
+            assert!(t.as_str().unwrap().chars().count() <= 64, "{t}");
+        }
+    }
 }
 
 #[test]
@@ -803,6 +847,45 @@ fn a_new_store_is_private_to_its_user() {
     );
     assert_eq!(mode(&theirs.0), 0o755);
     assert_eq!(mode(&theirs.0.join("mnemo.db")), 0o600);
+}
+
+#[test]
+fn non_finite_numbers_are_refused_and_nothing_is_stored() {
+    let d = Data::new("finite");
+    let cases: &[&[&str]] = &[
+        &["seed", "--entity", "ana", "x y z", "--importance", "NaN"],
+        &["seed", "--entity", "ana", "x y z", "--importance", "inf"],
+        &["seed", "--entity", "ana", "x y z", "--importance=-inf"],
+        &["seed", "--entity", "ana", "x y z", "--importance", "1e999"],
+        &["update", "--entity", "ana", "mem_0", "--importance", "nan"],
+        &[
+            "relationships",
+            "--entity",
+            "ana",
+            "--min-strength",
+            "infinity",
+        ],
+    ];
+    let check = |args: &[&str]| {
+        let out = mnemo(&d.0, args);
+        assert_eq!(out.status.code(), Some(2), "{args:?} was accepted");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("finite number"), "{args:?}: {err}");
+    };
+    for args in cases {
+        check(args);
+    }
+    assert!(!d.0.exists(), "a refused command created the store");
+    let id = ok(&d.0, &["seed", "--entity", "ana", "Ana drinks green tea"])["outcomes"][0]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let before = ok(&d.0, &["list", "--entity", "ana"]);
+    for args in cases {
+        check(args);
+    }
+    check(&["update", "--entity", "ana", &id, "--importance", "NaN"]);
+    assert_eq!(ok(&d.0, &["list", "--entity", "ana"]), before);
 }
 
 #[test]
@@ -896,4 +979,114 @@ fn a_store_path_that_cannot_be_opened_is_named_as_the_user_knows_it() {
         "{err}"
     );
     assert!(!err.contains("/data/"), "{err}");
+}
+
+#[test]
+fn maintain_refuses_a_damaged_store() {
+    use std::io::{Seek, SeekFrom, Write};
+    let d = Data::new("damaged");
+    let lines: Vec<String> = (0..300)
+        .map(|i| json!({"entity_id": "ana", "content": format!("memory number {i} about topic {} and more", i % 17)}).to_string())
+        .collect();
+    let out = mnemo_with_stdin(
+        &d.0,
+        &["--now", T0, "import", "-"],
+        lines.join("\n").into_bytes(),
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    ok(&d.0, &["maintain"]);
+    let db = d.0.join("mnemo.db");
+    let len = std::fs::metadata(&db).unwrap().len();
+    let mut f = std::fs::OpenOptions::new().write(true).open(&db).unwrap();
+    f.seek(SeekFrom::Start(len / 2)).unwrap();
+    f.write_all(&[0xff; 4096]).unwrap();
+    drop(f);
+    let e = refused(&d.0, &["maintain"]);
+    assert_eq!(e["code"], "storage_error", "{e}");
+    let message = e["message"].as_str().unwrap();
+    assert!(
+        message.contains("damaged") && message.contains("backup"),
+        "{e}"
+    );
+    let out = mnemo(&d.0, &["maintain"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("damaged"));
+}
+
+#[test]
+fn binary_input_to_import_or_seed_is_refused_at_once() {
+    let d = Data::new("nul");
+    let nul = vec![0u8; 64 << 20];
+    let started = std::time::Instant::now();
+    let out = mnemo_with_stdin(&d.0, &["--json", "import", "-"], nul.clone());
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).expect("an error document");
+    assert_eq!(v["error"]["code"], "import_error", "{v}");
+    let message = v["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("NUL byte") && message.contains("stdin"),
+        "{v}"
+    );
+    assert!(!d.0.exists(), "a refused import created the store");
+    // Refused after the first buffer, not after reading (and escaping) 64 MB.
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+    // A bad line after good ones: refused with its line number, nothing stored.
+    let mut mixed = b"{\"entity_id\":\"ana\",\"content\":\"Ana drinks tea\"}\n\n".to_vec();
+    mixed.extend_from_slice(b"{\"entity_id\":\"ana\",\"content\":\"x\0\"}\n");
+    let out = mnemo_with_stdin(&d.0, &["--json", "seed", "--file", "-"], mixed.clone());
+    assert_eq!(out.status.code(), Some(1));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["error"]["code"], "invalid_input", "{v}");
+    assert!(
+        v["error"]["message"].as_str().unwrap().contains("- line 3"),
+        "{v}"
+    );
+    let out = mnemo_with_stdin(&d.0, &["--json", "import", "-"], mixed);
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("import line 3: a NUL byte"),
+        "{v}"
+    );
+    let out = mnemo_with_stdin(
+        &d.0,
+        &["--json", "import", "-"],
+        b"{\"a\":\"\xff\"}\n".to_vec(),
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("not valid UTF-8"),
+        "{v}"
+    );
+    assert!(!d.0.exists());
+    // Good input with CRLF line ends still imports.
+    let out = mnemo_with_stdin(
+        &d.0,
+        &["import", "-"],
+        b"{\"entity_id\":\"ana\",\"content\":\"Ana drinks tea\"}\r\n{\"entity_id\":\"ana\",\"content\":\"Ana walks\"}".to_vec(),
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(ok(&d.0, &["stats", "--entity", "ana"])["total"], 2);
 }
