@@ -373,6 +373,14 @@ pub enum Command {
         bind: String,
         #[arg(long, default_value_t = 18900)]
         port: u16,
+        /// Connections served at once; one more is answered 503 (lowered to fit the
+        /// process's file limit).
+        #[arg(long, default_value_t = 1024)]
+        max_connections: usize,
+        /// Seconds a client may take to send a request's head or its body, or to leave a
+        /// kept-alive connection idle.
+        #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=3600))]
+        timeout: u64,
     },
     /// Time the benchmark workload (a corpus from core's bench_corpus example) inside the
     /// component on a fresh store: seeding in batches of 1,000, then each search.

@@ -63,10 +63,21 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let (_dir, rt) = open(need)?;
             return tools::bench_heartbeat(rt, &entity, checks);
         }
-        Command::Serve { bind, port } => {
+        Command::Serve {
+            bind,
+            port,
+            max_connections,
+            timeout,
+        } => {
             let (dir, rt) = open(need)?;
             let token = serve::token(&dir.path)?;
-            serve::serve(rt, &token, &bind, port)?;
+            let settings = serve::Settings {
+                bind,
+                port,
+                max_connections,
+                timeout: std::time::Duration::from_secs(timeout),
+            };
+            serve::serve(rt, token, settings)?;
             return Ok(ExitCode::SUCCESS);
         }
         Command::Call {

@@ -199,6 +199,19 @@ impl Runtime {
         )?)
     }
 
+    /// Runs calls as one group commit (see the WIT's `call-batch`): the inner errors are the
+    /// engine's answers to each call; the middle one is the group's commit failing.
+    pub fn batch(
+        &mut self,
+        calls: &[(String, String)],
+    ) -> Result<Result<Vec<Result<String, CallError>>, CallError>> {
+        Ok(self
+            .bindings
+            .mnemo_engine_engine()
+            .store()
+            .call_call_batch(&mut self.store, self.handle, calls)?)
+    }
+
     /// The JSON Schema of every engine call, as the component declares them.
     pub fn schema(&mut self) -> Result<serde_json::Value> {
         let text = self
@@ -229,11 +242,12 @@ impl Runtime {
         self.store.data_mut().clock = Clock::Fixed(now);
     }
 
-    /// Writes pending accesses and drops the store.
+    /// Writes pending accesses, leaves the file whole on its own (no WAL beside it) and drops
+    /// the store.
     pub fn close(mut self) -> Result<()> {
         let store = self.bindings.mnemo_engine_engine().store();
         store
-            .call_flush(&mut self.store, self.handle)?
+            .call_close(&mut self.store, self.handle)?
             .map_err(|e| anyhow!("{} ({})", e.message, e.code))?;
         self.handle.resource_drop(&mut self.store)?;
         Ok(())

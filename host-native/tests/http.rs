@@ -1,140 +1,13 @@
 //! Drives a real `mnemo serve` on loopback: every route, the token, the limits, malformed and
 //! wrongly typed bodies, and that a refused request changed nothing.
 
-use std::io::{BufRead, BufReader, Read, Write};
+mod common;
+
+use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
 
+use common::Server;
 use serde_json::{json, Value};
-
-/// A running server on a fresh data directory, stopped on drop.
-struct Server {
-    child: Child,
-    addr: String,
-    token: String,
-    data: PathBuf,
-}
-
-impl Server {
-    fn start(name: &str, env_token: Option<&str>) -> Server {
-        let data = std::env::temp_dir().join(format!("mnemo-http-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&data);
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_mnemo"));
-        cmd.args([
-            "--data",
-            data.to_str().unwrap(),
-            "--now",
-            "2023-11-14T22:13:20Z",
-            "serve",
-            "--port",
-            "0",
-        ])
-        .env_remove("MNEMO_TOKEN")
-        .stderr(Stdio::piped());
-        if let Some(t) = env_token {
-            cmd.env("MNEMO_TOKEN", t);
-        }
-        let mut child = cmd.spawn().expect("start mnemo serve");
-        let mut line = String::new();
-        BufReader::new(child.stderr.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let addr = line
-            .trim()
-            .trim_start_matches("mnemo: serving http://")
-            .trim_end_matches("/api/v1")
-            .to_string();
-        assert!(addr.starts_with("127.0.0.1:"), "unexpected banner {line:?}");
-        let token = match env_token {
-            Some(t) => t.to_string(),
-            None => std::fs::read_to_string(data.join(".env"))
-                .unwrap()
-                .trim()
-                .trim_start_matches("MNEMO_TOKEN=")
-                .to_string(),
-        };
-        Server {
-            child,
-            addr,
-            token,
-            data,
-        }
-    }
-
-    /// Sends one request; returns (status, JSON body).
-    fn raw(&self, method: &str, path: &str, token: Option<&str>, body: &[u8]) -> (u16, Value) {
-        let mut s = TcpStream::connect(&self.addr).unwrap();
-        // A guard against a hung server, not a speed check: no answer in 60 s fails the test.
-        s.set_read_timeout(Some(std::time::Duration::from_secs(60)))
-            .unwrap();
-        let auth = token
-            .map(|t| format!("Authorization: Bearer {t}\r\n"))
-            .unwrap_or_default();
-        let head = format!("{method} {path} HTTP/1.1\r\nHost: x\r\n{auth}Content-Length: {}\r\nConnection: close\r\n\r\n", body.len());
-        s.write_all(head.as_bytes()).unwrap();
-        let _ = s.write_all(body); // the server may answer (413) before reading it all
-        let mut out = Vec::new();
-        let _ = s.read_to_end(&mut out);
-        let split = out
-            .windows(4)
-            .position(|w| w == b"\r\n\r\n")
-            .map_or(out.len(), |i| i + 4);
-        let head = String::from_utf8_lossy(&out[..split]).to_ascii_lowercase();
-        let status: u16 = head
-            .split(' ')
-            .nth(1)
-            .and_then(|c| c.parse().ok())
-            .expect("a status line");
-        let body = if head.contains("transfer-encoding: chunked") {
-            dechunk(&out[split..])
-        } else {
-            out[split..].to_vec()
-        };
-        let body = String::from_utf8(body).expect("a UTF-8 body");
-        (status, serde_json::from_str(&body).unwrap_or(Value::Null))
-    }
-
-    fn send(&self, method: &str, path: &str, body: Value) -> (u16, Value) {
-        let bytes = if body.is_null() {
-            Vec::new()
-        } else {
-            body.to_string().into_bytes()
-        };
-        self.raw(method, path, Some(&self.token), &bytes)
-    }
-
-    fn total(&self) -> u64 {
-        self.send("GET", "/api/v1/stats?entity_id=ana", Value::Null)
-            .1["total"]
-            .as_u64()
-            .unwrap()
-    }
-}
-
-/// A chunked body, joined (what any HTTP client does with `Transfer-Encoding: chunked`).
-fn dechunk(mut rest: &[u8]) -> Vec<u8> {
-    let mut out = Vec::new();
-    while let Some(eol) = rest.windows(2).position(|w| w == b"\r\n") {
-        let size = String::from_utf8_lossy(&rest[..eol]);
-        let n = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
-        let data = &rest[eol + 2..];
-        if n == 0 || data.len() < n {
-            break;
-        }
-        out.extend_from_slice(&data[..n]);
-        rest = data[n..].strip_prefix(b"\r\n").unwrap_or(&data[n..]);
-    }
-    out
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        let _ = std::fs::remove_dir_all(&self.data);
-    }
-}
 
 #[test]
 fn every_route_answers_with_the_engines_json() {
@@ -434,7 +307,7 @@ fn limits_and_bad_bodies_are_refused_and_change_nothing() {
 #[test]
 fn a_client_stalled_mid_body_holds_up_nobody() {
     let server = Server::start("stall", Some("tok"));
-    // Headers promise 100 kB (more than tiny_http reads ahead by itself); 9 bytes arrive, then
+    // Headers promise 100 kB (more than a server reads ahead by itself); 9 bytes arrive, then
     // nothing. The connection stays open.
     const PROMISED: usize = 100_000;
     let start = b"{\"items\":";

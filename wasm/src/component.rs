@@ -13,6 +13,20 @@ wit_bindgen::generate!({ world: "mnemo", path: "wit" });
 use exports::mnemo::engine::engine::{self as wit, GuestStore, OpenOptions};
 use mnemo::engine::host;
 
+/// How the component's connection runs.
+///
+/// - `locking_mode = EXCLUSIVE`: the host holds an OS lock on the data directory, so this is
+///   the store's only connection: keep SQLite's lock between transactions instead of taking
+///   and dropping its lock directory around each one (a crash leaves it; the host clears it).
+///   It also lets WAL keep its index in memory, as WASI has no shared memory.
+/// - `journal_mode = WAL`: a commit appends to `mnemo.db-wal` and syncs once, instead of
+///   writing a rollback journal and the database and syncing both; `close` copies it back.
+/// - `synchronous = FULL`: every commit is synced before the call answers, so what a host
+///   acknowledged survives a crash of the machine, not only of the process. A host that
+///   groups its writes (`call-batch`) pays that sync once per group.
+const CONNECTION_PRAGMAS: &str =
+    "PRAGMA locking_mode = EXCLUSIVE; PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;";
+
 /// The host's clock.
 struct HostClock;
 
@@ -81,14 +95,8 @@ impl GuestStore for Store {
             }),
             None => builder.embedder(HashEmbedder::default()),
         };
-        // The host holds an OS lock on the data directory, so this is the store's only
-        // connection: keep SQLite's lock between transactions instead of taking and dropping
-        // its lock directory around each one (a crash leaves it; the host clears it).
         let conn = rusqlite::Connection::open(&options.path)
-            .and_then(|c| {
-                c.execute_batch("PRAGMA locking_mode = EXCLUSIVE;")
-                    .map(|_| c)
-            })
+            .and_then(|c| c.execute_batch(CONNECTION_PRAGMAS).map(|_| c))
             .map_err(|e| error(Error::Storage(e)))?;
         let engine = builder.open_connection(conn).map_err(error)?;
         Ok(wit::Store::new(Store(RefCell::new(engine))))
@@ -98,8 +106,24 @@ impl GuestStore for Store {
         self.engine().call_json(&method, &args).map_err(error)
     }
 
+    fn call_batch(
+        &self,
+        calls: Vec<(String, String)>,
+    ) -> Result<Vec<Result<String, wit::Error>>, wit::Error> {
+        let calls: Vec<(&str, &str)> = calls
+            .iter()
+            .map(|(m, a)| (m.as_str(), a.as_str()))
+            .collect();
+        let answers = self.engine().batch_json(&calls).map_err(error)?;
+        Ok(answers.into_iter().map(|a| a.map_err(error)).collect())
+    }
+
     fn flush(&self) -> Result<(), wit::Error> {
         self.engine().flush().map_err(error)
+    }
+
+    fn close(&self) -> Result<(), wit::Error> {
+        self.engine().settle_file().map_err(error)
     }
 
     fn changes(&self) -> u64 {

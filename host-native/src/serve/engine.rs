@@ -1,0 +1,154 @@
+//! The one thread that owns the engine component. Requests queue for it; each time it wakes it
+//! takes everything waiting, answers the reads one by one, then runs the writes as one group
+//! commit (`call-batch`): one transaction and one sync of the file for all of them, each
+//! request answered only once that commit is durable. Under load, requests that arrive while
+//! a group runs form the next group, so the sync's cost is shared by more clients as more come.
+
+use std::collections::HashSet;
+use std::sync::mpsc;
+use std::thread::JoinHandle;
+
+use anyhow::Result;
+use tokio::sync::oneshot;
+
+use crate::runtime::{CallError, Runtime};
+
+/// Most calls one group commit takes (the rest wait for the next).
+const MAX_GROUP: usize = 512;
+
+/// What a call came to.
+#[derive(Debug)]
+pub enum Outcome {
+    /// The engine's JSON answer.
+    Answer(String),
+    /// The engine refused the call (bad input, not found, …).
+    Refused(CallError),
+    /// The engine could not run it (it has stopped, or the component failed).
+    Failed(String),
+}
+
+enum Message {
+    Call(Job),
+    /// Answer what is queued, close the store, end.
+    Stop,
+}
+
+struct Job {
+    method: String,
+    args: String,
+    reply: oneshot::Sender<Outcome>,
+}
+
+/// A handle on the engine thread; cheap to clone.
+#[derive(Clone)]
+pub struct Engine {
+    queue: mpsc::Sender<Message>,
+}
+
+impl Engine {
+    /// Moves `rt` to its own thread. `writes` names the calls that write (grouped); the
+    /// thread's result says why it ended (an error when the component failed).
+    pub fn start(rt: Runtime, writes: HashSet<String>) -> Result<(Engine, JoinHandle<Result<()>>)> {
+        let (queue, jobs) = mpsc::channel();
+        let thread = std::thread::Builder::new()
+            .name("mnemo-engine".into())
+            .spawn(move || run(rt, &jobs, &writes))?;
+        Ok((Engine { queue }, thread))
+    }
+
+    /// Runs one call, answering when it is done (and, for a write, durable).
+    pub async fn call(&self, method: &str, args: String) -> Outcome {
+        let (reply, answer) = oneshot::channel();
+        let job = Job {
+            method: method.to_string(),
+            args,
+            reply,
+        };
+        if self.queue.send(Message::Call(job)).is_err() {
+            return Outcome::Failed("the engine has stopped".into());
+        }
+        answer
+            .await
+            .unwrap_or_else(|_| Outcome::Failed("the engine stopped before answering".into()))
+    }
+
+    /// Asks the thread to answer what is queued, close the store and end.
+    pub fn stop(&self) {
+        let _ = self.queue.send(Message::Stop);
+    }
+}
+
+/// The thread's loop: take what is waiting, reads first, then the writes as one group.
+fn run(mut rt: Runtime, jobs: &mpsc::Receiver<Message>, writes: &HashSet<String>) -> Result<()> {
+    let mut stopping = false;
+    while !stopping {
+        let Ok(first) = jobs.recv() else { break };
+        let mut waiting = Vec::new();
+        let mut next = Some(first);
+        while let Some(message) = next.take() {
+            match message {
+                Message::Call(job) => waiting.push(job),
+                Message::Stop => stopping = true,
+            }
+            if !stopping && waiting.len() < MAX_GROUP {
+                next = jobs.try_recv().ok();
+            }
+        }
+        let (group, reads): (Vec<Job>, Vec<Job>) = waiting
+            .into_iter()
+            .partition(|job| writes.contains(&job.method));
+        for job in reads {
+            let outcome = rt.call(&job.method, &job.args);
+            answer(job, outcome)?;
+        }
+        match group.len() {
+            0 => {}
+            // Alone, a write commits on its own: the same one transaction.
+            1 => {
+                for job in group {
+                    let outcome = rt.call(&job.method, &job.args);
+                    answer(job, outcome)?;
+                }
+            }
+            _ => {
+                let calls: Vec<(String, String)> = group
+                    .iter()
+                    .map(|job| (job.method.clone(), job.args.clone()))
+                    .collect();
+                match rt.batch(&calls) {
+                    Ok(Ok(answers)) => {
+                        for (job, outcome) in group.into_iter().zip(answers) {
+                            answer(job, Ok(outcome))?;
+                        }
+                    }
+                    // The group's commit failed: none of it stayed.
+                    Ok(Err(e)) => {
+                        for job in group {
+                            answer(job, Ok(Err(e.clone())))?;
+                        }
+                    }
+                    Err(e) => {
+                        let message = format!("the engine failed: {e:#}");
+                        for job in group {
+                            let _ = job.reply.send(Outcome::Failed(message.clone()));
+                        }
+                        return Err(e);
+                    }
+                }
+            }
+        }
+    }
+    rt.close()
+}
+
+/// Sends a call's outcome to its request (gone if the client left); a failure of the
+/// component itself ends the thread.
+fn answer(job: Job, outcome: Result<Result<String, CallError>>) -> Result<()> {
+    let (reply, result) = match outcome {
+        Ok(Ok(text)) => (Outcome::Answer(text), Ok(())),
+        Ok(Err(e)) => (Outcome::Refused(e), Ok(())),
+        Err(e) => (Outcome::Failed(format!("the engine failed: {e:#}")), Err(e)),
+    };
+    let _ = job.reply.send(reply);
+    result
+}

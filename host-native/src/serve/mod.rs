@@ -1,0 +1,407 @@
+//! `mnemo serve`: the HTTP API (Keyoku's routes under `/api/v1`) over one store, on hyper.
+//!
+//! Connections are tokio tasks, each limited in what it may send and how slowly: request
+//! heads of at most [`MAX_HEAD`], bodies of at most [`MAX_BODY`], and a timeout for a head, a
+//! body, and an idle kept-alive connection. At most `max_connections` are served at once (a
+//! connection over that gets 503 and is closed), never more than the process's file limit
+//! allows. Malformed requests get hyper's 400 (or 431, 505) and the connection closes.
+//!
+//! Every route but health needs the Bearer token, compared in constant time. Health answers
+//! here; every other route becomes an engine call ([`routes`]) run by the engine's own thread
+//! ([`engine`]), which groups concurrent writes into one commit.
+
+mod engine;
+mod routes;
+mod token;
+
+use std::collections::HashSet;
+use std::io::Write;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{anyhow, bail, Context, Result};
+use axum::body::{Body, Bytes};
+use axum::extract::{Request, State};
+use axum::http::{header, HeaderMap, Method, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
+use http_body_util::{BodyExt, LengthLimitError, Limited};
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::service::TowerToHyperService;
+use serde_json::{json, Value};
+use subtle::ConstantTimeEq;
+use tokio::io::AsyncWriteExt;
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+
+use crate::runtime::Runtime;
+use engine::{Engine, Outcome};
+use routes::{Route, Shapes};
+pub use token::token;
+
+/// Largest request body (1 MiB, as Keyoku's server allows).
+pub const MAX_BODY: usize = 1 << 20;
+/// Largest request head: the request line and every header (hyper answers 431 above it).
+const MAX_HEAD: usize = 16 << 10;
+/// Most headers a request may have.
+const MAX_HEADERS: usize = 64;
+/// File descriptors kept free of connections (the store's files, wasmtime's, the listener).
+const RESERVED_FDS: u64 = 64;
+/// How long to wait before accepting again when the process is out of file descriptors.
+const ACCEPT_BACKOFF: Duration = Duration::from_millis(100);
+/// How long a stopping server lets the requests in flight finish.
+const GRACE: Duration = Duration::from_secs(5);
+/// How long a refused client gets to take its 503.
+const REFUSAL_WRITE: Duration = Duration::from_secs(2);
+
+/// How the server runs.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    pub bind: String,
+    pub port: u16,
+    /// Connections served at once (lowered to what the file limit allows).
+    pub max_connections: usize,
+    /// How long a client may take to send a request's head or its body, or leave a kept-alive
+    /// connection idle.
+    pub timeout: Duration,
+}
+
+/// What every request handler shares.
+struct App {
+    token: String,
+    shapes: Shapes,
+    schema: String,
+    engine: Engine,
+    timeout: Duration,
+}
+
+/// Serves until SIGINT or SIGTERM (then answers what is in flight, closes the store and
+/// returns), or until it cannot go on (an error that says why).
+pub fn serve(mut rt: Runtime, token: String, settings: Settings) -> Result<()> {
+    let schema = rt.schema()?;
+    let writes: HashSet<String> = schema["calls"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|c| c["writes"] == true)
+        .filter_map(|c| c["method"].as_str().map(str::to_string))
+        .collect();
+    let shapes = Shapes::from_schema(&schema);
+    let max_connections = connection_limit(settings.max_connections)?;
+    let tokio = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("starting the server's threads")?;
+    tokio.block_on(async move {
+        let listener = TcpListener::bind((settings.bind.as_str(), settings.port))
+            .await
+            .with_context(|| format!("cannot listen on {}:{}", settings.bind, settings.port))?;
+        let addr = listener.local_addr()?;
+        let (engine, engine_thread) = Engine::start(rt, writes)?;
+        let app = Arc::new(App {
+            token,
+            shapes,
+            schema: schema.to_string(),
+            engine: engine.clone(),
+            timeout: settings.timeout,
+        });
+        let router = Router::new()
+            .route("/api/v1/health", get(health))
+            .fallback(api)
+            .with_state(app);
+        eprintln!("mnemo: serving http://{addr}/api/v1");
+        let permits = Arc::new(Semaphore::new(max_connections));
+        let accepting = accept(listener, router, permits.clone(), settings.timeout);
+        let engine_done = tokio::task::spawn_blocking(move || engine_thread.join());
+        tokio::pin!(engine_done);
+        tokio::select! {
+            result = accepting => result?,
+            ended = &mut engine_done => {
+                let why = match ended {
+                    Ok(Ok(Ok(()))) => anyhow!("it stopped"),
+                    Ok(Ok(Err(e))) => e,
+                    _ => anyhow!("its thread panicked"),
+                };
+                bail!("the engine cannot go on: {why:#}");
+            }
+            _ = stop_signal() => {}
+        }
+        // Let the requests in flight finish, then close the store.
+        let _ = tokio::time::timeout(GRACE, async {
+            while permits.available_permits() < max_connections {
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+        })
+        .await;
+        engine.stop();
+        match engine_done.await {
+            Ok(Ok(result)) => result.context("closing the store"),
+            _ => bail!("the engine's thread panicked"),
+        }
+    })
+}
+
+/// Connections to serve at once: `wanted`, lowered so they fit in the file limit.
+fn connection_limit(wanted: usize) -> Result<usize> {
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit writes only the struct it is given.
+    if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) } != 0 {
+        return Ok(wanted);
+    }
+    let room = limit.rlim_cur.saturating_sub(RESERVED_FDS);
+    if room < 8 {
+        bail!(
+            "the file limit ({}) leaves no room for connections: raise it (ulimit -n)",
+            limit.rlim_cur
+        );
+    }
+    Ok(wanted.min(room as usize).max(1))
+}
+
+/// Resolves on SIGINT or SIGTERM.
+async fn stop_signal() {
+    use tokio::signal::unix::{signal, SignalKind};
+    match signal(SignalKind::terminate()) {
+        Ok(mut term) => {
+            tokio::select! {
+                _ = term.recv() => {}
+                _ = tokio::signal::ctrl_c() => {}
+            }
+        }
+        Err(_) => {
+            let _ = tokio::signal::ctrl_c().await;
+        }
+    }
+}
+
+/// Accepts connections until an error it cannot get past. Out of file descriptors, it waits
+/// for some to close instead of giving up.
+async fn accept(
+    listener: TcpListener,
+    router: Router,
+    permits: Arc<Semaphore>,
+    timeout: Duration,
+) -> Result<()> {
+    let mut warned = false;
+    loop {
+        let stream = match listener.accept().await {
+            Ok((stream, _)) => {
+                warned = false;
+                stream
+            }
+            Err(e) if transient(&e) => {
+                if !warned {
+                    // Not eprintln!: a closed stderr must not stop the server.
+                    let _ = writeln!(
+                        std::io::stderr(),
+                        "mnemo: cannot accept a connection for now ({e}); retrying"
+                    );
+                    warned = true;
+                }
+                tokio::time::sleep(ACCEPT_BACKOFF).await;
+                continue;
+            }
+            Err(e) => return Err(e).context("accepting connections"),
+        };
+        // Answers go out as soon as they are written, not after the client's delayed ACK.
+        let _ = stream.set_nodelay(true);
+        match permits.clone().try_acquire_owned() {
+            Ok(permit) => {
+                tokio::spawn(connection(stream, router.clone(), permit, timeout));
+            }
+            Err(_) => {
+                tokio::spawn(refuse_busy(stream));
+            }
+        }
+    }
+}
+
+/// Accept errors that pass: out of descriptors or memory for now, a client that left.
+fn transient(e: &std::io::Error) -> bool {
+    matches!(
+        e.raw_os_error(),
+        Some(
+            libc::EMFILE
+                | libc::ENFILE
+                | libc::ENOBUFS
+                | libc::ENOMEM
+                | libc::ECONNABORTED
+                | libc::ECONNRESET
+                | libc::EINTR
+                | libc::EAGAIN
+                | libc::EPROTO
+                | libc::EPERM
+        )
+    )
+}
+
+/// Serves one connection with the limits, holding its permit until it closes.
+async fn connection(
+    stream: TcpStream,
+    router: Router,
+    permit: OwnedSemaphorePermit,
+    timeout: Duration,
+) {
+    let service = TowerToHyperService::new(router);
+    let served = hyper::server::conn::http1::Builder::new()
+        .timer(TokioTimer::new())
+        // Also the idle timeout: hyper starts it again while waiting for the next request.
+        .header_read_timeout(timeout)
+        .max_header_size(MAX_HEAD)
+        .max_headers(MAX_HEADERS)
+        .serve_connection(TokioIo::new(stream), service);
+    // Its errors are the client's doing (malformed, too slow, gone): hyper has answered or
+    // closed, and nothing else is owed.
+    let _ = served.await;
+    drop(permit);
+}
+
+/// Tells a client over the connection limit to come back later, and closes.
+async fn refuse_busy(mut stream: TcpStream) {
+    let body = json!({
+        "error": "the server is serving as many connections as it may; retry shortly",
+        "code": "busy",
+    })
+    .to_string();
+    let response = format!(
+        "HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\ncontent-length: {}\r\nretry-after: 1\r\nconnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    let _ = tokio::time::timeout(REFUSAL_WRITE, async {
+        let _ = stream.write_all(response.as_bytes()).await;
+        let _ = stream.shutdown().await;
+    })
+    .await;
+}
+
+/// A JSON answer.
+fn reply(status: u16, body: String) -> Response {
+    let status = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    (status, [(header::CONTENT_TYPE, "application/json")], body).into_response()
+}
+
+/// An error answer: `{"error": message, "code": code}`.
+fn error(status: u16, code: &str, message: impl Into<String>) -> Response {
+    reply(
+        status,
+        json!({ "error": message.into(), "code": code }).to_string(),
+    )
+}
+
+/// `GET /api/v1/health`: answered without the engine or the token.
+async fn health() -> Response {
+    reply(
+        200,
+        json!({ "status": "ok", "version": env!("CARGO_PKG_VERSION") }).to_string(),
+    )
+}
+
+/// Every other route: the token, the body, then the engine call the route makes.
+async fn api(State(app): State<Arc<App>>, request: Request) -> Response {
+    let (parts, body) = request.into_parts();
+    if !parts.uri.path().starts_with(routes::PREFIX) {
+        return error(
+            404,
+            "not_found",
+            format!(
+                "no route {} {}: routes start with {}",
+                parts.method,
+                parts.uri.path(),
+                routes::PREFIX
+            ),
+        );
+    }
+    if !authorised(&parts.headers, &app.token) {
+        return reply(401, json!({ "error": "unauthorized" }).to_string());
+    }
+    let body = if matches!(parts.method, Method::POST | Method::PUT | Method::PATCH) {
+        match read_body(&parts.headers, body, app.timeout).await {
+            Ok(body) => body,
+            Err(refused) => return refused,
+        }
+    } else {
+        json!({})
+    };
+    let params: Vec<(String, String)> = parts
+        .uri
+        .query()
+        .map(|q| form_urlencoded::parse(q.as_bytes()).into_owned().collect())
+        .unwrap_or_default();
+    let path = parts.uri.path();
+    match routes::route(&app.shapes, parts.method.clone(), path, &params, body) {
+        Route::Call(method, args) => match app.engine.call(&method, args.to_string()).await {
+            Outcome::Answer(text) => reply(200, text),
+            Outcome::Refused(e) => error(routes::status_of(&e.code), &e.code, e.message),
+            Outcome::Failed(message) => error(500, "internal_error", message),
+        },
+        Route::Schema => reply(200, app.schema.clone()),
+        Route::NotFound => error(
+            404,
+            "not_found",
+            format!("no route {} {path}", parts.method),
+        ),
+    }
+}
+
+fn authorised(headers: &HeaderMap, token: &str) -> bool {
+    headers.get_all(header::AUTHORIZATION).iter().any(|v| {
+        v.to_str()
+            .ok()
+            .and_then(|v| v.strip_prefix("Bearer "))
+            .is_some_and(|t| bool::from(t.trim().as_bytes().ct_eq(token.as_bytes())))
+    })
+}
+
+/// The request body as a JSON object (`{}` when empty): at most [`MAX_BODY`], arriving
+/// within `timeout`.
+async fn read_body(headers: &HeaderMap, body: Body, timeout: Duration) -> Result<Value, Response> {
+    let too_large = || error(413, "body_too_large", "request body exceeds 1 MiB");
+    let declared = headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if declared.is_some_and(|n| n > MAX_BODY as u64) {
+        return Err(too_large());
+    }
+    let bytes: Bytes =
+        match tokio::time::timeout(timeout, Limited::new(body, MAX_BODY).collect()).await {
+            Err(_) => {
+                return Err(error(
+                    408,
+                    "timeout",
+                    format!(
+                        "the request body did not arrive within {} s",
+                        timeout.as_secs()
+                    ),
+                ))
+            }
+            Ok(Err(e)) if e.downcast_ref::<LengthLimitError>().is_some() => return Err(too_large()),
+            Ok(Err(e)) => {
+                return Err(error(
+                    400,
+                    "invalid_input",
+                    format!("cannot read the body: {e}"),
+                ))
+            }
+            Ok(Ok(collected)) => collected.to_bytes(),
+        };
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Ok(json!({}));
+    }
+    let text = std::str::from_utf8(&bytes)
+        .map_err(|_| error(400, "invalid_input", "the body is not valid UTF-8"))?;
+    let value: Value = serde_json::from_str(text)
+        .map_err(|e| error(400, "invalid_input", format!("malformed JSON body: {e}")))?;
+    if !value.is_object() {
+        return Err(error(
+            400,
+            "invalid_input",
+            "the body must be a JSON object",
+        ));
+    }
+    Ok(value)
+}

@@ -1,0 +1,178 @@
+//! A real `mnemo serve` on loopback, for the HTTP tests.
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+
+use serde_json::Value;
+
+/// A running server on a fresh data directory, stopped on drop.
+pub struct Server {
+    pub child: Child,
+    pub addr: String,
+    pub token: String,
+    pub data: PathBuf,
+    /// Keep the data directory when dropped (a test restarts on it).
+    pub keep: bool,
+}
+
+impl Server {
+    pub fn start(name: &str, env_token: Option<&str>) -> Server {
+        Server::start_with(name, env_token, &[], None)
+    }
+
+    /// A fresh data directory for `name` (emptied).
+    pub fn fresh(name: &str) -> PathBuf {
+        let data = std::env::temp_dir().join(format!("mnemo-http-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&data);
+        data
+    }
+
+    /// Starts a server with extra `serve` arguments, and under a file limit if given.
+    pub fn start_with(
+        name: &str,
+        env_token: Option<&str>,
+        args: &[&str],
+        file_limit: Option<u32>,
+    ) -> Server {
+        let data = Server::fresh(name);
+        Server::start_in(data, env_token, args, file_limit)
+    }
+
+    /// Starts a server on the store in `data` (kept as it is).
+    pub fn start_in(
+        data: PathBuf,
+        env_token: Option<&str>,
+        args: &[&str],
+        file_limit: Option<u32>,
+    ) -> Server {
+        let mut cmd = match file_limit {
+            Some(n) => {
+                let mut sh = Command::new("sh");
+                sh.args(["-c", &format!("ulimit -n {n} && exec \"$0\" \"$@\"")])
+                    .arg(env!("CARGO_BIN_EXE_mnemo"));
+                sh
+            }
+            None => Command::new(env!("CARGO_BIN_EXE_mnemo")),
+        };
+        cmd.args([
+            "--data",
+            data.to_str().unwrap(),
+            "--now",
+            "2023-11-14T22:13:20Z",
+            "serve",
+            "--port",
+            "0",
+        ])
+        .args(args)
+        .env_remove("MNEMO_TOKEN")
+        .stderr(Stdio::piped());
+        if let Some(t) = env_token {
+            cmd.env("MNEMO_TOKEN", t);
+        }
+        let mut child = cmd.spawn().expect("start mnemo serve");
+        let mut line = String::new();
+        BufReader::new(child.stderr.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let addr = line
+            .trim()
+            .trim_start_matches("mnemo: serving http://")
+            .trim_end_matches("/api/v1")
+            .to_string();
+        assert!(addr.starts_with("127.0.0.1:"), "unexpected banner {line:?}");
+        let token = match env_token {
+            Some(t) => t.to_string(),
+            None => std::fs::read_to_string(data.join(".env"))
+                .unwrap()
+                .lines()
+                .find_map(|l| l.strip_prefix("MNEMO_TOKEN="))
+                .expect("a token in .env")
+                .to_string(),
+        };
+        Server {
+            child,
+            addr,
+            token,
+            data,
+            keep: false,
+        }
+    }
+
+    /// Sends one request; returns (status, JSON body).
+    pub fn raw(&self, method: &str, path: &str, token: Option<&str>, body: &[u8]) -> (u16, Value) {
+        let mut s = TcpStream::connect(&self.addr).unwrap();
+        // A guard against a hung server, not a speed check: no answer in 60 s fails the test.
+        s.set_read_timeout(Some(std::time::Duration::from_secs(60)))
+            .unwrap();
+        let auth = token
+            .map(|t| format!("Authorization: Bearer {t}\r\n"))
+            .unwrap_or_default();
+        let head = format!("{method} {path} HTTP/1.1\r\nHost: x\r\n{auth}Content-Length: {}\r\nConnection: close\r\n\r\n", body.len());
+        s.write_all(head.as_bytes()).unwrap();
+        let _ = s.write_all(body); // the server may answer (413) before reading it all
+        let mut out = Vec::new();
+        let _ = s.read_to_end(&mut out);
+        let split = out
+            .windows(4)
+            .position(|w| w == b"\r\n\r\n")
+            .map_or(out.len(), |i| i + 4);
+        let head = String::from_utf8_lossy(&out[..split]).to_ascii_lowercase();
+        let status: u16 = head
+            .split(' ')
+            .nth(1)
+            .and_then(|c| c.parse().ok())
+            .expect("a status line");
+        let body = if head.contains("transfer-encoding: chunked") {
+            dechunk(&out[split..])
+        } else {
+            out[split..].to_vec()
+        };
+        let body = String::from_utf8(body).expect("a UTF-8 body");
+        (status, serde_json::from_str(&body).unwrap_or(Value::Null))
+    }
+
+    pub fn send(&self, method: &str, path: &str, body: Value) -> (u16, Value) {
+        let bytes = if body.is_null() {
+            Vec::new()
+        } else {
+            body.to_string().into_bytes()
+        };
+        self.raw(method, path, Some(&self.token), &bytes)
+    }
+
+    pub fn total(&self) -> u64 {
+        self.send("GET", "/api/v1/stats?entity_id=ana", Value::Null)
+            .1["total"]
+            .as_u64()
+            .unwrap()
+    }
+}
+
+/// A chunked body, joined (what any HTTP client does with `Transfer-Encoding: chunked`).
+fn dechunk(mut rest: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    while let Some(eol) = rest.windows(2).position(|w| w == b"\r\n") {
+        let size = String::from_utf8_lossy(&rest[..eol]);
+        let n = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
+        let data = &rest[eol + 2..];
+        if n == 0 || data.len() < n {
+            break;
+        }
+        out.extend_from_slice(&data[..n]);
+        rest = data[n..].strip_prefix(b"\r\n").unwrap_or(&data[n..]);
+    }
+    out
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        if !self.keep {
+            let _ = std::fs::remove_dir_all(&self.data);
+        }
+    }
+}
