@@ -18,6 +18,8 @@ fn main() {
         "wasm/wit",
         "wasm/Cargo.toml",
         "Cargo.lock",
+        ".cargo/config.toml",
+        "scripts/wasi-clang",
     ] {
         println!("cargo:rerun-if-changed={}", root.join(dir).display());
     }

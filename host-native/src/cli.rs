@@ -386,6 +386,17 @@ pub enum Command {
     /// component on a fresh store: seeding in batches of 1,000, then each search.
     #[command(hide = true)]
     Bench { corpus: PathBuf },
+    /// Load-test `mnemo serve` on loopback (a fresh store, real HTTP clients) and write the
+    /// figures as JSON: seeds per second with 16 clients, a mixed load at 4/16/64 clients,
+    /// search latency over 3,000 memories.
+    BenchServe {
+        /// Where the JSON goes.
+        #[arg(long, default_value = "target/bench-serve.json")]
+        out: PathBuf,
+        /// Seconds each timed run lasts.
+        #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..=600))]
+        seconds: u64,
+    },
     /// Time dry-run heartbeat checks inside the component on the store in --data (core's
     /// heartbeat bench builds one in target/mnemo-heartbeat-bench).
     #[command(hide = true)]
@@ -427,9 +438,10 @@ impl Command {
                 action: ScheduleAction::Create { .. },
             }
             | Command::Serve { .. } => Need::Create,
-            Command::Extract { .. } | Command::Scenario { .. } | Command::Bench { .. } => {
-                Need::Scratch
-            }
+            Command::Extract { .. }
+            | Command::Scenario { .. }
+            | Command::Bench { .. }
+            | Command::BenchServe { .. } => Need::Scratch,
             Command::Call {
                 method,
                 list,
@@ -878,6 +890,7 @@ pub fn calls(command: Command) -> Result<Vec<Call>> {
         | Command::Scenario { .. }
         | Command::Serve { .. }
         | Command::Bench { .. }
+        | Command::BenchServe { .. }
         | Command::BenchHeartbeat { .. } => {
             unreachable!("handled by run")
         }

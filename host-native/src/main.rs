@@ -2,6 +2,7 @@
 //! wasmtime on a store in the data directory, so the native tool and the browser run the same
 //! engine code and give the same JSON.
 
+mod bench_serve;
 mod cli;
 mod datadir;
 mod output;
@@ -34,10 +35,18 @@ fn run(cli: Cli) -> Result<ExitCode> {
     if let Command::Bench { corpus } = &cli.command {
         return tools::bench(corpus);
     }
+    if let Command::BenchServe { out, seconds } = &cli.command {
+        bench_serve::run(out, *seconds)?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let json = cli.json;
     let need = cli.command.need();
     // The store is opened only when a command is ready to use it.
     let open = |need| -> Result<(DataDir, Runtime)> {
+        // Whatever the store's files are made with (SQLite's journal and WAL come from inside
+        // the component, which cannot set a mode): for this user alone.
+        // SAFETY: umask only sets the process's file mode mask.
+        unsafe { libc::umask(0o077) };
         let dir = DataDir::open(&cli.data, need)?;
         let embedding = match (&cli.embed_url, &cli.embed_model) {
             (Some(url), Some(model)) => Some(runtime::Embedding::Http(
