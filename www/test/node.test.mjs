@@ -78,6 +78,24 @@ test('exportBytes and fromBytes round-trip a whole store', async () => {
   await Promise.all([m.close(), copy.close()]);
 });
 
+test('fromBytes opens a file the native server left in WAL mode, for writing', async () => {
+  const m = await open();
+  await m.seed(facts);
+  const bytes = await m.exportBytes();
+  await m.close();
+  // What mnemo.db looks like after a crash of the native server (or copied without its
+  // mnemo.db-wal): header bytes 18 and 19, the file format versions, say WAL.
+  bytes[18] = 2;
+  bytes[19] = 2;
+  const copy = await Mnemo.fromBytes(bytes, { now: T0, seed: 7 });
+  assert.equal((await copy.stats({ entity_id: 'ana' })).total, 2);
+  await copy.seed([{ entity_id: 'ana', content: 'Ana learns Portuguese' }]);
+  assert.equal((await copy.stats({ entity_id: 'ana' })).total, 3);
+  const again = await copy.exportBytes();
+  assert.deepEqual([again[18], again[19]], [1, 1]);
+  await copy.close();
+});
+
 test('fromBytes refuses what is not a Mnemo store', async () => {
   await assert.rejects(Mnemo.fromBytes(new Uint8Array(0)), { code: 'not_a_store' });
   await assert.rejects(Mnemo.fromBytes(new TextEncoder().encode('hello, not sqlite at all')), { code: 'not_a_store' });
