@@ -566,3 +566,81 @@ fn a_stopped_server_leaves_its_store_whole_in_one_file() {
     assert_eq!(copy.stats("ana").unwrap().total, 1);
     server.keep = false;
 }
+
+/// An embeddings endpoint (`/v1/embeddings`, 4-d) that answers its first request (the
+/// dimension probe at start) and holds every later one until `release` is set.
+fn held_embedder(release: std::sync::Arc<std::sync::atomic::AtomicBool>) -> String {
+    use std::io::{BufRead, BufReader};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    std::thread::spawn(move || {
+        for (n, stream) in listener.incoming().enumerate() {
+            let Ok(mut stream) = stream else { continue };
+            let mut reader = BufReader::new(stream.try_clone().unwrap());
+            let mut length = 0;
+            loop {
+                let mut line = String::new();
+                if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
+                    break;
+                }
+                if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+                    length = v.trim().parse().unwrap_or(0);
+                }
+            }
+            let mut body = vec![0; length];
+            let _ = reader.read_exact(&mut body);
+            let request: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+            while n > 0 && !release.load(std::sync::atomic::Ordering::SeqCst) {
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            let data: Vec<Value> = request["input"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .enumerate()
+                .map(|(i, _)| json!({"object": "embedding", "index": i, "embedding": [0.5, 0.5, 0.5, 0.5]}))
+                .collect();
+            let answer =
+                json!({"object": "list", "model": request["model"], "data": data}).to_string();
+            let _ = write!(
+                stream,
+                "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{answer}",
+                answer.len()
+            );
+        }
+    });
+    format!("http://{addr}")
+}
+
+#[test]
+fn health_answers_while_the_engine_is_busy() {
+    let release = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let url = held_embedder(release.clone());
+    let server = Server::start_env(
+        Server::fresh("busy-engine"),
+        Some("tok"),
+        &[],
+        None,
+        &[("MNEMO_EMBED_URL", &url), ("MNEMO_EMBED_MODEL", "held-4d")],
+    );
+    std::thread::scope(|scope| {
+        // A write whose embedding is held: the engine's one thread waits inside it.
+        let writer = scope.spawn(|| {
+            server.send(
+                "POST",
+                "/api/v1/seed",
+                json!({ "items": [{ "entity_id": "ana", "content": "Ana drinks green tea" }] }),
+            )
+        });
+        std::thread::sleep(Duration::from_millis(300));
+        assert!(!writer.is_finished(), "the write was not held");
+        for _ in 0..5 {
+            let (status, body) = server.raw("GET", "/api/v1/health", None, b"");
+            assert_eq!((status, &body["status"]), (200, &json!("ok")));
+        }
+        assert!(!writer.is_finished(), "health waited for the engine");
+        release.store(true, std::sync::atomic::Ordering::SeqCst);
+        let (status, body) = writer.join().unwrap();
+        assert_eq!(status, 200, "{body}");
+    });
+}

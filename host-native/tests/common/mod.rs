@@ -48,6 +48,17 @@ impl Server {
         args: &[&str],
         file_limit: Option<u32>,
     ) -> Server {
+        Server::start_env(data, env_token, args, file_limit, &[])
+    }
+
+    /// [`Server::start_in`] with environment variables set for the server.
+    pub fn start_env(
+        data: PathBuf,
+        env_token: Option<&str>,
+        args: &[&str],
+        file_limit: Option<u32>,
+        env: &[(&str, &str)],
+    ) -> Server {
         let mut cmd = match file_limit {
             Some(n) => {
                 let mut sh = Command::new("sh");
@@ -67,6 +78,7 @@ impl Server {
             "0",
         ])
         .args(args)
+        .envs(env.iter().copied())
         .env_remove("MNEMO_TOKEN")
         .stderr(Stdio::piped());
         if let Some(t) = env_token {
