@@ -160,16 +160,27 @@ fn search_accesses_are_written_with_the_next_write_or_on_drop() {
     assert_eq!(n, 3);
 }
 
-/// An embedder that, each time it is asked, tries to take the store's write lock from a
-/// second connection and records whether it could (a slow embedder must never hold up the
-/// other writers of the file).
-struct LockProbe {
+/// An embedder that, each time it is asked, looks at the store's file from a second
+/// connection and records what it saw.
+struct Probe<T> {
     path: std::path::PathBuf,
     inner: HashEmbedder,
-    free: std::sync::Arc<std::sync::Mutex<Vec<bool>>>,
+    look: fn(&rusqlite::Connection) -> T,
+    seen: std::sync::Arc<std::sync::Mutex<Vec<T>>>,
 }
 
-impl Embedder for LockProbe {
+impl<T> Probe<T> {
+    fn new(path: &std::path::Path, look: fn(&rusqlite::Connection) -> T) -> Self {
+        Probe {
+            path: path.to_path_buf(),
+            inner: HashEmbedder::default(),
+            look,
+            seen: Default::default(),
+        }
+    }
+}
+
+impl<T: Send + 'static> Embedder for Probe<T> {
     fn model_id(&self) -> &str {
         self.inner.model_id()
     }
@@ -178,23 +189,32 @@ impl Embedder for LockProbe {
     }
     fn embed(&self, text: &str) -> Result<Vec<f32>> {
         let other = rusqlite::Connection::open(&self.path).expect("second connection");
-        let free = other.execute_batch("BEGIN IMMEDIATE; COMMIT;").is_ok();
-        self.free.lock().expect("probe").push(free);
+        self.seen.lock().expect("probe").push((self.look)(&other));
         self.inner.embed(text)
     }
+}
+
+/// Whether the store's write lock is free (a slow embedder must never hold up the other
+/// writers of the file).
+fn lock_free(other: &rusqlite::Connection) -> bool {
+    other.execute_batch("BEGIN IMMEDIATE; COMMIT;").is_ok()
+}
+
+/// How many memories another connection sees.
+fn visible(other: &rusqlite::Connection) -> i64 {
+    other
+        .query_row("SELECT count(*) FROM memories", [], |r| r.get(0))
+        .expect("count")
 }
 
 #[test]
 fn the_embedder_never_runs_while_the_store_is_write_locked() {
     let dir = TempDir::new("embed-lock");
     let path = dir.file("m.db");
-    let free = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let probe = Probe::new(&path, lock_free);
+    let free = probe.seen.clone();
     let mut e = Engine::builder(ManualClock::new(T0))
-        .embedder(LockProbe {
-            path: path.clone(),
-            inner: HashEmbedder::default(),
-            free: free.clone(),
-        })
+        .embedder(probe)
         .open(&path)
         .unwrap();
     let id = seed_one(&mut e, mem("u", "the boiler was serviced in June"));
@@ -272,30 +292,6 @@ fn a_call_reads_the_clock_once_for_all_it_writes() {
     assert!(created.iter().all(|&t| t == created[0]), "{created:?}");
 }
 
-/// Counts, each time it embeds, the memories a second connection to the file can see.
-struct Visible {
-    path: std::path::PathBuf,
-    inner: HashEmbedder,
-    seen: std::sync::Arc<std::sync::Mutex<Vec<i64>>>,
-}
-
-impl Embedder for Visible {
-    fn model_id(&self) -> &str {
-        self.inner.model_id()
-    }
-    fn dimension(&self) -> usize {
-        self.inner.dimension()
-    }
-    fn embed(&self, text: &str) -> Result<Vec<f32>> {
-        let other = rusqlite::Connection::open(&self.path).expect("second connection");
-        let n = other
-            .query_row("SELECT count(*) FROM memories", [], |r| r.get(0))
-            .expect("count");
-        self.seen.lock().expect("probe").push(n);
-        self.inner.embed(text)
-    }
-}
-
 fn seed_args(content: &str) -> String {
     serde_json::json!({ "items": [{ "entity_id": "u", "content": content }] }).to_string()
 }
@@ -304,13 +300,10 @@ fn seed_args(content: &str) -> String {
 fn a_batch_commits_once_and_each_call_stands_or_falls_alone() {
     let dir = TempDir::new("group");
     let path = dir.file("m.db");
-    let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let probe = Probe::new(&path, visible);
+    let seen = probe.seen.clone();
     let mut e = Engine::builder(ManualClock::new(T0))
-        .embedder(Visible {
-            path: path.clone(),
-            inner: HashEmbedder::default(),
-            seen: seen.clone(),
-        })
+        .embedder(probe)
         .open(&path)
         .unwrap();
     let (first, second) = (
@@ -351,11 +344,7 @@ fn a_batch_commits_once_and_each_call_stands_or_falls_alone() {
     // No other connection saw either memory until the one commit at the end (each seed and
     // the search embedded while the batch was open).
     assert_eq!(*seen.lock().unwrap(), vec![0, 0, 0]);
-    let after: i64 = rusqlite::Connection::open(&path)
-        .unwrap()
-        .query_row("SELECT count(*) FROM memories", [], |r| r.get(0))
-        .unwrap();
-    assert_eq!(after, 2);
+    assert_eq!(visible(&rusqlite::Connection::open(&path).unwrap()), 2);
     // A call outside a batch commits on its own, as before.
     e.call_json("seed", &seed_args("the car needs new tyres"))
         .unwrap();
