@@ -1,8 +1,9 @@
 //! The OpenAI-compatible embeddings provider against a real HTTP peer on loopback (a minimal
 //! server speaking the `/v1/embeddings` protocol with a deterministic 8-d "model").
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpListener;
+mod common;
+
+use common::{embeddings, peer};
 use std::process::Command;
 
 use serde_json::{json, Value};
@@ -17,52 +18,13 @@ fn toy_vector(text: &str) -> Vec<f32> {
     v.iter().map(|x| x / n).collect()
 }
 
-/// The JSON body of one HTTP request read from `stream` (null when it is not JSON).
-fn read_request(stream: &std::net::TcpStream) -> Value {
-    let mut reader = BufReader::new(stream.try_clone().unwrap());
-    let mut length = 0;
-    loop {
-        let mut line = String::new();
-        if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
-            break;
-        }
-        if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
-            length = v.trim().parse().unwrap_or(0);
-        }
-    }
-    let mut body = vec![0; length];
-    let _ = reader.read_exact(&mut body);
-    serde_json::from_slice(&body).unwrap_or(Value::Null)
-}
-
 /// Serves `/v1/embeddings` on a loopback port until the test ends; `broken` answers garbage.
 fn embeddings_server(broken: bool) -> String {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let addr = listener.local_addr().unwrap();
-    std::thread::spawn(move || {
-        for stream in listener.incoming() {
-            let Ok(mut stream) = stream else { continue };
-            let request = read_request(&stream);
-            let answer = if broken {
-                "not json".to_string()
-            } else {
-                let data: Vec<Value> = request["input"]
-                    .as_array()
-                    .into_iter()
-                    .flatten()
-                    .enumerate()
-                    .map(|(i, t)| json!({"object": "embedding", "index": i, "embedding": toy_vector(t.as_str().unwrap_or(""))}))
-                    .collect();
-                json!({"object": "list", "model": request["model"], "data": data}).to_string()
-            };
-            let _ = write!(
-                stream,
-                "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{answer}",
-                answer.len()
-            );
-        }
+    let url = peer(move |_, request| match broken {
+        true => (200, "not json".to_string()),
+        false => (200, embeddings(&request, toy_vector)),
     });
-    format!("http://{addr}/v1")
+    format!("{url}/v1")
 }
 
 fn mnemo(data: &std::path::Path, args: &[&str]) -> std::process::Output {
@@ -152,29 +114,25 @@ fn an_openai_compatible_endpoint_embeds_writes_and_searches() {
 fn chat_server(
     answers: Vec<(u16, &'static str)>,
 ) -> (String, std::sync::Arc<std::sync::Mutex<Vec<Value>>>) {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let addr = listener.local_addr().unwrap();
     let asked = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
     let log = asked.clone();
-    std::thread::spawn(move || {
-        let mut answers = answers.into_iter();
-        for stream in listener.incoming() {
-            let Ok(mut stream) = stream else { continue };
-            log.lock().unwrap().push(read_request(&stream));
-            let (status, content) = answers.next().unwrap_or((500, "no more answers"));
-            let answer = if status == 200 {
-                json!({"choices": [{"index": 0, "message": {"role": "assistant", "content": content}}]}).to_string()
-            } else {
-                content.to_string()
-            };
-            let _ = write!(
-                stream,
-                "HTTP/1.1 {status} X\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{answer}",
-                answer.len()
-            );
-        }
+    let answers = std::sync::Mutex::new(answers.into_iter());
+    let url = peer(move |_, request| {
+        log.lock().unwrap().push(request);
+        let (status, content) = answers
+            .lock()
+            .unwrap()
+            .next()
+            .unwrap_or((500, "no more answers"));
+        let answer = if status == 200 {
+            json!({"choices": [{"index": 0, "message": {"role": "assistant", "content": content}}]})
+                .to_string()
+        } else {
+            content.to_string()
+        };
+        (status, answer)
     });
-    (format!("http://{addr}/v1"), asked)
+    (format!("{url}/v1"), asked)
 }
 
 #[test]

@@ -1,7 +1,7 @@
 //! The one thread that owns the engine component. Requests queue for it; each time it wakes it
-//! takes everything waiting, answers the reads one by one, then runs the writes as one group
-//! commit (`call-batch`): one transaction and one sync of the file for all of them, each
-//! request answered only once that commit is durable. Under load, requests that arrive while
+//! takes everything waiting, answers the reads one by one, then runs the writes (even a lone
+//! one) as one group commit (`call-batch`): one transaction and one sync of the file for all
+//! of them, each request answered only once that commit is durable. Under load, requests that arrive while
 //! a group runs form the next group, so the sync's cost is shared by more clients as more come.
 
 use std::collections::HashSet;
@@ -17,7 +17,7 @@ use crate::runtime::{CallError, Runtime};
 const MAX_GROUP: usize = 512;
 
 /// What a call came to.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub enum Outcome {
     /// The engine's JSON answer.
     Answer(String),
@@ -101,52 +101,51 @@ fn run(mut rt: Runtime, jobs: &mpsc::Receiver<Message>, writes: &HashSet<String>
             let outcome = rt.call(&job.method, &job.args);
             answer(job, outcome)?;
         }
-        match group.len() {
-            0 => {}
-            // Alone, a write commits on its own: the same one transaction.
-            1 => {
-                for job in group {
-                    let outcome = rt.call(&job.method, &job.args);
-                    answer(job, outcome)?;
-                }
-            }
-            _ => {
-                let calls: Vec<(String, String)> = group
-                    .iter()
-                    .map(|job| (job.method.clone(), job.args.clone()))
-                    .collect();
-                match rt.batch(&calls) {
-                    Ok(Ok(answers)) => {
-                        for (job, outcome) in group.into_iter().zip(answers) {
-                            answer(job, Ok(outcome))?;
-                        }
-                    }
-                    // The group's commit failed: none of it stayed.
-                    Ok(Err(e)) => {
-                        for job in group {
-                            answer(job, Ok(Err(e.clone())))?;
-                        }
-                    }
-                    Err(e) => {
-                        let message = format!("the engine failed: {e:#}");
-                        for job in group {
-                            let _ = job.reply.send(Outcome::Failed(message.clone()));
-                        }
-                        return Err(e);
-                    }
-                }
-            }
+        if !group.is_empty() {
+            write_group(&mut rt, group)?;
         }
     }
     rt.close()
+}
+
+/// Runs the writes waiting as one group commit and answers each once it is durable.
+fn write_group(rt: &mut Runtime, group: Vec<Job>) -> Result<()> {
+    let (calls, replies): (Vec<(String, String)>, Vec<_>) = group
+        .into_iter()
+        .map(|job| ((job.method, job.args), job.reply))
+        .unzip();
+    let outcomes = match rt.batch(&calls) {
+        Ok(Ok(answers)) => answers.into_iter().map(Outcome::from).collect(),
+        // The group's commit failed: none of it stayed.
+        Ok(Err(e)) => vec![Outcome::Refused(e); replies.len()],
+        Err(e) => {
+            let message = format!("the engine failed: {e:#}");
+            for reply in replies {
+                let _ = reply.send(Outcome::Failed(message.clone()));
+            }
+            return Err(e);
+        }
+    };
+    for (reply, outcome) in replies.into_iter().zip(outcomes) {
+        let _ = reply.send(outcome);
+    }
+    Ok(())
+}
+
+impl From<Result<String, CallError>> for Outcome {
+    fn from(answer: Result<String, CallError>) -> Outcome {
+        match answer {
+            Ok(text) => Outcome::Answer(text),
+            Err(e) => Outcome::Refused(e),
+        }
+    }
 }
 
 /// Sends a call's outcome to its request (gone if the client left); a failure of the
 /// component itself ends the thread.
 fn answer(job: Job, outcome: Result<Result<String, CallError>>) -> Result<()> {
     let (reply, result) = match outcome {
-        Ok(Ok(text)) => (Outcome::Answer(text), Ok(())),
-        Ok(Err(e)) => (Outcome::Refused(e), Ok(())),
+        Ok(answer) => (Outcome::from(answer), Ok(())),
         Err(e) => (Outcome::Failed(format!("the engine failed: {e:#}")), Err(e)),
     };
     let _ = job.reply.send(reply);

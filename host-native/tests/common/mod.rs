@@ -1,4 +1,5 @@
-//! A real `mnemo serve` on loopback, for the HTTP tests.
+//! A real `mnemo serve` on loopback, for the HTTP tests; and a loopback peer standing in for
+//! the model endpoints `mnemo` calls.
 #![allow(dead_code)]
 
 use std::io::{BufRead, BufReader, Read, Write};
@@ -187,4 +188,53 @@ impl Drop for Server {
             let _ = std::fs::remove_dir_all(&self.data);
         }
     }
+}
+
+/// A loopback HTTP peer: answers each request with what `answer` makes of its number (from 0)
+/// and its JSON body (null when not JSON): a status and a body. Its base URL.
+pub fn peer(answer: impl Fn(usize, Value) -> (u16, String) + Send + 'static) -> String {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    std::thread::spawn(move || {
+        for (n, stream) in listener.incoming().enumerate() {
+            let Ok(mut stream) = stream else { continue };
+            let (status, body) = answer(n, read_request(&stream));
+            let _ = write!(
+                stream,
+                "HTTP/1.1 {status} X\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                body.len()
+            );
+        }
+    });
+    format!("http://{addr}")
+}
+
+/// The JSON body of one HTTP request read from `stream` (null when it is not JSON).
+fn read_request(stream: &TcpStream) -> Value {
+    let mut reader = BufReader::new(stream.try_clone().unwrap());
+    let mut length = 0;
+    loop {
+        let mut line = String::new();
+        if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
+            break;
+        }
+        if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+            length = v.trim().parse().unwrap_or(0);
+        }
+    }
+    let mut body = vec![0; length];
+    let _ = reader.read_exact(&mut body);
+    serde_json::from_slice(&body).unwrap_or(Value::Null)
+}
+
+/// An OpenAI `/v1/embeddings` answer to `request`: `vector(text)` for each input.
+pub fn embeddings(request: &Value, vector: impl Fn(&str) -> Vec<f32>) -> String {
+    let data: Vec<Value> = request["input"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .enumerate()
+        .map(|(i, t)| serde_json::json!({"object": "embedding", "index": i, "embedding": vector(t.as_str().unwrap_or(""))}))
+        .collect();
+    serde_json::json!({"object": "list", "model": request["model"], "data": data}).to_string()
 }
