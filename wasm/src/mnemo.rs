@@ -19,8 +19,8 @@ impl Clock for JsClock {
     }
 }
 
-/// Options of `Mnemo.open` and `Mnemo.fromBytes`.
-#[derive(Debug, Deserialize)]
+/// Options of `Mnemo.open`, `Mnemo.fromBytes` and `Mnemo.restore`.
+#[derive(Debug, Clone, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 struct OpenOptions {
     /// Store name (OPFS file name); letters, digits, `-`, `_`.
@@ -49,7 +49,7 @@ impl Default for OpenOptions {
 }
 
 /// The host embedding model a store's vectors come from.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct EmbeddingOptions {
     model: String,
@@ -85,6 +85,35 @@ impl Mnemo {
             ));
         }
         Mnemo::build(options, |b| b.open_bytes(bytes))
+    }
+
+    /// Creates the OPFS store `options.name` from a whole SQLite image (`exportBytes`, or a
+    /// native `mnemo.db`, WAL header and all) and opens it. The image is checked as a store
+    /// first; an existing store of that name is never overwritten.
+    pub async fn restore(bytes: Vec<u8>, options: String) -> Result<Mnemo, JsValue> {
+        let options: OpenOptions = from_json("options", &options)?;
+        if options.storage != Storage::Opfs {
+            return Err(coded(
+                "invalid options.storage: restore writes an 'opfs' store",
+                "invalid_input",
+            ));
+        }
+        storage::check_name(&options.name)?;
+        // Opened in memory, the image is checked (SQLite, Mnemo's schema, the embedder) and
+        // comes back out in rollback-journal form.
+        let image = Mnemo::build(options.clone(), |b| b.open_bytes(&bytes))?
+            .engine
+            .to_bytes()
+            .map_err(error)?;
+        let conn = storage::import(&options.name, &image).await?;
+        let name = options.name.clone();
+        match Mnemo::build(options, |b| b.open_connection(conn)) {
+            Ok(m) => Ok(m),
+            Err(e) => {
+                storage::remove(&name).await?;
+                Err(e)
+            }
+        }
     }
 
     fn build(

@@ -1,10 +1,12 @@
 //! Where a browser store lives: SQLite's in-memory VFS, or a file in the Origin Private File
 //! System through the sahpool VFS (dedicated workers only).
 
+use rsqlite_vfs::transfer::DbTransfer;
+use rsqlite_vfs::VfsFilesManager;
 use rusqlite::{Connection, OpenFlags};
 use serde::Deserialize;
 use sqlite_wasm_rs::WasmOsCallback;
-use sqlite_wasm_vfs::sahpool::{install, OpfsSAHPoolCfgBuilder};
+use sqlite_wasm_vfs::sahpool::{install, OpfsSAHError, OpfsSAHPoolCfgBuilder, OpfsSAHPoolUtil};
 use wasm_bindgen::JsValue;
 
 use crate::interop::coded;
@@ -45,35 +47,88 @@ pub fn check_name(name: &str) -> Result<(), JsValue> {
 /// Opens the connection for store `name` on `storage`.
 pub async fn connect(name: &str, storage: Storage) -> Result<Connection, JsValue> {
     check_name(name)?;
-    let storage_error = |e: rusqlite::Error| coded(&format!("storage error: {e}"), "storage_error");
     match storage {
         Storage::Memory => Connection::open_in_memory().map_err(storage_error),
         Storage::Opfs => {
-            // One pool (directory + VFS) per store, so two stores in one page never share
-            // OPFS handles.
-            let vfs = format!("mnemo-{name}");
-            let cfg = OpfsSAHPoolCfgBuilder::new()
-                .vfs_name(&vfs)
-                .directory(&format!(".mnemo/{name}"))
-                .build();
-            install::<WasmOsCallback>(&cfg, false).await.map_err(|e| {
-                coded(
-                    &format!(
-                        "cannot open OPFS store {name:?}: {e}. OPFS needs a dedicated worker on \
-                         a secure origin, and one connection at a time: close the store in \
-                         other tabs, or open it with storage 'memory'"
-                    ),
-                    "storage_unavailable",
-                )
-            })?;
-            Connection::open_with_flags_and_vfs(
-                format!("/{name}.sqlite3"),
-                OpenFlags::SQLITE_OPEN_READ_WRITE
-                    | OpenFlags::SQLITE_OPEN_CREATE
-                    | OpenFlags::SQLITE_OPEN_NO_MUTEX,
-                vfs.as_str(),
-            )
-            .map_err(storage_error)
+            pool(name).await?;
+            open_file(name)
         }
     }
+}
+
+/// Creates OPFS store `name` from a SQLite image and opens it. Refuses (changing nothing)
+/// when the name already holds a store: restoring never overwrites.
+pub async fn import(name: &str, image: &[u8]) -> Result<Connection, JsValue> {
+    check_name(name)?;
+    let pool = pool(name).await?;
+    let file = file_name(name);
+    if pool.contains(&file).map_err(opfs_error)? {
+        return Err(coded(
+            &format!(
+                "store {name:?} already exists in OPFS: open it with Mnemo.open, or restore \
+                 under another name"
+            ),
+            "store_exists",
+        ));
+    }
+    // Writes the file format bytes as a rollback journal's (a WAL header from the native
+    // server's file would otherwise be kept, and this VFS has no WAL).
+    pool.import_db(&file, image).map_err(opfs_error)?;
+    open_file(name)
+}
+
+/// Removes OPFS store `name` (after a restore whose image the engine refused).
+pub async fn remove(name: &str) -> Result<(), JsValue> {
+    pool(name)
+        .await?
+        .remove(&file_name(name))
+        .map_err(opfs_error)?;
+    Ok(())
+}
+
+/// The OPFS pool of store `name`: one directory and VFS per store, so two stores in one page
+/// never share OPFS handles.
+async fn pool(name: &str) -> Result<OpfsSAHPoolUtil, JsValue> {
+    let cfg = OpfsSAHPoolCfgBuilder::new()
+        .vfs_name(&vfs_name(name))
+        .directory(&format!(".mnemo/{name}"))
+        .build();
+    install::<WasmOsCallback>(&cfg, false).await.map_err(|e| {
+        coded(
+            &format!(
+                "cannot open OPFS store {name:?}: {e}. OPFS needs a dedicated worker on a secure \
+                 origin, and one connection at a time: close the store in other tabs, or open \
+                 it with storage 'memory'"
+            ),
+            "storage_unavailable",
+        )
+    })
+}
+
+fn vfs_name(name: &str) -> String {
+    format!("mnemo-{name}")
+}
+
+fn file_name(name: &str) -> String {
+    format!("/{name}.sqlite3")
+}
+
+/// Opens store `name`'s file in its (installed) pool.
+fn open_file(name: &str) -> Result<Connection, JsValue> {
+    Connection::open_with_flags_and_vfs(
+        file_name(name),
+        OpenFlags::SQLITE_OPEN_READ_WRITE
+            | OpenFlags::SQLITE_OPEN_CREATE
+            | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        vfs_name(name).as_str(),
+    )
+    .map_err(storage_error)
+}
+
+fn storage_error(e: rusqlite::Error) -> JsValue {
+    coded(&format!("storage error: {e}"), "storage_error")
+}
+
+fn opfs_error(e: OpfsSAHError) -> JsValue {
+    coded(&format!("OPFS storage error: {e}"), "storage_error")
 }

@@ -147,9 +147,17 @@ export class Store {
   }
 }
 
+/** The error of a restore onto a name that already holds a store (nothing is overwritten). */
+function restoreOver(name) {
+  return coded(
+    `store ${JSON.stringify(name)} already exists in IndexedDB: open it with Mnemo.open, or restore under another name`,
+    'store_exists',
+  );
+}
+
 /**
- * Opens a store: `{name, storage, now?, seed?, embedding?, config?}`, or from a SQLite image
- * with `bytes` (a memory store).
+ * Opens a store: `{name, storage, now?, seed?, embedding?, config?}`; with `bytes` (a SQLite
+ * image), a memory store of it, or a new persistent store `name` made from it.
  */
 export async function openStore({ bytes, ...options } = {}) {
   await loadWasm();
@@ -168,14 +176,22 @@ export async function openStore({ bytes, ...options } = {}) {
       'store_locked',
     );
   }
-  if (bytes !== undefined) {
-    if (!(bytes instanceof Uint8Array)) throw coded('invalid bytes: expected a Uint8Array', 'invalid_input');
-    return new Store(Core.fromBytes(bytes, toJson(options, 'options')));
+  if (bytes !== undefined && !(bytes instanceof Uint8Array)) {
+    throw coded('invalid bytes: expected a Uint8Array', 'invalid_input');
   }
+  if (bytes !== undefined && storage === 'memory') return new Store(Core.fromBytes(bytes, toJson(options, 'options')));
+  if (bytes !== undefined && storage === 'opfs') return new Store(await Core.restore(bytes, toJson(options, 'options')));
   if (storage === 'idb') {
     if (!globalThis.indexedDB) throw coded('this runtime has no IndexedDB; use storage "memory"', 'storage_unavailable');
     const memory = { ...options, storage: 'memory' };
     const saved = await idb.load(name);
+    if (bytes !== undefined) {
+      if (saved) throw restoreOver(name);
+      // Checked and opened in memory first: a refused image saves nothing.
+      const store = new Store(Core.fromBytes(bytes, toJson(memory, 'options')), (c) => idb.save(name, c.exportBytes()));
+      await store.save();
+      return store;
+    }
     const core = saved ? Core.fromBytes(saved, toJson(memory, 'options')) : await Core.open(toJson(memory, 'options'));
     const store = new Store(core, (c) => idb.save(name, c.exportBytes()));
     if (!saved) await store.save();

@@ -851,8 +851,11 @@ export type TraverseArgs = TraverseRequest;
 export declare class Mnemo {
   /** Opens (creating if needed) a store. */
   static open(options?: OpenOptions): Promise<Mnemo>;
-  /** Opens a memory store from a SQLite image made by `exportBytes`. */
-  static fromBytes(bytes: Uint8Array, options?: Omit<OpenOptions, 'storage'>): Promise<Mnemo>;
+  /**
+   * Opens a store from a SQLite image (`exportBytes`, or a native `mnemo.db`): in memory, or
+   * with `storage: 'opfs' | 'idb'` a new persistent store `name` made from it.
+   */
+  static fromBytes(bytes: Uint8Array, options?: OpenOptions): Promise<Mnemo>;
   /** Any engine call by its snake_case name. */
   call(method: string, args?: object): Promise<unknown>;
   /** The whole store as a SQLite image. */

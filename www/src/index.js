@@ -275,11 +275,15 @@ export class Mnemo {
     return new Mnemo(await connect(rest, undefined), embed, extract);
   }
 
-  /** Opens a memory store from a SQLite image made by `exportBytes` (e.g. from a blob store). */
+  /**
+   * Opens a store from a SQLite image (`exportBytes`, or a native server's `mnemo.db`): a
+   * memory store by default; with `storage: 'opfs' | 'idb'`, a new persistent store `name`
+   * made from it (rejects with `store_exists` when that name already holds one).
+   */
   static async fromBytes(bytes, options = {}) {
     if (!(bytes instanceof Uint8Array)) throw coded('invalid bytes: expected a Uint8Array', 'invalid_input');
     const { rest, embed, extract } = hostOptions(options);
-    return new Mnemo(await connect({ ...rest, storage: 'memory' }, bytes), embed, extract);
+    return new Mnemo(await connect({ storage: 'memory', ...rest }, bytes), embed, extract);
   }
 
   /** Embeds `texts` with the host embedder, checking what it returns. */

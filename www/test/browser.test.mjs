@@ -217,6 +217,57 @@ test('a second tab is served through the tab that holds the store', async () => 
   });
 });
 
+test('fromBytes restores a native WAL-mode mnemo.db into a new OPFS store that outlives a restart, never over one', async () => {
+  await withProfile(async (launch) => {
+    let context = await launch();
+    let p = await page(context);
+    const got = await p.evaluate(async (facts) => {
+      const source = await Mnemo.open({ name: 'source', storage: 'memory' });
+      await source.seed(facts);
+      const bytes = await source.exportBytes();
+      await source.close();
+      // What the native server's mnemo.db says after a crash (or copied without its -wal):
+      // header bytes 18 and 19 say WAL, which the OPFS pool cannot run.
+      bytes[18] = 2;
+      bytes[19] = 2;
+      const m = await Mnemo.fromBytes(bytes, { name: 'restored', storage: 'opfs' });
+      await m.seed([{ entity_id: 'ana', content: 'Ana learns Portuguese' }]);
+      const total = (await m.stats({ entity_id: 'ana' })).total;
+      const header = Array.from((await m.exportBytes()).slice(18, 20));
+      await m.close();
+      const over = await attempt(() => Mnemo.fromBytes(bytes, { name: 'restored', storage: 'opfs' }));
+      const junk = await attempt(() => Mnemo.fromBytes(new TextEncoder().encode('SQLite format 3 and nothing else'), { name: 'junk', storage: 'opfs' }));
+      // The refused image wrote nothing: the name opens as a new, empty store.
+      const fresh = await Mnemo.open({ name: 'junk', storage: 'opfs' });
+      const freshTotal = (await fresh.stats({ entity_id: 'ana' })).total;
+      await fresh.close();
+      const badName = await attempt(() => Mnemo.fromBytes(bytes, { name: '../x', storage: 'opfs' }));
+      return { total, header, over: over.error, junk: junk.error, freshTotal, badName: badName.error };
+    }, facts);
+    assert.equal(got.total, 3);
+    assert.deepEqual(got.header, [1, 1]);
+    assert.equal(got.over.code, 'store_exists');
+    assert.equal(got.junk.code, 'not_a_store');
+    assert.equal(got.freshTotal, 0);
+    assert.equal(got.badName.code, 'invalid_input');
+    await context.close();
+
+    // A new browser on the same profile: the restored store, its write and nothing from the
+    // refused second restore.
+    context = await launch();
+    p = await page(context);
+    const after = await p.evaluate(async () => {
+      const m = await Mnemo.open({ name: 'restored', storage: 'opfs' });
+      const hits = await m.search({ entity_id: 'ana', query: 'Portuguese' });
+      const total = (await m.stats({ entity_id: 'ana' })).total;
+      await m.close();
+      return { top: hits[0]?.memory.content, total };
+    });
+    assert.deepEqual(after, { top: 'Ana learns Portuguese', total: 3 });
+    await context.close();
+  });
+});
+
 test('the IndexedDB storage keeps a store across reloads', async () => {
   await withProfile(async (launch) => {
     const context = await launch();
@@ -233,6 +284,25 @@ test('the IndexedDB storage keeps a store across reloads', async () => {
       return (await m.search({ entity_id: 'ana', query: 'sister in Lisbon' })).map((h) => h.memory.id);
     });
     assert.equal(hits[0], id);
+    // A store restored from an image into IndexedDB survives a reload; a second restore onto
+    // its name is refused.
+    const restored = await p.evaluate(async () => {
+      const m = await Mnemo.open({ name: 'fallback', storage: 'idb' });
+      const bytes = await m.exportBytes();
+      await m.close();
+      const copy = await Mnemo.fromBytes(bytes, { name: 'copy', storage: 'idb' });
+      await copy.seed([{ entity_id: 'ana', content: 'Ana learns Portuguese' }]);
+      await copy.close();
+      return (await attempt(() => Mnemo.fromBytes(bytes, { name: 'copy', storage: 'idb' }))).error;
+    });
+    assert.equal(restored.code, 'store_exists');
+    await p.reload();
+    await p.waitForFunction(() => window.ready === true);
+    const copyTotal = await p.evaluate(async () => {
+      const m = await Mnemo.open({ name: 'copy', storage: 'idb' });
+      return (await m.stats({ entity_id: 'ana' })).total;
+    });
+    assert.equal(copyTotal, 3);
     await context.close();
   });
 });

@@ -1,6 +1,7 @@
 //! The schema: numbered migrations, and opening a file as a Mnemo store (refusing a foreign
 //! file or a newer schema, never damaging either).
 
+use rusqlite::config::DbConfig;
 use rusqlite::{params, Connection, OptionalExtension};
 
 use crate::clock::Millis;
@@ -207,6 +208,9 @@ CREATE INDEX messages_owner ON messages(owner, at);
 "#,
 ];
 
+/// Prepared statements kept per connection: more than the engine's distinct statements.
+const STATEMENT_CACHE: usize = 128;
+
 /// The schema version this build writes.
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
 
@@ -237,6 +241,12 @@ pub fn open(conn: &mut Connection, now: Millis) -> Result<()> {
         });
     }
     conn.execute_batch("PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY;")?;
+    // Plans that do not depend on bound values. Without this, a statement whose parameter
+    // reaches a virtual table (FTS5 `MATCH ?`, `json_each(?)`) is re-prepared at every call:
+    // 13% of a search's time.
+    conn.set_db_config(DbConfig::SQLITE_DBCONFIG_ENABLE_QPSG, true)?;
+    // Every statement the engine uses stays prepared (about 60 call sites; rusqlite keeps 16).
+    conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
     // A page cache big enough for the hot rows and FTS pages of a large owner (32 MiB).
     conn.execute_batch("PRAGMA cache_size = -32768;")?;
     if version < SCHEMA_VERSION {
