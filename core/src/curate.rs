@@ -40,6 +40,9 @@ pub struct ListRequest {
     pub kinds: Vec<Kind>,
     pub tag: Option<String>,
     pub pinned: Option<bool>,
+    /// Only these memories (at most 1,000 ids): a read of several by id that, unlike `get`,
+    /// is not an access.
+    pub ids: Vec<String>,
     /// Page size (1..=1000, default 50).
     pub limit: Option<usize>,
     pub offset: usize,
@@ -101,6 +104,9 @@ pub(crate) fn get(tx: &mut Tx, owner: &Owner, id: &Id) -> Result<Memory> {
     Ok(m)
 }
 
+/// Most ids one `list` takes.
+const MAX_LIST_IDS: usize = 1_000;
+
 /// A page of memories matching the filters, newest first unless asked otherwise.
 pub(crate) fn list(view: &View, owner: &Owner, req: &ListRequest) -> Result<Page> {
     let limit = Limit::parse(req.limit, DEFAULT_LIST_LIMIT)?;
@@ -110,12 +116,24 @@ pub(crate) fn list(view: &View, owner: &Owner, req: &ListRequest) -> Result<Page
             format!("{} is larger than {MAX_OFFSET}", req.offset),
         ));
     }
+    if req.ids.len() > MAX_LIST_IDS {
+        return Err(Error::invalid(
+            "ids",
+            format!("{} ids; at most {MAX_LIST_IDS}", req.ids.len()),
+        ));
+    }
+    let ids: Vec<String> = req
+        .ids
+        .iter()
+        .map(|id| Id::parse("ids", id).map(|i| i.to_string()))
+        .collect::<Result<_>>()?;
     let live: Vec<State> = State::ALL
         .iter()
         .copied()
         .filter(|s| *s != State::Deleted)
         .collect();
     let f = memories::ListFilter {
+        ids: &ids,
         owner,
         types: &req.types,
         states: if req.states.is_empty() {
@@ -207,6 +225,26 @@ pub(crate) fn forget(tx: &mut Tx, owner: &Owner, id: &Id) -> Result<Memory> {
     Ok(m)
 }
 
+/// What `forget_all` did.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct ForgetAllReport {
+    pub entity_id: String,
+    /// Memories forgotten (soft-deleted; purged after the retention period).
+    pub forgotten: usize,
+}
+
+/// Forgets every live memory of `owner`, as `forget` would one by one.
+pub(crate) fn forget_all(tx: &mut Tx, owner: &Owner) -> Result<ForgetAllReport> {
+    let ids = memories::live_ids(tx.conn(), owner)?;
+    for id in &ids {
+        forget(tx, owner, &Id::parse("id", id)?)?;
+    }
+    Ok(ForgetAllReport {
+        entity_id: owner.to_string(),
+        forgotten: ids.len(),
+    })
+}
+
 /// Feedback +3, and the memory counts as freshly used.
 pub(crate) fn reinforce(tx: &mut Tx, owner: &Owner, id: &Id) -> Result<Memory> {
     feedback(tx, owner, id, REINFORCE, true)
@@ -282,7 +320,7 @@ pub(crate) fn status_history(view: &View, owner: &Owner, id: &Id) -> Result<Vec<
 /// Counts of an owner's memories by type, state, status and tier.
 pub(crate) fn stats(view: &View, owner: &Owner) -> Result<Stats> {
     let by = |col, deleted| -> Result<BTreeMap<String, usize>> {
-        Ok(memories::count_by(view.conn(), owner, col, deleted)?
+        Ok(memories::count_by(view.conn(), Some(owner), col, deleted)?
             .into_iter()
             .collect())
     };

@@ -5,10 +5,11 @@ use std::path::Path;
 
 use rusqlite::Connection;
 
+use crate::census::{self, Location, StoreStats};
 use crate::clock::{Clock, Entropy, Millis, SeededEntropy};
 use crate::config::Config;
 use crate::conflict::{self, Conflict, ConflictsRequest, ResolveRequest};
-use crate::curate::{self, ListRequest, MemoryPatch, Page, Stats};
+use crate::curate::{self, ForgetAllReport, ListRequest, MemoryPatch, Page, Stats};
 use crate::embed::{Embedder, HashEmbedder};
 use crate::error::{Error, Result};
 use crate::export::{self, ImportReport};
@@ -349,6 +350,24 @@ impl Engine {
     pub fn forget(&mut self, entity_id: &str, id: &str) -> Result<Memory> {
         let (owner, id) = (Id::owner(entity_id)?, Id::parse("id", id)?);
         self.store.transaction(|tx| curate::forget(tx, &owner, &id))
+    }
+
+    /// Forgets every memory of an owner (soft delete, as `forget` one by one).
+    pub fn forget_all(&mut self, entity_id: &str) -> Result<ForgetAllReport> {
+        let owner = Id::owner(entity_id)?;
+        self.store.transaction(|tx| curate::forget_all(tx, &owner))
+    }
+
+    /// The owner of a live memory, found by its id alone.
+    pub fn locate(&mut self, id: &str) -> Result<Location> {
+        self.store.flush()?;
+        census::locate(&self.store.read(), id)
+    }
+
+    /// Counts of every owner's memories.
+    pub fn store_stats(&mut self) -> Result<StoreStats> {
+        self.store.flush()?;
+        census::store_stats(&self.store.read())
     }
 
     /// Reinforce: feedback +3 and the memory counts as freshly used.

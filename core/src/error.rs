@@ -24,6 +24,10 @@ pub enum Error {
     #[error("no memory {id:?} for entity {entity_id:?}")]
     NotFound { entity_id: String, id: String },
 
+    /// No owner has a live memory with this id.
+    #[error("no memory {id:?} in this store")]
+    UnknownId { id: String },
+
     /// The owner's knowledge graph has no entity by this name or alias.
     #[error("no entity named {name:?} in the graph of {entity_id:?}; list them with `entities`")]
     UnknownEntity { entity_id: String, name: String },
@@ -85,6 +89,7 @@ impl Error {
             Error::InvalidInput { .. } => "invalid_input",
             Error::UnknownValue { .. } => "unknown_value",
             Error::NotFound { .. }
+            | Error::UnknownId { .. }
             | Error::UnknownEntity { .. }
             | Error::UnknownConflict { .. } => "not_found",
             Error::DimensionMismatch { .. } => "dimension_mismatch",

@@ -37,6 +37,7 @@
 
 pub mod api;
 pub mod calendar;
+mod census;
 pub mod clock;
 pub mod config;
 pub mod conflict;
@@ -63,13 +64,14 @@ mod vectors;
 mod write;
 
 pub use api::{Answer, Call, CALLS, METHODS};
+pub use census::{Location, OwnerCount, StoreStats};
 pub use clock::{Clock, Entropy, ManualClock, Millis, SeededEntropy, DAY_MS};
 pub use config::Config;
 pub use conflict::{
     Conflict, ConflictConfig, ConflictKind, ConflictMode, ConflictStatus, ConflictsRequest,
     Resolution, ResolveRequest,
 };
-pub use curate::{ListRequest, MemoryPatch, Page, Stats};
+pub use curate::{ForgetAllReport, ListRequest, MemoryPatch, Page, Stats};
 pub use decay::{RetentionConfig, RetentionMode};
 pub use dedup::DedupConfig;
 pub use embed::{Embedder, HashEmbedder, SuppliedVectors};

@@ -133,7 +133,146 @@ fn every_method_answers_the_same_json_as_the_typed_api() {
     assert_eq!(ctx["report"]["in_conversation"], true);
     assert!(ctx["relevant_memories"].as_array().is_some());
     // Every listed method parses.
-    assert_eq!(api::METHODS.len(), 34);
+    assert_eq!(api::METHODS.len(), 37);
+}
+
+#[test]
+fn store_wide_calls_find_an_id_count_every_owner_and_forget_one_owner() {
+    let (mut e, _) = engine();
+    let seeded = call(
+        &mut e,
+        "seed",
+        json!({"items": [
+            {"entity_id": "ana", "content": "Ana drinks green tea", "type": "PREFERENCE"},
+            {"entity_id": "ana", "content": "Ana plays the cello", "type": "ACTIVITY"},
+            {"entity_id": "ben", "content": "Ben drinks black coffee", "type": "PREFERENCE"}
+        ]}),
+    )
+    .unwrap();
+    let id = |i: usize| seeded["outcomes"][i]["id"].as_str().unwrap().to_string();
+    let plan = call(
+        &mut e,
+        "schedule_create",
+        json!({"entity_id": "ben", "content": "Water the plants", "cron_tag": "cron:daily:09:00"}),
+    )
+    .unwrap();
+    assert_eq!(
+        call(&mut e, "locate", json!({"id": id(2)})).unwrap(),
+        json!({"id": id(2), "entity_id": "ben", "schedule": false})
+    );
+    let schedule = call(&mut e, "locate", json!({"id": plan["id"]})).unwrap();
+    assert_eq!(
+        (
+            schedule["entity_id"].as_str(),
+            schedule["schedule"].as_bool()
+        ),
+        (Some("ben"), Some(true))
+    );
+    let stats = call(&mut e, "store_stats", json!({})).unwrap();
+    assert_eq!(
+        stats["owners"],
+        json!([{"entity_id": "ana", "total": 2}, {"entity_id": "ben", "total": 2}])
+    );
+    assert_eq!(
+        (
+            stats["total"].as_u64(),
+            stats["by_type"]["PREFERENCE"].as_u64()
+        ),
+        (Some(4), Some(2))
+    );
+
+    let gone = call(&mut e, "forget_all", json!({"entity_id": "ana"})).unwrap();
+    assert_eq!(gone, json!({"entity_id": "ana", "forgotten": 2}));
+    // Only ana's: ben keeps both; a forgotten id is found nowhere; again forgets nothing.
+    assert_eq!(
+        call(&mut e, "stats", json!({"entity_id": "ben"})).unwrap()["total"],
+        2
+    );
+    assert_eq!(
+        call(&mut e, "stats", json!({"entity_id": "ana"})).unwrap()["total"],
+        0
+    );
+    let missing = call(&mut e, "locate", json!({"id": id(0)})).unwrap_err();
+    assert_eq!(missing.code(), "not_found");
+    assert!(missing.to_string().contains(&id(0)), "{missing}");
+    assert_eq!(
+        call(&mut e, "forget_all", json!({"entity_id": "ana"})).unwrap()["forgotten"],
+        0
+    );
+    let stats = call(&mut e, "store_stats", json!({})).unwrap();
+    assert_eq!(stats["owners"], json!([{"entity_id": "ben", "total": 2}]));
+    assert_eq!(stats["by_state"]["DELETED"], 2);
+    // Bad input names its field and changes nothing.
+    for (method, args) in [
+        ("locate", json!({})),
+        ("locate", json!({"id": ""})),
+        ("locate", json!({"id": 5})),
+        ("locate", json!({"id": "x", "entity_id": "ben"})),
+        ("forget_all", json!({"entity_id": ""})),
+        ("forget_all", json!({"entity_id": "ben' OR 1=1 --", "x": 1})),
+        ("store_stats", json!({"entity_id": "ben"})),
+    ] {
+        let e2 = call(&mut e, method, args.clone()).unwrap_err();
+        assert_eq!(e2.code(), "invalid_input", "{method} {args}: {e2}");
+    }
+    assert_eq!(
+        call(&mut e, "stats", json!({"entity_id": "ben"})).unwrap()["total"],
+        2
+    );
+}
+
+#[test]
+fn list_reads_memories_by_id_without_an_access_and_seed_takes_a_past_creation_time() {
+    let (mut e, clock) = engine();
+    let now = clock.now();
+    let seeded = call(
+        &mut e,
+        "seed",
+        json!({"items": [
+            {"entity_id": "ana", "content": "Ana moved to Porto", "created_at": now - 86_400_000},
+            {"entity_id": "ana", "content": "Ana plays the cello"},
+            {"entity_id": "ben", "content": "Ben plays chess"}
+        ]}),
+    )
+    .unwrap();
+    let id = |i: usize| seeded["outcomes"][i]["id"].as_str().unwrap().to_string();
+    let page = call(
+        &mut e,
+        "list",
+        json!({"entity_id": "ana", "ids": [id(0), id(2)]}),
+    )
+    .unwrap();
+    // Only ana's, only the ids asked for, and reading them is not an access.
+    assert_eq!(page["total"], 1);
+    assert_eq!(page["memories"][0]["id"], id(0).as_str());
+    assert_eq!(page["memories"][0]["created_at"], now - 86_400_000);
+    assert_eq!(page["memories"][0]["access_count"], 0);
+    let again = call(&mut e, "list", json!({"entity_id": "ana", "ids": [id(0)]})).unwrap();
+    assert_eq!(again["memories"][0]["access_count"], 0);
+    for (args, field) in [
+        (json!({"entity_id": "ana", "ids": ["x".repeat(300)]}), "ids"),
+        (json!({"entity_id": "ana", "ids": vec!["m"; 1001]}), "ids"),
+        (
+            json!({"items": [{"entity_id": "ana", "content": "From the future", "created_at": now + 1}]}),
+            "created_at",
+        ),
+        (
+            json!({"items": [{"entity_id": "ana", "content": "Far past", "created_at": -5}]}),
+            "created_at",
+        ),
+    ] {
+        let method = if args.get("items").is_some() {
+            "seed"
+        } else {
+            "list"
+        };
+        let err = call(&mut e, method, args).unwrap_err();
+        assert!(err.to_string().contains(field), "{err}");
+    }
+    assert_eq!(
+        call(&mut e, "stats", json!({"entity_id": "ana"})).unwrap()["total"],
+        2
+    );
 }
 
 #[test]

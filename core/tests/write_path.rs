@@ -511,3 +511,67 @@ fn an_llm_answer_can_come_with_the_call() {
         .unwrap()
         .contains("RFC 3339"));
 }
+
+#[test]
+fn a_captured_chat_exchange_stores_what_the_user_said_without_labels() {
+    let (mut e, _) = engine();
+    // The exchange as agent plugins capture it: the user's prompt, then the assistant's reply.
+    let capture = "User: Hi! I'm Ana, I work as a marine biologist in Porto.\n\nAssistant: Nice to meet you, Ana! How can I help today?";
+    let report = e
+        .remember("ana", capture, RememberOptions::default())
+        .unwrap();
+    let stored = all_states(&mut e, "ana");
+    assert!(!report.stored_ids().is_empty(), "{report:?}");
+    let contents: Vec<&str> = stored.iter().map(|m| m.content.as_str()).collect();
+    assert!(
+        contents.iter().any(|c| c.contains("marine biologist")),
+        "{contents:?}"
+    );
+    for c in &contents {
+        assert!(
+            !c.contains("User:") && !c.contains("Assistant"),
+            "a label was stored: {c:?}"
+        );
+        assert!(
+            !c.contains("How can I help"),
+            "the assistant's words were stored: {c:?}"
+        );
+    }
+    // The assistant's question is never a deadline.
+    assert!(stored.iter().all(|m| m.expires_at.is_none()), "{stored:?}");
+    let beat = e
+        .heartbeat_check(&HeartbeatRequest {
+            entity_id: "ana".into(),
+            dry_run: true,
+            ..Default::default()
+        })
+        .unwrap();
+    assert!(beat.deadlines.is_empty(), "{:?}", beat.deadlines);
+
+    // Several turns: the user's plan is kept (with its deadline), the assistant's promise is not.
+    let report = e
+        .remember(
+            "ana",
+            "user: I need to renew my passport before Friday.\nassistant: I'll remind you tomorrow morning.\nuser: Thanks!",
+            RememberOptions::default(),
+        )
+        .unwrap();
+    let ids = report.stored_ids();
+    assert_eq!(ids.len(), 1, "{report:?}");
+    let plan = e.get("ana", ids[0]).unwrap();
+    assert!(
+        plan.content.starts_with("I need to renew my passport"),
+        "{plan:?}"
+    );
+    assert_eq!(plan.memory_type, MemoryType::Plan);
+    assert!(plan.expires_at.is_some());
+    // An assistant-only capture stores nothing.
+    let report = e
+        .remember(
+            "ana",
+            "Assistant: Happy to help! Anything else?",
+            RememberOptions::default(),
+        )
+        .unwrap();
+    assert!(report.stored_ids().is_empty(), "{report:?}");
+}

@@ -92,10 +92,22 @@ fn every_route_answers_with_the_engines_json() {
         "/api/v1/memories?entity_id=ana&limit=2&state=ACTIVE",
         Value::Null,
     );
+    // Keyoku's list: an array of memories, RFC 3339 times and lowercase states.
+    let listed = page.as_array().unwrap();
+    assert_eq!(listed.len(), 2, "{page}");
+    assert!(listed
+        .iter()
+        .all(|m| m["state"] == "active" && m["created_at"].is_string()));
     assert_eq!(
         (
-            page["total"].as_u64(),
-            page["memories"].as_array().unwrap().len()
+            s.send(
+                "POST",
+                "/api/v1/call/list",
+                json!({"entity_id": "ana", "limit": 2})
+            )
+            .1["total"]
+                .as_u64(),
+            2
         ),
         (Some(3), 2)
     );
@@ -161,10 +173,14 @@ fn every_route_answers_with_the_engines_json() {
     assert_eq!((st, jsonl.as_str().unwrap().lines().count()), (200, 3));
     let (st, r) = s.send("POST", "/api/v1/import", json!({"jsonl": jsonl}));
     assert_eq!((st, r["already_present"].as_u64()), (200, Some(3)));
+    let (st, gone) = s.send("DELETE", &format!("{path}?entity_id=ana"), Value::Null);
     assert_eq!(
-        s.send("DELETE", &format!("{path}?entity_id=ana"), Value::Null)
-            .1["state"],
-        "DELETED"
+        (
+            st,
+            gone["status"].as_str(),
+            gone["memory"]["state"].as_str()
+        ),
+        (200, Some("deleted"), Some("deleted"))
     );
     assert_eq!(
         s.send("GET", &format!("{path}?entity_id=ben"), Value::Null)
@@ -499,7 +515,22 @@ fn schedule_routes() {
     let id = created["id"].as_str().unwrap().to_string();
     let (st, list) = s.send("GET", "/api/v1/schedules?entity_id=kai", Value::Null);
     assert_eq!((st, list[0]["id"].as_str()), (200, Some(id.as_str())));
-    let (st, due) = s.send("GET", "/api/v1/scheduled?entity_id=kai", Value::Null);
+    // Keyoku's list: every live schedule, as PLAN memories; the due ones are `scheduled`.
+    let (st, all) = s.send(
+        "GET",
+        "/api/v1/scheduled?entity_id=kai&agent_id=bot",
+        Value::Null,
+    );
+    assert_eq!(
+        (st, all[0]["id"].as_str(), all[0]["type"].as_str()),
+        (200, Some(id.as_str()), Some("PLAN")),
+        "{all}"
+    );
+    let (st, due) = s.send(
+        "POST",
+        "/api/v1/call/scheduled",
+        json!({"entity_id": "kai"}),
+    );
     assert_eq!(
         (st, due),
         (200, json!([])),
@@ -510,7 +541,11 @@ fn schedule_routes() {
         &format!("/api/v1/schedule/{id}/ack"),
         json!({"entity_id": "kai"}),
     );
-    assert_eq!((st, r["acknowledged_at"].is_i64()), (200, true), "{r}");
+    assert_eq!(
+        (st, r["schedule"]["acknowledged_at"].is_string()),
+        (200, true),
+        "{r}"
+    );
     let (st, r) = s.send(
         "PUT",
         &format!("/api/v1/schedule/{id}"),
@@ -607,7 +642,9 @@ fn heartbeat_routes() {
     );
     assert_eq!(st, 200, "{c}");
     assert_eq!(c["report"]["in_conversation"], true);
-    assert_eq!(c["recent_messages"][0]["content"], "Hi Kai!");
+    assert_eq!(c["in_conversation"], true);
+    assert_eq!(c["recent_messages"][0], "Hi Kai!");
+    assert_eq!(c["messages"][0]["content"], "Hi Kai!");
     assert_eq!(
         c["relevant_memories"][0]["memory"]["content"],
         "Kai drinks green tea"
@@ -715,7 +752,7 @@ fn every_declared_call_has_a_route_and_query_parameters_follow_the_schema() {
         Value::Null,
     );
     assert_eq!(st, 200, "{page}");
-    let contents: Vec<&str> = page["memories"]
+    let contents: Vec<&str> = page
         .as_array()
         .unwrap()
         .iter()
@@ -727,7 +764,11 @@ fn every_declared_call_has_a_route_and_query_parameters_follow_the_schema() {
         "/api/v1/memories?entity_id=123&types=PLAN&types=EVENT&pinned=false",
         Value::Null,
     );
-    assert_eq!((st, page["total"].as_u64()), (200, Some(2)), "{page}");
+    assert_eq!(
+        (st, page.as_array().map(Vec::len)),
+        (200, Some(2)),
+        "{page}"
+    );
     // A value that is not of its type reaches the engine as text, and is refused by name.
     let (st, r) = s.send(
         "GET",

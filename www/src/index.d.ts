@@ -130,6 +130,13 @@ export interface Extracted {
   vector?: Vector | null;
 }
 
+/** What `forget_all` did. */
+export interface ForgetAllReport {
+  entity_id: string;
+  /** Memories forgotten (soft-deleted; purged after the retention period). */
+  forgotten: number;
+}
+
 /** How one goal is going. */
 export interface GoalProgress {
   /** ACTIVITY memories that work towards it (stored vectors, or shared entities). */
@@ -233,6 +240,11 @@ export interface HeartbeatRequest {
   utc_offset_minutes?: number | null;
 }
 
+/** A memory by its id alone. */
+export interface IdRef {
+  id: string;
+}
+
 /** Arguments of `import`: JSONL as made by `export`, or plain records. */
 export interface ImportArgs {
   jsonl: string;
@@ -270,6 +282,11 @@ export type Layer = 'working' | 'episodic' | 'semantic' | 'procedural';
  */
 export interface ListRequest {
   entity_id: string;
+  /**
+   * Only these memories (at most 1,000 ids): a read of several by id that, unlike `get`,
+   * is not an access.
+   */
+  ids?: string[];
   kinds?: Kind[];
   /** Page size (1..=1000, default 50). */
   limit?: number | null;
@@ -281,6 +298,15 @@ export interface ListRequest {
   statuses?: Status[];
   tag?: string | null;
   types?: MemoryType[];
+}
+
+/** Where a memory lives, as answered by `locate`. */
+export interface Location {
+  /** The owner the memory belongs to. */
+  entity_id: string;
+  id: string;
+  /** Whether the memory is a schedule (its id also addresses the schedule calls). */
+  schedule: boolean;
 }
 
 /** What one maintenance pass did. */
@@ -389,6 +415,11 @@ export interface NewMemory {
   /** Default 1.0. */
   confidence?: number | null;
   content: string;
+  /**
+   * When it was first said, for memories brought from elsewhere (not after now; default
+   * now): it ages from then.
+   */
+  created_at?: number | null;
   cron_tag?: string | null;
   entity_id: string;
   expires_at?: number | null;
@@ -462,6 +493,13 @@ export type Outcome =
     kind: ConflictKind;
     mode: ConflictMode;
   };
+
+/** One owner in the store's counts. */
+export interface OwnerCount {
+  entity_id: string;
+  /** Memories not deleted. */
+  total: number;
+}
 
 /** One owner. */
 export interface OwnerRef {
@@ -609,6 +647,10 @@ export interface RememberArgs {
   /** Default conversation (trust 0.6). */
   source?: Source | null;
   source_ref?: string | null;
+  /** The team the memories are shared with (stored with them). */
+  team_id?: string | null;
+  /** Who besides the owner's agent may see them (default private). */
+  visibility?: Visibility | null;
 }
 
 /** A decision on an open conflict. */
@@ -792,6 +834,21 @@ export interface StatusChange {
   reason: string;
 }
 
+/** Counts of every owner's memories, as answered by `store_stats`. */
+export interface StoreStats {
+  /** Includes DELETED (soft-deleted, not yet purged). */
+  by_state: Record<string, number>;
+  by_status: Record<string, number>;
+  by_tier: Record<string, number>;
+  by_type: Record<string, number>;
+  embedding_dim: number;
+  embedding_model: string;
+  /** Owners with memories not deleted, by id. */
+  owners: OwnerCount[];
+  /** Memories not deleted. */
+  total: number;
+}
+
 /** Storage tier: how often a memory is likely to be needed. */
 export type Tier = 'hot' | 'warm' | 'archive';
 
@@ -884,6 +941,15 @@ export declare class Mnemo {
   update(args: UpdateArgs): Promise<Memory>;
   /** Forgets a memory (soft delete; purged after the retention period). */
   forget(args: MemoryRef): Promise<Memory>;
+  /** Forgets every memory of an owner. */
+  forgetAll(args: OwnerRef): Promise<ForgetAllReport>;
+  /**
+   * The owner of a memory found by its id alone (for hosts serving many owners behind one key);
+   * not found when no owner has it.
+   */
+  locate(args: IdRef): Promise<Location>;
+  /** Counts of every owner's memories, and the owners. */
+  storeStats(args?: NoArgs): Promise<StoreStats>;
   /** Reinforces a memory: feedback +3, and it counts as used. */
   reinforce(args: MemoryRef): Promise<Memory>;
   /** Demotes a memory: feedback −1. */

@@ -17,8 +17,9 @@ use serde_json::Value;
 pub use scenario::{run_scenario, Scenario, Step};
 pub use schema::{schema, EMBEDS};
 
+use crate::census::{Location, StoreStats};
 use crate::conflict::{Conflict, ConflictsRequest, ResolveRequest};
-use crate::curate::{ListRequest, MemoryPatch, Page, Stats};
+use crate::curate::{ForgetAllReport, ListRequest, MemoryPatch, Page, Stats};
 use crate::engine::Engine;
 use crate::error::{Error, Result};
 use crate::export::ImportReport;
@@ -31,7 +32,7 @@ use crate::heartbeat::{
     HeartbeatContext, HeartbeatReport, HeartbeatRequest, Message, RecordMessage,
 };
 use crate::maintain::MaintainReport;
-use crate::model::{Memory, Source, Status, StatusChange};
+use crate::model::{Memory, Source, Status, StatusChange, Visibility};
 use crate::recall::{SearchHit, SearchRequest};
 use crate::schedule::{Schedule, ScheduleCreate, ScheduleRef, ScheduleUpdate, SchedulesRequest};
 use crate::write::{NewMemory, RememberOptions, WriteReport};
@@ -192,6 +193,13 @@ calls! {
     /// Forgets a memory (soft delete; purged after the retention period).
     write Forget("forget", MemoryRef) -> Memory, mcp "memory_forget" =>
         |e, a| e.forget(&a.entity_id, &a.id);
+    /// Forgets every memory of an owner.
+    write ForgetAll("forget_all", OwnerRef) -> ForgetAllReport => |e, a| e.forget_all(&a.entity_id);
+    /// The owner of a memory found by its id alone (for hosts serving many owners behind one
+    /// key); not found when no owner has it.
+    read Locate("locate", IdRef) -> Location => |e, a| e.locate(&a.id);
+    /// Counts of every owner's memories, and the owners.
+    read StoreStats("store_stats", NoArgs) -> StoreStats => |e, _a| e.store_stats();
     /// Reinforces a memory: feedback +3, and it counts as used.
     write Reinforce("reinforce", MemoryRef) -> Memory, mcp "memory_reinforce" =>
         |e, a| e.reinforce(&a.entity_id, &a.id);
@@ -286,6 +294,12 @@ pub struct RememberArgs {
     pub session_id: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub source_ref: Option<String>,
+    /// The team the memories are shared with (stored with them).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub team_id: Option<String>,
+    /// Who besides the owner's agent may see them (default private).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub visibility: Option<Visibility>,
     /// Default conversation (trust 0.6).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub source: Option<Source>,
@@ -297,6 +311,8 @@ impl RememberArgs {
             agent_id: self.agent_id.clone(),
             session_id: self.session_id.clone(),
             source_ref: self.source_ref.clone(),
+            team_id: self.team_id.clone(),
+            visibility: self.visibility,
             source: self.source,
         }
     }
@@ -324,6 +340,14 @@ pub struct SeedArgs {
 #[schemars(extend("required" = ["entity_id", "id"]))]
 pub struct MemoryRef {
     pub entity_id: String,
+    pub id: String,
+}
+
+/// A memory by its id alone.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+#[schemars(extend("required" = ["id"]))]
+pub struct IdRef {
     pub id: String,
 }
 

@@ -10,6 +10,7 @@ mod lists;
 pub mod llm;
 mod relations;
 mod sentiment;
+mod transcript;
 mod when;
 mod words;
 
@@ -179,6 +180,14 @@ pub struct RuleExtractor;
 
 impl Extractor for RuleExtractor {
     fn extract(&self, text: &str, now: Millis) -> Result<Vec<Extracted>> {
+        // A chat capture ("User: … / Assistant: …"): the user's turns, each on its own.
+        if let Some(turns) = transcript::user_turns(text) {
+            let mut found = Vec::new();
+            for turn in turns {
+                found.extend(self.extract(&turn, now)?);
+            }
+            return Ok(found);
+        }
         if gate::trivial(&words::tokens(text)) {
             return Ok(Vec::new());
         }

@@ -388,6 +388,8 @@ pub fn due(conn: &Connection, now: Millis, limit: usize) -> Result<Vec<(i64, Mem
 #[derive(Debug, Default)]
 pub struct ListFilter<'a> {
     pub owner: &'a str,
+    /// Only these ids (any when empty).
+    pub ids: &'a [String],
     pub types: &'a [MemoryType],
     pub states: &'a [State],
     pub statuses: &'a [Status],
@@ -424,6 +426,12 @@ pub fn list(
     for (column, values) in filters {
         any_of(&mut sql, &mut args, column, values);
     }
+    if !f.ids.is_empty() {
+        sql.push_str(" AND id IN (SELECT value FROM json_each(?))");
+        args.push(Value::Text(
+            serde_json::to_string(f.ids).unwrap_or_else(|_| "[]".into()),
+        ));
+    }
     if let Some(tag) = f.tag {
         sql.push_str(" AND (EXISTS (SELECT 1 FROM json_each(manual_tags) WHERE value = ?) OR EXISTS (SELECT 1 FROM json_each(auto_tags) WHERE value = ?))");
         args.push(Value::Text(tag.into()));
@@ -454,7 +462,7 @@ pub fn list(
 /// Counts of `owner`'s memories grouped by one column (`type`, `state`, `status`, `tier`).
 pub fn count_by(
     conn: &Connection,
-    owner: &str,
+    owner: Option<&str>,
     column: &str,
     include_deleted: bool,
 ) -> Result<Vec<(String, usize)>> {
@@ -462,13 +470,54 @@ pub fn count_by(
         column,
         "type" | "state" | "status" | "tier" | "kind" | "layer"
     ));
-    let filter = if include_deleted {
+    let deleted = if include_deleted {
         ""
     } else {
-        " AND state != 'DELETED'"
+        "state != 'DELETED'"
     };
-    let mut stmt = conn.prepare_cached(&format!("SELECT {column}, count(*) FROM memories WHERE entity_id = ?1{filter} GROUP BY 1 ORDER BY 1"))?;
-    let rows = stmt.query_map([owner], |r| Ok((r.get(0)?, r.get::<_, i64>(1)? as usize)))?;
+    let filter = match (owner.is_some(), include_deleted) {
+        (true, true) => " WHERE entity_id = ?1".to_string(),
+        (true, false) => format!(" WHERE entity_id = ?1 AND {deleted}"),
+        (false, true) => String::new(),
+        (false, false) => format!(" WHERE {deleted}"),
+    };
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {column}, count(*) FROM memories{filter} GROUP BY 1 ORDER BY 1"
+    ))?;
+    let row = |r: &rusqlite::Row| Ok((r.get(0)?, r.get::<_, i64>(1)? as usize));
+    let rows = match owner {
+        Some(o) => stmt.query_map([o], row)?.collect::<rusqlite::Result<_>>(),
+        None => stmt.query_map([], row)?.collect::<rusqlite::Result<_>>(),
+    };
+    Ok(rows?)
+}
+
+/// Every owner with memories not deleted, and how many, by owner id.
+pub fn owners(conn: &Connection) -> Result<Vec<(String, usize)>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT entity_id, count(*) FROM memories WHERE state != 'DELETED' GROUP BY 1 ORDER BY 1",
+    )?;
+    let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get::<_, i64>(1)? as usize)))?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// The owner of live (not deleted) memory `id`, and whether it is a schedule.
+pub fn live_owner_of(conn: &Connection, id: &str) -> Result<Option<(String, bool)>> {
+    Ok(conn
+        .prepare_cached(
+            "SELECT m.entity_id, EXISTS (SELECT 1 FROM schedules s WHERE s.memory_pk = m.pk) \
+             FROM memories m WHERE m.id = ?1 AND m.state != 'DELETED'",
+        )?
+        .query_row([id], |r| Ok((r.get(0)?, r.get(1)?)))
+        .optional()?)
+}
+
+/// Ids of `owner`'s live (not deleted) memories, oldest first.
+pub fn live_ids(conn: &Connection, owner: &str) -> Result<Vec<String>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT id FROM memories WHERE entity_id = ?1 AND state != 'DELETED' ORDER BY pk",
+    )?;
+    let rows = stmt.query_map([owner], |r| r.get(0))?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 

@@ -54,6 +54,9 @@ pub struct NewMemory {
     pub session_id: Option<String>,
     pub team_id: Option<String>,
     pub visibility: Option<Visibility>,
+    /// When it was first said, for memories brought from elsewhere (not after now; default
+    /// now): it ages from then.
+    pub created_at: Option<Millis>,
     /// The content's vector, when the caller embeds it.
     #[schemars(extend("x-embeds" = "content"))]
     pub vector: Option<Vec<f32>>,
@@ -66,6 +69,10 @@ pub struct RememberOptions {
     pub agent_id: Option<String>,
     pub session_id: Option<String>,
     pub source_ref: Option<String>,
+    /// The team the memories are shared with (stored; teams are not enforced in search).
+    pub team_id: Option<String>,
+    /// Default private.
+    pub visibility: Option<Visibility>,
     /// Default conversation (trust 0.6).
     pub source: Option<Source>,
 }
@@ -201,6 +208,8 @@ pub(crate) fn from_extracted(
                 source_ref: opts.source_ref.clone(),
                 agent_id: opts.agent_id.clone(),
                 session_id: opts.session_id.clone(),
+                team_id: opts.team_id.clone(),
+                visibility: opts.visibility,
                 vector: x.vector,
                 ..Default::default()
             },

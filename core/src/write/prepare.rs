@@ -66,6 +66,16 @@ pub(crate) fn prepare(view: &View, input: Input) -> Result<Prepared> {
     let source = n.source.unwrap_or(Source::Agent);
     let content = content.trim().to_string();
     let now = view.now()?;
+    let created_at = match n.created_at {
+        Some(t) => {
+            check_time("created_at", t)?;
+            if t > now {
+                return Err(Error::invalid("created_at", "is after now"));
+            }
+            t
+        }
+        None => now,
+    };
     Ok(Prepared {
         memory: Memory {
             id: String::new(),
@@ -98,7 +108,7 @@ pub(crate) fn prepare(view: &View, input: Input) -> Result<Prepared> {
             source_ref: source_ref.map(SourceRef::into_string),
             surprise: None,
             merged_into: None,
-            created_at: now,
+            created_at,
             updated_at: now,
             state_changed_at: now,
             deleted_at: None,

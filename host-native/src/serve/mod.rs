@@ -11,6 +11,7 @@
 //! ([`engine`]), which groups concurrent writes into one commit.
 
 mod engine;
+mod keyoku;
 mod routes;
 mod token;
 
@@ -37,7 +38,8 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use crate::runtime::Runtime;
 use engine::{Engine, Outcome};
-use routes::{Route, Shapes};
+use keyoku::Form;
+use routes::{EngineCall, Route, Shapes};
 pub use token::token;
 
 /// Largest request body (1 MiB, as Keyoku's server allows).
@@ -292,11 +294,25 @@ fn error(status: u16, code: &str, message: impl Into<String>) -> Response {
     )
 }
 
+/// The system clock in ms since the epoch (health's timestamp only; the engine keeps its own).
+fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
 /// `GET /api/v1/health`: answered without the engine or the token.
 async fn health() -> Response {
     reply(
         200,
-        json!({ "status": "ok", "version": env!("CARGO_PKG_VERSION") }).to_string(),
+        json!({
+            "status": "ok",
+            "version": env!("CARGO_PKG_VERSION"),
+            "timestamp": keyoku::rfc3339(now_ms()),
+            // Keyoku's event stream is not served: no client is ever connected to it.
+            "sse_clients": 0,
+        })
+        .to_string(),
     )
 }
 
@@ -318,7 +334,10 @@ async fn api(State(app): State<Arc<App>>, request: Request) -> Response {
     if !authorised(&parts.headers, &app.token) {
         return reply(401, json!({ "error": "unauthorized" }).to_string());
     }
-    let body = if matches!(parts.method, Method::POST | Method::PUT | Method::PATCH) {
+    let body = if matches!(
+        parts.method,
+        Method::POST | Method::PUT | Method::PATCH | Method::DELETE
+    ) {
         match read_body(&parts.headers, body, app.timeout).await {
             Ok(body) => body,
             Err(refused) => return refused,
@@ -333,17 +352,79 @@ async fn api(State(app): State<Arc<App>>, request: Request) -> Response {
         .unwrap_or_default();
     let path = parts.uri.path();
     match routes::route(&app.shapes, parts.method.clone(), path, &params, body) {
-        Route::Call(method, args) => match app.engine.call(&method, args.to_string()).await {
-            Outcome::Answer(text) => reply(200, text),
-            Outcome::Refused(e) => error(routes::status_of(&e.code), &e.code, e.message),
-            Outcome::Failed(message) => error(500, "internal_error", message),
-        },
+        Route::Call(call) => run(&app.engine, call).await,
         Route::Schema => reply(200, app.schema.clone()),
+        Route::Unsupported(why) => error(501, "not_implemented", why),
         Route::NotFound => error(
             404,
             "not_found",
             format!("no route {} {path}", parts.method),
         ),
+    }
+}
+
+/// Runs a route's engine call: its owner looked up first when the request addressed a
+/// memory by id alone, the answer given the route's form.
+async fn run(engine: &Engine, mut call: EngineCall) -> Response {
+    if let Some(id) = call.locate.take() {
+        let args = json!({ "id": id }).to_string();
+        match engine.call("locate", args).await {
+            Outcome::Answer(text) => {
+                let owner = serde_json::from_str::<Value>(&text)
+                    .map(|v| v["entity_id"].clone())
+                    .unwrap_or(Value::Null);
+                if let Some(o) = call.args.as_object_mut() {
+                    o.insert("entity_id".into(), owner);
+                }
+            }
+            outcome => return failure(outcome),
+        }
+    }
+    let outcome = engine.call(&call.method, call.args.to_string()).await;
+    let (text, form) = match (outcome, call.form) {
+        (Outcome::Answer(text), Form::Mnemo) => return reply(200, text),
+        (Outcome::Answer(text), form) => (text, form),
+        (outcome, _) => return failure(outcome),
+    };
+    let answer: Value = match serde_json::from_str(&text) {
+        Ok(answer) => answer,
+        Err(e) => {
+            return error(
+                500,
+                "internal_error",
+                format!("the engine answered unreadable JSON: {e}"),
+            )
+        }
+    };
+    // Schedules are given as their memories: read them by id (not an access).
+    let mut rows = Vec::new();
+    let ids = keyoku::schedule_ids(form, &answer);
+    if form.holds_schedules() && !ids.is_empty() {
+        let owner = if call.args["entity_id"].is_string() {
+            call.args["entity_id"].clone()
+        } else {
+            answer["entity_id"].clone()
+        };
+        let read = json!({ "entity_id": owner, "ids": ids, "limit": ids.len() });
+        match engine.call("list", read.to_string()).await {
+            Outcome::Answer(page) => {
+                rows = serde_json::from_str::<Value>(&page)
+                    .ok()
+                    .and_then(|p| p["memories"].as_array().cloned())
+                    .unwrap_or_default();
+            }
+            outcome => return failure(outcome),
+        }
+    }
+    reply(200, keyoku::reshape(form, answer, &rows).to_string())
+}
+
+/// The answer to a call the engine refused or could not run.
+fn failure(outcome: Outcome) -> Response {
+    match outcome {
+        Outcome::Refused(e) => error(routes::status_of(&e.code), &e.code, e.message),
+        Outcome::Failed(message) => error(500, "internal_error", message),
+        Outcome::Answer(_) => error(500, "internal_error", "an answer taken for a failure"),
     }
 }
 

@@ -1,22 +1,39 @@
-//! Keyoku's routes under `/api/v1`, as engine calls: which call a request makes and its
-//! arguments (the body, the path's ids, query parameters typed by the call's schema), and the
-//! HTTP status of the engine's error codes. Pure: no I/O here.
+//! The routes under `/api/v1`, as engine calls: which call a request makes, its arguments
+//! (the body, the path's ids, query parameters typed by the call's schema), the shape its
+//! answer takes (Keyoku's on Keyoku's routes, see [`keyoku`]), and the HTTP status of the
+//! engine's error codes. Pure: no I/O here.
 
 use std::collections::HashMap;
 
 use axum::http::Method;
 use serde_json::{json, Map, Value};
 
+use super::keyoku::{self, Form};
+
 /// Where every route lives.
 pub const PREFIX: &str = "/api/v1/";
+
+/// An engine call a request makes.
+#[derive(Debug, PartialEq)]
+pub struct EngineCall {
+    pub method: String,
+    pub args: Value,
+    /// A memory addressed by id alone: its owner is looked up (`locate`) and given as the
+    /// call's `entity_id`, unless the request named one.
+    pub locate: Option<String>,
+    /// The form its answer is given.
+    pub form: Form,
+}
 
 /// What a request asks for.
 #[derive(Debug, PartialEq)]
 pub enum Route {
-    /// An engine call with its arguments.
-    Call(String, Value),
+    /// An engine call.
+    Call(EngineCall),
     /// The schema of every call.
     Schema,
+    /// A Keyoku route Mnemo does not serve (yet): answered 501 with why.
+    Unsupported(&'static str),
     /// No such route.
     NotFound,
 }
@@ -126,29 +143,6 @@ fn with(mut args: Value, key: &str, value: Value) -> Value {
     args
 }
 
-/// Keyoku's record-message body (`message`, `action_id`, an agent's by default) in the
-/// engine's words (`content`, `act_id`, `role`); the engine's own words pass unchanged.
-fn keyoku_message(body: Value) -> Value {
-    let Value::Object(mut o) = body else {
-        return body;
-    };
-    for (theirs, ours) in [("message", "content"), ("action_id", "act_id")] {
-        if !o.contains_key(ours) {
-            if let Some(v) = o.remove(theirs) {
-                o.insert(ours.into(), v);
-            }
-        }
-    }
-    o.entry("role").or_insert_with(|| json!("agent"));
-    // Keyoku names the agent; one store serves one agent here.
-    if o.get("agent_id")
-        .is_some_and(|a| a.is_string() || a.is_null())
-    {
-        o.remove("agent_id");
-    }
-    Value::Object(o)
-}
-
 /// The call a request makes: `path` without its query, `params` the query's pairs as sent,
 /// `body` the JSON object sent (`{}` for none).
 pub fn route(
@@ -162,80 +156,118 @@ pub fn route(
         return Route::NotFound;
     };
     let segments: Vec<&str> = rest.trim_end_matches('/').split('/').collect();
-    let call = |method: &str, args: Value| Route::Call(method.to_string(), args);
+    let call = |method: &str, args: Value, form: Form| {
+        Route::Call(EngineCall {
+            method: method.to_string(),
+            args,
+            locate: None,
+            form,
+        })
+    };
+    // A call on memory `id`, its owner looked up when the request does not name it.
+    let on = |method: &str, args: Value, id: &str, form: Form| {
+        let named = args.get("entity_id").is_some_and(|e| !e.is_null());
+        Route::Call(EngineCall {
+            method: method.to_string(),
+            args: with(args, "id", json!(id)),
+            locate: (!named).then(|| id.to_string()),
+            form,
+        })
+    };
+    let query = |method: &str| shapes.args(method, params);
+    let owner_given = params.iter().any(|(k, _)| k == "entity_id");
     match (method, segments.as_slice()) {
-        (Method::POST, ["remember"]) => call("remember", body),
-        (Method::POST, ["extract"]) => call("extract", body),
-        (Method::GET, ["extract", "instructions"]) => call("llm_instructions", json!({})),
-        (Method::POST, ["seed"]) => call("seed", body),
-        (Method::POST, ["search"]) => call("search", body),
-        (Method::POST, ["consolidate"]) => call("maintain", json!({})),
-        (Method::GET, ["stats"]) => call("stats", shapes.args("stats", params)),
-        (Method::GET, ["stats", entity]) => call("stats", json!({ "entity_id": entity })),
-        (Method::GET, ["memories"]) => call("list", shapes.args("list", params)),
-        (Method::POST, ["memories"]) => call("seed", json!({ "items": [body] })),
-        (Method::GET, ["memories", id]) => {
-            call("get", with(shapes.args("get", params), "id", json!(id)))
+        (Method::POST, ["remember"]) => call("remember", keyoku::remember_args(body), Form::Remember),
+        (Method::POST, ["extract"]) => call("extract", body, Form::Mnemo),
+        (Method::GET, ["extract", "instructions"]) => call("llm_instructions", json!({}), Form::Mnemo),
+        (Method::POST, ["seed"]) => call("seed", keyoku::seed_args(body), Form::Seed),
+        (Method::POST, ["search"]) => call("search", keyoku::search_args(body), Form::Search),
+        (Method::POST, ["consolidate"]) => call("maintain", json!({}), Form::Consolidated),
+        (Method::GET, ["stats"]) if owner_given => call("stats", query("stats"), Form::Stats),
+        (Method::GET, ["stats"]) => call("store_stats", json!({}), Form::GlobalStats),
+        (Method::GET, ["stats", entity]) => call("stats", json!({ "entity_id": entity }), Form::Stats),
+        (Method::GET, ["memories"]) => call("list", query("list"), Form::Memories),
+        (Method::GET, ["memories", "sample"]) => call("list", query("list"), Form::Memories),
+        (Method::POST, ["memories"]) => call("seed", json!({ "items": [body] }), Form::Seed),
+        (Method::DELETE, ["memories"]) => call("forget_all", body, Form::DeletedAll),
+        (Method::GET, ["memories", id]) => on("get", query("get"), id, Form::Memory),
+        (Method::DELETE, ["memories", id]) => on("forget", query("forget"), id, Form::Deleted),
+        (Method::PUT, ["memories", id, "tags"]) => {
+            let mut b = body;
+            let entity = b.as_object_mut().and_then(|o| o.remove("entity_id"));
+            let tags = b.as_object_mut().and_then(|o| o.remove("tags")).unwrap_or(Value::Null);
+            let mut args = json!({ "patch": { "tags": tags } });
+            if let Some(e) = entity {
+                args = with(args, "entity_id", e);
+            }
+            on("update", args, id, Form::Tags)
         }
-        (Method::DELETE, ["memories", id]) => call(
-            "forget",
-            with(shapes.args("forget", params), "id", json!(id)),
-        ),
         (Method::PUT | Method::PATCH, ["memories", id]) => {
             let mut patch = body;
-            let entity = patch
-                .as_object_mut()
-                .and_then(|o| o.remove("entity_id"))
-                .unwrap_or(Value::Null);
-            call(
-                "update",
-                json!({ "entity_id": entity, "id": id, "patch": patch }),
-            )
+            let entity = patch.as_object_mut().and_then(|o| o.remove("entity_id"));
+            let mut args = json!({ "patch": patch });
+            if let Some(e) = entity {
+                args = with(args, "entity_id", e);
+            }
+            on("update", args, id, Form::Memory)
         }
         (Method::POST, ["memories", id, action @ ("reinforce" | "demote" | "pin" | "status")]) => {
-            let method = if *action == "status" {
-                "set_status"
-            } else {
-                action
-            };
-            call(method, with(body, "id", json!(id)))
+            let method = if *action == "status" { "set_status" } else { action };
+            on(method, body, id, Form::Memory)
         }
-        (Method::GET, ["memories", id, "history"]) => call(
-            "status_history",
-            with(shapes.args("status_history", params), "id", json!(id)),
-        ),
-        (Method::GET, ["entities"]) => call("entities", shapes.args("entities", params)),
-        (Method::GET, ["conflicts"]) => call("conflicts", shapes.args("conflicts", params)),
-        (Method::POST, ["schedule"]) => call("schedule_create", body),
-        (Method::GET, ["schedules"]) => call("schedules", shapes.args("schedules", params)),
-        (Method::GET, ["scheduled"]) => call("scheduled", shapes.args("scheduled", params)),
-        (Method::POST, ["schedule", id, "ack"]) => {
-            call("schedule_ack", with(body, "id", json!(id)))
+        (Method::GET, ["memories", id, "history"]) => on("status_history", query("status_history"), id, Form::Mnemo),
+        // Keyoku's entities are the owners; with an owner, Mnemo's graph entities.
+        (Method::GET, ["entities"]) if owner_given => call("entities", query("entities"), Form::Mnemo),
+        (Method::GET, ["entities"]) => call("store_stats", json!({}), Form::Owners),
+        (Method::GET, ["graph", "entities"]) => call("entities", query("entities"), Form::Mnemo),
+        (Method::GET, ["conflicts"]) => call("conflicts", query("conflicts"), Form::Mnemo),
+        (Method::POST, ["schedule"]) => call("schedule_create", keyoku::schedule_create_args(body), Form::Schedule),
+        // Keyoku lists every live schedule here; the ones due now are `/call/scheduled`.
+        (Method::GET, ["scheduled"]) => {
+            let mut args = query("schedules");
+            if let Some(o) = args.as_object_mut() {
+                o.remove("agent_id");
+            }
+            call("schedules", args, Form::Schedules)
         }
+        (Method::GET, ["schedules"]) => call("schedules", query("schedules"), Form::Mnemo),
+        (Method::POST, ["schedule", "ack"]) => {
+            let mut b = body;
+            let id = b.as_object_mut().and_then(|o| o.remove("memory_id"));
+            match id.as_ref().and_then(Value::as_str) {
+                Some(id) => on("schedule_ack", b, id, Form::ScheduleStatus("acknowledged")),
+                // No id: the engine names what is missing.
+                None => call("schedule_ack", b, Form::Mnemo),
+            }
+        }
+        (Method::POST, ["schedule", id, "ack"]) => on("schedule_ack", body, id, Form::ScheduleStatus("acknowledged")),
         (Method::PUT | Method::PATCH, ["schedule", id]) => {
-            call("schedule_update", with(body, "id", json!(id)))
+            on("schedule_update", keyoku::schedule_update_args(body), id, Form::Schedule)
         }
-        (Method::DELETE, ["schedule", id]) => call(
-            "schedule_cancel",
-            with(shapes.args("schedule_cancel", params), "id", json!(id)),
-        ),
-        (Method::POST, ["heartbeat", "check"]) => call("heartbeat_check", body),
-        (Method::POST, ["heartbeat", "context"]) => call("heartbeat_context", body),
+        (Method::DELETE, ["schedule", id]) => {
+            on("schedule_cancel", query("schedule_cancel"), id, Form::ScheduleStatus("cancelled"))
+        }
+        (Method::POST, ["heartbeat", "check"]) => call("heartbeat_check", keyoku::heartbeat_args(body), Form::Heartbeat),
+        (Method::POST, ["heartbeat", "context"]) => {
+            call("heartbeat_context", keyoku::heartbeat_args(body), Form::HeartbeatContext)
+        }
         (Method::POST, ["heartbeat", "record-message" | "message"]) => {
-            call("record_message", keyoku_message(body))
+            call("record_message", keyoku::message_args(body), Form::Recorded)
         }
-        (Method::POST, ["conflicts", id, "resolve"]) => {
-            call("resolve_conflict", with(body, "id", json!(id)))
-        }
-        (Method::GET, ["graph", "relationships"]) => {
-            call("relationships", shapes.args("relationships", params))
-        }
-        (Method::GET, ["graph", "traverse"]) => call("traverse", shapes.args("traverse", params)),
-        (Method::GET, ["graph", "path"]) => call("path", shapes.args("path", params)),
-        (Method::GET, ["export"]) => call("export", shapes.args("export", params)),
-        (Method::POST, ["import"]) => call("import", body),
-        // Every declared call, by its method name; and the declarations themselves.
-        (Method::POST, ["call", name]) => call(name, body),
+        (Method::POST, ["conflicts", id, "resolve"]) => call("resolve_conflict", with(body, "id", json!(id)), Form::Mnemo),
+        (Method::GET, ["graph", "relationships"]) => call("relationships", query("relationships"), Form::Mnemo),
+        (Method::GET, ["graph", "traverse"]) => call("traverse", query("traverse"), Form::Mnemo),
+        (Method::GET, ["graph", "path"]) => call("path", query("path"), Form::Mnemo),
+        (Method::GET, ["export"]) => call("export", query("export"), Form::Mnemo),
+        (Method::POST, ["import"]) => call("import", body, Form::Mnemo),
+        (_, ["teams", ..]) => Route::Unsupported(
+            "teams are not supported: memories keep the team_id and visibility they were written with, but Mnemo does not share them between agents",
+        ),
+        (_, ["watcher", ..] | ["events"]) => Route::Unsupported(
+            "the watcher and its event stream are not served yet: poll POST /api/v1/heartbeat/check",
+        ),
+        // Every declared call, by its method name (Mnemo's own shapes); and the declarations.
+        (Method::POST, ["call", name]) => call(name, body, Form::Mnemo),
         (Method::GET, ["schema"]) => Route::Schema,
         _ => Route::NotFound,
     }

@@ -1,0 +1,82 @@
+//! The store as a whole, across owners: who has memories, where an id lives, and counts of
+//! everything. For hosts that serve many owners behind one key (an HTTP server addressing a
+//! memory by id alone, an operator's overview); every other call stays scoped to one owner.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+use crate::field::Id;
+use crate::store::{memories, View};
+
+/// Where a memory lives, as answered by `locate`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct Location {
+    pub id: String,
+    /// The owner the memory belongs to.
+    pub entity_id: String,
+    /// Whether the memory is a schedule (its id also addresses the schedule calls).
+    pub schedule: bool,
+}
+
+/// One owner in the store's counts.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct OwnerCount {
+    pub entity_id: String,
+    /// Memories not deleted.
+    pub total: usize,
+}
+
+/// Counts of every owner's memories, as answered by `store_stats`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct StoreStats {
+    /// Owners with memories not deleted, by id.
+    pub owners: Vec<OwnerCount>,
+    /// Memories not deleted.
+    pub total: usize,
+    pub by_type: BTreeMap<String, usize>,
+    /// Includes DELETED (soft-deleted, not yet purged).
+    pub by_state: BTreeMap<String, usize>,
+    pub by_status: BTreeMap<String, usize>,
+    pub by_tier: BTreeMap<String, usize>,
+    pub embedding_model: String,
+    pub embedding_dim: usize,
+}
+
+/// The owner of live memory `id`.
+pub(crate) fn locate(view: &View, id: &str) -> Result<Location> {
+    let id = Id::parse("id", id)?;
+    match memories::live_owner_of(view.conn(), &id)? {
+        Some((entity_id, schedule)) => Ok(Location {
+            id: id.to_string(),
+            entity_id,
+            schedule,
+        }),
+        None => Err(Error::UnknownId { id: id.to_string() }),
+    }
+}
+
+/// Counts across every owner.
+pub(crate) fn store_stats(view: &View) -> Result<StoreStats> {
+    let by = |col, deleted| -> Result<BTreeMap<String, usize>> {
+        Ok(memories::count_by(view.conn(), None, col, deleted)?
+            .into_iter()
+            .collect())
+    };
+    let owners: Vec<OwnerCount> = memories::owners(view.conn())?
+        .into_iter()
+        .map(|(entity_id, total)| OwnerCount { entity_id, total })
+        .collect();
+    let embedder = view.embedder();
+    Ok(StoreStats {
+        total: owners.iter().map(|o| o.total).sum(),
+        owners,
+        by_type: by("type", false)?,
+        by_state: by("state", true)?,
+        by_status: by("status", false)?,
+        by_tier: by("tier", false)?,
+        embedding_model: embedder.model_id().to_string(),
+        embedding_dim: embedder.dimension(),
+    })
+}

@@ -1,0 +1,110 @@
+//! Chat transcripts: text whose lines open with a role label (`User: …` / `Assistant: …`, as
+//! agent frameworks capture an exchange). Only the user's turns say anything about the user and
+//! their world; the assistant's answers, questions and pleasantries are not memories.
+
+/// Labels of the person the memories are about.
+const USER_ROLES: &[&str] = &["user", "human", "me", "customer", "client"];
+
+/// Labels of the agent's side of the conversation.
+const AGENT_ROLES: &[&str] = &[
+    "assistant",
+    "ai",
+    "bot",
+    "agent",
+    "model",
+    "system",
+    "chatbot",
+    "tool",
+];
+
+/// Who spoke a turn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    User,
+    Agent,
+}
+
+/// The role a line opens with (`User:`, `**Assistant:**`, `[user]:` …) and the rest of it.
+fn role_label(line: &str) -> Option<(Role, &str)> {
+    let trimmed = line.trim_start();
+    let (label, rest) = trimmed.split_once(':')?;
+    let label = label
+        .trim()
+        .trim_matches(|c: char| matches!(c, '*' | '_' | '[' | ']' | '#' | '>' | '-'))
+        .trim()
+        .to_lowercase();
+    let rest = rest.trim_start_matches(['*', '_']);
+    if USER_ROLES.contains(&label.as_str()) {
+        Some((Role::User, rest))
+    } else if AGENT_ROLES.contains(&label.as_str()) {
+        Some((Role::Agent, rest))
+    } else {
+        None
+    }
+}
+
+/// The turns of `text` when it is a transcript (some line opens with a role label), in order;
+/// `None` for any other text. Text before the first label counts as the user's.
+pub fn turns(text: &str) -> Option<Vec<(Role, String)>> {
+    let mut turns: Vec<(Role, String)> = Vec::new();
+    let mut labelled = false;
+    for line in text.lines() {
+        match role_label(line) {
+            Some((role, rest)) => {
+                labelled = true;
+                turns.push((role, rest.trim().to_string()));
+            }
+            None => match turns.last_mut() {
+                Some((_, turn)) => {
+                    turn.push('\n');
+                    turn.push_str(line);
+                }
+                None => turns.push((Role::User, line.to_string())),
+            },
+        }
+    }
+    labelled.then_some(turns)
+}
+
+/// What the user said in a transcript, turn by turn (the agent's turns left out).
+pub fn user_turns(text: &str) -> Option<Vec<String>> {
+    turns(text).map(|t| {
+        t.into_iter()
+            .filter(|(role, turn)| *role == Role::User && !turn.trim().is_empty())
+            .map(|(_, turn)| turn.trim().to_string())
+            .collect()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_capture_keeps_only_the_users_turns() {
+        let t = "User: I just started at Stripe as a data engineer.\n\nAssistant: Congratulations! How can I help today?\nAnything else?\n\nUser: Remind me to call Ines tomorrow.";
+        assert_eq!(
+            user_turns(t).unwrap(),
+            vec![
+                "I just started at Stripe as a data engineer.",
+                "Remind me to call Ines tomorrow."
+            ]
+        );
+        assert_eq!(
+            user_turns("**Human:** I live in Porto\n**AI:** Nice!").unwrap(),
+            vec!["I live in Porto"]
+        );
+        // An assistant-only capture has nothing of the user's.
+        assert!(user_turns("Assistant: How can I help today?")
+            .unwrap()
+            .is_empty());
+    }
+
+    #[test]
+    fn other_text_is_not_a_transcript() {
+        assert_eq!(turns("Caroline: I went to a support group."), None);
+        assert_eq!(turns("Note: the boiler is serviced in May."), None);
+        assert_eq!(turns("I like tea. Time: 9:30"), None);
+        assert_eq!(turns(""), None);
+    }
+}
