@@ -22,7 +22,8 @@ use crate::graph::{
 use crate::heartbeat::RecordMessage;
 use crate::heartbeat::{self, HeartbeatContext, HeartbeatReport, HeartbeatRequest, Message};
 use crate::maintain::{self, MaintainReport};
-use crate::model::{Memory, Status, StatusChange};
+use crate::model::{Memory, Source, Status, StatusChange};
+use crate::notes::{self, NotesImport};
 use crate::recall::{self, Cache, SearchHit, SearchRequest};
 use crate::schedule::{
     self, Schedule, ScheduleCreate, ScheduleRef, ScheduleUpdate, SchedulesRequest,
@@ -250,6 +251,43 @@ impl Engine {
         let mut report = self.write_extracted(&owner, extraction.memories, &opts, now)?;
         report.fallback = extraction.fallback;
         Ok(report)
+    }
+
+    /// Stores markdown notes (a MEMORY.md): each bullet and paragraph goes through the
+    /// extractor, tagged with its heading, `source_ref` `{source}:{line}`; one transaction.
+    /// Importing the same notes again stores nothing new (their statements are duplicates).
+    pub fn import_notes(&mut self, req: &NotesImport) -> Result<WriteReport> {
+        let owner = Id::owner(&req.entity_id)?;
+        let source = req.source.as_deref().unwrap_or("notes");
+        let notes = notes::read(&req.markdown)?;
+        if notes.len() > write::MAX_BATCH {
+            return Err(Error::invalid(
+                "markdown",
+                format!(
+                    "has {} notes; at most {} at once (split the file)",
+                    notes.len(),
+                    write::MAX_BATCH
+                ),
+            ));
+        }
+        let now = self.store.now()?;
+        let mut inputs = Vec::new();
+        for note in notes {
+            let opts = RememberOptions {
+                source_ref: Some(format!("{source}:{}", note.line)),
+                source: Some(Source::Import),
+                ..Default::default()
+            };
+            let found = self.extractor.extract(&note.text, now)?;
+            for mut input in write::from_extracted(&owner, found, &opts) {
+                input.memory.tags.extend(note.heading.clone());
+                inputs.push(input);
+            }
+        }
+        if inputs.is_empty() {
+            return Ok(WriteReport::not_significant());
+        }
+        self.write(inputs, now)
     }
 
     /// What the engine's extractor finds in `content` (nothing is stored). Hosts that embed

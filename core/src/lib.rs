@@ -55,6 +55,7 @@ pub mod heartbeat;
 mod maintain;
 mod math;
 pub mod model;
+pub mod notes;
 pub mod recall;
 pub mod schedule;
 mod store;

@@ -10,6 +10,7 @@ use mnemo_core::api::{
     ExtractArgs, ImportArgs, MemoryRef, NoArgs, OwnerRef, PinArgs, RememberArgs, SeedArgs,
     SetStatusArgs, UpdateArgs,
 };
+use mnemo_core::notes::NotesImport;
 use mnemo_core::{
     Call, ConflictStatus, ConflictsRequest, EntitiesRequest, HeartbeatRequest, ListRequest,
     MemoryPatch, NewMemory, PathRequest, RecordMessage, RelationshipsRequest, ResolveRequest,
@@ -28,8 +29,12 @@ pub struct Cli {
     pub data: PathBuf,
     /// Run as if it were this time (RFC 3339, e.g. 2026-01-31T09:00:00Z, or ms since the
     /// epoch): every time-dependent step uses it, so scripts can replay months in seconds.
-    #[arg(long, global = true)]
+    #[arg(long, global = true, conflicts_with = "start_at")]
     pub now: Option<String>,
+    /// Start the clock at this time and let it run (RFC 3339 or ms since the epoch): a server
+    /// that lives in another time, e.g. to watch a schedule fall due.
+    #[arg(long, global = true)]
+    pub start_at: Option<String>,
     /// Print one JSON document instead of text.
     #[arg(long, global = true)]
     pub json: bool,
@@ -362,8 +367,15 @@ pub enum Command {
         #[arg(long)]
         entity: String,
     },
-    /// Import JSONL (full exports, or `{entity_id, content, …}` records) from a file or `-`.
-    Import { file: PathBuf },
+    /// Import JSONL (full exports, or `{entity_id, content, …}` records) from a file or `-`;
+    /// with --entity, markdown notes (a MEMORY.md: each bullet and paragraph through the
+    /// extractor, tagged with its heading; importing the same file again adds nothing).
+    Import {
+        file: PathBuf,
+        /// The owner of the markdown notes in FILE.
+        #[arg(long)]
+        entity: Option<String>,
+    },
     /// Run a conformance scenario (tests/scenarios/*.json) on a fresh store and print every
     /// call's outcome as JSON — byte-identical to the native core and the browser.
     Scenario { file: PathBuf },
@@ -381,6 +393,21 @@ pub enum Command {
         /// kept-alive connection idle.
         #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=3600))]
         timeout: u64,
+    },
+    /// Serve the memory as Model Context Protocol tools (memory_search, memory_store, …): on
+    /// stdin/stdout for a desktop agent, or with --http over streamable HTTP at /mcp (behind
+    /// the same token as `serve`).
+    Mcp {
+        /// Act for this owner only: no tool takes an entity_id.
+        #[arg(long)]
+        entity: Option<String>,
+        /// Serve over streamable HTTP instead of stdio.
+        #[arg(long)]
+        http: bool,
+        #[arg(long, default_value = "127.0.0.1", requires = "http")]
+        bind: String,
+        #[arg(long, default_value_t = 18901, requires = "http")]
+        port: u16,
     },
     /// Time the benchmark workload (a corpus from core's bench_corpus example) inside the
     /// component on a fresh store: seeding in batches of 1,000, then each search.
@@ -437,7 +464,8 @@ impl Command {
             | Command::Schedule {
                 action: ScheduleAction::Create { .. },
             }
-            | Command::Serve { .. } => Need::Create,
+            | Command::Serve { .. }
+            | Command::Mcp { .. } => Need::Create,
             Command::Extract { .. }
             | Command::Scenario { .. }
             | Command::Bench { .. }
@@ -870,7 +898,43 @@ pub fn calls(command: Command) -> Result<Vec<Call>> {
         })),
         Command::Maintain => one(Call::Maintain(NoArgs {})),
         Command::Export { entity } => one(Call::Export(owner(entity))),
-        Command::Import { file } => {
+        Command::Import {
+            file,
+            entity: Some(entity),
+        } => {
+            let markdown = if file.as_os_str() == "-" {
+                let mut text = String::new();
+                std::io::Read::read_to_string(&mut std::io::stdin().lock(), &mut text)
+                    .context("reading markdown notes from stdin")?;
+                text
+            } else {
+                std::fs::read_to_string(&file)
+                    .with_context(|| format!("reading markdown notes from {}", file.display()))?
+            };
+            let source = file
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_else(|| "stdin".into());
+            one(Call::ImportNotes(NotesImport {
+                entity_id: entity,
+                markdown,
+                source: Some(source),
+            }))
+        }
+        Command::Import { file, entity: None } => {
+            if file
+                .extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("md") || e.eq_ignore_ascii_case("markdown"))
+            {
+                return Err(mnemo_core::Error::InvalidInput {
+                    field: "entity".into(),
+                    reason: format!(
+                        "{} is markdown notes: say whose they are with --entity",
+                        file.display()
+                    ),
+                }
+                .into());
+            }
             // Chunks of lines, each its own transaction: what was acknowledged stays.
             let lines = read_lines(&file, |line, reason| mnemo_core::Error::ImportLine {
                 line,
@@ -889,6 +953,7 @@ pub fn calls(command: Command) -> Result<Vec<Call>> {
         Command::Call { .. }
         | Command::Scenario { .. }
         | Command::Serve { .. }
+        | Command::Mcp { .. }
         | Command::Bench { .. }
         | Command::BenchServe { .. }
         | Command::BenchHeartbeat { .. } => {

@@ -5,6 +5,8 @@
 mod bench_serve;
 mod cli;
 mod datadir;
+mod engine;
+mod mcp;
 mod output;
 mod providers;
 mod runtime;
@@ -27,9 +29,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
     if let Command::Scenario { file } = &cli.command {
         return tools::scenario(file);
     }
-    let clock = match &cli.now {
-        Some(s) => Clock::Fixed(parse_now(s)?),
-        None => Clock::System,
+    let clock = match (&cli.now, &cli.start_at) {
+        (Some(s), _) => Clock::Fixed(parse_now(s)?),
+        (None, Some(s)) => Clock::running_from(parse_now(s)?),
+        (None, None) => Clock::System,
     };
     let seed = cli.seed.unwrap_or_else(random_seed);
     if let Command::Bench { corpus } = &cli.command {
@@ -87,6 +90,25 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 timeout: std::time::Duration::from_secs(timeout),
             };
             serve::serve(rt, token, settings)?;
+            return Ok(ExitCode::SUCCESS);
+        }
+        Command::Mcp {
+            entity,
+            http,
+            bind,
+            port,
+        } => {
+            let (dir, rt) = open(need)?;
+            let transport = if http {
+                mcp::Transport::Http {
+                    bind,
+                    port,
+                    token: serve::token(&dir.path)?,
+                }
+            } else {
+                mcp::Transport::Stdio
+            };
+            mcp::run(rt, transport, entity)?;
             return Ok(ExitCode::SUCCESS);
         }
         Command::Call {

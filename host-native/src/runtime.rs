@@ -3,7 +3,7 @@
 //! and runs calls on one store.
 
 use std::path::{Path, PathBuf};
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use anyhow::{anyhow, Context, Result};
 use wasmtime::component::{Component, HasSelf, Linker, ResourceAny, ResourceTable};
@@ -25,17 +25,32 @@ const GUEST_DIR: &str = "/data";
 /// The store's file name in the data directory.
 pub const DB_FILE: &str = "mnemo.db";
 
-/// Where time comes from: the system clock, or a fixed instant (`--now`).
+/// Where time comes from: the system clock, a fixed instant (`--now`), or an instant that
+/// then runs with the system's (`--start-at`).
 #[derive(Debug, Clone, Copy)]
 pub enum Clock {
     System,
     Fixed(i64),
+    /// `at` ms since the epoch when the process read `since`.
+    Running {
+        at: i64,
+        since: Instant,
+    },
 }
 
 impl Clock {
+    /// A clock that reads `at` now and runs on from there.
+    pub fn running_from(at: i64) -> Clock {
+        Clock::Running {
+            at,
+            since: Instant::now(),
+        }
+    }
+
     fn now(&self) -> i64 {
         match self {
             Clock::Fixed(t) => *t,
+            Clock::Running { at, since } => at.saturating_add(since.elapsed().as_millis() as i64),
             Clock::System => SystemTime::now()
                 .duration_since(UNIX_EPOCH)
                 .map(|d| d.as_millis() as i64)

@@ -1090,3 +1090,72 @@ fn binary_input_to_import_or_seed_is_refused_at_once() {
     );
     assert_eq!(ok(&d.0, &["stats", "--entity", "ana"])["total"], 2);
 }
+
+#[test]
+fn markdown_notes_import_once_with_their_headings_and_lines() {
+    let d = Data::new("notes");
+    let notes = d.0.join("MEMORY.md");
+    std::fs::create_dir_all(&d.0).unwrap();
+    std::fs::write(
+        &notes,
+        "# About me\n\nI live in Porto with my partner Rui.\n\n## Work\n- I work as a data engineer at Stripe.\n- My manager Ana prefers short standups.\n\n```\nnot a note\n```\n",
+    )
+    .unwrap();
+    let path = notes.to_str().unwrap();
+    let first = ok(&d.0, &["import", path, "--entity", "kai"]);
+    let created = first["outcomes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|o| o["action"] == "created")
+        .count();
+    assert!(created >= 3, "{first}");
+    let page = ok(&d.0, &["list", "--entity", "kai", "--limit", "100"]);
+    let memories = page["memories"].as_array().unwrap();
+    assert_eq!(memories.len(), created);
+    let stripe = memories
+        .iter()
+        .find(|m| m["content"].as_str().unwrap().contains("Stripe"))
+        .unwrap_or_else(|| panic!("{page}"));
+    assert_eq!(stripe["source_ref"], "MEMORY.md:6");
+    assert_eq!(stripe["source"], "import");
+    assert!(
+        stripe["manual_tags"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("work")),
+        "{stripe}"
+    );
+    let porto = memories
+        .iter()
+        .find(|m| m["content"].as_str().unwrap().contains("Porto"))
+        .unwrap();
+    assert_eq!(porto["source_ref"], "MEMORY.md:3");
+    assert!(porto["manual_tags"]
+        .as_array()
+        .unwrap()
+        .contains(&json!("about me")));
+    assert!(!page.to_string().contains("not a note"));
+    // The same file again adds nothing.
+    let again = ok(&d.0, &["import", path, "--entity", "kai"]);
+    assert!(
+        again["outcomes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|o| o["action"] == "skipped"),
+        "{again}"
+    );
+    let after = ok(&d.0, &["list", "--entity", "kai", "--limit", "100"]);
+    assert_eq!(after["total"], page["total"]);
+    // Markdown without an owner, or with a NUL, is refused and changes nothing.
+    let e = refused(&d.0, &["import", path]);
+    assert!(e["message"].as_str().unwrap().contains("--entity"), "{e}");
+    std::fs::write(&notes, "- a note\0 with a NUL").unwrap();
+    let e = refused(&d.0, &["import", path, "--entity", "kai"]);
+    assert!(e["message"].as_str().unwrap().contains("NUL"), "{e}");
+    assert_eq!(
+        ok(&d.0, &["list", "--entity", "kai", "--limit", "100"])["total"],
+        page["total"]
+    );
+}

@@ -409,7 +409,7 @@ fn a_keyoku_client_session_gets_every_shape_its_types_read() {
     let (_, global) = s.send("GET", "/api/v1/stats", Value::Null);
     assert_eq!(global["total_memories"], 0, "{global}");
 
-    // Teams and the watcher are answered 501 with why, never a silent success.
+    // Teams are answered 501 with why, never a silent success.
     for (method, path, body) in [
         (
             "POST",
@@ -417,8 +417,6 @@ fn a_keyoku_client_session_gets_every_shape_its_types_read() {
             json!({"name": "crew", "description": "x"}),
         ),
         ("GET", "/api/v1/teams/t1/members", Value::Null),
-        ("GET", "/api/v1/watcher/status", Value::Null),
-        ("GET", "/api/v1/events", Value::Null),
     ] {
         let (st, e) = s.send(method, path, body);
         assert_eq!(
@@ -601,4 +599,190 @@ fn keyoku_shaped_bad_input_gets_a_clear_error_and_changes_nothing() {
         Value::Null,
     );
     assert_eq!(m["content"], "Ana mag Grüntee 🍵 und 日本茶");
+}
+
+#[test]
+fn the_watcher_checks_watched_owners_and_pushes_each_decision_over_server_sent_events() {
+    use std::io::BufRead;
+    // A daily 09:00 stand-up, made at 08:59; the server's clock starts at 08:59:57 and runs.
+    let data = Server::fresh("watcher");
+    let made = std::process::Command::new(env!("CARGO_BIN_EXE_mnemo"))
+        .args([
+            "--data",
+            data.to_str().unwrap(),
+            "--now",
+            "2023-11-14T08:59:00Z",
+        ])
+        .args([
+            "schedule",
+            "create",
+            "--entity",
+            "kai",
+            "--cron",
+            "cron:daily:09:00",
+            "Stand-up meeting",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        made.status.success(),
+        "{}",
+        String::from_utf8_lossy(&made.stderr)
+    );
+    let s = Server::start_in(
+        data,
+        Some("w-token"),
+        &["--start-at", "2023-11-14T08:59:57Z"],
+        None,
+    );
+    let url = |path: &str| format!("http://{}/api/v1/{path}", s.addr);
+
+    // A real event-stream client, as Keyoku's subscribeEvents reads it.
+    let events = ureq::get(url("events"))
+        .header("Authorization", "Bearer w-token")
+        .header("Accept", "text/event-stream")
+        .call()
+        .unwrap();
+    assert!(events.headers()["content-type"]
+        .to_str()
+        .unwrap()
+        .starts_with("text/event-stream"));
+    let mut lines = std::io::BufReader::new(events.into_body().into_reader()).lines();
+    let mut next_event = move || -> (String, Value) {
+        let mut name = String::new();
+        loop {
+            let line = lines.next().expect("the stream stays open").unwrap();
+            if let Some(n) = line.strip_prefix("event: ") {
+                name = n.to_string();
+            } else if let Some(d) = line.strip_prefix("data: ") {
+                return (name.clone(), serde_json::from_str(d).unwrap());
+            }
+        }
+    };
+    assert_eq!(next_event().0, "connected");
+    assert_eq!(
+        s.send("GET", "/api/v1/health", Value::Null).1["sse_clients"],
+        1
+    );
+
+    let (st, r) = s.send(
+        "POST",
+        "/api/v1/watcher/start",
+        json!({"entity_ids": ["kai"], "interval_ms": 300}),
+    );
+    assert_eq!((st, status(&r)), (200, "started"));
+    // Each check is pushed; the stand-up falls due at 09:00 and the watcher says act.
+    let mut before_due = 0;
+    let due = loop {
+        let (name, e) = next_event();
+        assert_eq!(
+            (name.as_str(), e["type"].as_str(), e["entity_id"].as_str()),
+            ("heartbeat", Some("heartbeat"), Some("kai")),
+            "{e}"
+        );
+        assert!(
+            is_time(&e["timestamp"]) && e["tick"]["tick_number"].is_u64(),
+            "{e}"
+        );
+        if e["data"]["scheduled"]
+            .as_array()
+            .is_some_and(|a| !a.is_empty())
+        {
+            break e;
+        }
+        assert!(
+            e["data"]["checked_at"].as_i64().unwrap() < 1_699_952_400_000,
+            "due at 09:00 and not reported: {e}"
+        );
+        before_due += 1;
+    };
+    assert!(before_due >= 1, "checks ran before the schedule fell due");
+    assert_eq!(due["data"]["should_act"], true, "{due}");
+    assert_eq!(due["data"]["decision_reason"], "act_immediate");
+    assert_eq!(due["data"]["scheduled"][0]["content"], "Stand-up meeting");
+    assert_eq!(due["tick"]["should_act"], true);
+
+    // Keyoku's status and history of the ticks.
+    let (_, st) = s.send("GET", "/api/v1/watcher/status", Value::Null);
+    assert_eq!(
+        (
+            st["running"].as_bool(),
+            st["entity_ids"].clone(),
+            st["adaptive"].as_bool()
+        ),
+        (Some(true), json!(["kai"]), Some(false))
+    );
+    assert!(
+        st["tick_count"].as_u64().unwrap() >= 2 && is_time(&st["last_tick"]),
+        "{st}"
+    );
+    let (_, h) = s.send("GET", "/api/v1/watcher/history?limit=2", Value::Null);
+    let ticks = h["ticks"].as_array().unwrap();
+    assert_eq!(ticks.len(), 2);
+    assert!(
+        ticks[0]["tick_number"].as_u64() > ticks[1]["tick_number"].as_u64(),
+        "newest first: {h}"
+    );
+    for t in ticks {
+        assert!(
+            t["entity_id"] == "kai"
+                && t["should_act"].is_boolean()
+                && t["decision_reason"].is_string()
+                && t["interval_ms"] == 300,
+            "{t}"
+        );
+    }
+    // Unwatched, then stopped: no more checks.
+    let (st, r) = s.send(
+        "POST",
+        "/api/v1/watcher/unwatch",
+        json!({"entity_id": "kai"}),
+    );
+    assert_eq!(
+        (st, status(&r), r["entity_id"].as_str()),
+        (200, "unwatched", Some("kai"))
+    );
+    let ticks = s.send("GET", "/api/v1/watcher/status", Value::Null).1["tick_count"].clone();
+    std::thread::sleep(std::time::Duration::from_millis(900));
+    assert_eq!(
+        s.send("GET", "/api/v1/watcher/status", Value::Null).1["tick_count"],
+        ticks
+    );
+    let (st, r) = s.send("POST", "/api/v1/watcher/watch", json!({"entity_id": "ben"}));
+    assert_eq!((st, status(&r)), (200, "watching"));
+    assert_eq!(
+        status(&s.send("POST", "/api/v1/watcher/stop", Value::Null).1),
+        "stopped"
+    );
+    assert_eq!(
+        s.send("GET", "/api/v1/watcher/status", Value::Null).1["running"],
+        false
+    );
+    // Bad input is refused by name; the watcher is as it was.
+    for (path, body, field) in [
+        ("watcher/start", json!({"entity_ids": "kai"}), "entity_ids"),
+        ("watcher/start", json!({"entity_ids": [""]}), "entity_ids"),
+        (
+            "watcher/start",
+            json!({"entity_ids": ["kai"], "interval_ms": 5}),
+            "interval_ms",
+        ),
+        (
+            "watcher/start",
+            json!({"entity_ids": ["kai"], "interval_ms": -1}),
+            "interval_ms",
+        ),
+        ("watcher/watch", json!({}), "entity_id"),
+        ("watcher/unwatch", json!({"entity_id": 7}), "entity_id"),
+    ] {
+        let (st, e) = s.send("POST", &format!("/api/v1/{path}"), body.clone());
+        assert_eq!(st, 400, "{path} {body}: {e}");
+        assert!(e["error"].as_str().unwrap().contains(field), "{e}");
+    }
+    assert_eq!(
+        s.send("GET", "/api/v1/watcher/status", Value::Null).1["entity_ids"],
+        json!(["ben"])
+    );
+    // The event stream needs the token.
+    assert_eq!(s.raw("GET", "/api/v1/events", None, b"").0, 401);
 }

@@ -27,6 +27,7 @@ export const CALLS = [
   { method: 'maintain', name: 'maintain', embeds: [] },
   { method: 'export', name: 'export', embeds: [] },
   { method: 'import', name: 'import', embeds: [], unwrap: 'jsonl' },
+  { method: 'import_notes', name: 'importNotes', embeds: [] },
   { method: 'embedding_model', name: 'embeddingModel', embeds: [] },
   { method: 'entities', name: 'entities', embeds: [] },
   { method: 'relationships', name: 'relationships', embeds: [] },

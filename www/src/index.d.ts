@@ -457,6 +457,18 @@ export interface Node {
   type: EntityType;
 }
 
+/** Arguments of `import_notes`. */
+export interface NotesImport {
+  entity_id: string;
+  /** The notes, as markdown. */
+  markdown: string;
+  /**
+   * Where they come from (a file name): memories get `source_ref` `{source}:{line}`
+   * (default `notes`).
+   */
+  source?: string | null;
+}
+
 /** What happened to one input. */
 export type Outcome =
   /** A new memory was stored. */
@@ -968,6 +980,11 @@ export declare class Mnemo {
   export(args: OwnerRef): Promise<string>;
   /** Imports JSONL: full exports restored exactly, plain records written like `seed`. */
   import(jsonl: string): Promise<ImportReport>;
+  /**
+   * Stores markdown notes (a MEMORY.md): each bullet and paragraph through the extractor, tagged
+   * with its heading; importing them again adds nothing.
+   */
+  importNotes(args: NotesImport): Promise<WriteReport>;
   /** The model and dimension of the store's vectors. */
   embeddingModel(args?: NoArgs): Promise<ModelInfo>;
   /** The entities of an owner's knowledge graph, most mentioned first. */

@@ -33,6 +33,7 @@ use crate::heartbeat::{
 };
 use crate::maintain::MaintainReport;
 use crate::model::{Memory, Source, Status, StatusChange, Visibility};
+use crate::notes::NotesImport;
 use crate::recall::{SearchHit, SearchRequest};
 use crate::schedule::{Schedule, ScheduleCreate, ScheduleRef, ScheduleUpdate, SchedulesRequest};
 use crate::write::{NewMemory, RememberOptions, WriteReport};
@@ -222,6 +223,9 @@ calls! {
     read Export("export", OwnerRef) -> String => |e, a| e.export_jsonl(&a.entity_id);
     /// Imports JSONL: full exports restored exactly, plain records written like `seed`.
     write Import("import", ImportArgs) -> ImportReport => |e, a| e.import_jsonl(a.jsonl.as_bytes());
+    /// Stores markdown notes (a MEMORY.md): each bullet and paragraph through the extractor,
+    /// tagged with its heading; importing them again adds nothing.
+    write ImportNotes("import_notes", NotesImport) -> WriteReport => |e, a| e.import_notes(&a);
     /// The model and dimension of the store's vectors.
     read EmbeddingModel("embedding_model", NoArgs) -> ModelInfo => |e, _a| {
         let (model, dimension) = e.embedding_model();
@@ -231,9 +235,11 @@ calls! {
         })
     };
     /// The entities of an owner's knowledge graph, most mentioned first.
-    read Entities("entities", EntitiesRequest) -> Vec<Entity> => |e, a| e.entities(&a);
+    read Entities("entities", EntitiesRequest) -> Vec<Entity>, mcp "memory_entities" =>
+        |e, a| e.entities(&a);
     /// Relationships of an owner's graph (or of one entity), strongest first.
-    read Relationships("relationships", RelationshipsRequest) -> Vec<Relationship> =>
+    read Relationships("relationships", RelationshipsRequest) -> Vec<Relationship>,
+        mcp "memory_relationships" =>
         |e, a| e.relationships(&a);
     /// A breadth-first walk of the graph from an entity.
     read Traverse("traverse", TraverseRequest) -> Traversal => |e, a| e.traverse(&a);

@@ -10,12 +10,11 @@
 //! here; every other route becomes an engine call ([`routes`]) run by the engine's own thread
 //! ([`engine`]), which groups concurrent writes into one commit.
 
-mod engine;
 mod keyoku;
 mod routes;
 mod token;
+mod watcher;
 
-use std::collections::HashSet;
 use std::io::Write;
 use std::sync::Arc;
 use std::time::Duration;
@@ -36,11 +35,12 @@ use tokio::io::AsyncWriteExt;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
+use crate::engine::{self, Engine, Outcome};
 use crate::runtime::Runtime;
-use engine::{Engine, Outcome};
 use keyoku::Form;
-use routes::{EngineCall, Route, Shapes};
+use routes::{EngineCall, Route, Shapes, WatcherRoute};
 pub use token::token;
+use watcher::Watcher;
 
 /// Largest request body (1 MiB, as Keyoku's server allows).
 pub const MAX_BODY: usize = 1 << 20;
@@ -75,6 +75,7 @@ struct App {
     shapes: Shapes,
     schema: String,
     engine: Engine,
+    watcher: Watcher,
     timeout: Duration,
 }
 
@@ -82,13 +83,7 @@ struct App {
 /// returns), or until it cannot go on (an error that says why).
 pub fn serve(mut rt: Runtime, token: String, settings: Settings) -> Result<()> {
     let schema = rt.schema()?;
-    let writes: HashSet<String> = schema["calls"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter(|c| c["writes"] == true)
-        .filter_map(|c| c["method"].as_str().map(str::to_string))
-        .collect();
+    let writes = engine::writes(&schema);
     let shapes = Shapes::from_schema(&schema);
     let max_connections = connection_limit(settings.max_connections)?;
     let tokio = tokio::runtime::Builder::new_multi_thread()
@@ -106,6 +101,7 @@ pub fn serve(mut rt: Runtime, token: String, settings: Settings) -> Result<()> {
             shapes,
             schema: schema.to_string(),
             engine: engine.clone(),
+            watcher: Watcher::new(engine.clone()),
             timeout: settings.timeout,
         });
         let router = Router::new()
@@ -165,7 +161,7 @@ fn connection_limit(wanted: usize) -> Result<usize> {
 }
 
 /// Resolves on SIGINT or SIGTERM.
-async fn stop_signal() {
+pub(crate) async fn stop_signal() {
     use tokio::signal::unix::{signal, SignalKind};
     match signal(SignalKind::terminate()) {
         Ok(mut term) => {
@@ -295,22 +291,21 @@ fn error(status: u16, code: &str, message: impl Into<String>) -> Response {
 }
 
 /// The system clock in ms since the epoch (health's timestamp only; the engine keeps its own).
-fn now_ms() -> i64 {
+pub(crate) fn now_ms() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_millis() as i64)
 }
 
 /// `GET /api/v1/health`: answered without the engine or the token.
-async fn health() -> Response {
+async fn health(State(app): State<Arc<App>>) -> Response {
     reply(
         200,
         json!({
             "status": "ok",
             "version": env!("CARGO_PKG_VERSION"),
             "timestamp": keyoku::rfc3339(now_ms()),
-            // Keyoku's event stream is not served: no client is ever connected to it.
-            "sse_clients": 0,
+            "sse_clients": app.watcher.clients(),
         })
         .to_string(),
     )
@@ -354,6 +349,7 @@ async fn api(State(app): State<Arc<App>>, request: Request) -> Response {
     match routes::route(&app.shapes, parts.method.clone(), path, &params, body) {
         Route::Call(call) => run(&app.engine, call).await,
         Route::Schema => reply(200, app.schema.clone()),
+        Route::Watcher(w) => watch(&app.watcher, w),
         Route::Unsupported(why) => error(501, "not_implemented", why),
         Route::NotFound => error(
             404,
@@ -419,6 +415,23 @@ async fn run(engine: &Engine, mut call: EngineCall) -> Response {
     reply(200, keyoku::reshape(form, answer, &rows).to_string())
 }
 
+/// A watcher route, or the event stream.
+fn watch(watcher: &Watcher, route: WatcherRoute) -> Response {
+    let answer = match route {
+        WatcherRoute::Events => return watcher.subscribe().into_response(),
+        WatcherRoute::Status => Ok(watcher.status()),
+        WatcherRoute::History(limit) => Ok(watcher.history(limit)),
+        WatcherRoute::Start(body) => watcher.start(&body),
+        WatcherRoute::Stop => Ok(watcher.stop()),
+        WatcherRoute::Watch(body) => watcher.watch(&body),
+        WatcherRoute::Unwatch(body) => watcher.unwatch(&body),
+    };
+    match answer {
+        Ok(v) => reply(200, v.to_string()),
+        Err(why) => error(400, "invalid_input", why),
+    }
+}
+
 /// The answer to a call the engine refused or could not run.
 fn failure(outcome: Outcome) -> Response {
     match outcome {
@@ -428,7 +441,8 @@ fn failure(outcome: Outcome) -> Response {
     }
 }
 
-fn authorised(headers: &HeaderMap, token: &str) -> bool {
+/// Whether a request carries the server's bearer token (compared in constant time).
+pub(crate) fn authorised(headers: &HeaderMap, token: &str) -> bool {
     headers.get_all(header::AUTHORIZATION).iter().any(|v| {
         v.to_str()
             .ok()

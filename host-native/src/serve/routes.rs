@@ -13,6 +13,21 @@ use super::keyoku::{self, Form};
 /// Where every route lives.
 pub const PREFIX: &str = "/api/v1/";
 
+/// What a watcher route asks (the body where it has one).
+#[derive(Debug, PartialEq)]
+pub enum WatcherRoute {
+    Status,
+    History(usize),
+    Start(Value),
+    Stop,
+    Watch(Value),
+    Unwatch(Value),
+    Events,
+}
+
+/// Ticks `/watcher/history` lists unless told (`limit`).
+const HISTORY_LIMIT: usize = 50;
+
 /// An engine call a request makes.
 #[derive(Debug, PartialEq)]
 pub struct EngineCall {
@@ -32,6 +47,8 @@ pub enum Route {
     Call(EngineCall),
     /// The schema of every call.
     Schema,
+    /// The watcher's routes and the event stream.
+    Watcher(WatcherRoute),
     /// A Keyoku route Mnemo does not serve (yet): answered 501 with why.
     Unsupported(&'static str),
     /// No such route.
@@ -263,9 +280,20 @@ pub fn route(
         (_, ["teams", ..]) => Route::Unsupported(
             "teams are not supported: memories keep the team_id and visibility they were written with, but Mnemo does not share them between agents",
         ),
-        (_, ["watcher", ..] | ["events"]) => Route::Unsupported(
-            "the watcher and its event stream are not served yet: poll POST /api/v1/heartbeat/check",
-        ),
+        (Method::GET, ["watcher", "status"]) => Route::Watcher(WatcherRoute::Status),
+        (Method::GET, ["watcher", "history"]) => {
+            let limit = params
+                .iter()
+                .find(|(k, _)| k == "limit")
+                .and_then(|(_, v)| v.parse().ok())
+                .unwrap_or(HISTORY_LIMIT);
+            Route::Watcher(WatcherRoute::History(limit))
+        }
+        (Method::POST, ["watcher", "start"]) => Route::Watcher(WatcherRoute::Start(body)),
+        (Method::POST, ["watcher", "stop"]) => Route::Watcher(WatcherRoute::Stop),
+        (Method::POST, ["watcher", "watch"]) => Route::Watcher(WatcherRoute::Watch(body)),
+        (Method::POST, ["watcher", "unwatch"]) => Route::Watcher(WatcherRoute::Unwatch(body)),
+        (Method::GET, ["events"]) => Route::Watcher(WatcherRoute::Events),
         // Every declared call, by its method name (Mnemo's own shapes); and the declarations.
         (Method::POST, ["call", name]) => call(name, body, Form::Mnemo),
         (Method::GET, ["schema"]) => Route::Schema,

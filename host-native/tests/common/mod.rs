@@ -69,19 +69,19 @@ impl Server {
             }
             None => Command::new(env!("CARGO_BIN_EXE_mnemo")),
         };
-        cmd.args([
-            "--data",
-            data.to_str().unwrap(),
-            "--now",
-            "2023-11-14T22:13:20Z",
-            "serve",
-            "--port",
-            "0",
-        ])
-        .args(args)
-        .envs(env.iter().copied())
-        .env_remove("MNEMO_TOKEN")
-        .stderr(Stdio::piped());
+        // A clock given in `args` (`--start-at`) replaces the fixed one.
+        let clock: &[&str] = if args.contains(&"--start-at") {
+            &[]
+        } else {
+            &["--now", "2023-11-14T22:13:20Z"]
+        };
+        cmd.args(["--data", data.to_str().unwrap()])
+            .args(clock)
+            .args(["serve", "--port", "0"])
+            .args(args)
+            .envs(env.iter().copied())
+            .env_remove("MNEMO_TOKEN")
+            .stderr(Stdio::piped());
         if let Some(t) = env_token {
             cmd.env("MNEMO_TOKEN", t);
         }

@@ -1,4 +1,4 @@
-//! The one thread that owns the engine component. Requests queue for it; each time it wakes it
+//! The one thread that owns the engine component (for the HTTP and MCP servers). Requests queue for it; each time it wakes it
 //! takes everything waiting, answers the reads one by one, then runs the writes (even a lone
 //! one) as one group commit (`call-batch`): one transaction and one sync of the file for all
 //! of them, each request answered only once that commit is durable. Under load, requests that arrive while
@@ -12,6 +12,17 @@ use anyhow::Result;
 use tokio::sync::oneshot;
 
 use crate::runtime::{CallError, Runtime};
+
+/// The calls that write, as the engine's call schema marks them: these are grouped.
+pub fn writes(schema: &serde_json::Value) -> HashSet<String> {
+    schema["calls"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|c| c["writes"] == true)
+        .filter_map(|c| c["method"].as_str().map(str::to_string))
+        .collect()
+}
 
 /// Most calls one group commit takes (the rest wait for the next).
 const MAX_GROUP: usize = 512;

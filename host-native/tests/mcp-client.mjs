@@ -1,0 +1,114 @@
+// A real MCP client — the protocol's TypeScript SDK, as agents embed it — driving `mnemo mcp`.
+// Run by host-native/tests/mcp.rs:
+//   node mcp-client.mjs stdio <mnemo> <data dir>      (every tool takes entity_id)
+//   node mcp-client.mjs stdio-bound <mnemo> <data dir> (started with --entity ana)
+//   node mcp-client.mjs http <url> <token>
+// Exits non-zero with the failed assertion when the server does not behave.
+import assert from 'node:assert/strict';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+
+const [mode, a, b] = process.argv.slice(2);
+const bound = mode === 'stdio-bound';
+let transport;
+if (mode === 'http') {
+  transport = new StreamableHTTPClientTransport(new URL(a), {
+    requestInit: { headers: { Authorization: `Bearer ${b}` } },
+  });
+} else {
+  const args = ['--data', b, 'mcp', ...(bound ? ['--entity', 'ana'] : [])];
+  transport = new StdioClientTransport({ command: a, args, stderr: 'inherit' });
+}
+const client = new Client({ name: 'mnemo-test-agent', version: '1.0.0' });
+await client.connect(transport);
+
+const info = client.getServerVersion();
+assert.equal(info.name, 'mnemo');
+assert.match(client.getInstructions() ?? '', /memory_store/);
+
+// The tools, with their argument schemas from the engine's declarations.
+const { tools } = await client.listTools();
+const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
+for (const name of [
+  'memory_search', 'memory_get', 'memory_store', 'memory_forget', 'memory_update', 'memory_stats',
+  'memory_reinforce', 'memory_demote', 'schedule_create', 'schedule_list', 'heartbeat_check',
+  'memory_entities', 'memory_relationships',
+]) {
+  assert.ok(byName[name], `tool ${name} is listed`);
+  assert.equal(byName[name].inputSchema.type, 'object', name);
+  assert.ok(byName[name].description.length > 10, name);
+}
+assert.equal(byName.memory_search.annotations.readOnlyHint, true);
+assert.equal(byName.memory_forget.annotations.destructiveHint, true);
+assert.ok(byName.memory_search.inputSchema.properties.query, 'search takes a query');
+if (bound) {
+  // Bound to one owner: no tool asks for it.
+  for (const t of tools) assert.ok(!t.inputSchema.properties?.entity_id, `${t.name} takes no entity_id`);
+} else {
+  assert.ok(byName.memory_search.inputSchema.required.includes('entity_id'));
+}
+const who = bound ? {} : { entity_id: 'ana' };
+
+/** Calls a tool; answers its JSON (structured content when an object, else the text). */
+async function call(name, args) {
+  const r = await client.callTool({ name, arguments: { ...who, ...args } });
+  assert.ok(!r.isError, `${name} failed: ${r.content?.[0]?.text}`);
+  return r.structuredContent ?? JSON.parse(r.content[0].text);
+}
+/** Calls a tool that must refuse; answers its message. */
+async function refused(name, args) {
+  const r = await client.callTool({ name, arguments: args });
+  assert.equal(r.isError, true, `${name} should refuse ${JSON.stringify(args)}`);
+  return r.content[0].text;
+}
+
+const stored = await call('memory_store', {
+  content: 'My sister Ines works as a marine biologist in Porto. I need to call her tomorrow.',
+});
+const ids = stored.outcomes.filter((o) => o.action === 'created').map((o) => o.id);
+assert.ok(ids.length >= 1, JSON.stringify(stored));
+// A retried store (the agent did not see the first answer) makes no duplicate.
+const retried = await call('memory_store', {
+  content: 'My sister Ines works as a marine biologist in Porto. I need to call her tomorrow.',
+});
+assert.ok(retried.outcomes.every((o) => o.action === 'skipped'), JSON.stringify(retried));
+const stats = await call('memory_stats', {});
+assert.equal(stats.total, ids.length);
+
+const hits = (await client.callTool({ name: 'memory_search', arguments: { ...who, query: 'marine biologist' } }));
+const found = JSON.parse(hits.content[0].text);
+assert.ok(found.length >= 1 && found[0].memory.content.includes('marine biologist'), hits.content[0].text);
+const id = found[0].memory.id;
+assert.equal((await call('memory_get', { id })).id, id);
+assert.equal((await call('memory_update', { id, patch: { importance: 0.9 } })).importance, 0.9);
+assert.equal((await call('memory_reinforce', { id })).feedback, 3);
+assert.equal((await call('memory_demote', { id })).feedback, 2);
+const plan = await call('schedule_create', { content: 'Water the plants', cron_tag: 'cron:daily:09:00' });
+const plans = JSON.parse((await client.callTool({ name: 'schedule_list', arguments: { ...who } })).content[0].text);
+assert.deepEqual(plans.map((p) => p.id), [plan.id]);
+const beat = await call('heartbeat_check', { dry_run: true });
+assert.equal(typeof beat.should_act, 'boolean');
+const entities = JSON.parse((await client.callTool({ name: 'memory_entities', arguments: { ...who } })).content[0].text);
+assert.ok(entities.some((e) => e.name === 'Ines'), JSON.stringify(entities));
+assert.equal((await call('memory_forget', { id })).state, 'DELETED');
+
+// Bad input: a refusal the model can read, naming what is wrong; nothing changes.
+assert.match(await refused('memory_search', { ...who, query: 'tea', limit: 'many' }), /invalid_input: .*limit/);
+assert.match(await refused('memory_store', { ...who, content: '' }), /content/);
+assert.match(await refused('memory_get', { ...who, id: "x'; DROP TABLE memories; --" }), /invalid_input|not_found/);
+assert.match(await refused('memory_search', { ...who, query: 'tea', vector: [1, 2] }), /dimension/);
+assert.match(await refused('memory_store', { ...who, content: 'héllo 🌊 '.repeat(20_000) }), /content/);
+if (bound) {
+  assert.match(await refused('memory_stats', { entity_id: 'ben' }), /acts for entity "ana" only/);
+} else {
+  assert.match(await refused('memory_stats', {}), /entity_id/);
+  // Owners stay apart.
+  assert.equal((await call('memory_stats', { entity_id: 'ben' })).total, 0);
+}
+await assert.rejects(client.callTool({ name: 'memory_drop_everything', arguments: {} }), /no tool/);
+// What was stored, and the schedule (a PLAN memory), less the one forgotten.
+assert.equal((await call('memory_stats', {})).total, ids.length + 1 - 1);
+
+await client.close();
+console.log(JSON.stringify({ ok: true, tools: tools.length }));

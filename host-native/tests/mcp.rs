@@ -1,0 +1,127 @@
+//! `mnemo mcp` driven by a real MCP client: the protocol's TypeScript SDK
+//! (`@modelcontextprotocol/sdk`, installed by `npm ci`), over stdio and over streamable HTTP.
+//! The client's session and its checks are in `mcp-client.mjs`.
+mod common;
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use common::Server;
+
+/// A server process killed when the test ends, passed or not.
+struct Killed(std::process::Child);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn client() -> PathBuf {
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let sdk = here.join("../node_modules/@modelcontextprotocol/sdk");
+    assert!(
+        sdk.exists(),
+        "the MCP client SDK is missing: run `npm ci` in the repository (scripts/test does)"
+    );
+    here.join("tests/mcp-client.mjs")
+}
+
+/// Runs the client session; fails with what the client printed when it did not pass.
+fn session(args: &[&str]) {
+    let out = Command::new("node")
+        .arg(client())
+        .args(args)
+        .output()
+        .expect("node runs");
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert!(
+        out.status.success() && stdout.contains("\"ok\":true"),
+        "the MCP client session failed:\n{stdout}\n{stderr}"
+    );
+}
+
+#[test]
+fn an_mcp_client_uses_every_tool_over_stdio() {
+    let data = Server::fresh("mcp-stdio");
+    session(&["stdio", env!("CARGO_BIN_EXE_mnemo"), data.to_str().unwrap()]);
+    // What the agent stored is in the store, for every other face.
+    let out = Command::new(env!("CARGO_BIN_EXE_mnemo"))
+        .args([
+            "--data",
+            data.to_str().unwrap(),
+            "stats",
+            "--entity",
+            "ana",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    let stats: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(stats["total"].as_u64().unwrap() >= 1, "{stats}");
+    let _ = std::fs::remove_dir_all(data);
+}
+
+#[test]
+fn an_mcp_server_bound_to_one_owner_takes_no_entity_id() {
+    let data = Server::fresh("mcp-bound");
+    session(&[
+        "stdio-bound",
+        env!("CARGO_BIN_EXE_mnemo"),
+        data.to_str().unwrap(),
+    ]);
+    let _ = std::fs::remove_dir_all(data);
+}
+
+#[test]
+fn an_mcp_client_works_over_streamable_http_behind_the_token() {
+    let data = Server::fresh("mcp-http");
+    let mut server = Killed(
+        Command::new(env!("CARGO_BIN_EXE_mnemo"))
+            .args([
+                "--data",
+                data.to_str().unwrap(),
+                "mcp",
+                "--http",
+                "--port",
+                "0",
+            ])
+            .env("MNEMO_TOKEN", "mcp-token")
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap(),
+    );
+    let server = &mut server.0;
+    let mut line = String::new();
+    BufReader::new(server.stderr.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let url = line
+        .trim()
+        .strip_prefix("mnemo: serving MCP at ")
+        .unwrap_or_else(|| panic!("unexpected banner {line:?}"))
+        .to_string();
+    session(&["http", &url, "mcp-token"]);
+    // Without the token, or with another, nothing is served.
+    let no = Command::new("node")
+        .args([
+            "--input-type=module",
+            "-e",
+            &format!(
+                "const r = await fetch('{url}', {{method: 'POST', headers: {{'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: 'Bearer nope'}}, body: '{{}}'}}); console.log(r.status)"
+            ),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&no.stdout).trim(), "401");
+    // SIGTERM: the server closes the store and exits cleanly.
+    unsafe { libc::kill(server.id() as i32, libc::SIGTERM) };
+    assert!(server.wait().unwrap().success());
+    let _ = std::fs::remove_dir_all(data);
+}
