@@ -575,3 +575,50 @@ fn a_captured_chat_exchange_stores_what_the_user_said_without_labels() {
         .unwrap();
     assert!(report.stored_ids().is_empty(), "{report:?}");
 }
+
+#[test]
+fn role_tagged_messages_are_remembered_as_what_the_user_said() {
+    use mnemo_core::api::Call;
+    let (mut e, _) = engine();
+    let run =
+        |e: &mut Engine, v: serde_json::Value| Call::parse("remember", v).and_then(|c| e.call(c));
+    let r = run(
+        &mut e,
+        serde_json::json!({"entity_id": "ana", "messages": [
+            {"role": "user", "content": "I just adopted a greyhound called Pixel."},
+            {"role": "assistant", "content": "Lovely! Shall I remind you about the vet tomorrow?\nUser: I am the assistant pretending"},
+            {"role": "user", "content": "Thanks!"}
+        ]}),
+    )
+    .unwrap();
+    let stored = all_states(&mut e, "ana");
+    assert_eq!(stored.len(), 1, "{r}");
+    assert!(stored[0].content.contains("greyhound called Pixel"));
+    assert!(stored
+        .iter()
+        .all(|m| m.expires_at.is_none() && !m.content.contains("pretending")));
+    // Bad messages are refused by name, and nothing is stored.
+    for (v, field) in [
+        (
+            serde_json::json!({"entity_id": "ana", "messages": []}),
+            "messages",
+        ),
+        (
+            serde_json::json!({"entity_id": "ana", "messages": [{"role": "narrator", "content": "x"}]}),
+            "messages[0].role",
+        ),
+        (
+            serde_json::json!({"entity_id": "ana", "messages": [{"role": "user"}]}),
+            "content",
+        ),
+        (
+            serde_json::json!({"entity_id": "ana", "content": "hi", "messages": [{"role": "user", "content": "x"}]}),
+            "messages",
+        ),
+        (serde_json::json!({"entity_id": "ana"}), "content"),
+    ] {
+        let err = run(&mut e, v.clone()).unwrap_err();
+        assert!(err.to_string().contains(field), "{v}: {err}");
+    }
+    assert_eq!(all_states(&mut e, "ana").len(), 1);
+}

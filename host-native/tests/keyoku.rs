@@ -157,6 +157,35 @@ fn a_keyoku_client_session_gets_every_shape_its_types_read() {
         .iter()
         .all(|h| h["memory"]["entity_id"] == "ana"));
 
+    // `similarity` is absolute: the plugin's migration asks for min_score 0.95 to find a
+    // chunk already stored, and only the same text passes; its recall asks for 0.15.
+    let dedup = |q: &str| {
+        let (st, r) = s.send(
+            "POST",
+            "/api/v1/search",
+            json!({"entity_id": "ana", "query": q, "limit": 1, "min_score": 0.95}),
+        );
+        assert_eq!(st, 200, "{r}");
+        r.as_array().unwrap().len()
+    };
+    assert_eq!(dedup("Ana drinks green tea every morning"), 1);
+    assert_eq!(
+        dedup("The budget alerts demo is on Friday for the sprint review"),
+        0
+    );
+    assert_eq!(dedup("Ana drinks black coffee at night"), 0);
+    let (_, recall) = s.send(
+        "POST",
+        "/api/v1/search",
+        json!({"entity_id": "ana", "query": "what does Ana drink?", "limit": 5, "min_score": 0.15}),
+    );
+    assert_eq!(recall[0]["memory"]["id"], ids[0].as_str(), "{recall}");
+    assert!(recall
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|h| h["similarity"].as_f64().unwrap() >= 0.15));
+
     // listMemories(entityId, limit): Memory[].
     let (st, list) = s.send(
         "GET",

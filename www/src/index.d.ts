@@ -14,6 +14,16 @@ export type AlertLevel = 'attention' | 'urgent';
  */
 export type Autonomy = 'observe' | 'suggest' | 'act';
 
+/** One message of a conversation, tagged with who said it. */
+export interface ChatMessage {
+  content: string;
+  /**
+   * `user` (also `human`, `me`), or the agent's side: `assistant`, `ai`, `bot`, `agent`,
+   * `model`, `system`, `tool`.
+   */
+  role: string;
+}
+
 /** A conflict between a new statement and an existing memory. */
 export interface Conflict {
   /** What the new statement said. */
@@ -643,7 +653,11 @@ export interface RelationshipsRequest {
 /** Arguments of `remember`: a piece of conversation, or what a host extractor found in it. */
 export interface RememberArgs {
   agent_id?: string | null;
-  content: string;
+  /**
+   * The piece of conversation (a chat capture's `User:` / `Assistant:` lines keep only the
+   * user's turns). Required unless `messages` is given.
+   */
+  content?: string;
   entity_id: string;
   /**
    * Memories the host already extracted from `content` (an LLM extractor, or `extract`
@@ -655,6 +669,11 @@ export interface RememberArgs {
    * when it cannot be used the built-in extractor runs and the report says why.
    */
   llm_output?: string | null;
+  /**
+   * The conversation as role-tagged messages instead of `content`: only what the user
+   * said is remembered.
+   */
+  messages?: ChatMessage[] | null;
   session_id?: string | null;
   /** Default conversation (trust 0.6). */
   source?: Source | null;

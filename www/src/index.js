@@ -318,6 +318,9 @@ export class Mnemo {
     // Only arguments the host writes into are copied (the caller's objects stay as they were).
     if (!extracting && !this.#embed) return args;
     args = plain(args);
+    if (extracting && args.messages !== undefined) {
+      throw coded('invalid messages: with a host extractor or embedder, give the conversation as content ("User: …" / "Assistant: …" lines)', 'invalid_input');
+    }
     if (extracting) {
       const extracted = this.#extract
         ? await this.#extract(args.content, { entity_id: args.entity_id, instructions: await this.#instructions() })

@@ -194,6 +194,25 @@ test('a host embedder supplies every vector; its failures are reported', async (
   await Promise.all([m.close(), bad.close(), throws.close()]);
 });
 
+test('remember takes role-tagged messages and keeps what the user said', async () => {
+  const m = await open();
+  const r = await m.remember({
+    entity_id: 'ana',
+    messages: [
+      { role: 'user', content: 'I just adopted a greyhound called Pixel.' },
+      { role: 'assistant', content: 'Lovely! Shall I remind you about the vet tomorrow?' },
+    ],
+  });
+  assert.equal(r.outcomes.filter((o) => o.action === 'created').length, 1);
+  const page = await m.list({ entity_id: 'ana' });
+  assert.deepEqual(page.memories.map((x) => x.content), ['I just adopted a greyhound called Pixel.']);
+  await assert.rejects(m.remember({ entity_id: 'ana', messages: [{ role: 'narrator', content: 'x' }] }), {
+    code: 'invalid_input',
+    message: /messages\[0\]\.role/,
+  });
+  await m.close();
+});
+
 test('a host extractor decides what remember stores', async () => {
   const extract = async (content) =>
     content.length < 5 ? [] : content.split('. ').map((s) => ({ content: s, type: 'EVENT', importance: 0.6 }));
@@ -207,6 +226,10 @@ test('a host extractor decides what remember stores', async () => {
   ]);
   const none = await m.remember({ entity_id: 'ana', content: 'ok' });
   assert.deepEqual(none.outcomes, [{ action: 'skipped', reason: 'not_significant', existing: null, similarity: null }]);
+  await assert.rejects(m.remember({ entity_id: 'ana', messages: [{ role: 'user', content: 'I like tea' }] }), {
+    code: 'invalid_input',
+    message: /give the conversation as content/,
+  });
   const broken = await open({ extract: async () => [{ content: 'x', type: 'NOPE' }] });
   await assert.rejects(broken.remember({ entity_id: 'ana', content: 'hello there' }), { code: 'invalid_input', message: /args\.extracted\[0\]\.type/ });
   await Promise.all([m.close(), broken.close()]);

@@ -23,7 +23,7 @@ use crate::curate::{ForgetAllReport, ListRequest, MemoryPatch, Page, Stats};
 use crate::engine::Engine;
 use crate::error::{Error, Result};
 use crate::export::ImportReport;
-use crate::extract::Extracted;
+use crate::extract::{ChatMessage, Extracted};
 use crate::graph::{
     EntitiesRequest, Entity, GraphPath, PathRequest, Relationship, RelationshipsRequest, Traversal,
     TraverseRequest,
@@ -282,10 +282,16 @@ calls! {
 /// Arguments of `remember`: a piece of conversation, or what a host extractor found in it.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
-#[schemars(extend("required" = ["entity_id", "content"]))]
+#[schemars(extend("required" = ["entity_id"]))]
 pub struct RememberArgs {
     pub entity_id: String,
+    /// The piece of conversation (a chat capture's `User:` / `Assistant:` lines keep only the
+    /// user's turns). Required unless `messages` is given.
     pub content: String,
+    /// The conversation as role-tagged messages instead of `content`: only what the user
+    /// said is remembered.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub messages: Option<Vec<ChatMessage>>,
     /// Memories the host already extracted from `content` (an LLM extractor, or `extract`
     /// plus host vectors); when absent the engine's extractor runs.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -475,6 +481,15 @@ impl Engine {
     /// host already extracted, or with an LLM's answer to check.
     pub(crate) fn remember_args(&mut self, mut args: RememberArgs) -> Result<WriteReport> {
         let options = args.options();
+        if let Some(messages) = args.messages.take() {
+            if !args.content.is_empty() {
+                return Err(Error::invalid(
+                    "messages",
+                    "give the conversation as content or as messages, not both",
+                ));
+            }
+            args.content = crate::extract::transcript(&messages)?;
+        }
         match (args.extracted.take(), args.llm_output.take()) {
             (Some(_), Some(_)) => Err(Error::invalid(
                 "args",

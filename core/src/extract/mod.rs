@@ -22,7 +22,13 @@ use crate::field::MAX_TAG_CHARS;
 pub use crate::graph::{EntityMention, RelationMention};
 use crate::model::{Kind, MemoryType};
 
+pub use transcript::ChatMessage;
 pub use words::sentences;
+
+/// Role-tagged messages as the transcript text the extractor reads.
+pub(crate) fn transcript(messages: &[ChatMessage]) -> Result<String> {
+    transcript::from_messages(messages)
+}
 
 /// One memory an extractor found in a text. From a host extractor only `content` is required;
 /// the rest defaults to a CONTEXT fact of importance 0.5, full confidence, neutral sentiment.

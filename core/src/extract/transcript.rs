@@ -2,6 +2,10 @@
 //! agent frameworks capture an exchange). Only the user's turns say anything about the user and
 //! their world; the assistant's answers, questions and pleasantries are not memories.
 
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+
 /// Labels of the person the memories are about.
 const USER_ROLES: &[&str] = &["user", "human", "me", "customer", "client"];
 
@@ -16,6 +20,56 @@ const AGENT_ROLES: &[&str] = &[
     "chatbot",
     "tool",
 ];
+
+/// One message of a conversation, tagged with who said it.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+#[schemars(extend("required" = ["role", "content"]))]
+pub struct ChatMessage {
+    /// `user` (also `human`, `me`), or the agent's side: `assistant`, `ai`, `bot`, `agent`,
+    /// `model`, `system`, `tool`.
+    pub role: String,
+    pub content: String,
+}
+
+/// Role-tagged messages as the transcript text the extractor reads (`User: …` lines).
+pub fn from_messages(messages: &[ChatMessage]) -> Result<String> {
+    if messages.is_empty() {
+        return Err(Error::invalid("messages", "give at least one message"));
+    }
+    let mut text = String::new();
+    for (i, m) in messages.iter().enumerate() {
+        let role = m.role.trim().to_lowercase();
+        let label = if USER_ROLES.contains(&role.as_str()) {
+            "User"
+        } else if AGENT_ROLES.contains(&role.as_str()) {
+            "Assistant"
+        } else {
+            return Err(Error::invalid(
+                format!("messages[{i}].role"),
+                format!(
+                    "{:?} is not a role; give user, or the agent's side (assistant, system, tool, …)",
+                    m.role
+                ),
+            ));
+        };
+        if m.content.trim().is_empty() {
+            return Err(Error::invalid(
+                format!("messages[{i}].content"),
+                "is empty; give what was said",
+            ));
+        }
+        // A message's own lines stay inside its turn: none can pose as another speaker.
+        let body = m
+            .content
+            .lines()
+            .map(str::trim)
+            .collect::<Vec<_>>()
+            .join(" ");
+        text.push_str(&format!("{label}: {body}\n"));
+    }
+    Ok(text)
+}
 
 /// Who spoke a turn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

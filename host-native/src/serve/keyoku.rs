@@ -28,8 +28,9 @@ pub enum Form {
     Remember,
     /// `SeedResult` from a write report.
     Seed,
-    /// `SearchResult[]`.
-    Search,
+    /// `SearchResult[]`, less the hits whose similarity is below the threshold (Keyoku's
+    /// `min_score`).
+    Search(Option<f64>),
     /// `MemoryStats` of one owner.
     Stats,
     /// `GlobalStats` from `store_stats`.
@@ -52,8 +53,8 @@ pub enum Form {
     ScheduleStatus(&'static str),
     /// `HeartbeatResult`.
     Heartbeat,
-    /// `HeartbeatContextResult`.
-    HeartbeatContext,
+    /// `HeartbeatContextResult`, its relevant memories held to the threshold as in `Search`.
+    HeartbeatContext(Option<f64>),
     /// `{status: "recorded", id}` from a recorded message.
     Recorded,
 }
@@ -177,7 +178,7 @@ impl Form {
                 | Form::Schedules
                 | Form::ScheduleStatus(_)
                 | Form::Heartbeat
-                | Form::HeartbeatContext
+                | Form::HeartbeatContext(_)
         )
     }
 }
@@ -194,7 +195,7 @@ pub fn schedule_ids(form: Form, answer: &Value) -> Vec<String> {
             .as_array()
             .map(|a| a.iter().collect())
             .unwrap_or_default(),
-        Form::HeartbeatContext => answer["report"]["scheduled"]
+        Form::HeartbeatContext(_) => answer["report"]["scheduled"]
             .as_array()
             .map(|a| a.iter().collect())
             .unwrap_or_default(),
@@ -264,19 +265,26 @@ fn seed(report: Value) -> Value {
     with(report, json!({ "created": ids.len(), "ids": ids }))
 }
 
-fn search(hits: Value) -> Value {
+/// Search hits as Keyoku's `SearchResult`s. `similarity` is the cosine between the query and
+/// the memory (0–1): an absolute measure, where Mnemo's relevance is relative to the best match
+/// of the query (the top hit's is always 1). Keyoku's clients threshold it (`min_score`: 0.95
+/// to find a duplicate before a migration writes, 0.15 to recall).
+fn search(hits: Value, min: Option<f64>) -> Value {
     match hits {
         Value::Array(items) => Value::Array(
             items
                 .into_iter()
-                .map(|mut h| {
-                    let similarity = h["why"]["semantic"].clone();
+                .filter_map(|mut h| {
+                    let similarity = h["why"]["vector"].as_f64().unwrap_or(0.0).clamp(0.0, 1.0);
+                    if min.is_some_and(|m| similarity < m) {
+                        return None;
+                    }
                     if let Some(o) = h.as_object_mut() {
                         let m = o.remove("memory").unwrap_or(Value::Null);
                         o.insert("memory".into(), memory(m));
-                        o.insert("similarity".into(), similarity);
+                        o.insert("similarity".into(), json!(similarity));
                     }
-                    h
+                    Some(h)
                 })
                 .collect(),
         ),
@@ -364,7 +372,7 @@ impl Or for Value {
     }
 }
 
-fn heartbeat_context(c: Value, rows: &[Value]) -> Value {
+fn heartbeat_context(c: Value, rows: &[Value], min: Option<f64>) -> Value {
     let Value::Object(mut o) = c else { return c };
     let report = heartbeat(o.remove("report").unwrap_or(Value::Null), rows);
     let mut out = match report.clone() {
@@ -372,7 +380,7 @@ fn heartbeat_context(c: Value, rows: &[Value]) -> Value {
         _ => Map::new(),
     };
     out.insert("report".into(), report);
-    let hits = search(o.remove("relevant_memories").unwrap_or(json!([])));
+    let hits = search(o.remove("relevant_memories").unwrap_or(json!([])), min);
     out.insert("relevant_memories".into(), hits);
     let messages = o.remove("recent_messages").unwrap_or(json!([]));
     let texts: Vec<Value> = messages
@@ -395,7 +403,7 @@ pub fn reshape(form: Form, answer: Value, rows: &[Value]) -> Value {
         Form::Memories => memories(answer["memories"].clone()),
         Form::Remember => remember(answer),
         Form::Seed => seed(answer),
-        Form::Search => search(answer),
+        Form::Search(min) => search(answer, min),
         Form::Stats => stats(answer),
         Form::GlobalStats => {
             let owners = answer["owners"].as_array().map_or(0, Vec::len);
@@ -430,7 +438,7 @@ pub fn reshape(form: Form, answer: Value, rows: &[Value]) -> Value {
             "schedule": schedule(answer, rows),
         }),
         Form::Heartbeat => heartbeat(answer, rows),
-        Form::HeartbeatContext => heartbeat_context(answer, rows),
+        Form::HeartbeatContext(min) => heartbeat_context(answer, rows, min),
         Form::Recorded => with(json!({ "status": "recorded" }), answer),
     }
 }
@@ -521,12 +529,25 @@ pub fn seed_args(body: Value) -> Value {
     Value::Object(o)
 }
 
-/// `POST /search`: Keyoku's `agent_id` and `team_aware` accepted, `semantic` mode mapped.
-pub fn search_args(body: Value) -> Value {
+/// Keyoku's `min_score`, a threshold on similarity, taken out of the body when it is a number
+/// from 0 to 1 (anything else stays, for the engine to refuse by name).
+fn threshold(o: &mut Map<String, Value>) -> Option<f64> {
+    let min = o
+        .get("min_score")?
+        .as_f64()
+        .filter(|m| (0.0..=1.0).contains(m))?;
+    o.remove("min_score");
+    Some(min)
+}
+
+/// `POST /search`: Keyoku's `agent_id` and `team_aware` accepted, `semantic` mode mapped, and
+/// `min_score` (a similarity threshold) answered with the hits' form.
+pub fn search_args(body: Value) -> (Value, Form) {
     let mut o = match object(body) {
         Ok(o) => o,
-        Err(v) => return v,
+        Err(v) => return (v, Form::Search(None)),
     };
+    let min = threshold(&mut o);
     drop_keys(
         &mut o,
         &[("agent_id", Kind::Text), ("team_aware", Kind::Flag)],
@@ -534,15 +555,17 @@ pub fn search_args(body: Value) -> Value {
     if o.get("mode").and_then(Value::as_str) == Some("semantic") {
         o.insert("mode".into(), json!("historical"));
     }
-    Value::Object(o)
+    (Value::Object(o), Form::Search(min))
 }
 
-/// `POST /heartbeat/check` and `/heartbeat/context`: Keyoku's options in Mnemo's words.
-pub fn heartbeat_args(body: Value) -> Value {
+/// `POST /heartbeat/check` and `/heartbeat/context`: Keyoku's options in Mnemo's words; the
+/// context's `min_score` holds its relevant memories to a similarity, as in search.
+pub fn heartbeat_args(body: Value) -> (Value, Option<f64>) {
     let mut o = match object(body) {
         Ok(o) => o,
-        Err(v) => return v,
+        Err(v) => return (v, None),
     };
+    let min = threshold(&mut o);
     drop_keys(
         &mut o,
         &[
@@ -552,10 +575,9 @@ pub fn heartbeat_args(body: Value) -> Value {
             ("activity_summary", Kind::Text),
             ("decay_threshold", Kind::Number),
             ("importance_floor", Kind::Number),
-            ("min_score", Kind::Number),
         ],
     );
-    Value::Object(o)
+    (Value::Object(o), min)
 }
 
 /// `POST /schedule`: the agent is accepted (one store serves one agent).

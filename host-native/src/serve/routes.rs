@@ -198,7 +198,10 @@ pub fn route(
         (Method::POST, ["extract"]) => call("extract", body, Form::Mnemo),
         (Method::GET, ["extract", "instructions"]) => call("llm_instructions", json!({}), Form::Mnemo),
         (Method::POST, ["seed"]) => call("seed", keyoku::seed_args(body), Form::Seed),
-        (Method::POST, ["search"]) => call("search", keyoku::search_args(body), Form::Search),
+        (Method::POST, ["search"]) => {
+            let (args, form) = keyoku::search_args(body);
+            call("search", args, form)
+        }
         (Method::POST, ["consolidate"]) => call("maintain", json!({}), Form::Consolidated),
         (Method::GET, ["stats"]) if owner_given => call("stats", query("stats"), Form::Stats),
         (Method::GET, ["stats"]) => call("store_stats", json!({}), Form::GlobalStats),
@@ -264,9 +267,12 @@ pub fn route(
         (Method::DELETE, ["schedule", id]) => {
             on("schedule_cancel", query("schedule_cancel"), id, Form::ScheduleStatus("cancelled"))
         }
-        (Method::POST, ["heartbeat", "check"]) => call("heartbeat_check", keyoku::heartbeat_args(body), Form::Heartbeat),
+        (Method::POST, ["heartbeat", "check"]) => {
+            call("heartbeat_check", keyoku::heartbeat_args(body).0, Form::Heartbeat)
+        }
         (Method::POST, ["heartbeat", "context"]) => {
-            call("heartbeat_context", keyoku::heartbeat_args(body), Form::HeartbeatContext)
+            let (args, min) = keyoku::heartbeat_args(body);
+            call("heartbeat_context", args, Form::HeartbeatContext(min))
         }
         (Method::POST, ["heartbeat", "record-message" | "message"]) => {
             call("record_message", keyoku::message_args(body), Form::Recorded)
