@@ -7,8 +7,22 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
-use crate::field::Id;
+use crate::field::{Id, Limit};
+use crate::model::Memory;
 use crate::store::{memories, View};
+
+/// Memories `sample` gives unless told.
+const DEFAULT_SAMPLE: usize = 10;
+
+/// Arguments of `sample`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct SampleRequest {
+    /// Only this owner's memories (every owner's when absent).
+    pub entity_id: Option<String>,
+    /// How many (1..=1000, default 10).
+    pub limit: Option<usize>,
+}
 
 /// Where a memory lives, as answered by `locate`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -79,4 +93,20 @@ pub(crate) fn store_stats(view: &View) -> Result<StoreStats> {
         embedding_model: embedder.model_id().to_string(),
         embedding_dim: embedder.dimension(),
     })
+}
+
+/// Memories drawn at random (with the host's randomness) from one owner's live memories, or
+/// every owner's. A look, not a use: no access is recorded.
+pub(crate) fn sample(view: &View, req: &SampleRequest) -> Result<Vec<Memory>> {
+    let owner = req.entity_id.as_deref().map(Id::owner).transpose()?;
+    let limit = Limit::parse(req.limit, DEFAULT_SAMPLE)?.get();
+    let mut pks = memories::live_pks(view.conn(), owner.as_deref())?;
+    // The first `limit` places of a Fisher–Yates shuffle.
+    let take = limit.min(pks.len());
+    for i in 0..take {
+        let j = i + (view.entropy().next_u64() % (pks.len() - i) as u64) as usize;
+        pks.swap(i, j);
+    }
+    pks.truncate(take);
+    memories::by_pks_in_order(view.conn(), &pks)
 }

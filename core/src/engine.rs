@@ -5,7 +5,7 @@ use std::path::Path;
 
 use rusqlite::Connection;
 
-use crate::census::{self, Location, StoreStats};
+use crate::census::{self, Location, SampleRequest, StoreStats};
 use crate::clock::{Clock, Entropy, Millis, SeededEntropy};
 use crate::config::Config;
 use crate::conflict::{self, Conflict, ConflictsRequest, ResolveRequest};
@@ -400,6 +400,12 @@ impl Engine {
     pub fn locate(&mut self, id: &str) -> Result<Location> {
         self.store.flush()?;
         census::locate(&self.store.read(), id)
+    }
+
+    /// Memories drawn at random from one owner, or from every owner.
+    pub fn sample(&mut self, req: &SampleRequest) -> Result<Vec<Memory>> {
+        self.store.flush()?;
+        census::sample(&self.store.read(), req)
     }
 
     /// Counts of every owner's memories.

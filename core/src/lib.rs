@@ -65,7 +65,7 @@ mod vectors;
 mod write;
 
 pub use api::{Answer, Call, CALLS, METHODS};
-pub use census::{Location, OwnerCount, StoreStats};
+pub use census::{Location, OwnerCount, SampleRequest, StoreStats};
 pub use clock::{Clock, Entropy, ManualClock, Millis, SeededEntropy, DAY_MS};
 pub use config::Config;
 pub use conflict::{

@@ -255,6 +255,24 @@ fn a_keyoku_client_session_gets_every_shape_its_types_read() {
         Value::Null,
     );
     assert_eq!((st, assert_memories(&sample)), (200, 2));
+    assert!(sample
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|m| m["entity_id"] == "ana"));
+    // With no options, from every owner.
+    let (st, sample) = s.send("GET", "/api/v1/memories/sample?limit=100", Value::Null);
+    assert_eq!(st, 200, "{sample}");
+    assert_eq!(assert_memories(&sample), listed + 1);
+    assert!(sample
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|m| m["entity_id"] == "ben"));
+    assert_eq!(
+        assert_memories(&s.send("GET", "/api/v1/memories/sample", Value::Null).1),
+        (listed + 1).min(10)
+    );
 
     // listEntities(): string[] of owners.
     let (st, owners) = s.send("GET", "/api/v1/entities", Value::Null);

@@ -17,6 +17,7 @@ export const CALLS = [
   { method: 'forget', name: 'forget', embeds: [] },
   { method: 'forget_all', name: 'forgetAll', embeds: [] },
   { method: 'locate', name: 'locate', embeds: [] },
+  { method: 'sample', name: 'sample', embeds: [] },
   { method: 'store_stats', name: 'storeStats', embeds: [] },
   { method: 'reinforce', name: 'reinforce', embeds: [] },
   { method: 'demote', name: 'demote', embeds: [] },

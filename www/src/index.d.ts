@@ -696,6 +696,14 @@ export interface ResolveRequest {
   resolution: Resolution;
 }
 
+/** Arguments of `sample`. */
+export interface SampleRequest {
+  /** Only this owner's memories (every owner's when absent). */
+  entity_id?: string | null;
+  /** How many (1..=1000, default 10). */
+  limit?: number | null;
+}
+
 /** A schedule. */
 export interface Schedule {
   acknowledged_at: number | null;
@@ -979,6 +987,8 @@ export declare class Mnemo {
    * not found when no owner has it.
    */
   locate(args: IdRef): Promise<Location>;
+  /** Memories drawn at random (the host's randomness) from one owner or every owner; not an access. */
+  sample(args: SampleRequest): Promise<Memory[]>;
   /** Counts of every owner's memories, and the owners. */
   storeStats(args?: NoArgs): Promise<StoreStats>;
   /** Reinforces a memory: feedback +3, and it counts as used. */

@@ -17,7 +17,7 @@ use serde_json::Value;
 pub use scenario::{run_scenario, Scenario, Step};
 pub use schema::{schema, EMBEDS};
 
-use crate::census::{Location, StoreStats};
+use crate::census::{Location, SampleRequest, StoreStats};
 use crate::conflict::{Conflict, ConflictsRequest, ResolveRequest};
 use crate::curate::{ForgetAllReport, ListRequest, MemoryPatch, Page, Stats};
 use crate::engine::Engine;
@@ -199,6 +199,9 @@ calls! {
     /// The owner of a memory found by its id alone (for hosts serving many owners behind one
     /// key); not found when no owner has it.
     read Locate("locate", IdRef) -> Location => |e, a| e.locate(&a.id);
+    /// Memories drawn at random (the host's randomness) from one owner or every owner; not an
+    /// access.
+    read Sample("sample", SampleRequest) -> Vec<Memory> => |e, a| e.sample(&a);
     /// Counts of every owner's memories, and the owners.
     read StoreStats("store_stats", NoArgs) -> StoreStats => |e, _a| e.store_stats();
     /// Reinforces a memory: feedback +3, and it counts as used.

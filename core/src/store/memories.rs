@@ -512,6 +512,38 @@ pub fn live_owner_of(conn: &Connection, id: &str) -> Result<Option<(String, bool
         .optional()?)
 }
 
+/// Keys of live (not deleted) memories, of `owner` or of every owner, in key order.
+pub fn live_pks(conn: &Connection, owner: Option<&str>) -> Result<Vec<i64>> {
+    let rows = match owner {
+        Some(o) => conn
+            .prepare_cached(
+                "SELECT pk FROM memories WHERE entity_id = ?1 AND state != 'DELETED' ORDER BY pk",
+            )?
+            .query_map([o], |r| r.get(0))?
+            .collect::<rusqlite::Result<_>>(),
+        None => conn
+            .prepare_cached("SELECT pk FROM memories WHERE state != 'DELETED' ORDER BY pk")?
+            .query_map([], |r| r.get(0))?
+            .collect::<rusqlite::Result<_>>(),
+    };
+    Ok(rows?)
+}
+
+/// The memories with these keys (any owner), in the order of `pks`.
+pub fn by_pks_in_order(conn: &Connection, pks: &[i64]) -> Result<Vec<Memory>> {
+    if pks.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {COLUMNS} FROM (SELECT m.*, j.key AS place FROM json_each(?1) AS j CROSS JOIN memories AS m ON m.pk = j.value) ORDER BY place"
+    ))?;
+    let keys = serde_json::to_string(pks).unwrap_or_else(|_| "[]".into());
+    let rows = stmt.query_map([keys], memory_from_row)?;
+    Ok(rows
+        .map(|r| r.map(|(_, m)| m))
+        .collect::<rusqlite::Result<_>>()?)
+}
+
 /// Ids of `owner`'s live (not deleted) memories, oldest first.
 pub fn live_ids(conn: &Connection, owner: &str) -> Result<Vec<String>> {
     let mut stmt = conn.prepare_cached(

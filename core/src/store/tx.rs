@@ -149,6 +149,11 @@ impl<'s> View<'s> {
         self.host.embedder
     }
 
+    /// The host's randomness.
+    pub fn entropy(&self) -> &dyn Entropy {
+        self.host.entropy
+    }
+
     /// The vector for `content`: the caller's (checked and normalised), or the embedder's.
     pub fn vector_for(&self, content: &str, supplied: Option<&[f32]>) -> Result<Vec<f32>> {
         embed::vector_for(self.host.embedder, content, supplied)

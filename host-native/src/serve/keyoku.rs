@@ -24,6 +24,8 @@ pub enum Form {
     Memory,
     /// `Memory[]` from a page of `list`.
     Memories,
+    /// `Memory[]` from a list of memories.
+    MemoryList,
     /// `RememberResult` from a write report.
     Remember,
     /// `SeedResult` from a write report.
@@ -401,6 +403,7 @@ pub fn reshape(form: Form, answer: Value, rows: &[Value]) -> Value {
         Form::Mnemo => answer,
         Form::Memory => memory(answer),
         Form::Memories => memories(answer["memories"].clone()),
+        Form::MemoryList => memories(answer),
         Form::Remember => remember(answer),
         Form::Seed => seed(answer),
         Form::Search(min) => search(answer, min),

@@ -207,7 +207,9 @@ pub fn route(
         (Method::GET, ["stats"]) => call("store_stats", json!({}), Form::GlobalStats),
         (Method::GET, ["stats", entity]) => call("stats", json!({ "entity_id": entity }), Form::Stats),
         (Method::GET, ["memories"]) => call("list", query("list"), Form::Memories),
-        (Method::GET, ["memories", "sample"]) => call("list", query("list"), Form::Memories),
+        (Method::GET, ["memories", "sample"]) => {
+            call("sample", query("sample"), Form::MemoryList)
+        }
         (Method::POST, ["memories"]) => call("seed", json!({ "items": [body] }), Form::Seed),
         (Method::DELETE, ["memories"]) => call("forget_all", body, Form::DeletedAll),
         (Method::GET, ["memories", id]) => on("get", query("get"), id, Form::Memory),
