@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use crate::curate;
 use crate::error::{Error, Result};
 use crate::field::{Id, Limit};
 use crate::model::Memory;
@@ -73,23 +74,19 @@ pub(crate) fn locate(view: &View, id: &str) -> Result<Location> {
 
 /// Counts across every owner.
 pub(crate) fn store_stats(view: &View) -> Result<StoreStats> {
-    let by = |col, deleted| -> Result<BTreeMap<String, usize>> {
-        Ok(memories::count_by(view.conn(), None, col, deleted)?
-            .into_iter()
-            .collect())
-    };
+    let c = curate::counts(view, None)?;
     let owners: Vec<OwnerCount> = memories::owners(view.conn())?
         .into_iter()
         .map(|(entity_id, total)| OwnerCount { entity_id, total })
         .collect();
     let embedder = view.embedder();
     Ok(StoreStats {
-        total: owners.iter().map(|o| o.total).sum(),
         owners,
-        by_type: by("type", false)?,
-        by_state: by("state", true)?,
-        by_status: by("status", false)?,
-        by_tier: by("tier", false)?,
+        total: c.total,
+        by_type: c.by_type,
+        by_state: c.by_state,
+        by_status: c.by_status,
+        by_tier: c.by_tier,
         embedding_model: embedder.model_id().to_string(),
         embedding_dim: embedder.dimension(),
     })

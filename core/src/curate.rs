@@ -319,15 +319,39 @@ pub(crate) fn status_history(view: &View, owner: &Owner, id: &Id) -> Result<Vec<
 
 /// Counts of an owner's memories by type, state, status and tier.
 pub(crate) fn stats(view: &View, owner: &Owner) -> Result<Stats> {
+    let c = counts(view, Some(owner))?;
+    let embedder = view.embedder();
+    Ok(Stats {
+        entity_id: owner.to_string(),
+        total: c.total,
+        by_type: c.by_type,
+        by_state: c.by_state,
+        by_status: c.by_status,
+        by_tier: c.by_tier,
+        embedding_model: embedder.model_id().to_string(),
+        embedding_dim: embedder.dimension(),
+    })
+}
+
+/// Counts of memories by type, state, status and tier: one owner's, or every owner's.
+pub(crate) struct Counts {
+    /// Memories not deleted.
+    pub total: usize,
+    pub by_type: BTreeMap<String, usize>,
+    /// Includes DELETED.
+    pub by_state: BTreeMap<String, usize>,
+    pub by_status: BTreeMap<String, usize>,
+    pub by_tier: BTreeMap<String, usize>,
+}
+
+pub(crate) fn counts(view: &View, owner: Option<&str>) -> Result<Counts> {
     let by = |col, deleted| -> Result<BTreeMap<String, usize>> {
-        Ok(memories::count_by(view.conn(), Some(owner), col, deleted)?
+        Ok(memories::count_by(view.conn(), owner, col, deleted)?
             .into_iter()
             .collect())
     };
     let by_state = by("state", true)?;
-    let embedder = view.embedder();
-    Ok(Stats {
-        entity_id: owner.to_string(),
+    Ok(Counts {
         total: by_state
             .iter()
             .filter(|(s, _)| s.as_str() != "DELETED")
@@ -337,7 +361,5 @@ pub(crate) fn stats(view: &View, owner: &Owner) -> Result<Stats> {
         by_state,
         by_status: by("status", false)?,
         by_tier: by("tier", false)?,
-        embedding_model: embedder.model_id().to_string(),
-        embedding_dim: embedder.dimension(),
     })
 }

@@ -641,7 +641,6 @@ fn heartbeat_routes() {
         json!({"entity_id": "kai", "query": "tea", "dry_run": true}),
     );
     assert_eq!(st, 200, "{c}");
-    assert_eq!(c["report"]["in_conversation"], true);
     assert_eq!(c["in_conversation"], true);
     assert_eq!(c["recent_messages"][0], "Hi Kai!");
     assert_eq!(c["messages"][0]["content"], "Hi Kai!");

@@ -3,7 +3,6 @@
 //! The client's session and its checks are in `mcp-client.mjs`.
 mod common;
 
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
@@ -98,10 +97,7 @@ fn an_mcp_client_works_over_streamable_http_behind_the_token() {
             .unwrap(),
     );
     let server = &mut server.0;
-    let mut line = String::new();
-    BufReader::new(server.stderr.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
+    let line = common::banner(server);
     let url = line
         .trim()
         .strip_prefix("mnemo: serving MCP at ")

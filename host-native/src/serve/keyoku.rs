@@ -331,7 +331,7 @@ fn heartbeat(r: Value, rows: &[Value]) -> Value {
         .map(|c| {
             json!({
                 "memory": { "id": c["existing"], "entity_id": entity, "content": c["existing_content"] },
-                "reason": c["reason"].clone().or(&c["kind"]),
+                "reason": if c["reason"].is_null() { &c["kind"] } else { &c["reason"] },
                 "conflict": c,
             })
         })
@@ -340,13 +340,13 @@ fn heartbeat(r: Value, rows: &[Value]) -> Value {
     if let Some(tier) = o.get("urgency_tier").cloned() {
         o.insert("highest_urgency_tier".into(), tier.clone());
         let urgency = match tier.as_str() {
-            Some("immediate") => json!("immediate"),
-            Some("elevated") => json!("soon"),
-            Some(_) => json!("can_wait"),
-            None => Value::Null,
+            Some("immediate") => Some("immediate"),
+            Some("elevated") => Some("soon"),
+            Some(_) => Some("can_wait"),
+            None => None,
         };
-        if !urgency.is_null() {
-            o.insert("urgency".into(), urgency);
+        if let Some(u) = urgency {
+            o.insert("urgency".into(), json!(u));
         }
     }
     if let Some(checked) = o
@@ -359,29 +359,13 @@ fn heartbeat(r: Value, rows: &[Value]) -> Value {
     Value::Object(o)
 }
 
-/// `null` in `value` replaced by `other`.
-trait Or {
-    fn or(self, other: &Value) -> Value;
-}
-
-impl Or for Value {
-    fn or(self, other: &Value) -> Value {
-        if self.is_null() {
-            other.clone()
-        } else {
-            self
-        }
-    }
-}
-
 fn heartbeat_context(c: Value, rows: &[Value], min: Option<f64>) -> Value {
     let Value::Object(mut o) = c else { return c };
-    let report = heartbeat(o.remove("report").unwrap_or(Value::Null), rows);
-    let mut out = match report.clone() {
+    // The report's fields at the top level, as Keyoku reads them (Mnemo's own among them).
+    let mut out = match heartbeat(o.remove("report").unwrap_or(Value::Null), rows) {
         Value::Object(r) => r,
         _ => Map::new(),
     };
-    out.insert("report".into(), report);
     let hits = search(o.remove("relevant_memories").unwrap_or(json!([])), min);
     out.insert("relevant_memories".into(), hits);
     let messages = o.remove("recent_messages").unwrap_or(json!([]));

@@ -86,10 +86,7 @@ impl Server {
             cmd.env("MNEMO_TOKEN", t);
         }
         let mut child = cmd.spawn().expect("start mnemo serve");
-        let mut line = String::new();
-        BufReader::new(child.stderr.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
+        let line = banner(&mut child);
         let addr = line
             .trim()
             .trim_start_matches("mnemo: serving http://")
@@ -237,4 +234,13 @@ pub fn embeddings(request: &Value, vector: impl Fn(&str) -> Vec<f32>) -> String 
         .map(|(i, t)| serde_json::json!({"object": "embedding", "index": i, "embedding": vector(t.as_str().unwrap_or(""))}))
         .collect();
     serde_json::json!({"object": "list", "model": request["model"], "data": data}).to_string()
+}
+
+/// The first line a server process writes to its (piped) stderr: where it listens.
+pub fn banner(child: &mut Child) -> String {
+    let mut line = String::new();
+    BufReader::new(child.stderr.take().expect("stderr piped"))
+        .read_line(&mut line)
+        .expect("a banner line");
+    line
 }
