@@ -1,0 +1,329 @@
+//! Per-owner vector sets held in memory for nearest-neighbour scans. Owners never share a
+//! set, so no query can see another owner's vectors. Loaded lazily from the store.
+//!
+//! Large sets are scanned in two passes: each vector's binary code ([`simhash`], 64 bytes for
+//! 384 dimensions) ranks the whole set by Hamming distance and keeps the best candidates
+//! (`PREFILTER_FACTOR × k`, at least `PREFILTER_MIN` and 1/`PREFILTER_SHARE` of the set), which
+//! are then scored exactly in f32. Popcounts are integers and ties are broken by key, so
+//! results match bit for bit on every target.
+
+mod simhash;
+
+use std::collections::HashMap;
+
+use crate::embed::dot;
+use simhash::{hamming, SimHash};
+
+/// Sets up to this size are scanned exactly in f32 only.
+const EXACT_SCAN_MAX: usize = 1024;
+/// Candidates kept by the Hamming prefilter, per neighbour asked for …
+const PREFILTER_FACTOR: usize = 16;
+/// … and at least this many …
+const PREFILTER_MIN: usize = 256;
+/// … and at least this share of the set (1/256): the Hamming distances of the true
+/// neighbours overlap those of more rows as the set grows.
+const PREFILTER_SHARE: usize = 256;
+
+/// The searchable vectors of one owner, packed contiguously for a vectorised scan.
+#[derive(Debug, Default)]
+pub struct OwnerVectors {
+    pks: Vec<i64>,
+    data: Vec<f32>,
+    /// Binary codes of `data`, row by row (`simhash.words()` words each).
+    codes: Vec<u64>,
+    simhash: SimHash,
+    slot: HashMap<i64, usize>,
+    dim: usize,
+}
+
+impl OwnerVectors {
+    /// A set of `dim`-dimensional vectors.
+    pub fn new(dim: usize) -> Self {
+        OwnerVectors {
+            dim,
+            simhash: SimHash::new(dim),
+            ..Default::default()
+        }
+    }
+
+    /// Number of vectors.
+    #[cfg(test)]
+    pub fn len(&self) -> usize {
+        self.pks.len()
+    }
+
+    /// Adds or replaces the vector of `pk`.
+    pub fn upsert(&mut self, pk: i64, v: &[f32]) {
+        debug_assert_eq!(v.len(), self.dim);
+        let d = self.dim;
+        let i = match self.slot.get(&pk) {
+            Some(&i) => i,
+            None => {
+                let i = self.pks.len();
+                self.slot.insert(pk, i);
+                self.pks.push(pk);
+                self.data.resize((i + 1) * d, 0.0);
+                self.codes.resize((i + 1) * self.simhash.words(), 0);
+                i
+            }
+        };
+        let w = self.simhash.words();
+        self.data[i * d..(i + 1) * d].copy_from_slice(v);
+        self.simhash.encode(v, &mut self.codes[i * w..(i + 1) * w]);
+    }
+
+    /// Removes the vector of `pk`, if present.
+    pub fn remove(&mut self, pk: i64) {
+        let Some(i) = self.slot.remove(&pk) else {
+            return;
+        };
+        let (last, d, w) = (self.pks.len() - 1, self.dim, self.simhash.words());
+        if i != last {
+            self.pks.swap(i, last);
+            self.slot.insert(self.pks[i], i);
+            self.data.copy_within(last * d..(last + 1) * d, i * d);
+            self.codes.copy_within(last * w..(last + 1) * w, i * w);
+        }
+        self.pks.pop();
+        self.data.truncate(last * d);
+        self.codes.truncate(last * w);
+    }
+
+    /// The vector of `pk`.
+    pub fn get(&self, pk: i64) -> Option<&[f32]> {
+        self.slot
+            .get(&pk)
+            .map(|&i| &self.data[i * self.dim..(i + 1) * self.dim])
+    }
+
+    /// The `k` most similar vectors to `query` as (pk, dot product), best first; ties broken
+    /// by pk so the order is the same whatever order vectors were added in.
+    pub fn nearest(&self, query: &[f32], k: usize) -> Vec<(i64, f32)> {
+        if k == 0 || self.pks.is_empty() || query.len() != self.dim {
+            return Vec::new();
+        }
+        let d = self.dim;
+        let exact = |i: usize| (self.pks[i], dot(query, &self.data[i * d..(i + 1) * d]));
+        let keep = (k * PREFILTER_FACTOR)
+            .max(PREFILTER_MIN)
+            .max(self.pks.len() / PREFILTER_SHARE);
+        let rows: Vec<usize> = if self.pks.len() <= EXACT_SCAN_MAX.max(keep) {
+            (0..self.pks.len()).collect()
+        } else {
+            self.prefilter(query, keep)
+        };
+        let mut scored: Vec<(i64, f32)> = rows.into_iter().map(exact).collect();
+        top(&mut scored, k, |x| *x);
+        scored
+    }
+
+    /// The rows of the `keep` codes nearest to `query`'s by Hamming distance (ties at the
+    /// cut go to the lower keys), found by counting distances rather than sorting them.
+    fn prefilter(&self, query: &[f32], keep: usize) -> Vec<usize> {
+        let w = self.simhash.words();
+        let mut q = vec![0u64; w];
+        self.simhash.encode(query, &mut q);
+        let dist: Vec<u32> = self.codes.chunks_exact(w).map(|c| hamming(&q, c)).collect();
+        let mut count = vec![0usize; self.simhash.max_distance() + 1];
+        dist.iter().for_each(|&d| count[d as usize] += 1);
+        // The cut: the smallest distance at which `keep` rows are reached.
+        let (mut cut, mut below) = (0u32, 0usize);
+        for (d, &n) in count.iter().enumerate() {
+            if below + n >= keep {
+                cut = d as u32;
+                break;
+            }
+            below += n;
+        }
+        let mut rows = Vec::with_capacity(keep);
+        let mut at_cut = Vec::new();
+        for (i, &d) in dist.iter().enumerate() {
+            if d < cut {
+                rows.push(i);
+            } else if d == cut {
+                at_cut.push((self.pks[i], i));
+            }
+        }
+        at_cut.sort_unstable();
+        rows.extend(at_cut.into_iter().take(keep - below).map(|(_, i)| i));
+        rows
+    }
+}
+
+/// Keeps the `k` best of `items` (highest score, then lowest pk), sorted best first.
+fn top<T>(items: &mut Vec<T>, k: usize, key: impl Fn(&T) -> (i64, f32)) {
+    let better = |a: &T, b: &T| {
+        let (ka, kb) = (key(a), key(b));
+        kb.1.total_cmp(&ka.1).then(ka.0.cmp(&kb.0))
+    };
+    if items.len() > k {
+        items.select_nth_unstable_by(k - 1, better);
+        items.truncate(k);
+    }
+    items.sort_unstable_by(better);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn upsert_remove_nearest() {
+        let mut s = OwnerVectors::new(2);
+        s.upsert(1, &[1.0, 0.0]);
+        s.upsert(2, &[0.0, 1.0]);
+        s.upsert(3, &[0.6, 0.8]);
+        assert_eq!(s.nearest(&[1.0, 0.0], 2), vec![(1, 1.0), (3, 0.6)]);
+        s.remove(1);
+        assert_eq!(s.len(), 2);
+        assert_eq!(s.get(3), Some(&[0.6, 0.8][..]));
+        assert_eq!(s.nearest(&[1.0, 0.0], 5), vec![(3, 0.6), (2, 0.0)]);
+        s.upsert(2, &[1.0, 0.0]);
+        assert_eq!(s.nearest(&[1.0, 0.0], 1), vec![(2, 1.0)]);
+        s.remove(42);
+        assert_eq!(s.nearest(&[1.0], 1), vec![]);
+    }
+
+    /// The exact top `k` of `query` among `all` (row index = key).
+    fn exact_top(all: &[Vec<f32>], query: &[f32], k: usize) -> Vec<(i64, f32)> {
+        let mut exact: Vec<(i64, f32)> = all
+            .iter()
+            .enumerate()
+            .map(|(i, v)| (i as i64, dot(query, v)))
+            .collect();
+        top(&mut exact, k, |x| *x);
+        exact
+    }
+
+    #[test]
+    fn prefilter_finds_planted_neighbours() {
+        // A set larger than the exact-scan limit: random vectors, and a near copy planted
+        // beside each probe.
+        let dim = 64;
+        let mut seed = 7u64;
+        let mut rnd = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 40) as f32 / (1u64 << 24) as f32 - 0.5
+        };
+        let mut all = Vec::new();
+        for _ in 0..(EXACT_SCAN_MAX + 1500) {
+            let mut v: Vec<f32> = (0..dim).map(|_| rnd()).collect();
+            crate::embed::normalise(&mut v);
+            all.push(v);
+        }
+        let probes = [3usize, 1000, 1500];
+        for (j, &p) in probes.iter().enumerate() {
+            let mut near: Vec<f32> = all[p].iter().map(|x| x + 0.05 * rnd()).collect();
+            crate::embed::normalise(&mut near);
+            all[2000 + j] = near;
+        }
+        let mut set = OwnerVectors::new(dim);
+        all.iter()
+            .enumerate()
+            .for_each(|(pk, v)| set.upsert(pk as i64, v));
+        for (j, &p) in probes.iter().enumerate() {
+            let got = set.nearest(&all[p], 2);
+            assert_eq!(got, exact_top(&all, &all[p], 2), "probe {p}");
+            assert_eq!((got[0].0, got[1].0), (p as i64, 2000 + j as i64));
+        }
+        // Removing rows keeps codes and floats in step.
+        set.remove(3);
+        set.remove(1500);
+        assert_eq!(set.nearest(&all[1000], 1)[0].0, 1000);
+        assert_eq!(set.nearest(&all[3], 1)[0].0, 2000);
+        assert!(set.nearest(&all[3], 5).iter().all(|x| x.0 != 3));
+    }
+
+    /// Mean share of the exact top 10 that the set's search returns, over `queries`.
+    fn recall_at_10(all: &[Vec<f32>], queries: &[Vec<f32>]) -> f64 {
+        let mut set = OwnerVectors::new(all[0].len());
+        all.iter()
+            .enumerate()
+            .for_each(|(pk, v)| set.upsert(pk as i64, v));
+        assert!(all.len() > EXACT_SCAN_MAX.max(10 * PREFILTER_FACTOR).max(PREFILTER_MIN));
+        let found: usize = queries
+            .iter()
+            .map(|q| {
+                let exact = exact_top(all, q, 10);
+                let got = set.nearest(q, 10);
+                got.iter().filter(|g| exact.contains(g)).count()
+            })
+            .sum();
+        found as f64 / (10 * queries.len()) as f64
+    }
+
+    /// Texts and their MiniLM vectors.
+    type Embedded = Vec<(String, Vec<f32>)>;
+
+    /// LoCoMo's turns and questions (tests/data/locomo).
+    fn locomo() -> (Embedded, Embedded) {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/locomo/");
+        let raw = std::fs::read(format!("{dir}minilm-dev.f16")).expect("LoCoMo vectors");
+        let index: serde_json::Value = serde_json::from_slice(
+            &std::fs::read(format!("{dir}minilm-dev.index.json")).expect("LoCoMo index"),
+        )
+        .expect("index JSON");
+        let rows = index["rows"].as_array().expect("index rows");
+        let (mut turns, mut questions) = (Vec::new(), Vec::new());
+        for (row, bytes) in rows.iter().zip(raw.chunks_exact(384 * 2)) {
+            let v: Vec<f32> = bytes
+                .chunks_exact(2)
+                .map(|b| f16_to_f32(u16::from_le_bytes([b[0], b[1]])))
+                .collect();
+            let text = |k: &str| row[k].as_str().unwrap_or_default().to_string();
+            match row["kind"].as_str() {
+                Some("turn") => turns.push((text("text"), v)),
+                _ => questions.push((text("question"), v)),
+            }
+        }
+        (turns, questions)
+    }
+
+    fn f16_to_f32(bits: u16) -> f32 {
+        let sign = if bits >> 15 == 1 { -1.0 } else { 1.0 };
+        let (exp, frac) = (((bits >> 10) & 0x1f) as i32, (bits & 0x3ff) as f32);
+        sign * match exp {
+            0 => frac * 2f32.powi(-24),
+            _ => (1.0 + frac / 1024.0) * 2f32.powi(exp - 15),
+        }
+    }
+
+    #[test]
+    fn prefilter_keeps_the_true_neighbours_of_real_embeddings() {
+        // Every LoCoMo turn in one set (2.9k), every question a query: the prefiltered search
+        // returns (nearly) the exact top 10, for MiniLM's dense vectors and for the hashing
+        // embedder's sparse ones.
+        let (turns, questions) = locomo();
+        let minilm = recall_at_10(
+            &turns.iter().map(|t| t.1.clone()).collect::<Vec<_>>(),
+            &questions.iter().map(|q| q.1.clone()).collect::<Vec<_>>(),
+        );
+        let hasher = crate::embed::HashEmbedder::default();
+        let hashed = |texts: &Embedded| -> Vec<Vec<f32>> {
+            texts
+                .iter()
+                .map(|t| crate::embed::Embedder::embed(&hasher, &t.0).expect("embed"))
+                .collect()
+        };
+        let hash = recall_at_10(&hashed(&turns), &hashed(&questions));
+        println!("recall@10 of the prefiltered search: MiniLM {minilm:.4}, hash {hash:.4}");
+        assert!(minilm >= 0.99, "MiniLM recall@10 {minilm}");
+        assert!(hash >= 0.99, "hash recall@10 {hash}");
+    }
+
+    #[test]
+    fn ties_are_ordered_by_key() {
+        let mut a = OwnerVectors::new(1);
+        let mut b = OwnerVectors::new(1);
+        for pk in [5, 3, 9] {
+            a.upsert(pk, &[1.0]);
+        }
+        for pk in [9, 5, 3] {
+            b.upsert(pk, &[1.0]);
+        }
+        assert_eq!(a.nearest(&[1.0], 2), b.nearest(&[1.0], 2));
+        assert_eq!(a.nearest(&[1.0], 2), vec![(3, 1.0), (5, 1.0)]);
+    }
+}
