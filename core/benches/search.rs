@@ -1,14 +1,15 @@
 //! Hybrid search latency (query text + supplied 384-d query vector) with 10,000 and 100,000
 //! memories in one owner of a real SQLite file, uncached (search cache off, 200 distinct
 //! queries cycled) and cached (default cache, one query repeated).
-//! Aims: p95 ≤ 1 ms at 10k, ≤ 5 ms at 100k.
+//! Aims: p95 ≤ 1 ms at 10k, ≤ 3 ms at 100k. (The vector index alone, up to 1M: `--bench vectors`.)
 //!
 //! Before the criterion groups, a plain pass times 1,000 searches per case with `Instant` and
-//! a few 1,000-memory seed batches, prints p50/p95/p99 and memories/s, and writes them to
-//! `target/mnemo-bench.json`. Set `MNEMO_BENCH_PERCENTILES=0` to skip it, and
-//! `MNEMO_BENCH_SKIP_100K=1` to leave out the 100k cases (building that store with dedup on
-//! takes minutes: every write scans the owner's vectors). Under `cargo test --benches` (no
-//! `--bench` flag) the pass and the 100k cases are skipped.
+//! a few 1,000-memory seed batches (into an empty owner, an owner of 10k and one of 100k),
+//! prints p50/p95/p99 and memories/s, and writes them to `target/mnemo-bench.json`. Set
+//! `MNEMO_BENCH_PERCENTILES=0` to skip it, `MNEMO_BENCH_SKIP_100K=1` to leave out the 100k
+//! cases (building that store takes about a minute: every write scans the owner's vectors for
+//! duplicates and surprise). Under `cargo test --benches` (no `--bench` flag) the pass and
+//! the 100k cases are skipped.
 //!
 //! `cargo bench -p mnemo-core --bench search`
 
@@ -102,7 +103,7 @@ impl Fixture {
     }
 }
 
-/// `MNEMO_BENCH_SKIP_100K=1` leaves out the 100k cases (whose store takes minutes to build).
+/// `MNEMO_BENCH_SKIP_100K=1` leaves out the 100k cases (whose store takes a minute to build).
 fn skip_100k() -> bool {
     std::env::var("MNEMO_BENCH_SKIP_100K").is_ok_and(|v| v == "1")
 }
@@ -149,7 +150,7 @@ fn percentile_report(fx: &mut Fixture, queries: &[SearchRequest], git_head: Opti
     let load_before = load_average();
     let mut search = serde_json::Map::new();
     let mut seed = serde_json::Map::new();
-    for (n, target_p95) in [(10_000, 1.0), (100_000, 5.0)] {
+    for (n, target_p95) in [(10_000, 1.0), (100_000, 3.0)] {
         if n > 10_000 && skip_100k() {
             continue;
         }
@@ -193,29 +194,34 @@ fn percentile_report(fx: &mut Fixture, queries: &[SearchRequest], git_head: Opti
         }
         // Free the big vector sets before the next size.
         fx.engines.clear();
-        if n == 10_000 {
-            let base = fx.store(10_000);
-            for (case, into) in [
-                ("into_empty_owner", SeedInto::Empty),
-                ("into_owner_with_10k", SeedInto::CopyOf(&base)),
-            ] {
-                let rate = seed_rate(fx, &into);
-                println!(
-                    "seed {case:>19}: {rate:.0} memories/s (median of {SEED_REPS} batches of \
-                     {SEED_BATCH}; target ≥ 20000: {})",
-                    if rate >= 20_000.0 { "met" } else { "MISSED" }
-                );
-                seed.insert(
-                    case.to_string(),
-                    json!({
-                        "batch": SEED_BATCH,
-                        "batches": SEED_REPS,
-                        "memories_per_s": rate.round(),
-                        "target_memories_per_s": 20_000,
-                        "target_met": rate >= 20_000.0,
-                    }),
-                );
-            }
+        // Seed throughput into an empty owner and an owner of 10k (aim 20,000/s), and into an
+        // owner of 100k (aim 10,000/s).
+        let base = fx.store(n);
+        let cases: &[(&str, SeedInto, f64)] = match n {
+            10_000 => &[
+                ("into_empty_owner", SeedInto::Empty, 20_000.0),
+                ("into_owner_with_10k", SeedInto::CopyOf(&base), 20_000.0),
+            ],
+            100_000 => &[("into_owner_with_100k", SeedInto::CopyOf(&base), 10_000.0)],
+            _ => &[],
+        };
+        for (case, into, target) in cases {
+            let rate = seed_rate(fx, into);
+            println!(
+                "seed {case:>20}: {rate:.0} memories/s (median of {SEED_REPS} batches of \
+                 {SEED_BATCH}; target ≥ {target}: {})",
+                if rate >= *target { "met" } else { "MISSED" }
+            );
+            seed.insert(
+                case.to_string(),
+                json!({
+                    "batch": SEED_BATCH,
+                    "batches": SEED_REPS,
+                    "memories_per_s": rate.round(),
+                    "target_memories_per_s": target,
+                    "target_met": rate >= *target,
+                }),
+            );
         }
     }
     let build: serde_json::Map<String, Value> = fx

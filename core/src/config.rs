@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::conflict::ConflictConfig;
+use crate::consolidate::ConsolidateConfig;
 use crate::decay::RetentionConfig;
 use crate::dedup::DedupConfig;
 use crate::heartbeat::HeartbeatConfig;
@@ -18,6 +19,7 @@ pub struct Config {
     pub recall: RecallConfig,
     pub conflicts: ConflictConfig,
     pub heartbeat: HeartbeatConfig,
+    pub consolidation: ConsolidateConfig,
 }
 
 impl Config {
@@ -54,6 +56,7 @@ impl Config {
                 ));
             }
         }
+        self.consolidation.validate()?;
         unit("recall.vector_weight", self.recall.vector_weight)?;
         unit("recall.context_weight", self.recall.context_weight)?;
         unit("recall.relevance_gate", self.recall.relevance_gate)?;

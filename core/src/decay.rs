@@ -178,7 +178,8 @@ fn schedule(m: &Memory, cfg: &RetentionConfig) -> Schedule {
 }
 
 /// The lifecycle state decay gives `m` at `now`, with the time that state began.
-/// DELETED memories and exempt memories keep the state they have.
+/// DELETED memories and exempt memories keep the state they have, and an ARCHIVED memory
+/// stays archived until it is accessed (pruning archives memories decay has not reached).
 pub fn state_at(m: &Memory, now: Millis, cfg: &RetentionConfig) -> (State, Millis) {
     if m.state == State::Deleted || is_exempt(m) {
         return (m.state, m.state_changed_at);
@@ -187,6 +188,8 @@ pub fn state_at(m: &Memory, now: Millis, cfg: &RetentionConfig) -> (State, Milli
     let reached = |t: Option<Millis>| t.filter(|&t| t <= now);
     if let Some(t) = reached(s.deleted) {
         (State::Deleted, t)
+    } else if m.state == State::Archived {
+        (State::Archived, m.state_changed_at)
     } else if let Some(t) = reached(s.archived) {
         (State::Archived, t)
     } else if let Some(t) = reached(s.stale) {

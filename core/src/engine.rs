@@ -9,6 +9,7 @@ use crate::census::{self, Location, SampleRequest, StoreStats};
 use crate::clock::{Clock, Entropy, Millis, SeededEntropy};
 use crate::config::Config;
 use crate::conflict::{self, Conflict, ConflictsRequest, ResolveRequest};
+use crate::consolidate;
 use crate::curate::{self, ForgetAllReport, ListRequest, MemoryPatch, Page, Stats};
 use crate::embed::{Embedder, HashEmbedder};
 use crate::error::{Error, Result};
@@ -464,12 +465,33 @@ impl Engine {
     /// The maintenance pass: applies decay transitions, layer promotion and purges to the rows
     /// whose due time has come — and only those. Running it twice at the same time does nothing
     /// the second time.
+    /// Consolidation runs after it once `config.consolidation.every_hours` have passed since
+    /// the last one.
     pub fn maintain(&mut self) -> Result<MaintainReport> {
+        self.maintain_then(false)
+    }
+
+    /// The maintenance pass, then consolidation (SPEC §7): stale-edge cleanup and size-bounded
+    /// pruning, each bounded in work per run (`consolidation.more` says to run again).
+    pub fn consolidate(&mut self) -> Result<MaintainReport> {
+        self.maintain_then(true)
+    }
+
+    fn maintain_then(&mut self, consolidate: bool) -> Result<MaintainReport> {
         let mut report = MaintainReport::default();
         while self
             .store
             .transaction(|tx| maintain::batch(tx, &mut report))?
         {}
+        let cfg = &self.config.consolidation;
+        report.consolidation = self.store.transaction(|tx| {
+            let now = tx.now()?;
+            if consolidate || consolidate::due(tx, cfg, now)? {
+                consolidate::run(tx, cfg).map(Some)
+            } else {
+                Ok(None)
+            }
+        })?;
         Ok(report)
     }
 

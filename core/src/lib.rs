@@ -41,6 +41,7 @@ mod census;
 pub mod clock;
 pub mod config;
 pub mod conflict;
+pub mod consolidate;
 mod curate;
 pub mod decay;
 pub mod dedup;
@@ -61,7 +62,9 @@ pub mod schedule;
 mod store;
 pub mod text;
 mod tier;
-mod vectors;
+/// Public for the benchmarks (`--bench vectors`) only; not part of the API.
+#[doc(hidden)]
+pub mod vectors;
 mod write;
 
 pub use api::{Answer, Call, CALLS, METHODS};

@@ -8,6 +8,7 @@ use rusqlite::{ffi, Connection};
 use serde::{Deserialize, Serialize};
 
 use crate::clock::DAY_MS;
+use crate::consolidate::Consolidation;
 use crate::decay;
 use crate::error::{Error, Result};
 use crate::model::{Memory, State};
@@ -26,6 +27,9 @@ pub struct MaintainReport {
     pub to_deleted: usize,
     pub promoted: usize,
     pub purged: usize,
+    /// What consolidation did, when the pass ran it (`consolidate`, or `maintain` once its
+    /// cadence came round).
+    pub consolidation: Option<Consolidation>,
 }
 
 /// Problems `quick_check` lists at most (the first few say enough).

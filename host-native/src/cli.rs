@@ -56,6 +56,10 @@ pub struct Cli {
     /// The chat model to ask.
     #[arg(long, global = true, env = "MNEMO_LLM_MODEL")]
     pub llm_model: Option<String>,
+    /// The engine's settings: a JSON file of the fields to change, e.g.
+    /// `{"consolidation": {"max_memories": 100000}}` (unknown fields are refused).
+    #[arg(long, global = true, env = "MNEMO_CONFIG")]
+    pub config: Option<PathBuf>,
     #[command(subcommand)]
     pub command: Command,
 }
@@ -360,8 +364,12 @@ pub enum Command {
         #[arg(long)]
         entity: String,
     },
-    /// Apply decay, lifecycle and purges to the memories that are due.
+    /// Apply decay, lifecycle and purges to the memories that are due (and consolidate once a
+    /// day).
     Maintain,
+    /// Maintain, then consolidate now: stale relationships removed, owners over
+    /// `consolidation.max_memories` pruned to the archive.
+    Consolidate,
     /// An owner's memories as JSONL (to stdout).
     Export {
         #[arg(long)]
@@ -897,6 +905,7 @@ pub fn calls(command: Command) -> Result<Vec<Call>> {
             max_depth,
         })),
         Command::Maintain => one(Call::Maintain(NoArgs {})),
+        Command::Consolidate => one(Call::Consolidate(NoArgs {})),
         Command::Export { entity } => one(Call::Export(owner(entity))),
         Command::Import {
             file,

@@ -16,7 +16,7 @@ mod tools;
 use std::io::IsTerminal;
 use std::process::ExitCode;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use clap::Parser;
 use mnemo_core::Answer;
 use serde_json::json;
@@ -61,12 +61,18 @@ fn run(cli: Cli) -> Result<ExitCode> {
             (Some(url), Some(model)) => Some(providers::HttpChat::new(url, model)),
             _ => None,
         };
+        let config = match &cli.config {
+            Some(path) => std::fs::read_to_string(path)
+                .with_context(|| format!("reading the engine settings {}", path.display()))?,
+            None => String::new(),
+        };
         let rt = Runtime::open(Options {
             data: dir.path.clone(),
             clock,
             seed,
             embedding,
             llm,
+            config,
         })?;
         Ok((dir, rt))
     };

@@ -131,6 +131,8 @@ pub struct Options {
     pub embedding: Option<Embedding>,
     /// The LLM that extracts memories (else the built-in extractor).
     pub llm: Option<HttpChat>,
+    /// The engine's settings as JSON (`mnemo_core::Config`; empty: the defaults).
+    pub config: String,
 }
 
 /// One store open inside the component.
@@ -185,7 +187,7 @@ impl Runtime {
         let open = OpenOptions {
             path: format!("{GUEST_DIR}/{DB_FILE}"),
             seed: options.seed,
-            config: String::new(),
+            config: options.config,
         };
         let handle = bindings
             .mnemo_engine_engine()

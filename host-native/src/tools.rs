@@ -19,7 +19,7 @@ pub fn scenario(file: &PathBuf) -> Result<ExitCode> {
     let text = read_input(file)?;
     let sc: Scenario = serde_json::from_str(&text).with_context(|| {
         format!(
-            "{} is not a scenario ({{now, seed, steps}})",
+            "{} is not a scenario ({{now, seed, config?, steps}})",
             file.display()
         )
     })?;
@@ -36,6 +36,10 @@ pub fn scenario(file: &PathBuf) -> Result<ExitCode> {
             seed: sc.seed,
             embedding: None,
             llm: None,
+            config: match &sc.config {
+                Some(c) => serde_json::to_string(c)?,
+                None => String::new(),
+            },
         })?;
         let mut out = Vec::new();
         for step in &sc.steps {
@@ -86,6 +90,7 @@ pub fn bench(corpus: &PathBuf) -> Result<ExitCode> {
         seed: 1,
         embedding: Some(embedding),
         llm: None,
+        config: String::new(),
     })?;
     let open_ms = started.elapsed().as_secs_f64() * 1000.0;
     let batches: Vec<Call> = corpus

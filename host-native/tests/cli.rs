@@ -1159,3 +1159,70 @@ fn markdown_notes_import_once_with_their_headings_and_lines() {
         page["total"]
     );
 }
+
+#[test]
+fn consolidate_follows_the_settings_file_and_refuses_a_bad_one() {
+    let d = Data::new("consolidate");
+    let settings = |name: &str, text: &str| {
+        let path =
+            std::env::temp_dir().join(format!("mnemo-settings-{}-{name}.json", std::process::id()));
+        std::fs::write(&path, text).unwrap();
+        path.to_string_lossy().into_owned()
+    };
+    for text in [
+        "I collect vintage stamps.",
+        "My bicycle is blue.",
+        "I enjoy hiking in the Alps.",
+        "My favourite tea is sencha.",
+    ] {
+        ok(&d.0, &["remember", "--entity", "ana", text]);
+    }
+    let bound = settings("bound", r#"{"consolidation": {"max_memories": 3}}"#);
+    let report = ok(&d.0, &["--config", &bound, "consolidate"]);
+    let pruning = &report["consolidation"]["pruning"];
+    assert_eq!(
+        (&pruning["owners_over"], &pruning["archived"]),
+        (&json!(1), &json!(1)),
+        "{report}"
+    );
+    // Without the bound nothing is over it; `maintain` consolidates once a day.
+    let again = ok(&d.0, &["consolidate"]);
+    assert_eq!(again["consolidation"]["pruning"]["archived"], 0, "{again}");
+    assert!(ok(&d.0, &["maintain"])["consolidation"].is_null());
+
+    for (name, text, says) in [
+        (
+            "zero",
+            r#"{"consolidation": {"max_memories": 0}}"#,
+            "config.consolidation.max_memories",
+        ),
+        (
+            "unknown",
+            r#"{"consolidation": {"max_memory": 3}}"#,
+            "max_memory",
+        ),
+        (
+            "type",
+            r#"{"consolidation": {"max_memories": "many"}}"#,
+            "max_memories",
+        ),
+        ("junk", "{not json", "config"),
+    ] {
+        let out = mnemo(&d.0, &["--config", &settings(name, text), "consolidate"]);
+        let all = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(!out.status.success() && all.contains(says), "{name}: {all}");
+    }
+    let out = mnemo(
+        &d.0,
+        &["--config", "/nonexistent/settings.json", "maintain"],
+    );
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("reading the engine settings"));
+    // Nothing a refused run was given changed the store.
+    let stats = ok(&d.0, &["stats", "--entity", "ana"]);
+    assert_eq!(stats["by_state"]["ARCHIVED"], 1, "{stats}");
+}

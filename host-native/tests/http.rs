@@ -168,7 +168,12 @@ fn every_route_answers_with_the_engines_json() {
         s.send("GET", "/api/v1/stats/ana", Value::Null).1["total"],
         3
     );
-    assert!(s.send("POST", "/api/v1/consolidate", Value::Null).1["examined"].is_number());
+    let consolidated = s.send("POST", "/api/v1/consolidate", Value::Null).1;
+    assert!(consolidated["examined"].is_number(), "{consolidated}");
+    assert!(
+        consolidated["consolidation"]["pruning"]["archived"].is_number(),
+        "{consolidated}"
+    );
     let (st, jsonl) = s.send("GET", "/api/v1/export?entity_id=ana", Value::Null);
     assert_eq!((st, jsonl.as_str().unwrap().lines().count()), (200, 3));
     let (st, r) = s.send("POST", "/api/v1/import", json!({"jsonl": jsonl}));

@@ -26,6 +26,7 @@ export const CALLS = [
   { method: 'status_history', name: 'statusHistory', embeds: [] },
   { method: 'stats', name: 'stats', embeds: [] },
   { method: 'maintain', name: 'maintain', embeds: [] },
+  { method: 'consolidate', name: 'consolidate', embeds: [] },
   { method: 'export', name: 'export', embeds: [] },
   { method: 'import', name: 'import', embeds: [], unwrap: 'jsonl' },
   { method: 'import_notes', name: 'importNotes', embeds: [] },

@@ -62,6 +62,14 @@ export interface ConflictsRequest {
   status?: ConflictStatus | null;
 }
 
+/** What one consolidation did, step by step. */
+export interface Consolidation {
+  edges: EdgesReport;
+  /** A step stopped at its bound: run again to finish. */
+  more: boolean;
+  pruning: PruneReport;
+}
+
 /** An interrupted session the agent could offer to resume. */
 export interface Continuity {
   /** The session's newest CONTEXT/ACTIVITY memories, newest first (at most 5). */
@@ -77,6 +85,16 @@ export type DecisionReason = 'first_contact' | 'act_deadline_critical' | 'suppre
 
 /** What got better since the last act. */
 export type DeltaKind = 'goal_improved' | 'entity_reengaged' | 'sentiment_improved';
+
+/** What stale-edge cleanup did. */
+export interface EdgesReport {
+  /** Evidence rows of superseded memories withdrawn. */
+  evidence_withdrawn: number;
+  /** The step stopped at its bound. */
+  more: boolean;
+  /** Relationships removed: left without evidence, or stale and weak. */
+  relationships_removed: number;
+}
 
 /** Filters and paging for `Engine::entities`(crate::Engine::entities). */
 export interface EntitiesRequest {
@@ -321,6 +339,11 @@ export interface Location {
 
 /** What one maintenance pass did. */
 export interface MaintainReport {
+  /**
+   * What consolidation did, when the pass ran it (`consolidate`, or `maintain` once its
+   * cadence came round).
+   */
+  consolidation: Consolidation | null;
   /** Rows whose due time had come and were looked at. */
   examined: number;
   promoted: number;
@@ -568,6 +591,16 @@ export interface PositiveDelta {
   kind: DeltaKind;
   /** The plan's memory id, the entity's name, or "sentiment". */
   subject: string;
+}
+
+/** What pruning did. */
+export interface PruneReport {
+  /** Memories moved to ARCHIVED. */
+  archived: number;
+  /** The step stopped at its bound. */
+  more: boolean;
+  /** Owners holding more live memories than `max_memories`. */
+  owners_over: number;
 }
 
 /**
@@ -1005,6 +1038,12 @@ export declare class Mnemo {
   stats(args: OwnerRef): Promise<Stats>;
   /** The maintenance pass: decay, lifecycle and purges of the memories that are due. */
   maintain(args?: NoArgs): Promise<MaintainReport>;
+  /**
+   * The maintenance pass, then consolidation now: stale-edge cleanup and size-bounded pruning,
+   * each bounded per run (run again while `consolidation.more`). Store-wide work for the host, so
+   * not an MCP tool (an agent may act for one owner only).
+   */
+  consolidate(args?: NoArgs): Promise<MaintainReport>;
   /** All of one owner's memories as JSONL (vectors, status history, graph). */
   export(args: OwnerRef): Promise<string>;
   /** Imports JSONL: full exports restored exactly, plain records written like `seed`. */

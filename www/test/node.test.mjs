@@ -17,7 +17,7 @@ const facts = [
 for (const name of scenarioNames()) {
   test(`scenario ${name} gives the native core’s JSON, byte for byte`, async () => {
     const { scenario, native } = nativeScenario(name);
-    const m = await Mnemo.open({ storage: 'memory', now: scenario.now, seed: scenario.seed });
+    const m = await Mnemo.open({ storage: 'memory', now: scenario.now, seed: scenario.seed, config: scenario.config });
     const got = await runSteps(m, scenario.steps);
     assert.equal(JSON.stringify(got), JSON.stringify(native));
     await m.close();

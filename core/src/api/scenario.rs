@@ -6,10 +6,11 @@ use serde_json::Value;
 
 use super::Call;
 use crate::clock::{ManualClock, Millis, SeededEntropy};
+use crate::config::Config;
 use crate::engine::Engine;
 use crate::error::Result;
 
-/// A scenario: start time and entropy seed, then the steps.
+/// A scenario: start time, entropy seed and settings, then the steps.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Scenario {
@@ -17,6 +18,9 @@ pub struct Scenario {
     pub now: Millis,
     /// Seed of the engine's entropy (memory ids).
     pub seed: u64,
+    /// Engine settings (the defaults when left out).
+    #[serde(default)]
+    pub config: Option<Config>,
     pub steps: Vec<Step>,
 }
 
@@ -34,6 +38,7 @@ pub fn run_scenario(scenario: &Scenario) -> Result<Vec<Value>> {
     let clock = ManualClock::new(scenario.now);
     let mut engine = Engine::builder(clock.clone())
         .entropy(SeededEntropy::new(scenario.seed))
+        .config(scenario.config.clone().unwrap_or_default())
         .open_in_memory()?;
     let mut out = Vec::with_capacity(scenario.steps.len());
     for step in &scenario.steps {

@@ -501,6 +501,46 @@ pub fn owners(conn: &Connection) -> Result<Vec<(String, usize)>> {
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
+/// Where a search finds a memory without asking for archived ones: not archived or deleted,
+/// and status active.
+const IN_USE: &str = "state IN ('ACTIVE', 'STALE') AND status = 'active'";
+
+/// Every owner's count of memories in use (what an ordinary search looks through).
+pub fn live_counts(conn: &Connection) -> Result<Vec<(String, usize)>> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT entity_id, count(*) FROM memories WHERE {IN_USE} GROUP BY 1 ORDER BY 1"
+    ))?;
+    let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get::<_, i64>(1)? as usize)))?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// A memory pruning may archive, with what decides how useful it is.
+#[derive(Debug)]
+pub struct Prunable {
+    pub pk: i64,
+    pub id: String,
+    pub feedback: i64,
+    /// Last access, or creation.
+    pub last_touch: Millis,
+}
+
+/// `owner`'s memories in use that pruning may archive: not pinned, not schedules.
+pub fn prunable(conn: &Connection, owner: &str) -> Result<Vec<Prunable>> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT pk, id, feedback, max(coalesce(last_accessed_at, created_at), created_at) \
+         FROM memories WHERE entity_id = ?1 AND {IN_USE} AND pinned = 0 AND cron_tag IS NULL"
+    ))?;
+    let rows = stmt.query_map([owner], |r| {
+        Ok(Prunable {
+            pk: r.get(0)?,
+            id: r.get(1)?,
+            feedback: r.get(2)?,
+            last_touch: r.get(3)?,
+        })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
 /// The owner of live (not deleted) memory `id`, and whether it is a schedule.
 pub fn live_owner_of(conn: &Connection, id: &str) -> Result<Option<(String, bool)>> {
     Ok(conn

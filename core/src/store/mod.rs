@@ -3,7 +3,7 @@
 //! the SQL of their own tables beside them and run it inside these transactions.
 
 pub(crate) mod memories;
-mod schema;
+pub(crate) mod schema;
 mod tx;
 
 use rusqlite::{Connection, Row};

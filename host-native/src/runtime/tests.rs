@@ -37,6 +37,7 @@ fn open(dir: &Dir) -> Runtime {
         seed: 7,
         embedding: None,
         llm: None,
+        config: String::new(),
     })
     .expect("open the store")
 }

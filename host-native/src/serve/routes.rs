@@ -202,7 +202,7 @@ pub fn route(
             let (args, form) = keyoku::search_args(body);
             call("search", args, form)
         }
-        (Method::POST, ["consolidate"]) => call("maintain", json!({}), Form::Consolidated),
+        (Method::POST, ["consolidate"]) => call("consolidate", json!({}), Form::Consolidated),
         (Method::GET, ["stats"]) if owner_given => call("stats", query("stats"), Form::Stats),
         (Method::GET, ["stats"]) => call("store_stats", json!({}), Form::GlobalStats),
         (Method::GET, ["stats", entity]) => call("stats", json!({ "entity_id": entity }), Form::Stats),

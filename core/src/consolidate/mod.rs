@@ -1,0 +1,116 @@
+//! Consolidation, the sleep cycle (SPEC §7): the steps that keep a growing store useful, run
+//! by `maintain` once per `every_hours` of engine time and by `consolidate` on demand. Each
+//! step is bounded in work per run (at most [`STEP_BATCH`] rows) and idempotent: a run after
+//! one that reported no more work changes nothing.
+//!
+//! Steps so far: stale-edge cleanup ([`edges`]) and size-bounded pruning ([`prune`]); decay,
+//! lifecycle and purges are the maintenance pass they run after.
+
+mod edges;
+mod prune;
+
+use serde::{Deserialize, Serialize};
+
+use crate::clock::{Millis, DAY_MS};
+use crate::error::{Error, Result};
+use crate::store::Tx;
+
+pub use edges::EdgesReport;
+pub use prune::PruneReport;
+
+/// Rows a step reads or changes per run at most.
+pub(crate) const STEP_BATCH: usize = 1000;
+
+/// Where the time of the last consolidation is kept (meta table).
+const LAST_RUN_KEY: &str = "consolidated_at";
+
+/// Settings of consolidation.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct ConsolidateConfig {
+    /// `maintain` consolidates when this many hours passed since the last run (0: every time).
+    pub every_hours: f64,
+    /// Relationships not stated for this many days …
+    pub stale_edge_days: f64,
+    /// … whose mean confidence is at most this are removed (Kybernesis: 7 days, 0.35).
+    pub stale_edge_confidence: f64,
+    /// Live (not archived or deleted) memories an owner may hold before pruning archives the
+    /// least useful; none: no bound.
+    pub max_memories: Option<u64>,
+    /// Share of the owner's live memories pruning archives at least, in percent (koshi: 1 %);
+    /// it archives at least down to `max_memories`.
+    pub prune_percent: f64,
+}
+
+impl Default for ConsolidateConfig {
+    fn default() -> Self {
+        ConsolidateConfig {
+            every_hours: 24.0,
+            stale_edge_days: 7.0,
+            stale_edge_confidence: 0.35,
+            max_memories: None,
+            prune_percent: 1.0,
+        }
+    }
+}
+
+impl ConsolidateConfig {
+    /// Checks the settings are in range.
+    pub fn validate(&self) -> Result<()> {
+        for (name, v, max) in [
+            ("every_hours", self.every_hours, 24.0 * 365.0),
+            ("stale_edge_days", self.stale_edge_days, 3650.0),
+            ("stale_edge_confidence", self.stale_edge_confidence, 1.0),
+            ("prune_percent", self.prune_percent, 100.0),
+        ] {
+            if !v.is_finite() || !(0.0..=max).contains(&v) {
+                return Err(Error::invalid(
+                    format!("config.consolidation.{name}"),
+                    format!("{v} is not between 0 and {max}"),
+                ));
+            }
+        }
+        if self.max_memories == Some(0) {
+            return Err(Error::invalid(
+                "config.consolidation.max_memories",
+                "must be at least 1 (leave it out for no bound)",
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// What one consolidation did, step by step.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct Consolidation {
+    pub edges: EdgesReport,
+    pub pruning: PruneReport,
+    /// A step stopped at its bound: run again to finish.
+    pub more: bool,
+}
+
+/// Whether `maintain` should consolidate at `now` (never ran, or `every_hours` passed).
+pub(crate) fn due(tx: &Tx, cfg: &ConsolidateConfig, now: Millis) -> Result<bool> {
+    let every = (cfg.every_hours * DAY_MS as f64 / 24.0) as Millis;
+    Ok(match last_run(tx)? {
+        None => true,
+        Some(at) => now.saturating_sub(at) >= every,
+    })
+}
+
+fn last_run(tx: &Tx) -> Result<Option<Millis>> {
+    Ok(crate::store::schema::meta(tx.conn(), LAST_RUN_KEY)?.and_then(|v| v.parse().ok()))
+}
+
+/// Runs every step once, in one transaction, and records the time it ran.
+pub(crate) fn run(tx: &mut Tx, cfg: &ConsolidateConfig) -> Result<Consolidation> {
+    let now = tx.now()?;
+    let edges = edges::clean(tx, cfg, now)?;
+    let pruning = prune::prune(tx, cfg, now)?;
+    crate::store::schema::set_meta(tx.conn(), LAST_RUN_KEY, &now.to_string())?;
+    Ok(Consolidation {
+        more: edges.more || pruning.more,
+        edges,
+        pruning,
+    })
+}
