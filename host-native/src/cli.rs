@@ -401,6 +401,10 @@ pub enum Command {
         /// kept-alive connection idle.
         #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=3600))]
         timeout: u64,
+        /// Seconds between maintenance passes (decay, lifecycle, purges, and consolidation once
+        /// its `every_hours` came round); 0: none (run `POST /consolidate` yourself).
+        #[arg(long, default_value_t = 3600, value_parser = clap::value_parser!(u64).range(0..=604_800))]
+        maintain_every: u64,
     },
     /// Serve the memory as Model Context Protocol tools (memory_search, memory_store, …): on
     /// stdin/stdout for a desktop agent, or with --http over streamable HTTP at /mcp (behind

@@ -86,6 +86,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             port,
             max_connections,
             timeout,
+            maintain_every,
         } => {
             let (dir, rt) = open(need)?;
             let token = serve::token(&dir.path)?;
@@ -94,6 +95,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 port,
                 max_connections,
                 timeout: std::time::Duration::from_secs(timeout),
+                maintain_every: std::time::Duration::from_secs(maintain_every),
             };
             serve::serve(rt, token, settings)?;
             return Ok(ExitCode::SUCCESS);

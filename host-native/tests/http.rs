@@ -786,3 +786,47 @@ fn every_declared_call_has_a_route_and_query_parameters_follow_the_schema() {
     );
     assert!(r["error"].as_str().unwrap().contains("args.limit"), "{r}");
 }
+
+#[test]
+fn the_server_maintains_and_consolidates_on_its_own() {
+    let data = Server::fresh("maintains");
+    let settings =
+        std::env::temp_dir().join(format!("mnemo-http-{}-maintains.json", std::process::id()));
+    std::fs::write(
+        &settings,
+        r#"{"consolidation": {"max_memories": 2, "every_hours": 0}}"#,
+    )
+    .unwrap();
+    let s = Server::start_env(
+        data,
+        Some("tok"),
+        &["--maintain-every", "1"],
+        None,
+        &[("MNEMO_CONFIG", settings.to_str().unwrap())],
+    );
+    for text in [
+        "I collect vintage stamps.",
+        "My bicycle is blue.",
+        "I enjoy hiking in the Alps.",
+    ] {
+        let (st, _) = s.send(
+            "POST",
+            "/api/v1/remember",
+            json!({"entity_id": "ana", "content": text}),
+        );
+        assert_eq!(st, 200);
+    }
+    // No request asks for it: the server's own pass prunes the owner over its bound.
+    let archived =
+        || s.send("GET", "/api/v1/stats/ana", Value::Null).1["by_state"]["archived"].clone();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while archived() != json!(1) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no maintenance pass pruned: {}",
+            archived()
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let _ = std::fs::remove_file(settings);
+}

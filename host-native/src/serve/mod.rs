@@ -67,6 +67,8 @@ pub struct Settings {
     /// How long a client may take to send a request's head or its body, or leave a kept-alive
     /// connection idle.
     pub timeout: Duration,
+    /// Time between maintenance passes; zero: none.
+    pub maintain_every: Duration,
 }
 
 /// What every request handler shares.
@@ -110,6 +112,9 @@ pub fn serve(mut rt: Runtime, token: String, settings: Settings) -> Result<()> {
             .with_state(app);
         eprintln!("mnemo: serving http://{addr}/api/v1");
         let permits = Arc::new(Semaphore::new(max_connections));
+        if !settings.maintain_every.is_zero() {
+            tokio::spawn(maintenance(engine.clone(), settings.maintain_every));
+        }
         let accepting = accept(listener, router, permits.clone(), settings.timeout);
         let engine_done = tokio::task::spawn_blocking(move || engine_thread.join());
         tokio::pin!(engine_done);
@@ -138,6 +143,27 @@ pub fn serve(mut rt: Runtime, token: String, settings: Settings) -> Result<()> {
             _ => bail!("the engine's thread panicked"),
         }
     })
+}
+
+/// Runs the maintenance pass every `every` (the engine consolidates once a day of its clock),
+/// queued with the requests; a refusal (a damaged store) is reported and the next pass tried.
+async fn maintenance(engine: Engine, every: Duration) {
+    let mut ticks = tokio::time::interval_at(tokio::time::Instant::now() + every, every);
+    ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        ticks.tick().await;
+        match engine.call("maintain", "{}".to_string()).await {
+            Outcome::Answer(_) => {}
+            Outcome::Refused(e) => {
+                eprintln!(
+                    "mnemo: the maintenance pass was refused: {} ({})",
+                    e.message, e.code
+                )
+            }
+            // The engine stopped: serving ends and says why.
+            Outcome::Failed(_) => return,
+        }
+    }
 }
 
 /// Connections to serve at once: `wanted`, lowered so they fit in the file limit.
