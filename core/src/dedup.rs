@@ -5,6 +5,7 @@ use std::collections::HashSet;
 
 use serde::{Deserialize, Serialize};
 
+use crate::clock::Millis;
 use crate::embed::{self, is_stopword};
 use crate::error::Result;
 use crate::field::MAX_TAGS;
@@ -162,66 +163,94 @@ pub(crate) struct Merged {
 pub(crate) fn merge(
     tx: &mut Tx,
     old_pk: i64,
-    mut existing: Memory,
+    existing: Memory,
     new: Memory,
     new_vector: Vec<f32>,
     supplied: bool,
     similarity: f64,
 ) -> Result<Merged> {
     let now = tx.now()?;
-    let content = merge_content(&existing.content, &new.content);
+    let mut merged = combined(&existing, &[&new], now);
     let vector = if supplied {
         let old = memories::embedding(tx.conn(), old_pk)?.unwrap_or_else(|| new_vector.clone());
-        let mut v: Vec<f32> = old.iter().zip(&new_vector).map(|(a, b)| a + b).collect();
-        embed::normalise(&mut v);
-        v
+        mean(&[old, new_vector])
     } else {
-        tx.vector_for(&content, None)?
+        tx.vector_for(&merged.content, None)?
     };
-    let mut manual_tags = existing.manual_tags.clone();
-    for t in &new.manual_tags {
-        if !manual_tags.contains(t) {
-            manual_tags.push(t.clone());
-        }
-    }
-    manual_tags.truncate(MAX_TAGS);
-    let mut merged = Memory {
+    let pk = tx.insert(&mut merged, &vector)?;
+    let reason = format!("merged into {} (similarity {similarity:.3})", merged.id);
+    let absorbed = absorb(tx, old_pk, existing, &merged.id, reason)?;
+    Ok(Merged {
+        pk,
+        id: merged.id,
+        absorbed,
+    })
+}
+
+/// A new memory (not stored yet) saying everything `base` and then each of `others` said:
+/// their content merged sentence by sentence, tags united, the highest importance and
+/// confidence, pinned if any was; a later memory's expiry and source win.
+pub(crate) fn combined(base: &Memory, others: &[&Memory], now: Millis) -> Memory {
+    let mut m = Memory {
         id: String::new(),
-        content_hash: text::content_hash(&content),
-        content,
-        importance: existing.importance.max(new.importance),
-        confidence: existing.confidence.max(new.confidence),
-        pinned: existing.pinned || new.pinned,
-        manual_tags,
-        expires_at: new.expires_at.or(existing.expires_at),
-        source_ref: new.source_ref.clone().or(existing.source_ref.clone()),
-        surprise: existing.surprise,
         merged_into: None,
         last_accessed_at: Some(now),
         created_at: now,
         updated_at: now,
         state: State::Active,
         state_changed_at: now,
-        ..existing.clone()
+        ..base.clone()
     };
-    let pk = tx.insert(&mut merged, &vector)?;
+    for o in others {
+        m.content = merge_content(&m.content, &o.content);
+        for t in &o.manual_tags {
+            if !m.manual_tags.contains(t) {
+                m.manual_tags.push(t.clone());
+            }
+        }
+        m.importance = m.importance.max(o.importance);
+        m.confidence = m.confidence.max(o.confidence);
+        m.pinned |= o.pinned;
+        m.expires_at = o.expires_at.or(m.expires_at);
+        m.source_ref = o.source_ref.clone().or(m.source_ref);
+    }
+    m.manual_tags.truncate(MAX_TAGS);
+    m.content_hash = text::content_hash(&m.content);
+    m
+}
+
+/// The normalised mean of `vectors` (all of one dimension).
+pub(crate) fn mean(vectors: &[Vec<f32>]) -> Vec<f32> {
+    let mut v = vectors.first().cloned().unwrap_or_default();
+    for other in &vectors[1.min(vectors.len())..] {
+        v.iter_mut().zip(other).for_each(|(a, b)| *a += b);
+    }
+    embed::normalise(&mut v);
+    v
+}
+
+/// Marks memory `m` (key `pk`) merged into `into`, with `reason` in its status history;
+/// returns its id.
+pub(crate) fn absorb(
+    tx: &mut Tx,
+    pk: i64,
+    mut m: Memory,
+    into: &str,
+    reason: String,
+) -> Result<String> {
     tx.record_status(
-        old_pk,
+        pk,
         &StatusChange {
-            old: existing.status,
+            old: m.status,
             new: Status::Merged,
-            reason: format!("merged into {} (similarity {similarity:.3})", merged.id),
-            changed_at: now,
+            reason,
+            changed_at: tx.now()?,
         },
     )?;
-    existing.status = Status::Merged;
-    existing.merged_into = Some(merged.id.clone());
-    tx.save(old_pk, &mut existing)?;
-    Ok(Merged {
-        pk,
-        id: merged.id,
-        absorbed: existing.id,
-    })
+    m.status = Status::Merged;
+    m.merged_into = Some(into.to_string());
+    tx.save(pk, &mut m)?;
+    Ok(m.id)
 }
 
 #[cfg(test)]

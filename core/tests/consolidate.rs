@@ -5,7 +5,7 @@
 mod common;
 
 use common::*;
-use mnemo_core::consolidate::Consolidation;
+use mnemo_core::consolidate::{ClusterReport, Consolidation};
 use mnemo_core::*;
 
 fn engine_with(config: Config) -> (Engine, ManualClock) {
@@ -31,6 +31,18 @@ fn consolidate(e: &mut Engine) -> Consolidation {
         .unwrap()
         .consolidation
         .expect("consolidate always consolidates")
+}
+
+/// A run that changed nothing (it may still have looked at memories).
+fn assert_did_nothing(c: &Consolidation) {
+    let looked = Consolidation {
+        clusters: ClusterReport {
+            examined: c.clusters.examined,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    assert_eq!(c, &looked);
 }
 
 fn relations(e: &mut Engine, owner: &str) -> Vec<String> {
@@ -87,7 +99,7 @@ fn superseded_memories_take_their_relationships_with_them() {
         "another owner's graph is untouched"
     );
     // A second run finds nothing left to do.
-    assert_eq!(consolidate(&mut e), Consolidation::default());
+    assert_did_nothing(&consolidate(&mut e));
 }
 
 #[test]
@@ -125,7 +137,7 @@ fn stale_weak_relationships_go_after_seven_days_and_strong_ones_stay() {
         ["Acme employs user", "user likes Tea", "user works_at Acme"],
         "confidence at most 0.35 goes; 0.36 and 0.8 stay"
     );
-    assert_eq!(consolidate(&mut e), Consolidation::default());
+    assert_did_nothing(&consolidate(&mut e));
 }
 
 /// Seeds `n` memories for `owner`, the first oldest (`apart` ms apart, the last made now).
@@ -191,7 +203,7 @@ fn pruning_archives_the_least_useful_memories_of_an_owner_over_the_bound() {
     assert_eq!(ana.len(), 6);
 
     // Idempotent, and decay does not bring them back as time passes.
-    assert_eq!(consolidate(&mut e), Consolidation::default());
+    assert_did_nothing(&consolidate(&mut e));
     clock.advance(3 * DAY_MS);
     e.maintain().unwrap();
     assert_eq!(ids_in(&mut e, "kai", State::Archived), expected);
@@ -209,10 +221,10 @@ fn pruning_is_bounded_per_run_and_finishes_over_runs() {
     let (mut e, _clock) = engine_with(bounded(100));
     seed_aged(&mut e, "kai", 1250, 60_000);
     let first = consolidate(&mut e);
-    assert_eq!((first.pruning.archived, first.more), (1000, true));
+    assert_eq!((first.pruning.archived, first.pruning.more), (1000, true));
     let second = consolidate(&mut e);
-    assert_eq!((second.pruning.archived, second.more), (150, false));
-    assert_eq!(consolidate(&mut e), Consolidation::default());
+    assert_eq!((second.pruning.archived, second.pruning.more), (150, false));
+    assert_did_nothing(&consolidate(&mut e));
     assert_eq!(ids_in(&mut e, "kai", State::Active).len(), 100);
     // Pruning never deletes.
     assert_eq!(e.stats("kai").unwrap().total, 1250);
@@ -267,4 +279,186 @@ fn bad_consolidation_settings_are_refused() {
         "consolidation": { "max_memory": 10 }
     }));
     assert!(unknown.unwrap_err().to_string().contains("max_memory"));
+}
+
+#[test]
+fn near_duplicates_in_clusters_of_five_become_one_memory_that_keeps_what_each_said() {
+    let mut config = Config::default();
+    config.dedup.enabled = false;
+    let (mut e, _clock) = vector_engine(config);
+    let said = [
+        "Ana drinks green tea.",
+        "Ana drinks green tea every morning.",
+        "Ana likes sencha best.",
+        "Ana buys her tea in Porto.",
+        "Ana gave up coffee for tea.",
+    ];
+    let near = [0.99, 0.97, 0.95, 0.93, 0.91];
+    let mut items: Vec<NewMemory> = said
+        .iter()
+        .zip(near)
+        .map(|(s, c)| vmem("kai", s, at_cosine(c)))
+        .collect();
+    // Far from them: stays alone. Bo holds the same five vectors but one fewer memory.
+    items.push(vmem(
+        "kai",
+        "Kai repairs old radios.",
+        vec![0.0, 0.0, 1.0, 0.0],
+    ));
+    items.extend(
+        said.iter()
+            .zip(near)
+            .take(4)
+            .map(|(s, c)| vmem("bo", s, at_cosine(c))),
+    );
+    e.seed(items).unwrap();
+
+    let c = consolidate(&mut e).clusters;
+    assert_eq!((c.clusters, c.merged, c.more), (1, 5, false), "{c:?}");
+    let merged = e
+        .list(&ListRequest {
+            entity_id: "kai".into(),
+            statuses: vec![Status::Merged],
+            ..Default::default()
+        })
+        .unwrap()
+        .memories;
+    assert_eq!(merged.len(), 5);
+    let into = merged[0]
+        .merged_into
+        .clone()
+        .expect("merged into one memory");
+    assert!(merged
+        .iter()
+        .all(|m| m.merged_into.as_deref() == Some(&into)));
+    let history = e.status_history("kai", &merged[0].id).unwrap();
+    assert!(
+        history[0].reason.contains("consolidated into"),
+        "{history:?}"
+    );
+    // Nothing said is lost: the new memory holds every statement.
+    let one = e.get("kai", &into).unwrap();
+    for s in said {
+        let words = s.trim_end_matches('.');
+        assert!(
+            one.content.contains(words) || words.split(' ').all(|w| one.content.contains(w)),
+            "{s:?} lost from {:?}",
+            one.content
+        );
+    }
+    assert_eq!(one.status, Status::Active);
+    // Only it and the radio are in use now; Bo's four are not a cluster.
+    assert_eq!(e.stats("kai").unwrap().by_status["active"], 2);
+    assert_eq!(e.stats("bo").unwrap().by_status["active"], 4);
+    // A search finds the one memory, not the five.
+    let hits = e
+        .search(&SearchRequest {
+            entity_id: "kai".into(),
+            query: "tea".into(),
+            vector: Some(at_cosine(0.98)),
+            ..Default::default()
+        })
+        .unwrap();
+    assert_eq!(hits[0].memory.id, into);
+    assert!(hits.iter().all(|h| h.memory.status == Status::Active));
+    assert_did_nothing(&consolidate(&mut e));
+}
+
+/// Environment variable that turns this test binary into the consolidating child.
+const CHILD: &str = "MNEMO_CONSOLIDATE_CHILD_DB";
+
+/// The child: seed 50 memories, consolidate (bound 100), print the archived total after each
+/// consolidation committed; forever. Run only by `a_killed_consolidation_leaves_a_whole_store`.
+#[test]
+#[ignore = "the consolidating process of a_killed_consolidation_leaves_a_whole_store"]
+fn consolidating_child() {
+    let Some(path) = std::env::var_os(CHILD) else {
+        return;
+    };
+    let clock = ManualClock::new(T0);
+    let mut e = Engine::builder(clock.clone())
+        .config(bounded(100))
+        .open(&path)
+        .unwrap();
+    let mut archived = 0;
+    for batch in 0.. {
+        let items = (0..50)
+            .map(|i| mem("u", &format!("batch {batch} note {i} about topic{}", i % 7)))
+            .collect();
+        e.seed(items).unwrap();
+        clock.advance(60_000);
+        archived += consolidate(&mut e).pruning.archived;
+        println!("archived {archived}");
+    }
+}
+
+#[test]
+fn a_killed_consolidation_leaves_a_whole_store() {
+    use std::io::{BufRead, BufReader};
+    use std::process::{Command, Stdio};
+    if std::env::var_os(CHILD).is_some() {
+        return;
+    }
+    let dir = TempDir::new("consolidate-crash");
+    let path = dir.file("m.db");
+    let mut child = Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "consolidating_child",
+            "--ignored",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env(CHILD, &path)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut acked = 0;
+    let mut runs = 0;
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    while runs < 15 {
+        let line = lines.next().expect("child stopped early").unwrap();
+        if let Some(n) = line.strip_prefix("archived ") {
+            acked = n.parse().unwrap();
+            runs += 1;
+        }
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    let check: String = conn
+        .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(check, "ok");
+    drop(conn);
+    let mut e = Engine::builder(ManualClock::new(T0 + DAY_MS))
+        .config(bounded(100))
+        .open(&path)
+        .unwrap();
+    // Every acknowledged consolidation is there; the next run finishes what was cut short.
+    let count = |e: &mut Engine| {
+        let s = e.stats("u").unwrap();
+        let n =
+            |m: &std::collections::BTreeMap<String, usize>, k: &str| m.get(k).copied().unwrap_or(0);
+        // (archived, in use: status active and not archived — pruning archives only those)
+        (
+            n(&s.by_state, "ARCHIVED"),
+            n(&s.by_status, "active") - n(&s.by_state, "ARCHIVED"),
+        )
+    };
+    let (archived, _) = count(&mut e);
+    assert!(
+        archived >= acked,
+        "{archived} archived, {acked} acknowledged"
+    );
+    consolidate(&mut e);
+    let (_, in_use) = count(&mut e);
+    assert!(
+        in_use <= 100,
+        "{in_use} in use: {:?}",
+        e.stats("u").unwrap()
+    );
+    assert_did_nothing(&consolidate(&mut e));
 }

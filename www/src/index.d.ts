@@ -24,6 +24,17 @@ export interface ChatMessage {
   role: string;
 }
 
+/** What cluster-and-merge did. */
+export interface ClusterReport {
+  /** Clusters merged, and the memories they held. */
+  clusters: number;
+  /** Memories looked at. */
+  examined: number;
+  merged: number;
+  /** The step stopped at its bound (the next run goes on from there). */
+  more: boolean;
+}
+
 /** A conflict between a new statement and an existing memory. */
 export interface Conflict {
   /** What the new statement said. */
@@ -64,6 +75,7 @@ export interface ConflictsRequest {
 
 /** What one consolidation did, step by step. */
 export interface Consolidation {
+  clusters: ClusterReport;
   edges: EdgesReport;
   /** A step stopped at its bound: run again to finish. */
   more: boolean;

@@ -3,9 +3,11 @@
 //! step is bounded in work per run (at most [`STEP_BATCH`] rows) and idempotent: a run after
 //! one that reported no more work changes nothing.
 //!
-//! Steps so far: stale-edge cleanup ([`edges`]) and size-bounded pruning ([`prune`]); decay,
-//! lifecycle and purges are the maintenance pass they run after.
+//! Steps so far, in the order they run: stale-edge cleanup ([`edges`]), cluster-and-merge of
+//! near-duplicates ([`cluster`]) and size-bounded pruning ([`prune`]); decay, lifecycle and
+//! purges are the maintenance pass they run after.
 
+mod cluster;
 mod edges;
 mod prune;
 
@@ -15,6 +17,7 @@ use crate::clock::{Millis, DAY_MS};
 use crate::error::{Error, Result};
 use crate::store::Tx;
 
+pub use cluster::ClusterReport;
 pub use edges::EdgesReport;
 pub use prune::PruneReport;
 
@@ -84,6 +87,7 @@ impl ConsolidateConfig {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Consolidation {
     pub edges: EdgesReport,
+    pub clusters: ClusterReport,
     pub pruning: PruneReport,
     /// A step stopped at its bound: run again to finish.
     pub more: bool,
@@ -106,11 +110,13 @@ fn last_run(tx: &Tx) -> Result<Option<Millis>> {
 pub(crate) fn run(tx: &mut Tx, cfg: &ConsolidateConfig) -> Result<Consolidation> {
     let now = tx.now()?;
     let edges = edges::clean(tx, cfg, now)?;
+    let clusters = cluster::merge_clusters(tx, now)?;
     let pruning = prune::prune(tx, cfg, now)?;
     crate::store::schema::set_meta(tx.conn(), LAST_RUN_KEY, &now.to_string())?;
     Ok(Consolidation {
-        more: edges.more || pruning.more,
+        more: edges.more || clusters.more || pruning.more,
         edges,
+        clusters,
         pruning,
     })
 }

@@ -514,6 +514,15 @@ pub fn live_counts(conn: &Connection) -> Result<Vec<(String, usize)>> {
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
+/// Up to `limit` memories in use with a key above `after`, in key order, with their owners.
+pub fn in_use_after(conn: &Connection, after: i64, limit: usize) -> Result<Vec<(i64, String)>> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT pk, entity_id FROM memories WHERE pk > ?1 AND {IN_USE} ORDER BY pk LIMIT ?2"
+    ))?;
+    let rows = stmt.query_map(params![after, limit as i64], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
 /// A memory pruning may archive, with what decides how useful it is.
 #[derive(Debug)]
 pub struct Prunable {

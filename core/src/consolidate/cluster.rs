@@ -1,0 +1,134 @@
+//! Cluster-and-merge (SPEC §7), without an LLM: near-duplicates that got past write-time
+//! dedup (said in other words over time, imported, or written with dedup off) are folded into
+//! one memory. A memory in use with at least `CLUSTER_MIN - 1` others of its owner in use
+//! (not archived) above `CLUSTER_COSINE` makes a cluster; a new memory keeps everything each of them said (their
+//! sentences merged, as dedup merges two), and each becomes status `merged` into it, with the
+//! reason in its history. The most important member (then the most used, then the oldest)
+//! leads the merged text.
+//!
+//! Memories are examined in key order from a cursor kept in the store, `STEP_BATCH` per run.
+
+use std::collections::HashSet;
+
+use serde::{Deserialize, Serialize};
+
+use super::STEP_BATCH;
+use crate::clock::Millis;
+use crate::dedup;
+use crate::error::Result;
+use crate::model::{Memory, State};
+use crate::store::{memories, schema, Tx};
+
+/// Cosine above which two memories are near-duplicates here (Kybernesis: 0.8) …
+const CLUSTER_COSINE: f32 = 0.8;
+/// … and members a cluster needs (Kybernesis: 5).
+const CLUSTER_MIN: usize = 5;
+/// Neighbours looked at per memory: a cluster holds at most this many plus one.
+const CLUSTER_K: usize = 64;
+/// Where the next run starts (meta table): the last key examined, 0 for the beginning.
+const CURSOR_KEY: &str = "consolidate_cluster_cursor";
+
+/// What cluster-and-merge did.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct ClusterReport {
+    /// Memories looked at.
+    pub examined: usize,
+    /// Clusters merged, and the memories they held.
+    pub clusters: usize,
+    pub merged: usize,
+    /// The step stopped at its bound (the next run goes on from there).
+    pub more: bool,
+}
+
+/// Runs the step at `now`.
+pub(super) fn merge_clusters(tx: &mut Tx, now: Millis) -> Result<ClusterReport> {
+    let mut report = ClusterReport::default();
+    let cursor: i64 = schema::meta(tx.conn(), CURSOR_KEY)?
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
+    let mut rows = memories::in_use_after(tx.conn(), cursor, STEP_BATCH + 1)?;
+    report.more = rows.len() > STEP_BATCH;
+    rows.truncate(STEP_BATCH);
+    let mut taken = HashSet::new();
+    for (pk, owner) in &rows {
+        report.examined += 1;
+        if taken.contains(pk) {
+            continue;
+        }
+        let set = tx.vectors(owner)?;
+        let Some(v) = set.get(*pk).map(<[f32]>::to_vec) else {
+            continue;
+        };
+        let mut keys: Vec<i64> = set
+            .nearest(&v, CLUSTER_K + 1)
+            .into_iter()
+            .filter(|&(k, cos)| cos > CLUSTER_COSINE && !taken.contains(&k))
+            .map(|(k, _)| k)
+            .collect();
+        if !keys.contains(pk) {
+            keys.push(*pk);
+        }
+        if keys.len() < CLUSTER_MIN {
+            continue;
+        }
+        // Archived memories stay where they are: a merge would bring them back into use.
+        let mut members = memories::by_pks(tx.conn(), owner, &keys)?;
+        members.retain(|(_, m)| m.state != State::Archived);
+        if members.len() < CLUSTER_MIN {
+            continue;
+        }
+        members.sort_by(|(a_pk, a), (b_pk, b)| {
+            b.importance
+                .total_cmp(&a.importance)
+                .then(b.access_count.cmp(&a.access_count))
+                .then(a_pk.cmp(b_pk))
+        });
+        merge(tx, members, now, &mut report)?;
+        taken.extend(keys);
+    }
+    let next = match rows.last() {
+        Some((pk, _)) if report.more => *pk,
+        _ => 0,
+    };
+    schema::set_meta(tx.conn(), CURSOR_KEY, &next.to_string())?;
+    Ok(report)
+}
+
+/// Folds `members` (leader first) into one new memory and marks each merged into it.
+fn merge(
+    tx: &mut Tx,
+    members: Vec<(i64, Memory)>,
+    now: Millis,
+    report: &mut ClusterReport,
+) -> Result<()> {
+    let Some(((_, leader), rest)) = members.split_first() else {
+        return Ok(());
+    };
+    let others: Vec<&Memory> = rest.iter().map(|(_, m)| m).collect();
+    let mut merged = dedup::combined(leader, &others, now);
+    // The merged text's own vector; where the store's vectors come from the caller (its
+    // embedder takes no text), the normalised mean of the members'.
+    let vector = match tx.vector_for(&merged.content, None) {
+        Ok(v) => v,
+        Err(_) => {
+            let mut vectors = Vec::with_capacity(members.len());
+            for (pk, _) in &members {
+                vectors.extend(memories::embedding(tx.conn(), *pk)?);
+            }
+            dedup::mean(&vectors)
+        }
+    };
+    tx.insert(&mut merged, &vector)?;
+    let n = members.len();
+    for (pk, m) in members {
+        let reason = format!(
+            "consolidated into {} with {} near-duplicates (cosine > {CLUSTER_COSINE})",
+            merged.id,
+            n - 1
+        );
+        dedup::absorb(tx, pk, m, &merged.id, reason)?;
+    }
+    report.clusters += 1;
+    report.merged += n;
+    Ok(())
+}
