@@ -462,3 +462,46 @@ fn a_killed_consolidation_leaves_a_whole_store() {
     );
     assert_did_nothing(&consolidate(&mut e));
 }
+
+#[test]
+fn memories_untagged_for_a_week_get_the_extractors_keywords_and_their_source() {
+    let (mut e, clock) = engine_with(Config::default());
+    let seeded = e
+        .seed(vec![mem(
+            "kai",
+            "Ana moved to Lisbon to study marine biology.",
+        )])
+        .unwrap();
+    let seeded = seeded.stored_ids()[0].to_string();
+    let told = e
+        .remember(
+            "kai",
+            "I play the cello on Sundays.",
+            RememberOptions::default(),
+        )
+        .unwrap();
+    let told = told.stored_ids()[0].to_string();
+    let before = e.get("kai", &told).unwrap().auto_tags;
+    assert!(!before.is_empty(), "the extractor tagged what it was told");
+    assert!(e.get("kai", &seeded).unwrap().auto_tags.is_empty());
+    // Bo's untagged memory is tagged too, but only with what Bo said.
+    e.seed(vec![mem("bo", "Bo restores vintage motorbikes.")])
+        .unwrap();
+
+    clock.advance(7 * DAY_MS - 1);
+    assert_eq!(consolidate(&mut e).tags.tagged, 0, "not a week yet");
+    clock.advance(1);
+    let c = consolidate(&mut e);
+    assert_eq!((c.tags.tagged, c.tags.more), (2, false));
+    let tags = e.get("kai", &seeded).unwrap().auto_tags;
+    for t in ["lisbon", "marine", "biology", "agent"] {
+        assert!(tags.contains(&t.to_string()), "{t} not in {tags:?}");
+    }
+    assert!(!tags.iter().any(|t| t.contains("motorbike")));
+    assert_eq!(
+        e.get("kai", &told).unwrap().auto_tags,
+        before,
+        "tagged ones stay as they were"
+    );
+    assert_did_nothing(&consolidate(&mut e));
+}

@@ -80,6 +80,7 @@ export interface Consolidation {
   /** A step stopped at its bound: run again to finish. */
   more: boolean;
   pruning: PruneReport;
+  tags: TagsReport;
 }
 
 /** An interrupted session the agent could offer to resume. */
@@ -931,6 +932,14 @@ export interface StoreStats {
   owners: OwnerCount[];
   /** Memories not deleted. */
   total: number;
+}
+
+/** What auto-tag refresh did. */
+export interface TagsReport {
+  /** The step stopped at its bound. */
+  more: boolean;
+  /** Memories given automatic tags. */
+  tagged: number;
 }
 
 /** Storage tier: how often a memory is likely to be needed. */

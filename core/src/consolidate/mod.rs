@@ -3,13 +3,15 @@
 //! step is bounded in work per run (at most [`STEP_BATCH`] rows) and idempotent: a run after
 //! one that reported no more work changes nothing.
 //!
-//! Steps so far, in the order they run: stale-edge cleanup ([`edges`]), cluster-and-merge of
-//! near-duplicates ([`cluster`]) and size-bounded pruning ([`prune`]); decay, lifecycle and
+//! Steps so far, in the order they run: stale-edge cleanup ([`edges`]), auto-tag refresh
+//! ([`tags`]), cluster-and-merge of near-duplicates ([`cluster`]) and size-bounded pruning
+//! ([`prune`]); decay, lifecycle and
 //! purges are the maintenance pass they run after.
 
 mod cluster;
 mod edges;
 mod prune;
+mod tags;
 
 use serde::{Deserialize, Serialize};
 
@@ -20,6 +22,7 @@ use crate::store::Tx;
 pub use cluster::ClusterReport;
 pub use edges::EdgesReport;
 pub use prune::PruneReport;
+pub use tags::TagsReport;
 
 /// Rows a step reads or changes per run at most.
 pub(crate) const STEP_BATCH: usize = 1000;
@@ -87,6 +90,7 @@ impl ConsolidateConfig {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Consolidation {
     pub edges: EdgesReport,
+    pub tags: TagsReport,
     pub clusters: ClusterReport,
     pub pruning: PruneReport,
     /// A step stopped at its bound: run again to finish.
@@ -110,12 +114,14 @@ fn last_run(tx: &Tx) -> Result<Option<Millis>> {
 pub(crate) fn run(tx: &mut Tx, cfg: &ConsolidateConfig) -> Result<Consolidation> {
     let now = tx.now()?;
     let edges = edges::clean(tx, cfg, now)?;
+    let tags = tags::refresh(tx, now)?;
     let clusters = cluster::merge_clusters(tx, now)?;
     let pruning = prune::prune(tx, cfg, now)?;
     crate::store::schema::set_meta(tx.conn(), LAST_RUN_KEY, &now.to_string())?;
     Ok(Consolidation {
-        more: edges.more || clusters.more || pruning.more,
+        more: edges.more || tags.more || clusters.more || pruning.more,
         edges,
+        tags,
         clusters,
         pruning,
     })

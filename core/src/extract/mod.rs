@@ -320,7 +320,7 @@ fn statement(sentence: &str, now: Millis) -> Option<Extracted> {
         confidence,
         hedged: hedge > 0.0,
         sentiment,
-        tags: tags(&lower, &entities),
+        tags: tags(&lower, entities.iter().map(|e| e.name.as_str())),
         expires_at,
         relationships: links
             .into_iter()
@@ -336,16 +336,30 @@ fn statement(sentence: &str, now: Millis) -> Option<Extracted> {
     })
 }
 
+/// The keywords the extractor would tag `text` with (see [`tags`]): consolidation gives them
+/// to memories that came without.
+pub(crate) fn keywords(text: &str) -> Vec<String> {
+    let tokens = words::tokens(text);
+    let lower: Vec<&str> = tokens
+        .iter()
+        .map(|t| if t.punct { "|" } else { t.lower.as_str() })
+        .collect();
+    tags(
+        &lower,
+        entities::find(&tokens).iter().map(|f| f.name.as_str()),
+    )
+}
+
 /// Keywords: entity names first, then uncommon words of at least four letters, in order.
-fn tags(lower: &[&str], entities: &[EntityMention]) -> Vec<String> {
+fn tags<'a>(lower: &[&str], entities: impl IntoIterator<Item = &'a str>) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let mut push = |t: String| {
         if usable_tag(&t) && out.len() < MAX_TAGS && !out.contains(&t) {
             out.push(t);
         }
     };
-    for e in entities {
-        push(e.name.to_lowercase());
+    for name in entities {
+        push(name.to_lowercase());
     }
     for w in lower {
         let w = w.trim_end_matches("'s");

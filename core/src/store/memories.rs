@@ -523,6 +523,17 @@ pub fn in_use_after(conn: &Connection, after: i64, limit: usize) -> Result<Vec<(
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
+/// Up to `limit` memories in use without automatic tags, made at or before `made_by`, in key
+/// order.
+pub fn untagged(conn: &Connection, made_by: Millis, limit: usize) -> Result<Vec<(i64, Memory)>> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {COLUMNS} FROM memories WHERE auto_tags = '[]' AND created_at <= ?1 AND {IN_USE} \
+         ORDER BY pk LIMIT ?2"
+    ))?;
+    let rows = stmt.query_map(params![made_by, limit as i64], memory_from_row)?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
 /// A memory pruning may archive, with what decides how useful it is.
 #[derive(Debug)]
 pub struct Prunable {
