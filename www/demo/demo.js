@@ -62,6 +62,20 @@ async function refresh(m) {
   $('memories').tBodies[0].replaceChildren(...rows);
 }
 
+/** What a maintenance pass and its consolidation did, in a line. */
+function showMaintenance(r) {
+  const c = r.consolidation;
+  if (!c) return;
+  const steps = [
+    `${c.tags.tagged} tagged`,
+    `${c.clusters.merged} merged in ${c.clusters.clusters} cluster${c.clusters.clusters === 1 ? '' : 's'}`,
+    `${c.pruning.archived} archived`,
+    `${c.edges.relationships_removed} stale relationship${c.edges.relationships_removed === 1 ? '' : 's'} removed`,
+    `${r.to_stale + r.to_archived + r.to_deleted} faded by decay`,
+  ];
+  $('consolidation').textContent = `last consolidation ${new Date().toLocaleTimeString()}: ${steps.join(' · ')}${c.more ? ' · more to do' : ''}`;
+}
+
 function explain(hit) {
   const w = hit.why;
   const lent = w.context > 0 ? `, lent by its conversation ${fmt(w.context)}` : '';
@@ -133,8 +147,18 @@ async function main() {
     return fail(e);
   }
   $('status').textContent = `remembering for "${user}" in this browser only`;
+  // Maintenance on opening: decay, and consolidation once a day.
+  showMaintenance(await m.maintain());
   await refresh(m);
   $('beat').onclick = () => heartbeat(m).catch(fail);
+  $('consolidate').onclick = async () => {
+    try {
+      showMaintenance(await m.consolidate());
+      await refresh(m);
+    } catch (e) {
+      fail(e);
+    }
+  };
 
   $('say').onsubmit = async (ev) => {
     ev.preventDefault();

@@ -351,6 +351,12 @@ test('the demo chat stores, lists and explains memories (screenshot)', async () 
     assert.match(top, /green tea/);
     assert.match(top, /relevance \d\.\d\d \(text \d\.\d\d, vector \d\.\d\d/);
     assert.match(await p.textContent('#embedder'), /mnemo-hash-v1 \(384-d\)/);
+    // The tiers are listed; a consolidation says what each step did.
+    assert.ok(rows.every(([, , , , tier]) => ['hot', 'warm', 'archive'].includes(tier)), JSON.stringify(rows));
+    await p.evaluate(() => { document.querySelector('#consolidation').textContent = ''; });
+    await p.click('#consolidate');
+    await p.waitForFunction(() => document.querySelector('#consolidation').textContent !== '');
+    assert.match(await p.textContent('#consolidation'), /^last consolidation .*: 0 tagged · 0 merged in 0 clusters · 0 archived · 0 stale relationships removed · 0 faded by decay$/);
     assert.equal(await p.textContent('#storage'), 'opfs');
 
     const { mkdir, stat } = await import('node:fs/promises');
