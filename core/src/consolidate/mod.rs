@@ -5,8 +5,9 @@
 //!
 //! Steps so far, in the order they run: stale-edge cleanup ([`edges`]), auto-tag refresh
 //! ([`tags`]), cluster-and-merge of near-duplicates ([`cluster`]) and size-bounded pruning
-//! ([`prune`]); decay, lifecycle and
-//! purges are the maintenance pass they run after.
+//! ([`prune`]); decay, lifecycle and purges are the maintenance pass they run after. Still to
+//! come from SPEC §7: tiers that drive search, re-quantisation by retention, relationship
+//! discovery, co-recall links, and an optional LLM summary of a cluster.
 
 mod cluster;
 mod edges;
