@@ -505,3 +505,39 @@ fn memories_untagged_for_a_week_get_the_extractors_keywords_and_their_source() {
     );
     assert_did_nothing(&consolidate(&mut e));
 }
+
+#[test]
+fn forgotten_and_purged_memories_take_their_relationships_with_them() {
+    let (mut e, clock) = engine_with(Config::default());
+    let said = |e: &mut Engine, owner: &str, text: &str| {
+        let r = e.remember(owner, text, RememberOptions::default()).unwrap();
+        r.stored_ids()[0].to_string()
+    };
+    let acme = said(&mut e, "kai", "I work at Acme.");
+    said(&mut e, "kai", "My sister Ana lives in Porto.");
+    e.forget("kai", &acme).unwrap();
+    let c = consolidate(&mut e);
+    assert_eq!(
+        (c.edges.evidence_withdrawn, c.edges.relationships_removed),
+        (2, 2),
+        "{c:?}"
+    );
+    let kai = relations(&mut e, "kai");
+    assert!(!kai.iter().any(|r| r.contains("Acme")), "{kai:?}");
+    assert!(kai.iter().any(|r| r.contains("Ana")), "{kai:?}");
+
+    // Purged before any consolidation saw it forgotten: the purge withdraws its evidence.
+    let globex = said(&mut e, "bo", "I work at Globex.");
+    e.forget("bo", &globex).unwrap();
+    clock.advance(91 * DAY_MS);
+    let m = e.maintain().unwrap();
+    assert_eq!(m.purged, 2, "both forgotten memories");
+    let c = m.consolidation.expect("a day has passed");
+    assert_eq!(
+        (c.edges.evidence_withdrawn, c.edges.relationships_removed),
+        (0, 2),
+        "{c:?}"
+    );
+    assert!(relations(&mut e, "bo").is_empty());
+    assert_did_nothing(&consolidate(&mut e));
+}

@@ -101,7 +101,7 @@ export type DeltaKind = 'goal_improved' | 'entity_reengaged' | 'sentiment_improv
 
 /** What stale-edge cleanup did. */
 export interface EdgesReport {
-  /** Evidence rows of superseded memories withdrawn. */
+  /** Evidence rows of superseded and forgotten memories withdrawn. */
   evidence_withdrawn: number;
   /** The step stopped at its bound. */
   more: boolean;

@@ -1,5 +1,5 @@
 //! Stale-edge cleanup: a relationship is only as good as the memories stating it. Evidence
-//! from superseded memories is withdrawn (a relationship left with none goes), and
+//! from superseded and forgotten memories is withdrawn (a relationship left with none goes), and
 //! relationships not stated for `stale_edge_days` whose mean confidence is at most
 //! `stale_edge_confidence` are removed (Kybernesis's sleep cycle: 7 days, 0.35).
 
@@ -9,12 +9,13 @@ use serde::{Deserialize, Serialize};
 use super::{ConsolidateConfig, STEP_BATCH};
 use crate::clock::{Millis, DAY_MS};
 use crate::error::Result;
+use crate::graph;
 use crate::store::Tx;
 
 /// What stale-edge cleanup did.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct EdgesReport {
-    /// Evidence rows of superseded memories withdrawn.
+    /// Evidence rows of superseded and forgotten memories withdrawn.
     pub evidence_withdrawn: usize,
     /// Relationships removed: left without evidence, or stale and weak.
     pub relationships_removed: usize,
@@ -26,29 +27,18 @@ pub struct EdgesReport {
 pub(super) fn clean(tx: &mut Tx, cfg: &ConsolidateConfig, now: Millis) -> Result<EdgesReport> {
     let conn = tx.conn();
     let mut report = EdgesReport::default();
-    // Evidence of superseded memories, at most one batch.
-    let withdrawn: Vec<(i64, i64, f64, String)> = conn
+    // Superseded and forgotten memories that still state relationships, at most one batch.
+    let stating: Vec<i64> = conn
         .prepare_cached(
-            "SELECT e.relationship_pk, e.memory_pk, e.confidence, m.entity_id \
-             FROM relationship_evidence e JOIN memories m ON m.pk = e.memory_pk \
-             WHERE m.status = 'superseded' ORDER BY e.relationship_pk, e.memory_pk LIMIT ?1",
+            "SELECT DISTINCT e.memory_pk FROM relationship_evidence e \
+             JOIN memories m ON m.pk = e.memory_pk \
+             WHERE m.status = 'superseded' OR m.state = 'DELETED' ORDER BY 1 LIMIT ?1",
         )?
-        .query_map([STEP_BATCH as i64 + 1], |r| {
-            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
-        })?
+        .query_map([STEP_BATCH as i64 + 1], |r| r.get(0))?
         .collect::<rusqlite::Result<_>>()?;
-    report.more = withdrawn.len() > STEP_BATCH;
-    for (rel, memory, confidence, _) in withdrawn.iter().take(STEP_BATCH) {
-        conn.prepare_cached(
-            "DELETE FROM relationship_evidence WHERE relationship_pk = ?1 AND memory_pk = ?2",
-        )?
-        .execute(params![rel, memory])?;
-        conn.prepare_cached(
-            "UPDATE relationships SET evidence = evidence - 1, \
-             confidence_sum = max(0, confidence_sum - ?2) WHERE pk = ?1",
-        )?
-        .execute(params![rel, confidence])?;
-        report.evidence_withdrawn += 1;
+    report.more = stating.len() > STEP_BATCH;
+    for memory in stating.iter().take(STEP_BATCH) {
+        report.evidence_withdrawn += graph::withdraw_evidence(conn, *memory)?;
     }
     // Relationships left without evidence, and stale weak ones.
     let stale_before = now.saturating_sub((cfg.stale_edge_days * DAY_MS as f64) as Millis);

@@ -184,6 +184,8 @@ pub fn set_embedding(conn: &Connection, pk: i64, v: &[f32]) -> Result<()> {
 
 /// Removes a memory for good (its vector, FTS row and status history with it).
 pub fn purge(conn: &Connection, pk: i64) -> Result<()> {
+    // Its evidence goes with it (by cascade); the relationships it stated count one less.
+    crate::graph::withdraw_evidence(conn, pk)?;
     conn.prepare_cached("DELETE FROM memories WHERE pk = ?1")?
         .execute([pk])?;
     Ok(())
