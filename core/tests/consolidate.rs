@@ -395,25 +395,12 @@ fn consolidating_child() {
 #[test]
 fn a_killed_consolidation_leaves_a_whole_store() {
     use std::io::{BufRead, BufReader};
-    use std::process::{Command, Stdio};
     if std::env::var_os(CHILD).is_some() {
         return;
     }
     let dir = TempDir::new("consolidate-crash");
     let path = dir.file("m.db");
-    let mut child = Command::new(std::env::current_exe().unwrap())
-        .args([
-            "--exact",
-            "consolidating_child",
-            "--ignored",
-            "--nocapture",
-            "--test-threads=1",
-        ])
-        .env(CHILD, &path)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut child = spawn_writer("consolidating_child", CHILD, &path);
     let mut acked = 0;
     let mut runs = 0;
     let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
@@ -424,15 +411,7 @@ fn a_killed_consolidation_leaves_a_whole_store() {
             runs += 1;
         }
     }
-    child.kill().unwrap();
-    child.wait().unwrap();
-
-    let conn = rusqlite::Connection::open(&path).unwrap();
-    let check: String = conn
-        .query_row("PRAGMA integrity_check", [], |r| r.get(0))
-        .unwrap();
-    assert_eq!(check, "ok");
-    drop(conn);
+    kill_and_check(child, &path);
     let mut e = Engine::builder(ManualClock::new(T0 + DAY_MS))
         .config(bounded(100))
         .open(&path)

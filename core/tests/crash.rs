@@ -3,7 +3,6 @@
 mod common;
 
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Command, Stdio};
 
 use common::*;
 use mnemo_core::*;
@@ -55,19 +54,7 @@ fn a_killed_writer_loses_nothing_it_acknowledged() {
     }
     let dir = TempDir::new("crash");
     let path = dir.file("m.db");
-    let mut child = Command::new(std::env::current_exe().unwrap())
-        .args([
-            "--exact",
-            "crash_writer_child",
-            "--ignored",
-            "--nocapture",
-            "--test-threads=1",
-        ])
-        .env(CHILD, &path)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut child = spawn_writer("crash_writer_child", CHILD, &path);
     let mut acked = Vec::new();
     let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
     while acked.len() < 600 {
@@ -77,15 +64,7 @@ fn a_killed_writer_loses_nothing_it_acknowledged() {
         }
     }
     // Kill it while it is (almost certainly) inside its next transaction.
-    child.kill().unwrap();
-    child.wait().unwrap();
-
-    let conn = rusqlite::Connection::open(&path).unwrap();
-    let check: String = conn
-        .query_row("PRAGMA integrity_check", [], |r| r.get(0))
-        .unwrap();
-    assert_eq!(check, "ok");
-    drop(conn);
+    kill_and_check(child, &path);
     let mut e = Engine::builder(ManualClock::new(T0)).open(&path).unwrap();
     let page = e
         .list(&ListRequest {

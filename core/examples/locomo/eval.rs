@@ -143,7 +143,7 @@ fn f16_to_f32(bits: u16) -> f32 {
 }
 
 /// Vectors by row id ("conv-26:D1:3", "conv-26:q0").
-fn load_vectors(
+pub fn load_vectors(
     vectors: &Path,
     index: &Path,
 ) -> Result<(HashMap<String, Vec<f32>>, usize), String> {

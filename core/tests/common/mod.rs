@@ -121,3 +121,34 @@ pub fn peek(e: &mut Engine, owner: &str, id: &str) -> Memory {
         .find(|m| m.id == id)
         .expect("memory exists")
 }
+
+/// This test binary run again for its ignored test `name` alone, with the environment
+/// variable `env` naming the store at `path`: the writer a crash test kills. Its output is
+/// piped, one line per acknowledged write.
+pub fn spawn_writer(name: &str, env: &str, path: &std::path::Path) -> std::process::Child {
+    use std::process::{Command, Stdio};
+    Command::new(std::env::current_exe().expect("the test binary"))
+        .args([
+            "--exact",
+            name,
+            "--ignored",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env(env, path)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start the writer")
+}
+
+/// Kills `child` (SIGKILL) and checks the store it was writing passes SQLite's integrity check.
+pub fn kill_and_check(mut child: std::process::Child, path: &std::path::Path) {
+    child.kill().expect("kill the writer");
+    child.wait().expect("reap the writer");
+    let conn = rusqlite::Connection::open(path).expect("open the store");
+    let check: String = conn
+        .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+        .expect("integrity check");
+    assert_eq!(check, "ok");
+}
