@@ -222,7 +222,7 @@ pub(crate) fn combined(base: &Memory, others: &[&Memory], now: Millis) -> Memory
 /// The normalised mean of `vectors` (all of one dimension).
 pub(crate) fn mean(vectors: &[Vec<f32>]) -> Vec<f32> {
     let mut v = vectors.first().cloned().unwrap_or_default();
-    for other in &vectors[1.min(vectors.len())..] {
+    for other in vectors.iter().skip(1) {
         v.iter_mut().zip(other).for_each(|(a, b)| *a += b);
     }
     embed::normalise(&mut v);

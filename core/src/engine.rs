@@ -471,8 +471,9 @@ impl Engine {
         self.maintain_then(false)
     }
 
-    /// The maintenance pass, then consolidation (SPEC §7): stale-edge cleanup and size-bounded
-    /// pruning, each bounded in work per run (`consolidation.more` says to run again).
+    /// The maintenance pass, then consolidation (the sleep cycle): stale-edge cleanup, auto-tag
+    /// refresh, cluster-and-merge and size-bounded pruning, each bounded in work per run
+    /// (`consolidation.more` says to run again).
     pub fn consolidate(&mut self) -> Result<MaintainReport> {
         self.maintain_then(true)
     }

@@ -1206,7 +1206,7 @@ fn consolidate_follows_the_settings_file_and_refuses_a_bad_one() {
             r#"{"consolidation": {"max_memories": "many"}}"#,
             "max_memories",
         ),
-        ("junk", "{not json", "config"),
+        ("junk", "{not json", "invalid config"),
     ] {
         let out = mnemo(&d.0, &["--config", &settings(name, text), "consolidate"]);
         let all = format!(

@@ -1060,9 +1060,10 @@ export declare class Mnemo {
   /** The maintenance pass: decay, lifecycle and purges of the memories that are due. */
   maintain(args?: NoArgs): Promise<MaintainReport>;
   /**
-   * The maintenance pass, then consolidation now: stale-edge cleanup and size-bounded pruning,
-   * each bounded per run (run again while `consolidation.more`). Store-wide work for the host, so
-   * not an MCP tool (an agent may act for one owner only).
+   * The maintenance pass, then consolidation now: stale-edge cleanup, auto-tag refresh,
+   * cluster-and-merge and size-bounded pruning, each bounded per run (run again while
+   * `consolidation.more`). Store-wide work for the host, so not an MCP tool (an agent may act for
+   * one owner only).
    */
   consolidate(args?: NoArgs): Promise<MaintainReport>;
   /** All of one owner's memories as JSONL (vectors, status history, graph). */

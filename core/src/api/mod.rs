@@ -222,9 +222,10 @@ calls! {
     read Stats("stats", OwnerRef) -> Stats, mcp "memory_stats" => |e, a| e.stats(&a.entity_id);
     /// The maintenance pass: decay, lifecycle and purges of the memories that are due.
     write Maintain("maintain", NoArgs) -> MaintainReport => |e, _a| e.maintain();
-    /// The maintenance pass, then consolidation now: stale-edge cleanup and size-bounded
-    /// pruning, each bounded per run (run again while `consolidation.more`). Store-wide work
-    /// for the host, so not an MCP tool (an agent may act for one owner only).
+    /// The maintenance pass, then consolidation now: stale-edge cleanup, auto-tag refresh,
+    /// cluster-and-merge and size-bounded pruning, each bounded per run (run again while
+    /// `consolidation.more`). Store-wide work for the host, so not an MCP tool (an agent may act
+    /// for one owner only).
     write Consolidate("consolidate", NoArgs) -> MaintainReport => |e, _a| e.consolidate();
     /// All of one owner's memories as JSONL (vectors, status history, graph).
     read Export("export", OwnerRef) -> String => |e, a| e.export_jsonl(&a.entity_id);

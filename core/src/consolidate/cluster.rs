@@ -1,4 +1,4 @@
-//! Cluster-and-merge (SPEC §7), without an LLM: near-duplicates that got past write-time
+//! Cluster-and-merge, without an LLM: near-duplicates that got past write-time
 //! dedup (said in other words over time, imported, or written with dedup off) are folded into
 //! one memory. A memory in use with at least `CLUSTER_MIN - 1` others of its owner in use
 //! (not archived) above `CLUSTER_COSINE` makes a cluster; a new memory keeps everything each of them said (their

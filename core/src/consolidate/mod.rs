@@ -1,13 +1,11 @@
-//! Consolidation, the sleep cycle (SPEC §7): the steps that keep a growing store useful, run
+//! Consolidation, the sleep cycle: the steps that keep a growing store useful, run
 //! by `maintain` once per `every_hours` of engine time and by `consolidate` on demand. Each
 //! step is bounded in work per run (at most [`STEP_BATCH`] rows) and idempotent: a run after
 //! one that reported no more work changes nothing.
 //!
 //! Steps so far, in the order they run: stale-edge cleanup ([`edges`]), auto-tag refresh
 //! ([`tags`]), cluster-and-merge of near-duplicates ([`cluster`]) and size-bounded pruning
-//! ([`prune`]); decay, lifecycle and purges are the maintenance pass they run after. Still to
-//! come from SPEC §7: tiers that drive search, re-quantisation by retention, relationship
-//! discovery, co-recall links, and an optional LLM summary of a cluster.
+//! ([`prune`]); decay, lifecycle and purges are the maintenance pass they run after.
 
 mod cluster;
 mod edges;

@@ -52,10 +52,8 @@ pub(super) fn prune(tx: &mut Tx, cfg: &ConsolidateConfig, now: Millis) -> Result
                 .total_cmp(&usefulness(b))
                 .then(a.pk.cmp(&b.pk))
         });
-        for row in rows.into_iter().take(wanted.min(budget)) {
-            let Some((pk, mut m)) = memories::get(tx.conn(), &owner, &row.id)? else {
-                continue;
-            };
+        let chosen: Vec<i64> = rows.iter().take(wanted.min(budget)).map(|r| r.pk).collect();
+        for (pk, mut m) in memories::by_pks(tx.conn(), &owner, &chosen)? {
             m.state = State::Archived;
             m.state_changed_at = now;
             tx.update(pk, &mut m)?;

@@ -1,4 +1,4 @@
-//! Auto-tag refresh (SPEC §7; Kybernesis): memories in use that have had no automatic tags
+//! Auto-tag refresh (Kybernesis): memories in use that have had no automatic tags
 //! for `UNTAGGED_DAYS` since they were made (seeded, imported, or from a host extractor that
 //! gave no keywords) get the keywords the built-in extractor finds in their text, and their
 //! source, as automatic tags: searchable words beside the text, and never untagged again.

@@ -540,7 +540,6 @@ pub fn untagged(conn: &Connection, made_by: Millis, limit: usize) -> Result<Vec<
 #[derive(Debug)]
 pub struct Prunable {
     pub pk: i64,
-    pub id: String,
     pub feedback: i64,
     /// Last access, or creation.
     pub last_touch: Millis,
@@ -549,15 +548,14 @@ pub struct Prunable {
 /// `owner`'s memories in use that pruning may archive: not pinned, not schedules.
 pub fn prunable(conn: &Connection, owner: &str) -> Result<Vec<Prunable>> {
     let mut stmt = conn.prepare_cached(&format!(
-        "SELECT pk, id, feedback, max(coalesce(last_accessed_at, created_at), created_at) \
+        "SELECT pk, feedback, max(coalesce(last_accessed_at, created_at), created_at) \
          FROM memories WHERE entity_id = ?1 AND {IN_USE} AND pinned = 0 AND cron_tag IS NULL"
     ))?;
     let rows = stmt.query_map([owner], |r| {
         Ok(Prunable {
             pk: r.get(0)?,
-            id: r.get(1)?,
-            feedback: r.get(2)?,
-            last_touch: r.get(3)?,
+            feedback: r.get(1)?,
+            last_touch: r.get(2)?,
         })
     })?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
