@@ -5,7 +5,7 @@
 // is found through $WASM_BINDGEN, ~/.cache/mnemo/wasm-bindgen-<version>/bin, or PATH, and
 // installed into that cache with `cargo install` when missing (about 9 minutes, once).
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, statSync, mkdirSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, statSync, mkdirSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -80,6 +80,10 @@ run(join(root, 'node_modules/.bin/wasm-opt'), [
   '-o',
   bg,
 ]);
+
+// The default embedder's weights travel beside the module (fetched once, kept in the Cache
+// API), so the module stays small.
+copyFileSync(join(root, 'core/assets/mnemo-static-v1.bin'), join(out, 'mnemo-static-v1.bin'));
 
 const bytes = readFileSync(bg);
 console.log(

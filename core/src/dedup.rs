@@ -1,7 +1,7 @@
 //! Three-tier dedup (exact hash, near-identical, near-duplicate) and surprise-adjusted
 //! importance, and the two writes they lead to: a new memory, or a merge.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use serde::{Deserialize, Serialize};
 
@@ -20,9 +20,11 @@ use crate::text;
 pub struct DedupConfig {
     /// Turn semantic dedup off (exact-hash dedup always runs).
     pub enabled: bool,
-    /// Cosine at or above which a new memory is a semantic duplicate and is skipped.
+    /// Cosine at or above which a new memory is a semantic duplicate and is skipped (unless
+    /// each text says something the other does not).
     pub skip_threshold: f64,
-    /// Cosine at or above which (and below `skip_threshold`) a memory is merged or skipped.
+    /// Cosine at or above which (and below `skip_threshold`) a memory that adds nothing is
+    /// skipped and one that only adds to its neighbour is merged into it.
     pub merge_threshold: f64,
 }
 
@@ -47,8 +49,17 @@ pub enum Verdict {
     Merge { similarity: f64 },
 }
 
-/// Tiers two and three: decide on semantic similarity to the closest existing memory.
-/// (Tier one, the exact hash, is checked against the store before this.)
+/// Tiers two and three: decide on semantic similarity to the closest existing memory, and on
+/// what each text says that the other does not. (Tier one, the exact hash, is checked against
+/// the store before this.) Above the merge threshold:
+/// - two texts that each say something the other does not stay two memories, however close:
+///   an embedder that understands meaning puts "project falcon budget approved" and "…
+///   revised", or "invoice 4 paid" and "invoice 5 paid", near 0.95, and they are two facts
+///   (rewordings that swap words are left to consolidation's cluster-and-merge, which keeps
+///   what each said);
+/// - otherwise, at or above the skip threshold the new text is a semantic duplicate (skipped);
+///   below it, a text that adds no content word is skipped (a subset) and one that adds to the
+///   existing one is merged into it.
 pub fn judge(
     cfg: &DedupConfig,
     similarity: f64,
@@ -56,13 +67,23 @@ pub fn judge(
     existing_content: &str,
 ) -> Verdict {
     if !cfg.enabled || similarity < cfg.merge_threshold {
+        return Verdict::Create;
+    }
+    // Counted, not just listed: "memory 98 about topic 1" adds 98 to "memory 1 about topic 1"
+    // and drops one of its 1s.
+    let (new, old) = (word_counts(new_content), word_counts(existing_content));
+    let exceeds = |a: &HashMap<String, usize>, b: &HashMap<String, usize>| {
+        a.iter().any(|(w, n)| b.get(w).is_none_or(|m| n > m))
+    };
+    let (adds, drops) = (exceeds(&new, &old), exceeds(&old, &new));
+    if adds && drops {
         Verdict::Create
     } else if similarity >= cfg.skip_threshold {
         Verdict::Skip {
             similarity,
             subset: false,
         }
-    } else if adds_information(new_content, existing_content) {
+    } else if adds {
         Verdict::Merge { similarity }
     } else {
         Verdict::Skip {
@@ -70,6 +91,15 @@ pub fn judge(
             subset: true,
         }
     }
+}
+
+/// How often each content word (not a stop word) occurs in a text.
+fn word_counts(s: &str) -> HashMap<String, usize> {
+    let mut counts = HashMap::new();
+    for w in text::words(s).into_iter().filter(|w| !is_stopword(w)) {
+        *counts.entry(w).or_insert(0) += 1;
+    }
+    counts
 }
 
 /// Content words (not stop words) of a text.
@@ -261,14 +291,14 @@ mod tests {
     fn tiers_follow_thresholds() {
         let cfg = DedupConfig::default();
         assert_eq!(
-            judge(&cfg, 0.97, "a b", "c d"),
+            judge(&cfg, 0.97, "I live in Lisbon, Portugal", "I live in Lisbon"),
             Verdict::Skip {
                 similarity: 0.97,
                 subset: false
             }
         );
         assert_eq!(
-            judge(&cfg, 0.95, "a", "b"),
+            judge(&cfg, 0.95, "tea", "tea"),
             Verdict::Skip {
                 similarity: 0.95,
                 subset: false
@@ -304,10 +334,34 @@ mod tests {
             ..cfg
         };
         assert_eq!(
-            judge(&custom, 0.97, "new words", "old"),
+            judge(&custom, 0.97, "old and new words", "old"),
             Verdict::Merge { similarity: 0.97 }
         );
+        assert_eq!(judge(&custom, 0.97, "new words", "old"), Verdict::Create);
         assert_eq!(judge(&custom, 0.89, "new words", "old"), Verdict::Create);
+        // Different facts an embedder of meaning puts close together stay apart; a number
+        // that differs is never a paraphrase.
+        assert_eq!(
+            judge(
+                &cfg,
+                0.88,
+                "My sister works at Globex",
+                "My brother works at Globex"
+            ),
+            Verdict::Create
+        );
+        assert_eq!(
+            judge(&cfg, 0.96, "Invoice 4 paid", "Invoice 5 paid"),
+            Verdict::Create
+        );
+        assert_eq!(
+            judge(&cfg, 0.99, "dentist on tuesday", "dentist on thursday"),
+            Verdict::Create
+        );
+        assert_eq!(
+            judge(&cfg, 0.99, "I met Ana in Porto", "I met Rui in Porto"),
+            Verdict::Create
+        );
     }
 
     #[test]

@@ -2,8 +2,10 @@
 //! read view or a transaction on the store, and calls the feature module that does the work.
 
 use std::path::Path;
+use std::sync::Arc;
 
 use rusqlite::Connection;
+use serde::{Deserialize, Serialize};
 
 use crate::census::{self, Location, SampleRequest, StoreStats};
 use crate::clock::{Clock, Entropy, Millis, SeededEntropy};
@@ -11,7 +13,7 @@ use crate::config::Config;
 use crate::conflict::{self, Conflict, ConflictsRequest, ResolveRequest};
 use crate::consolidate;
 use crate::curate::{self, ForgetAllReport, ListRequest, MemoryPatch, Page, Stats};
-use crate::embed::{Embedder, HashEmbedder};
+use crate::embed::{self, Embedder, StaticModel};
 use crate::error::{Error, Result};
 use crate::export::{self, ImportReport};
 use crate::extract::{self, Extracted, Extraction, Extractor, RuleExtractor};
@@ -46,6 +48,8 @@ const CONTEXT_MEMORIES: usize = 5;
 
 /// The memory engine over one SQLite store.
 pub struct Engine {
+    /// The distilled embedder's weights the host handed over (for `reembed`).
+    weights: Option<Arc<StaticModel>>,
     store: Store,
     config: Config,
     extractor: Box<dyn Extractor>,
@@ -59,12 +63,36 @@ impl Drop for Engine {
     }
 }
 
+/// Arguments of [`Engine::reembed`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ReembedRequest {
+    /// The built-in embedder to move to: `mnemo-static-v1` or `mnemo-hash-v1`.
+    pub model: String,
+}
+
+/// What [`Engine::reembed`] did.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct ReembedReport {
+    /// The store's embedder now, and its dimension.
+    pub model: String,
+    pub dimension: usize,
+    /// The embedder before, and its dimension.
+    pub previous_model: String,
+    pub previous_dimension: usize,
+    /// Memories embedded again (every owner's, every state).
+    pub memories: usize,
+}
+
 /// Sets up an [`Engine`]: the clock is required, everything else has a default.
 pub struct EngineBuilder {
     config: Config,
     clock: Box<dyn Clock>,
     entropy: Box<dyn Entropy>,
-    embedder: Box<dyn Embedder>,
+    /// The host's embedder; `None`: the built-in one the store records (new stores: the default).
+    embedder: Option<Box<dyn Embedder>>,
+    /// The distilled embedder's weights, when the build links none.
+    weights: Option<Arc<StaticModel>>,
     extractor: Box<dyn Extractor>,
 }
 
@@ -79,9 +107,16 @@ impl EngineBuilder {
         self.entropy = Box::new(entropy);
         self
     }
-    /// Replaces the embedder (default: the built-in hashing embedder).
+    /// Replaces the embedder. Without one, a store keeps the built-in embedder it was made
+    /// with, and a new store gets [`embed::DEFAULT_MODEL`].
     pub fn embedder(mut self, embedder: impl Embedder + 'static) -> Self {
-        self.embedder = Box::new(embedder);
+        self.embedder = Some(Box::new(embedder));
+        self
+    }
+    /// The distilled embedder's weights (for builds without the `bundled-model` feature: the
+    /// browser package fetches the file and hands it over). Also what `reembed` moves to.
+    pub fn weights(mut self, weights: Arc<StaticModel>) -> Self {
+        self.weights = Some(weights);
         self
     }
     /// Replaces the extractor used by `remember` (default: the built-in rule extractor).
@@ -130,14 +165,24 @@ impl EngineBuilder {
 
     fn finish(self, conn: Connection) -> Result<Engine> {
         self.config.validate()?;
+        let (given, weights) = (self.embedder, self.weights);
         let store = Store::open(
             conn,
             self.clock,
             self.entropy,
-            self.embedder,
+            |recorded| match given {
+                Some(e) => Ok(e),
+                // A store of another model's vectors gets the default, which it refuses by
+                // name (the host must bring that model).
+                None => {
+                    let builtin = recorded.filter(|m| embed::BUILTIN_MODELS.contains(m));
+                    embed::builtin(builtin.unwrap_or(embed::DEFAULT_MODEL), weights.as_ref())
+                }
+            },
             self.config.retention.clone(),
         )?;
         Ok(Engine {
+            weights,
             store,
             cache: Cache::new(self.config.recall.cache_entries),
             config: self.config,
@@ -153,7 +198,8 @@ impl Engine {
             config: Config::default(),
             clock: Box::new(clock),
             entropy: Box::new(SeededEntropy::new(0)),
-            embedder: Box::new(HashEmbedder::default()),
+            embedder: None,
+            weights: None,
             extractor: Box::new(RuleExtractor),
         }
     }
@@ -494,6 +540,28 @@ impl Engine {
             }
         })?;
         Ok(report)
+    }
+
+    /// Moves the store to the built-in embedder `model` (`mnemo-static-v1` or
+    /// `mnemo-hash-v1`): every memory of every owner is embedded again, in one transaction.
+    /// Searches then match by the new model's sense of the text.
+    pub fn reembed(&mut self, req: &ReembedRequest) -> Result<ReembedReport> {
+        let embedder = embed::builtin(&req.model, self.weights.as_ref())
+            .map_err(|e| Error::invalid("model", e.to_string()))?;
+        let (previous_model, previous_dimension) = {
+            let (m, d) = self.embedding_model();
+            (m.to_string(), d)
+        };
+        let dimension = embedder.dimension();
+        let memories = self.store.reembed(embedder)?;
+        self.cache = Cache::new(self.config.recall.cache_entries);
+        Ok(ReembedReport {
+            model: req.model.clone(),
+            dimension,
+            previous_model,
+            previous_dimension,
+            memories,
+        })
     }
 
     // ---- Export and import ----

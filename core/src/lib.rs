@@ -78,8 +78,8 @@ pub use conflict::{
 pub use curate::{ForgetAllReport, ListRequest, MemoryPatch, Page, Stats};
 pub use decay::{RetentionConfig, RetentionMode};
 pub use dedup::DedupConfig;
-pub use embed::{Embedder, HashEmbedder, SuppliedVectors};
-pub use engine::{Engine, EngineBuilder};
+pub use embed::{Embedder, HashEmbedder, StaticEmbedder, StaticModel, SuppliedVectors};
+pub use engine::{Engine, EngineBuilder, ReembedReport, ReembedRequest};
 pub use error::{Error, Result};
 pub use export::{ExportRecord, ImportReport};
 pub use extract::{

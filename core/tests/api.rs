@@ -254,7 +254,7 @@ fn stats_count_by_type_state_status_tier() {
     assert_eq!(s.by_tier.get("hot"), Some(&2));
     assert_eq!(
         (s.embedding_model.as_str(), s.embedding_dim),
-        ("mnemo-hash-v1", 384)
+        ("mnemo-static-v1", 256)
     );
 }
 

@@ -61,7 +61,7 @@ fn every_method_answers_the_same_json_as_the_typed_api() {
     let jsonl = call(&mut e, "export", json!({"entity_id": "ana"})).unwrap();
     assert_eq!(jsonl.as_str().unwrap().lines().count(), 1);
     let model = call(&mut e, "embedding_model", json!({})).unwrap();
-    assert_eq!(model, json!({"model": "mnemo-hash-v1", "dimension": 384}));
+    assert_eq!(model, json!({"model": "mnemo-static-v1", "dimension": 256}));
     assert_eq!(
         call(&mut e, "forget", r.clone()).unwrap()["state"],
         "DELETED"
@@ -133,7 +133,7 @@ fn every_method_answers_the_same_json_as_the_typed_api() {
     assert_eq!(ctx["report"]["in_conversation"], true);
     assert!(ctx["relevant_memories"].as_array().is_some());
     // Every listed method parses.
-    assert_eq!(api::METHODS.len(), 40);
+    assert_eq!(api::METHODS.len(), 41);
 }
 
 #[test]

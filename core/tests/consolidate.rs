@@ -8,9 +8,12 @@ use common::*;
 use mnemo_core::consolidate::{ClusterReport, Consolidation};
 use mnemo_core::*;
 
+/// An engine on the hashing embedder: the pruning tests' memories are alike in wording on
+/// purpose, and the distilled default would rightly cluster and merge them first.
 fn engine_with(config: Config) -> (Engine, ManualClock) {
     let clock = ManualClock::new(T0);
     let e = Engine::builder(clock.clone())
+        .embedder(HashEmbedder::default())
         .config(config)
         .open_in_memory()
         .unwrap();

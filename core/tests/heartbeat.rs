@@ -14,10 +14,15 @@ const HOUR: Millis = 3_600_000;
 const DAY: Millis = 24 * HOUR;
 const OWNER: &str = "kai";
 
+/// An engine on the hashing embedder: the tests place memories by hand-made vectors of its
+/// dimension, and the heartbeat's signals do not depend on which embedder made the rest.
 fn engine() -> (Engine, ManualClock) {
     let clock = ManualClock::new(MON_10AM);
     (
-        Engine::builder(clock.clone()).open_in_memory().unwrap(),
+        Engine::builder(clock.clone())
+            .embedder(HashEmbedder::default())
+            .open_in_memory()
+            .unwrap(),
         clock,
     )
 }
@@ -223,6 +228,7 @@ fn open_conflicts_signal_until_resolved() {
         ..Default::default()
     };
     let mut e = Engine::builder(clock.clone())
+        .embedder(HashEmbedder::default())
         .config(config)
         .open_in_memory()
         .unwrap();
@@ -1167,6 +1173,7 @@ fn configuration_sets_the_defaults_and_is_checked() {
         ..Default::default()
     };
     let mut e = Engine::builder(clock.clone())
+        .embedder(HashEmbedder::default())
         .config(Config {
             heartbeat: heartbeat.clone(),
             ..Default::default()

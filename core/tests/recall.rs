@@ -187,7 +187,7 @@ fn near_identical_results_are_dropped_for_diversity() {
     };
     let (mut e, _) = vector_engine(off.clone());
     let a = seed_one(&mut e, vmem("u", "alpha note", at_cosine(1.0)));
-    seed_one(&mut e, vmem("u", "alpha note again", at_cosine(0.99)));
+    seed_one(&mut e, vmem("u", "the alpha note", at_cosine(0.99)));
     let c = seed_one(
         &mut e,
         vmem("u", "alpha elsewhere", vec![0.0, 0.0, 1.0, 0.0]),

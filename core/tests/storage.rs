@@ -84,10 +84,25 @@ fn the_store_records_its_embedder() {
         .unwrap();
     assert_eq!(err.code(), "embedder_mismatch");
     assert!(
-        err.to_string().contains("mnemo-hash-v1") && err.to_string().contains("all-MiniLM-L6-v2"),
+        err.to_string().contains("mnemo-static-v1") && err.to_string().contains("all-MiniLM-L6-v2"),
         "{err}"
     );
     assert!(Engine::builder(ManualClock::new(T0)).open(&path).is_ok());
+
+    // A store of the host's vectors, opened without the host's embedder: refused, by name.
+    let other = dir.file("host.db");
+    drop(
+        Engine::builder(ManualClock::new(T0))
+            .embedder(SuppliedVectors::new("all-MiniLM-L6-v2", 384))
+            .open(&other)
+            .unwrap(),
+    );
+    let err = Engine::builder(ManualClock::new(T0))
+        .open(&other)
+        .err()
+        .unwrap();
+    assert_eq!(err.code(), "embedder_mismatch");
+    assert!(err.to_string().contains("all-MiniLM-L6-v2"), "{err}");
 }
 
 #[test]

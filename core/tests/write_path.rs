@@ -174,10 +174,29 @@ fn below_085_creates_and_thresholds_are_configuration() {
     ));
     seed_one(&mut e, vmem("b", "I live in Lisbon", at_cosine(1.0)));
     assert!(matches!(
-        e.seed(vec![vmem("b", "Lisbon is home", at_cosine(0.98))])
-            .unwrap()
-            .outcomes[0],
+        e.seed(vec![vmem(
+            "b",
+            "I live in Lisbon with Miso",
+            at_cosine(0.98)
+        )])
+        .unwrap()
+        .outcomes[0],
         Outcome::Merged { .. }
+    ));
+    // In the band, two texts that each say something the other does not are two facts.
+    seed_one(
+        &mut e,
+        vmem("c", "My sister works at Globex", at_cosine(1.0)),
+    );
+    assert!(matches!(
+        e.seed(vec![vmem(
+            "c",
+            "My brother works at Globex",
+            at_cosine(0.98)
+        )])
+        .unwrap()
+        .outcomes[0],
+        Outcome::Created { .. }
     ));
 
     let off = Config {
@@ -203,7 +222,7 @@ fn dedup_sees_earlier_items_of_the_same_batch() {
     let r = e
         .seed(vec![
             vmem("u", "a cat named Miso", at_cosine(1.0)),
-            vmem("u", "a cat called Miso", at_cosine(0.99)),
+            vmem("u", "my cat named Miso", at_cosine(0.99)),
             vmem("u", "A cat named  MISO", vec![0.0, 0.0, 0.0, 1.0]),
         ])
         .unwrap();

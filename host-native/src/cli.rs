@@ -13,8 +13,9 @@ use mnemo_core::api::{
 use mnemo_core::notes::NotesImport;
 use mnemo_core::{
     Call, ConflictStatus, ConflictsRequest, EntitiesRequest, HeartbeatRequest, ListRequest,
-    MemoryPatch, NewMemory, PathRequest, RecordMessage, RelationshipsRequest, ResolveRequest,
-    ScheduleCreate, ScheduleRef, ScheduleUpdate, SchedulesRequest, SearchRequest, TraverseRequest,
+    MemoryPatch, NewMemory, PathRequest, RecordMessage, ReembedRequest, RelationshipsRequest,
+    ResolveRequest, ScheduleCreate, ScheduleRef, ScheduleUpdate, SchedulesRequest, SearchRequest,
+    TraverseRequest,
 };
 use serde::de::DeserializeOwned;
 
@@ -370,6 +371,13 @@ pub enum Command {
     /// Maintain, then consolidate now: stale relationships removed, owners over
     /// `consolidation.max_memories` pruned to the archive.
     Consolidate,
+    /// Move the store to another built-in embedder (every memory embedded again).
+    Reembed {
+        /// `mnemo-static-v1` (the default: distilled from MiniLM, matches meaning) or
+        /// `mnemo-hash-v1` (feature hashing: matches words).
+        #[arg(long)]
+        model: String,
+    },
     /// An owner's memories as JSONL (to stdout).
     Export {
         #[arg(long)]
@@ -910,6 +918,7 @@ pub fn calls(command: Command) -> Result<Vec<Call>> {
         })),
         Command::Maintain => one(Call::Maintain(NoArgs {})),
         Command::Consolidate => one(Call::Consolidate(NoArgs {})),
+        Command::Reembed { model } => one(Call::Reembed(ReembedRequest { model })),
         Command::Export { entity } => one(Call::Export(owner(entity))),
         Command::Import {
             file,

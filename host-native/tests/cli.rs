@@ -395,7 +395,7 @@ fn bad_input_is_refused_with_a_clear_error_and_changes_nothing() {
                 r#"{"items":[{"entity_id":"ana","content":"x","vector":[1,2]}]}"#,
             ],
             "dimension_mismatch",
-            "384",
+            "256",
         ),
         (
             &["call", "drop_everything", "{}"],

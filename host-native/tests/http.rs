@@ -268,7 +268,7 @@ fn limits_and_bad_bodies_are_refused_and_change_nothing() {
         ),
         (
             json!({"items": [{"entity_id": "ana", "content": "x", "vector": [1.0, 2.0]}]}),
-            "384",
+            "256",
         ),
     ];
     for (body, needle) in cases {

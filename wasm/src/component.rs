@@ -4,9 +4,7 @@
 
 use std::cell::{RefCell, RefMut};
 
-use mnemo_core::{
-    Clock, Config, Embedder, Engine, Error, HashEmbedder, LlmExtractor, Millis, SeededEntropy,
-};
+use mnemo_core::{Clock, Config, Embedder, Engine, Error, LlmExtractor, Millis, SeededEntropy};
 
 wit_bindgen::generate!({ world: "mnemo", path: "wit" });
 
@@ -88,13 +86,14 @@ impl GuestStore for Store {
             let config: Config = mnemo_core::api::deserialize("config", &mut de).map_err(error)?;
             builder = builder.config(config);
         }
-        builder = match host::embedder() {
-            Some(e) => builder.embedder(HostEmbedder {
+        // The host's model when it has one, else the built-in embedder the store records
+        // (new stores: the distilled default, linked into this component).
+        if let Some(e) = host::embedder() {
+            builder = builder.embedder(HostEmbedder {
                 model: e.model,
                 dim: e.dimension as usize,
-            }),
-            None => builder.embedder(HashEmbedder::default()),
-        };
+            });
+        }
         let conn = rusqlite::Connection::open(&options.path)
             .and_then(|c| c.execute_batch(CONNECTION_PRAGMAS).map(|_| c))
             .map_err(|e| error(Error::Storage(e)))?;

@@ -1,8 +1,12 @@
 //! The `Mnemo` class exported to JS: opens a store and runs engine calls on it.
 
+use std::cell::RefCell;
+use std::sync::Arc;
+
 use js_sys::{Function, Reflect, Uint32Array};
 use mnemo_core::{
-    Clock, Config, Engine, EngineBuilder, ManualClock, Millis, SeededEntropy, SuppliedVectors,
+    Clock, Config, Engine, EngineBuilder, ManualClock, Millis, SeededEntropy, StaticModel,
+    SuppliedVectors,
 };
 use serde::Deserialize;
 use wasm_bindgen::prelude::*;
@@ -17,6 +21,12 @@ impl Clock for JsClock {
     fn now(&self) -> Millis {
         js_sys::Date::now() as Millis
     }
+}
+
+thread_local! {
+    /// The default embedder's weights, once `loadModel` has been given them (one parsed copy
+    /// per thread serves every store it opens).
+    static WEIGHTS: RefCell<Option<Arc<StaticModel>>> = const { RefCell::new(None) };
 }
 
 /// Options of `Mnemo.open`, `Mnemo.fromBytes` and `Mnemo.restore`.
@@ -132,6 +142,9 @@ impl Mnemo {
             None => random_seed()?,
         };
         let mut builder = builder.entropy(SeededEntropy::new(seed));
+        if let Some(weights) = WEIGHTS.with(|w| w.borrow().clone()) {
+            builder = builder.weights(weights);
+        }
         if let Some(config) = options.config {
             builder = builder.config(config);
         }
@@ -140,6 +153,16 @@ impl Mnemo {
         }
         let engine = open(builder).map_err(error)?;
         Ok(Mnemo { engine, clock })
+    }
+
+    /// Hands over the default embedder's weights (`mnemo-static-v1.bin`, shipped beside this
+    /// module): stores opened afterwards in this thread embed with it. Checked here; a
+    /// damaged file is refused with the reason.
+    #[wasm_bindgen(js_name = loadModel)]
+    pub fn load_model(bytes: &[u8]) -> Result<(), JsValue> {
+        let model = StaticModel::from_bytes(bytes).map_err(error)?;
+        WEIGHTS.with(|w| *w.borrow_mut() = Some(Arc::new(model)));
+        Ok(())
     }
 
     /// The engine's calls, by method name (what `call` accepts).

@@ -22,6 +22,49 @@ export function loadWasm() {
   return ready;
 }
 
+/** The default embedder's weights file, shipped beside the WebAssembly. */
+export const MODEL_FILE = 'mnemo-static-v1.bin';
+/** The Cache API cache that keeps it after the first download. */
+const MODEL_CACHE = 'mnemo-models';
+
+let model;
+
+/**
+ * Gives the engine the default embedder's weights (once per thread): `source` is their bytes,
+ * a URL, or nothing for the file beside the WebAssembly. Browsers keep the download in the
+ * Cache API, so later visits and workers read it without the network.
+ */
+export function loadModel(source) {
+  if (source !== undefined && !(source instanceof Uint8Array) && typeof source !== 'string' && !(source instanceof URL)) {
+    return Promise.reject(coded('invalid weights: expected a Uint8Array or a URL', 'invalid_input'));
+  }
+  model ??= (async () => {
+    await loadWasm();
+    const bytes = source instanceof Uint8Array ? source : await fetchModel(new URL(source ?? `../pkg/${MODEL_FILE}`, import.meta.url));
+    Core.loadModel(bytes);
+  })();
+  // A failed load is not kept: the next store may try again (the network may be back).
+  model.catch(() => (model = undefined));
+  return model;
+}
+
+async function fetchModel(url) {
+  if (url.protocol === 'file:') {
+    const { readFile } = await import('node:fs/promises');
+    return new Uint8Array(await readFile(url));
+  }
+  const cache = await globalThis.caches?.open(MODEL_CACHE).catch(() => undefined);
+  let response = await cache?.match(url);
+  if (!response) {
+    response = await fetch(url);
+    if (!response.ok) {
+      throw coded(`cannot load the embedder's weights from ${url}: HTTP ${response.status}`, 'embedder_error');
+    }
+    await cache?.put(url, response.clone()).catch(() => {});
+  }
+  return new Uint8Array(await response.arrayBuffer());
+}
+
 /** An `Error` with a machine-readable `code`, as the engine throws. */
 export function coded(message, code) {
   return Object.assign(new Error(message), { code });
@@ -156,11 +199,13 @@ function restoreOver(name) {
 }
 
 /**
- * Opens a store: `{name, storage, now?, seed?, embedding?, config?}`; with `bytes` (a SQLite
+ * Opens a store: `{name, storage, now?, seed?, embedding?, weights?, config?}`; with `bytes` (a SQLite
  * image), a memory store of it, or a new persistent store `name` made from it.
  */
-export async function openStore({ bytes, ...options } = {}) {
+export async function openStore({ bytes, weights, ...options } = {}) {
   await loadWasm();
+  // Stores of the host's own vectors need no weights.
+  if (!options.embedding) await loadModel(weights);
   const name = options.name ?? 'mnemo';
   const storage = options.storage ?? 'memory';
   if (!STORAGES.includes(storage)) {

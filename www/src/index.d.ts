@@ -642,6 +642,24 @@ export interface RecordMessage {
   session_id?: string | null;
 }
 
+/** What `Engine::reembed` did. */
+export interface ReembedReport {
+  dimension: number;
+  /** Memories embedded again (every owner's, every state). */
+  memories: number;
+  /** The store's embedder now, and its dimension. */
+  model: string;
+  previous_dimension: number;
+  /** The embedder before, and its dimension. */
+  previous_model: string;
+}
+
+/** Arguments of `Engine::reembed`. */
+export interface ReembedRequest {
+  /** The built-in embedder to move to: `mnemo-static-v1` or `mnemo-hash-v1`. */
+  model: string;
+}
+
 /** A typed edge `from → to`, read "from *relation* to". */
 export type Relation = 'works_at' | 'employs' | 'manages' | 'reports_to' | 'friend_of' | 'lives_in' | 'home_of' | 'parent_of' | 'child_of' | 'dating' | 'married_to' | 'engaged_to' | 'ex_of' | 'member_of' | 'has_member' | 'founded' | 'founded_by' | 'uses' | 'used_by' | 'created' | 'created_by' | 'collaborates_with' | 'mentors' | 'mentored_by' | 'competitor_of' | 'partner_of' | 'client_of' | 'serves' | 'sibling_of' | 'knows' | 'colleague_of' | 'neighbor_of' | 'roommate_of' | 'cousin_of' | 'relative_of' | 'grandparent_of' | 'grandchild_of' | 'studied_at' | 'teaches' | 'student_of' | 'owns' | 'owned_by' | 'has_pet' | 'pet_of' | 'located_in' | 'born_in' | 'works_on' | 'likes' | 'dislikes' | 'interested_in' | 'attends' | 'visited';
 
@@ -1077,6 +1095,11 @@ export declare class Mnemo {
   importNotes(args: NotesImport): Promise<WriteReport>;
   /** The model and dimension of the store's vectors. */
   embeddingModel(args?: NoArgs): Promise<ModelInfo>;
+  /**
+   * Moves the store to another built-in embedder (`mnemo-static-v1`, `mnemo-hash-v1`): every
+   * memory embedded again in one transaction. Store-wide, so not an MCP tool.
+   */
+  reembed(args: ReembedRequest): Promise<ReembedReport>;
   /** The entities of an owner's knowledge graph, most mentioned first. */
   entities(args: EntitiesRequest): Promise<Entity[]>;
   /** Relationships of an owner's graph (or of one entity), strongest first. */

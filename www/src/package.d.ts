@@ -30,7 +30,14 @@ export interface OpenOptions {
   name?: string;
   /** 'opfs' (browsers: a SQLite file in OPFS), 'idb' (IndexedDB copy), 'memory' (default). */
   storage?: 'opfs' | 'idb' | 'memory';
+  /** Your own embedding model; without it the store uses the built-in `mnemo-static-v1`. */
   embed?: Embedder;
+  /**
+   * Where the built-in embedder's weights come from: their bytes, or a URL (default:
+   * `mnemo-static-v1.bin` beside the package's WebAssembly; browsers keep it in the Cache API
+   * after the first download). The first store of a thread loads them; later ones reuse them.
+   */
+  weights?: Uint8Array | string | URL;
   extract?: Extractor;
   /** A fixed start time: the clock then moves only by `setNow` (tests, replays). */
   now?: Millis;

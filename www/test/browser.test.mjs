@@ -49,9 +49,19 @@ async function withProfile(fn) {
   }
 }
 
+/** Counts the network requests for the default embedder's weights file made in `context`. */
+function countWeightFetches(context) {
+  const seen = { count: 0 };
+  context.on('request', (r) => {
+    if (r.url().endsWith('/mnemo-static-v1.bin')) seen.count++;
+  });
+  return seen;
+}
+
 test('an OPFS store survives a reload and a browser restart', async () => {
   await withProfile(async (launch) => {
     let context = await launch();
+    const firstFetches = countWeightFetches(context);
     let p = await page(context);
     const seeded = await p.evaluate(async (facts) => {
       const m = await Mnemo.open({ name: 'e2e', storage: 'opfs' });
@@ -72,9 +82,12 @@ test('an OPFS store survives a reload and a browser restart', async () => {
     });
     assert.equal(afterReload.first, seeded[0]);
     assert.equal(afterReload.total, 2);
+    // Two workers each loaded the embedder's weights; only the first downloaded them.
+    assert.equal(firstFetches.count, 1);
     await context.close();
 
     context = await launch();
+    const laterFetches = countWeightFetches(context);
     p = await page(context);
     const afterRestart = await p.evaluate(async () => {
       const m = await Mnemo.open({ name: 'e2e', storage: 'opfs' });
@@ -82,6 +95,8 @@ test('an OPFS store survives a reload and a browser restart', async () => {
       return hits.map((h) => h.memory.id);
     });
     assert.deepEqual(afterRestart, [seeded[2]]);
+    // After a restart they come from the Cache API, not the network.
+    assert.equal(laterFetches.count, 0);
     await context.close();
   });
 });
@@ -350,7 +365,7 @@ test('the demo chat stores, lists and explains memories (screenshot)', async () 
     const top = await p.textContent('#hits li');
     assert.match(top, /green tea/);
     assert.match(top, /relevance \d\.\d\d \(text \d\.\d\d, vector \d\.\d\d/);
-    assert.match(await p.textContent('#embedder'), /mnemo-hash-v1 \(384-d\)/);
+    assert.match(await p.textContent('#embedder'), /mnemo-static-v1 \(256-d\)/);
     // The tiers are listed; a consolidation says what each step did.
     assert.ok(rows.every(([, , , , tier]) => ['hot', 'warm', 'archive'].includes(tier)), JSON.stringify(rows));
     await p.evaluate(() => { document.querySelector('#consolidation').textContent = ''; });

@@ -24,6 +24,33 @@ for (const name of scenarioNames()) {
   });
 }
 
+test('the default embedder: its weights are checked, it finds meaning, and reembed moves a store', async () => {
+  const { Mnemo: Core } = await import('../pkg/mnemo_wasm.js');
+  const { loadWasm } = await import('../src/host.js');
+  await loadWasm();
+  // A damaged weights file is refused with the reason; the weights already loaded stay.
+  for (const bad of [new Uint8Array([1, 2, 3]), new Uint8Array(64)]) {
+    assert.throws(() => Core.loadModel(bad), (e) => e.code === 'embedder_error' && /weights file/.test(e.message));
+  }
+  await assert.rejects(open({ weights: 42 }), (e) => e.code === 'invalid_input' && /weights/.test(e.message));
+  const m = await open({});
+  assert.deepEqual(await m.embeddingModel(), { model: 'mnemo-static-v1', dimension: 256 });
+  await m.seed([
+    { entity_id: 'ana', content: 'I work as a marine biologist at the aquarium' },
+    { entity_id: 'ana', content: 'My sister Ines is visiting me in May' },
+  ]);
+  const job = async () => (await m.search({ entity_id: 'ana', query: 'what do I do for a living?' }))[0]?.memory.content;
+  assert.match(await job(), /marine biologist/);
+  // Moved to the hashing embedder and back: every memory is embedded again.
+  const hashed = await m.reembed({ model: 'mnemo-hash-v1' });
+  assert.deepEqual([hashed.model, hashed.dimension, hashed.previous_model, hashed.memories], ['mnemo-hash-v1', 384, 'mnemo-static-v1', 2]);
+  await assert.rejects(m.reembed({ model: 'text-embedding-3-small' }), (e) => e.code === 'invalid_input' && /model/.test(e.message));
+  assert.deepEqual(await m.embeddingModel(), { model: 'mnemo-hash-v1', dimension: 384 });
+  await m.reembed({ model: 'mnemo-static-v1' });
+  assert.match(await job(), /marine biologist/);
+  await m.close();
+});
+
 test('every call the engine declares is a method of Mnemo, and reaches the engine', async () => {
   const { CALLS } = await import('../src/calls.js');
   const { loadWasm } = await import('../src/host.js');
@@ -118,7 +145,7 @@ test('bad input rejects with a clear error and changes nothing', async () => {
     [() => m.seed([{ entity_id: 'ana', content: 42 }]), 'invalid_input', /args\.items\[0\]\.content/],
     [() => m.seed('not a list'), 'invalid_input', /args\.items/],
     [() => m.seed([{ entity_id: 'ana', content: 'x', vector: Array(384).fill(NaN) }]), 'non_finite_vector', /finite/],
-    [() => m.seed([{ entity_id: 'ana', content: 'x', vector: [1, 2, 3] }]), 'dimension_mismatch', /384/],
+    [() => m.seed([{ entity_id: 'ana', content: 'x', vector: [1, 2, 3] }]), 'dimension_mismatch', /256/],
     [() => m.seed([{ entity_id: 'ana', content: 'é'.repeat(200_000) }]), 'invalid_input', /content/],
     [() => m.seed([{ entity_id: 'ana', content: '' }]), 'invalid_input', /empty/],
     [() => m.seed([facts[0], { entity_id: 'ana', content: 'ok', type: 'HOBBY' }]), 'invalid_input', /HOBBY.*expected one of/],

@@ -20,7 +20,7 @@ pub use schema::{schema, EMBEDS};
 use crate::census::{Location, SampleRequest, StoreStats};
 use crate::conflict::{Conflict, ConflictsRequest, ResolveRequest};
 use crate::curate::{ForgetAllReport, ListRequest, MemoryPatch, Page, Stats};
-use crate::engine::Engine;
+use crate::engine::{Engine, ReembedReport, ReembedRequest};
 use crate::error::{Error, Result};
 use crate::export::ImportReport;
 use crate::extract::{ChatMessage, Extracted};
@@ -242,6 +242,9 @@ calls! {
             dimension,
         })
     };
+    /// Moves the store to another built-in embedder (`mnemo-static-v1`, `mnemo-hash-v1`):
+    /// every memory embedded again in one transaction. Store-wide, so not an MCP tool.
+    write Reembed("reembed", ReembedRequest) -> ReembedReport => |e, a| e.reembed(&a);
     /// The entities of an owner's knowledge graph, most mentioned first.
     read Entities("entities", EntitiesRequest) -> Vec<Entity>, mcp "memory_entities" =>
         |e, a| e.entities(&a);

@@ -24,6 +24,7 @@ pub use candidates::Candidate;
 pub use rank::{RankMode, ScoreBreakdown, Weights};
 
 use crate::decay;
+use crate::dedup;
 use crate::embed;
 use crate::error::{Error, Result};
 use crate::field::{Limit, Owner, MAX_LIMIT};
@@ -94,7 +95,8 @@ pub struct RecallConfig {
     /// than `limit` are above it: relevance decides what qualifies, the mode's weights decide
     /// the order among comparably relevant memories.
     pub relevance_gate: f64,
-    /// A hit more similar than this to a hit already kept is dropped (diversity).
+    /// A hit more similar than this to a hit already kept, and saying nothing it does not, is
+    /// dropped (diversity).
     pub diversity_threshold: f64,
     /// Multiplier on the score of STALE memories.
     pub stale_penalty: f64,
@@ -226,8 +228,14 @@ pub(crate) fn search(
 
     // 4. Diversity.
     let set = view.vectors(owner)?;
-    let kept = diversity::diversify(ranked, limit, cfg.diversity_threshold, |a, b| {
-        Some(embed::dot(set.get(a.pk)?, set.get(b.pk)?))
+    // A repeat is nearly identical in meaning and says nothing the kept hit does not: an
+    // embedder of meaning puts "dentist on Tuesday" and "dentist on Thursday" close too.
+    let kept = diversity::diversify(ranked, limit, |a, b| {
+        let close = match (set.get(a.pk), set.get(b.pk)) {
+            (Some(x), Some(y)) => embed::dot(x, y) as f64 > cfg.diversity_threshold,
+            _ => false,
+        };
+        close && !dedup::adds_information(&b.memory.content, &a.memory.content)
     });
 
     // 5. The hits are accesses.

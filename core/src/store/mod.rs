@@ -14,7 +14,7 @@ pub(crate) use tx::{Derived, Host, Tx, View};
 
 use crate::clock::{check_time, Clock, Entropy, Millis};
 use crate::decay::RetentionConfig;
-use crate::embed::Embedder;
+use crate::embed::{self, Embedder};
 use crate::error::{Error, Result};
 
 /// An open store: the connection, the host's clock, entropy and embedder, the retention
@@ -30,17 +30,20 @@ pub(crate) struct Store {
 
 impl Store {
     /// Opens (creating and migrating as needed) the store on `conn`. A store records the
-    /// embedder its vectors come from and refuses another.
+    /// embedder its vectors come from and refuses another; `embedder` is given the model the
+    /// store records (`None` for a new store) and picks the embedder.
     pub fn open(
         mut conn: Connection,
         clock: Box<dyn Clock>,
         entropy: Box<dyn Entropy>,
-        embedder: Box<dyn Embedder>,
+        embedder: impl FnOnce(Option<&str>) -> Result<Box<dyn Embedder>>,
         retention: RetentionConfig,
     ) -> Result<Store> {
         let now = clock.now();
         check_time("clock", now)?;
         schema::open(&mut conn, now)?;
+        let recorded = schema::meta(&conn, "embedding_model")?;
+        let embedder = embedder(recorded.as_deref())?;
         let (model, dim) = (embedder.model_id().to_string(), embedder.dimension());
         if dim == 0 || model.is_empty() {
             return Err(Error::invalid(
@@ -160,6 +163,29 @@ impl Store {
     /// Commits a group; on error nothing written since [`Store::begin_group`] stays.
     pub fn commit_group(&mut self) -> Result<()> {
         commit_group(&self.conn, &mut self.derived)
+    }
+
+    /// Moves every vector of the store (all owners) to `embedder`, in one transaction, and
+    /// records it as the store's embedder. Returns how many memories were re-embedded.
+    pub fn reembed(&mut self, embedder: Box<dyn Embedder>) -> Result<usize> {
+        let count = self.transaction(|tx| {
+            let conn = tx.conn();
+            let mut rows = conn.prepare("SELECT pk, content FROM memories ORDER BY pk")?;
+            let rows = rows
+                .query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)))?
+                .collect::<rusqlite::Result<Vec<_>>>()?;
+            for (pk, content) in &rows {
+                let v = embed::vector_for(&*embedder, content, None)?;
+                memories::set_embedding(conn, *pk, &v)?;
+            }
+            schema::set_meta(conn, "embedding_model", embedder.model_id())?;
+            schema::set_meta(conn, "embedding_dim", &embedder.dimension().to_string())?;
+            Ok(rows.len())
+        })?;
+        // Every loaded vector set is of the old model: dropped, reloaded when next needed.
+        self.derived.invalidate_all();
+        self.embedder = embedder;
+        Ok(count)
     }
 
     /// Writes the accesses searches recorded (a transaction that writes nothing else).

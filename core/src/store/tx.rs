@@ -64,6 +64,12 @@ impl Derived {
         self.accesses.len()
     }
 
+    /// Forgets every loaded vector set and moves every known owner's generation on.
+    pub fn invalidate_all(&mut self) {
+        self.vectors.clear();
+        self.generations.values_mut().for_each(|g| *g += 1);
+    }
+
     /// Forgets what was loaded or cached of `owner` (its rows changed under it).
     fn invalidate(&mut self, owner: String) {
         self.vectors.remove(&owner);
@@ -500,7 +506,7 @@ mod tests {
                 Connection::open_in_memory().unwrap(),
                 Box::new(ManualClock::new(NOW)),
                 Box::new(SeededEntropy::new(1)),
-                Box::new(SuppliedVectors::new("test", 2)),
+                |_| Ok(Box::new(SuppliedVectors::new("test", 2))),
                 RetentionConfig::default(),
             );
             Fixture(store.unwrap())

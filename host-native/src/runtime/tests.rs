@@ -258,7 +258,7 @@ fn typed_calls_round_trip_through_the_component() {
     };
     assert_eq!(
         (model.model.as_str(), model.dimension),
-        ("mnemo-hash-v1", 384)
+        ("mnemo-static-v1", 256)
     );
 
     // The graph.

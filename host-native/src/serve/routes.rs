@@ -203,6 +203,7 @@ pub fn route(
             call("search", args, form)
         }
         (Method::POST, ["consolidate"]) => call("consolidate", json!({}), Form::Consolidated),
+        (Method::POST, ["reembed"]) => call("reembed", body, Form::Mnemo),
         (Method::GET, ["stats"]) if owner_given => call("stats", query("stats"), Form::Stats),
         (Method::GET, ["stats"]) => call("store_stats", json!({}), Form::GlobalStats),
         (Method::GET, ["stats", entity]) => call("stats", json!({ "entity_id": entity }), Form::Stats),

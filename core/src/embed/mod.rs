@@ -1,10 +1,57 @@
-//! Embeddings: the `Embedder` trait, the built-in deterministic hashing embedder, and the
-//! vector arithmetic every target shares (one code path, so results match bit for bit).
+//! Embeddings: the `Embedder` trait, the built-in embedders (`mnemo-static-v1`, distilled
+//! from MiniLM, the default; `mnemo-hash-v1`, feature hashing), and the vector arithmetic
+//! every target shares (one code path, so results match bit for bit).
 
-use rust_stemmers::{Algorithm, Stemmer};
+mod distilled;
+mod hash;
+mod wordpiece;
+
+use std::sync::Arc;
+
+pub use distilled::{StaticEmbedder, StaticModel, STATIC_MODEL};
+pub use hash::{is_stopword, HashEmbedder, HASH_DIM, HASH_MODEL};
 
 use crate::error::{Error, Result};
-use crate::text;
+
+/// The embedder of new stores when the host brings none.
+pub const DEFAULT_MODEL: &str = STATIC_MODEL;
+/// The built-in embedders, by model id.
+pub const BUILTIN_MODELS: [&str; 2] = [STATIC_MODEL, HASH_MODEL];
+
+/// The built-in embedder `model`; `weights` are the distilled embedder's (when this build
+/// links none, the host must hand them over).
+pub fn builtin(model: &str, weights: Option<&Arc<StaticModel>>) -> Result<Box<dyn Embedder>> {
+    match model {
+        HASH_MODEL => Ok(Box::new(HashEmbedder::default())),
+        STATIC_MODEL => {
+            let model = match weights {
+                Some(w) => w.clone(),
+                None => bundled().ok_or_else(|| {
+                    Error::Embedder(format!(
+                        "the {STATIC_MODEL} weights are not loaded: pass the weights file \
+                         (mnemo-static-v1.bin) to the engine before opening a store"
+                    ))
+                })?,
+            };
+            Ok(Box::new(StaticEmbedder::new(model)))
+        }
+        other => Err(Error::Embedder(format!(
+            "{other:?} is not a built-in embedder (they are {}); a store of another model's \
+             vectors opens with that model's embedder",
+            BUILTIN_MODELS.join(", ")
+        ))),
+    }
+}
+
+#[cfg(feature = "bundled-model")]
+fn bundled() -> Option<Arc<StaticModel>> {
+    Some(StaticModel::bundled())
+}
+
+#[cfg(not(feature = "bundled-model"))]
+fn bundled() -> Option<Arc<StaticModel>> {
+    None
+}
 
 /// Turns text into a vector. Hosts may plug their own (a JS function, an HTTP endpoint).
 pub trait Embedder {
@@ -14,103 +61,6 @@ pub trait Embedder {
     fn dimension(&self) -> usize;
     /// The embedding of `text`.
     fn embed(&self, text: &str) -> Result<Vec<f32>>;
-}
-
-/// Dimension of the built-in embedder.
-pub const HASH_DIM: usize = 384;
-/// Model id of the built-in embedder (bump the version when its features change).
-pub const HASH_MODEL: &str = "mnemo-hash-v1";
-
-/// Weights of the built-in embedder's feature families.
-const W_STEM: f32 = 1.0;
-const W_STOPWORD: f32 = 0.15;
-const W_BIGRAM: f32 = 0.5;
-const W_TRIGRAM: f32 = 0.2;
-
-/// Built-in embedder: signed feature hashing of stemmed words, word bigrams and character
-/// trigrams, L2-normalised. Pure Rust, no model, identical bits on every target.
-pub struct HashEmbedder {
-    stemmer: Stemmer,
-    dim: usize,
-}
-
-impl Default for HashEmbedder {
-    fn default() -> Self {
-        HashEmbedder {
-            stemmer: Stemmer::create(Algorithm::English),
-            dim: HASH_DIM,
-        }
-    }
-}
-
-/// Common English function words, down-weighted by the built-in embedder.
-const STOPWORDS: &[&str] = &[
-    "a", "about", "all", "am", "an", "and", "any", "are", "as", "at", "be", "been", "but", "by",
-    "can", "could", "did", "do", "does", "for", "from", "had", "has", "have", "he", "her", "him",
-    "his", "how", "i", "if", "im", "in", "into", "is", "it", "its", "just", "me", "my", "of", "on",
-    "or", "our", "she", "so", "that", "the", "their", "them", "then", "there", "they", "this",
-    "to", "too", "us", "was", "we", "were", "what", "when", "where", "which", "who", "why", "will",
-    "with", "would", "you", "your", "yours",
-];
-
-/// Whether `w` (lower-case) is a common function word.
-pub fn is_stopword(w: &str) -> bool {
-    STOPWORDS.binary_search(&w).is_ok()
-}
-
-/// 64-bit FNV-1a.
-fn fnv1a(parts: &[&[u8]]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for p in parts {
-        for &b in *p {
-            h ^= b as u64;
-            h = h.wrapping_mul(0x0000_0100_0000_01b3);
-        }
-        h ^= 0xff;
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    h
-}
-
-impl HashEmbedder {
-    fn add(&self, v: &mut [f32], family: &[u8], feature: &[u8], weight: f32) {
-        let h = fnv1a(&[family, feature]);
-        let i = (h % self.dim as u64) as usize;
-        v[i] += if h >> 63 == 0 { weight } else { -weight };
-    }
-}
-
-impl Embedder for HashEmbedder {
-    fn model_id(&self) -> &str {
-        HASH_MODEL
-    }
-    fn dimension(&self) -> usize {
-        self.dim
-    }
-    fn embed(&self, input: &str) -> Result<Vec<f32>> {
-        let mut v = vec![0f32; self.dim];
-        let words = text::words(input);
-        let mut prev: Option<String> = None;
-        for w in &words {
-            if is_stopword(w) {
-                self.add(&mut v, b"w", w.as_bytes(), W_STOPWORD);
-                continue;
-            }
-            let stem = self.stemmer.stem(w).into_owned();
-            self.add(&mut v, b"s", stem.as_bytes(), W_STEM);
-            if let Some(p) = &prev {
-                self.add(&mut v, b"b", format!("{p} {stem}").as_bytes(), W_BIGRAM);
-            }
-            let padded: Vec<char> = format!("<{w}>").chars().collect();
-            for tri in padded.windows(3) {
-                let t: String = tri.iter().collect();
-                self.add(&mut v, b"c", t.as_bytes(), W_TRIGRAM);
-            }
-            prev = Some(stem);
-        }
-        normalise(&mut v);
-        Ok(v)
-    }
 }
 
 /// An embedder for stores whose vectors always come from the caller (e.g. a model the host
@@ -240,26 +190,6 @@ pub fn from_blob(b: &[u8]) -> Option<Vec<f32>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn stopwords_are_sorted_for_binary_search() {
-        assert!(STOPWORDS.windows(2).all(|w| w[0] < w[1]));
-    }
-
-    #[test]
-    fn hash_embedder_is_normalised_and_deterministic() {
-        let e = HashEmbedder::default();
-        let a = e.embed("I moved to Lisbon in March").unwrap();
-        assert_eq!(a.len(), HASH_DIM);
-        assert!((dot(&a, &a) - 1.0).abs() < 1e-5);
-        assert_eq!(a, e.embed("I moved to Lisbon in March").unwrap());
-        // Morphological variants and shared words land close; unrelated text does not.
-        let b = e.embed("moving to lisbon").unwrap();
-        let c = e.embed("my favourite colour is green").unwrap();
-        assert!(dot(&a, &b) > 0.4, "{}", dot(&a, &b));
-        assert!(dot(&a, &c) < 0.2, "{}", dot(&a, &c));
-        assert!(e.embed("!!!").unwrap().iter().all(|x| *x == 0.0));
-    }
 
     #[test]
     fn dot_matches_naive_sum_closely() {

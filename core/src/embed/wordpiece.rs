@@ -1,0 +1,193 @@
+//! BERT's uncased WordPiece tokenizer, as all-MiniLM-L6-v2 uses it: control characters
+//! dropped, CJK ideographs split apart, lower-cased with accents stripped, split on
+//! whitespace and around each punctuation mark, then each word cut greedily into the longest
+//! pieces the vocabulary holds (`##` marks a piece inside a word). A word it cannot cut is
+//! one unknown token.
+
+use std::collections::HashMap;
+
+use unicode_general_category::{get_general_category, GeneralCategory as Gc};
+use unicode_normalization::UnicodeNormalization;
+
+/// Words longer than this many characters are one unknown token (as in BERT).
+const MAX_WORD_CHARS: usize = 100;
+/// Marks a piece that continues a word.
+const CONTINUATION: &str = "##";
+
+/// A vocabulary and the pieces of text in it.
+#[derive(Debug)]
+pub struct WordPiece {
+    ids: HashMap<String, u32>,
+    unknown: Option<u32>,
+}
+
+impl WordPiece {
+    /// A tokenizer over `tokens`, listed in id order.
+    pub fn new(tokens: &[String]) -> Self {
+        let ids: HashMap<String, u32> = tokens
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (t.clone(), i as u32))
+            .collect();
+        let unknown = ids.get("[UNK]").copied();
+        WordPiece { ids, unknown }
+    }
+
+    /// The token ids of `text` (no `[CLS]`/`[SEP]`), unknown words as `[UNK]`'s id.
+    pub fn encode(&self, text: &str) -> Vec<u32> {
+        let mut out = Vec::new();
+        for word in pre_tokenize(&normalise(text)) {
+            self.cut(&word, &mut out);
+        }
+        out
+    }
+
+    /// Greedy longest-match-first pieces of one word.
+    fn cut(&self, word: &str, out: &mut Vec<u32>) {
+        let unknown = |out: &mut Vec<u32>| out.extend(self.unknown);
+        if word.chars().count() > MAX_WORD_CHARS {
+            return unknown(out);
+        }
+        let start_len = out.len();
+        let mut start = 0;
+        let mut piece = String::new();
+        while start < word.len() {
+            let mut end = word.len();
+            let mut found = None;
+            while end > start {
+                piece.clear();
+                if start > 0 {
+                    piece.push_str(CONTINUATION);
+                }
+                piece.push_str(&word[start..end]);
+                if let Some(&id) = self.ids.get(&piece) {
+                    found = Some(id);
+                    break;
+                }
+                end = word[..end]
+                    .char_indices()
+                    .next_back()
+                    .map_or(start, |(i, _)| i);
+            }
+            match found {
+                Some(id) => out.push(id),
+                None => {
+                    out.truncate(start_len);
+                    return unknown(out);
+                }
+            }
+            start = end;
+        }
+    }
+}
+
+/// BERT's normaliser: control characters dropped, whitespace made spaces, CJK ideographs
+/// spaced apart, lower-cased, accents stripped (NFD, then non-spacing marks removed).
+fn normalise(text: &str) -> String {
+    let mut cleaned = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c == '\0' || c == '\u{fffd}' || is_control(c) {
+            continue;
+        }
+        if is_whitespace(c) {
+            cleaned.push(' ');
+        } else if is_cjk(c) {
+            cleaned.push(' ');
+            cleaned.push(c);
+            cleaned.push(' ');
+        } else {
+            cleaned.push(c);
+        }
+    }
+    cleaned
+        .nfd()
+        .filter(|&c| get_general_category(c) != Gc::NonspacingMark)
+        .collect::<String>()
+        .to_lowercase()
+}
+
+/// BERT's pre-tokenizer: words split on whitespace, each punctuation mark a word of its own.
+fn pre_tokenize(text: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    for chunk in text.split(is_whitespace) {
+        let mut word = String::new();
+        for c in chunk.chars() {
+            if is_punctuation(c) {
+                if !word.is_empty() {
+                    words.push(std::mem::take(&mut word));
+                }
+                words.push(c.to_string());
+            } else {
+                word.push(c);
+            }
+        }
+        if !word.is_empty() {
+            words.push(word);
+        }
+    }
+    words
+}
+
+fn is_whitespace(c: char) -> bool {
+    c.is_whitespace()
+}
+
+/// Every "other" character (control, format, surrogate, private use, unassigned) except the
+/// whitespace controls.
+fn is_control(c: char) -> bool {
+    !matches!(c, '\t' | '\n' | '\r')
+        && matches!(
+            get_general_category(c),
+            Gc::Control | Gc::Format | Gc::Surrogate | Gc::PrivateUse | Gc::Unassigned
+        )
+}
+
+/// ASCII's non-alphanumeric printables count as punctuation too (`$`, `^`, `` ` ``, …).
+fn is_punctuation(c: char) -> bool {
+    c.is_ascii_punctuation()
+        || matches!(
+            get_general_category(c),
+            Gc::ConnectorPunctuation
+                | Gc::DashPunctuation
+                | Gc::OpenPunctuation
+                | Gc::ClosePunctuation
+                | Gc::InitialPunctuation
+                | Gc::FinalPunctuation
+                | Gc::OtherPunctuation
+        )
+}
+
+/// The CJK Unified Ideographs blocks BERT spaces apart.
+fn is_cjk(c: char) -> bool {
+    matches!(c as u32,
+        0x4E00..=0x9FFF | 0x3400..=0x4DBF | 0x20000..=0x2A6DF | 0x2A700..=0x2B73F
+        | 0x2B740..=0x2B81F | 0x2B920..=0x2CEAF | 0xF900..=0xFAFF | 0x2F800..=0x2FA1F)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn vocab() -> WordPiece {
+        let tokens: Vec<String> = [
+            "[PAD]", "[UNK]", "un", "##aff", "##able", "cafe", "!", "i", "'", "m", "北", "京",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        WordPiece::new(&tokens)
+    }
+
+    #[test]
+    fn cuts_words_into_the_longest_pieces() {
+        let v = vocab();
+        assert_eq!(v.encode("UnAffable!"), vec![2, 3, 4, 6]);
+        assert_eq!(v.encode("Café"), vec![5]);
+        assert_eq!(v.encode("I'm"), vec![7, 8, 9]);
+        assert_eq!(v.encode("北京"), vec![10, 11]);
+        // A word with no cut is one unknown token, whatever pieces it started with.
+        assert_eq!(v.encode("unx cafe"), vec![1, 5]);
+        assert_eq!(v.encode(&"a".repeat(101)), vec![1]);
+        assert_eq!(v.encode(" \u{0}\t\u{200b} "), Vec::<u32>::new());
+    }
+}
