@@ -1,7 +1,12 @@
 //! Text handling shared by the write and read paths: normalisation, hashing, tokens, the
 //! FTS5 query sanitiser, and validation of caller-supplied strings.
 
+use std::collections::HashSet;
+
+use rust_stemmers::{Algorithm, Stemmer};
 use sha2::{Digest, Sha256};
+
+use crate::embed::is_stopword;
 
 /// Content normalised for hashing: trimmed, whitespace collapsed, lowercased.
 pub fn normalise(content: &str) -> String {
@@ -50,10 +55,11 @@ pub fn words(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// Koshi's FTS5 sanitiser: URLs stripped, hyphens split, punctuation and FTS5 specials
-/// stripped, 1-character tokens dropped, each word quoted, joined with OR.
-/// Returns `None` when nothing searchable is left.
-pub fn fts_query(query: &str) -> Option<String> {
+/// The words a query asks about (Koshi's FTS5 sanitiser): URLs stripped, split on anything
+/// but letters and digits, 1-character tokens dropped, lower-cased, each once; function words
+/// dropped when others remain ("what is my job" is about a job, not "my"; "who am I" keeps
+/// them).
+pub fn query_terms(query: &str) -> Vec<String> {
     let mut terms: Vec<String> = Vec::new();
     for raw in query.split_whitespace() {
         let lower = raw.to_lowercase();
@@ -73,18 +79,46 @@ pub fn fts_query(query: &str) -> Option<String> {
             }
         }
     }
-    if terms.is_empty() {
-        None
-    } else {
-        // Only alphanumerics remain, so quoting cannot be broken out of.
-        Some(
-            terms
-                .iter()
-                .map(|t| format!("\"{t}\""))
-                .collect::<Vec<_>>()
-                .join(" OR "),
-        )
+    if terms.iter().any(|t| !is_stopword(t)) {
+        terms.retain(|t| !is_stopword(t));
     }
+    terms
+}
+
+/// The FTS5 query of [`query_terms`]: each quoted, joined with OR; `None` when nothing
+/// searchable is left.
+pub fn fts_query(query: &str) -> Option<String> {
+    let terms = query_terms(query);
+    if terms.is_empty() {
+        return None;
+    }
+    // Only alphanumerics remain, so quoting cannot be broken out of.
+    Some(
+        terms
+            .iter()
+            .map(|t| format!("\"{t}\""))
+            .collect::<Vec<_>>()
+            .join(" OR "),
+    )
+}
+
+/// The share of `terms` (from [`query_terms`]) that `content` says, word stems compared: 1
+/// when every word asked about is there, whatever the query or the store.
+pub fn coverage(terms: &[String], content: &str) -> f64 {
+    if terms.is_empty() {
+        return 0.0;
+    }
+    let stemmer = Stemmer::create(Algorithm::English);
+    let said: HashSet<String> = content
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(|w| stemmer.stem(&w.to_lowercase()).into_owned())
+        .collect();
+    let found = terms
+        .iter()
+        .filter(|t| said.contains(stemmer.stem(t).as_ref()))
+        .count();
+    found as f64 / terms.len() as f64
 }
 
 /// Splits text into sentences on `.`, `!`, `?` and newlines, keeping the punctuation.
@@ -129,8 +163,24 @@ mod tests {
         assert_eq!(fts_query("\" * - : ^ ( ) a"), None);
         assert_eq!(
             fts_query("col:term AND -x"),
-            Some("\"col\" OR \"term\" OR \"and\"".into())
+            Some("\"col\" OR \"term\"".into())
         );
+        // Function words only when nothing else is asked.
+        assert_eq!(fts_query("what is my job?"), Some("\"job\"".into()));
+        assert_eq!(fts_query("who am I"), Some("\"who\" OR \"am\"".into()));
+    }
+
+    #[test]
+    fn coverage_is_the_share_of_the_words_asked_about() {
+        let terms = query_terms("When is the quarterly report due?");
+        assert_eq!(terms, ["quarterly", "report", "due"]);
+        assert_eq!(
+            coverage(&terms, "The quarterly reports are due Friday"),
+            1.0
+        );
+        assert!((coverage(&terms, "a report on whales") - 1.0 / 3.0).abs() < 1e-12);
+        assert_eq!(coverage(&terms, "nothing here"), 0.0);
+        assert_eq!(coverage(&[], "anything"), 0.0);
         assert_eq!(fts_query("Zoë's café"), Some("\"zoë\" OR \"café\"".into()));
     }
 

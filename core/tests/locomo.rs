@@ -33,6 +33,7 @@ fn assert_beats_baseline(vectors: Option<(PathBuf, PathBuf)>) {
         vectors,
         mode: RankMode::Balanced,
         remember: false,
+        hash: false,
     })
     .unwrap();
     println!("{}", r.table());
@@ -67,6 +68,7 @@ fn remembering_turns_through_the_extractor_keeps_recall() {
         vectors: None,
         mode: RankMode::Balanced,
         remember: true,
+        hash: false,
     })
     .unwrap();
     println!("{}", r.table());

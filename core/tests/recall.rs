@@ -386,3 +386,57 @@ fn accesses_from_searches_survive_the_next_write_to_that_memory() {
     e.forget("u", &id).unwrap();
     assert_eq!(peek(&mut e, "u", &id).access_count, 5);
 }
+
+#[test]
+fn relevance_is_comparable_across_queries_and_min_score_means_it() {
+    let (mut e, _) = engine();
+    let job = seed_one(
+        &mut e,
+        mem("u", "I work as a marine biologist at the aquarium"),
+    );
+    let sister = seed_one(&mut e, mem("u", "My sister Ines is visiting me in May"));
+    seed_one(&mut e, mem("u", "The quarterly report is due on Friday"));
+    // Sharing only "my" is no text match, and meaning puts the job first.
+    let hits = search(&mut e, "u", "what is my job");
+    assert_eq!(hits[0].memory.id, job, "{hits:?}");
+    for h in &hits {
+        assert_eq!(h.why.text, 0.0, "{}", h.memory.content);
+        assert!(h.why.relevance < 0.5, "{h:?}");
+    }
+    let rel = |hits: &[SearchHit], id: &str| {
+        hits.iter()
+            .find(|h| h.memory.id == id)
+            .map(|h| h.why.relevance)
+    };
+    // Every word asked about, said: text relevance 1, whatever the other memories.
+    let report = search(&mut e, "u", "quarterly report");
+    assert_eq!(report[0].why.text, 1.0);
+    assert!(report[0].why.relevance > 0.5);
+    // min_score is that relevance: above the job's, the job is not an answer.
+    let job_relevance = rel(&hits, &job).unwrap();
+    let strict = e
+        .search(&SearchRequest {
+            min_score: Some(job_relevance + 1e-9),
+            ..req("u", "what is my job")
+        })
+        .unwrap();
+    assert!(rel(&strict, &job).is_none() && rel(&strict, &sister).is_none());
+    // By default, a memory with nothing in common with the query is left out.
+    let min = Config::default().recall.min_relevance;
+    assert!(search(&mut e, "u", "zebra xylophone")
+        .iter()
+        .all(|h| h.why.relevance >= min));
+    let bad = Config {
+        recall: RecallConfig {
+            min_relevance: 1.5,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let err = Engine::builder(ManualClock::new(T0))
+        .config(bad)
+        .open_in_memory()
+        .err()
+        .unwrap();
+    assert!(err.to_string().contains("min_relevance"), "{err}");
+}

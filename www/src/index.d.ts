@@ -825,12 +825,21 @@ export interface ScoreBreakdown {
   importance: number;
   mode: RankMode;
   recency: number;
+  /**
+   * How relevant the memory is to the query, 0–1, comparable across queries: its own
+   * (vector_weight·cosine⁺ + (1 − vector_weight)·text) or what a session neighbour lent
+   * it, whichever is higher. `min_score` is compared with this.
+   */
+  relevance: number;
   retention: number;
   /** Relevance relative to the best match of this query (1 = the best match). */
   semantic: number;
   /** Penalty for STALE memories (1 otherwise). */
   state_multiplier: number;
-  /** BM25 relevance normalised to the best text match of this query (0 when no text match). */
+  /**
+   * Text relevance: the share of the query's words the memory says, weighed by their
+   * rarity (BM25), 0 when none matched.
+   */
   text: number;
   /** Cosine similarity of the query vector and the memory's vector. */
   vector: number;
@@ -852,7 +861,10 @@ export interface SearchRequest {
   include_archived?: boolean;
   /** Results wanted (1..=1000, default 10). */
   limit?: number | null;
-  /** Drop hits scoring below this. */
+  /**
+   * Drop hits whose relevance (`why.relevance`, 0–1, comparable across queries) is below
+   * this (default: the configuration's `recall.min_relevance`).
+   */
   min_score?: number | null;
   mode?: RankMode;
   query: string;

@@ -9,8 +9,8 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use mnemo_core::{
-    Engine, ManualClock, Millis, NewMemory, Outcome, RankMode, RememberOptions, SearchRequest,
-    SkipReason, SuppliedVectors, DAY_MS,
+    Engine, HashEmbedder, ManualClock, Millis, NewMemory, Outcome, RankMode, RememberOptions,
+    SearchRequest, SkipReason, SuppliedVectors, DAY_MS,
 };
 use serde_json::{json, Value};
 
@@ -26,6 +26,8 @@ pub struct Options {
     /// Feed each turn through `remember` (the built-in extractor: one memory per statement,
     /// chit-chat dropped) instead of storing it verbatim with `seed`.
     pub remember: bool,
+    /// The hashing embedder instead of the default (without vectors).
+    pub hash: bool,
 }
 
 /// Summed recall of a group of questions.
@@ -48,7 +50,7 @@ impl Tally {
 
 /// The outcome of one evaluation.
 pub struct Report {
-    pub embedder: &'static str,
+    pub embedder: String,
     pub mode: RankMode,
     pub memories: usize,
     pub merged: usize,
@@ -248,9 +250,14 @@ pub fn evaluate(opts: &Options) -> Result<Report, String> {
         Some((_, dim)) => builder
             .embedder(SuppliedVectors::new("all-MiniLM-L6-v2", *dim))
             .open_in_memory(),
+        None if opts.hash => builder.embedder(HashEmbedder::default()).open_in_memory(),
         None => builder.open_in_memory(),
     }
     .map_err(|e| e.to_string())?;
+    let embedder = match vectors {
+        Some(_) => "all-MiniLM-L6-v2 (supplied)".to_string(),
+        None => format!("{} (built-in)", engine.embedding_model().0),
+    };
 
     let mut by_category: BTreeMap<u64, Tally> = BTreeMap::new();
     let (mut stored, mut skipped, mut merged) = (0usize, 0usize, 0usize);
@@ -422,11 +429,7 @@ pub fn evaluate(opts: &Options) -> Result<Report, String> {
     let mut overall = Tally::default();
     by_category.values().for_each(|t| overall.add(t));
     Ok(Report {
-        embedder: if vectors.is_some() {
-            "all-MiniLM-L6-v2 (supplied)"
-        } else {
-            "mnemo-hash-v1 (built-in)"
-        },
+        embedder,
         mode,
         memories: stored,
         merged,

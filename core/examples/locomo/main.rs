@@ -3,7 +3,7 @@
 //! ```text
 //! cargo run --release -p mnemo-core --example locomo -- tests/data/locomo/locomo-dev.json \
 //!     [--vectors minilm-dev.f16 --index minilm-dev.index.json] [--json] [--mode balanced] \
-//!     [--remember]
+//!     [--remember] [--hash]
 //! ```
 
 mod eval;
@@ -31,6 +31,9 @@ struct Args {
     /// verbatim; the supplied vectors are per turn, so this uses the built-in embedder.
     #[arg(long, conflicts_with = "vectors")]
     remember: bool,
+    /// Embed with `mnemo-hash-v1` instead of the default `mnemo-static-v1`.
+    #[arg(long, conflicts_with = "vectors")]
+    hash: bool,
     /// Print one JSON document instead of a table.
     #[arg(long)]
     json: bool,
@@ -45,6 +48,7 @@ fn main() -> ExitCode {
             vectors: args.vectors.clone().zip(args.index.clone()),
             mode,
             remember: args.remember,
+            hash: args.hash,
         };
         let report = eval::evaluate(&opts)?;
         Ok(if args.json {

@@ -13,7 +13,8 @@ pub struct Candidate {
     pub pk: i64,
     /// Cosine similarity to the query vector.
     pub vector: f64,
-    /// BM25 relevance normalised to the best text match (0 if it did not match the text).
+    /// Text relevance: the share of the query's words it says, weighed by their rarity (0 if
+    /// it did not match the text; see [`fuse`]).
     pub text: f64,
     /// Relevance lent by a session neighbour.
     pub context: f64,
@@ -71,23 +72,26 @@ pub fn cache_key(
 }
 
 /// Union of the vector and text candidates, in key order. Every candidate gets its cosine
-/// (from `cosine`), and its BM25 relevance divided by the best BM25 of this query.
+/// (from `cosine`); text matches (key, BM25, coverage) get their text relevance: the share of
+/// the query's words they say, each counted at the least half, the rest by their BM25 over the
+/// best of this query, so that among memories saying as much the rarer words rank first.
 pub fn fuse(
     vector_hits: &[(i64, f32)],
-    text_hits: &[(i64, f64)],
+    text_hits: &[(i64, f64, f64)],
     cosine: impl Fn(i64) -> Option<f32>,
 ) -> Vec<Candidate> {
-    let best_text = text_hits.iter().map(|h| h.1).fold(0.0f64, f64::max);
+    let best = text_hits.iter().map(|h| h.1).fold(0.0f64, f64::max);
     let mut all: BTreeMap<i64, Candidate> = BTreeMap::new();
     for &(pk, cos) in vector_hits {
         all.insert(pk, Candidate::near(pk, cos));
     }
-    for &(pk, bm25) in text_hits {
-        let text = if best_text > 0.0 {
-            (bm25 / best_text).max(0.0)
+    for &(pk, bm25, coverage) in text_hits {
+        let rarity = if best > 0.0 {
+            (bm25 / best).max(0.0)
         } else {
             0.0
         };
+        let text = coverage * (0.5 + 0.5 * rarity);
         all.entry(pk)
             .or_insert_with(|| Candidate::near(pk, cosine(pk).unwrap_or(0.0)))
             .text = text;
@@ -150,14 +154,18 @@ mod tests {
     use super::*;
 
     #[test]
-    fn fuse_normalises_text_and_fills_cosines() {
-        let c = fuse(&[(1, 0.9), (2, 0.5)], &[(2, 4.0), (3, 2.0)], |pk| {
-            if pk == 3 {
-                Some(0.25)
-            } else {
-                None
-            }
-        });
+    fn fuse_weighs_coverage_by_rarity_and_fills_cosines() {
+        let c = fuse(
+            &[(1, 0.9), (2, 0.5)],
+            &[(2, 8.0, 1.0), (3, 2.0, 0.5)],
+            |pk| {
+                if pk == 3 {
+                    Some(0.25)
+                } else {
+                    None
+                }
+            },
+        );
         assert_eq!(
             c,
             vec![
@@ -176,7 +184,7 @@ mod tests {
                 Candidate {
                     pk: 3,
                     vector: 0.25,
-                    text: 0.5,
+                    text: 0.3125,
                     context: 0.0
                 },
             ]

@@ -37,6 +37,8 @@ use crate::text;
 pub(crate) const DEFAULT_LIMIT: usize = 10;
 /// Longest search query accepted, in characters.
 pub const MAX_QUERY_CHARS: usize = 10_000;
+/// Relevance below which a hit is not an answer (`recall.min_relevance`'s default).
+pub const MIN_RELEVANCE: f64 = 0.1;
 
 // Declared by `string_enum!`, which cannot carry `#[default]`.
 #[allow(clippy::derivable_impls)]
@@ -64,7 +66,8 @@ pub struct SearchRequest {
     pub include_archived: bool,
     /// Only these types (any when empty).
     pub types: Vec<MemoryType>,
-    /// Drop hits scoring below this.
+    /// Drop hits whose relevance (`why.relevance`, 0–1, comparable across queries) is below
+    /// this (default: the configuration's `recall.min_relevance`).
     pub min_score: Option<f64>,
     /// Only memories that name one of these entities of the owner's graph (names or aliases).
     pub entities: Vec<String>,
@@ -95,6 +98,9 @@ pub struct RecallConfig {
     /// than `limit` are above it: relevance decides what qualifies, the mode's weights decide
     /// the order among comparably relevant memories.
     pub relevance_gate: f64,
+    /// Hits less relevant than this are not answers and are left out, unless a search asks
+    /// for another `min_score`.
+    pub min_relevance: f64,
     /// A hit more similar than this to a hit already kept, and saying nothing it does not, is
     /// dropped (diversity).
     pub diversity_threshold: f64,
@@ -114,6 +120,7 @@ impl Default for RecallConfig {
             context_weight: 0.7,
             context_parents: 30,
             relevance_gate: 0.8,
+            min_relevance: MIN_RELEVANCE,
             diversity_threshold: 0.9,
             stale_penalty: 0.7,
             cache_entries: 500,
@@ -188,7 +195,14 @@ pub(crate) fn search(
         .filter(|c| rows.get(&c.pk).is_some_and(|m| rank::admits(req, m)))
         .collect();
 
-    // 3. The gate decides which qualify, the mode's score orders them.
+    // 3. Relevance decides what is an answer at all (an entity's memories may share no word
+    //    with the query: only the caller's own minimum applies to them), the gate which
+    //    qualify, the mode's score orders them.
+    let min_relevance = match req.min_score {
+        Some(min) => min,
+        None if by_entity => 0.0,
+        None => cfg.min_relevance,
+    };
     let qualified = rank::qualifying(&admitted, cfg.vector_weight, cfg.relevance_gate, limit);
     let best = admitted
         .first()
@@ -201,7 +215,7 @@ pub(crate) fn search(
         };
         let why = rank::score(c, &memory, best, req.mode, now, cfg, view.retention());
         let score = why.score();
-        if req.min_score.is_some_and(|min| score < min) {
+        if why.relevance < min_relevance {
             continue;
         }
         ranked.push(Ranked {
@@ -279,6 +293,17 @@ fn candidates(
         Some(q) => memories::text_search(view.conn(), owner, &q, req.include_archived, k)?,
         None => Vec::new(),
     };
+    // How much of what was asked each text match says.
+    let terms = text::query_terms(&req.query);
+    let pks: Vec<i64> = text_hits.iter().map(|h| h.0).collect();
+    let contents = memories::contents(view.conn(), &pks)?;
+    let text_hits: Vec<(i64, f64, f64)> = text_hits
+        .into_iter()
+        .map(|(pk, bm25)| {
+            let said = contents.get(&pk).map_or(0.0, |c| text::coverage(&terms, c));
+            (pk, bm25, said)
+        })
+        .collect();
     let conn = view.conn();
     let set = view.vectors(owner)?;
     let cosine = |pk| set.get(pk).map(|v| embed::dot(query, v));

@@ -76,11 +76,16 @@ pub fn recency(days: f64) -> f64 {
 /// Why a hit ranked where it did: every input of its score.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ScoreBreakdown {
+    /// How relevant the memory is to the query, 0–1, comparable across queries: its own
+    /// (vector_weight·cosine⁺ + (1 − vector_weight)·text) or what a session neighbour lent
+    /// it, whichever is higher. `min_score` is compared with this.
+    pub relevance: f64,
     /// Relevance relative to the best match of this query (1 = the best match).
     pub semantic: f64,
     /// Cosine similarity of the query vector and the memory's vector.
     pub vector: f64,
-    /// BM25 relevance normalised to the best text match of this query (0 when no text match).
+    /// Text relevance: the share of the query's words the memory says, weighed by their
+    /// rarity (BM25), 0 when none matched.
     pub text: f64,
     /// Relevance lent by a neighbouring memory of the same session (0 when none).
     pub context: f64,
@@ -146,6 +151,7 @@ pub fn score(
 ) -> ScoreBreakdown {
     let relevance = c.relevance(recall.vector_weight);
     ScoreBreakdown {
+        relevance,
         semantic: if best > 0.0 { relevance / best } else { 0.0 },
         vector: c.vector,
         text: c.text,
@@ -189,6 +195,7 @@ mod tests {
 
     fn hit(mode: RankMode, semantic: f64, recency: f64, importance: f64) -> ScoreBreakdown {
         ScoreBreakdown {
+            relevance: semantic,
             semantic,
             vector: semantic,
             text: 0.0,

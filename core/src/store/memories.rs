@@ -1,6 +1,8 @@
 //! SQL of memory rows: the memories table, their vectors, the FTS5 index kept in step by
 //! triggers, and status history.
 
+use std::collections::HashMap;
+
 use rusqlite::types::Value;
 use rusqlite::{params, params_from_iter, Connection, OptionalExtension, Row};
 
@@ -237,6 +239,16 @@ pub fn by_pks(conn: &Connection, owner: &str, pks: &[i64]) -> Result<Vec<(i64, M
     ))?;
     let keys = serde_json::to_string(pks).unwrap_or_else(|_| "[]".into());
     let rows = stmt.query_map(params![owner, keys], memory_from_row)?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// The content of each memory among `pks`, by key.
+pub fn contents(conn: &Connection, pks: &[i64]) -> Result<HashMap<i64, String>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT m.pk, m.content FROM json_each(?1) AS j CROSS JOIN memories AS m ON m.pk = j.value",
+    )?;
+    let keys = serde_json::to_string(pks).unwrap_or_else(|_| "[]".into());
+    let rows = stmt.query_map([keys], |r| Ok((r.get(0)?, r.get(1)?)))?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 

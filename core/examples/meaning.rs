@@ -1,0 +1,285 @@
+//! How well search finds what was meant: the meaning set (`tests/data/meaning`), questions
+//! that share no content word with the fact that answers them, and questions about things
+//! never said.
+//!
+//! ```text
+//! cargo run --release -p mnemo-core --example meaning [-- --out target/mnemo-meaning.json]
+//!     [--set scripts/distill/dev-paraphrase.json]
+//! ```
+//!
+//! For each embedder — `mnemo-hash-v1`, `mnemo-static-v1` (the default) and all-MiniLM-L6-v2
+//! (the vectors beside the set, `minilm.f16`, made by `scripts/distill/teacher.py`, when there
+//! are some) — the facts are stored for one owner and every question is searched:
+//! - hit@1 / hit@3: the answering fact is the first hit / among the first three (every hit
+//!   counted, whatever its relevance);
+//! - the same with the facts spread over owners of 24 (closer to one person's store);
+//! - abstention: at the default `min_score`, the share of questions about things never said
+//!   that return a hit (false positives), and the share of answerable questions whose fact is
+//!   still among the first three; then the same at other minimums, to choose the default.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Parser;
+use mnemo_core::{
+    Config, Engine, HashEmbedder, ManualClock, NewMemory, SearchRequest, SuppliedVectors,
+};
+use serde_json::{json, Value};
+
+/// Facts per owner in the pooled run (120 facts over five owners).
+const POOL: usize = 24;
+/// 2026-01-01, when the facts are said.
+const T0: i64 = 1_767_225_600_000;
+
+#[derive(Parser)]
+#[command(about = "Paraphrase and abstention rates of Mnemo's search, per embedder")]
+struct Args {
+    /// The set: `{facts: [{fact, questions}], abstain}`, MiniLM vectors in `minilm.f16` beside it.
+    #[arg(long, default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/meaning/paraphrase.json"))]
+    set: PathBuf,
+    /// Where to write the figures as JSON.
+    #[arg(long)]
+    out: Option<PathBuf>,
+}
+
+struct Set {
+    facts: Vec<String>,
+    /// (question, index of its fact)
+    questions: Vec<(String, usize)>,
+    abstain: Vec<String>,
+    /// MiniLM vectors: facts, then questions, then abstain questions (empty: none).
+    minilm: Vec<Vec<f32>>,
+}
+
+fn load(path: &std::path::Path) -> Result<Set, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+    let v: Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
+    let mut facts = Vec::new();
+    let mut questions = Vec::new();
+    for (i, f) in v["facts"].as_array().ok_or("no facts")?.iter().enumerate() {
+        facts.push(f["fact"].as_str().ok_or("fact")?.to_string());
+        for q in f["questions"].as_array().ok_or("questions")? {
+            questions.push((q.as_str().ok_or("question")?.to_string(), i));
+        }
+    }
+    let abstain: Vec<String> = v["abstain"]
+        .as_array()
+        .ok_or("no abstain")?
+        .iter()
+        .filter_map(|q| q.as_str().map(String::from))
+        .collect();
+    let bytes = std::fs::read(path.with_file_name("minilm.f16")).unwrap_or_default();
+    let rows = facts.len() + questions.len() + abstain.len();
+    if !bytes.is_empty() && bytes.len() != rows * 384 * 2 {
+        return Err(format!(
+            "minilm.f16 holds {} bytes, not {rows} rows",
+            bytes.len()
+        ));
+    }
+    let minilm = bytes
+        .chunks_exact(384 * 2)
+        .map(|row| {
+            row.chunks_exact(2)
+                .map(|b| f16(u16::from_le_bytes([b[0], b[1]])))
+                .collect()
+        })
+        .collect();
+    Ok(Set {
+        facts,
+        questions,
+        abstain,
+        minilm,
+    })
+}
+
+/// IEEE half to single precision.
+fn f16(bits: u16) -> f32 {
+    let sign = if bits >> 15 == 1 { -1.0 } else { 1.0 };
+    let exp = ((bits >> 10) & 0x1f) as i32;
+    let frac = (bits & 0x3ff) as f32;
+    sign * match exp {
+        0 => frac * 2f32.powi(-24),
+        31 => f32::INFINITY,
+        _ => (1.0 + frac / 1024.0) * 2f32.powi(exp - 15),
+    }
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Model {
+    Hash,
+    Static,
+    MiniLm,
+}
+
+impl Model {
+    fn name(self) -> &'static str {
+        match self {
+            Model::Hash => "mnemo-hash-v1",
+            Model::Static => "mnemo-static-v1",
+            Model::MiniLm => "all-MiniLM-L6-v2",
+        }
+    }
+}
+
+fn engine(model: Model) -> Engine {
+    let b = Engine::builder(ManualClock::new(T0)).config(Config::default());
+    let b = match model {
+        Model::Hash => b.embedder(HashEmbedder::default()),
+        Model::Static => b,
+        Model::MiniLm => b.embedder(SuppliedVectors::new("all-MiniLM-L6-v2", 384)),
+    };
+    b.open_in_memory().expect("an in-memory store opens")
+}
+
+/// Stores the facts, fact `i` for owner `owner_of(i)`; returns memory id → fact index.
+fn store(
+    e: &mut Engine,
+    set: &Set,
+    model: Model,
+    owner_of: impl Fn(usize) -> String,
+) -> HashMap<String, usize> {
+    let items = set
+        .facts
+        .iter()
+        .enumerate()
+        .map(|(i, f)| NewMemory {
+            entity_id: owner_of(i),
+            content: f.clone(),
+            vector: (model == Model::MiniLm).then(|| set.minilm[i].clone()),
+            ..Default::default()
+        })
+        .collect();
+    let report = e.seed(items).expect("the facts are stored");
+    report
+        .outcomes
+        .iter()
+        .enumerate()
+        .filter_map(|(i, o)| o.id().map(|id| (id.to_string(), i)))
+        .collect()
+}
+
+fn search(
+    e: &mut Engine,
+    owner: &str,
+    text: &str,
+    vector: Option<&Vec<f32>>,
+    min_score: Option<f64>,
+) -> Vec<(String, f64)> {
+    e.search(&SearchRequest {
+        entity_id: owner.into(),
+        query: text.into(),
+        vector: vector.cloned(),
+        limit: Some(3),
+        min_score,
+        ..Default::default()
+    })
+    .expect("search runs")
+    .into_iter()
+    .map(|h| (h.memory.id, h.why.relevance))
+    .collect()
+}
+
+/// Minimum relevances tried for the abstention table.
+const MINIMUMS: [f64; 7] = [0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35];
+
+fn rate(n: usize, of: usize) -> f64 {
+    (n as f64 / of.max(1) as f64 * 1000.0).round() / 1000.0
+}
+
+fn measure(set: &Set, model: Model) -> Value {
+    let nf = set.facts.len();
+    let question_vec = |q: usize| (model == Model::MiniLm).then(|| &set.minilm[nf + q]);
+    let abstain_vec =
+        |a: usize| (model == Model::MiniLm).then(|| &set.minilm[nf + set.questions.len() + a]);
+    let hits = |pooled: bool| {
+        let mut e = engine(model);
+        let owner = |i: usize| {
+            if pooled {
+                format!("pool{}", i / POOL)
+            } else {
+                "me".into()
+            }
+        };
+        let ids = store(&mut e, set, model, owner);
+        let (mut h1, mut h3) = (0, 0);
+        for (q, (text, fact)) in set.questions.iter().enumerate() {
+            let found = search(&mut e, &owner(*fact), text, question_vec(q), Some(0.0));
+            let rank = found.iter().position(|(id, _)| ids.get(id) == Some(fact));
+            h1 += (rank == Some(0)) as usize;
+            h3 += rank.is_some() as usize;
+        }
+        let n = set.questions.len();
+        json!({"hit_at_1": rate(h1, n), "hit_at_3": rate(h3, n)})
+    };
+    // Abstention: the best hit's relevance for every question, answerable or not.
+    let mut e = engine(model);
+    let ids = store(&mut e, set, model, |_| "me".into());
+    let unanswerable: Vec<f64> = (0..set.abstain.len())
+        .map(|a| {
+            let found = search(&mut e, "me", &set.abstain[a], abstain_vec(a), Some(0.0));
+            found.first().map_or(0.0, |h| h.1)
+        })
+        .collect();
+    let answered: Vec<f64> = set
+        .questions
+        .iter()
+        .enumerate()
+        .map(|(q, (text, fact))| {
+            let found = search(&mut e, "me", text, question_vec(q), Some(0.0));
+            found
+                .iter()
+                .find(|(id, _)| ids.get(id) == Some(fact))
+                .map_or(-1.0, |h| h.1)
+        })
+        .collect();
+    let at = |min: f64| {
+        json!({
+            "min_score": min,
+            "false_positive_rate": rate(unanswerable.iter().filter(|&&r| r >= min).count(), unanswerable.len()),
+            "answerable_found_in_top_3": rate(answered.iter().filter(|&&r| r >= min).count(), answered.len()),
+        })
+    };
+    let default = Config::default().recall.min_relevance;
+    json!({
+        "model": model.name(),
+        "one_owner_120_facts": hits(false),
+        "five_owners_24_facts": hits(true),
+        "abstention": {
+            "questions": set.abstain.len(),
+            "at_default": at(default),
+            "by_min_score": MINIMUMS.iter().map(|&m| at(m)).collect::<Vec<_>>(),
+        },
+    })
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    let set = match load(&args.set) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("cannot read the meaning set {}: {e}", args.set.display());
+            return ExitCode::FAILURE;
+        }
+    };
+    let results: Vec<Value> = [Model::Hash, Model::Static, Model::MiniLm]
+        .into_iter()
+        .filter(|&m| m != Model::MiniLm || !set.minilm.is_empty())
+        .map(|m| measure(&set, m))
+        .collect();
+    let report = json!({
+        "facts": set.facts.len(),
+        "questions": set.questions.len(),
+        "abstain_questions": set.abstain.len(),
+        "results": results,
+    });
+    let text = serde_json::to_string_pretty(&report).expect("JSON of plain values");
+    println!("{text}");
+    if let Some(out) = args.out {
+        if let Err(e) = std::fs::write(&out, text + "\n") {
+            eprintln!("cannot write {}: {e}", out.display());
+            return ExitCode::FAILURE;
+        }
+    }
+    ExitCode::SUCCESS
+}
