@@ -15,7 +15,9 @@
 //! - the same with the facts spread over owners of 24 (closer to one person's store);
 //! - abstention: at the default `min_score`, the share of questions about things never said
 //!   that return a hit (false positives), and the share of answerable questions whose fact is
-//!   still among the first three; then the same at other minimums, to choose the default.
+//!   still among the first three; then the same at other minimums, to choose the default;
+//! - importance: the facts through `remember`, the extractor's importance and the stored one
+//!   by tenths, and how often the `important` mode changes a question's first three hits.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -23,7 +25,7 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use mnemo_core::{
-    Config, Engine, HashEmbedder, ManualClock, NewMemory, SearchRequest, SuppliedVectors,
+    Config, Engine, HashEmbedder, ManualClock, NewMemory, RankMode, SearchRequest, SuppliedVectors,
 };
 use serde_json::{json, Value};
 
@@ -253,6 +255,61 @@ fn measure(set: &Set, model: Model) -> Value {
     })
 }
 
+/// Counts of `values` by tenth (0–0.1, …, 0.9–1.0).
+fn deciles(values: &[f64]) -> Vec<usize> {
+    let mut out = vec![0; 10];
+    for v in values {
+        out[((v * 10.0).floor() as usize).min(9)] += 1;
+    }
+    out
+}
+
+/// Importance through `remember` (the default embedder and extractor): what the extractor
+/// gives the facts, what they are stored with after the surprise adjustment, and how often the
+/// `important` mode orders a question's first three hits differently from `balanced`.
+fn importance(set: &Set) -> Value {
+    let mut e = engine(Model::Static);
+    let mut given = Vec::new();
+    let mut stored = Vec::new();
+    for fact in &set.facts {
+        given.extend(
+            e.extract(fact)
+                .expect("extract")
+                .iter()
+                .map(|x| x.importance),
+        );
+        let report = e
+            .remember("me", fact, Default::default())
+            .expect("remember");
+        for id in report.stored_ids() {
+            stored.push(e.get("me", id).expect("stored").importance);
+        }
+    }
+    let top = |e: &mut Engine, q: &str, mode: RankMode| -> Vec<String> {
+        e.search(&SearchRequest {
+            entity_id: "me".into(),
+            query: q.into(),
+            limit: Some(3),
+            mode,
+            ..Default::default()
+        })
+        .expect("search")
+        .into_iter()
+        .map(|h| h.memory.id)
+        .collect()
+    };
+    let reordered = set
+        .questions
+        .iter()
+        .filter(|(q, _)| top(&mut e, q, RankMode::Balanced) != top(&mut e, q, RankMode::Important))
+        .count();
+    json!({
+        "extractor_deciles": deciles(&given),
+        "stored_deciles": deciles(&stored),
+        "important_mode_reorders_top_3": rate(reordered, set.questions.len()),
+    })
+}
+
 fn main() -> ExitCode {
     let args = Args::parse();
     let set = match load(&args.set) {
@@ -267,7 +324,9 @@ fn main() -> ExitCode {
         .filter(|&m| m != Model::MiniLm || !set.minilm.is_empty())
         .map(|m| measure(&set, m))
         .collect();
+    let importance = importance(&set);
     let report = json!({
+        "importance": importance,
         "facts": set.facts.len(),
         "questions": set.questions.len(),
         "abstain_questions": set.abstain.len(),

@@ -140,9 +140,9 @@ pub const SURPRISE_K: usize = 5;
 /// Surprise = sigmoid(10·(mean distance − 0.35)).
 const SURPRISE_STEEPNESS: f64 = 10.0;
 const SURPRISE_MIDPOINT: f64 = 0.35;
-/// Importance += (surprise − 0.5)·0.6, i.e. at most ±0.3 …
+/// Importance moves by (surprise − 0.5)·0.6, i.e. at most ±0.3 …
 const SURPRISE_GAIN: f64 = 0.6;
-/// … clamped to [0.05, 1].
+/// … within [0.05, 1].
 const IMPORTANCE_FLOOR: f64 = 0.05;
 
 /// Surprise from the cosine similarities of the nearest neighbours (cosine distance = 1 − cos).
@@ -157,9 +157,18 @@ pub fn surprise(neighbour_similarities: &[f64]) -> f64 {
     1.0 / (1.0 + math::exp(-SURPRISE_STEEPNESS * (mean_distance - SURPRISE_MIDPOINT)))
 }
 
-/// Importance after the surprise adjustment.
+/// Importance after the surprise adjustment: (surprise − 0.5)·0.6, scaled by the room left on
+/// that side, so that novel statements — in a young store, nearly all of them — keep the order
+/// the extractor gave them instead of piling up at 1.
 pub fn adjust_importance(importance: f64, surprise: f64) -> f64 {
-    (importance + (surprise - 0.5) * SURPRISE_GAIN).clamp(IMPORTANCE_FLOOR, 1.0)
+    let importance = importance.clamp(IMPORTANCE_FLOOR, 1.0);
+    let shift = (surprise - 0.5) * SURPRISE_GAIN;
+    let room = if shift > 0.0 {
+        1.0 - importance
+    } else {
+        importance - IMPORTANCE_FLOOR
+    };
+    (importance + shift * room).clamp(IMPORTANCE_FLOOR, 1.0)
 }
 
 /// Stores a new memory, its importance adjusted by its surprise among `neighbours` (the
@@ -385,14 +394,17 @@ mod tests {
 
     #[test]
     fn surprise_follows_the_mean_distance_curve() {
-        // Far from everything: importance boosted by almost +0.3.
+        // Far from everything: importance boosted by almost 0.3 of the room left.
         assert!((surprise(&[]) - 1.0 / (1.0 + (-6.5f64).exp())).abs() < 1e-12);
-        assert!(adjust_importance(0.5, surprise(&[])) > 0.79);
+        assert!(adjust_importance(0.5, surprise(&[])) > 0.64);
+        // Novel statements keep their order and stay apart.
+        let (low, high) = (adjust_importance(0.6, 1.0), adjust_importance(0.8, 1.0));
+        assert!(low < high && high < 1.0 && high - low > 0.1, "{low} {high}");
         // Mean distance 0.35 → surprise 0.5 → unchanged.
         assert!((surprise(&[0.65, 0.65]) - 0.5).abs() < 1e-12);
         assert!((adjust_importance(0.5, 0.5) - 0.5).abs() < 1e-12);
         // Redundant: importance reduced, never below the floor.
-        assert!(adjust_importance(0.5, surprise(&[0.99; 5])) < 0.3);
+        assert!(adjust_importance(0.5, surprise(&[0.99; 5])) < 0.4);
         assert_eq!(adjust_importance(0.0, 0.0), 0.05);
         assert_eq!(adjust_importance(1.0, 1.0), 1.0);
     }
