@@ -23,7 +23,9 @@ use crate::graph::{
     Traversal, TraverseRequest,
 };
 use crate::heartbeat::RecordMessage;
-use crate::heartbeat::{self, HeartbeatContext, HeartbeatReport, HeartbeatRequest, Message};
+use crate::heartbeat::{
+    self, HeartbeatContext, HeartbeatReport, HeartbeatRequest, Message, MessagesRequest,
+};
 use crate::maintain::{self, MaintainReport};
 use crate::model::{Memory, Source, Status, StatusChange};
 use crate::notes::{self, NotesImport};
@@ -766,6 +768,12 @@ impl Engine {
         let owner = Id::owner(&req.entity_id)?;
         self.store
             .transaction(|tx| heartbeat::record_message(tx, &owner, req))
+    }
+
+    /// An owner's recorded conversation (both roles), newest first: what a chat app shows
+    /// again after a reload.
+    pub fn messages(&mut self, req: &MessagesRequest) -> Result<Vec<Message>> {
+        heartbeat::messages(&self.store.read(), req)
     }
 
     /// The instructions an LLM extractor is given, with the JSON schema of its answer.

@@ -93,8 +93,8 @@ pub use graph::{
 pub use heartbeat::{
     AlertLevel, Autonomy, Continuity, DecisionReason, DeltaKind, GoalProgress, GoalStatus,
     HeartbeatConfig, HeartbeatContext, HeartbeatReport, HeartbeatRequest, KnowledgeGap, Message,
-    MessageRole, Pattern, PositiveDelta, QuietHours, RecordMessage, RelationshipAlert,
-    SentimentTrend, Signal, SignalKind, TickConfig, TimePeriod, Trend, Urgency,
+    MessageRole, MessagesRequest, Pattern, PositiveDelta, QuietHours, RecordMessage,
+    RelationshipAlert, SentimentTrend, Signal, SignalKind, TickConfig, TimePeriod, Trend, Urgency,
 };
 pub use maintain::MaintainReport;
 pub use model::*;

@@ -1225,3 +1225,63 @@ fn configuration_sets_the_defaults_and_is_checked() {
         assert!(err.to_string().contains("config.heartbeat"), "{err}");
     }
 }
+
+#[test]
+fn the_recorded_conversation_comes_back_newest_first_for_its_owner_only() {
+    let (mut e, clock) = engine();
+    let say = |e: &mut Engine, owner: &str, role: MessageRole, text: &str| {
+        e.record_message(&RecordMessage {
+            entity_id: owner.into(),
+            role: Some(role),
+            content: text.into(),
+            session_id: Some("s1".into()),
+            act_id: None,
+        })
+        .unwrap()
+    };
+    say(
+        &mut e,
+        OWNER,
+        MessageRole::User,
+        "I work as a marine biologist",
+    );
+    clock.advance(1_000);
+    say(&mut e, OWNER, MessageRole::Agent, "Noted.");
+    clock.advance(1_000);
+    say(&mut e, "someone-else", MessageRole::User, "not yours");
+    let got = e
+        .messages(&MessagesRequest {
+            entity_id: OWNER.into(),
+            limit: None,
+        })
+        .unwrap();
+    let texts: Vec<(&str, MessageRole)> =
+        got.iter().map(|m| (m.content.as_str(), m.role)).collect();
+    assert_eq!(
+        texts,
+        vec![
+            ("Noted.", MessageRole::Agent),
+            ("I work as a marine biologist", MessageRole::User)
+        ]
+    );
+    let one = e
+        .messages(&MessagesRequest {
+            entity_id: OWNER.into(),
+            limit: Some(1),
+        })
+        .unwrap();
+    assert_eq!(one.len(), 1);
+    for (owner, limit, field) in [
+        (OWNER, Some(0), "limit"),
+        (OWNER, Some(1001), "limit"),
+        ("a b'--", None, "entity_id"),
+    ] {
+        let err = e
+            .messages(&MessagesRequest {
+                entity_id: owner.into(),
+                limit,
+            })
+            .unwrap_err();
+        assert!(err.to_string().contains(field), "{err}");
+    }
+}

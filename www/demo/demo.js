@@ -76,25 +76,46 @@ function showMaintenance(r) {
   $('consolidation').textContent = `last consolidation ${new Date().toLocaleTimeString()}: ${steps.join(' · ')}${c.more ? ' · more to do' : ''}`;
 }
 
-function explain(hit) {
-  const w = hit.why;
-  const lent = w.context > 0 ? `, lent by its conversation ${fmt(w.context)}` : '';
-  return `relevance ${fmt(w.semantic)} (text ${fmt(w.text)}, vector ${fmt(w.vector)}${lent}) · recency ${fmt(w.recency)} · retention ${fmt(w.retention)} · importance ${fmt(w.importance)} · ${w.mode}`;
+// Words too common to explain a match.
+const COMMON = new Set('the and for with that this what when where which who why how are was were have has had you your yours my mine our its his her their them they she him about from into just like not but did does can could would will been being'.split(' '));
+
+/** The query's words (3+ letters, not too common) the memory says, plurals and all. */
+function sharedWords(query, content) {
+  const words = (t) => t.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const said = words(content);
+  const asked = [...new Set(words(query))].filter((w) => w.length >= 3 && !COMMON.has(w));
+  return asked.filter((w) => said.some((s) => s === w || (w.length >= 4 && (s.startsWith(w) || w.startsWith(s)) && Math.abs(s.length - w.length) <= 2)));
 }
 
-function showHits(hits) {
+/** Why a hit matched, in words a person reads, then the figures behind it. */
+function explain(hit, query) {
+  const w = hit.why;
+  const reasons = [];
+  const words = sharedWords(query, hit.memory.content);
+  if (words.length) reasons.push(`it says ${words.map((x) => `“${x}”`).join(', ')}`);
+  if (w.vector >= 0.5) reasons.push('it means nearly the same');
+  else if (w.vector >= 0.3) reasons.push('it is close in meaning');
+  const own = 0.5 * Math.max(0, w.vector) + 0.5 * w.text;
+  if (w.context > own) reasons.push('it was said next to something that matched');
+  if (!reasons.length) reasons.push('only loosely related');
+  const why = `${Math.round(w.relevance * 100)} % relevant: ${reasons.join('; ')}`;
+  const lent = w.context > 0 ? `, lent by its conversation ${fmt(w.context)}` : '';
+  return `${why} — relevance ${fmt(w.relevance)} (text ${fmt(w.text)}, vector ${fmt(w.vector)}${lent}) · recency ${fmt(w.recency)} · importance ${fmt(w.importance)} · ${w.mode}`;
+}
+
+function showHits(hits, query) {
   $('hits').replaceChildren(
     ...hits.map((h) =>
       el(
         'li',
         {},
-        el('span', { className: 'score', textContent: `${fmt(h.score)} ` }),
+        el('span', { className: 'score', textContent: `${fmt(h.why.relevance)} ` }),
         h.memory.content,
-        el('div', { className: 'why', textContent: explain(h) }),
+        el('div', { className: 'why', textContent: explain(h, query) }),
       ),
     ),
   );
-  if (!hits.length) $('hits').append(el('li', { textContent: 'nothing matched' }));
+  if (!hits.length) $('hits').append(el('li', { textContent: 'nothing relevant — I was never told that' }));
 }
 
 const outcomeText = {
@@ -147,6 +168,10 @@ async function main() {
     return fail(e);
   }
   $('status').textContent = `remembering for "${user}" in this browser only`;
+  // The conversation so far, as recorded (oldest first), so a reload loses nothing.
+  for (const msg of (await m.messages({ entity_id: user, limit: 100 })).reverse()) {
+    say(msg.role === 'user' ? 'user' : msg.act_id ? 'nudge' : 'agent', msg.content);
+  }
   // Maintenance on opening: decay, and consolidation once a day.
   showMaintenance(await m.maintain());
   await refresh(m);
@@ -171,7 +196,7 @@ async function main() {
       // Recall before storing, so the reply shows what the new message brought back.
       // Only memories with their own evidence (words or meaning), not relevance lent by
       // neighbouring messages of the same conversation.
-      const related = (await m.search({ entity_id: user, query: text, limit: 3 })).filter(
+      const related = (await m.search({ entity_id: user, query: text, limit: 3, min_score: 0.2 })).filter(
         (h) => h.memory.content !== text && (h.why.text > 0.2 || h.why.vector > 0.35),
       );
       const report = await m.remember({ entity_id: user, content: text, session_id: session });
@@ -191,7 +216,7 @@ async function main() {
     const query = $('query').value.trim();
     if (!query) return;
     try {
-      showHits(await m.search({ entity_id: user, query, mode: $('mode').value, limit: 8 }));
+      showHits(await m.search({ entity_id: user, query, mode: $('mode').value, limit: 8 }), query);
       await refresh(m);
     } catch (e) {
       fail(e);

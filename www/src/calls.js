@@ -48,4 +48,5 @@ export const CALLS = [
   { method: 'heartbeat_check', name: 'heartbeatCheck', embeds: [] },
   { method: 'heartbeat_context', name: 'heartbeatContext', embeds: [] },
   { method: 'record_message', name: 'recordMessage', embeds: [] },
+  { method: 'messages', name: 'messages', embeds: [] },
 ];

@@ -449,6 +449,13 @@ export interface Message {
 /** Who wrote a recorded message. */
 export type MessageRole = 'user' | 'agent';
 
+/** Arguments of `messages`: an owner's recorded conversation. */
+export interface MessagesRequest {
+  entity_id: string;
+  /** Messages wanted, newest first (1..=1000, default 50). */
+  limit?: number | null;
+}
+
 /** The store's embedding model, as answered by `embedding_model`. */
 export interface ModelInfo {
   dimension: number;
@@ -1147,6 +1154,8 @@ export declare class Mnemo {
   heartbeatContext(args: HeartbeatRequest): Promise<HeartbeatContext>;
   /** Records a message of the conversation, so the heartbeat knows who talks. */
   recordMessage(args: RecordMessage): Promise<Message>;
+  /** An owner's recorded conversation (both roles), newest first. */
+  messages(args: MessagesRequest): Promise<Message[]>;
 }
 
 export default Mnemo;

@@ -365,6 +365,13 @@ test('the demo chat stores, lists and explains memories (screenshot)', async () 
     const top = await p.textContent('#hits li');
     assert.match(top, /green tea/);
     assert.match(top, /relevance \d\.\d\d \(text \d\.\d\d, vector \d\.\d\d/);
+    // Why, in words: what it says of the question, and how relevant it is.
+    assert.match(top, /^\d\.\d\d My favourite drink is green tea with a little honey\d+ % relevant: it says “drink”/);
+    // Asked in other words, meaning finds the job; never told, nothing comes back.
+    await p.fill('#query', 'what do I do for a living?');
+    await p.click('#find button');
+    await p.waitForFunction(() => /biologist/.test(document.querySelector('#hits li')?.textContent ?? ''));
+    assert.match(await p.textContent('#hits li'), /close in meaning|nearly the same/);
     assert.match(await p.textContent('#embedder'), /mnemo-static-v1 \(256-d\)/);
     // The tiers are listed; a consolidation says what each step did.
     assert.ok(rows.every(([, , , , tier]) => ['hot', 'warm', 'archive'].includes(tier)), JSON.stringify(rows));
@@ -373,6 +380,13 @@ test('the demo chat stores, lists and explains memories (screenshot)', async () 
     await p.waitForFunction(() => document.querySelector('#consolidation').textContent !== '');
     assert.match(await p.textContent('#consolidation'), /^last consolidation .*: 0 tagged · 0 merged in 0 clusters · 0 archived · 0 stale relationships removed · 0 faded by decay$/);
     assert.equal(await p.textContent('#storage'), 'opfs');
+
+    // A reload brings the conversation back as it was recorded.
+    const said = await p.$$eval('#chat li', (li) => li.map((x) => [x.className === 'user', x.textContent]));
+    await p.reload();
+    await p.waitForFunction(() => window.mnemoDemoReady === true);
+    const restored = await p.$$eval('#chat li', (li) => li.map((x) => [x.className === 'user', x.textContent]));
+    assert.deepEqual(restored.slice(0, said.length), said);
 
     const { mkdir, stat } = await import('node:fs/promises');
     await mkdir(new URL('./out/', import.meta.url), { recursive: true });

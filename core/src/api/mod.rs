@@ -29,7 +29,7 @@ use crate::graph::{
     TraverseRequest,
 };
 use crate::heartbeat::{
-    HeartbeatContext, HeartbeatReport, HeartbeatRequest, Message, RecordMessage,
+    HeartbeatContext, HeartbeatReport, HeartbeatRequest, Message, MessagesRequest, RecordMessage,
 };
 use crate::maintain::MaintainReport;
 use crate::model::{Memory, Source, Status, StatusChange, Visibility};
@@ -288,6 +288,8 @@ calls! {
         |e, a| e.heartbeat_context(&a);
     /// Records a message of the conversation, so the heartbeat knows who talks.
     write RecordMessage("record_message", RecordMessage) -> Message => |e, a| e.record_message(&a);
+    /// An owner's recorded conversation (both roles), newest first.
+    read Messages("messages", MessagesRequest) -> Vec<Message> => |e, a| e.messages(&a);
 }
 
 /// Arguments of `remember`: a piece of conversation, or what a host extractor found in it.

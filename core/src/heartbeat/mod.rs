@@ -423,6 +423,26 @@ pub struct RecordMessage {
     pub act_id: Option<String>,
 }
 
+/// Arguments of `messages`: an owner's recorded conversation.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+#[schemars(extend("required" = ["entity_id"]))]
+pub struct MessagesRequest {
+    pub entity_id: String,
+    /// Messages wanted, newest first (1..=1000, default 50).
+    pub limit: Option<usize>,
+}
+
+/// Messages `messages` returns unless asked otherwise.
+const MESSAGES_LIMIT: usize = 50;
+
+/// An owner's recorded messages, both roles, newest first.
+pub(crate) fn messages(view: &View, req: &MessagesRequest) -> Result<Vec<Message>> {
+    let owner = Id::owner(&req.entity_id)?;
+    let limit = Limit::parse(req.limit, MESSAGES_LIMIT)?.get();
+    sql::messages(view.conn(), &owner, None, limit)
+}
+
 /// A recorded message.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Message {
