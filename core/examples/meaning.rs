@@ -19,6 +19,11 @@
 //! - importance: the facts through `remember`, the extractor's importance and the stored one
 //!   by tenths, and how often the `important` mode changes a question's first three hits.
 
+// The LoCoMo example's half-float decoder.
+#[allow(dead_code)]
+#[path = "locomo/eval.rs"]
+mod locomo;
+
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -83,7 +88,7 @@ fn load(path: &std::path::Path) -> Result<Set, String> {
         .chunks_exact(384 * 2)
         .map(|row| {
             row.chunks_exact(2)
-                .map(|b| f16(u16::from_le_bytes([b[0], b[1]])))
+                .map(|b| locomo::f16_to_f32(u16::from_le_bytes([b[0], b[1]])))
                 .collect()
         })
         .collect();
@@ -93,18 +98,6 @@ fn load(path: &std::path::Path) -> Result<Set, String> {
         abstain,
         minilm,
     })
-}
-
-/// IEEE half to single precision.
-fn f16(bits: u16) -> f32 {
-    let sign = if bits >> 15 == 1 { -1.0 } else { 1.0 };
-    let exp = ((bits >> 10) & 0x1f) as i32;
-    let frac = (bits & 0x3ff) as f32;
-    sign * match exp {
-        0 => frac * 2f32.powi(-24),
-        31 => f32::INFINITY,
-        _ => (1.0 + frac / 1024.0) * 2f32.powi(exp - 15),
-    }
 }
 
 #[derive(Clone, Copy, PartialEq)]

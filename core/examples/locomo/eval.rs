@@ -133,7 +133,7 @@ fn read_json(path: &Path) -> Result<Value, String> {
 }
 
 /// IEEE half → f32.
-fn f16_to_f32(bits: u16) -> f32 {
+pub fn f16_to_f32(bits: u16) -> f32 {
     let sign = if bits & 0x8000 != 0 { -1.0 } else { 1.0 };
     let exp = ((bits >> 10) & 0x1f) as i32;
     let frac = (bits & 0x3ff) as f32;
