@@ -1226,3 +1226,61 @@ fn consolidate_follows_the_settings_file_and_refuses_a_bad_one() {
     let stats = ok(&d.0, &["stats", "--entity", "ana"]);
     assert_eq!(stats["by_state"]["ARCHIVED"], 1, "{stats}");
 }
+
+#[test]
+fn reembed_moves_a_store_between_the_built_in_embedders() {
+    let d = Data::new("reembed");
+    let p = &d.0;
+    ok(
+        p,
+        &[
+            "seed",
+            "--entity",
+            "ana",
+            "I work as a marine biologist at the aquarium",
+        ],
+    );
+    ok(
+        p,
+        &[
+            "seed",
+            "--entity",
+            "ana",
+            "My sister Ines is visiting me in May",
+        ],
+    );
+    let model = |p: &Path| ok(p, &["call", "embedding_model", "{}"]);
+    assert_eq!(
+        model(p),
+        json!({"model": "mnemo-static-v1", "dimension": 256})
+    );
+    let r = ok(p, &["reembed", "--model", "mnemo-hash-v1"]);
+    assert_eq!(
+        (r["memories"].as_u64(), r["previous_model"].as_str()),
+        (Some(2), Some("mnemo-static-v1"))
+    );
+    // The store keeps the embedder it now records, in a later process too.
+    assert_eq!(
+        model(p),
+        json!({"model": "mnemo-hash-v1", "dimension": 384})
+    );
+    let err = refused(p, &["reembed", "--model", "gpt-4"]);
+    assert_eq!(err["code"], "invalid_input");
+    assert!(err["message"].as_str().unwrap().contains("gpt-4"), "{err}");
+    assert_eq!(
+        model(p),
+        json!({"model": "mnemo-hash-v1", "dimension": 384})
+    );
+    ok(p, &["reembed", "--model", "mnemo-static-v1"]);
+    let hits = ok(
+        p,
+        &["search", "--entity", "ana", "what do I do for a living?"],
+    );
+    assert!(
+        hits[0]["memory"]["content"]
+            .as_str()
+            .unwrap()
+            .contains("biologist"),
+        "{hits}"
+    );
+}

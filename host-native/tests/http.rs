@@ -830,3 +830,36 @@ fn the_server_maintains_and_consolidates_on_its_own() {
     }
     let _ = std::fs::remove_file(settings);
 }
+
+#[test]
+fn reembed_moves_the_served_store_and_refuses_what_it_cannot() {
+    let s = Server::start("reembed", None);
+    let (st, _) = s.send(
+        "POST",
+        "/api/v1/seed",
+        json!({"items": [{"entity_id": "ana", "content": "I work as a marine biologist"}]}),
+    );
+    assert_eq!(st, 200);
+    for bad in [
+        json!({"model": "nomic-embed"}),
+        json!({}),
+        json!({"model": 7}),
+        json!({"model": "mnemo-hash-v1", "x": 1}),
+    ] {
+        let (st, r) = s.send("POST", "/api/v1/reembed", bad);
+        assert_eq!(st, 400, "{r}");
+        assert!(
+            r["error"].as_str().unwrap().contains("model")
+                || r["error"].as_str().unwrap().contains("x"),
+            "{r}"
+        );
+    }
+    let (st, r) = s.send("POST", "/api/v1/reembed", json!({"model": "mnemo-hash-v1"}));
+    assert_eq!(st, 200, "{r}");
+    assert_eq!(
+        (r["model"].as_str(), r["memories"].as_u64()),
+        (Some("mnemo-hash-v1"), Some(1))
+    );
+    let (_, r) = s.send("POST", "/api/v1/call/embedding_model", json!({}));
+    assert_eq!(r, json!({"model": "mnemo-hash-v1", "dimension": 384}));
+}
