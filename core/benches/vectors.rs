@@ -13,8 +13,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use common::{benchmarking, git_head, load_average, percentiles, Corpus};
-use mnemo_core::embed::dot;
-use mnemo_core::vectors::OwnerVectors;
+use mnemo_core::vectors::{recall_at, OwnerVectors};
 use serde_json::json;
 
 /// Timed lookups per case, cycling through the distinct queries.
@@ -120,26 +119,6 @@ fn main() {
         Ok(()) => println!("wrote {}", path.display()),
         Err(e) => eprintln!("could not write {}: {e}", path.display()),
     }
-}
-
-/// Mean share of the exact top `k` (by dot product, ties to the lower key) that `nearest`
-/// finds.
-fn recall_at(set: &OwnerVectors, all: &[Vec<f32>], queries: &[Vec<f32>], k: usize) -> f64 {
-    let found: usize = queries
-        .iter()
-        .map(|q| {
-            let mut exact: Vec<(i64, f32)> = all
-                .iter()
-                .enumerate()
-                .map(|(i, v)| (i as i64, dot(q, v)))
-                .collect();
-            exact.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-            exact.truncate(k);
-            let got = set.nearest(q, k);
-            got.iter().filter(|g| exact.contains(g)).count()
-        })
-        .sum();
-    found as f64 / (k * queries.len()) as f64
 }
 
 fn round(x: f64) -> f64 {

@@ -118,7 +118,7 @@ impl Model {
 }
 
 fn engine(model: Model) -> Engine {
-    let b = Engine::builder(ManualClock::new(T0)).config(Config::default());
+    let b = Engine::builder(ManualClock::new(T0));
     let b = match model {
         Model::Hash => b.embedder(HashEmbedder::default()),
         Model::Static => b,

@@ -104,10 +104,7 @@ fn word_counts(s: &str) -> HashMap<String, usize> {
 
 /// Content words (not stop words) of a text.
 fn content_words(s: &str) -> HashSet<String> {
-    text::words(s)
-        .into_iter()
-        .filter(|w| !is_stopword(w))
-        .collect()
+    word_counts(s).into_keys().collect()
 }
 
 /// Whether `new` says something `existing` does not: a content word it lacks.

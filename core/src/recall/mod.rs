@@ -294,13 +294,13 @@ fn candidates(
         None => Vec::new(),
     };
     // How much of what was asked each text match says.
-    let terms = text::query_terms(&req.query);
+    let asked = text::stems(text::query_terms(&req.query).iter().map(String::as_str));
     let pks: Vec<i64> = text_hits.iter().map(|h| h.0).collect();
     let contents = memories::contents(view.conn(), &pks)?;
     let text_hits: Vec<(i64, f64, f64)> = text_hits
         .into_iter()
         .map(|(pk, bm25)| {
-            let said = contents.get(&pk).map_or(0.0, |c| text::coverage(&terms, c));
+            let said = contents.get(&pk).map_or(0.0, |c| text::coverage(&asked, c));
             (pk, bm25, said)
         })
         .collect();

@@ -165,6 +165,27 @@ fn top<T>(items: &mut Vec<T>, k: usize, key: impl Fn(&T) -> (i64, f32)) {
     items.sort_unstable_by(better);
 }
 
+/// Mean share of the exact top `k` of each query (by dot product, ties to the lower key) that
+/// `set.nearest` finds, `set` holding `all` under keys 0, 1, …: how much the prefilter keeps
+/// (the vectors bench and the LoCoMo test measure it).
+pub fn recall_at(set: &OwnerVectors, all: &[Vec<f32>], queries: &[Vec<f32>], k: usize) -> f64 {
+    let found: usize = queries
+        .iter()
+        .map(|q| {
+            let mut exact: Vec<(i64, f32)> = all
+                .iter()
+                .enumerate()
+                .map(|(i, v)| (i as i64, dot(q, v)))
+                .collect();
+            exact.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+            exact.truncate(k);
+            let got = set.nearest(q, k);
+            got.iter().filter(|g| exact.contains(g)).count()
+        })
+        .sum();
+    found as f64 / (k * queries.len()).max(1) as f64
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

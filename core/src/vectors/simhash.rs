@@ -14,8 +14,10 @@ use crate::clock::{Entropy, SeededEntropy};
 /// beyond which candidates the prefilter keeps).
 const ROTATION_SEED: u64 = 0x6d6e_656d_6f5f_7368; // "mnemo_sh"
 
-/// Bits of a code are at least this many, so a code is whole 64-bit words.
-const MIN_BITS: usize = 64;
+/// Bits of a code are at least this many (whole 64-bit words). A shorter vector is padded
+/// with zeros before the rotation, so it still gets 512 independent signs: at 256 bits the
+/// default embedder's LoCoMo turns kept only 0.986 of their true ten nearest.
+const MIN_BITS: usize = 512;
 
 /// The rotation and code layout for one dimension.
 #[derive(Debug, Default)]
