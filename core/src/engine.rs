@@ -396,7 +396,7 @@ impl Engine {
     pub fn search(&mut self, req: &SearchRequest) -> Result<Vec<SearchHit>> {
         let owner = Id::owner(&req.entity_id)?;
         let hits = recall::search(
-            &mut self.store.read(),
+            &mut self.store.snapshot(),
             &mut self.cache,
             &self.config.recall,
             &owner,

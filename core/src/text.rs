@@ -88,7 +88,12 @@ pub fn query_terms(query: &str) -> Vec<String> {
 /// The FTS5 query of [`query_terms`]: each quoted, joined with OR; `None` when nothing
 /// searchable is left.
 pub fn fts_query(query: &str) -> Option<String> {
-    let terms = query_terms(query);
+    fts_expression(&query_terms(query))
+}
+
+/// The FTS5 expression matching any of `terms` (as [`query_terms`] gives them), one phrase
+/// each, in order; `None` for no terms.
+pub fn fts_expression(terms: &[String]) -> Option<String> {
     if terms.is_empty() {
         return None;
     }

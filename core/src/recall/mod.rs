@@ -289,12 +289,10 @@ fn candidates(
     if let Some(c) = cache.get(&key, generation) {
         return Ok(c);
     }
-    let text_hits = match text::fts_query(&req.query) {
-        Some(q) => memories::text_search(view.conn(), owner, &q, req.include_archived, k)?,
-        None => Vec::new(),
-    };
+    let terms = text::query_terms(&req.query);
+    let text_hits = memories::text_search(view.conn(), owner, &terms, req.include_archived, k)?;
     // How much of what was asked each text match says.
-    let asked = text::stems(text::query_terms(&req.query).iter().map(String::as_str));
+    let asked = text::stems(terms.iter().map(String::as_str));
     let pks: Vec<i64> = text_hits.iter().map(|h| h.0).collect();
     let contents = memories::contents(view.conn(), &pks)?;
     let text_hits: Vec<(i64, f64, f64)> = text_hits

@@ -10,6 +10,7 @@ use crate::clock::Millis;
 use crate::embed;
 use crate::error::{Error, Result};
 use crate::model::*;
+use crate::text;
 
 use super::{json_list, parse};
 
@@ -229,27 +230,42 @@ pub fn id_taken(conn: &Connection, id: &str) -> Result<bool> {
 }
 
 /// Memories of `owner` by primary key, in key order (missing or other owners' keys are left
-/// out). One statement for the whole list.
+/// out).
 pub fn by_pks(conn: &Connection, owner: &str, pks: &[i64]) -> Result<Vec<(i64, Memory)>> {
-    if pks.is_empty() {
-        return Ok(Vec::new());
+    let sorted: std::collections::BTreeSet<i64> = pks.iter().copied().collect();
+    lookup(conn, Some(owner), sorted)
+}
+
+/// The rows of `pks` in the order given, those of `owner` only when one is given (missing
+/// keys are left out). One indexed lookup per key: for the few hundred rows a call reads this
+/// is cheaper than a join over a JSON list of keys, which must also sort its result.
+fn lookup(
+    conn: &Connection,
+    owner: Option<&str>,
+    pks: impl IntoIterator<Item = i64>,
+) -> Result<Vec<(i64, Memory)>> {
+    let mut stmt = conn.prepare_cached(&format!("SELECT {COLUMNS} FROM memories WHERE pk = ?1"))?;
+    let mut rows = Vec::new();
+    for pk in pks {
+        if let Some(row) = stmt.query_row([pk], memory_from_row).optional()? {
+            if owner.is_none_or(|o| row.1.entity_id == o) {
+                rows.push(row);
+            }
+        }
     }
-    let mut stmt = conn.prepare_cached(&format!(
-        "SELECT {COLUMNS} FROM (SELECT m.* FROM json_each(?2) AS j CROSS JOIN memories AS m ON m.pk = j.value WHERE m.entity_id = ?1) ORDER BY pk"
-    ))?;
-    let keys = serde_json::to_string(pks).unwrap_or_else(|_| "[]".into());
-    let rows = stmt.query_map(params![owner, keys], memory_from_row)?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows)
 }
 
 /// The content of each memory among `pks`, by key.
 pub fn contents(conn: &Connection, pks: &[i64]) -> Result<HashMap<i64, String>> {
-    let mut stmt = conn.prepare_cached(
-        "SELECT m.pk, m.content FROM json_each(?1) AS j CROSS JOIN memories AS m ON m.pk = j.value",
-    )?;
-    let keys = serde_json::to_string(pks).unwrap_or_else(|_| "[]".into());
-    let rows = stmt.query_map([keys], |r| Ok((r.get(0)?, r.get(1)?)))?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    let mut stmt = conn.prepare_cached("SELECT content FROM memories WHERE pk = ?1")?;
+    let mut contents = HashMap::with_capacity(pks.len());
+    for &pk in pks {
+        if let Some(c) = stmt.query_row([pk], |r| r.get(0)).optional()? {
+            contents.insert(pk, c);
+        }
+    }
+    Ok(contents)
 }
 
 /// A live (not deleted) memory of `owner` with this content hash, if any (the oldest: the
@@ -292,29 +308,34 @@ pub fn embedding(conn: &Connection, pk: i64) -> Result<Option<Vec<f32>>> {
     Ok(blob.and_then(|b| embed::from_blob(&b)))
 }
 
-/// BM25 matches of a sanitised FTS5 query among `owner`'s searchable memories, best first,
-/// as (pk, relevance) with relevance = −bm25 (higher is better). Content counts twice tags;
-/// owner and flags only restrict the match, inside FTS5.
+/// BM25 matches of query terms (as [`text::query_terms`] gives them) among `owner`'s
+/// searchable memories, best first, as (pk, relevance) with relevance = −bm25 (higher is
+/// better). Content counts twice tags; owner and flags only restrict the match, inside FTS5,
+/// and are not weighed (`mnemo_bm25`, see [`super::fts`]).
 pub fn text_search(
     conn: &Connection,
     owner: &str,
-    fts_query: &str,
+    terms: &[String],
     include_archived: bool,
     limit: usize,
 ) -> Result<Vec<(i64, f64)>> {
+    let Some(any_term) = text::fts_expression(terms) else {
+        return Ok(Vec::new());
+    };
     // LIMIT is written into the SQL: a bound LIMIT reaches FTS5's planner and would make
-    // SQLite re-prepare the statement at every call.
+    // SQLite re-prepare the statement at every call. The terms are phrases 1 ..= n: the
+    // owner is phrase 0, the archived flag the last.
     let mut stmt = conn.prepare_cached(&format!(
-        "SELECT rowid, -bm25(memories_fts, 1.0, 0.5, 0.0, 0.0) AS rel FROM memories_fts \
+        "SELECT rowid, mnemo_bm25(memories_fts, 1, ?2) AS rel FROM memories_fts \
          WHERE memories_fts MATCH ?1 ORDER BY rel DESC, rowid LIMIT {limit}"
     ))?;
-    let scoped = format!("owner:{} AND ({fts_query})", owner_token(owner));
+    let scoped = format!("owner:{} AND ({any_term})", owner_token(owner));
     let scoped = if include_archived {
         scoped
     } else {
         format!("({scoped}) NOT flags:archived")
     };
-    let rows = stmt.query_map(params![scoped], |r| {
+    let rows = stmt.query_map(params![scoped, terms.len() as i64 + 1], |r| {
         Ok((r.get(0)?, portable_bm25(r.get(1)?)))
     })?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
@@ -603,17 +624,8 @@ pub fn live_pks(conn: &Connection, owner: Option<&str>) -> Result<Vec<i64>> {
 
 /// The memories with these keys (any owner), in the order of `pks`.
 pub fn by_pks_in_order(conn: &Connection, pks: &[i64]) -> Result<Vec<Memory>> {
-    if pks.is_empty() {
-        return Ok(Vec::new());
-    }
-    let mut stmt = conn.prepare_cached(&format!(
-        "SELECT {COLUMNS} FROM (SELECT m.*, j.key AS place FROM json_each(?1) AS j CROSS JOIN memories AS m ON m.pk = j.value) ORDER BY place"
-    ))?;
-    let keys = serde_json::to_string(pks).unwrap_or_else(|_| "[]".into());
-    let rows = stmt.query_map([keys], memory_from_row)?;
-    Ok(rows
-        .map(|r| r.map(|(_, m)| m))
-        .collect::<rusqlite::Result<_>>()?)
+    let rows = lookup(conn, None, pks.iter().copied())?;
+    Ok(rows.into_iter().map(|(_, m)| m).collect())
 }
 
 /// Ids of `owner`'s live (not deleted) memories, oldest first.

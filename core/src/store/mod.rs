@@ -2,6 +2,7 @@
 //! (`memories`), and the transactions every write goes through (`tx`). Feature modules keep
 //! the SQL of their own tables beside them and run it inside these transactions.
 
+mod fts;
 pub(crate) mod memories;
 pub(crate) mod schema;
 mod tx;
@@ -10,7 +11,7 @@ use rusqlite::{Connection, Row};
 
 pub use schema::SCHEMA_VERSION;
 use tx::{begin_group, commit_group};
-pub(crate) use tx::{Derived, Host, Tx, View};
+pub(crate) use tx::{Derived, Host, Snapshot, Tx, View};
 
 use crate::clock::{check_time, Clock, Entropy, Millis};
 use crate::decay::RetentionConfig;
@@ -109,6 +110,13 @@ impl Store {
     pub fn read_at(&mut self, now: Millis) -> View<'_> {
         let (conn, derived, host) = self.parts(now);
         View::new(conn, derived, host)
+    }
+
+    /// A read view at the host's current time whose reads all run in one read transaction,
+    /// for a call that reads much and embeds (if at all) before its first read: the lock is
+    /// taken at that read, so a slow embedder still holds up no writer.
+    pub fn snapshot(&mut self) -> Snapshot<'_> {
+        Snapshot::new(self.read())
     }
 
     /// Begins a write transaction at `now`.
@@ -216,8 +224,14 @@ pub(crate) fn next_pk(conn: &Connection, table: &'static str) -> Result<i64> {
 
 /// A text column parsed into one of the model's string enums.
 pub(crate) fn parse<T: std::str::FromStr<Err = Error>>(r: &Row, i: usize) -> rusqlite::Result<T> {
-    let s: String = r.get(i)?;
-    s.parse().map_err(|e: Error| {
+    text(r, i)?.parse().map_err(|e: Error| {
+        rusqlite::Error::FromSqlConversionFailure(i, rusqlite::types::Type::Text, Box::new(e))
+    })
+}
+
+/// A text column, borrowed from the row (no copy).
+fn text<'r>(r: &'r Row, i: usize) -> rusqlite::Result<&'r str> {
+    r.get_ref(i)?.as_str().map_err(|e| {
         rusqlite::Error::FromSqlConversionFailure(i, rusqlite::types::Type::Text, Box::new(e))
     })
 }
@@ -227,8 +241,11 @@ pub(crate) fn json_list<T: serde::de::DeserializeOwned>(
     r: &Row,
     i: usize,
 ) -> rusqlite::Result<Vec<T>> {
-    let s: String = r.get(i)?;
-    serde_json::from_str(&s).map_err(|e| {
+    let s = text(r, i)?;
+    if s == "[]" {
+        return Ok(Vec::new());
+    }
+    serde_json::from_str(s).map_err(|e| {
         rusqlite::Error::FromSqlConversionFailure(i, rusqlite::types::Type::Text, Box::new(e))
     })
 }

@@ -245,6 +245,7 @@ pub fn open(conn: &mut Connection, now: Millis) -> Result<()> {
     // reaches a virtual table (FTS5 `MATCH ?`, `json_each(?)`) is re-prepared at every call:
     // 13% of a search's time.
     conn.set_db_config(DbConfig::SQLITE_DBCONFIG_ENABLE_QPSG, true)?;
+    super::fts::register(conn)?;
     // Every statement the engine uses stays prepared (about 60 call sites; rusqlite keeps 16).
     conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
     // A page cache big enough for the hot rows and FTS pages of a large owner (32 MiB).

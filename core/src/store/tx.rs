@@ -477,6 +477,47 @@ impl Inner<'_> {
     }
 }
 
+/// A read view that holds one read transaction for its life (when none is open already): its
+/// statements see one state of the store, and do not each take and drop SQLite's lock, which
+/// on a connection not in exclusive locking mode costs more than the row lookups of a search.
+/// The transaction is deferred: it locks nothing until its first read.
+pub(crate) struct Snapshot<'s> {
+    view: View<'s>,
+    began: bool,
+}
+
+impl<'s> Snapshot<'s> {
+    pub(crate) fn new(view: View<'s>) -> Self {
+        // Should BEGIN fail, each statement simply runs on its own.
+        let began = view.conn.is_autocommit() && view.conn.execute_batch("BEGIN").is_ok();
+        Snapshot { view, began }
+    }
+}
+
+impl<'s> std::ops::Deref for Snapshot<'s> {
+    type Target = View<'s>;
+    fn deref(&self) -> &View<'s> {
+        &self.view
+    }
+}
+
+impl<'s> std::ops::DerefMut for Snapshot<'s> {
+    fn deref_mut(&mut self) -> &mut View<'s> {
+        &mut self.view
+    }
+}
+
+impl Drop for Snapshot<'_> {
+    fn drop(&mut self) {
+        if self.began && !self.view.conn.is_autocommit() {
+            // A read transaction has nothing to lose: should COMMIT fail, roll it back.
+            if self.view.conn.execute_batch("COMMIT").is_err() {
+                let _ = self.view.conn.execute_batch("ROLLBACK");
+            }
+        }
+    }
+}
+
 impl Drop for Tx<'_> {
     fn drop(&mut self) {
         if let Some(tx) = self.tx.take() {
