@@ -5,147 +5,47 @@
 import type { Millis, OpenOptions, Vector } from './package';
 export * from './package';
 
-/** How pressing a silent entity is: urgent when a plan naming it is due within 14 days. */
-export type AlertLevel = 'attention' | 'urgent';
-
-/**
- * How the agent uses what the heartbeat finds. The engine decides whether to speak up;
- * the level decides how, and how often.
- */
-export type Autonomy = 'observe' | 'suggest' | 'act';
+/** Arguments of `remember`: a piece of conversation, or what a host extractor found in it. */
+export interface RememberArgs {
+  entity_id: string;
+  /**
+   * The piece of conversation (a chat capture's `User:` / `Assistant:` lines keep only the
+   * user's turns). Required unless `messages` is given.
+   */
+  content?: string;
+  /**
+   * The conversation as role-tagged messages instead of `content`: only what the user
+   * said is remembered.
+   */
+  messages?: ChatMessage[] | null;
+  /**
+   * Memories the host already extracted from `content` (an LLM extractor, or `extract`
+   * plus host vectors); when absent the engine's extractor runs.
+   */
+  extracted?: Extracted[] | null;
+  /**
+   * An LLM's raw answer to the `llm_instructions` for `content`: checked by the engine;
+   * when it cannot be used the built-in extractor runs and the report says why.
+   */
+  llm_output?: string | null;
+  agent_id?: string | null;
+  session_id?: string | null;
+  source_ref?: string | null;
+  /** The team the memories are shared with (stored with them). */
+  team_id?: string | null;
+  /** Who besides the owner's agent may see them (default private). */
+  visibility?: Visibility | null;
+  /** Default conversation (trust 0.6). */
+  source?: Source | null;
+}
 
 /** One message of a conversation, tagged with who said it. */
 export interface ChatMessage {
-  content: string;
   /**
    * `user` (also `human`, `me`), or the agent's side: `assistant`, `ai`, `bot`, `agent`,
    * `model`, `system`, `tool`.
    */
   role: string;
-}
-
-/** What cluster-and-merge did. */
-export interface ClusterReport {
-  /** Clusters merged, and the memories they held. */
-  clusters: number;
-  /** Memories looked at. */
-  examined: number;
-  merged: number;
-  /** The step stopped at its bound (the next run goes on from there). */
-  more: boolean;
-}
-
-/** A conflict between a new statement and an existing memory. */
-export interface Conflict {
-  /** What the new statement said. */
-  content: string;
-  created_at: number;
-  /** The memory it contradicted. */
-  existing: string;
-  existing_content: string;
-  id: string;
-  kind: ConflictKind;
-  /** The memory stored for the new statement (none when it was not stored). */
-  memory: string | null;
-  /** The mode applied when it was found. */
-  mode: ConflictMode;
-  reason: string | null;
-  resolution: Resolution | null;
-  resolved_at: number | null;
-  status: ConflictStatus;
-}
-
-/** What kind of contradiction a conflict is. */
-export type ConflictKind = 'negation' | 'stated_change' | 'preference_flip' | 'changed_number' | 'changed_place' | 'changed_job' | 'changed_relationship';
-
-/** How a conflict is resolved. */
-export type ConflictMode = 'keep_existing' | 'use_new' | 'merge' | 'ask' | 'temporal';
-
-/** Whether a conflict still waits for a decision. */
-export type ConflictStatus = 'open' | 'resolved';
-
-/** Filters for `Engine::conflicts`(crate::Engine::conflicts). */
-export interface ConflictsRequest {
-  entity_id: string;
-  /** At most this many, newest first (1..=1000, default 50). */
-  limit?: number | null;
-  /** Only open (or only resolved) conflicts. */
-  status?: ConflictStatus | null;
-}
-
-/** What one consolidation did, step by step. */
-export interface Consolidation {
-  clusters: ClusterReport;
-  edges: EdgesReport;
-  /** A step stopped at its bound: run again to finish. */
-  more: boolean;
-  pruning: PruneReport;
-  tags: TagsReport;
-}
-
-/** An interrupted session the agent could offer to resume. */
-export interface Continuity {
-  /** The session's newest CONTEXT/ACTIVITY memories, newest first (at most 5). */
-  last_memories: Memory[];
-  resume_suggestion: string;
-  session_age_hours: number;
-  /** The session left an activity or plan open. */
-  was_interrupted: boolean;
-}
-
-/** Which step of should_act decided, and how. */
-export type DecisionReason = 'first_contact' | 'act_deadline_critical' | 'suppress_time_period' | 'suppress_conversation_low' | 'no_signals' | 'act_immediate' | 'suppress_stale' | 'suppress_confluence' | 'act_confluence' | 'suppress_cooldown' | 'suppress_topic_repeat' | 'act' | 'nudge' | 'suppress_nudge_cap' | 'suppress_nudge_backoff';
-
-/** What got better since the last act. */
-export type DeltaKind = 'goal_improved' | 'entity_reengaged' | 'sentiment_improved';
-
-/** What stale-edge cleanup did. */
-export interface EdgesReport {
-  /** Evidence rows of superseded and forgotten memories withdrawn. */
-  evidence_withdrawn: number;
-  /** The step stopped at its bound. */
-  more: boolean;
-  /** Relationships removed: left without evidence, or stale and weak. */
-  relationships_removed: number;
-}
-
-/** Filters and paging for `Engine::entities`(crate::Engine::entities). */
-export interface EntitiesRequest {
-  entity_id: string;
-  /** Page size (1..=1000, default 50). */
-  limit?: number | null;
-  offset?: number;
-  /** Only entities with a name or alias containing this (case-insensitive). */
-  query?: string | null;
-  /** Only these types (any when empty). */
-  types?: EntityType[];
-}
-
-/** An entity of an owner's graph. */
-export interface Entity {
-  /** Other names it goes by ("Ana" for "Ana Souza"). */
-  aliases: string[];
-  first_seen: number;
-  last_seen: number;
-  /** Memories that named it. */
-  mentions: number;
-  name: string;
-  type: EntityType;
-}
-
-/** An entity a memory names. */
-export interface EntityMention {
-  /** Other names of the same entity ("Ana" for "Ana Souza"). */
-  aliases?: string[];
-  name: string;
-  type: EntityType;
-}
-
-/** What an entity is. */
-export type EntityType = 'PERSON' | 'ORGANIZATION' | 'LOCATION' | 'PRODUCT' | 'CONCEPT' | 'EVENT' | 'OTHER';
-
-/** Arguments of `extract`. */
-export interface ExtractArgs {
   content: string;
 }
 
@@ -154,278 +54,136 @@ export interface ExtractArgs {
  * the rest defaults to a CONTEXT fact of importance 0.5, full confidence, neutral sentiment.
  */
 export interface Extracted {
-  confidence?: number;
   content: string;
-  entities?: EntityMention[];
-  expires_at?: number | null;
+  type?: MemoryType;
+  kind?: Kind;
+  importance?: number;
+  confidence?: number;
   /** Whether the speaker hedged ("I think", "maybe"); confidence is lower then. */
   hedged?: boolean;
-  importance?: number;
-  kind?: Kind;
-  relationships?: RelationMention[];
   sentiment?: number;
   /** Keywords, stored as the memory's auto tags. */
   tags?: string[];
-  type?: MemoryType;
+  expires_at?: number | null;
+  entities?: EntityMention[];
+  relationships?: RelationMention[];
   /** The content's vector, when the host embeds what an extractor found. */
   vector?: Vector | null;
 }
 
-/** What `forget_all` did. */
-export interface ForgetAllReport {
-  entity_id: string;
-  /** Memories forgotten (soft-deleted; purged after the retention period). */
-  forgotten: number;
-}
-
-/** How one goal is going. */
-export interface GoalProgress {
-  /** ACTIVITY memories that work towards it (stored vectors, or shared entities). */
-  activities: string[];
-  /** Days to its deadline (negative when past), if it has one. */
-  days_left: number | null;
-  plan: Memory;
-  /** min(1, activities / 10). */
-  progress: number;
-  status: GoalStatus;
-}
-
-/** How a goal (a PLAN) is going, worst first. */
-export type GoalStatus = 'no_activity' | 'stalled' | 'at_risk' | 'on_track';
-
-/**
- * A path: its relationships in order from `from` to `to` (each as stored, so an edge may
- * point back along the path); empty and `found: false` when none is within reach.
- */
-export interface GraphPath {
-  found: boolean;
-  hops: Relationship[];
-}
-
-/** What `heartbeat_context` answers: the check, and what an agent needs to word it. */
-export interface HeartbeatContext {
-  /** The agent's last recorded messages, newest first, so it does not repeat itself. */
-  recent_messages: Message[];
-  /** Memories matching `query` (empty without one). */
-  relevant_memories: SearchHit[];
-  report: HeartbeatReport;
-}
-
-/** What `heartbeat_check` answers. */
-export interface HeartbeatReport {
-  /** The recorded act (when the agent should act and this was not a dry run). */
-  act_id: string | null;
-  autonomy: Autonomy;
-  behavioral_patterns: Pattern[];
-  checked_at: number;
-  conflicts: Conflict[];
-  /** Sum of the surfaced signals' weights (10/5/3/1). */
-  confluence_score: number;
-  continuity: Continuity | null;
-  /** The cooldown in force, in ms, after the time-of-day and response-rate factors. */
-  cooldown_ms: number;
-  deadlines: Memory[];
-  decaying: Memory[];
-  decision_reason: DecisionReason;
-  entity_id: string;
-  /** First 16 hex of SHA-256 over the surfaced signals' keys (empty when none). */
-  fingerprint: string;
-  goal_progress: GoalProgress[];
-  in_conversation: boolean;
-  knowledge_gaps: KnowledgeGap[];
-  /** Memories written since the last act. */
-  memory_velocity: number;
-  /** When to check again, in ms from now. */
-  next_tick_ms: number;
-  /** The memory a nudge is about. */
-  nudge: Memory | null;
-  pending_work: Memory[];
-  positive_deltas: PositiveDelta[];
-  relationship_alerts: RelationshipAlert[];
-  /** Share of the last week's acts the owner answered within 2 h (1 with fewer than 3). */
-  response_rate: number;
-  scheduled: Schedule[];
-  sentiment_trend: SentimentTrend | null;
-  should_act: boolean;
-  /** Every signal found, most urgent first. */
-  signals: Signal[];
-  stale_monitors: Memory[];
-  /** The surfaced signals as plain text for an agent's prompt. */
-  summary: string;
-  time_period: TimePeriod;
-  /** Urgency of what is surfaced (none when nothing is). */
-  urgency_tier: Urgency | null;
-}
-
-/**
- * Arguments of `heartbeat_check` and `heartbeat_context`; unset options take the engine's
- * `heartbeat` configuration.
- */
-export interface HeartbeatRequest {
-  autonomy?: Autonomy | null;
-  /** How far ahead deadlines count, e.g. "24h", "3d". */
-  deadline_window?: string | null;
-  /** Decide but record nothing (no act, no schedule marked surfaced). */
-  dry_run?: boolean;
-  entity_id: string;
-  /** Whether the owner is in a conversation now; by default, a message under 15 min old. */
-  in_conversation?: boolean | null;
-  /** Most items per signal (1–100, default 20). */
-  max_results?: number | null;
-  /** `heartbeat_context` only: also search memories for this text. */
-  query?: string | null;
-  quiet_hours?: QuietHours | null;
-  /** `heartbeat_context` only: how many memories the query returns (default 5). */
-  top_k?: number | null;
-  /** The owner's offset from UTC in minutes (−840 … 840). */
-  utc_offset_minutes?: number | null;
-}
-
-/** A memory by its id alone. */
-export interface IdRef {
-  id: string;
-}
-
-/** Arguments of `import`: JSONL as made by `export`, or plain records. */
-export interface ImportArgs {
-  jsonl: string;
-}
-
-/** What an import did. */
-export interface ImportReport {
-  /** Full records whose id was already in this store (left untouched). */
-  already_present: number;
-  /** Full records restored as they were. */
-  restored: number;
-  /**
-   * Outcomes of the plain records (`entity_id` + `content` + optional fields), which go
-   * through the write path with dedup.
-   */
-  written: WriteReport;
-}
+/** The eight memory types; each has a base stability. */
+export type MemoryType = 'IDENTITY' | 'PREFERENCE' | 'RELATIONSHIP' | 'EVENT' | 'ACTIVITY' | 'PLAN' | 'CONTEXT' | 'EPHEMERAL';
 
 /** What sort of knowledge a memory holds; recall filters use it. */
 export type Kind = 'fact' | 'procedure' | 'narrative';
 
-/** A question stored in memory that nothing answers yet. */
-export interface KnowledgeGap {
-  asked_at: number;
-  memory_id: string;
-  question: string;
+/** An entity a memory names. */
+export interface EntityMention {
+  name: string;
+  type: EntityType;
+  /** Other names of the same entity ("Ana" for "Ana Souza"). */
+  aliases?: string[];
+}
+
+/** What an entity is. */
+export type EntityType = 'PERSON' | 'ORGANIZATION' | 'LOCATION' | 'PRODUCT' | 'CONCEPT' | 'EVENT' | 'OTHER';
+
+/** A relationship a memory states: `from relation to`; the speaker is `SPEAKER`. */
+export interface RelationMention {
+  from: string;
+  relation: Relation;
+  to: string;
+  /** 0..1: lower when the statement is hedged. */
+  confidence: number;
+}
+
+/** A typed edge `from → to`, read "from *relation* to". */
+export type Relation = 'works_at' | 'employs' | 'manages' | 'reports_to' | 'friend_of' | 'lives_in' | 'home_of' | 'parent_of' | 'child_of' | 'dating' | 'married_to' | 'engaged_to' | 'ex_of' | 'member_of' | 'has_member' | 'founded' | 'founded_by' | 'uses' | 'used_by' | 'created' | 'created_by' | 'collaborates_with' | 'mentors' | 'mentored_by' | 'competitor_of' | 'partner_of' | 'client_of' | 'serves' | 'sibling_of' | 'knows' | 'colleague_of' | 'neighbor_of' | 'roommate_of' | 'cousin_of' | 'relative_of' | 'grandparent_of' | 'grandchild_of' | 'studied_at' | 'teaches' | 'student_of' | 'owns' | 'owned_by' | 'has_pet' | 'pet_of' | 'located_in' | 'born_in' | 'works_on' | 'likes' | 'dislikes' | 'interested_in' | 'attends' | 'visited';
+
+/** Who may see a memory besides its owner's agent. */
+export type Visibility = 'private' | 'team' | 'global';
+
+/** Who wrote the memory; decides its trust. */
+export type Source = 'user' | 'agent' | 'conversation' | 'import';
+
+/** Arguments of `extract`. */
+export interface ExtractArgs {
+  content: string;
+}
+
+/** Arguments of `seed`. */
+export interface SeedArgs {
+  items: NewMemory[];
+}
+
+/** A structured memory to store. Only `entity_id` and `content` are required. */
+export interface NewMemory {
+  entity_id: string;
+  content: string;
+  /** Default EVENT. */
+  type?: MemoryType | null;
+  /** Default fact. */
+  kind?: Kind | null;
+  /** Default working (promoted by use and time). */
+  layer?: Layer | null;
+  /** Default 0.5, then adjusted by surprise. */
+  importance?: number | null;
+  /** Default 1.0. */
+  confidence?: number | null;
+  /** Default 0. */
+  sentiment?: number | null;
+  /** Default agent (trust 0.7). */
+  source?: Source | null;
+  /** Manual tags. */
+  tags?: string[];
+  pinned?: boolean;
+  expires_at?: number | null;
+  cron_tag?: string | null;
+  source_ref?: string | null;
+  agent_id?: string | null;
+  session_id?: string | null;
+  team_id?: string | null;
+  visibility?: Visibility | null;
+  /**
+   * When it was first said, for memories brought from elsewhere (not after now; default
+   * now): it ages from then.
+   */
+  created_at?: number | null;
+  /** The content's vector, when the caller embeds it. */
+  vector?: Vector | null;
 }
 
 /** Memory layer: working memories promote to episodic, then semantic. */
 export type Layer = 'working' | 'episodic' | 'semantic' | 'procedural';
 
-/**
- * Filters and paging for `list`. Empty lists mean "any"; by default DELETED memories are
- * left out.
- */
-export interface ListRequest {
+/** A search. Only `entity_id` and `query` (or `vector`) are required. */
+export interface SearchRequest {
   entity_id: string;
-  /**
-   * Only these memories (at most 1,000 ids): a read of several by id that, unlike `get`,
-   * is not an access.
-   */
-  ids?: string[];
-  kinds?: Kind[];
-  /** Page size (1..=1000, default 50). */
-  limit?: number | null;
-  offset?: number;
-  /** Oldest first instead of newest first. */
-  oldest_first?: boolean;
-  pinned?: boolean | null;
-  states?: State[];
-  statuses?: Status[];
-  tag?: string | null;
-  types?: MemoryType[];
-}
-
-/** Where a memory lives, as answered by `locate`. */
-export interface Location {
-  /** The owner the memory belongs to. */
-  entity_id: string;
-  id: string;
-  /** Whether the memory is a schedule (its id also addresses the schedule calls). */
-  schedule: boolean;
-}
-
-/** What one maintenance pass did. */
-export interface MaintainReport {
-  /**
-   * What consolidation did, when the pass ran it (`consolidate`, or `maintain` once its
-   * cadence came round).
-   */
-  consolidation: Consolidation | null;
-  /** Rows whose due time had come and were looked at. */
-  examined: number;
-  promoted: number;
-  purged: number;
-  to_archived: number;
-  to_deleted: number;
-  to_stale: number;
-}
-
-/** One stored memory, as every surface returns it. */
-export interface Memory {
-  access_count: number;
-  agent_id: string | null;
-  /** Tags added by the system. */
-  auto_tags: string[];
-  confidence: number;
-  content: string;
-  /** SHA-256 (hex) of the normalised content. */
-  content_hash: string;
-  created_at: number;
-  cron_tag: string | null;
-  deleted_at: number | null;
-  entity_id: string;
-  expires_at: number | null;
-  /** Feedback score: reinforce +3, demote −1. */
-  feedback: number;
-  id: string;
-  importance: number;
-  kind: Kind;
-  last_accessed_at: number | null;
-  layer: Layer;
-  /** Tags added by the caller; the system never removes them. */
-  manual_tags: string[];
-  /** For a memory with status `merged`: the memory that absorbed it. */
-  merged_into: string | null;
-  pinned: boolean;
-  sentiment: number;
-  session_id: string | null;
-  source: Source;
-  source_ref: string | null;
-  state: State;
-  /** When the current lifecycle state began. */
-  state_changed_at: number;
-  status: Status;
-  /** Surprise at write time (0..1): how far the memory was from its nearest neighbours. */
-  surprise: number | null;
-  team_id: string | null;
-  tier: Tier;
-  trust: number;
-  type: MemoryType;
-  updated_at: number;
-  visibility: Visibility;
-}
-
-/** Changes for `update`; absent fields stay as they are. */
-export interface MemoryPatch {
-  confidence?: number | null;
-  content?: string | null;
-  expires_at?: number | null;
-  importance?: number | null;
-  kind?: Kind | null;
-  sentiment?: number | null;
-  source_ref?: string | null;
-  /** Replaces the manual tags. */
-  tags?: string[] | null;
-  type?: MemoryType | null;
-  /** Vector for the new content, when the caller embeds it. */
+  query: string;
+  /** The query's vector, when the caller embeds it; else the engine's embedder is used. */
   vector?: Vector | null;
+  /** Results wanted (1..=1000, default 10). */
+  limit?: number | null;
+  mode?: RankMode;
+  recall?: RecallFilter;
+  /** Search ARCHIVED memories too. */
+  include_archived?: boolean;
+  /** Only these types (any when empty). */
+  types?: MemoryType[];
+  /**
+   * Drop hits whose relevance (`why.relevance`, 0–1, comparable across queries) is below
+   * this (default: the configuration's `recall.min_relevance`).
+   */
+  min_score?: number | null;
+  /** Only memories that name one of these entities of the owner's graph (names or aliases). */
+  entities?: string[];
 }
+
+/** Ranking mode: how much each signal weighs in the composite score. */
+export type RankMode = 'balanced' | 'recent' | 'important' | 'historical' | 'comprehensive';
+
+/** Which kinds a search returns. */
+export type RecallFilter = 'facts_only' | 'facts_plus_rules' | 'full_context';
 
 /** One memory of one owner. */
 export interface MemoryRef {
@@ -433,81 +191,98 @@ export interface MemoryRef {
   id: string;
 }
 
-/** The eight memory types; each has a base stability. */
-export type MemoryType = 'IDENTITY' | 'PREFERENCE' | 'RELATIONSHIP' | 'EVENT' | 'ACTIVITY' | 'PLAN' | 'CONTEXT' | 'EPHEMERAL';
-
-/** A recorded message. */
-export interface Message {
-  act_id: string | null;
-  at: number;
-  content: string;
-  id: string;
-  role: MessageRole;
-  session_id: string | null;
-}
-
-/** Who wrote a recorded message. */
-export type MessageRole = 'user' | 'agent';
-
-/** Arguments of `messages`: an owner's recorded conversation. */
-export interface MessagesRequest {
+/**
+ * Filters and paging for `list`. Empty lists mean "any"; by default DELETED memories are
+ * left out.
+ */
+export interface ListRequest {
   entity_id: string;
-  /** Messages wanted, newest first (1..=1000, default 50). */
-  limit?: number | null;
-}
-
-/** The store's embedding model, as answered by `embedding_model`. */
-export interface ModelInfo {
-  dimension: number;
-  model: string;
-}
-
-/** A structured memory to store. Only `entity_id` and `content` are required. */
-export interface NewMemory {
-  agent_id?: string | null;
-  /** Default 1.0. */
-  confidence?: number | null;
-  content: string;
+  types?: MemoryType[];
+  states?: State[];
+  statuses?: Status[];
+  kinds?: Kind[];
+  tag?: string | null;
+  pinned?: boolean | null;
   /**
-   * When it was first said, for memories brought from elsewhere (not after now; default
-   * now): it ages from then.
+   * Only these memories (at most 1,000 ids): a read of several by id that, unlike `get`,
+   * is not an access.
    */
-  created_at?: number | null;
-  cron_tag?: string | null;
+  ids?: string[];
+  /** Page size (1..=1000, default 50). */
+  limit?: number | null;
+  offset?: number;
+  /** Oldest first instead of newest first. */
+  oldest_first?: boolean;
+}
+
+/** Lifecycle state, driven by retention. */
+export type State = 'ACTIVE' | 'STALE' | 'ARCHIVED' | 'DELETED';
+
+/** Validity status; every change is written to the status history. */
+export type Status = 'active' | 'challenged' | 'invalidated' | 'merged' | 'superseded';
+
+/** Arguments of `update`. */
+export interface UpdateArgs {
   entity_id: string;
-  expires_at?: number | null;
-  /** Default 0.5, then adjusted by surprise. */
-  importance?: number | null;
-  /** Default fact. */
-  kind?: Kind | null;
-  /** Default working (promoted by use and time). */
-  layer?: Layer | null;
-  pinned?: boolean;
-  /** Default 0. */
-  sentiment?: number | null;
-  session_id?: string | null;
-  /** Default agent (trust 0.7). */
-  source?: Source | null;
-  source_ref?: string | null;
-  /** Manual tags. */
-  tags?: string[];
-  team_id?: string | null;
-  /** Default EVENT. */
-  type?: MemoryType | null;
-  /** The content's vector, when the caller embeds it. */
+  id: string;
+  patch: MemoryPatch;
+}
+
+/** Changes for `update`; absent fields stay as they are. */
+export interface MemoryPatch {
+  content?: string | null;
+  /** Vector for the new content, when the caller embeds it. */
   vector?: Vector | null;
-  visibility?: Visibility | null;
+  type?: MemoryType | null;
+  kind?: Kind | null;
+  importance?: number | null;
+  confidence?: number | null;
+  sentiment?: number | null;
+  /** Replaces the manual tags. */
+  tags?: string[] | null;
+  expires_at?: number | null;
+  source_ref?: string | null;
+}
+
+/** One owner. */
+export interface OwnerRef {
+  entity_id: string;
+}
+
+/** A memory by its id alone. */
+export interface IdRef {
+  id: string;
+}
+
+/** Arguments of `sample`. */
+export interface SampleRequest {
+  /** Only this owner's memories (every owner's when absent). */
+  entity_id?: string | null;
+  /** How many (1..=1000, default 10). */
+  limit?: number | null;
 }
 
 /** Methods without arguments take an empty object (or nothing). */
 export type NoArgs = Record<string, never>;
 
-/** One entity reached by a traversal. */
-export interface Node {
-  /** Hops from the start. */
-  depth: number;
-  name: string;
-  type: EntityType;
+/** Arguments of `pin`. */
+export interface PinArgs {
+  entity_id: string;
+  id: string;
+  pinned: boolean;
+}
+
+/** Arguments of `set_status`. */
+export interface SetStatusArgs {
+  entity_id: string;
+  id: string;
+  status: Status;
+  reason: string;
+}
+
+/** Arguments of `import`: JSONL as made by `export`, or plain records. */
+export interface ImportArgs {
+  jsonl: string;
 }
 
 /** Arguments of `import_notes`. */
@@ -522,6 +297,181 @@ export interface NotesImport {
   source?: string | null;
 }
 
+/** Arguments of `Engine::reembed`. */
+export interface ReembedRequest {
+  /** The built-in embedder to move to: `mnemo-static-v1` or `mnemo-hash-v1`. */
+  model: string;
+}
+
+/** Filters and paging for `Engine::entities`(crate::Engine::entities). */
+export interface EntitiesRequest {
+  entity_id: string;
+  /** Only these types (any when empty). */
+  types?: EntityType[];
+  /** Only entities with a name or alias containing this (case-insensitive). */
+  query?: string | null;
+  /** Page size (1..=1000, default 50). */
+  limit?: number | null;
+  offset?: number;
+}
+
+/** Filters for `Engine::relationships`(crate::Engine::relationships). */
+export interface RelationshipsRequest {
+  entity_id: string;
+  /** Only relationships touching this entity (a name or alias). */
+  entity?: string | null;
+  /** Only these relations (any when empty). */
+  relations?: Relation[];
+  /** Drop relationships weaker than this. */
+  min_strength?: number | null;
+  /** Leave out inferred reverse edges. */
+  stated_only?: boolean;
+  /** At most this many, strongest first (1..=1000, default 50). */
+  limit?: number | null;
+}
+
+/** A breadth-first walk from one entity, for `Engine::traverse`(crate::Engine::traverse). */
+export interface TraverseRequest {
+  entity_id: string;
+  /** Where to start (a name or alias; `user` is the owner). */
+  from: string;
+  /** Hops (1..=5, default 2). */
+  depth?: number | null;
+  /** Follow only these relations (any when empty). */
+  relations?: Relation[];
+  /** Follow only relationships at least this strong. */
+  min_strength?: number | null;
+}
+
+/** The shortest path between two entities, for `Engine::path`(crate::Engine::path). */
+export interface PathRequest {
+  entity_id: string;
+  from: string;
+  to: string;
+  /** Longest path looked for (1..=5, default 5). */
+  max_depth?: number | null;
+}
+
+/** Filters for `Engine::conflicts`(crate::Engine::conflicts). */
+export interface ConflictsRequest {
+  entity_id: string;
+  /** Only open (or only resolved) conflicts. */
+  status?: ConflictStatus | null;
+  /** At most this many, newest first (1..=1000, default 50). */
+  limit?: number | null;
+}
+
+/** Whether a conflict still waits for a decision. */
+export type ConflictStatus = 'open' | 'resolved';
+
+/** A decision on an open conflict, for `Engine::resolve_conflict`(crate::Engine::resolve_conflict). */
+export interface ResolveRequest {
+  entity_id: string;
+  id: string;
+  resolution: Resolution;
+  /** Why (written to the memories' status history); default "resolved by the user". */
+  reason?: string | null;
+}
+
+/** A decision on an open conflict. */
+export type Resolution = 'keep_existing' | 'use_new' | 'merge' | 'keep_both';
+
+/** A new schedule, for `Engine::schedule_create`(crate::Engine::schedule_create). */
+export interface ScheduleCreate {
+  entity_id: string;
+  content: string;
+  /** `cron:daily:09:00`, `cron:weekly:mon:09:00`, `cron:every:2h`, `cron:once:<RFC 3339>`, … */
+  cron_tag: string;
+}
+
+/** Which schedules `Engine::schedules`(crate::Engine::schedules) lists. */
+export interface SchedulesRequest {
+  entity_id: string;
+  /** Done and cancelled ones too. */
+  all?: boolean;
+}
+
+/** One schedule of one owner. */
+export interface ScheduleRef {
+  entity_id: string;
+  id: string;
+}
+
+/** Changes to a schedule, for `Engine::schedule_update`(crate::Engine::schedule_update). */
+export interface ScheduleUpdate {
+  entity_id: string;
+  id: string;
+  content?: string | null;
+  cron_tag?: string | null;
+}
+
+/**
+ * Arguments of `heartbeat_check` and `heartbeat_context`; unset options take the engine's
+ * `heartbeat` configuration.
+ */
+export interface HeartbeatRequest {
+  entity_id: string;
+  autonomy?: Autonomy | null;
+  /** Whether the owner is in a conversation now; by default, a message under 15 min old. */
+  in_conversation?: boolean | null;
+  /** The owner's offset from UTC in minutes (−840 … 840). */
+  utc_offset_minutes?: number | null;
+  quiet_hours?: QuietHours | null;
+  /** How far ahead deadlines count, e.g. "24h", "3d". */
+  deadline_window?: string | null;
+  /** Most items per signal (1–100, default 20). */
+  max_results?: number | null;
+  /** Decide but record nothing (no act, no schedule marked surfaced). */
+  dry_run?: boolean;
+  /** `heartbeat_context` only: also search memories for this text. */
+  query?: string | null;
+  /** `heartbeat_context` only: how many memories the query returns (default 5). */
+  top_k?: number | null;
+}
+
+/**
+ * How the agent uses what the heartbeat finds. The engine decides whether to speak up;
+ * the level decides how, and how often.
+ */
+export type Autonomy = 'observe' | 'suggest' | 'act';
+
+/**
+ * The owner's quiet hours: local hours `start` up to (not including) `end`, wrapping past
+ * midnight when `start > end`.
+ */
+export interface QuietHours {
+  enabled?: boolean;
+  start?: number;
+  end?: number;
+}
+
+/** A message of the conversation, for `Engine::record_message`(crate::Engine::record_message). */
+export interface RecordMessage {
+  entity_id: string;
+  role: MessageRole | null;
+  content: string;
+  session_id?: string | null;
+  /** The act an agent message delivers. */
+  act_id?: string | null;
+}
+
+/** Who wrote a recorded message. */
+export type MessageRole = 'user' | 'agent';
+
+/** Arguments of `messages`: an owner's recorded conversation. */
+export interface MessagesRequest {
+  entity_id: string;
+  /** Messages wanted, newest first (1..=1000, default 50). */
+  limit?: number | null;
+}
+
+/** Per-input outcomes of a write, in input order. */
+export interface WriteReport {
+  outcomes: Outcome[];
+  /** Why the built-in extractor stood in for an LLM's answer (`remember` only). */
+  fallback?: string | null;
+}
+
 /** What happened to one input. */
 export type Outcome =
   /** A new memory was stored. */
@@ -534,16 +484,16 @@ export type Outcome =
    * (`absorbed`) now has status merged.
    */
   | {
-    absorbed: string;
     action: 'merged';
     id: string;
+    absorbed: string;
     similarity: number;
   }
   /** Nothing stored; `existing` is the memory that made it redundant. */
   | {
     action: 'skipped';
-    existing: string | null;
     reason: SkipReason;
+    existing: string | null;
     similarity: number | null;
   }
   /**
@@ -552,305 +502,21 @@ export type Outcome =
    */
   | {
     action: 'conflict';
-    conflict: string;
-    existing: string;
     id: string | null;
+    existing: string;
     kind: ConflictKind;
     mode: ConflictMode;
+    conflict: string;
   };
 
-/** One owner in the store's counts. */
-export interface OwnerCount {
-  entity_id: string;
-  /** Memories not deleted. */
-  total: number;
-}
+/** Why an input stored nothing. */
+export type SkipReason = 'exact_duplicate' | 'semantic_duplicate' | 'subset' | 'not_significant';
 
-/** One owner. */
-export interface OwnerRef {
-  entity_id: string;
-}
+/** What kind of contradiction a conflict is. */
+export type ConflictKind = 'negation' | 'stated_change' | 'preference_flip' | 'changed_number' | 'changed_place' | 'changed_job' | 'changed_relationship';
 
-/** A page of memories from `list`. */
-export interface Page {
-  memories: Memory[];
-  total: number;
-}
-
-/** The shortest path between two entities, for `Engine::path`(crate::Engine::path). */
-export interface PathRequest {
-  entity_id: string;
-  from: string;
-  /** Longest path looked for (1..=5, default 5). */
-  max_depth?: number | null;
-  to: string;
-}
-
-/** Something the owner does on this weekday. */
-export interface Pattern {
-  /** min(1, days / 10). */
-  confidence: number;
-  day_of_week: string;
-  /** Distinct same-weekday dates of the last 90 days it came up on. */
-  days: number;
-  description: string;
-  /** A memory type (lower case) or a tag. */
-  topic: string;
-}
-
-/** Arguments of `pin`. */
-export interface PinArgs {
-  entity_id: string;
-  id: string;
-  pinned: boolean;
-}
-
-/** Something that got better since the agent last spoke up. */
-export interface PositiveDelta {
-  description: string;
-  kind: DeltaKind;
-  /** The plan's memory id, the entity's name, or "sentiment". */
-  subject: string;
-}
-
-/** What pruning did. */
-export interface PruneReport {
-  /** Memories moved to ARCHIVED. */
-  archived: number;
-  /** The step stopped at its bound. */
-  more: boolean;
-  /** Owners holding more live memories than `max_memories`. */
-  owners_over: number;
-}
-
-/**
- * The owner's quiet hours: local hours `start` up to (not including) `end`, wrapping past
- * midnight when `start > end`.
- */
-export interface QuietHours {
-  enabled?: boolean;
-  end?: number;
-  start?: number;
-}
-
-/** Ranking mode: how much each signal weighs in the composite score. */
-export type RankMode = 'balanced' | 'recent' | 'important' | 'historical' | 'comprehensive';
-
-/** Which kinds a search returns. */
-export type RecallFilter = 'facts_only' | 'facts_plus_rules' | 'full_context';
-
-/** A message of the conversation, for `Engine::record_message`(crate::Engine::record_message). */
-export interface RecordMessage {
-  /** The act an agent message delivers. */
-  act_id?: string | null;
-  content: string;
-  entity_id: string;
-  role: MessageRole | null;
-  session_id?: string | null;
-}
-
-/** What `Engine::reembed` did. */
-export interface ReembedReport {
-  dimension: number;
-  /** Memories embedded again (every owner's, every state). */
-  memories: number;
-  /** The store's embedder now, and its dimension. */
-  model: string;
-  previous_dimension: number;
-  /** The embedder before, and its dimension. */
-  previous_model: string;
-}
-
-/** Arguments of `Engine::reembed`. */
-export interface ReembedRequest {
-  /** The built-in embedder to move to: `mnemo-static-v1` or `mnemo-hash-v1`. */
-  model: string;
-}
-
-/** A typed edge `from → to`, read "from *relation* to". */
-export type Relation = 'works_at' | 'employs' | 'manages' | 'reports_to' | 'friend_of' | 'lives_in' | 'home_of' | 'parent_of' | 'child_of' | 'dating' | 'married_to' | 'engaged_to' | 'ex_of' | 'member_of' | 'has_member' | 'founded' | 'founded_by' | 'uses' | 'used_by' | 'created' | 'created_by' | 'collaborates_with' | 'mentors' | 'mentored_by' | 'competitor_of' | 'partner_of' | 'client_of' | 'serves' | 'sibling_of' | 'knows' | 'colleague_of' | 'neighbor_of' | 'roommate_of' | 'cousin_of' | 'relative_of' | 'grandparent_of' | 'grandchild_of' | 'studied_at' | 'teaches' | 'student_of' | 'owns' | 'owned_by' | 'has_pet' | 'pet_of' | 'located_in' | 'born_in' | 'works_on' | 'likes' | 'dislikes' | 'interested_in' | 'attends' | 'visited';
-
-/** A relationship a memory states: `from relation to`; the speaker is `SPEAKER`. */
-export interface RelationMention {
-  /** 0..1: lower when the statement is hedged. */
-  confidence: number;
-  from: string;
-  relation: Relation;
-  to: string;
-}
-
-/** A relationship `from relation to` with its evidence and strength. */
-export interface Relationship {
-  /** Mean confidence of those statements. */
-  confidence: number;
-  /** Memories that stated it. */
-  evidence: number;
-  first_seen: number;
-  from: string;
-  /** The reverse of a stated bidirectional relationship, not stated itself. */
-  inferred: boolean;
-  last_seen: number;
-  relation: Relation;
-  /** 0.4·(1 − 1/(1+evidence)) + 0.3·recency + 0.3·confidence, as of now. */
-  strength: number;
-  to: string;
-}
-
-/** Someone gone silent while plans involve them. */
-export interface RelationshipAlert {
-  days_silent: number;
-  entity: string;
-  entity_type: EntityType;
-  /** Live PLAN memories naming the entity. */
-  related_plans: string[];
-  urgency: AlertLevel;
-}
-
-/** Filters for `Engine::relationships`(crate::Engine::relationships). */
-export interface RelationshipsRequest {
-  /** Only relationships touching this entity (a name or alias). */
-  entity?: string | null;
-  entity_id: string;
-  /** At most this many, strongest first (1..=1000, default 50). */
-  limit?: number | null;
-  /** Drop relationships weaker than this. */
-  min_strength?: number | null;
-  /** Only these relations (any when empty). */
-  relations?: Relation[];
-  /** Leave out inferred reverse edges. */
-  stated_only?: boolean;
-}
-
-/** Arguments of `remember`: a piece of conversation, or what a host extractor found in it. */
-export interface RememberArgs {
-  agent_id?: string | null;
-  /**
-   * The piece of conversation (a chat capture's `User:` / `Assistant:` lines keep only the
-   * user's turns). Required unless `messages` is given.
-   */
-  content?: string;
-  entity_id: string;
-  /**
-   * Memories the host already extracted from `content` (an LLM extractor, or `extract`
-   * plus host vectors); when absent the engine's extractor runs.
-   */
-  extracted?: Extracted[] | null;
-  /**
-   * An LLM's raw answer to the `llm_instructions` for `content`: checked by the engine;
-   * when it cannot be used the built-in extractor runs and the report says why.
-   */
-  llm_output?: string | null;
-  /**
-   * The conversation as role-tagged messages instead of `content`: only what the user
-   * said is remembered.
-   */
-  messages?: ChatMessage[] | null;
-  session_id?: string | null;
-  /** Default conversation (trust 0.6). */
-  source?: Source | null;
-  source_ref?: string | null;
-  /** The team the memories are shared with (stored with them). */
-  team_id?: string | null;
-  /** Who besides the owner's agent may see them (default private). */
-  visibility?: Visibility | null;
-}
-
-/** A decision on an open conflict. */
-export type Resolution = 'keep_existing' | 'use_new' | 'merge' | 'keep_both';
-
-/** A decision on an open conflict, for `Engine::resolve_conflict`(crate::Engine::resolve_conflict). */
-export interface ResolveRequest {
-  entity_id: string;
-  id: string;
-  /** Why (written to the memories' status history); default "resolved by the user". */
-  reason?: string | null;
-  resolution: Resolution;
-}
-
-/** Arguments of `sample`. */
-export interface SampleRequest {
-  /** Only this owner's memories (every owner's when absent). */
-  entity_id?: string | null;
-  /** How many (1..=1000, default 10). */
-  limit?: number | null;
-}
-
-/** A schedule. */
-export interface Schedule {
-  acknowledged_at: number | null;
-  content: string;
-  created_at: number;
-  cron_tag: string;
-  /** The id of its PLAN memory. */
-  id: string;
-  /** Due times that passed without an acknowledgement. */
-  missed: number;
-  /** When it next falls due (none once done or cancelled). */
-  next_due_at: number | null;
-  status: ScheduleStatus;
-}
-
-/** A new schedule, for `Engine::schedule_create`(crate::Engine::schedule_create). */
-export interface ScheduleCreate {
-  content: string;
-  /** `cron:daily:09:00`, `cron:weekly:mon:09:00`, `cron:every:2h`, `cron:once:<RFC 3339>`, … */
-  cron_tag: string;
-  entity_id: string;
-}
-
-/** One schedule of one owner. */
-export interface ScheduleRef {
-  entity_id: string;
-  id: string;
-}
-
-/** Whether a schedule still falls due. */
-export type ScheduleStatus = 'active' | 'cancelled' | 'done';
-
-/** Changes to a schedule, for `Engine::schedule_update`(crate::Engine::schedule_update). */
-export interface ScheduleUpdate {
-  content?: string | null;
-  cron_tag?: string | null;
-  entity_id: string;
-  id: string;
-}
-
-/** Which schedules `Engine::schedules`(crate::Engine::schedules) lists. */
-export interface SchedulesRequest {
-  /** Done and cancelled ones too. */
-  all?: boolean;
-  entity_id: string;
-}
-
-/** Why a hit ranked where it did: every input of its score. */
-export interface ScoreBreakdown {
-  confidence: number;
-  /** Relevance lent by a neighbouring memory of the same session (0 when none). */
-  context: number;
-  /** e^(0.2·feedback). */
-  feedback_multiplier: number;
-  importance: number;
-  mode: RankMode;
-  recency: number;
-  /**
-   * How relevant the memory is to the query, 0–1, comparable across queries: its own
-   * (vector_weight·cosine⁺ + (1 − vector_weight)·text) or what a session neighbour lent
-   * it, whichever is higher. `min_score` is compared with this.
-   */
-  relevance: number;
-  retention: number;
-  /** Relevance relative to the best match of this query (1 = the best match). */
-  semantic: number;
-  /** Penalty for STALE memories (1 otherwise). */
-  state_multiplier: number;
-  /**
-   * Text relevance: the share of the query's words the memory says, weighed by their
-   * rarity (BM25), 0 when none matched.
-   */
-  text: number;
-  /** Cosine similarity of the query vector and the memory's vector. */
-  vector: number;
-}
+/** How a conflict is resolved. */
+export type ConflictMode = 'keep_existing' | 'use_new' | 'merge' | 'ask' | 'temporal';
 
 /** One search result and why it ranked there. */
 export interface SearchHit {
@@ -859,172 +525,506 @@ export interface SearchHit {
   why: ScoreBreakdown;
 }
 
-/** A search. Only `entity_id` and `query` (or `vector`) are required. */
-export interface SearchRequest {
-  /** Only memories that name one of these entities of the owner's graph (names or aliases). */
-  entities?: string[];
-  entity_id: string;
-  /** Search ARCHIVED memories too. */
-  include_archived?: boolean;
-  /** Results wanted (1..=1000, default 10). */
-  limit?: number | null;
-  /**
-   * Drop hits whose relevance (`why.relevance`, 0–1, comparable across queries) is below
-   * this (default: the configuration's `recall.min_relevance`).
-   */
-  min_score?: number | null;
-  mode?: RankMode;
-  query: string;
-  recall?: RecallFilter;
-  /** Only these types (any when empty). */
-  types?: MemoryType[];
-  /** The query's vector, when the caller embeds it; else the engine's embedder is used. */
-  vector?: Vector | null;
-}
-
-/** Arguments of `seed`. */
-export interface SeedArgs {
-  items: NewMemory[];
-}
-
-/** The owner's recent sentiment against the one before. */
-export interface SentimentTrend {
-  /** |recent − previous|. */
-  delta: number;
-  direction: Trend;
-  /** Memories felt strongly (|sentiment| > 0.7). */
-  notable: Memory[];
-  previous_avg: number;
-  recent_avg: number;
-}
-
-/** Arguments of `set_status`. */
-export interface SetStatusArgs {
-  entity_id: string;
+/** One stored memory, as every surface returns it. */
+export interface Memory {
   id: string;
-  reason: string;
-  status: Status;
-}
-
-/** One signal the scan found. */
-export interface Signal {
-  kind: SignalKind;
-  /** Ids of the memories it is about. */
-  memories: string[];
-  /** One line saying what it found. */
-  summary: string;
-  /** Whether the decision surfaced it (it passed the time-of-day and conversation steps). */
-  surfaced: boolean;
-  /** Its tier after freshness and `critical`/`urgent`/`low-priority`/`backlog` tags. */
-  tier: Urgency;
-}
-
-/** The 14 signals of the scan. */
-export type SignalKind = 'scheduled' | 'deadlines' | 'conflicts' | 'continuity' | 'stale_monitors' | 'memory_velocity' | 'pending_work' | 'goal_progress' | 'knowledge_gaps' | 'positive_deltas' | 'decaying' | 'sentiment' | 'relationships' | 'patterns';
-
-/** Why an input stored nothing. */
-export type SkipReason = 'exact_duplicate' | 'semantic_duplicate' | 'subset' | 'not_significant';
-
-/** Who wrote the memory; decides its trust. */
-export type Source = 'user' | 'agent' | 'conversation' | 'import';
-
-/** Lifecycle state, driven by retention. */
-export type State = 'ACTIVE' | 'STALE' | 'ARCHIVED' | 'DELETED';
-
-/** Counts of one owner's memories. */
-export interface Stats {
-  /** Includes DELETED (soft-deleted, not yet purged). */
-  by_state: Record<string, number>;
-  by_status: Record<string, number>;
-  by_tier: Record<string, number>;
-  by_type: Record<string, number>;
-  embedding_dim: number;
-  embedding_model: string;
   entity_id: string;
-  /** Memories not deleted. */
-  total: number;
-}
-
-/** Validity status; every change is written to the status history. */
-export type Status = 'active' | 'challenged' | 'invalidated' | 'merged' | 'superseded';
-
-/** One entry of a memory's status audit trail. */
-export interface StatusChange {
-  changed_at: number;
-  new: Status;
-  old: Status;
-  reason: string;
-}
-
-/** Counts of every owner's memories, as answered by `store_stats`. */
-export interface StoreStats {
-  /** Includes DELETED (soft-deleted, not yet purged). */
-  by_state: Record<string, number>;
-  by_status: Record<string, number>;
-  by_tier: Record<string, number>;
-  by_type: Record<string, number>;
-  embedding_dim: number;
-  embedding_model: string;
-  /** Owners with memories not deleted, by id. */
-  owners: OwnerCount[];
-  /** Memories not deleted. */
-  total: number;
-}
-
-/** What auto-tag refresh did. */
-export interface TagsReport {
-  /** The step stopped at its bound. */
-  more: boolean;
-  /** Memories given automatic tags. */
-  tagged: number;
+  agent_id: string | null;
+  session_id: string | null;
+  team_id: string | null;
+  visibility: Visibility;
+  content: string;
+  /** SHA-256 (hex) of the normalised content. */
+  content_hash: string;
+  type: MemoryType;
+  kind: Kind;
+  layer: Layer;
+  state: State;
+  status: Status;
+  tier: Tier;
+  importance: number;
+  confidence: number;
+  sentiment: number;
+  source: Source;
+  trust: number;
+  access_count: number;
+  last_accessed_at: number | null;
+  /** Feedback score: reinforce +3, demote −1. */
+  feedback: number;
+  pinned: boolean;
+  /** Tags added by the caller; the system never removes them. */
+  manual_tags: string[];
+  /** Tags added by the system. */
+  auto_tags: string[];
+  expires_at: number | null;
+  cron_tag: string | null;
+  source_ref: string | null;
+  /** Surprise at write time (0..1): how far the memory was from its nearest neighbours. */
+  surprise: number | null;
+  /** For a memory with status `merged`: the memory that absorbed it. */
+  merged_into: string | null;
+  created_at: number;
+  updated_at: number;
+  /** When the current lifecycle state began. */
+  state_changed_at: number;
+  deleted_at: number | null;
 }
 
 /** Storage tier: how often a memory is likely to be needed. */
 export type Tier = 'hot' | 'warm' | 'archive';
 
-/** Part of the owner's day. */
-export type TimePeriod = 'morning' | 'working' | 'evening' | 'late_night' | 'quiet';
+/** Why a hit ranked where it did: every input of its score. */
+export interface ScoreBreakdown {
+  /**
+   * How relevant the memory is to the query, 0–1, comparable across queries: its own
+   * (vector_weight·cosine⁺ + (1 − vector_weight)·text) or what a session neighbour lent
+   * it, whichever is higher. `min_score` is compared with this.
+   */
+  relevance: number;
+  /** Relevance relative to the best match of this query (1 = the best match). */
+  semantic: number;
+  /** Cosine similarity of the query vector and the memory's vector. */
+  vector: number;
+  /**
+   * Text relevance: the share of the query's words the memory says, weighed by their
+   * rarity (BM25), 0 when none matched.
+   */
+  text: number;
+  /** Relevance lent by a neighbouring memory of the same session (0 when none). */
+  context: number;
+  recency: number;
+  retention: number;
+  importance: number;
+  confidence: number;
+  /** e^(0.2·feedback). */
+  feedback_multiplier: number;
+  /** Penalty for STALE memories (1 otherwise). */
+  state_multiplier: number;
+  mode: RankMode;
+}
+
+/** A page of memories from `list`. */
+export interface Page {
+  total: number;
+  memories: Memory[];
+}
+
+/** What `forget_all` did. */
+export interface ForgetAllReport {
+  entity_id: string;
+  /** Memories forgotten (soft-deleted; purged after the retention period). */
+  forgotten: number;
+}
+
+/** Where a memory lives, as answered by `locate`. */
+export interface Location {
+  id: string;
+  /** The owner the memory belongs to. */
+  entity_id: string;
+  /** Whether the memory is a schedule (its id also addresses the schedule calls). */
+  schedule: boolean;
+}
+
+/** Counts of every owner's memories, as answered by `store_stats`. */
+export interface StoreStats {
+  /** Owners with memories not deleted, by id. */
+  owners: OwnerCount[];
+  /** Memories not deleted. */
+  total: number;
+  by_type: Record<string, number>;
+  /** Includes DELETED (soft-deleted, not yet purged). */
+  by_state: Record<string, number>;
+  by_status: Record<string, number>;
+  by_tier: Record<string, number>;
+  embedding_model: string;
+  embedding_dim: number;
+}
+
+/** One owner in the store's counts. */
+export interface OwnerCount {
+  entity_id: string;
+  /** Memories not deleted. */
+  total: number;
+}
+
+/** One entry of a memory's status audit trail. */
+export interface StatusChange {
+  old: Status;
+  new: Status;
+  reason: string;
+  changed_at: number;
+}
+
+/** Counts of one owner's memories. */
+export interface Stats {
+  entity_id: string;
+  /** Memories not deleted. */
+  total: number;
+  by_type: Record<string, number>;
+  /** Includes DELETED (soft-deleted, not yet purged). */
+  by_state: Record<string, number>;
+  by_status: Record<string, number>;
+  by_tier: Record<string, number>;
+  embedding_model: string;
+  embedding_dim: number;
+}
+
+/** What one maintenance pass did. */
+export interface MaintainReport {
+  /** Rows whose due time had come and were looked at. */
+  examined: number;
+  to_stale: number;
+  to_archived: number;
+  to_deleted: number;
+  promoted: number;
+  purged: number;
+  /**
+   * What consolidation did, when the pass ran it (`consolidate`, or `maintain` once its
+   * cadence came round).
+   */
+  consolidation: Consolidation | null;
+}
+
+/** What one consolidation did, step by step. */
+export interface Consolidation {
+  edges: EdgesReport;
+  tags: TagsReport;
+  clusters: ClusterReport;
+  pruning: PruneReport;
+  /** A step stopped at its bound: run again to finish. */
+  more: boolean;
+}
+
+/** What stale-edge cleanup did. */
+export interface EdgesReport {
+  /** Evidence rows of superseded and forgotten memories withdrawn. */
+  evidence_withdrawn: number;
+  /** Relationships removed: left without evidence, or stale and weak. */
+  relationships_removed: number;
+  /** The step stopped at its bound. */
+  more: boolean;
+}
+
+/** What auto-tag refresh did. */
+export interface TagsReport {
+  /** Memories given automatic tags. */
+  tagged: number;
+  /** The step stopped at its bound. */
+  more: boolean;
+}
+
+/** What cluster-and-merge did. */
+export interface ClusterReport {
+  /** Memories looked at. */
+  examined: number;
+  /** Clusters merged, and the memories they held. */
+  clusters: number;
+  merged: number;
+  /** The step stopped at its bound (the next run goes on from there). */
+  more: boolean;
+}
+
+/** What pruning did. */
+export interface PruneReport {
+  /** Owners holding more live memories than `max_memories`. */
+  owners_over: number;
+  /** Memories moved to ARCHIVED. */
+  archived: number;
+  /** The step stopped at its bound. */
+  more: boolean;
+}
+
+/** What an import did. */
+export interface ImportReport {
+  /** Full records restored as they were. */
+  restored: number;
+  /** Full records whose id was already in this store (left untouched). */
+  already_present: number;
+  /**
+   * Outcomes of the plain records (`entity_id` + `content` + optional fields), which go
+   * through the write path with dedup.
+   */
+  written: WriteReport;
+}
+
+/** The store's embedding model, as answered by `embedding_model`. */
+export interface ModelInfo {
+  model: string;
+  dimension: number;
+}
+
+/** What `Engine::reembed` did. */
+export interface ReembedReport {
+  /** The store's embedder now, and its dimension. */
+  model: string;
+  dimension: number;
+  /** The embedder before, and its dimension. */
+  previous_model: string;
+  previous_dimension: number;
+  /** Memories embedded again (every owner's, every state). */
+  memories: number;
+}
+
+/** An entity of an owner's graph. */
+export interface Entity {
+  name: string;
+  type: EntityType;
+  /** Other names it goes by ("Ana" for "Ana Souza"). */
+  aliases: string[];
+  /** Memories that named it. */
+  mentions: number;
+  first_seen: number;
+  last_seen: number;
+}
+
+/** A relationship `from relation to` with its evidence and strength. */
+export interface Relationship {
+  from: string;
+  relation: Relation;
+  to: string;
+  /** Memories that stated it. */
+  evidence: number;
+  /** Mean confidence of those statements. */
+  confidence: number;
+  /** 0.4·(1 − 1/(1+evidence)) + 0.3·recency + 0.3·confidence, as of now. */
+  strength: number;
+  /** The reverse of a stated bidirectional relationship, not stated itself. */
+  inferred: boolean;
+  first_seen: number;
+  last_seen: number;
+}
 
 /** What a traversal reached: nodes in the order found, and the edges followed. */
 export interface Traversal {
-  edges: Relationship[];
   nodes: Node[];
+  edges: Relationship[];
 }
 
-/** A breadth-first walk from one entity, for `Engine::traverse`(crate::Engine::traverse). */
-export interface TraverseRequest {
-  /** Hops (1..=5, default 2). */
-  depth?: number | null;
+/** One entity reached by a traversal. */
+export interface Node {
+  name: string;
+  type: EntityType;
+  /** Hops from the start. */
+  depth: number;
+}
+
+/**
+ * A path: its relationships in order from `from` to `to` (each as stored, so an edge may
+ * point back along the path); empty and `found: false` when none is within reach.
+ */
+export interface GraphPath {
+  found: boolean;
+  hops: Relationship[];
+}
+
+/** A conflict between a new statement and an existing memory. */
+export interface Conflict {
+  id: string;
+  kind: ConflictKind;
+  /** The mode applied when it was found. */
+  mode: ConflictMode;
+  status: ConflictStatus;
+  /** The memory stored for the new statement (none when it was not stored). */
+  memory: string | null;
+  /** What the new statement said. */
+  content: string;
+  /** The memory it contradicted. */
+  existing: string;
+  existing_content: string;
+  resolution: Resolution | null;
+  reason: string | null;
+  created_at: number;
+  resolved_at: number | null;
+}
+
+/** A schedule. */
+export interface Schedule {
+  /** The id of its PLAN memory. */
+  id: string;
+  content: string;
+  cron_tag: string;
+  status: ScheduleStatus;
+  /** When it next falls due (none once done or cancelled). */
+  next_due_at: number | null;
+  /** Due times that passed without an acknowledgement. */
+  missed: number;
+  acknowledged_at: number | null;
+  created_at: number;
+}
+
+/** Whether a schedule still falls due. */
+export type ScheduleStatus = 'active' | 'cancelled' | 'done';
+
+/** What `heartbeat_check` answers. */
+export interface HeartbeatReport {
   entity_id: string;
-  /** Where to start (a name or alias; `user` is the owner). */
-  from: string;
-  /** Follow only relationships at least this strong. */
-  min_strength?: number | null;
-  /** Follow only these relations (any when empty). */
-  relations?: Relation[];
+  checked_at: number;
+  should_act: boolean;
+  decision_reason: DecisionReason;
+  /** Urgency of what is surfaced (none when nothing is). */
+  urgency_tier: Urgency | null;
+  autonomy: Autonomy;
+  /** First 16 hex of SHA-256 over the surfaced signals' keys (empty when none). */
+  fingerprint: string;
+  /** Sum of the surfaced signals' weights (10/5/3/1). */
+  confluence_score: number;
+  /** The cooldown in force, in ms, after the time-of-day and response-rate factors. */
+  cooldown_ms: number;
+  time_period: TimePeriod;
+  in_conversation: boolean;
+  /** Share of the last week's acts the owner answered within 2 h (1 with fewer than 3). */
+  response_rate: number;
+  /** Memories written since the last act. */
+  memory_velocity: number;
+  /** When to check again, in ms from now. */
+  next_tick_ms: number;
+  /** The recorded act (when the agent should act and this was not a dry run). */
+  act_id: string | null;
+  /** The memory a nudge is about. */
+  nudge: Memory | null;
+  /** Every signal found, most urgent first. */
+  signals: Signal[];
+  scheduled: Schedule[];
+  deadlines: Memory[];
+  conflicts: Conflict[];
+  continuity: Continuity | null;
+  stale_monitors: Memory[];
+  pending_work: Memory[];
+  goal_progress: GoalProgress[];
+  knowledge_gaps: KnowledgeGap[];
+  positive_deltas: PositiveDelta[];
+  decaying: Memory[];
+  sentiment_trend: SentimentTrend | null;
+  relationship_alerts: RelationshipAlert[];
+  behavioral_patterns: Pattern[];
+  /** The surfaced signals as plain text for an agent's prompt. */
+  summary: string;
+}
+
+/** Which step of should_act decided, and how. */
+export type DecisionReason = 'first_contact' | 'act_deadline_critical' | 'suppress_time_period' | 'suppress_conversation_low' | 'no_signals' | 'act_immediate' | 'suppress_stale' | 'suppress_confluence' | 'act_confluence' | 'suppress_cooldown' | 'suppress_topic_repeat' | 'act' | 'nudge' | 'suppress_nudge_cap' | 'suppress_nudge_backoff';
+
+/** How urgent a signal is, least to most. */
+export type Urgency = 'low' | 'normal' | 'elevated' | 'immediate';
+
+/** Part of the owner's day. */
+export type TimePeriod = 'morning' | 'working' | 'evening' | 'late_night' | 'quiet';
+
+/** One signal the scan found. */
+export interface Signal {
+  kind: SignalKind;
+  /** Its tier after freshness and `critical`/`urgent`/`low-priority`/`backlog` tags. */
+  tier: Urgency;
+  /** Whether the decision surfaced it (it passed the time-of-day and conversation steps). */
+  surfaced: boolean;
+  /** Ids of the memories it is about. */
+  memories: string[];
+  /** One line saying what it found. */
+  summary: string;
+}
+
+/** The 14 signals of the scan. */
+export type SignalKind = 'scheduled' | 'deadlines' | 'conflicts' | 'continuity' | 'stale_monitors' | 'memory_velocity' | 'pending_work' | 'goal_progress' | 'knowledge_gaps' | 'positive_deltas' | 'decaying' | 'sentiment' | 'relationships' | 'patterns';
+
+/** An interrupted session the agent could offer to resume. */
+export interface Continuity {
+  /** The session's newest CONTEXT/ACTIVITY memories, newest first (at most 5). */
+  last_memories: Memory[];
+  session_age_hours: number;
+  /** The session left an activity or plan open. */
+  was_interrupted: boolean;
+  resume_suggestion: string;
+}
+
+/** How one goal is going. */
+export interface GoalProgress {
+  plan: Memory;
+  /** ACTIVITY memories that work towards it (stored vectors, or shared entities). */
+  activities: string[];
+  /** min(1, activities / 10). */
+  progress: number;
+  /** Days to its deadline (negative when past), if it has one. */
+  days_left: number | null;
+  status: GoalStatus;
+}
+
+/** How a goal (a PLAN) is going, worst first. */
+export type GoalStatus = 'no_activity' | 'stalled' | 'at_risk' | 'on_track';
+
+/** A question stored in memory that nothing answers yet. */
+export interface KnowledgeGap {
+  memory_id: string;
+  question: string;
+  asked_at: number;
+}
+
+/** Something that got better since the agent last spoke up. */
+export interface PositiveDelta {
+  kind: DeltaKind;
+  description: string;
+  /** The plan's memory id, the entity's name, or "sentiment". */
+  subject: string;
+}
+
+/** What got better since the last act. */
+export type DeltaKind = 'goal_improved' | 'entity_reengaged' | 'sentiment_improved';
+
+/** The owner's recent sentiment against the one before. */
+export interface SentimentTrend {
+  recent_avg: number;
+  previous_avg: number;
+  direction: Trend;
+  /** |recent − previous|. */
+  delta: number;
+  /** Memories felt strongly (|sentiment| > 0.7). */
+  notable: Memory[];
 }
 
 /** Direction of the owner's recent sentiment. */
 export type Trend = 'declining' | 'stable' | 'improving';
 
-/** Arguments of `update`. */
-export interface UpdateArgs {
-  entity_id: string;
-  id: string;
-  patch: MemoryPatch;
+/** Someone gone silent while plans involve them. */
+export interface RelationshipAlert {
+  entity: string;
+  entity_type: EntityType;
+  days_silent: number;
+  /** Live PLAN memories naming the entity. */
+  related_plans: string[];
+  urgency: AlertLevel;
 }
 
-/** How urgent a signal is, least to most. */
-export type Urgency = 'low' | 'normal' | 'elevated' | 'immediate';
+/** How pressing a silent entity is: urgent when a plan naming it is due within 14 days. */
+export type AlertLevel = 'attention' | 'urgent';
 
-/** Who may see a memory besides its owner's agent. */
-export type Visibility = 'private' | 'team' | 'global';
+/** Something the owner does on this weekday. */
+export interface Pattern {
+  description: string;
+  /** A memory type (lower case) or a tag. */
+  topic: string;
+  day_of_week: string;
+  /** Distinct same-weekday dates of the last 90 days it came up on. */
+  days: number;
+  /** min(1, days / 10). */
+  confidence: number;
+}
 
-/** Per-input outcomes of a write, in input order. */
-export interface WriteReport {
-  /** Why the built-in extractor stood in for an LLM's answer (`remember` only). */
-  fallback?: string | null;
-  outcomes: Outcome[];
+/** What `heartbeat_context` answers: the check, and what an agent needs to word it. */
+export interface HeartbeatContext {
+  report: HeartbeatReport;
+  /** The agent's last recorded messages, newest first, so it does not repeat itself. */
+  recent_messages: Message[];
+  /** Memories matching `query` (empty without one). */
+  relevant_memories: SearchHit[];
+}
+
+/** A recorded message. */
+export interface Message {
+  id: string;
+  role: MessageRole;
+  content: string;
+  session_id: string | null;
+  act_id: string | null;
+  at: number;
 }
 
 /** Names of earlier releases. */

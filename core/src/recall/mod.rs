@@ -15,8 +15,6 @@ mod candidates;
 mod diversity;
 pub mod rank;
 
-use std::collections::BTreeMap;
-
 use serde::{Deserialize, Serialize};
 
 pub(crate) use cache::Cache;
@@ -176,59 +174,65 @@ pub(crate) fn search(
         candidates = naming(view, cfg, owner, &req.entities, candidates, &query)?;
     }
 
-    // 2. Admission, on fresh rows with the accesses not yet written applied.
-    let pks: Vec<i64> = candidates
-        .iter()
-        .filter(|c| by_entity || c.relevance(cfg.vector_weight) > 0.0)
-        .map(|c| c.pk)
-        .collect();
-    let mut rows: BTreeMap<i64, Memory> = memories::by_pks(view.conn(), owner, &pks)?
-        .into_iter()
-        .collect();
-    for (pk, m) in rows.iter_mut() {
-        if let Some(p) = view.pending(*pk) {
-            decay::access(m, p.count, p.at);
-        }
-    }
-    let admitted: Vec<Candidate> = candidates
-        .into_iter()
-        .filter(|c| rows.get(&c.pk).is_some_and(|m| rank::admits(req, m)))
-        .collect();
-
-    // 3. Relevance decides what is an answer at all (an entity's memories may share no word
-    //    with the query: only the caller's own minimum applies to them), the gate which
-    //    qualify, the mode's score orders them.
+    // 2. Admission, on fresh rows with the accesses not yet written applied. Relevance
+    //    decides what is an answer at all (an entity's memories may share no word with the
+    //    query: only the caller's own minimum applies to them). Rows are read in relevance
+    //    order and only as far as the answer reaches: every memory that qualifies (3.), and
+    //    the rest only should diversity (4.) leave the answer short.
+    let w = cfg.vector_weight;
     let min_relevance = match req.min_score {
         Some(min) => min,
         None if by_entity => 0.0,
         None => cfg.min_relevance,
     };
-    let qualified = rank::qualifying(&admitted, cfg.vector_weight, cfg.relevance_gate, limit);
-    let best = admitted
-        .first()
-        .map_or(0.0, |c| c.relevance(cfg.vector_weight));
-    let now = view.now()?;
-    let mut ranked: Vec<Ranked> = Vec::with_capacity(admitted.len());
-    for (i, c) in admitted.iter().enumerate() {
-        let Some(memory) = rows.remove(&c.pk) else {
-            continue;
+    candidates::by_relevance(&mut candidates, w);
+    let mut rest = candidates
+        .into_iter()
+        .filter(|c| (by_entity || c.relevance(w) > 0.0) && c.relevance(w) >= min_relevance)
+        .peekable();
+    let conn = view.conn();
+    let admit = |view: &View, c: Candidate| -> Result<Option<(Candidate, Memory)>> {
+        let Some(mut m) = memories::by_pk(conn, owner, c.pk)? else {
+            return Ok(None);
         };
-        let why = rank::score(c, &memory, best, req.mode, now, cfg, view.retention());
-        let score = why.score();
-        if why.relevance < min_relevance {
-            continue;
+        if let Some(p) = view.pending(c.pk) {
+            decay::access(&mut m, p.count, p.at);
         }
-        ranked.push(Ranked {
+        Ok(rank::admits(req, &m).then_some((c, m)))
+    };
+    let mut admitted: Vec<(Candidate, Memory)> = Vec::new();
+    while let Some(c) = rest.next_if(|c| {
+        admitted.len() < limit
+            || admitted
+                .first()
+                .is_some_and(|(best, _)| c.relevance(w) >= cfg.relevance_gate * best.relevance(w))
+    }) {
+        admitted.extend(admit(view, c)?);
+    }
+
+    // 3. The gate decides which qualify, the mode's score orders them.
+    let relevances: Vec<f64> = admitted.iter().map(|(c, _)| c.relevance(w)).collect();
+    let qualified = rank::qualifying(&relevances, cfg.relevance_gate, limit);
+    let best = admitted.first().map_or(0.0, |(c, _)| c.relevance(w));
+    let (now, retention) = (view.now()?, view.retention());
+    let score = |(c, memory): (Candidate, Memory), qualifies: bool| {
+        let why = rank::score(&c, &memory, best, req.mode, now, cfg, retention);
+        Ranked {
             pk: c.pk,
-            memory,
-            order: if i < qualified {
-                score
+            order: if qualifies {
+                why.score()
             } else {
                 f64::NEG_INFINITY
             },
+            memory,
             why,
-        });
-    }
+        }
+    };
+    let mut ranked: Vec<Ranked> = admitted
+        .into_iter()
+        .enumerate()
+        .map(|(i, hit)| score(hit, i < qualified))
+        .collect();
     // Qualified first by score (ties by id); the rest keep their relevance order.
     ranked.sort_by(|a, b| {
         b.order.total_cmp(&a.order).then_with(|| {
@@ -240,17 +244,17 @@ pub(crate) fn search(
         })
     });
 
-    // 4. Diversity.
-    let set = view.vectors(owner)?;
-    // A repeat is nearly identical in meaning and says nothing the kept hit does not: an
-    // embedder of meaning puts "dentist on Tuesday" and "dentist on Thursday" close too.
-    let kept = diversity::diversify(ranked, limit, |a, b| {
-        let close = match (set.get(a.pk), set.get(b.pk)) {
-            (Some(x), Some(y)) => embed::dot(x, y) as f64 > cfg.diversity_threshold,
-            _ => false,
-        };
-        close && !dedup::adds_information(&b.memory.content, &a.memory.content)
-    });
+    // 4. Diversity; should it leave the answer short, the memories not read yet follow, in
+    //    relevance order (a second pass over the kept ones drops nothing more).
+    let mut kept = diversify(view, cfg, owner, ranked, limit)?;
+    if kept.len() < limit && rest.peek().is_some() {
+        let mut more = Vec::new();
+        for c in rest {
+            more.extend(admit(view, c)?);
+        }
+        kept.extend(more.into_iter().map(|hit| score(hit, false)));
+        kept = diversify(view, cfg, owner, kept, limit)?;
+    }
 
     // 5. The hits are accesses.
     let mut hits = Vec::with_capacity(kept.len());
@@ -271,6 +275,26 @@ pub(crate) fn search(
         });
     }
     Ok(hits)
+}
+
+/// The first `limit` of `ranked` that do not repeat one kept before them: a repeat is nearly
+/// identical in meaning and says nothing the kept hit does not (an embedder of meaning puts
+/// "dentist on Tuesday" and "dentist on Thursday" close too).
+fn diversify(
+    view: &mut View,
+    cfg: &RecallConfig,
+    owner: &Owner,
+    ranked: Vec<Ranked>,
+    limit: usize,
+) -> Result<Vec<Ranked>> {
+    let set = view.vectors(owner)?;
+    Ok(diversity::diversify(ranked, limit, |a, b| {
+        let close = match (set.get(a.pk), set.get(b.pk)) {
+            (Some(x), Some(y)) => embed::dot(x, y) as f64 > cfg.diversity_threshold,
+            _ => false,
+        };
+        close && !dedup::adds_information(&b.memory.content, &a.memory.content)
+    }))
 }
 
 /// The candidates of a query: cached, else the owner's `k` nearest vectors and `k` best text

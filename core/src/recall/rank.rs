@@ -114,16 +114,16 @@ impl ScoreBreakdown {
     }
 }
 
-/// How many of the (relevance-sorted) candidates qualify for ranking: those within `gate` of
-/// the best relevance, and at least `limit`.
-pub fn qualifying(sorted: &[Candidate], vector_weight: f64, gate: f64, limit: usize) -> usize {
-    let best = sorted.first().map_or(0.0, |c| c.relevance(vector_weight));
-    sorted
+/// How many of the candidates (their relevances, best first) qualify for ranking: those
+/// within `gate` of the best relevance, and at least `limit`.
+pub fn qualifying(relevances: &[f64], gate: f64, limit: usize) -> usize {
+    let best = relevances.first().copied().unwrap_or(0.0);
+    relevances
         .iter()
-        .take_while(|c| c.relevance(vector_weight) >= gate * best)
+        .take_while(|&&r| r >= gate * best)
         .count()
         .max(limit)
-        .min(sorted.len())
+        .min(relevances.len())
 }
 
 /// Whether a memory may appear in the results of `req`.
@@ -235,16 +235,19 @@ mod tests {
 
     #[test]
     fn gate_keeps_comparable_relevance_and_at_least_limit() {
-        let sorted = vec![
+        let sorted: Vec<f64> = [
             cand(1, 1.0, 1.0),
             cand(2, 0.9, 0.8),
             cand(3, 0.5, 0.5),
             cand(4, 0.1, 0.0),
-        ];
-        assert_eq!(qualifying(&sorted, 0.5, 0.8, 1), 2);
-        assert_eq!(qualifying(&sorted, 0.5, 0.8, 3), 3);
-        assert_eq!(qualifying(&sorted, 0.5, 0.8, 10), 4);
-        assert_eq!(qualifying(&sorted, 0.5, 0.0, 1), 4);
-        assert_eq!(qualifying(&[], 0.5, 0.8, 1), 0);
+        ]
+        .iter()
+        .map(|c| c.relevance(0.5))
+        .collect();
+        assert_eq!(qualifying(&sorted, 0.8, 1), 2);
+        assert_eq!(qualifying(&sorted, 0.8, 3), 3);
+        assert_eq!(qualifying(&sorted, 0.8, 10), 4);
+        assert_eq!(qualifying(&sorted, 0.0, 1), 4);
+        assert_eq!(qualifying(&[], 0.8, 1), 0);
     }
 }

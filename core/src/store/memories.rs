@@ -236,6 +236,11 @@ pub fn by_pks(conn: &Connection, owner: &str, pks: &[i64]) -> Result<Vec<(i64, M
     lookup(conn, Some(owner), sorted)
 }
 
+/// The memory of `owner` with key `pk`, if there is one.
+pub fn by_pk(conn: &Connection, owner: &str, pk: i64) -> Result<Option<Memory>> {
+    Ok(lookup(conn, Some(owner), [pk])?.pop().map(|(_, m)| m))
+}
+
 /// The rows of `pks` in the order given, those of `owner` only when one is given (missing
 /// keys are left out). One indexed lookup per key: for the few hundred rows a call reads this
 /// is cheaper than a join over a JSON list of keys, which must also sort its result.

@@ -146,7 +146,7 @@ impl<'s> View<'s> {
     }
 
     /// The retention settings.
-    pub fn retention(&self) -> &RetentionConfig {
+    pub fn retention(&self) -> &'s RetentionConfig {
         self.host.retention
     }
 

@@ -15,11 +15,11 @@ use crate::embed::dot;
 use simhash::{hamming, SimHash};
 
 /// Sets up to this size are scanned exactly in f32 only.
-const EXACT_SCAN_MAX: usize = 1024;
+const EXACT_SCAN_MAX: usize = 256;
 /// Candidates kept by the Hamming prefilter, per neighbour asked for …
 const PREFILTER_FACTOR: usize = 16;
 /// … and at least this many …
-const PREFILTER_MIN: usize = 256;
+const PREFILTER_MIN: usize = 128;
 /// … and at least this share of the set (1/64): the Hamming distances of the true
 /// neighbours overlap those of more rows as the set grows. On the bench corpus 1/64 keeps
 /// recall@10 at 1.0 at 100k and 1M vectors, where 1/256 kept 0.82 and 0.92
@@ -231,7 +231,7 @@ mod tests {
             (seed >> 40) as f32 / (1u64 << 24) as f32 - 0.5
         };
         let mut all = Vec::new();
-        for _ in 0..(EXACT_SCAN_MAX + 1500) {
+        for _ in 0..(EXACT_SCAN_MAX + 2500) {
             let mut v: Vec<f32> = (0..dim).map(|_| rnd()).collect();
             crate::embed::normalise(&mut v);
             all.push(v);
