@@ -6,7 +6,8 @@
 //! in columns of weight 0 and add nothing to a score, but the built-in `bm25()` still counts
 //! the rows of every phrase to find its rarity: one pass over the owner's whole posting list
 //! per search, which was a fifth of a search over 3,000 memories and grows with the owner.
-//! `mnemo_bm25(memories_fts, first, end)` counts only phrases `first .. end`.
+//! `mnemo_bm25(memories_fts, first, end)` counts only phrases `first .. end`. Its logarithm
+//! is the portable one ([`crate::math::ln`]), so every target computes the same bits.
 //!
 //! FTS5 takes rank functions only through its C API, which rusqlite does not wrap: this is
 //! the crate's one module of `unsafe` code.
@@ -192,7 +193,7 @@ unsafe fn prepare(
                 Some(count_row)
             );
             let (n, h) = (rows as f64, hits as f64);
-            let x = ((n - h + 0.5) / (h + 0.5)).ln();
+            let x = crate::math::ln((n - h + 0.5) / (h + 0.5));
             idf[i as usize] = if x <= 0.0 { 1e-6 } else { x };
         }
         Ok(Query {
