@@ -222,6 +222,34 @@ fn near_identical_results_are_dropped_for_diversity() {
 }
 
 #[test]
+fn when_diversity_drops_a_hit_the_next_relevant_memory_fills_the_answer() {
+    // Search reads rows only as far as the answer reaches; a repeat dropped for diversity
+    // must not leave the answer short while a less relevant memory remains.
+    let off = Config {
+        dedup: DedupConfig {
+            enabled: false,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let (mut e, _) = vector_engine(off);
+    let a = seed_one(&mut e, vmem("u", "alpha note", at_cosine(1.0)));
+    seed_one(&mut e, vmem("u", "the alpha note", at_cosine(0.99)));
+    let c = seed_one(
+        &mut e,
+        vmem("u", "alpha elsewhere", vec![0.0, 0.0, 1.0, 0.0]),
+    );
+    let hits = e
+        .search(&SearchRequest {
+            vector: Some(at_cosine(1.0)),
+            limit: Some(2),
+            ..req("u", "alpha")
+        })
+        .unwrap();
+    assert_eq!(ids(&hits), vec![a, c]);
+}
+
+#[test]
 fn a_hit_counts_as_an_access() {
     let (mut e, clock) = engine();
     let id = seed_one(&mut e, mem("u", "the gate code is 4412"));
