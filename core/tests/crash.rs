@@ -19,13 +19,7 @@ fn crash_writer_child() {
         return;
     };
     // Semantic dedup off: every batch of 50 distinct notes stores exactly 50 memories.
-    let cfg = Config {
-        dedup: DedupConfig {
-            enabled: false,
-            ..Default::default()
-        },
-        ..Default::default()
-    };
+    let cfg = without_dedup();
     let mut e = Engine::builder(ManualClock::new(T0))
         .config(cfg)
         .entropy(SeededEntropy::new(std::process::id() as u64))

@@ -178,13 +178,7 @@ fn recall_filters_by_kind_and_type() {
 
 #[test]
 fn near_identical_results_are_dropped_for_diversity() {
-    let off = Config {
-        dedup: DedupConfig {
-            enabled: false,
-            ..Default::default()
-        },
-        ..Default::default()
-    };
+    let off = without_dedup();
     let (mut e, _) = vector_engine(off.clone());
     let a = seed_one(&mut e, vmem("u", "alpha note", at_cosine(1.0)));
     seed_one(&mut e, vmem("u", "the alpha note", at_cosine(0.99)));
@@ -225,14 +219,7 @@ fn near_identical_results_are_dropped_for_diversity() {
 fn when_diversity_drops_a_hit_the_next_relevant_memory_fills_the_answer() {
     // Search reads rows only as far as the answer reaches; a repeat dropped for diversity
     // must not leave the answer short while a less relevant memory remains.
-    let off = Config {
-        dedup: DedupConfig {
-            enabled: false,
-            ..Default::default()
-        },
-        ..Default::default()
-    };
-    let (mut e, _) = vector_engine(off);
+    let (mut e, _) = vector_engine(without_dedup());
     let a = seed_one(&mut e, vmem("u", "alpha note", at_cosine(1.0)));
     seed_one(&mut e, vmem("u", "the alpha note", at_cosine(0.99)));
     let c = seed_one(

@@ -199,14 +199,7 @@ fn below_085_creates_and_thresholds_are_configuration() {
         Outcome::Created { .. }
     ));
 
-    let off = Config {
-        dedup: DedupConfig {
-            enabled: false,
-            ..Default::default()
-        },
-        ..Default::default()
-    };
-    let (mut e, _) = vector_engine(off);
+    let (mut e, _) = vector_engine(without_dedup());
     seed_one(&mut e, vmem("u", "I live in Lisbon", at_cosine(1.0)));
     assert!(matches!(
         e.seed(vec![vmem("u", "I live in Lisbon!", at_cosine(0.999))])
@@ -238,14 +231,7 @@ fn dedup_sees_earlier_items_of_the_same_batch() {
 
 #[test]
 fn surprise_raises_novel_and_lowers_redundant_importance() {
-    let off = Config {
-        dedup: DedupConfig {
-            enabled: false,
-            ..Default::default()
-        },
-        ..Default::default()
-    };
-    let (mut e, _) = vector_engine(off);
+    let (mut e, _) = vector_engine(without_dedup());
     let first = seed_one(&mut e, vmem("u", "first", at_cosine(1.0)));
     let m = e.get("u", &first).unwrap();
     // Nothing to compare with: as novel as can be (+~0.3 of the room left above 0.5).

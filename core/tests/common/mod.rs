@@ -40,6 +40,17 @@ pub fn engine() -> (Engine, ManualClock) {
     )
 }
 
+/// The default settings with semantic dedup off: every distinct note is stored.
+pub fn without_dedup() -> Config {
+    Config {
+        dedup: DedupConfig {
+            enabled: false,
+            ..Default::default()
+        },
+        ..Default::default()
+    }
+}
+
 /// An in-memory engine whose 4-d vectors come from the caller, so tests control cosines.
 pub fn vector_engine(config: Config) -> (Engine, ManualClock) {
     let clock = ManualClock::new(T0);
