@@ -86,6 +86,28 @@ pub struct ReembedReport {
     pub memories: usize,
 }
 
+/// Most texts one [`Engine::embed`] call takes.
+pub const MAX_EMBED_TEXTS: usize = 1_000;
+
+/// Arguments of [`Engine::embed`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EmbedRequest {
+    /// The texts (1 to 1,000, each as a memory's content may be).
+    pub texts: Vec<String>,
+}
+
+/// What [`Engine::embed`] answers: one vector per text, in order.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct Embeddings {
+    /// The store's embedder, and its dimension.
+    pub model: String,
+    pub dimension: usize,
+    /// Unit-length vectors, as the store keeps and compares them (all zeros for a text none
+    /// of whose words the model knows, such as a script outside its vocabulary).
+    pub vectors: Vec<Vec<f32>>,
+}
+
 /// Sets up an [`Engine`]: the clock is required, everything else has a default.
 pub struct EngineBuilder {
     config: Config,
@@ -542,6 +564,33 @@ impl Engine {
             }
         })?;
         Ok(report)
+    }
+
+    /// The store embedder's vectors of `texts`: what search and dedup compare, for a host
+    /// that wants the same sense of meaning (or to measure it). Every text is checked before
+    /// any is embedded; nothing is stored.
+    pub fn embed(&self, req: &EmbedRequest) -> Result<Embeddings> {
+        let n = req.texts.len();
+        if n == 0 || n > MAX_EMBED_TEXTS {
+            return Err(Error::invalid(
+                "texts",
+                format!("give 1 to {MAX_EMBED_TEXTS} texts, not {n}"),
+            ));
+        }
+        for (i, text) in req.texts.iter().enumerate() {
+            Content::parse(&format!("texts[{i}]"), text)?;
+        }
+        let embedder = self.store.embedder();
+        let vectors = req
+            .texts
+            .iter()
+            .map(|t| embed::vector_for(embedder, t, None))
+            .collect::<Result<Vec<_>>>()?;
+        Ok(Embeddings {
+            model: embedder.model_id().to_string(),
+            dimension: embedder.dimension(),
+            vectors,
+        })
     }
 
     /// Moves the store to the built-in embedder `model` (`mnemo-static-v1` or

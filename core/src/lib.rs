@@ -79,7 +79,9 @@ pub use curate::{ForgetAllReport, ListRequest, MemoryPatch, Page, Stats};
 pub use decay::{RetentionConfig, RetentionMode};
 pub use dedup::DedupConfig;
 pub use embed::{Embedder, HashEmbedder, StaticEmbedder, StaticModel, SuppliedVectors};
-pub use engine::{Engine, EngineBuilder, ReembedReport, ReembedRequest};
+pub use engine::{
+    EmbedRequest, Embeddings, Engine, EngineBuilder, ReembedReport, ReembedRequest, MAX_EMBED_TEXTS,
+};
 pub use error::{Error, Result};
 pub use export::{ExportRecord, ImportReport};
 pub use extract::{

@@ -122,12 +122,28 @@ pub fn coverage(asked: &HashSet<String>, content: &str) -> f64 {
     if asked.is_empty() {
         return 0.0;
     }
-    let said = stems(
+    asked.intersection(&said(content)).count() as f64 / asked.len() as f64
+}
+
+/// The words asked about (`terms` of [`query_terms`]) that `content` says, compared by stem
+/// ("reports" says "report"), in the order asked: what a person reads as why a text matched.
+pub fn matched(terms: &[String], content: &str) -> Vec<String> {
+    let said = said(content);
+    let stemmer = Stemmer::create(Algorithm::English);
+    terms
+        .iter()
+        .filter(|t| said.contains(stemmer.stem(t).as_ref()))
+        .cloned()
+        .collect()
+}
+
+/// The stems of every word of `content`.
+fn said(content: &str) -> HashSet<String> {
+    stems(
         content
             .split(|c: char| !c.is_alphanumeric())
             .filter(|w| !w.is_empty()),
-    );
-    asked.intersection(&said).count() as f64 / asked.len() as f64
+    )
 }
 
 /// Splits text into sentences on `.`, `!`, `?` and newlines, keeping the punctuation.
@@ -192,6 +208,23 @@ mod tests {
         assert!((coverage(&asked, "a report on whales") - 1.0 / 3.0).abs() < 1e-12);
         assert_eq!(coverage(&asked, "nothing here"), 0.0);
         assert_eq!(coverage(&HashSet::new(), "anything"), 0.0);
+    }
+
+    #[test]
+    fn matched_names_the_words_asked_about_that_a_text_says() {
+        let terms = query_terms("When are the quarterly reports due?");
+        assert_eq!(
+            matched(&terms, "The Quarterly REPORT is due Friday"),
+            ["quarterly", "reports", "due"]
+        );
+        assert_eq!(matched(&terms, "a report on whales"), ["reports"]);
+        assert!(matched(&terms, "nothing here").is_empty());
+        assert!(matched(&[], "anything").is_empty());
+        // Only stopwords asked: they are the words asked about.
+        assert_eq!(
+            matched(&query_terms("who was it"), "it was me"),
+            ["was", "it"]
+        );
     }
 
     #[test]

@@ -14,6 +14,12 @@ fn engine(path: &std::path::Path) -> Engine {
         .unwrap()
 }
 
+fn in_memory() -> Engine {
+    Engine::builder(ManualClock::new(1_700_000_000_000))
+        .open_in_memory()
+        .unwrap()
+}
+
 fn call(e: &mut Engine, method: &str, args: Value) -> Value {
     serde_json::from_str(&e.call_json(method, &args.to_string()).unwrap()).unwrap()
 }
@@ -176,4 +182,69 @@ fn stores_keep_their_embedder_and_reembed_moves_them() {
         "{hits}"
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn embed_answers_the_vectors_the_store_compares() {
+    let mut e = in_memory();
+    let texts = ["I like green tea", "green tea", "Zoë's café 🍵"];
+    let got = call(&mut e, "embed", json!({ "texts": texts }));
+    assert_eq!(got["model"], STATIC_MODEL);
+    let dim = got["dimension"].as_u64().unwrap() as usize;
+    let vectors: Vec<Vec<f32>> = serde_json::from_value(got["vectors"].clone()).unwrap();
+    assert_eq!(vectors.len(), 3);
+    for v in &vectors {
+        assert_eq!(v.len(), dim);
+        assert!((dot(v, v) - 1.0).abs() < 1e-5, "unit length");
+    }
+    // The same vectors the built-in embedder gives, in order.
+    let model = StaticEmbedder::new(StaticModel::bundled());
+    for (t, v) in texts.iter().zip(&vectors) {
+        assert_eq!(&model.embed(t).unwrap(), v, "{t}");
+    }
+    // What search compares: the cosine of a stored memory and a query is their dot product.
+    call(
+        &mut e,
+        "seed",
+        json!({ "items": [{ "entity_id": "u", "content": texts[0] }] }),
+    );
+    let hits = call(
+        &mut e,
+        "search",
+        json!({ "entity_id": "u", "query": texts[1] }),
+    );
+    let cosine = hits[0]["why"]["vector"].as_f64().unwrap();
+    assert!((cosine - dot(&vectors[0], &vectors[1]) as f64).abs() < 1e-6);
+}
+
+#[test]
+fn embed_refuses_bad_texts_whole() {
+    let mut e = in_memory();
+    let long = "x".repeat(mnemo_core::field::MAX_CONTENT_CHARS + 1);
+    let many = vec!["tea"; mnemo_core::MAX_EMBED_TEXTS + 1];
+    for (args, field) in [
+        (json!({ "texts": [] }), "texts"),
+        (json!({ "texts": many }), "texts"),
+        (json!({ "texts": ["fine", "  "] }), "texts[1]"),
+        (json!({ "texts": ["fine", "nul\u{0}"] }), "texts[1]"),
+        (json!({ "texts": [long] }), "texts[0]"),
+        (json!({ "texts": "just one" }), "texts"),
+        (json!({ "texts": [1, 2] }), "texts"),
+        (json!({ "texts": ["a"], "model": "other" }), "model"),
+        (json!({}), "texts"),
+    ] {
+        let err = e.call_json("embed", &args.to_string()).unwrap_err();
+        assert_eq!(err.code(), "invalid_input", "{args}");
+        assert!(err.to_string().contains(field), "{args}: {err}");
+    }
+    // A store whose vectors come from the host's model cannot embed: it says so.
+    let mut host = Engine::builder(ManualClock::new(1_700_000_000_000))
+        .embedder(mnemo_core::SuppliedVectors::new("host-model", 8))
+        .open_in_memory()
+        .unwrap();
+    let err = host
+        .call_json("embed", r#"{"texts": ["tea"]}"#)
+        .unwrap_err();
+    assert!(matches!(err, Error::Embedder(_)), "{err}");
+    assert!(err.to_string().contains("host-model"), "{err}");
 }

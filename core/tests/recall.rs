@@ -403,6 +403,38 @@ fn accesses_from_searches_survive_the_next_write_to_that_memory() {
 }
 
 #[test]
+fn every_hit_names_the_words_of_the_query_it_says() {
+    let (mut e, _) = engine();
+    let report = seed_one(&mut e, mem("u", "The quarterly reports are due on Friday"));
+    let job = seed_one(
+        &mut e,
+        mem("u", "I work as a marine biologist at the aquarium"),
+    );
+    let hits = search(&mut e, "u", "When is the quarterly report due?");
+    let hit = hits.iter().find(|h| h.memory.id == report).unwrap();
+    // As the query wrote them, in its order; "reports" says "report"; "when", "is", "the"
+    // are too common to count.
+    assert_eq!(hit.why.matched, ["quarterly", "report", "due"]);
+    // A memory found by meaning alone says none of them.
+    let by_meaning = search(&mut e, "u", "what is my job");
+    let hit = by_meaning.iter().find(|h| h.memory.id == job).unwrap();
+    assert!(hit.why.matched.is_empty(), "{hit:?}");
+    // Every surface gets it: the JSON answer carries it.
+    let answer: serde_json::Value = serde_json::from_str(
+        &e.call_json(
+            "search",
+            r#"{"entity_id": "u", "query": "quarterly report"}"#,
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(
+        answer[0]["why"]["matched"],
+        serde_json::json!(["quarterly", "report"])
+    );
+}
+
+#[test]
 fn relevance_is_comparable_across_queries_and_min_score_means_it() {
     let (mut e, _) = engine();
     let job = seed_one(

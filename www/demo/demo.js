@@ -76,23 +76,12 @@ function showMaintenance(r) {
   $('consolidation').textContent = `last consolidation ${new Date().toLocaleTimeString()}: ${steps.join(' · ')}${c.more ? ' · more to do' : ''}`;
 }
 
-// Words too common to explain a match.
-const COMMON = new Set('the and for with that this what when where which who why how are was were have has had you your yours my mine our its his her their them they she him about from into just like not but did does can could would will been being'.split(' '));
-
-/** The query's words (3+ letters, not too common) the memory says, plurals and all. */
-function sharedWords(query, content) {
-  const words = (t) => t.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-  const said = words(content);
-  const asked = [...new Set(words(query))].filter((w) => w.length >= 3 && !COMMON.has(w));
-  return asked.filter((w) => said.some((s) => s === w || (w.length >= 4 && (s.startsWith(w) || w.startsWith(s)) && Math.abs(s.length - w.length) <= 2)));
-}
-
 /** Why a hit matched, in words a person reads, then the figures behind it. */
-function explain(hit, query) {
+function explain(hit) {
   const w = hit.why;
   const reasons = [];
-  const words = sharedWords(query, hit.memory.content);
-  if (words.length) reasons.push(`it says ${words.map((x) => `“${x}”`).join(', ')}`);
+  // The engine names the words of the question the memory says (compared by stem).
+  if (w.matched.length) reasons.push(`it says ${w.matched.map((x) => `“${x}”`).join(', ')}`);
   if (w.vector >= 0.5) reasons.push('it means nearly the same');
   else if (w.vector >= 0.3) reasons.push('it is close in meaning');
   const own = 0.5 * Math.max(0, w.vector) + 0.5 * w.text;
@@ -103,7 +92,7 @@ function explain(hit, query) {
   return `${why} — relevance ${fmt(w.relevance)} (text ${fmt(w.text)}, vector ${fmt(w.vector)}${lent}) · recency ${fmt(w.recency)} · importance ${fmt(w.importance)} · ${w.mode}`;
 }
 
-function showHits(hits, query) {
+function showHits(hits) {
   $('hits').replaceChildren(
     ...hits.map((h) =>
       el(
@@ -111,7 +100,7 @@ function showHits(hits, query) {
         {},
         el('span', { className: 'score', textContent: `${fmt(h.why.relevance)} ` }),
         h.memory.content,
-        el('div', { className: 'why', textContent: explain(h, query) }),
+        el('div', { className: 'why', textContent: explain(h) }),
       ),
     ),
   );
@@ -216,7 +205,7 @@ async function main() {
     const query = $('query').value.trim();
     if (!query) return;
     try {
-      showHits(await m.search({ entity_id: user, query, mode: $('mode').value, limit: 8 }), query);
+      showHits(await m.search({ entity_id: user, query, mode: $('mode').value, limit: 8 }));
       await refresh(m);
     } catch (e) {
       fail(e);

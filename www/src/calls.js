@@ -31,6 +31,7 @@ export const CALLS = [
   { method: 'import', name: 'import', embeds: [], unwrap: 'jsonl' },
   { method: 'import_notes', name: 'importNotes', embeds: [] },
   { method: 'embedding_model', name: 'embeddingModel', embeds: [] },
+  { method: 'embed', name: 'embed', embeds: [] },
   { method: 'reembed', name: 'reembed', embeds: [] },
   { method: 'entities', name: 'entities', embeds: [] },
   { method: 'relationships', name: 'relationships', embeds: [] },

@@ -297,6 +297,12 @@ export interface NotesImport {
   source?: string | null;
 }
 
+/** Arguments of `Engine::embed`. */
+export interface EmbedRequest {
+  /** The texts (1 to 1,000, each as a memory's content may be). */
+  texts: string[];
+}
+
 /** Arguments of `Engine::reembed`. */
 export interface ReembedRequest {
   /** The built-in embedder to move to: `mnemo-static-v1` or `mnemo-hash-v1`. */
@@ -590,6 +596,11 @@ export interface ScoreBreakdown {
    * rarity (BM25), 0 when none matched.
    */
   text: number;
+  /**
+   * The words of the query the memory says (compared by stem), in the order asked; common
+   * words only when the query has no other.
+   */
+  matched: string[];
   /** Relevance lent by a neighbouring memory of the same session (0 when none). */
   context: number;
   recency: number;
@@ -751,6 +762,18 @@ export interface ImportReport {
 export interface ModelInfo {
   model: string;
   dimension: number;
+}
+
+/** What `Engine::embed` answers: one vector per text, in order. */
+export interface Embeddings {
+  /** The store's embedder, and its dimension. */
+  model: string;
+  dimension: number;
+  /**
+   * Unit-length vectors, as the store keeps and compares them (all zeros for a text none
+   * of whose words the model knows, such as a script outside its vocabulary).
+   */
+  vectors: number[][];
 }
 
 /** What `Engine::reembed` did. */
@@ -1114,6 +1137,8 @@ export declare class Mnemo {
   importNotes(args: NotesImport): Promise<WriteReport>;
   /** The model and dimension of the store's vectors. */
   embeddingModel(args?: NoArgs): Promise<ModelInfo>;
+  /** Vectors of texts by the store's embedder (at most 1,000 texts; nothing is stored). */
+  embed(args: EmbedRequest): Promise<Embeddings>;
   /**
    * Moves the store to another built-in embedder (`mnemo-static-v1`, `mnemo-hash-v1`): every
    * memory embedded again in one transaction. Store-wide, so not an MCP tool.

@@ -20,7 +20,7 @@ pub use schema::{schema, EMBEDS};
 use crate::census::{Location, SampleRequest, StoreStats};
 use crate::conflict::{Conflict, ConflictsRequest, ResolveRequest};
 use crate::curate::{ForgetAllReport, ListRequest, MemoryPatch, Page, Stats};
-use crate::engine::{Engine, ReembedReport, ReembedRequest};
+use crate::engine::{EmbedRequest, Embeddings, Engine, ReembedReport, ReembedRequest};
 use crate::error::{Error, Result};
 use crate::export::ImportReport;
 use crate::extract::{ChatMessage, Extracted};
@@ -242,6 +242,8 @@ calls! {
             dimension,
         })
     };
+    /// Vectors of texts by the store's embedder (at most 1,000 texts; nothing is stored).
+    read Embed("embed", EmbedRequest) -> Embeddings => |e, a| e.embed(&a);
     /// Moves the store to another built-in embedder (`mnemo-static-v1`, `mnemo-hash-v1`):
     /// every memory embedded again in one transaction. Store-wide, so not an MCP tool.
     write Reembed("reembed", ReembedRequest) -> ReembedReport => |e, a| e.reembed(&a);
@@ -519,10 +521,15 @@ impl Engine {
         }
     }
 
-    /// Runs one call and answers with its result as JSON (objects' keys in sorted order).
+    /// Runs one call and answers with its result as JSON: the same JSON every face answers
+    /// with ([`Engine::call_json`]'s text, read back).
     pub fn call(&mut self, call: Call) -> Result<Value> {
         let answer = self.run(call)?;
-        serde_json::to_value(answer).map_err(|e| Error::invalid("result", e.to_string()))
+        // Through the text: a 32-bit float (a vector element) then reads as the shortest
+        // decimal that gives its bits back, as every face prints it, not as its 64-bit widening.
+        let text =
+            serde_json::to_string(&answer).map_err(|e| Error::invalid("result", e.to_string()))?;
+        serde_json::from_str(&text).map_err(|e| Error::invalid("result", e.to_string()))
     }
 
     /// Runs a call given as a method name and JSON arguments, answering JSON text.

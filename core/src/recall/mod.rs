@@ -256,15 +256,17 @@ pub(crate) fn search(
         kept = diversify(view, cfg, owner, kept, limit)?;
     }
 
-    // 5. The hits are accesses.
+    // 5. The hits are accesses, and say which words of the query they said.
+    let terms = text::query_terms(&req.query);
     let mut hits = Vec::with_capacity(kept.len());
     for Ranked {
         pk,
         mut memory,
-        why,
+        mut why,
         ..
     } in kept
     {
+        why.matched = text::matched(&terms, &memory.content);
         decay::access(&mut memory, 1, now);
         view.refresh(&mut memory)?;
         view.record_access(owner, pk)?;

@@ -87,6 +87,9 @@ pub struct ScoreBreakdown {
     /// Text relevance: the share of the query's words the memory says, weighed by their
     /// rarity (BM25), 0 when none matched.
     pub text: f64,
+    /// The words of the query the memory says (compared by stem), in the order asked; common
+    /// words only when the query has no other.
+    pub matched: Vec<String>,
     /// Relevance lent by a neighbouring memory of the same session (0 when none).
     pub context: f64,
     pub recency: f64,
@@ -155,6 +158,7 @@ pub fn score(
         semantic: if best > 0.0 { relevance / best } else { 0.0 },
         vector: c.vector,
         text: c.text,
+        matched: Vec::new(),
         context: c.context,
         recency: recency((now - m.last_touch()) as f64 / DAY_MS as f64),
         retention: decay::retention(m, now, retention),
@@ -199,6 +203,7 @@ mod tests {
             semantic,
             vector: semantic,
             text: 0.0,
+            matched: Vec::new(),
             context: 0.0,
             recency,
             retention: 1.0,
