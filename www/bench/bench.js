@@ -6,6 +6,35 @@ import { Mnemo } from '../src/index.js';
 
 const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
+/**
+ * Embedding throughput of the built-in default (`mnemo-static-v1`, weights fetched like an app's)
+ * through the public `embed` call, worker round trip and vectors included: every fact and
+ * question of the meaning set (short sentences), `rounds` times, in calls of `batch` texts.
+ */
+export async function embedding({ sentences, rounds = 20, batch = 100 } = {}) {
+  const set = await (await fetch(sentences)).json();
+  const texts = [...set.facts.flatMap((f) => [f.fact, ...f.questions]), ...set.abstain];
+  const m = await Mnemo.open({ name: `embed-${Date.now()}`, storage: 'memory' });
+  const calls = [];
+  for (let i = 0; i < texts.length; i += batch) calls.push(texts.slice(i, i + batch));
+  const once = async () => {
+    for (const c of calls) await m.embed({ texts: c });
+  };
+  await once(); // warm-up: weights loaded, code compiled
+  const t = performance.now();
+  for (let r = 0; r < rounds; r++) await once();
+  const ms = performance.now() - t;
+  const { model, dimension } = await m.embed({ texts: [texts[0]] });
+  await m.close();
+  return {
+    model,
+    dimension,
+    sentences: texts.length * rounds,
+    batch,
+    sentences_per_second: Math.round((texts.length * rounds * 1000) / ms),
+  };
+}
+
 /** Seeds `n` memories (batches of `batch`) and times `q` searches; returns the figures. */
 export async function run({ corpus, batch = 1_000, storage = 'opfs' } = {}) {
   const { items, queries, model, dimension } = await (await fetch(corpus)).json();

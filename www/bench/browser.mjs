@@ -1,6 +1,7 @@
 // `npm run bench:browser`: the browser benchmark in Debian's Chromium with an OPFS store —
-// cold open time, seeding 10,000 memories with 384-d vectors, 1,000 hybrid searches — plus the
-// package's download size. Writes bench-results/browser.json and prints it.
+// cold open time, seeding 10,000 memories with 384-d vectors, 1,000 hybrid searches, the default
+// embedder's throughput on short sentences — plus the package's download size. Writes
+// bench-results/browser.json and prints it.
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -48,6 +49,7 @@ try {
   await page.goto(`${server.url}/www/bench/bench.html`);
   await page.waitForFunction(() => window.ready === true);
   const result = await page.evaluate((corpus) => runBench({ corpus }), `/${corpus}`);
+  const embedding = await page.evaluate((sentences) => runEmbedding({ sentences }), '/tests/data/meaning/paraphrase.json');
   const version = context.browser()?.version() ?? (await page.evaluate(() => navigator.userAgent));
   await context.close();
 
@@ -55,6 +57,7 @@ try {
     when: new Date().toISOString(),
     browser: version,
     ...result,
+    embedding,
     open_cold_ms,
     open_warm_ms,
     wasm: await size(['www/pkg/mnemo_wasm_bg.wasm']),
