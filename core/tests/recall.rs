@@ -176,16 +176,19 @@ fn recall_filters_by_kind_and_type() {
     );
 }
 
+/// Seeds "alpha note", a near repeat of it, and a memory far from both: (note, far one).
+fn repeat_and_other(e: &mut Engine) -> (String, String) {
+    let a = seed_one(e, vmem("u", "alpha note", at_cosine(1.0)));
+    seed_one(e, vmem("u", "the alpha note", at_cosine(0.99)));
+    let c = seed_one(e, vmem("u", "alpha elsewhere", vec![0.0, 0.0, 1.0, 0.0]));
+    (a, c)
+}
+
 #[test]
 fn near_identical_results_are_dropped_for_diversity() {
     let off = without_dedup();
     let (mut e, _) = vector_engine(off.clone());
-    let a = seed_one(&mut e, vmem("u", "alpha note", at_cosine(1.0)));
-    seed_one(&mut e, vmem("u", "the alpha note", at_cosine(0.99)));
-    let c = seed_one(
-        &mut e,
-        vmem("u", "alpha elsewhere", vec![0.0, 0.0, 1.0, 0.0]),
-    );
+    let (a, c) = repeat_and_other(&mut e);
     let hits = e
         .search(&SearchRequest {
             vector: Some(at_cosine(1.0)),
@@ -220,12 +223,7 @@ fn when_diversity_drops_a_hit_the_next_relevant_memory_fills_the_answer() {
     // Search reads rows only as far as the answer reaches; a repeat dropped for diversity
     // must not leave the answer short while a less relevant memory remains.
     let (mut e, _) = vector_engine(without_dedup());
-    let a = seed_one(&mut e, vmem("u", "alpha note", at_cosine(1.0)));
-    seed_one(&mut e, vmem("u", "the alpha note", at_cosine(0.99)));
-    let c = seed_one(
-        &mut e,
-        vmem("u", "alpha elsewhere", vec![0.0, 0.0, 1.0, 0.0]),
-    );
+    let (a, c) = repeat_and_other(&mut e);
     let hits = e
         .search(&SearchRequest {
             vector: Some(at_cosine(1.0)),
