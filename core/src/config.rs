@@ -59,6 +59,7 @@ impl Config {
         self.consolidation.validate()?;
         unit("recall.vector_weight", self.recall.vector_weight)?;
         unit("recall.context_weight", self.recall.context_weight)?;
+        unit("recall.link_weight", self.recall.link_weight)?;
         unit("recall.relevance_gate", self.recall.relevance_gate)?;
         unit("recall.min_relevance", self.recall.min_relevance)?;
         if self.recall.context_parents > 1000 {

@@ -26,6 +26,7 @@ use crate::heartbeat::RecordMessage;
 use crate::heartbeat::{
     self, HeartbeatContext, HeartbeatReport, HeartbeatRequest, Message, MessagesRequest,
 };
+use crate::links::{self, RelatedMemory, RelatedRequest, DEFAULT_RELATED};
 use crate::maintain::{self, MaintainReport};
 use crate::model::{Memory, Source, Status, StatusChange};
 use crate::notes::{self, NotesImport};
@@ -33,7 +34,7 @@ use crate::recall::{self, Cache, SearchHit, SearchRequest};
 use crate::schedule::{
     self, Schedule, ScheduleCreate, ScheduleRef, ScheduleUpdate, SchedulesRequest,
 };
-use crate::store::Store;
+use crate::store::{memories, Store};
 use crate::write::{self, Input, NewMemory, RememberOptions, WriteReport};
 
 /// The first bytes of every SQLite database file.
@@ -523,6 +524,20 @@ impl Engine {
     pub fn status_history(&mut self, entity_id: &str, id: &str) -> Result<Vec<StatusChange>> {
         let (owner, id) = (Id::owner(entity_id)?, Id::parse("id", id)?);
         curate::status_history(&self.store.read(), &owner, &id)
+    }
+
+    /// The live memories searches returned together with memory `id` often enough to be
+    /// linked (three times or more), strongest link first.
+    pub fn related(&mut self, req: &RelatedRequest) -> Result<Vec<RelatedMemory>> {
+        self.store.flush()?;
+        let (owner, id) = (Id::owner(&req.entity_id)?, Id::parse("id", &req.id)?);
+        let limit = Limit::parse(req.limit, DEFAULT_RELATED)?.get();
+        let view = self.store.read();
+        let (pk, _) = memories::get(view.conn(), &owner, &id)?.ok_or_else(|| Error::NotFound {
+            entity_id: owner.to_string(),
+            id: id.to_string(),
+        })?;
+        links::related(view.conn(), &owner, pk, view.now()?, limit)
     }
 
     /// Counts of an owner's memories by type, state, status and tier.

@@ -9,6 +9,7 @@ use crate::error::{Error, Result};
 use crate::field::{Content, Id, Owner, Sentiment, Unit};
 use crate::graph;
 use crate::graph::{EntityMention, RelationMention};
+use crate::links::{self, LinkRecord};
 use crate::model::{Memory, Source, State, StatusChange};
 use crate::store::{memories, Tx, View};
 use crate::write::{NewMemory, WriteReport};
@@ -28,6 +29,9 @@ pub struct ExportRecord {
     /// Relationships the memory stated (their reverses are inferred again on import).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub relationships: Vec<RelationMention>,
+    /// Co-recall links to memories exported after this one.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub links: Vec<LinkRecord>,
 }
 
 /// What an import did.
@@ -49,6 +53,7 @@ pub(crate) fn export(view: &View, owner: &Owner) -> Result<String> {
     let mut out = String::new();
     for (pk, memory, embedding) in memories::export_rows(conn, owner)? {
         let (entities, relationships) = graph::memory_graph(conn, pk)?;
+        let links = links::export(conn, pk, &memory)?;
         let record = ExportRecord {
             memory,
             embedding,
@@ -56,6 +61,7 @@ pub(crate) fn export(view: &View, owner: &Owner) -> Result<String> {
             status_history: memories::status_history(conn, pk)?,
             entities,
             relationships,
+            links,
         };
         out.push_str(
             &serde_json::to_string(&record).map_err(|e| Error::invalid("export", e.to_string()))?,
@@ -97,6 +103,7 @@ pub(crate) fn read(view: &View, bytes: &[u8]) -> Result<Import> {
             let r: ExportRecord = serde_json::from_value(value).map_err(|e| bad(e.to_string()))?;
             check_record(&r, &model, dim)
                 .and_then(|_| graph::check(&r.entities, &r.relationships))
+                .and_then(|_| links::check(&r.links))
                 .map_err(|e| bad(e.to_string()))?;
             full.push(r);
         } else {
@@ -142,6 +149,16 @@ pub(crate) fn restore(tx: &mut Tx, import: &Import) -> Result<(usize, usize)> {
             r.memory.created_at,
         )?;
         restored += 1;
+    }
+    // Links once both of their memories are in.
+    for r in &import.full {
+        if r.links.is_empty() {
+            continue;
+        }
+        let owner = &r.memory.entity_id;
+        if let Some((pk, _)) = memories::get(tx.conn(), owner, &r.memory.id)? {
+            links::restore(tx.conn(), owner, pk, &r.links)?;
+        }
     }
     Ok((restored, import.full.len() - restored))
 }

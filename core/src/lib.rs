@@ -53,6 +53,7 @@ pub mod extract;
 pub mod field;
 pub mod graph;
 pub mod heartbeat;
+pub mod links;
 mod maintain;
 mod math;
 pub mod model;
@@ -98,6 +99,7 @@ pub use heartbeat::{
     MessageRole, MessagesRequest, Pattern, PositiveDelta, QuietHours, RecordMessage,
     RelationshipAlert, SentimentTrend, Signal, SignalKind, TickConfig, TimePeriod, Trend, Urgency,
 };
+pub use links::{LinksReport, RelatedMemory, RelatedRequest};
 pub use maintain::MaintainReport;
 pub use model::*;
 pub use recall::{RankMode, RecallConfig, ScoreBreakdown, SearchHit, SearchRequest, Weights};

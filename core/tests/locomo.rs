@@ -34,6 +34,7 @@ fn assert_beats_baseline(vectors: Option<(PathBuf, PathBuf)>) {
         mode: RankMode::Balanced,
         remember: false,
         hash: false,
+        link_weight: None,
     })
     .unwrap();
     println!("{}", r.table());
@@ -69,6 +70,7 @@ fn remembering_turns_through_the_extractor_keeps_recall() {
         mode: RankMode::Balanced,
         remember: true,
         hash: false,
+        link_weight: None,
     })
     .unwrap();
     println!("{}", r.table());
@@ -126,4 +128,30 @@ fn the_vector_prefilter_keeps_the_true_neighbours_of_real_embeddings() {
     assert!(turns.len() > 2_000, "{} turns", turns.len());
     assert!(minilm >= 0.99, "MiniLM recall@10 {minilm}");
     assert!(default >= 0.99, "default embedder recall@10 {default}");
+}
+
+/// Relevance lent along co-recall links (on by default) must not cost recall: at every k the
+/// default is within 0.002 of the same run with links lending nothing.
+#[test]
+fn co_recall_links_do_not_lower_recall() {
+    let run = |link_weight| {
+        eval::evaluate(&eval::Options {
+            locomo: data().join("locomo-dev.json"),
+            vectors: None,
+            mode: RankMode::Balanced,
+            remember: false,
+            hash: false,
+            link_weight,
+        })
+        .unwrap()
+        .overall
+        .recall()
+    };
+    let (on, off) = (run(None), run(Some(0.0)));
+    for k in 0..3 {
+        assert!(
+            on[k] >= off[k] - 0.002,
+            "R@k with links {on:?}, without {off:?}"
+        );
+    }
 }

@@ -33,7 +33,7 @@ const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
 for (const name of [
   'memory_search', 'memory_get', 'memory_store', 'memory_forget', 'memory_update', 'memory_stats',
   'memory_reinforce', 'memory_demote', 'schedule_create', 'schedule_list', 'heartbeat_check',
-  'memory_entities', 'memory_relationships',
+  'memory_entities', 'memory_relationships', 'memory_related',
 ]) {
   assert.ok(byName[name], `tool ${name} is listed`);
   assert.equal(byName[name].inputSchema.type, 'object', name);
@@ -91,6 +91,15 @@ const beat = await call('heartbeat_check', { dry_run: true });
 assert.equal(typeof beat.should_act, 'boolean');
 const entities = JSON.parse((await client.callTool({ name: 'memory_entities', arguments: { ...who } })).content[0].text);
 assert.ok(entities.some((e) => e.name === 'Ines'), JSON.stringify(entities));
+// Memories the agent keeps finding together become related (from the third time).
+const surf = (await call('memory_store', { content: 'Ines surfs at Matosinhos beach in Porto every weekend.' }))
+  .outcomes.find((o) => o.action === 'created').id;
+for (let i = 0; i < 3; i++) {
+  const together = JSON.parse((await client.callTool({ name: 'memory_search', arguments: { ...who, query: 'Ines Porto' } })).content[0].text);
+  assert.ok([id, surf].every((m) => together.slice(0, 5).some((h) => h.memory.id === m)), JSON.stringify(together));
+}
+const related = JSON.parse((await client.callTool({ name: 'memory_related', arguments: { ...who, id } })).content[0].text);
+assert.ok(related.some((r) => r.memory.id === surf && r.co_recalls === 3), JSON.stringify(related));
 assert.equal((await call('memory_forget', { id })).state, 'DELETED');
 
 // Bad input: a refusal the model can read, naming what is wrong; nothing changes.
@@ -99,6 +108,8 @@ assert.match(await refused('memory_store', { ...who, content: '' }), /content/);
 assert.match(await refused('memory_get', { ...who, id: "x'; DROP TABLE memories; --" }), /invalid_input|not_found/);
 assert.match(await refused('memory_search', { ...who, query: 'tea', vector: [1, 2] }), /dimension/);
 assert.match(await refused('memory_store', { ...who, content: 'héllo 🌊 '.repeat(20_000) }), /content/);
+assert.match(await refused('memory_related', { ...who, id: 'mem_0000000000000000' }), /not_found/);
+assert.match(await refused('memory_related', { ...who, id: 'x', limit: 0 }), /invalid_input: .*limit/);
 if (bound) {
   assert.match(await refused('memory_stats', { entity_id: 'ben' }), /acts for entity "ana" only/);
 } else {
@@ -107,8 +118,8 @@ if (bound) {
   assert.equal((await call('memory_stats', { entity_id: 'ben' })).total, 0);
 }
 await assert.rejects(client.callTool({ name: 'memory_drop_everything', arguments: {} }), /no tool/);
-// What was stored, and the schedule (a PLAN memory), less the one forgotten.
-assert.equal((await call('memory_stats', {})).total, ids.length + 1 - 1);
+// What was stored, the surfing note and the schedule (a PLAN memory), less the one forgotten.
+assert.equal((await call('memory_stats', {})).total, ids.length + 2 - 1);
 
 await client.close();
 console.log(JSON.stringify({ ok: true, tools: tools.length }));

@@ -24,6 +24,7 @@ export const CALLS = [
   { method: 'pin', name: 'pin', embeds: [] },
   { method: 'set_status', name: 'setStatus', embeds: [] },
   { method: 'status_history', name: 'statusHistory', embeds: [] },
+  { method: 'related', name: 'related', embeds: [] },
   { method: 'stats', name: 'stats', embeds: [] },
   { method: 'maintain', name: 'maintain', embeds: [] },
   { method: 'consolidate', name: 'consolidate', embeds: [] },

@@ -280,6 +280,15 @@ export interface SetStatusArgs {
   reason: string;
 }
 
+/** Which memory's links to read. */
+export interface RelatedRequest {
+  entity_id: string;
+  /** The memory whose links to follow. */
+  id: string;
+  /** Memories wanted (1..=1000, default 10). */
+  limit?: number | null;
+}
+
 /** Arguments of `import`: JSONL as made by `export`, or plain records. */
 export interface ImportArgs {
   jsonl: string;
@@ -601,7 +610,10 @@ export interface ScoreBreakdown {
    * words only when the query has no other.
    */
   matched: string[];
-  /** Relevance lent by a neighbouring memory of the same session (0 when none). */
+  /**
+   * Relevance lent by a neighbouring memory: one of the same session, or one linked by
+   * co-recall when `recall.link_weight` is on (0 when none).
+   */
   context: number;
   recency: number;
   retention: number;
@@ -666,6 +678,17 @@ export interface StatusChange {
   changed_at: number;
 }
 
+/** A memory linked to another, and how strongly. */
+export interface RelatedMemory {
+  memory: Memory;
+  /** The link's strength now (0.1–1): +0.1 per co-recall, ×0.95 per day. */
+  strength: number;
+  /** Times searches returned the two memories together. */
+  co_recalls: number;
+  /** When they were last returned together. */
+  last_at: number;
+}
+
 /** Counts of one owner's memories. */
 export interface Stats {
   entity_id: string;
@@ -702,6 +725,8 @@ export interface Consolidation {
   tags: TagsReport;
   clusters: ClusterReport;
   pruning: PruneReport;
+  /** Co-recall links decayed (×0.95 per day) and removed (below 0.1). */
+  links: LinksReport;
   /** A step stopped at its bound: run again to finish. */
   more: boolean;
 }
@@ -741,6 +766,16 @@ export interface PruneReport {
   owners_over: number;
   /** Memories moved to ARCHIVED. */
   archived: number;
+  /** The step stopped at its bound. */
+  more: boolean;
+}
+
+/** What consolidation did to the co-recall links. */
+export interface LinksReport {
+  /** Links whose strength decayed. */
+  decayed: number;
+  /** Links removed, weaker than 0.1 once decayed. */
+  removed: number;
   /** The step stopped at its bound. */
   more: boolean;
 }
@@ -1115,6 +1150,11 @@ export declare class Mnemo {
   setStatus(args: SetStatusArgs): Promise<Memory>;
   /** A memory's status changes, oldest first. */
   statusHistory(args: MemoryRef): Promise<StatusChange[]>;
+  /**
+   * Memories that searches keep returning together with this one (three co-recalls or more),
+   * strongest link first: a chain of thought to follow.
+   */
+  related(args: RelatedRequest): Promise<RelatedMemory[]>;
   /** Counts of an owner's memories by type, state, status and tier. */
   stats(args: OwnerRef): Promise<Stats>;
   /** The maintenance pass: decay, lifecycle and purges of the memories that are due. */

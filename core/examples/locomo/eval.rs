@@ -9,8 +9,8 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use mnemo_core::{
-    Engine, HashEmbedder, ManualClock, Millis, NewMemory, Outcome, RankMode, RememberOptions,
-    SearchRequest, SkipReason, SuppliedVectors, DAY_MS,
+    Config, Engine, HashEmbedder, ManualClock, Millis, NewMemory, Outcome, RankMode,
+    RememberOptions, SearchRequest, SkipReason, SuppliedVectors, DAY_MS,
 };
 use serde_json::{json, Value};
 
@@ -28,6 +28,8 @@ pub struct Options {
     pub remember: bool,
     /// The hashing embedder instead of the default (without vectors).
     pub hash: bool,
+    /// `recall.link_weight`, when not the default.
+    pub link_weight: Option<f64>,
 }
 
 /// Summed recall of a group of questions.
@@ -245,7 +247,11 @@ pub fn evaluate(opts: &Options) -> Result<Report, String> {
         None => None,
     };
     let clock = ManualClock::new(0);
-    let builder = Engine::builder(clock.clone());
+    let mut config = Config::default();
+    if let Some(w) = opts.link_weight {
+        config.recall.link_weight = w;
+    }
+    let builder = Engine::builder(clock.clone()).config(config);
     let mut engine = match &vectors {
         Some((_, dim)) => builder
             .embedder(SuppliedVectors::new("all-MiniLM-L6-v2", *dim))
@@ -413,6 +419,9 @@ pub fn evaluate(opts: &Options) -> Result<Report, String> {
                 ..Default::default()
             };
             let hits = engine.search(&req).map_err(|e| e.to_string())?;
+            // What the search recorded (accesses, co-recalls) is written, as an agent's next
+            // write would.
+            engine.flush().map_err(|e| e.to_string())?;
             let tally = by_category.entry(category).or_default();
             tally.questions += 1;
             for (slot, k) in KS.iter().enumerate() {

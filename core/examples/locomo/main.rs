@@ -3,7 +3,7 @@
 //! ```text
 //! cargo run --release -p mnemo-core --example locomo -- tests/data/locomo/locomo-dev.json \
 //!     [--vectors minilm-dev.f16 --index minilm-dev.index.json] [--json] [--mode balanced] \
-//!     [--remember] [--hash]
+//!     [--remember] [--hash] [--link-weight 0.5]
 //! ```
 
 mod eval;
@@ -34,6 +34,10 @@ struct Args {
     /// Embed with `mnemo-hash-v1` instead of the default `mnemo-static-v1`.
     #[arg(long, conflicts_with = "vectors")]
     hash: bool,
+    /// `recall.link_weight`: the share of relevance lent along co-recall links (0 turns it
+    /// off; default the engine's).
+    #[arg(long)]
+    link_weight: Option<f64>,
     /// Print one JSON document instead of a table.
     #[arg(long)]
     json: bool,
@@ -49,6 +53,7 @@ fn main() -> ExitCode {
             mode,
             remember: args.remember,
             hash: args.hash,
+            link_weight: args.link_weight,
         };
         let report = eval::evaluate(&opts)?;
         Ok(if args.json {

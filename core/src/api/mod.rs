@@ -31,6 +31,7 @@ use crate::graph::{
 use crate::heartbeat::{
     HeartbeatContext, HeartbeatReport, HeartbeatRequest, Message, MessagesRequest, RecordMessage,
 };
+use crate::links::{RelatedMemory, RelatedRequest};
 use crate::maintain::MaintainReport;
 use crate::model::{Memory, Source, Status, StatusChange, Visibility};
 use crate::notes::NotesImport;
@@ -218,6 +219,10 @@ calls! {
     /// A memory's status changes, oldest first.
     read StatusHistory("status_history", MemoryRef) -> Vec<StatusChange> =>
         |e, a| e.status_history(&a.entity_id, &a.id);
+    /// Memories that searches keep returning together with this one (three co-recalls or
+    /// more), strongest link first: a chain of thought to follow.
+    read Related("related", RelatedRequest) -> Vec<RelatedMemory>, mcp "memory_related" =>
+        |e, a| e.related(&a);
     /// Counts of an owner's memories by type, state, status and tier.
     read Stats("stats", OwnerRef) -> Stats, mcp "memory_stats" => |e, a| e.stats(&a.entity_id);
     /// The maintenance pass: decay, lifecycle and purges of the memories that are due.

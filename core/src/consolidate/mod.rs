@@ -4,8 +4,9 @@
 //! one that reported no more work changes nothing.
 //!
 //! Steps so far, in the order they run: stale-edge cleanup ([`edges`]), auto-tag refresh
-//! ([`tags`]), cluster-and-merge of near-duplicates ([`cluster`]) and size-bounded pruning
-//! ([`prune`]); decay, lifecycle and purges are the maintenance pass they run after.
+//! ([`tags`]), cluster-and-merge of near-duplicates ([`cluster`]), size-bounded pruning
+//! ([`prune`]) and the daily decay of co-recall links ([`crate::links`]); decay, lifecycle and
+//! purges are the maintenance pass they run after.
 
 mod cluster;
 mod edges;
@@ -16,6 +17,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::clock::{Millis, DAY_MS};
 use crate::error::{Error, Result};
+use crate::links::{self, LinksReport};
 use crate::store::Tx;
 
 pub use cluster::ClusterReport;
@@ -92,6 +94,8 @@ pub struct Consolidation {
     pub tags: TagsReport,
     pub clusters: ClusterReport,
     pub pruning: PruneReport,
+    /// Co-recall links decayed (×0.95 per day) and removed (below 0.1).
+    pub links: LinksReport,
     /// A step stopped at its bound: run again to finish.
     pub more: bool,
 }
@@ -116,12 +120,14 @@ pub(crate) fn run(tx: &mut Tx, cfg: &ConsolidateConfig) -> Result<Consolidation>
     let tags = tags::refresh(tx, now)?;
     let clusters = cluster::merge_clusters(tx, now)?;
     let pruning = prune::prune(tx, cfg, now)?;
+    let links = links::decay(tx.conn(), now, STEP_BATCH)?;
     crate::store::schema::set_meta(tx.conn(), LAST_RUN_KEY, &now.to_string())?;
     Ok(Consolidation {
-        more: edges.more || tags.more || clusters.more || pruning.more,
+        more: edges.more || tags.more || clusters.more || pruning.more || links.more,
         edges,
         tags,
         clusters,
         pruning,
+        links,
     })
 }

@@ -108,16 +108,16 @@ pub fn by_relevance(candidates: &mut [Candidate], vector_weight: f64) {
     });
 }
 
-/// Conversational context: each of the `parents` most relevant candidates lends
-/// `weight` × its relevance to its session neighbours (`neighbours` maps a list of keys to
-/// (key, neighbour) pairs), adding them as candidates when they are not already. `cosine`
-/// gives a new candidate's own cosine.
+/// Relevance lent between neighbours (of a conversation, or linked by co-recall): each of the
+/// `parents` most relevant candidates lends `weight` × share × its relevance to its neighbours
+/// (`neighbours` maps a list of keys to (key, neighbour, share) triples), adding them as
+/// candidates when they are not already. `cosine` gives a new candidate's own cosine.
 pub fn lend_context(
     candidates: &mut Vec<Candidate>,
     vector_weight: f64,
     weight: f64,
     parents: usize,
-    neighbours: impl FnOnce(&[i64]) -> crate::Result<Vec<(i64, i64)>>,
+    neighbours: impl FnOnce(&[i64]) -> crate::Result<Vec<(i64, i64, f64)>>,
     cosine: impl Fn(i64) -> Option<f32>,
 ) -> crate::Result<()> {
     if weight <= 0.0 || parents == 0 || candidates.is_empty() {
@@ -135,7 +135,7 @@ pub fn lend_context(
         .enumerate()
         .map(|(i, c)| (c.pk, i))
         .collect();
-    for (pk, n) in neighbours(&keys)? {
+    for (pk, n, share) in neighbours(&keys)? {
         let Some(rel) = lenders.get(&pk) else {
             continue;
         };
@@ -143,7 +143,7 @@ pub fn lend_context(
             candidates.push(Candidate::near(n, cosine(n).unwrap_or(0.0)));
             candidates.len() - 1
         });
-        candidates[i].context = candidates[i].context.max(weight * rel);
+        candidates[i].context = candidates[i].context.max(weight * share * rel);
     }
     by_relevance(candidates, vector_weight);
     Ok(())
@@ -199,7 +199,7 @@ mod tests {
     fn context_is_lent_to_session_neighbours() {
         // 1 matches the query; 2 (its neighbour) shares no words; 3 is weakly relevant.
         let mut c = vec![cand(1, 0.0, 1.0), cand(3, 0.2, 0.2)];
-        let neighbours = |_: &[i64]| Ok(vec![(1, 2)]);
+        let neighbours = |_: &[i64]| Ok(vec![(1, 2, 1.0)]);
         lend_context(&mut c, 0.5, 0.7, 30, neighbours, |_| Some(0.1)).unwrap();
         assert_eq!(c.iter().map(|c| c.pk).collect::<Vec<_>>(), vec![1, 2, 3]);
         assert!((c[1].context - 0.35).abs() < 1e-12);
@@ -207,10 +207,18 @@ mod tests {
         assert!((c[1].vector - 0.1f32 as f64).abs() < 1e-12);
         // A neighbour never lowers relevance, and weight 0 lends nothing.
         let mut d = vec![cand(1, 0.0, 1.0), cand(2, 1.0, 1.0)];
-        lend_context(&mut d, 0.5, 0.7, 30, |_| Ok(vec![(1, 2), (2, 1)]), |_| None).unwrap();
+        lend_context(
+            &mut d,
+            0.5,
+            0.7,
+            30,
+            |_| Ok(vec![(1, 2, 1.0), (2, 1, 1.0)]),
+            |_| None,
+        )
+        .unwrap();
         assert_eq!(d[0].relevance(0.5), 1.0);
         let mut e = vec![cand(1, 0.0, 1.0)];
-        lend_context(&mut e, 0.5, 0.0, 30, |_| Ok(vec![(1, 2)]), |_| None).unwrap();
+        lend_context(&mut e, 0.5, 0.0, 30, |_| Ok(vec![(1, 2, 1.0)]), |_| None).unwrap();
         assert_eq!(e.len(), 1);
     }
 

@@ -8,7 +8,8 @@
 //! 3. the gate and the mode — relevance decides which qualify, the mode's composite score
 //!    orders them, the rest follow in relevance order (`rank`);
 //! 4. diversity — a hit nearly identical to one above it is dropped (`diversity`);
-//! 5. the hits count as accesses, written with the next transaction.
+//! 5. the hits count as accesses, and the top ones as recalled together (co-recall links),
+//!    written with the next transaction.
 
 mod cache;
 mod candidates;
@@ -27,6 +28,7 @@ use crate::embed;
 use crate::error::{Error, Result};
 use crate::field::{Limit, Owner, MAX_LIMIT};
 use crate::graph;
+use crate::links;
 use crate::model::{Memory, MemoryType, RecallFilter};
 use crate::store::{memories, View};
 use crate::text;
@@ -92,6 +94,10 @@ pub struct RecallConfig {
     pub context_weight: f64,
     /// How many of the most relevant candidates lend relevance to their neighbours.
     pub context_parents: usize,
+    /// A memory lends this share × the link's strength of its relevance to the memories
+    /// searches keep returning with it (co-recall links; 0 turns it off). LoCoMo dev recall
+    /// is the same at every weight from 0 to 1.
+    pub link_weight: f64,
     /// Memories less relevant than this share of the best match are ranked only when fewer
     /// than `limit` are above it: relevance decides what qualifies, the mode's weights decide
     /// the order among comparably relevant memories.
@@ -117,6 +123,7 @@ impl Default for RecallConfig {
             candidates: 50,
             context_weight: 0.7,
             context_parents: 30,
+            link_weight: 0.5,
             relevance_gate: 0.8,
             min_relevance: MIN_RELEVANCE,
             diversity_threshold: 0.9,
@@ -169,6 +176,7 @@ pub(crate) fn search(
 
     // 1. Candidates, and the entity filter.
     let mut candidates = candidates(view, cache, cfg, owner, req, &query, k)?;
+    lend_along_links(view, cfg, owner, &mut candidates, &query)?;
     let by_entity = !req.entities.is_empty();
     if by_entity {
         candidates = naming(view, cfg, owner, &req.entities, candidates, &query)?;
@@ -256,8 +264,11 @@ pub(crate) fn search(
         kept = diversify(view, cfg, owner, kept, limit)?;
     }
 
-    // 5. The hits are accesses, and say which words of the query they said.
+    // 5. The hits are accesses, the top ones co-recalled, and they say which words of the
+    //    query they said.
     let terms = text::query_terms(&req.query);
+    let pks: Vec<i64> = kept.iter().map(|r| r.pk).collect();
+    view.record_co_recall(&pks)?;
     let mut hits = Vec::with_capacity(kept.len());
     for Ranked {
         pk,
@@ -337,11 +348,47 @@ fn candidates(
         cfg.vector_weight,
         cfg.context_weight,
         cfg.context_parents,
-        |pks| memories::session_neighbours(conn, owner, pks),
+        |pks| {
+            Ok(memories::session_neighbours(conn, owner, pks)?
+                .into_iter()
+                .map(|(a, b)| (a, b, 1.0))
+                .collect())
+        },
         cosine,
     )?;
     cache.put(key, generation, c.clone());
     Ok(c)
+}
+
+/// Co-recall links lend relevance like a conversation does: each of the most relevant
+/// candidates lends `link_weight` × the link's strength × its relevance to the memories it is
+/// linked to. Not cached: links grow without moving the owner's generation.
+fn lend_along_links(
+    view: &mut View,
+    cfg: &RecallConfig,
+    owner: &Owner,
+    candidates: &mut Vec<Candidate>,
+    query: &[f32],
+) -> Result<()> {
+    if cfg.link_weight <= 0.0 {
+        return Ok(());
+    }
+    let now = view.now()?;
+    let conn = view.conn();
+    let set = view.vectors(owner)?;
+    candidates::lend_context(
+        candidates,
+        cfg.vector_weight,
+        cfg.link_weight,
+        cfg.context_parents,
+        |pks| {
+            Ok(links::formed(conn, pks, now)?
+                .into_iter()
+                .map(|(pk, link)| (pk, link.other, link.strength))
+                .collect())
+        },
+        |pk| set.get(pk).map(|v| embed::dot(query, v)),
+    )
 }
 
 /// Only the candidates naming one of `names` (entities of the owner's graph, by name or

@@ -90,7 +90,8 @@ pub struct ScoreBreakdown {
     /// The words of the query the memory says (compared by stem), in the order asked; common
     /// words only when the query has no other.
     pub matched: Vec<String>,
-    /// Relevance lent by a neighbouring memory of the same session (0 when none).
+    /// Relevance lent by a neighbouring memory: one of the same session, or one linked by
+    /// co-recall when `recall.link_weight` is on (0 when none).
     pub context: f64,
     pub recency: f64,
     pub retention: f64,

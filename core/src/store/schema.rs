@@ -206,6 +206,24 @@ CREATE TABLE messages (
 );
 CREATE INDEX messages_owner ON messages(owner, at);
 "#,
+    r#"
+-- Links between memories (links.rs): `recalled` links grow as searches return two memories
+-- together. One row per pair and kind, lower key first; `decayed_at` is when consolidation
+-- last decayed the strength.
+CREATE TABLE memory_links (
+    a INTEGER NOT NULL REFERENCES memories(pk) ON DELETE CASCADE,
+    b INTEGER NOT NULL REFERENCES memories(pk) ON DELETE CASCADE,
+    kind TEXT NOT NULL,
+    count INTEGER NOT NULL,
+    strength REAL NOT NULL,
+    last_at INTEGER NOT NULL,
+    decayed_at INTEGER NOT NULL,
+    PRIMARY KEY (a, b, kind),
+    CHECK (a < b)
+) WITHOUT ROWID;
+CREATE INDEX memory_links_b ON memory_links(b);
+CREATE INDEX memory_links_decayed ON memory_links(kind, decayed_at);
+"#,
 ];
 
 /// Prepared statements kept per connection: more than the engine's distinct statements.

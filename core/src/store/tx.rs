@@ -2,7 +2,7 @@
 //!
 //! Beside the SQLite file the engine keeps each owner's vector set (for nearest-neighbour
 //! scans), a generation per owner (search candidates cached at an older generation are
-//! stale), and the accesses searches recorded but have not written yet. Every write goes
+//! stale), and the accesses and co-recalls searches recorded but have not written yet. Every write goes
 //! through a [`Tx`], which keeps all three in step with what it wrote, by one policy:
 //!
 //! - the memory rows it writes change the loaded vector sets as they go;
@@ -29,6 +29,7 @@ use crate::clock::{check_time, Entropy, Millis};
 use crate::decay::{self, RetentionConfig};
 use crate::embed::{self, Embedder};
 use crate::error::{Error, Result};
+use crate::links;
 use crate::model::{Memory, StatusChange};
 use crate::text;
 use crate::vectors::OwnerVectors;
@@ -36,7 +37,7 @@ use crate::vectors::OwnerVectors;
 /// Attempts at drawing an unused memory id before giving up.
 const ID_ATTEMPTS: usize = 16;
 
-/// Accesses of one memory recorded by searches and not yet written.
+/// Accesses of one memory (or co-recalls of a pair) recorded by searches and not yet written.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Pending {
     pub count: i64,
@@ -53,15 +54,17 @@ pub(crate) struct Derived {
     generations: HashMap<String, u64>,
     /// Accesses not yet written, by memory key (with the owner, to read the rows back).
     accesses: BTreeMap<i64, (String, Pending)>,
+    /// Co-recalls not yet written, by pair of memory keys (lower first).
+    co_recalls: BTreeMap<(i64, i64), Pending>,
     /// Owners written by the nested transactions of an open group: undone should the group's
     /// commit fail.
     grouped: BTreeSet<String>,
 }
 
 impl Derived {
-    /// How many memories have accesses waiting to be written.
+    /// How many memories (and pairs of co-recalled memories) wait to be written.
     pub fn pending_count(&self) -> usize {
-        self.accesses.len()
+        self.accesses.len() + self.co_recalls.len()
     }
 
     /// Forgets every loaded vector set and moves every known owner's generation on.
@@ -204,6 +207,22 @@ impl<'s> View<'s> {
         Ok(())
     }
 
+    /// Records that a search returned `pks` together, best first (written by the next
+    /// transaction as co-recall links).
+    pub fn record_co_recall(&mut self, pks: &[i64]) -> Result<()> {
+        let now = self.now()?;
+        for pair in links::pairs(pks) {
+            let p = self
+                .derived
+                .co_recalls
+                .entry(pair)
+                .or_insert(Pending { count: 0, at: now });
+            p.count += 1;
+            p.at = p.at.max(now);
+        }
+        Ok(())
+    }
+
     /// Recomputes the fields that follow from a memory's others at the call's time (layer and
     /// tier), as a read shows them.
     pub fn refresh(&self, m: &mut Memory) -> Result<()> {
@@ -281,6 +300,7 @@ impl<'s> Tx<'s> {
         match committed {
             Ok(()) => {
                 self.view.derived.accesses.clear();
+                self.view.derived.co_recalls.clear();
                 if nested {
                     let written = self.written.iter().cloned();
                     self.view.derived.grouped.extend(written);
@@ -307,8 +327,12 @@ impl<'s> Tx<'s> {
         }
     }
 
-    /// Writes the pending accesses (the rows are read back first, so nothing else is lost).
+    /// Writes the pending accesses (the rows are read back first, so nothing else is lost)
+    /// and co-recalls.
     fn write_accesses(&mut self) -> Result<()> {
+        for (pair, p) in &self.view.derived.co_recalls {
+            links::record(self.view.conn, *pair, p.count, p.at)?;
+        }
         let pending = self.view.derived.accesses.clone();
         let mut by_owner: BTreeMap<&str, Vec<i64>> = BTreeMap::new();
         for (pk, (owner, _)) in &pending {
