@@ -526,18 +526,19 @@ impl Engine {
         curate::status_history(&self.store.read(), &owner, &id)
     }
 
-    /// The live memories searches returned together with memory `id` often enough to be
-    /// linked (three times or more), strongest link first.
+    /// The live memories linked to memory `id`: returned together with it by searches three
+    /// times or more, or sharing entities and tags with it (found by consolidation), strongest
+    /// link first.
     pub fn related(&mut self, req: &RelatedRequest) -> Result<Vec<RelatedMemory>> {
         self.store.flush()?;
         let (owner, id) = (Id::owner(&req.entity_id)?, Id::parse("id", &req.id)?);
         let limit = Limit::parse(req.limit, DEFAULT_RELATED)?.get();
         let view = self.store.read();
-        let (pk, _) = memories::get(view.conn(), &owner, &id)?.ok_or_else(|| Error::NotFound {
+        let (pk, m) = memories::get(view.conn(), &owner, &id)?.ok_or_else(|| Error::NotFound {
             entity_id: owner.to_string(),
             id: id.to_string(),
         })?;
-        links::related(view.conn(), &owner, pk, view.now()?, limit)
+        links::related(view.conn(), &owner, pk, &m, view.now()?, limit)
     }
 
     /// Counts of an owner's memories by type, state, status and tier.

@@ -5,7 +5,7 @@
 mod common;
 
 use common::*;
-use mnemo_core::consolidate::{ClusterReport, Consolidation};
+use mnemo_core::consolidate::{ClusterReport, Consolidation, RelateReport};
 use mnemo_core::*;
 
 /// An engine on the hashing embedder: the pruning tests' memories are alike in wording on
@@ -41,6 +41,10 @@ fn assert_did_nothing(c: &Consolidation) {
     let looked = Consolidation {
         clusters: ClusterReport {
             examined: c.clusters.examined,
+            ..Default::default()
+        },
+        relationships: RelateReport {
+            examined: c.relationships.examined,
             ..Default::default()
         },
         ..Default::default()

@@ -388,3 +388,169 @@ fn links_travel_with_an_export() {
         assert!(all_states(&mut g, OWNER).is_empty());
     }
 }
+
+/// The ids of the memories a write created.
+fn created(r: WriteReport) -> Vec<String> {
+    r.outcomes
+        .iter()
+        .filter_map(|o| o.id().map(str::to_string))
+        .collect()
+}
+
+fn tagged(owner: &str, content: &str, tags: &[&str]) -> NewMemory {
+    NewMemory {
+        tags: tags.iter().map(|t| t.to_string()).collect(),
+        ..mem(owner, content)
+    }
+}
+
+#[test]
+fn consolidation_relates_memories_naming_the_same_entity_or_sharing_tags() {
+    let clock = ManualClock::new(T0);
+    let mut e = Engine::builder(clock.clone())
+        .config(without_dedup())
+        .open_in_memory()
+        .unwrap();
+    let say = |e: &mut Engine, owner: &str, text: &str| {
+        let ids = created(e.remember(owner, text, RememberOptions::default()).unwrap());
+        assert_eq!(ids.len(), 1, "{text}");
+        ids[0].clone()
+    };
+    let job = say(
+        &mut e,
+        OWNER,
+        "My sister Ines works as a marine biologist in Porto.",
+    );
+    let surf = say(
+        &mut e,
+        OWNER,
+        "Ines surfs at Matosinhos beach every weekend.",
+    );
+    let laptop = say(&mut e, OWNER, "I bought a new laptop yesterday.");
+    let clay = seed_one(
+        &mut e,
+        tagged(OWNER, "Clay needs two days to dry", &["pottery", "Studio"]),
+    );
+    let kiln = seed_one(
+        &mut e,
+        tagged(OWNER, "The kiln reaches 1200 degrees", &["pottery"]),
+    );
+    let bo_ines = say(&mut e, "bo", "Ines from the bakery sells sourdough bread.");
+    let bo_pot = seed_one(
+        &mut e,
+        tagged("bo", "My pottery wheel squeaks", &["pottery"]),
+    );
+    assert!(
+        related(&mut e, &job).is_empty(),
+        "nothing before consolidation"
+    );
+
+    let c = e
+        .consolidate()
+        .unwrap()
+        .consolidation
+        .unwrap()
+        .relationships;
+    assert_eq!((c.linked, c.reweighed, c.unlinked), (2, 0, 0), "{c:?}");
+    let r = related(&mut e, &job);
+    assert_eq!(r.len(), 1, "{r:?}");
+    assert_eq!(r[0].memory.id, surf);
+    assert_eq!(r[0].shared_entities, vec!["Ines".to_string()]);
+    assert_eq!((r[0].co_recalls, r[0].last_recalled_at), (0, None));
+    assert!(
+        r[0].strength >= 0.45 && r[0].strength <= 1.0,
+        "{}",
+        r[0].strength
+    );
+    let r = related(&mut e, &kiln);
+    assert_eq!(r.len(), 1, "{r:?}");
+    assert_eq!(r[0].memory.id, clay);
+    assert_eq!(r[0].shared_tags, vec!["pottery".to_string()]);
+    assert!(related(&mut e, &laptop).is_empty());
+    // Owners apart: bo's Ines and pottery are linked to nothing of ana's.
+    for id in [&bo_ines, &bo_pot] {
+        let err = e
+            .related(&RelatedRequest {
+                entity_id: OWNER.into(),
+                id: id.to_string(),
+                limit: None,
+            })
+            .unwrap_err();
+        assert_eq!(err.code(), "not_found");
+        assert!(e
+            .related(&RelatedRequest {
+                entity_id: "bo".into(),
+                id: id.to_string(),
+                limit: None,
+            })
+            .unwrap()
+            .is_empty());
+    }
+
+    // Idempotent: the next run finds what this one found.
+    let c = e
+        .consolidate()
+        .unwrap()
+        .consolidation
+        .unwrap()
+        .relationships;
+    assert_eq!(
+        (c.examined, c.linked, c.reweighed, c.unlinked),
+        (7, 0, 0, 0),
+        "{c:?}"
+    );
+
+    // A tag taken away: the next run unlinks them. A forgotten memory leaves at once.
+    e.update(
+        OWNER,
+        &kiln,
+        MemoryPatch {
+            tags: Some(vec!["ceramics".into()]),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let c = e
+        .consolidate()
+        .unwrap()
+        .consolidation
+        .unwrap()
+        .relationships;
+    assert_eq!((c.linked, c.unlinked), (0, 1), "{c:?}");
+    assert!(related(&mut e, &clay).is_empty());
+    e.forget(OWNER, &surf).unwrap();
+    assert!(related(&mut e, &job).is_empty());
+}
+
+#[test]
+fn a_pair_linked_both_ways_is_one_related_memory() {
+    let (mut e, _clock, garden, car) = garden();
+    for id in &garden[..2] {
+        e.update(
+            OWNER,
+            id,
+            MemoryPatch {
+                tags: Some(vec!["garden".into()]),
+                ..Default::default()
+            },
+        )
+        .unwrap();
+    }
+    e.consolidate().unwrap();
+    let shared = related(&mut e, &garden[0]);
+    assert_eq!(shared.len(), 1);
+    let by_tags = shared[0].strength;
+    for _ in 0..12 {
+        recall_garden(&mut e, &garden, &car);
+    }
+    let r = related(&mut e, &garden[0]);
+    assert_eq!(r.len(), 2, "{r:?}");
+    assert_eq!(
+        r[0].memory.id, garden[1],
+        "the pair linked both ways is strongest"
+    );
+    assert_eq!(r[0].strength, 1.0f64.max(by_tags));
+    assert_eq!(r[0].co_recalls, 12);
+    assert_eq!(r[0].shared_tags, vec!["garden".to_string()]);
+    assert!(r[1].shared_tags.is_empty() && r[1].co_recalls == 12);
+}

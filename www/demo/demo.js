@@ -71,6 +71,8 @@ function showMaintenance(r) {
     `${c.clusters.merged} merged in ${c.clusters.clusters} cluster${c.clusters.clusters === 1 ? '' : 's'}`,
     `${c.pruning.archived} archived`,
     `${c.edges.relationships_removed} stale relationship${c.edges.relationships_removed === 1 ? '' : 's'} removed`,
+    `${c.relationships.linked} linked by what they share`,
+    `${c.links.removed} co-recall link${c.links.removed === 1 ? '' : 's'} faded`,
     `${r.to_stale + r.to_archived + r.to_deleted} faded by decay`,
   ];
   $('consolidation').textContent = `last consolidation ${new Date().toLocaleTimeString()}: ${steps.join(' · ')}${c.more ? ' · more to do' : ''}`;
@@ -85,7 +87,7 @@ function explain(hit) {
   if (w.vector >= 0.5) reasons.push('it means nearly the same');
   else if (w.vector >= 0.3) reasons.push('it is close in meaning');
   const own = 0.5 * Math.max(0, w.vector) + 0.5 * w.text;
-  if (w.context > own) reasons.push('it was said next to something that matched');
+  if (w.context > own) reasons.push('it was said next to, or is often recalled with, something that matched');
   if (!reasons.length) reasons.push('only loosely related');
   const why = `${Math.round(w.relevance * 100)} % relevant: ${reasons.join('; ')}`;
   const lent = w.context > 0 ? `, lent by its conversation ${fmt(w.context)}` : '';

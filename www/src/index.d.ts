@@ -678,15 +678,22 @@ export interface StatusChange {
   changed_at: number;
 }
 
-/** A memory linked to another, and how strongly. */
+/** A memory linked to another, and what links them. */
 export interface RelatedMemory {
   memory: Memory;
-  /** The link's strength now (0.1–1): +0.1 per co-recall, ×0.95 per day. */
+  /**
+   * The stronger of the two links, 0–1: co-recall (+0.1 per co-recall, ×0.95 per day) and
+   * shared content (0.3 per shared tag, half for a tag only the extractor gave, + 0.4 per
+   * shared entity + 0.3·cosine, at most 1, as consolidation last weighed it).
+   */
   strength: number;
-  /** Times searches returned the two memories together. */
+  /** Times searches returned the two together (0 when no co-recall link is formed). */
   co_recalls: number;
-  /** When they were last returned together. */
-  last_at: number;
+  /** When searches last returned them together. */
+  last_recalled_at: number | null;
+  /** Tags both carry (their sources aside), and entities of the graph both name, now. */
+  shared_tags: string[];
+  shared_entities: string[];
 }
 
 /** Counts of one owner's memories. */
@@ -725,6 +732,8 @@ export interface Consolidation {
   tags: TagsReport;
   clusters: ClusterReport;
   pruning: PruneReport;
+  /** Memories linked by the entities and tags they share. */
+  relationships: RelateReport;
   /** Co-recall links decayed (×0.95 per day) and removed (below 0.1). */
   links: LinksReport;
   /** A step stopped at its bound: run again to finish. */
@@ -767,6 +776,18 @@ export interface PruneReport {
   /** Memories moved to ARCHIVED. */
   archived: number;
   /** The step stopped at its bound. */
+  more: boolean;
+}
+
+/** What relationship discovery did. */
+export interface RelateReport {
+  /** Memories looked at. */
+  examined: number;
+  /** Links made, changed in weight, and removed. */
+  linked: number;
+  reweighed: number;
+  unlinked: number;
+  /** The step stopped at its bound (the next run goes on from there). */
   more: boolean;
 }
 
@@ -1151,8 +1172,8 @@ export declare class Mnemo {
   /** A memory's status changes, oldest first. */
   statusHistory(args: MemoryRef): Promise<StatusChange[]>;
   /**
-   * Memories that searches keep returning together with this one (three co-recalls or more),
-   * strongest link first: a chain of thought to follow.
+   * Memories linked to this one — returned together by searches three times or more, or sharing
+   * its entities and tags — strongest link first: a chain of thought to follow.
    */
   related(args: RelatedRequest): Promise<RelatedMemory[]>;
   /** Counts of an owner's memories by type, state, status and tier. */

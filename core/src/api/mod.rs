@@ -219,8 +219,8 @@ calls! {
     /// A memory's status changes, oldest first.
     read StatusHistory("status_history", MemoryRef) -> Vec<StatusChange> =>
         |e, a| e.status_history(&a.entity_id, &a.id);
-    /// Memories that searches keep returning together with this one (three co-recalls or
-    /// more), strongest link first: a chain of thought to follow.
+    /// Memories linked to this one — returned together by searches three times or more, or
+    /// sharing its entities and tags — strongest link first: a chain of thought to follow.
     read Related("related", RelatedRequest) -> Vec<RelatedMemory>, mcp "memory_related" =>
         |e, a| e.related(&a);
     /// Counts of an owner's memories by type, state, status and tier.

@@ -5,12 +5,14 @@
 //!
 //! Steps so far, in the order they run: stale-edge cleanup ([`edges`]), auto-tag refresh
 //! ([`tags`]), cluster-and-merge of near-duplicates ([`cluster`]), size-bounded pruning
-//! ([`prune`]) and the daily decay of co-recall links ([`crate::links`]); decay, lifecycle and
-//! purges are the maintenance pass they run after.
+//! ([`prune`]), relationship discovery from shared entities and tags ([`relate`]) and the daily
+//! decay of co-recall links ([`crate::links`]); decay, lifecycle and purges are the maintenance
+//! pass they run after.
 
 mod cluster;
 mod edges;
 mod prune;
+mod relate;
 mod tags;
 
 use serde::{Deserialize, Serialize};
@@ -23,6 +25,7 @@ use crate::store::Tx;
 pub use cluster::ClusterReport;
 pub use edges::EdgesReport;
 pub use prune::PruneReport;
+pub use relate::RelateReport;
 pub use tags::TagsReport;
 
 /// Rows a step reads or changes per run at most.
@@ -94,6 +97,8 @@ pub struct Consolidation {
     pub tags: TagsReport,
     pub clusters: ClusterReport,
     pub pruning: PruneReport,
+    /// Memories linked by the entities and tags they share.
+    pub relationships: RelateReport,
     /// Co-recall links decayed (×0.95 per day) and removed (below 0.1).
     pub links: LinksReport,
     /// A step stopped at its bound: run again to finish.
@@ -120,14 +125,21 @@ pub(crate) fn run(tx: &mut Tx, cfg: &ConsolidateConfig) -> Result<Consolidation>
     let tags = tags::refresh(tx, now)?;
     let clusters = cluster::merge_clusters(tx, now)?;
     let pruning = prune::prune(tx, cfg, now)?;
+    let relationships = relate::discover(tx, now)?;
     let links = links::decay(tx.conn(), now, STEP_BATCH)?;
     crate::store::schema::set_meta(tx.conn(), LAST_RUN_KEY, &now.to_string())?;
     Ok(Consolidation {
-        more: edges.more || tags.more || clusters.more || pruning.more || links.more,
+        more: edges.more
+            || tags.more
+            || clusters.more
+            || pruning.more
+            || relationships.more
+            || links.more,
         edges,
         tags,
         clusters,
         pruning,
+        relationships,
         links,
     })
 }

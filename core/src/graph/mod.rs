@@ -19,7 +19,10 @@ pub use query::{
     Traversal, TraverseRequest,
 };
 pub(crate) use record::{check, record};
-pub(crate) use sql::{by_key, memories_naming, memory_graph, stating, withdraw_evidence};
+pub(crate) use sql::{
+    by_key, entities_named_by, entity, memories_naming, memory_graph, naming_the_same, stating,
+    withdraw_evidence,
+};
 
 /// An entity a memory names.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]

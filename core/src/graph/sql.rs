@@ -279,6 +279,26 @@ pub fn memories_naming(conn: &Connection, entity_pks: &[i64]) -> Result<Vec<i64>
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
+/// The keys of the entities memory `pk` names.
+pub fn entities_named_by(conn: &Connection, memory_pk: i64) -> Result<Vec<i64>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT entity_pk FROM memory_entities WHERE memory_pk = ?1 ORDER BY entity_pk",
+    )?;
+    let rows = stmt.query_map([memory_pk], |r| r.get(0))?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// Other memories naming an entity memory `pk` names: the newest `limit` (by key).
+pub fn naming_the_same(conn: &Connection, memory_pk: i64, limit: usize) -> Result<Vec<i64>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT DISTINCT o.memory_pk FROM memory_entities m \
+         JOIN memory_entities o ON o.entity_pk = m.entity_pk AND o.memory_pk != m.memory_pk \
+         WHERE m.memory_pk = ?1 ORDER BY 1 DESC LIMIT ?2",
+    )?;
+    let rows = stmt.query_map(params![memory_pk, limit as i64], |r| r.get(0))?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
 /// What one memory contributed to the graph: the entities it names and the relationships it
 /// stated (not the inferred reverses), as an extractor would give them.
 pub fn memory_graph(

@@ -381,12 +381,7 @@ fn lend_along_links(
         cfg.vector_weight,
         cfg.link_weight,
         cfg.context_parents,
-        |pks| {
-            Ok(links::formed(conn, pks, now)?
-                .into_iter()
-                .map(|(pk, link)| (pk, link.other, link.strength))
-                .collect())
-        },
+        |pks| links::formed(conn, pks, now),
         |pk| set.get(pk).map(|v| embed::dot(query, v)),
     )
 }

@@ -346,6 +346,30 @@ pub fn text_search(
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
+/// Memories of `owner` in use (not archived) whose tags hold one of `tags` (as words; the
+/// caller compares the tags themselves), newest first (by key), at most `limit`.
+pub fn tagged(conn: &Connection, owner: &str, tags: &[String], limit: usize) -> Result<Vec<i64>> {
+    // Each tag a phrase of its words: only letters and digits are quoted.
+    let phrases: Vec<String> = tags
+        .iter()
+        .map(|t| text::words(t).join(" "))
+        .filter(|p| !p.is_empty())
+        .collect();
+    let Some(any) = text::fts_expression(&phrases) else {
+        return Ok(Vec::new());
+    };
+    let expr = format!(
+        "(owner:{} AND tags:({any})) NOT flags:archived",
+        owner_token(owner)
+    );
+    // LIMIT written into the SQL, as in `text_search`.
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT rowid FROM memories_fts WHERE memories_fts MATCH ?1 ORDER BY rowid DESC LIMIT {limit}"
+    ))?;
+    let rows = stmt.query_map([expr], |r| r.get(0))?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
 /// Low mantissa bits dropped from BM25 values (32 of 52 kept: ~1e-10 relative precision).
 const BM25_DROPPED_BITS: u32 = 20;
 

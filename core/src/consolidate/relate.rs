@@ -1,0 +1,134 @@
+//! Relationship discovery (Kybernesis): memories in use that name the same entities or carry
+//! the same tags are linked, weighted as [`crate::links::shared`] says; links whose memories no
+//! longer share enough are removed. Each memory links to its [`LINKS_PER_MEMORY`] best partners
+//! among the newest [`PARTNERS`] naming one of its entities and the newest [`PARTNERS`] sharing
+//! a tag (a partner may keep more, found from its side).
+//!
+//! Memories are examined in key order from a cursor kept in the store, `STEP_BATCH` per run;
+//! a run over memories already examined finds what it found before and changes nothing.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::{Deserialize, Serialize};
+
+use super::STEP_BATCH;
+use crate::clock::Millis;
+use crate::embed;
+use crate::error::Result;
+use crate::graph;
+use crate::links::shared::{self, Shareable, MIN_WEIGHT};
+use crate::model::{Memory, State};
+use crate::store::{memories, schema, Tx};
+
+/// Partners looked at per memory, from entities and from tags each.
+const PARTNERS: usize = 100;
+/// Links a memory makes to its best partners at most.
+const LINKS_PER_MEMORY: usize = 10;
+/// Where the next run starts (meta table): the last key examined, 0 for the beginning.
+const CURSOR_KEY: &str = "consolidate_relate_cursor";
+
+/// What relationship discovery did.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct RelateReport {
+    /// Memories looked at.
+    pub examined: usize,
+    /// Links made, changed in weight, and removed.
+    pub linked: usize,
+    pub reweighed: usize,
+    pub unlinked: usize,
+    /// The step stopped at its bound (the next run goes on from there).
+    pub more: bool,
+}
+
+/// Whether a partner takes part: in use and not archived.
+fn in_use(m: &Memory) -> bool {
+    memories::searchable(m) && m.state != State::Archived
+}
+
+/// Runs the step at `now`.
+pub(super) fn discover(tx: &mut Tx, now: Millis) -> Result<RelateReport> {
+    let mut report = RelateReport::default();
+    let cursor: i64 = schema::meta(tx.conn(), CURSOR_KEY)?
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
+    let mut rows = memories::in_use_after(tx.conn(), cursor, STEP_BATCH + 1)?;
+    report.more = rows.len() > STEP_BATCH;
+    rows.truncate(STEP_BATCH);
+    for (pk, owner) in &rows {
+        report.examined += 1;
+        relate(tx, *pk, owner, now, &mut report)?;
+    }
+    let next = match rows.last() {
+        Some((pk, _)) if report.more => *pk,
+        _ => 0,
+    };
+    schema::set_meta(tx.conn(), CURSOR_KEY, &next.to_string())?;
+    Ok(report)
+}
+
+/// Links memory `pk` of `owner` to its best partners, and unlinks those that no longer share
+/// enough.
+fn relate(tx: &mut Tx, pk: i64, owner: &str, now: Millis, report: &mut RelateReport) -> Result<()> {
+    let conn = tx.conn();
+    let Some(m) = memories::by_pk(conn, owner, pk)? else {
+        return Ok(());
+    };
+    let mine = Shareable::of(conn, pk, &m)?;
+    let existing: BTreeMap<i64, (f64, i64)> = shared::of_memory(conn, pk)?
+        .into_iter()
+        .map(|(other, w, n)| (other, (w, n)))
+        .collect();
+    let mut partners: BTreeSet<i64> = graph::naming_the_same(conn, pk, PARTNERS)?
+        .into_iter()
+        .collect();
+    let tags: Vec<String> = mine.tags().cloned().collect();
+    partners.extend(memories::tagged(conn, owner, &tags, PARTNERS)?);
+    partners.extend(existing.keys());
+    partners.remove(&pk);
+    let keys: Vec<i64> = partners.into_iter().collect();
+    let rows = memories::by_pks(conn, owner, &keys)?;
+    let set = tx.vectors(owner)?;
+    let cosine = |other: i64| match (set.get(pk), set.get(other)) {
+        (Some(a), Some(b)) => embed::dot(a, b) as f64,
+        _ => 0.0,
+    };
+    let mut weighed: Vec<(i64, f64, i64)> = Vec::new();
+    for (other, o) in &rows {
+        if !in_use(o) {
+            continue;
+        }
+        let theirs = Shareable::of(conn, *other, o)?;
+        let cosine = cosine(*other);
+        if let Some((w, n)) = mine.weigh(&theirs, cosine) {
+            if w >= MIN_WEIGHT {
+                weighed.push((*other, w, n));
+            }
+        }
+    }
+    // The best partners, and any already linked that still qualify.
+    weighed.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    let mut keep: BTreeMap<i64, (f64, i64)> = BTreeMap::new();
+    for (i, (other, w, n)) in weighed.into_iter().enumerate() {
+        if i < LINKS_PER_MEMORY || existing.contains_key(&other) {
+            keep.insert(other, (w, n));
+        }
+    }
+    for (other, (w, n)) in &keep {
+        match existing.get(other) {
+            Some(old) if old == &(*w, *n) => {}
+            Some(_) => {
+                shared::put(conn, (pk, *other), *w, *n, now)?;
+                report.reweighed += 1;
+            }
+            None => {
+                shared::put(conn, (pk, *other), *w, *n, now)?;
+                report.linked += 1;
+            }
+        }
+    }
+    for other in existing.keys().filter(|o| !keep.contains_key(o)) {
+        shared::remove(conn, (pk, *other))?;
+        report.unlinked += 1;
+    }
+    Ok(())
+}

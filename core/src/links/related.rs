@@ -1,0 +1,110 @@
+//! The `related` call: a memory's linked memories, each once, with what links them — how often
+//! searches returned them together, and what they share.
+
+use std::collections::BTreeMap;
+
+use rusqlite::Connection;
+use serde::{Deserialize, Serialize};
+
+use super::{of, Kind};
+use crate::clock::Millis;
+use crate::error::Result;
+use crate::graph;
+use crate::links::shared::Shareable;
+use crate::model::Memory;
+use crate::store::memories;
+
+/// Which memory's links to read.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+#[schemars(extend("required" = ["entity_id", "id"]))]
+pub struct RelatedRequest {
+    pub entity_id: String,
+    /// The memory whose links to follow.
+    pub id: String,
+    /// Memories wanted (1..=1000, default 10).
+    pub limit: Option<usize>,
+}
+
+/// A memory linked to another, and what links them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct RelatedMemory {
+    pub memory: Memory,
+    /// The stronger of the two links, 0–1: co-recall (+0.1 per co-recall, ×0.95 per day) and
+    /// shared content (0.3 per shared tag, half for a tag only the extractor gave, + 0.4 per
+    /// shared entity + 0.3·cosine, at most 1, as consolidation last weighed it).
+    pub strength: f64,
+    /// Times searches returned the two together (0 when no co-recall link is formed).
+    pub co_recalls: i64,
+    /// When searches last returned them together.
+    pub last_recalled_at: Option<Millis>,
+    /// Tags both carry (their sources aside), and entities of the graph both name, now.
+    pub shared_tags: Vec<String>,
+    pub shared_entities: Vec<String>,
+}
+
+/// What links a memory to one other: a formed co-recall link (strength now, co-recalls, last
+/// time), a shared-content link (strength).
+#[derive(Default)]
+struct Ends {
+    recalled: Option<(f64, i64, Millis)>,
+    shared: Option<f64>,
+}
+
+/// The live memories of `owner` linked to memory `m` (key `pk`) at `now`, strongest first
+/// (ties by id), at most `limit`.
+pub(crate) fn related(
+    conn: &Connection,
+    owner: &str,
+    pk: i64,
+    m: &Memory,
+    now: Millis,
+    limit: usize,
+) -> Result<Vec<RelatedMemory>> {
+    let mut ends: BTreeMap<i64, Ends> = BTreeMap::new();
+    for link in of(conn, pk)? {
+        let end = ends.entry(link.other).or_default();
+        match link.kind {
+            Kind::Recalled => {
+                if let Some(s) = link.recalled_at(now) {
+                    end.recalled = Some((s, link.count, link.last_at));
+                }
+            }
+            Kind::Shared => end.shared = Some(link.strength),
+        }
+    }
+    let mine = Shareable::of(conn, pk, m)?;
+    let mut out = Vec::new();
+    for (other, Ends { recalled, shared }) in ends {
+        if recalled.is_none() && shared.is_none() {
+            continue;
+        }
+        let Some(memory) = memories::by_pk(conn, owner, other)? else {
+            continue;
+        };
+        if !memories::searchable(&memory) {
+            continue;
+        }
+        let theirs = Shareable::of(conn, other, &memory)?;
+        let mut shared_entities = Vec::new();
+        for e in mine.entities.intersection(&theirs.entities) {
+            shared_entities.push(graph::entity(conn, *e)?.name);
+        }
+        shared_entities.sort();
+        out.push(RelatedMemory {
+            strength: recalled.map_or(0.0, |r| r.0).max(shared.unwrap_or(0.0)),
+            co_recalls: recalled.map_or(0, |r| r.1),
+            last_recalled_at: recalled.map(|r| r.2),
+            shared_tags: mine.shared_tags(&theirs),
+            shared_entities,
+            memory,
+        });
+    }
+    out.sort_by(|a, b| {
+        b.strength
+            .total_cmp(&a.strength)
+            .then_with(|| a.memory.id.cmp(&b.memory.id))
+    });
+    out.truncate(limit);
+    Ok(out)
+}
