@@ -531,3 +531,62 @@ fn forgotten_and_purged_memories_take_their_relationships_with_them() {
     assert!(relations(&mut e, "bo").is_empty());
     assert_did_nothing(&consolidate(&mut e));
 }
+
+/// A cluster whose texts together are longer than one memory may be merges only as many as
+/// fit (the most important first); the rest stay as they were, and the store's export imports
+/// again. Before the bound, merges of merges grew memories to three times the limit.
+#[test]
+fn a_merged_memory_never_outgrows_what_a_caller_may_write() {
+    let mut config = Config::default();
+    config.dedup.enabled = false;
+    let (mut e, _clock) = vector_engine(config);
+    // Seven near-duplicates of 9,000 characters each: five fit in 50,000, seven do not.
+    let long = |i: usize| {
+        let mut s = String::new();
+        let mut j = 0;
+        while s.chars().count() < 9_000 {
+            s.push_str(&format!("Ana noted detail k{i}x{j} about the harbour. "));
+            j += 1;
+        }
+        s.trim().to_string()
+    };
+    let items: Vec<NewMemory> = (0..7)
+        .map(|i| {
+            let mut m = vmem("kai", &long(i), at_cosine(0.99 - 0.01 * i as f32));
+            m.importance = Some(0.9 - 0.1 * i as f64);
+            m
+        })
+        .collect();
+    e.seed(items).unwrap();
+    let c = consolidate(&mut e).clusters;
+    assert_eq!((c.clusters, c.merged), (1, 5), "{c:?}");
+    let live = e
+        .list(&ListRequest {
+            entity_id: "kai".into(),
+            statuses: vec![Status::Active],
+            ..Default::default()
+        })
+        .unwrap()
+        .memories;
+    assert_eq!(
+        live.len(),
+        3,
+        "the merged memory and the two least important"
+    );
+    let longest = live
+        .iter()
+        .map(|m| m.content.chars().count())
+        .max()
+        .unwrap();
+    assert!((45_000..=50_000).contains(&longest), "{longest}");
+    for i in 5..7 {
+        assert!(live.iter().any(|m| m.content == long(i)), "member {i} kept");
+    }
+    // Nothing more to merge: the merged memory and two members cannot fit together.
+    let again = consolidate(&mut e).clusters;
+    assert_eq!(again.clusters, 0, "{again:?}");
+    let jsonl = e.export_jsonl("kai").unwrap();
+    let (mut f, _) = vector_engine(Config::default());
+    f.import_jsonl(jsonl.as_bytes())
+        .expect("the export imports again");
+}

@@ -1,7 +1,8 @@
 //! Cluster-and-merge, without an LLM: near-duplicates that got past write-time
 //! dedup (said in other words over time, imported, or written with dedup off) are folded into
 //! one memory. A memory in use with at least `CLUSTER_MIN - 1` others of its owner in use
-//! (not archived) above `CLUSTER_COSINE` makes a cluster; a new memory keeps everything each of them said (their
+//! (not archived) above `CLUSTER_COSINE` makes a cluster, of as many as fit in one memory; a
+//! new memory keeps everything each of them said (their
 //! sentences merged, as dedup merges two), and each becomes status `merged` into it, with the
 //! reason in its history. The most important member (then the most used, then the oldest)
 //! leads the merged text.
@@ -16,6 +17,7 @@ use super::STEP_BATCH;
 use crate::clock::Millis;
 use crate::dedup;
 use crate::error::Result;
+use crate::field::MAX_CONTENT_CHARS;
 use crate::model::{Memory, State};
 use crate::store::{memories, schema, Tx};
 
@@ -83,8 +85,12 @@ pub(super) fn merge_clusters(tx: &mut Tx, now: Millis) -> Result<ClusterReport> 
                 .then(b.access_count.cmp(&a.access_count))
                 .then(a_pk.cmp(b_pk))
         });
+        fitting(&mut members);
+        if members.len() < CLUSTER_MIN {
+            continue;
+        }
+        taken.extend(members.iter().map(|(k, _)| *k));
         merge(tx, members, now, &mut report)?;
-        taken.extend(keys);
     }
     let next = match rows.last() {
         Some((pk, _)) if report.more => *pk,
@@ -92,6 +98,22 @@ pub(super) fn merge_clusters(tx: &mut Tx, now: Millis) -> Result<ClusterReport> 
     };
     schema::set_meta(tx.conn(), CURSOR_KEY, &next.to_string())?;
     Ok(report)
+}
+
+/// Keeps the first `members` whose texts together fit in one memory ([`MAX_CONTENT_CHARS`],
+/// a sentence separator each): the merged text says at most all of them, so it fits too, and
+/// the members left out stay as they are (merged memories never grow past what a caller may
+/// write, and an export of the store imports again).
+fn fitting(members: &mut Vec<(i64, Memory)>) {
+    let mut total = 0;
+    let fit = members
+        .iter()
+        .take_while(|(_, m)| {
+            total += m.content.chars().count() + 2;
+            total <= MAX_CONTENT_CHARS + 2
+        })
+        .count();
+    members.truncate(fit);
 }
 
 /// Folds `members` (leader first) into one new memory and marks each merged into it.
