@@ -62,6 +62,7 @@ impl Config {
         unit("recall.link_weight", self.recall.link_weight)?;
         unit("recall.relevance_gate", self.recall.relevance_gate)?;
         unit("recall.min_relevance", self.recall.min_relevance)?;
+        unit("recall.archive_relevance", self.recall.archive_relevance)?;
         if self.recall.context_parents > 1000 {
             return Err(Error::invalid(
                 "config.recall.context_parents",

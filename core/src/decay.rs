@@ -215,15 +215,16 @@ pub fn access(m: &mut Memory, count: i64, at: Millis) {
     }
 }
 
-/// Recomputes the fields that follow from a memory's others at `now`: its layer and tier.
-pub fn refresh(m: &mut Memory, now: Millis, cfg: &RetentionConfig) {
+/// Recomputes the fields that follow from a memory's others at `now`: its layer and tier
+/// (given how many memories it is linked to).
+pub fn refresh(m: &mut Memory, now: Millis, cfg: &RetentionConfig, links: usize) {
     m.layer = promoted_layer(m, now);
-    m.tier = tier::classify(m, now, retention(m, now, cfg));
+    m.tier = tier::classify(m, now, retention(m, now, cfg), links);
 }
 
 /// [`refresh`], then when maintenance should next look at the memory (as it is stored).
-pub fn settle(m: &mut Memory, now: Millis, cfg: &RetentionConfig) -> Option<Millis> {
-    refresh(m, now, cfg);
+pub fn settle(m: &mut Memory, now: Millis, cfg: &RetentionConfig, links: usize) -> Option<Millis> {
+    refresh(m, now, cfg, links);
     next_due(m, now, cfg)
 }
 

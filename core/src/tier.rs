@@ -1,5 +1,7 @@
 //! Storage tiers: hot, warm, archive — by importance, decay (1 − retention), recent use,
-//! pinning and manual tags.
+//! links to other memories, pinning and manual tags (SPEC §7, Kybernesis). Search looks
+//! through the hot and warm memories first; archive-tier ones only when asked or when those
+//! have too little.
 
 use crate::clock::{Millis, DAY_MS};
 use crate::model::{Memory, Tier};
@@ -10,21 +12,27 @@ const HOT_PRIORITY: f64 = 0.65;
 const HOT_MAX_DECAY: f64 = 0.25;
 /// … or accessed within this many days.
 const HOT_ACCESS_DAYS: f64 = 3.0;
-/// Warm: priority at least this, or accessed within this many days, or manual tags.
+/// … or linked to at least this many memories.
+const HOT_LINKS: usize = 6;
+/// Warm: priority at least this, or accessed within this many days, or this many links, or
+/// manual tags.
 const WARM_PRIORITY: f64 = 0.3;
 const WARM_ACCESS_DAYS: f64 = 21.0;
+const WARM_LINKS: usize = 3;
 
-/// The tier of `m` at `now`, given its retention.
-pub fn classify(m: &Memory, now: Millis, retention: f64) -> Tier {
+/// The tier of `m` at `now`, given its retention and how many memories it is linked to.
+pub fn classify(m: &Memory, now: Millis, retention: f64, links: usize) -> Tier {
     let idle_days = (now - m.last_touch()) as f64 / DAY_MS as f64;
     if m.pinned
         || m.importance >= HOT_PRIORITY
         || 1.0 - retention <= HOT_MAX_DECAY
         || idle_days <= HOT_ACCESS_DAYS
+        || links >= HOT_LINKS
     {
         Tier::Hot
     } else if m.importance >= WARM_PRIORITY
         || idle_days <= WARM_ACCESS_DAYS
+        || links >= WARM_LINKS
         || !m.manual_tags.is_empty()
     {
         Tier::Warm
@@ -45,21 +53,27 @@ mod tests {
         let mut m = memory(MemoryType::Event, 0);
         m.importance = 0.1;
         // Accessed within 3 days → hot; within 21 → warm; else archive (low priority, decayed).
-        assert_eq!(classify(&m, day(2), 0.5), Tier::Hot);
-        assert_eq!(classify(&m, day(10), 0.5), Tier::Warm);
-        assert_eq!(classify(&m, day(30), 0.5), Tier::Archive);
+        assert_eq!(classify(&m, day(2), 0.5, 0), Tier::Hot);
+        assert_eq!(classify(&m, day(10), 0.5, 0), Tier::Warm);
+        assert_eq!(classify(&m, day(30), 0.5, 0), Tier::Archive);
         // Low decay (1 − retention ≤ 0.25) → hot, whatever the age.
-        assert_eq!(classify(&m, day(30), 0.75), Tier::Hot);
+        assert_eq!(classify(&m, day(30), 0.75, 0), Tier::Hot);
         // Priority thresholds.
         m.importance = 0.65;
-        assert_eq!(classify(&m, day(30), 0.5), Tier::Hot);
+        assert_eq!(classify(&m, day(30), 0.5, 0), Tier::Hot);
         m.importance = 0.3;
-        assert_eq!(classify(&m, day(30), 0.5), Tier::Warm);
+        assert_eq!(classify(&m, day(30), 0.5, 0), Tier::Warm);
         // Manual tags keep a memory warm; pinning keeps it hot.
         m.importance = 0.1;
         m.manual_tags = vec!["kept".into()];
-        assert_eq!(classify(&m, day(30), 0.5), Tier::Warm);
+        assert_eq!(classify(&m, day(30), 0.5, 0), Tier::Warm);
         m.pinned = true;
-        assert_eq!(classify(&m, day(30), 0.0), Tier::Hot);
+        assert_eq!(classify(&m, day(30), 0.0, 0), Tier::Hot);
+        // Links: 3 keep an idle, unimportant memory warm, 6 hot.
+        m.pinned = false;
+        m.manual_tags.clear();
+        assert_eq!(classify(&m, day(30), 0.5, 2), Tier::Archive);
+        assert_eq!(classify(&m, day(30), 0.5, 3), Tier::Warm);
+        assert_eq!(classify(&m, day(30), 0.5, 6), Tier::Hot);
     }
 }

@@ -5,7 +5,7 @@
 mod common;
 
 use common::*;
-use mnemo_core::consolidate::{ClusterReport, Consolidation, RelateReport};
+use mnemo_core::consolidate::{ClusterReport, Consolidation, RelateReport, TiersReport};
 use mnemo_core::*;
 
 /// An engine on the hashing embedder: the pruning tests' memories are alike in wording on
@@ -45,6 +45,10 @@ fn assert_did_nothing(c: &Consolidation) {
         },
         relationships: RelateReport {
             examined: c.relationships.examined,
+            ..Default::default()
+        },
+        tiers: TiersReport {
+            examined: c.tiers.examined,
             ..Default::default()
         },
         ..Default::default()

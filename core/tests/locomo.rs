@@ -35,6 +35,7 @@ fn assert_beats_baseline(vectors: Option<(PathBuf, PathBuf)>) {
         remember: false,
         hash: false,
         link_weight: None,
+        consolidate: false,
     })
     .unwrap();
     println!("{}", r.table());
@@ -71,6 +72,7 @@ fn remembering_turns_through_the_extractor_keeps_recall() {
         remember: true,
         hash: false,
         link_weight: None,
+        consolidate: false,
     })
     .unwrap();
     println!("{}", r.table());
@@ -142,6 +144,7 @@ fn co_recall_links_do_not_lower_recall() {
             remember: false,
             hash: false,
             link_weight,
+            consolidate: false,
         })
         .unwrap()
         .overall

@@ -736,6 +736,8 @@ export interface Consolidation {
   relationships: RelateReport;
   /** Co-recall links decayed (×0.95 per day) and removed (below 0.1). */
   links: LinksReport;
+  /** Memories moved between hot, warm and archive tiers. */
+  tiers: TiersReport;
   /** A step stopped at its bound: run again to finish. */
   more: boolean;
 }
@@ -798,6 +800,18 @@ export interface LinksReport {
   /** Links removed, weaker than 0.1 once decayed. */
   removed: number;
   /** The step stopped at its bound. */
+  more: boolean;
+}
+
+/** What tiering did. */
+export interface TiersReport {
+  /** Memories looked at. */
+  examined: number;
+  /** Memories moved to each tier. */
+  to_hot: number;
+  to_warm: number;
+  to_archive: number;
+  /** The step stopped at its bound (the next run goes on from there). */
   more: boolean;
 }
 

@@ -30,6 +30,8 @@ pub struct Options {
     pub hash: bool,
     /// `recall.link_weight`, when not the default.
     pub link_weight: Option<f64>,
+    /// Consolidate before the questions.
+    pub consolidate: bool,
 }
 
 /// Summed recall of a group of questions.
@@ -384,6 +386,14 @@ pub fn evaluate(opts: &Options) -> Result<Report, String> {
         }
         // Questions are asked a day after the last session.
         clock.set(last + DAY_MS);
+        if opts.consolidate {
+            while engine
+                .consolidate()
+                .map_err(|e| e.to_string())?
+                .consolidation
+                .is_some_and(|c| c.more)
+            {}
+        }
         for (qi, qa) in conv["qa"]
             .as_array()
             .ok_or("conversation without qa")?

@@ -3,7 +3,7 @@
 //! ```text
 //! cargo run --release -p mnemo-core --example locomo -- tests/data/locomo/locomo-dev.json \
 //!     [--vectors minilm-dev.f16 --index minilm-dev.index.json] [--json] [--mode balanced] \
-//!     [--remember] [--hash] [--link-weight 0.5]
+//!     [--remember] [--hash] [--link-weight 0.5] [--consolidate]
 //! ```
 
 mod eval;
@@ -38,6 +38,10 @@ struct Args {
     /// off; default the engine's).
     #[arg(long)]
     link_weight: Option<f64>,
+    /// Consolidate each conversation's store (every step, until done) before its questions,
+    /// as a deployment's daily cycle would have.
+    #[arg(long)]
+    consolidate: bool,
     /// Print one JSON document instead of a table.
     #[arg(long)]
     json: bool,
@@ -54,6 +58,7 @@ fn main() -> ExitCode {
             remember: args.remember,
             hash: args.hash,
             link_weight: args.link_weight,
+            consolidate: args.consolidate,
         };
         let report = eval::evaluate(&opts)?;
         Ok(if args.json {

@@ -5,15 +5,16 @@
 //!
 //! Steps so far, in the order they run: stale-edge cleanup ([`edges`]), auto-tag refresh
 //! ([`tags`]), cluster-and-merge of near-duplicates ([`cluster`]), size-bounded pruning
-//! ([`prune`]), relationship discovery from shared entities and tags ([`relate`]) and the daily
-//! decay of co-recall links ([`crate::links`]); decay, lifecycle and purges are the maintenance
-//! pass they run after.
+//! ([`prune`]), relationship discovery from shared entities and tags ([`relate`]), the daily
+//! decay of co-recall links ([`crate::links`]) and tiering by what those left ([`tiers`]);
+//! decay, lifecycle and purges are the maintenance pass they run after.
 
 mod cluster;
 mod edges;
 mod prune;
 mod relate;
 mod tags;
+mod tiers;
 
 use serde::{Deserialize, Serialize};
 
@@ -27,6 +28,7 @@ pub use edges::EdgesReport;
 pub use prune::PruneReport;
 pub use relate::RelateReport;
 pub use tags::TagsReport;
+pub use tiers::TiersReport;
 
 /// Rows a step reads or changes per run at most.
 pub(crate) const STEP_BATCH: usize = 1000;
@@ -101,6 +103,8 @@ pub struct Consolidation {
     pub relationships: RelateReport,
     /// Co-recall links decayed (×0.95 per day) and removed (below 0.1).
     pub links: LinksReport,
+    /// Memories moved between hot, warm and archive tiers.
+    pub tiers: TiersReport,
     /// A step stopped at its bound: run again to finish.
     pub more: bool,
 }
@@ -127,6 +131,7 @@ pub(crate) fn run(tx: &mut Tx, cfg: &ConsolidateConfig) -> Result<Consolidation>
     let pruning = prune::prune(tx, cfg, now)?;
     let relationships = relate::discover(tx, now)?;
     let links = links::decay(tx.conn(), now, STEP_BATCH)?;
+    let tiers = tiers::retier(tx)?;
     crate::store::schema::set_meta(tx.conn(), LAST_RUN_KEY, &now.to_string())?;
     Ok(Consolidation {
         more: edges.more
@@ -134,12 +139,14 @@ pub(crate) fn run(tx: &mut Tx, cfg: &ConsolidateConfig) -> Result<Consolidation>
             || clusters.more
             || pruning.more
             || relationships.more
-            || links.more,
+            || links.more
+            || tiers.more,
         edges,
         tags,
         clusters,
         pruning,
         relationships,
         links,
+        tiers,
     })
 }

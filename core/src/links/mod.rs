@@ -161,6 +161,18 @@ impl Link {
     }
 }
 
+/// How many memories memory `pk` is linked to (by formed co-recall links or shared-content
+/// links, each memory once), for its tier.
+pub(crate) fn count(conn: &Connection, pk: i64) -> Result<usize> {
+    let n: i64 = conn
+        .prepare_cached(
+            "SELECT count(*) FROM (SELECT b FROM memory_links WHERE a = ?1 AND (kind = ?2 OR count >= ?3) \
+             UNION SELECT a FROM memory_links WHERE b = ?1 AND (kind = ?2 OR count >= ?3))",
+        )?
+        .query_row(params![pk, SHARED, FORMED_AT], |r| r.get(0))?;
+    Ok(n as usize)
+}
+
 /// The formed co-recall links of each of `pks` as (key, other end, strength now), weaker ones
 /// left out; in key order, then the other end's key.
 pub(crate) fn formed(conn: &Connection, pks: &[i64], now: Millis) -> Result<Vec<(i64, i64, f64)>> {

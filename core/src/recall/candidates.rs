@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 
 use sha2::{Digest, Sha256};
 
+use crate::store::memories::Reach;
 use crate::text;
 
 /// A candidate memory and its relevance to the query (what the cache stores).
@@ -50,18 +51,12 @@ impl Candidate {
 }
 
 /// Cache key of a query's candidates: everything that decides them.
-pub fn cache_key(
-    owner: &str,
-    query: &str,
-    vector: &[f32],
-    include_archived: bool,
-    k: usize,
-) -> String {
+pub fn cache_key(owner: &str, query: &str, vector: &[f32], reach: Reach, k: usize) -> String {
     let mut h = Sha256::new();
     for part in [
         owner.as_bytes(),
         query.as_bytes(),
-        &[include_archived as u8],
+        &[reach as u8],
         &(k as u64).to_le_bytes(),
     ] {
         h.update((part.len() as u64).to_le_bytes());
@@ -224,12 +219,13 @@ mod tests {
 
     #[test]
     fn cache_key_depends_on_every_input() {
-        let k = cache_key("u", "q", &[1.0], false, 10);
-        assert_ne!(k, cache_key("v", "q", &[1.0], false, 10));
-        assert_ne!(k, cache_key("u", "q2", &[1.0], false, 10));
-        assert_ne!(k, cache_key("u", "q", &[1.5], false, 10));
-        assert_ne!(k, cache_key("u", "q", &[1.0], true, 10));
-        assert_ne!(k, cache_key("u", "q", &[1.0], false, 11));
-        assert_eq!(k, cache_key("u", "q", &[1.0], false, 10));
+        let k = cache_key("u", "q", &[1.0], Reach::Warm, 10);
+        assert_ne!(k, cache_key("v", "q", &[1.0], Reach::Warm, 10));
+        assert_ne!(k, cache_key("u", "q2", &[1.0], Reach::Warm, 10));
+        assert_ne!(k, cache_key("u", "q", &[1.5], Reach::Warm, 10));
+        assert_ne!(k, cache_key("u", "q", &[1.0], Reach::Live, 10));
+        assert_ne!(k, cache_key("u", "q", &[1.0], Reach::All, 10));
+        assert_ne!(k, cache_key("u", "q", &[1.0], Reach::Warm, 11));
+        assert_eq!(k, cache_key("u", "q", &[1.0], Reach::Warm, 10));
     }
 }

@@ -30,7 +30,8 @@ use crate::field::{Limit, Owner, MAX_LIMIT};
 use crate::graph;
 use crate::links;
 use crate::model::{Memory, MemoryType, RecallFilter};
-use crate::store::{memories, View};
+use crate::store::memories::{self, Reach};
+use crate::store::View;
 use crate::text;
 
 /// Default number of search results.
@@ -105,6 +106,10 @@ pub struct RecallConfig {
     /// Hits less relevant than this are not answers and are left out, unless a search asks
     /// for another `min_score`.
     pub min_relevance: f64,
+    /// An ordinary search looks through hot and warm memories, and through the archive tier
+    /// too when fewer than `limit` of those are at least this relevant (a word asked about
+    /// that only an archived memory says still finds it).
+    pub archive_relevance: f64,
     /// A hit more similar than this to a hit already kept, and saying nothing it does not, is
     /// dropped (diversity).
     pub diversity_threshold: f64,
@@ -126,6 +131,7 @@ impl Default for RecallConfig {
             link_weight: 0.5,
             relevance_gate: 0.8,
             min_relevance: MIN_RELEVANCE,
+            archive_relevance: 0.3,
             diversity_threshold: 0.9,
             stale_penalty: 0.7,
             cache_entries: 500,
@@ -174,10 +180,27 @@ pub(crate) fn search(
     let query = view.vector_for(&req.query, req.vector.as_deref())?;
     let k = cfg.candidates.max(limit);
 
-    // 1. Candidates, and the entity filter.
-    let mut candidates = candidates(view, cache, cfg, owner, req, &query, k)?;
-    lend_along_links(view, cfg, owner, &mut candidates, &query)?;
+    // 1. Candidates — of hot and warm memories; of the archive tier too when asked, or when
+    //    those give fewer than `limit` answers of `archive_relevance` — and the entity filter.
     let by_entity = !req.entities.is_empty();
+    let w = cfg.vector_weight;
+    let min_relevance = match req.min_score {
+        Some(min) => min,
+        None if by_entity => 0.0,
+        None => cfg.min_relevance,
+    };
+    let reach = if req.include_archived {
+        Reach::All
+    } else {
+        Reach::Warm
+    };
+    let mut candidates = candidates(view, cache, cfg, owner, req, &query, k, reach)?;
+    let good = min_relevance.max(cfg.archive_relevance);
+    let answers = |c: &[Candidate]| c.iter().filter(|c| c.relevance(w) >= good).count();
+    if reach == Reach::Warm && answers(&candidates) < limit && view.vectors(owner)?.has_cold() {
+        candidates = self::candidates(view, cache, cfg, owner, req, &query, k, Reach::Live)?;
+    }
+    lend_along_links(view, cfg, owner, &mut candidates, &query)?;
     if by_entity {
         candidates = naming(view, cfg, owner, &req.entities, candidates, &query)?;
     }
@@ -187,12 +210,6 @@ pub(crate) fn search(
     //    query: only the caller's own minimum applies to them). Rows are read in relevance
     //    order and only as far as the answer reaches: every memory that qualifies (3.), and
     //    the rest only should diversity (4.) leave the answer short.
-    let w = cfg.vector_weight;
-    let min_relevance = match req.min_score {
-        Some(min) => min,
-        None if by_entity => 0.0,
-        None => cfg.min_relevance,
-    };
     candidates::by_relevance(&mut candidates, w);
     let mut rest = candidates
         .into_iter()
@@ -279,7 +296,7 @@ pub(crate) fn search(
     {
         why.matched = text::matched(&terms, &memory.content);
         decay::access(&mut memory, 1, now);
-        view.refresh(&mut memory)?;
+        view.refresh(pk, &mut memory)?;
         view.record_access(owner, pk)?;
         hits.push(SearchHit {
             memory,
@@ -312,6 +329,7 @@ fn diversify(
 
 /// The candidates of a query: cached, else the owner's `k` nearest vectors and `k` best text
 /// matches fused, with relevance lent by session neighbours.
+#[allow(clippy::too_many_arguments)]
 fn candidates(
     view: &mut View,
     cache: &mut Cache,
@@ -320,14 +338,15 @@ fn candidates(
     req: &SearchRequest,
     query: &[f32],
     k: usize,
+    reach: Reach,
 ) -> Result<Vec<Candidate>> {
-    let key = candidates::cache_key(owner, &req.query, query, req.include_archived, k);
+    let key = candidates::cache_key(owner, &req.query, query, reach, k);
     let generation = view.generation(owner);
     if let Some(c) = cache.get(&key, generation) {
         return Ok(c);
     }
     let terms = text::query_terms(&req.query);
-    let text_hits = memories::text_search(view.conn(), owner, &terms, req.include_archived, k)?;
+    let text_hits = memories::text_search(view.conn(), owner, &terms, reach, k)?;
     // How much of what was asked each text match says.
     let asked = text::stems(terms.iter().map(String::as_str));
     let pks: Vec<i64> = text_hits.iter().map(|h| h.0).collect();
@@ -342,7 +361,11 @@ fn candidates(
     let conn = view.conn();
     let set = view.vectors(owner)?;
     let cosine = |pk| set.get(pk).map(|v| embed::dot(query, v));
-    let mut c = candidates::fuse(&set.nearest(query, k), &text_hits, cosine);
+    let nearest = match reach {
+        Reach::Warm => set.nearest_warm(query, k),
+        Reach::Live | Reach::All => set.nearest(query, k),
+    };
+    let mut c = candidates::fuse(&nearest, &text_hits, cosine);
     candidates::lend_context(
         &mut c,
         cfg.vector_weight,

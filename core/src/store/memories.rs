@@ -152,15 +152,15 @@ pub fn update(conn: &Connection, pk: i64, m: &Memory, due_at: Option<Millis>) ->
 }
 
 /// Whether writing `m` over row `pk` changes what a search can find: the text index's fields
-/// (as its update trigger compares them), whether it is searchable, and its session (which
-/// neighbours lend it relevance). Counts, times, tiers and layers do not; vectors change only
-/// through [`set_embedding`].
+/// (as its update trigger compares them), whether it is searchable or [`cold`], and its session
+/// (which neighbours lend it relevance). Counts, times, other tier moves and layers do not;
+/// vectors change only through [`set_embedding`].
 pub fn changes_findings(conn: &Connection, pk: i64, m: &Memory) -> Result<bool> {
     let same: Option<bool> = conn
         .prepare_cached(
             "SELECT content IS ?2 AND manual_tags IS ?3 AND auto_tags IS ?4 AND session_id IS ?5 \
              AND (state = 'ARCHIVED') IS ?6 AND (status = 'active' AND state != 'DELETED') IS ?7 \
-             FROM memories WHERE pk = ?1",
+             AND (tier = 'archive' OR state = 'ARCHIVED') IS ?8 FROM memories WHERE pk = ?1",
         )?
         .query_row(
             params![
@@ -170,7 +170,8 @@ pub fn changes_findings(conn: &Connection, pk: i64, m: &Memory) -> Result<bool> 
                 json(&m.auto_tags),
                 m.session_id,
                 m.state == State::Archived,
-                searchable(m)
+                searchable(m),
+                cold(m)
             ],
             |r| r.get(0),
         )
@@ -285,23 +286,46 @@ pub fn by_hash(conn: &Connection, owner: &str, hash: &str) -> Result<Option<(i64
         .optional()?)
 }
 
-/// Vectors of `owner`'s searchable memories (not deleted, status active), by primary key.
-pub fn vectors(conn: &Connection, owner: &str) -> Result<Vec<(i64, Vec<f32>)>> {
+/// Vectors of `owner`'s searchable memories (not deleted, status active), by primary key,
+/// each with whether it is [`cold`].
+pub fn vectors(conn: &Connection, owner: &str) -> Result<Vec<(i64, Vec<f32>, bool)>> {
     let mut stmt = conn.prepare_cached(
-        "SELECT m.pk, v.embedding FROM memories m JOIN memory_vectors v ON v.pk = m.pk \
+        "SELECT m.pk, v.embedding, m.tier = 'archive' OR m.state = 'ARCHIVED' \
+         FROM memories m JOIN memory_vectors v ON v.pk = m.pk \
          WHERE m.entity_id = ?1 AND m.state != 'DELETED' AND m.status = 'active' ORDER BY m.pk",
     )?;
     let rows = stmt.query_map([owner], |r| {
-        Ok((r.get::<_, i64>(0)?, r.get::<_, Vec<u8>>(1)?))
+        Ok((
+            r.get::<_, i64>(0)?,
+            r.get::<_, Vec<u8>>(1)?,
+            r.get::<_, bool>(2)?,
+        ))
     })?;
     let mut out = Vec::new();
     for row in rows {
-        let (pk, blob) = row?;
+        let (pk, blob, cold) = row?;
         let v = embed::from_blob(&blob)
             .ok_or_else(|| Error::NotAStore(format!("memory {pk} has a damaged vector")))?;
-        out.push((pk, v));
+        out.push((pk, v, cold));
     }
     Ok(out)
+}
+
+/// How far a search reaches among an owner's searchable memories.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reach {
+    /// Hot and warm memories only.
+    Warm,
+    /// The archive tier too (ARCHIVED memories still left out).
+    Live,
+    /// ARCHIVED memories too.
+    All,
+}
+
+/// Whether a memory is cold: archive tier or ARCHIVED. Ordinary searches look through the
+/// others first (the text index flags cold rows `cold`, the vector sets mark them).
+pub fn cold(m: &Memory) -> bool {
+    m.tier == Tier::Archive || m.state == State::Archived
 }
 
 /// A memory's stored vector.
@@ -321,7 +345,7 @@ pub fn text_search(
     conn: &Connection,
     owner: &str,
     terms: &[String],
-    include_archived: bool,
+    reach: Reach,
     limit: usize,
 ) -> Result<Vec<(i64, f64)>> {
     let Some(any_term) = text::fts_expression(terms) else {
@@ -335,10 +359,10 @@ pub fn text_search(
          WHERE memories_fts MATCH ?1 ORDER BY rel DESC, rowid LIMIT {limit}"
     ))?;
     let scoped = format!("owner:{} AND ({any_term})", owner_token(owner));
-    let scoped = if include_archived {
-        scoped
-    } else {
-        format!("({scoped}) NOT flags:archived")
+    let scoped = match reach {
+        Reach::Warm => format!("({scoped}) NOT flags:cold"),
+        Reach::Live => format!("({scoped}) NOT flags:archived"),
+        Reach::All => scoped,
     };
     let rows = stmt.query_map(params![scoped, terms.len() as i64 + 1], |r| {
         Ok((r.get(0)?, portable_bm25(r.get(1)?)))

@@ -224,6 +224,47 @@ CREATE TABLE memory_links (
 CREATE INDEX memory_links_b ON memory_links(b);
 CREATE INDEX memory_links_decayed ON memory_links(kind, decayed_at);
 "#,
+    r#"
+-- Cold memories (archive tier, or ARCHIVED) carry the flag 'cold' in the text index, so an
+-- ordinary search looks through the others first (recall). The triggers of migration 1 again,
+-- with the flag, and the rows already cold indexed again.
+DROP TRIGGER memories_fts_insert;
+DROP TRIGGER memories_fts_update;
+CREATE TRIGGER memories_fts_insert AFTER INSERT ON memories
+WHEN new.status = 'active' AND new.state != 'DELETED' BEGIN
+    INSERT INTO memories_fts (rowid, content, tags, owner, flags) VALUES (
+        new.pk, new.content,
+        trim(coalesce((SELECT group_concat(value, ' ') FROM json_each(new.manual_tags)), '') || ' ' ||
+             coalesce((SELECT group_concat(value, ' ') FROM json_each(new.auto_tags)), '')),
+        'o' || hex(new.entity_id),
+        trim(CASE new.state WHEN 'ARCHIVED' THEN 'archived' ELSE '' END || ' ' ||
+             CASE WHEN new.tier = 'archive' OR new.state = 'ARCHIVED' THEN 'cold' ELSE '' END));
+END;
+CREATE TRIGGER memories_fts_update AFTER UPDATE ON memories
+WHEN old.content IS NOT new.content OR old.manual_tags IS NOT new.manual_tags OR old.auto_tags IS NOT new.auto_tags
+  OR (old.state = 'ARCHIVED') IS NOT (new.state = 'ARCHIVED')
+  OR (old.tier = 'archive' OR old.state = 'ARCHIVED') IS NOT (new.tier = 'archive' OR new.state = 'ARCHIVED')
+  OR (old.status = 'active' AND old.state != 'DELETED') IS NOT (new.status = 'active' AND new.state != 'DELETED') BEGIN
+    DELETE FROM memories_fts WHERE rowid = old.pk;
+    INSERT INTO memories_fts (rowid, content, tags, owner, flags) SELECT
+        new.pk, new.content,
+        trim(coalesce((SELECT group_concat(value, ' ') FROM json_each(new.manual_tags)), '') || ' ' ||
+             coalesce((SELECT group_concat(value, ' ') FROM json_each(new.auto_tags)), '')),
+        'o' || hex(new.entity_id),
+        trim(CASE new.state WHEN 'ARCHIVED' THEN 'archived' ELSE '' END || ' ' ||
+             CASE WHEN new.tier = 'archive' OR new.state = 'ARCHIVED' THEN 'cold' ELSE '' END)
+    WHERE new.status = 'active' AND new.state != 'DELETED';
+END;
+DELETE FROM memories_fts WHERE rowid IN (SELECT pk FROM memories
+    WHERE (tier = 'archive' OR state = 'ARCHIVED') AND status = 'active' AND state != 'DELETED');
+INSERT INTO memories_fts (rowid, content, tags, owner, flags) SELECT
+    pk, content,
+    trim(coalesce((SELECT group_concat(value, ' ') FROM json_each(manual_tags)), '') || ' ' ||
+         coalesce((SELECT group_concat(value, ' ') FROM json_each(auto_tags)), '')),
+    'o' || hex(entity_id),
+    trim(CASE state WHEN 'ARCHIVED' THEN 'archived' ELSE '' END || ' cold')
+FROM memories WHERE (tier = 'archive' OR state = 'ARCHIVED') AND status = 'active' AND state != 'DELETED';
+"#,
 ];
 
 /// Prepared statements kept per connection: more than the engine's distinct statements.

@@ -173,9 +173,10 @@ impl<'s> View<'s> {
         if !self.derived.vectors.contains_key(owner) {
             let dim = self.host.embedder.dimension();
             let mut set = OwnerVectors::new(dim);
-            for (pk, v) in memories::vectors(self.conn, owner)? {
+            for (pk, v, cold) in memories::vectors(self.conn, owner)? {
                 if v.len() == dim {
                     set.upsert(pk, &v);
+                    set.set_cold(pk, cold);
                 }
             }
             self.derived.vectors.insert(owner.to_string(), set);
@@ -223,10 +224,11 @@ impl<'s> View<'s> {
         Ok(())
     }
 
-    /// Recomputes the fields that follow from a memory's others at the call's time (layer and
-    /// tier), as a read shows them.
-    pub fn refresh(&self, m: &mut Memory) -> Result<()> {
-        decay::refresh(m, self.now()?, self.host.retention);
+    /// Recomputes the fields that follow from memory `pk`'s others at the call's time (layer
+    /// and tier), as a read shows them.
+    pub fn refresh(&self, pk: i64, m: &mut Memory) -> Result<()> {
+        let links = links::count(self.conn, pk)?;
+        decay::refresh(m, self.now()?, self.host.retention, links);
         Ok(())
     }
 }
@@ -367,6 +369,7 @@ impl<'s> Tx<'s> {
         if memories::searchable(m) {
             if let Some(set) = self.loaded(&m.entity_id) {
                 set.upsert(pk, v);
+                set.set_cold(pk, memories::cold(m));
             }
         }
     }
@@ -380,12 +383,16 @@ impl<'s> Tx<'s> {
                 set.remove(pk);
                 return Ok(());
             }
-            Some(set) => set.get(pk).is_none(),
+            Some(set) => {
+                set.set_cold(pk, memories::cold(m));
+                set.get(pk).is_none()
+            }
         };
         if missing {
             if let Some(v) = memories::embedding(self.conn(), pk)? {
                 if let Some(set) = self.loaded(&m.entity_id) {
                     set.upsert(pk, &v);
+                    set.set_cold(pk, memories::cold(m));
                 }
             }
         }
@@ -398,7 +405,8 @@ impl<'s> Tx<'s> {
     /// never reuses an id in a store. Should an id be taken anyway, another is drawn.
     pub fn insert(&mut self, m: &mut Memory, vector: &[f32]) -> Result<i64> {
         let host = self.view.host;
-        let due = decay::settle(m, self.now()?, host.retention);
+        // A new memory has no links yet.
+        let due = decay::settle(m, self.now()?, host.retention, 0);
         let mut inserted = None;
         for _ in 0..ID_ATTEMPTS {
             let next_pk = memories::next_pk(self.conn())?;
@@ -437,7 +445,8 @@ impl<'s> Tx<'s> {
     /// Writes back a memory whose fields changed (its layer, tier and next due time are
     /// recomputed first).
     pub fn update(&mut self, pk: i64, m: &mut Memory) -> Result<()> {
-        let due = decay::settle(m, self.now()?, self.view.host.retention);
+        let links = links::count(self.conn(), pk)?;
+        let due = decay::settle(m, self.now()?, self.view.host.retention, links);
         // Maintenance moves tiers and layers all day; only what a search finds moves the
         // owner's generation (and so empties its cached searches).
         let findings = memories::changes_findings(self.conn(), pk, m)?;
@@ -459,7 +468,8 @@ impl<'s> Tx<'s> {
     pub fn access(&mut self, pk: i64, m: &mut Memory, count: i64, at: Millis) -> Result<()> {
         let before = m.state;
         decay::access(m, count, at);
-        let due = decay::settle(m, at, self.view.host.retention);
+        let links = links::count(self.conn(), pk)?;
+        let due = decay::settle(m, at, self.view.host.retention, links);
         memories::update(self.conn(), pk, m, due)?;
         // Counts and times do not change what a search finds; a revival does.
         if m.state != before {

@@ -35,6 +35,8 @@ pub struct OwnerVectors {
     codes: Vec<u64>,
     simhash: SimHash,
     slot: HashMap<i64, usize>,
+    /// Row by row: the memory is cold (archive tier, or ARCHIVED), left out of warm scans.
+    cold: Vec<bool>,
     dim: usize,
 }
 
@@ -64,6 +66,7 @@ impl OwnerVectors {
                 let i = self.pks.len();
                 self.slot.insert(pk, i);
                 self.pks.push(pk);
+                self.cold.push(false);
                 self.data.resize((i + 1) * d, 0.0);
                 self.codes.resize((i + 1) * self.simhash.words(), 0);
                 i
@@ -82,11 +85,13 @@ impl OwnerVectors {
         let (last, d, w) = (self.pks.len() - 1, self.dim, self.simhash.words());
         if i != last {
             self.pks.swap(i, last);
+            self.cold.swap(i, last);
             self.slot.insert(self.pks[i], i);
             self.data.copy_within(last * d..(last + 1) * d, i * d);
             self.codes.copy_within(last * w..(last + 1) * w, i * w);
         }
         self.pks.pop();
+        self.cold.pop();
         self.data.truncate(last * d);
         self.codes.truncate(last * w);
     }
@@ -98,9 +103,30 @@ impl OwnerVectors {
             .map(|&i| &self.data[i * self.dim..(i + 1) * self.dim])
     }
 
+    /// Marks `pk`'s memory cold (or warm again), if present.
+    pub fn set_cold(&mut self, pk: i64, cold: bool) {
+        if let Some(&i) = self.slot.get(&pk) {
+            self.cold[i] = cold;
+        }
+    }
+
     /// The `k` most similar vectors to `query` as (pk, dot product), best first; ties broken
     /// by pk so the order is the same whatever order vectors were added in.
     pub fn nearest(&self, query: &[f32], k: usize) -> Vec<(i64, f32)> {
+        self.nearest_in(query, k, false)
+    }
+
+    /// Whether any memory is marked cold.
+    pub fn has_cold(&self) -> bool {
+        self.cold.iter().any(|&c| c)
+    }
+
+    /// [`OwnerVectors::nearest`] among the memories not marked cold.
+    pub fn nearest_warm(&self, query: &[f32], k: usize) -> Vec<(i64, f32)> {
+        self.nearest_in(query, k, true)
+    }
+
+    fn nearest_in(&self, query: &[f32], k: usize, warm_only: bool) -> Vec<(i64, f32)> {
         if k == 0 || self.pks.is_empty() || query.len() != self.dim {
             return Vec::new();
         }
@@ -109,10 +135,11 @@ impl OwnerVectors {
         let keep = (k * PREFILTER_FACTOR)
             .max(PREFILTER_MIN)
             .max(self.pks.len() / PREFILTER_SHARE);
+        let wanted = |i: &usize| !(warm_only && self.cold[*i]);
         let rows: Vec<usize> = if self.pks.len() <= EXACT_SCAN_MAX.max(keep) {
-            (0..self.pks.len()).collect()
+            (0..self.pks.len()).filter(wanted).collect()
         } else {
-            self.prefilter(query, keep)
+            self.prefilter(query, keep, wanted)
         };
         let mut scored: Vec<(i64, f32)> = rows.into_iter().map(exact).collect();
         top(&mut scored, k, |x| *x);
@@ -121,22 +148,35 @@ impl OwnerVectors {
 
     /// The rows of the `keep` codes nearest to `query`'s by Hamming distance (ties at the
     /// cut go to the lower keys), found by counting distances rather than sorting them.
-    fn prefilter(&self, query: &[f32], keep: usize) -> Vec<usize> {
+    fn prefilter(&self, query: &[f32], keep: usize, wanted: impl Fn(&usize) -> bool) -> Vec<usize> {
         let w = self.simhash.words();
         let mut q = vec![0u64; w];
         self.simhash.encode(query, &mut q);
-        let dist: Vec<u32> = self.codes.chunks_exact(w).map(|c| hamming(&q, c)).collect();
-        let mut count = vec![0usize; self.simhash.max_distance() + 1];
-        dist.iter().for_each(|&d| count[d as usize] += 1);
-        // The cut: the smallest distance at which `keep` rows are reached.
-        let (mut cut, mut below) = (0u32, 0usize);
+        // Rows not wanted are farther than any code can be.
+        let beyond = self.simhash.max_distance() as u32 + 1;
+        let dist: Vec<u32> = self
+            .codes
+            .chunks_exact(w)
+            .enumerate()
+            .map(|(i, c)| if wanted(&i) { hamming(&q, c) } else { beyond })
+            .collect();
+        let mut count = vec![0usize; beyond as usize];
+        dist.iter()
+            .filter(|&&d| d < beyond)
+            .for_each(|&d| count[d as usize] += 1);
+        // The cut: the smallest distance at which `keep` rows are reached (all wanted rows
+        // when there are fewer).
+        let (mut cut, mut below) = (None, 0usize);
         for (d, &n) in count.iter().enumerate() {
             if below + n >= keep {
-                cut = d as u32;
+                cut = Some(d as u32);
                 break;
             }
             below += n;
         }
+        let Some(cut) = cut else {
+            return (0..dist.len()).filter(|&i| dist[i] < beyond).collect();
+        };
         let mut rows = Vec::with_capacity(keep);
         let mut at_cut = Vec::new();
         for (i, &d) in dist.iter().enumerate() {
@@ -189,6 +229,41 @@ pub fn recall_at(set: &OwnerVectors, all: &[Vec<f32>], queries: &[Vec<f32>], k: 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn warm_scans_leave_cold_vectors_out_in_both_passes() {
+        for n in [50usize, 3000] {
+            let mut s = OwnerVectors::new(8);
+            let v = |i: usize| -> Vec<f32> {
+                let x = i as f32 * 0.37;
+                let raw: Vec<f32> = (0..8).map(|j| (x * (j + 1) as f32).sin()).collect();
+                let norm = raw.iter().map(|a| a * a).sum::<f32>().sqrt();
+                raw.iter().map(|a| a / norm).collect()
+            };
+            for i in 0..n {
+                s.upsert(i as i64, &v(i));
+            }
+            // Every even key cold: a warm scan finds odd keys only; a full scan both.
+            for i in (0..n).step_by(2) {
+                s.set_cold(i as i64, true);
+            }
+            let q = v(10);
+            let all = s.nearest(&q, 5);
+            assert_eq!(all[0].0, 10, "n = {n}");
+            let warm = s.nearest_warm(&q, 5);
+            assert_eq!(warm.len(), 5);
+            assert!(warm.iter().all(|(pk, _)| pk % 2 == 1), "n = {n}: {warm:?}");
+            // Warm again after set_cold(false), and after a removal swapped rows around.
+            s.set_cold(10, false);
+            s.remove(1);
+            assert_eq!(s.nearest_warm(&q, 1)[0].0, 10);
+            // All cold: nothing warm.
+            for i in 0..n {
+                s.set_cold(i as i64, true);
+            }
+            assert!(s.nearest_warm(&q, 5).is_empty());
+        }
+    }
 
     #[test]
     fn upsert_remove_nearest() {

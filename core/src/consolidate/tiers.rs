@@ -1,0 +1,71 @@
+//! Tiering (SPEC §7, Kybernesis): every memory in use gets the tier its importance, retention,
+//! recent use and links give it now. Writes and accesses tier a memory as they store it; this
+//! step catches the ones time moved (idle for 3 or 21 days, decayed) or links moved without a
+//! write. Search looks through hot and warm memories first (see `recall`).
+//!
+//! Memories are examined in key order from a cursor kept in the store, `STEP_BATCH` per run.
+
+use serde::{Deserialize, Serialize};
+
+use super::STEP_BATCH;
+use crate::decay;
+use crate::error::Result;
+use crate::links;
+use crate::model::Tier;
+use crate::store::{memories, schema, Tx};
+
+/// Where the next run starts (meta table): the last key examined, 0 for the beginning.
+const CURSOR_KEY: &str = "consolidate_tier_cursor";
+
+/// What tiering did.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct TiersReport {
+    /// Memories looked at.
+    pub examined: usize,
+    /// Memories moved to each tier.
+    pub to_hot: usize,
+    pub to_warm: usize,
+    pub to_archive: usize,
+    /// The step stopped at its bound (the next run goes on from there).
+    pub more: bool,
+}
+
+/// Runs the step.
+pub(super) fn retier(tx: &mut Tx) -> Result<TiersReport> {
+    let mut report = TiersReport::default();
+    let cursor: i64 = schema::meta(tx.conn(), CURSOR_KEY)?
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
+    let mut rows = memories::in_use_after(tx.conn(), cursor, STEP_BATCH + 1)?;
+    report.more = rows.len() > STEP_BATCH;
+    rows.truncate(STEP_BATCH);
+    let (now, retention) = (tx.now()?, tx.retention());
+    for (pk, owner) in &rows {
+        report.examined += 1;
+        let Some(mut m) = memories::by_pk(tx.conn(), owner, *pk)? else {
+            continue;
+        };
+        let mut now_tiered = m.clone();
+        decay::refresh(
+            &mut now_tiered,
+            now,
+            retention,
+            links::count(tx.conn(), *pk)?,
+        );
+        if now_tiered.tier == m.tier {
+            continue;
+        }
+        match now_tiered.tier {
+            Tier::Hot => report.to_hot += 1,
+            Tier::Warm => report.to_warm += 1,
+            Tier::Archive => report.to_archive += 1,
+        }
+        tx.update(*pk, &mut m)?;
+    }
+    let next = match rows.last() {
+        Some((pk, _)) if report.more => *pk,
+        _ => 0,
+    };
+    schema::set_meta(tx.conn(), CURSOR_KEY, &next.to_string())?;
+    Ok(report)
+}
