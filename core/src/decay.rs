@@ -5,8 +5,9 @@
 use crate::clock::{Millis, DAY_MS, MINUTE_MS};
 use serde::{Deserialize, Serialize};
 
+use crate::error::Result;
 use crate::math;
-use crate::model::{Layer, Memory, State};
+use crate::model::{Layer, Memory, State, Tier};
 use crate::tier;
 
 /// How retention falls with time. The default is the exponential curve with access-stretched
@@ -215,17 +216,33 @@ pub fn access(m: &mut Memory, count: i64, at: Millis) {
     }
 }
 
-/// Recomputes the fields that follow from a memory's others at `now`: its layer and tier
-/// (given how many memories it is linked to).
-pub fn refresh(m: &mut Memory, now: Millis, cfg: &RetentionConfig, links: usize) {
+/// Recomputes the fields that follow from a memory's others at `now`: its layer and tier,
+/// given how many memories it is linked to — counted by `links` (a query) only when that can
+/// matter, for a memory not hot on its own.
+pub fn refresh(
+    m: &mut Memory,
+    now: Millis,
+    cfg: &RetentionConfig,
+    links: impl FnOnce() -> Result<usize>,
+) -> Result<()> {
     m.layer = promoted_layer(m, now);
-    m.tier = tier::classify(m, now, retention(m, now, cfg), links);
+    let retention = retention(m, now, cfg);
+    m.tier = tier::classify(m, now, retention, 0);
+    if m.tier != Tier::Hot {
+        m.tier = tier::classify(m, now, retention, links()?);
+    }
+    Ok(())
 }
 
 /// [`refresh`], then when maintenance should next look at the memory (as it is stored).
-pub fn settle(m: &mut Memory, now: Millis, cfg: &RetentionConfig, links: usize) -> Option<Millis> {
-    refresh(m, now, cfg, links);
-    next_due(m, now, cfg)
+pub fn settle(
+    m: &mut Memory,
+    now: Millis,
+    cfg: &RetentionConfig,
+    links: impl FnOnce() -> Result<usize>,
+) -> Result<Option<Millis>> {
+    refresh(m, now, cfg, links)?;
+    Ok(next_due(m, now, cfg))
 }
 
 /// The layer `m` should be in at `now` (promotion by age, use and importance).

@@ -43,8 +43,10 @@ const SQLITE_HEADER: &[u8] = b"SQLite format 3\0";
 /// The header's file format write and read versions: 1 for a rollback journal, 2 for WAL.
 const WAL_VERSION_BYTES: std::ops::Range<usize> = 18..20;
 
-/// Accesses that searches may pile up before one writes them at once.
+/// Accesses that searches may pile up before one writes them at once …
 const MAX_PENDING_ACCESSES: usize = 1024;
+/// … and pairs of co-recalled memories (a few hundred kilobytes held; ten pairs a search).
+const MAX_PENDING_CO_RECALLS: usize = 16_384;
 
 /// Memories `heartbeat_context` returns for its query unless asked otherwise.
 const CONTEXT_MEMORIES: usize = 5;
@@ -425,7 +427,8 @@ impl Engine {
             &owner,
             req,
         )?;
-        if self.store.pending_accesses() >= MAX_PENDING_ACCESSES {
+        let (accesses, co_recalls) = self.store.pending();
+        if accesses >= MAX_PENDING_ACCESSES || co_recalls >= MAX_PENDING_CO_RECALLS {
             self.store.flush()?;
         }
         Ok(hits)

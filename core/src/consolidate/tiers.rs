@@ -46,12 +46,8 @@ pub(super) fn retier(tx: &mut Tx) -> Result<TiersReport> {
             continue;
         };
         let mut now_tiered = m.clone();
-        decay::refresh(
-            &mut now_tiered,
-            now,
-            retention,
-            links::count(tx.conn(), *pk)?,
-        );
+        let conn = tx.conn();
+        decay::refresh(&mut now_tiered, now, retention, || links::count(conn, *pk))?;
         if now_tiered.tier == m.tier {
             continue;
         }

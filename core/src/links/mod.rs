@@ -23,7 +23,7 @@ use rusqlite::{params, Connection};
 use serde::{Deserialize, Serialize};
 
 use crate::clock::{Millis, DAY_MS};
-use crate::error::Result;
+use crate::error::{Error, Result};
 
 pub use portable::LinkRecord;
 pub(crate) use portable::{check, export, restore};
@@ -81,18 +81,26 @@ fn days_between(since: Millis, now: Millis) -> i64 {
     now.saturating_sub(since).max(0) / DAY_MS
 }
 
-/// Writes `count` co-recalls of memories `a` < `b` at `at` (nothing when either is gone).
-pub(crate) fn record(conn: &Connection, (a, b): (i64, i64), count: i64, at: Millis) -> Result<()> {
+/// Writes co-recalls, each `(a, b, count, at)`: `count` co-recalls of memories `a` < `b`, the
+/// last at `at` (nothing for a pair either of whose memories is gone). One statement for all.
+pub(crate) fn record(conn: &Connection, co_recalls: &[(i64, i64, i64, Millis)]) -> Result<()> {
+    if co_recalls.is_empty() {
+        return Ok(());
+    }
+    let list = serde_json::to_string(co_recalls)
+        .map_err(|e| Error::invalid("co-recalls", e.to_string()))?;
     conn.prepare_cached(
         "INSERT INTO memory_links (a, b, kind, count, strength, last_at, decayed_at) \
-         SELECT ?1, ?2, ?3, ?4, min(?5, ?4 * ?6), ?7, ?7 \
-         WHERE EXISTS (SELECT 1 FROM memories WHERE pk = ?1) \
-           AND EXISTS (SELECT 1 FROM memories WHERE pk = ?2) \
+         SELECT p.value ->> 0, p.value ->> 1, ?2, p.value ->> 2, min(?3, (p.value ->> 2) * ?4), \
+                p.value ->> 3, p.value ->> 3 \
+         FROM json_each(?1) p \
+         WHERE EXISTS (SELECT 1 FROM memories WHERE pk = p.value ->> 0) \
+           AND EXISTS (SELECT 1 FROM memories WHERE pk = p.value ->> 1) \
          ON CONFLICT (a, b, kind) DO UPDATE SET count = count + excluded.count, \
-           strength = min(?5, strength + excluded.strength), \
+           strength = min(?3, strength + excluded.strength), \
            last_at = max(last_at, excluded.last_at)",
     )?
-    .execute(params![a, b, RECALLED, count, MAX_STRENGTH, GAIN, at])?;
+    .execute(params![list, RECALLED, MAX_STRENGTH, GAIN])?;
     Ok(())
 }
 
@@ -176,14 +184,27 @@ pub(crate) fn count(conn: &Connection, pk: i64) -> Result<usize> {
 /// The formed co-recall links of each of `pks` as (key, other end, strength now), weaker ones
 /// left out; in key order, then the other end's key.
 pub(crate) fn formed(conn: &Connection, pks: &[i64], now: Millis) -> Result<Vec<(i64, i64, f64)>> {
-    let mut sorted = pks.to_vec();
-    sorted.sort_unstable();
-    sorted.dedup();
+    // Each side through its own index (a leads the key, b has one).
+    let mut stmt = conn.prepare_cached(
+        "SELECT b, strength, decayed_at FROM memory_links WHERE a = ?1 AND kind = ?2 AND count >= ?3 \
+         UNION ALL SELECT a, strength, decayed_at FROM memory_links \
+         WHERE b = ?1 AND kind = ?2 AND count >= ?3 ORDER BY 1",
+    )?;
+    let keys: std::collections::BTreeSet<i64> = pks.iter().copied().collect();
     let mut out = Vec::new();
-    for pk in sorted {
-        for link in of(conn, pk)? {
-            if let Some(s) = link.recalled_at(now) {
-                out.push((pk, link.other, s));
+    for pk in keys {
+        let rows = stmt.query_map(params![pk, RECALLED, FORMED_AT], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, f64>(1)?,
+                r.get::<_, Millis>(2)?,
+            ))
+        })?;
+        for row in rows {
+            let (other, strength, decayed_at) = row?;
+            let s = decayed(strength, days_between(decayed_at, now));
+            if s >= REMOVE_BELOW {
+                out.push((pk, other, s));
             }
         }
     }

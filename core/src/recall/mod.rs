@@ -96,8 +96,9 @@ pub struct RecallConfig {
     /// How many of the most relevant candidates lend relevance to their neighbours.
     pub context_parents: usize,
     /// A memory lends this share × the link's strength of its relevance to the memories
-    /// searches keep returning with it (co-recall links; 0 turns it off). LoCoMo dev recall
-    /// is the same at every weight from 0 to 1.
+    /// searches keep returning with it (co-recall links). Off (0) by default: LoCoMo dev
+    /// recall is the same at every weight from 0 to 1, and where a few memories are linked
+    /// to many, following the links costs a search milliseconds.
     pub link_weight: f64,
     /// Memories less relevant than this share of the best match are ranked only when fewer
     /// than `limit` are above it: relevance decides what qualifies, the mode's weights decide
@@ -128,7 +129,7 @@ impl Default for RecallConfig {
             candidates: 50,
             context_weight: 0.7,
             context_parents: 30,
-            link_weight: 0.5,
+            link_weight: 0.0,
             relevance_gate: 0.8,
             min_relevance: MIN_RELEVANCE,
             archive_relevance: 0.3,

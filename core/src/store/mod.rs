@@ -196,16 +196,17 @@ impl Store {
         Ok(count)
     }
 
-    /// Writes the accesses searches recorded (a transaction that writes nothing else).
+    /// Writes the accesses and co-recalls searches recorded (a transaction that writes nothing
+    /// else).
     pub fn flush(&mut self) -> Result<()> {
-        if self.pending_accesses() == 0 {
+        if self.pending() == (0, 0) {
             return Ok(());
         }
         self.transaction(|_| Ok(()))
     }
 
-    /// How many memories have accesses waiting to be written.
-    pub fn pending_accesses(&self) -> usize {
+    /// How many memories have accesses, and how many pairs co-recalls, waiting to be written.
+    pub fn pending(&self) -> (usize, usize) {
         self.derived.pending_count()
     }
 }

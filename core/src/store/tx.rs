@@ -62,9 +62,10 @@ pub(crate) struct Derived {
 }
 
 impl Derived {
-    /// How many memories (and pairs of co-recalled memories) wait to be written.
-    pub fn pending_count(&self) -> usize {
-        self.accesses.len() + self.co_recalls.len()
+    /// How many memories have accesses, and how many pairs of memories co-recalls, waiting to
+    /// be written.
+    pub fn pending_count(&self) -> (usize, usize) {
+        (self.accesses.len(), self.co_recalls.len())
     }
 
     /// Forgets every loaded vector set and moves every known owner's generation on.
@@ -227,9 +228,9 @@ impl<'s> View<'s> {
     /// Recomputes the fields that follow from memory `pk`'s others at the call's time (layer
     /// and tier), as a read shows them.
     pub fn refresh(&self, pk: i64, m: &mut Memory) -> Result<()> {
-        let links = links::count(self.conn, pk)?;
-        decay::refresh(m, self.now()?, self.host.retention, links);
-        Ok(())
+        decay::refresh(m, self.now()?, self.host.retention, || {
+            links::count(self.conn, pk)
+        })
     }
 }
 
@@ -332,9 +333,10 @@ impl<'s> Tx<'s> {
     /// Writes the pending accesses (the rows are read back first, so nothing else is lost)
     /// and co-recalls.
     fn write_accesses(&mut self) -> Result<()> {
-        for (pair, p) in &self.view.derived.co_recalls {
-            links::record(self.view.conn, *pair, p.count, p.at)?;
-        }
+        let co_recalls: Vec<(i64, i64, i64, Millis)> = (self.view.derived.co_recalls.iter())
+            .map(|(&(a, b), p)| (a, b, p.count, p.at))
+            .collect();
+        links::record(self.view.conn, &co_recalls)?;
         let pending = self.view.derived.accesses.clone();
         let mut by_owner: BTreeMap<&str, Vec<i64>> = BTreeMap::new();
         for (pk, (owner, _)) in &pending {
@@ -406,7 +408,7 @@ impl<'s> Tx<'s> {
     pub fn insert(&mut self, m: &mut Memory, vector: &[f32]) -> Result<i64> {
         let host = self.view.host;
         // A new memory has no links yet.
-        let due = decay::settle(m, self.now()?, host.retention, 0);
+        let due = decay::settle(m, self.now()?, host.retention, || Ok(0))?;
         let mut inserted = None;
         for _ in 0..ID_ATTEMPTS {
             let next_pk = memories::next_pk(self.conn())?;
@@ -445,8 +447,10 @@ impl<'s> Tx<'s> {
     /// Writes back a memory whose fields changed (its layer, tier and next due time are
     /// recomputed first).
     pub fn update(&mut self, pk: i64, m: &mut Memory) -> Result<()> {
-        let links = links::count(self.conn(), pk)?;
-        let due = decay::settle(m, self.now()?, self.view.host.retention, links);
+        let conn = self.conn();
+        let due = decay::settle(m, self.now()?, self.view.host.retention, || {
+            links::count(conn, pk)
+        })?;
         // Maintenance moves tiers and layers all day; only what a search finds moves the
         // owner's generation (and so empties its cached searches).
         let findings = memories::changes_findings(self.conn(), pk, m)?;
@@ -468,8 +472,8 @@ impl<'s> Tx<'s> {
     pub fn access(&mut self, pk: i64, m: &mut Memory, count: i64, at: Millis) -> Result<()> {
         let before = m.state;
         decay::access(m, count, at);
-        let links = links::count(self.conn(), pk)?;
-        let due = decay::settle(m, at, self.view.host.retention, links);
+        let conn = self.conn();
+        let due = decay::settle(m, at, self.view.host.retention, || links::count(conn, pk))?;
         memories::update(self.conn(), pk, m, due)?;
         // Counts and times do not change what a search finds; a revival does.
         if m.state != before {
