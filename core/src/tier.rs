@@ -1,5 +1,5 @@
 //! Storage tiers: hot, warm, archive — by importance, decay (1 − retention), recent use,
-//! links to other memories, pinning and manual tags (SPEC §7, Kybernesis). Search looks
+//! links to other memories, pinning and manual tags (Kybernesis; see docs/DESIGN.md). Search looks
 //! through the hot and warm memories first; archive-tier ones only when asked or when those
 //! have too little.
 

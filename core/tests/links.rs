@@ -15,11 +15,7 @@ fn garden() -> (Engine, ManualClock, Vec<String>, String) {
 }
 
 fn garden_with(config: Config) -> (Engine, ManualClock, Vec<String>, String) {
-    let clock = ManualClock::new(T0);
-    let mut e = Engine::builder(clock.clone())
-        .config(config)
-        .open_in_memory()
-        .unwrap();
+    let (mut e, clock) = engine_with_config(config);
     let garden: Vec<String> = [
         "I water the garden tomatoes every evening",
         "The garden roses need pruning in March",
@@ -139,11 +135,7 @@ fn a_pair_recalled_once_fades_within_a_day() {
 
 #[test]
 fn only_the_top_five_hits_are_recalled_together() {
-    let clock = ManualClock::new(T0);
-    let mut e = Engine::builder(clock.clone())
-        .config(without_dedup())
-        .open_in_memory()
-        .unwrap();
+    let (mut e, _clock) = engine_with_config(without_dedup());
     let notes: Vec<String> = (0..7)
         .map(|i| {
             seed_one(
@@ -303,10 +295,7 @@ fn a_strong_link_lends_relevance_in_search() {
     let run = |link_weight: f64| {
         let mut config = without_dedup();
         config.recall.link_weight = link_weight;
-        let mut e = Engine::builder(ManualClock::new(T0))
-            .config(config)
-            .open_in_memory()
-            .unwrap();
+        let (mut e, _clock) = engine_with_config(config);
         let ripe = seed_one(&mut e, mem(OWNER, "The tomatoes ripen in August"));
         let compost = seed_one(
             &mut e,
@@ -406,11 +395,7 @@ fn tagged(owner: &str, content: &str, tags: &[&str]) -> NewMemory {
 
 #[test]
 fn consolidation_relates_memories_naming_the_same_entity_or_sharing_tags() {
-    let clock = ManualClock::new(T0);
-    let mut e = Engine::builder(clock.clone())
-        .config(without_dedup())
-        .open_in_memory()
-        .unwrap();
+    let (mut e, _clock) = engine_with_config(without_dedup());
     let say = |e: &mut Engine, owner: &str, text: &str| {
         let ids = created(e.remember(owner, text, RememberOptions::default()).unwrap());
         assert_eq!(ids.len(), 1, "{text}");

@@ -24,11 +24,7 @@ fn importance(e: &mut Engine, id: &str, importance: f64) {
 /// Twelve important notes about the garden, and one unimportant note about a gnome, 60
 /// days ago (an EVENT's retention is then about 0.6: not hot by retention alone).
 fn garden() -> (Engine, ManualClock, String) {
-    let clock = ManualClock::new(T0);
-    let mut e = Engine::builder(clock.clone())
-        .config(without_dedup())
-        .open_in_memory()
-        .unwrap();
+    let (mut e, clock) = engine_with_config(without_dedup());
     let said = [
         "The garden tomatoes need water every evening",
         "I planted garden roses along the south fence",
@@ -125,11 +121,7 @@ fn a_second_tiering_changes_nothing_and_owners_stay_apart() {
 
 #[test]
 fn links_keep_an_idle_memory_out_of_the_archive() {
-    let clock = ManualClock::new(T0);
-    let mut e = Engine::builder(clock.clone())
-        .config(without_dedup())
-        .open_in_memory()
-        .unwrap();
+    let (mut e, clock) = engine_with_config(without_dedup());
     // Four events naming Ines (linked by the entity, as a host extractor said), one naming
     // no one.
     let said = [

@@ -13,13 +13,13 @@ use std::collections::HashSet;
 
 use serde::{Deserialize, Serialize};
 
-use super::STEP_BATCH;
+use super::next_batch;
 use crate::clock::Millis;
 use crate::dedup;
 use crate::error::Result;
 use crate::field::MAX_CONTENT_CHARS;
 use crate::model::{Memory, State};
-use crate::store::{memories, schema, Tx};
+use crate::store::{memories, Tx};
 
 /// Cosine above which two memories are near-duplicates here (Kybernesis: 0.8) …
 const CLUSTER_COSINE: f32 = 0.8;
@@ -44,13 +44,11 @@ pub struct ClusterReport {
 
 /// Runs the step at `now`.
 pub(super) fn merge_clusters(tx: &mut Tx, now: Millis) -> Result<ClusterReport> {
-    let mut report = ClusterReport::default();
-    let cursor: i64 = schema::meta(tx.conn(), CURSOR_KEY)?
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0);
-    let mut rows = memories::in_use_after(tx.conn(), cursor, STEP_BATCH + 1)?;
-    report.more = rows.len() > STEP_BATCH;
-    rows.truncate(STEP_BATCH);
+    let (rows, more) = next_batch(tx, CURSOR_KEY)?;
+    let mut report = ClusterReport {
+        more,
+        ..Default::default()
+    };
     let mut taken = HashSet::new();
     for (pk, owner) in &rows {
         report.examined += 1;
@@ -92,11 +90,6 @@ pub(super) fn merge_clusters(tx: &mut Tx, now: Millis) -> Result<ClusterReport> 
         taken.extend(members.iter().map(|(k, _)| *k));
         merge(tx, members, now, &mut report)?;
     }
-    let next = match rows.last() {
-        Some((pk, _)) if report.more => *pk,
-        _ => 0,
-    };
-    schema::set_meta(tx.conn(), CURSOR_KEY, &next.to_string())?;
     Ok(report)
 }
 

@@ -11,14 +11,14 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
-use super::STEP_BATCH;
+use super::next_batch;
 use crate::clock::Millis;
 use crate::embed;
 use crate::error::Result;
 use crate::graph;
 use crate::links::shared::{self, Shareable, MIN_WEIGHT};
 use crate::model::{Memory, State};
-use crate::store::{memories, schema, Tx};
+use crate::store::{memories, Tx};
 
 /// Partners looked at per memory, from entities and from tags each.
 const PARTNERS: usize = 100;
@@ -47,22 +47,15 @@ fn in_use(m: &Memory) -> bool {
 
 /// Runs the step at `now`.
 pub(super) fn discover(tx: &mut Tx, now: Millis) -> Result<RelateReport> {
-    let mut report = RelateReport::default();
-    let cursor: i64 = schema::meta(tx.conn(), CURSOR_KEY)?
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0);
-    let mut rows = memories::in_use_after(tx.conn(), cursor, STEP_BATCH + 1)?;
-    report.more = rows.len() > STEP_BATCH;
-    rows.truncate(STEP_BATCH);
+    let (rows, more) = next_batch(tx, CURSOR_KEY)?;
+    let mut report = RelateReport {
+        more,
+        ..Default::default()
+    };
     for (pk, owner) in &rows {
         report.examined += 1;
         relate(tx, *pk, owner, now, &mut report)?;
     }
-    let next = match rows.last() {
-        Some((pk, _)) if report.more => *pk,
-        _ => 0,
-    };
-    schema::set_meta(tx.conn(), CURSOR_KEY, &next.to_string())?;
     Ok(report)
 }
 

@@ -1,4 +1,4 @@
-//! Tiering (SPEC §7, Kybernesis): every memory in use gets the tier its importance, retention,
+//! Tiering (Kybernesis; see docs/DESIGN.md): every memory in use gets the tier its importance, retention,
 //! recent use and links give it now. Writes and accesses tier a memory as they store it; this
 //! step catches the ones time moved (idle for 3 or 21 days, decayed) or links moved without a
 //! write. Search looks through hot and warm memories first (see `recall`).
@@ -7,12 +7,12 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::STEP_BATCH;
+use super::next_batch;
 use crate::decay;
 use crate::error::Result;
 use crate::links;
 use crate::model::Tier;
-use crate::store::{memories, schema, Tx};
+use crate::store::{memories, Tx};
 
 /// Where the next run starts (meta table): the last key examined, 0 for the beginning.
 const CURSOR_KEY: &str = "consolidate_tier_cursor";
@@ -32,13 +32,11 @@ pub struct TiersReport {
 
 /// Runs the step.
 pub(super) fn retier(tx: &mut Tx) -> Result<TiersReport> {
-    let mut report = TiersReport::default();
-    let cursor: i64 = schema::meta(tx.conn(), CURSOR_KEY)?
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0);
-    let mut rows = memories::in_use_after(tx.conn(), cursor, STEP_BATCH + 1)?;
-    report.more = rows.len() > STEP_BATCH;
-    rows.truncate(STEP_BATCH);
+    let (rows, more) = next_batch(tx, CURSOR_KEY)?;
+    let mut report = TiersReport {
+        more,
+        ..Default::default()
+    };
     let (now, retention) = (tx.now()?, tx.retention());
     for (pk, owner) in &rows {
         report.examined += 1;
@@ -58,10 +56,5 @@ pub(super) fn retier(tx: &mut Tx) -> Result<TiersReport> {
         }
         tx.update(*pk, &mut m)?;
     }
-    let next = match rows.last() {
-        Some((pk, _)) if report.more => *pk,
-        _ => 0,
-    };
-    schema::set_meta(tx.conn(), CURSOR_KEY, &next.to_string())?;
     Ok(report)
 }

@@ -1,4 +1,4 @@
-//! Links between memories (SPEC §2), of two kinds in one table (`memory_links`, a row per
+//! Links between memories, of two kinds in one table (`memory_links`, a row per
 //! pair and kind, lower key first):
 //!
 //! - **co-recall** (koshi v2's Hebbian links; this module): memories a search returns

@@ -51,6 +51,16 @@ pub fn without_dedup() -> Config {
     }
 }
 
+/// An in-memory engine with the built-in embedder, `config`, and a clock at `T0`.
+pub fn engine_with_config(config: Config) -> (Engine, ManualClock) {
+    let clock = ManualClock::new(T0);
+    let e = Engine::builder(clock.clone())
+        .config(config)
+        .open_in_memory()
+        .expect("open");
+    (e, clock)
+}
+
 /// An in-memory engine whose 4-d vectors come from the caller, so tests control cosines.
 pub fn vector_engine(config: Config) -> (Engine, ManualClock) {
     let clock = ManualClock::new(T0);
