@@ -38,6 +38,19 @@ pub enum Outcome {
     Failed(String),
 }
 
+impl From<Outcome> for mnemo_http::Outcome {
+    fn from(outcome: Outcome) -> Self {
+        match outcome {
+            Outcome::Answer(text) => mnemo_http::Outcome::Answer(text),
+            Outcome::Refused(e) => mnemo_http::Outcome::Refused {
+                code: e.code,
+                message: e.message,
+            },
+            Outcome::Failed(message) => mnemo_http::Outcome::Failed(message),
+        }
+    }
+}
+
 enum Message {
     Call(Job),
     /// Answer what is queued, close the store, end.

@@ -10,8 +10,6 @@
 //! here; every other route becomes an engine call ([`routes`]) run by the engine's own thread
 //! ([`engine`]), which groups concurrent writes into one commit.
 
-mod keyoku;
-mod routes;
 mod token;
 mod watcher;
 
@@ -22,7 +20,7 @@ use std::time::Duration;
 use anyhow::{anyhow, bail, Context, Result};
 use axum::body::{Body, Bytes};
 use axum::extract::{Request, State};
-use axum::http::{header, HeaderMap, Method, StatusCode};
+use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
@@ -37,13 +35,12 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use crate::engine::{self, Engine, Outcome};
 use crate::runtime::Runtime;
-use keyoku::Form;
-use routes::{EngineCall, Route, Shapes, WatcherRoute};
+use mnemo_http::{keyoku, routes, EngineCall, Reply, Route, Shapes, WatcherRoute};
 pub use token::token;
 use watcher::Watcher;
 
 /// Largest request body (1 MiB, as Keyoku's server allows).
-pub const MAX_BODY: usize = 1 << 20;
+pub use mnemo_http::MAX_BODY;
 /// Largest request head: the request line and every header (hyper answers 431 above it).
 const MAX_HEAD: usize = 16 << 10;
 /// Most headers a request may have.
@@ -310,10 +307,12 @@ fn reply(status: u16, body: String) -> Response {
 
 /// An error answer: `{"error": message, "code": code}`.
 fn error(status: u16, code: &str, message: impl Into<String>) -> Response {
-    reply(
-        status,
-        json!({ "error": message.into(), "code": code }).to_string(),
-    )
+    send(Reply::error(status, code, message))
+}
+
+/// The HTTP form of an API answer.
+fn send(answer: Reply) -> Response {
+    reply(answer.status, answer.body)
 }
 
 /// The system clock in ms since the epoch (health's timestamp only; the engine keeps its own).
@@ -341,24 +340,12 @@ async fn health(State(app): State<Arc<App>>) -> Response {
 async fn api(State(app): State<Arc<App>>, request: Request) -> Response {
     let (parts, body) = request.into_parts();
     if !parts.uri.path().starts_with(routes::PREFIX) {
-        return error(
-            404,
-            "not_found",
-            format!(
-                "no route {} {}: routes start with {}",
-                parts.method,
-                parts.uri.path(),
-                routes::PREFIX
-            ),
-        );
+        return send(Reply::no_route(parts.method.as_str(), parts.uri.path()));
     }
     if !authorised(&parts.headers, &app.token) {
-        return reply(401, json!({ "error": "unauthorized" }).to_string());
+        return send(Reply::unauthorized());
     }
-    let body = if matches!(
-        parts.method,
-        Method::POST | Method::PUT | Method::PATCH | Method::DELETE
-    ) {
+    let body = if mnemo_http::has_body(&parts.method) {
         match read_body(&parts.headers, body, app.timeout).await {
             Ok(body) => body,
             Err(refused) => return refused,
@@ -366,79 +353,24 @@ async fn api(State(app): State<Arc<App>>, request: Request) -> Response {
     } else {
         json!({})
     };
-    let params: Vec<(String, String)> = parts
-        .uri
-        .query()
-        .map(|q| form_urlencoded::parse(q.as_bytes()).into_owned().collect())
-        .unwrap_or_default();
+    let params = mnemo_http::parse_query(parts.uri.query().unwrap_or(""));
     let path = parts.uri.path();
     match routes::route(&app.shapes, parts.method.clone(), path, &params, body) {
-        Route::Call(call) => run(&app.engine, call).await,
+        Route::Call(call) => send(run(&app.engine, call).await),
         Route::Schema => reply(200, app.schema.clone()),
         Route::Watcher(w) => watch(&app.watcher, w),
         Route::Unsupported(why) => error(501, "not_implemented", why),
-        Route::NotFound => error(
-            404,
-            "not_found",
-            format!("no route {} {path}", parts.method),
-        ),
+        Route::NotFound => send(Reply::no_route(parts.method.as_str(), path)),
     }
 }
 
-/// Runs a route's engine call: its owner looked up first when the request addressed a
-/// memory by id alone, the answer given the route's form.
-async fn run(engine: &Engine, mut call: EngineCall) -> Response {
-    if let Some(id) = call.locate.take() {
-        let args = json!({ "id": id }).to_string();
-        match engine.call("locate", args).await {
-            Outcome::Answer(text) => {
-                let owner = serde_json::from_str::<Value>(&text)
-                    .map(|v| v["entity_id"].clone())
-                    .unwrap_or(Value::Null);
-                if let Some(o) = call.args.as_object_mut() {
-                    o.insert("entity_id".into(), owner);
-                }
-            }
-            outcome => return failure(outcome),
-        }
-    }
-    let outcome = engine.call(&call.method, call.args.to_string()).await;
-    let (text, form) = match (outcome, call.form) {
-        (Outcome::Answer(text), Form::Mnemo) => return reply(200, text),
-        (Outcome::Answer(text), form) => (text, form),
-        (outcome, _) => return failure(outcome),
+/// Runs a route's engine call on the engine thread (see [`mnemo_http::respond`]).
+async fn run(engine: &Engine, call: EngineCall) -> Reply {
+    let exec = |method: String, args: String| {
+        let engine = engine.clone();
+        async move { engine.call(&method, args).await.into() }
     };
-    let answer: Value = match serde_json::from_str(&text) {
-        Ok(answer) => answer,
-        Err(e) => {
-            return error(
-                500,
-                "internal_error",
-                format!("the engine answered unreadable JSON: {e}"),
-            )
-        }
-    };
-    // Schedules are given as their memories: read them by id (not an access).
-    let mut rows = Vec::new();
-    let ids = keyoku::schedule_ids(form, &answer);
-    if form.holds_schedules() && !ids.is_empty() {
-        let owner = if call.args["entity_id"].is_string() {
-            call.args["entity_id"].clone()
-        } else {
-            answer["entity_id"].clone()
-        };
-        let read = json!({ "entity_id": owner, "ids": ids, "limit": ids.len() });
-        match engine.call("list", read.to_string()).await {
-            Outcome::Answer(page) => {
-                rows = serde_json::from_str::<Value>(&page)
-                    .ok()
-                    .and_then(|p| p["memories"].as_array().cloned())
-                    .unwrap_or_default();
-            }
-            outcome => return failure(outcome),
-        }
-    }
-    reply(200, keyoku::reshape(form, answer, &rows).to_string())
+    mnemo_http::respond(exec, call).await
 }
 
 /// A watcher route, or the event stream.
@@ -458,15 +390,6 @@ fn watch(watcher: &Watcher, route: WatcherRoute) -> Response {
     }
 }
 
-/// The answer to a call the engine refused or could not run.
-fn failure(outcome: Outcome) -> Response {
-    match outcome {
-        Outcome::Refused(e) => error(routes::status_of(&e.code), &e.code, e.message),
-        Outcome::Failed(message) => error(500, "internal_error", message),
-        Outcome::Answer(_) => error(500, "internal_error", "an answer taken for a failure"),
-    }
-}
-
 /// Whether a request carries the server's bearer token (compared in constant time).
 pub(crate) fn authorised(headers: &HeaderMap, token: &str) -> bool {
     headers.get_all(header::AUTHORIZATION).iter().any(|v| {
@@ -480,7 +403,7 @@ pub(crate) fn authorised(headers: &HeaderMap, token: &str) -> bool {
 /// The request body as a JSON object (`{}` when empty): at most [`MAX_BODY`], arriving
 /// within `timeout`.
 async fn read_body(headers: &HeaderMap, body: Body, timeout: Duration) -> Result<Value, Response> {
-    let too_large = || error(413, "body_too_large", "request body exceeds 1 MiB");
+    let too_large = || send(Reply::too_large());
     let declared = headers
         .get(header::CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok())
@@ -510,19 +433,5 @@ async fn read_body(headers: &HeaderMap, body: Body, timeout: Duration) -> Result
             }
             Ok(Ok(collected)) => collected.to_bytes(),
         };
-    if bytes.iter().all(u8::is_ascii_whitespace) {
-        return Ok(json!({}));
-    }
-    let text = std::str::from_utf8(&bytes)
-        .map_err(|_| error(400, "invalid_input", "the body is not valid UTF-8"))?;
-    let value: Value = serde_json::from_str(text)
-        .map_err(|e| error(400, "invalid_input", format!("malformed JSON body: {e}")))?;
-    if !value.is_object() {
-        return Err(error(
-            400,
-            "invalid_input",
-            "the body must be a JSON object",
-        ));
-    }
-    Ok(value)
+    mnemo_http::parse_body(&bytes).map_err(send)
 }

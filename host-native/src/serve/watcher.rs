@@ -49,7 +49,7 @@ pub struct Watcher {
 }
 
 fn now_rfc3339() -> Value {
-    json!(super::keyoku::rfc3339(super::now_ms()))
+    json!(mnemo_http::keyoku::rfc3339(super::now_ms()))
 }
 
 impl Watcher {

@@ -5,10 +5,10 @@
 
 use std::collections::HashMap;
 
-use axum::http::Method;
+use http::Method;
 use serde_json::{json, Map, Value};
 
-use super::keyoku::{self, Form};
+use crate::keyoku::{self, Form};
 
 /// Where every route lives.
 pub const PREFIX: &str = "/api/v1/";
