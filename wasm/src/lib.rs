@@ -4,7 +4,9 @@
 //! `mnemo-core`, so each target runs the same engine code:
 //!
 //! - **browser/edge** (`wasm32-unknown-unknown`, wasm-bindgen): the `Mnemo` class the npm
-//!   package in `www/` wraps; JSON text in and out, stores in memory or OPFS.
+//!   package in `www/` wraps; JSON text in and out, stores in memory, OPFS, or a host's
+//!   page store (a Cloudflare Durable Object, `cloudflare/`), which can also be served
+//!   Mnemo's HTTP API (`mnemo-http`).
 //!   Build: `npm run build` (cargo → wasm-bindgen → wasm-opt).
 //! - **component** (`wasm32-wasip2`, wit-bindgen): the `mnemo` world of `wit/mnemo.wit`, run
 //!   by the native host (`host-native/`); the store is a SQLite file in a preopened directory.
@@ -18,6 +20,8 @@
 mod interop;
 #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
 mod mnemo;
+#[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+mod pages;
 #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
 mod storage;
 #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]

@@ -39,6 +39,9 @@ pub struct Bindings {
     pub declarations: String,
     /// `www/src/calls.js`.
     pub calls: String,
+    /// `www/src/schema.json`: the call schema itself, which the WebAssembly reads its HTTP
+    /// routes' argument types from (`Mnemo.loadSchema`) instead of carrying its generator.
+    pub schema: String,
 }
 
 /// Where a host embedder's vector goes: the objects at `path` (`*` for each item of a list)
@@ -375,6 +378,7 @@ pub fn generate(schema: &Value) -> Bindings {
     Bindings {
         declarations: d,
         calls: c,
+        schema: format!("{schema}\n"),
     }
 }
 

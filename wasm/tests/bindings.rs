@@ -9,8 +9,10 @@ fn the_packages_bindings_are_generated_from_the_declarations() {
     let b = mnemo_wasm::typescript::generate(&mnemo_core::api::schema());
     let read = |f: &str| std::fs::read_to_string(www.join(f)).unwrap_or_default();
     assert!(
-        read("index.d.ts") == b.declarations && read("calls.js") == b.calls,
-        "www/src/index.d.ts or calls.js is out of date: run `cargo run -p mnemo-wasm --example bindings`"
+        read("index.d.ts") == b.declarations
+            && read("calls.js") == b.calls
+            && read("schema.json") == b.schema,
+        "www/src/index.d.ts, calls.js or schema.json is out of date: run `cargo run -p mnemo-wasm --example bindings`"
     );
     for info in mnemo_core::CALLS {
         assert!(

@@ -1,0 +1,310 @@
+// Mnemo on Cloudflare: a Worker that serves Mnemo's HTTP API (the routes of `mnemo serve`,
+// under /api/v1) and keeps each owner's memories in their own SQLite-backed Durable Object.
+//
+// The Worker checks the bearer token (the MNEMO_TOKEN secret), finds the request's owner and
+// forwards it to that owner's object. The object runs the engine (the same WebAssembly as the
+// browser package) on SQLite pages it keeps in its own storage, one row per page, and answers
+// through the engine's own routes (`Mnemo.http`), so both servers answer alike.
+
+import { DurableObject } from 'cloudflare:workers';
+import wasm from '../../www/pkg/mnemo_wasm_bg.wasm';
+import weights from '../../www/pkg/mnemo-static-v1.bin';
+import schema from '../../www/src/schema.json';
+import { initSync, Mnemo } from '../../www/pkg/mnemo_wasm.js';
+
+const PREFIX = '/api/v1/';
+/** Largest request body, as `mnemo serve` allows. */
+const MAX_BODY = 1 << 20;
+/** Bytes in a stored page: the engine's page size (`PAGE` in wasm/src/pages.rs). */
+const PAGE = 4096;
+/** The header naming the owner a request is for, where its body and query do not. */
+const OWNER_HEADER = 'x-mnemo-owner';
+/**
+ * Headers for tests (honoured only when the MNEMO_TEST_HOOKS variable is "1"): the options a
+ * fresh object opens its store with (`{now, seed, config}`), the clock before this request, and
+ * the object to use whatever owners the request names (a conformance scenario's several owners
+ * in one store).
+ */
+const TEST_HOOKS = ['x-mnemo-open', 'x-mnemo-now', 'x-mnemo-object'];
+/**
+ * How long an object keeps its engine open after its last request (the MNEMO_IDLE_MS variable
+ * changes it). Then it writes what searches recorded (accesses, co-recalls) and closes the
+ * engine, so the memory of an isolate goes to the owners active now.
+ */
+const IDLE_MS = 30_000;
+/** Time between an object's maintenance passes (decay, lifecycle, consolidation). */
+const MAINTAIN_EVERY_MS = 6 * 60 * 60 * 1000;
+
+let loaded = false;
+
+/** Instantiates the engine once per isolate (every object of this isolate shares it). */
+function load() {
+  if (loaded) return;
+  initSync({ module: wasm });
+  Mnemo.loadModel(new Uint8Array(weights));
+  Mnemo.loadSchema(schema);
+  loaded = true;
+}
+
+function json(status, value) {
+  return new Response(typeof value === 'string' ? value : JSON.stringify(value), {
+    status,
+    headers: { 'content-type': 'application/json' },
+  });
+}
+
+const refuse = (status, code, message) => json(status, { error: message, code });
+
+/** Whether the request carries the bearer token (compared in constant time, as digests). */
+async function authorised(request, token) {
+  const header = request.headers.get('authorization') ?? '';
+  if (!header.startsWith('Bearer ')) return false;
+  const digest = (s) => crypto.subtle.digest('SHA-256', new TextEncoder().encode(s));
+  const [given, wanted] = await Promise.all([digest(header.slice(7).trim()), digest(token)]);
+  return crypto.subtle.timingSafeEqual(given, wanted);
+}
+
+/** The request body, at most MAX_BODY bytes (null when larger). */
+async function readBody(request) {
+  const declared = Number(request.headers.get('content-length') ?? 0);
+  if (declared > MAX_BODY) return null;
+  const bytes = new Uint8Array(await request.arrayBuffer());
+  return bytes.length > MAX_BODY ? null : bytes;
+}
+
+/**
+ * Every `entity_id` a request names: the header, the query, the path of `/stats/{owner}`, and
+ * the body (its own, its items', and the records of an import's JSON lines).
+ */
+function ownersNamed(request, url, body) {
+  const owners = new Set();
+  const header = request.headers.get(OWNER_HEADER);
+  if (header !== null) owners.add(header);
+  for (const v of url.searchParams.getAll('entity_id')) owners.add(v);
+  const stats = url.pathname.match(/^\/api\/v1\/stats\/([^/]+)\/?$/);
+  if (stats) {
+    try {
+      owners.add(decodeURIComponent(stats[1]));
+    } catch {
+      owners.add(stats[1]);
+    }
+  }
+  let value;
+  try {
+    value = body.length ? JSON.parse(new TextDecoder().decode(body)) : undefined;
+  } catch (e) {
+    // With an owner named elsewhere, the engine's routes refuse the body with the reason.
+    if (owners.size === 0) throw Object.assign(new Error(`malformed JSON body: ${e.message}`), { code: 'invalid_input' });
+  }
+  const visit = (v, depth) => {
+    if (v === null || typeof v !== 'object' || depth > 2) return;
+    if (Array.isArray(v)) return v.forEach((item) => visit(item, depth + 1));
+    if ('entity_id' in v && v.entity_id !== null && v.entity_id !== undefined) owners.add(v.entity_id);
+    for (const [k, inner] of Object.entries(v)) {
+      if (k === 'jsonl' && typeof inner === 'string') {
+        for (const line of inner.split('\n')) {
+          try {
+            visit(JSON.parse(line), depth + 1);
+          } catch {
+            // a malformed line: the engine's import names it
+          }
+        }
+      } else if (k !== 'entity_id') visit(inner, depth + 1);
+    }
+  };
+  visit(value, 0);
+  return owners;
+}
+
+export default {
+  /** The Worker: health, the token, then the owner's object. */
+  async fetch(request, env) {
+    const url = new URL(request.url);
+    if (url.pathname === '/api/v1/health' && request.method === 'GET') {
+      load();
+      return json(200, { status: 'ok', version: Mnemo.version(), timestamp: new Date().toISOString(), sse_clients: 0 });
+    }
+    if (!url.pathname.startsWith(PREFIX)) {
+      return refuse(404, 'not_found', `no route ${request.method} ${url.pathname}: routes start with ${PREFIX}`);
+    }
+    if (!env.MNEMO_TOKEN) {
+      return refuse(500, 'not_configured', 'MNEMO_TOKEN is not set: run `wrangler secret put MNEMO_TOKEN`');
+    }
+    if (!(await authorised(request, env.MNEMO_TOKEN))) return json(401, { error: 'unauthorized' });
+    const body = await readBody(request);
+    if (body === null) return refuse(413, 'body_too_large', 'request body exceeds 1 MiB');
+    let owners;
+    try {
+      owners = [...ownersNamed(request, url, body)];
+    } catch (e) {
+      return refuse(400, e.code, e.message);
+    }
+    if (owners.length === 0 && request.headers.has('x-mnemo-object')) owners.push(request.headers.get('x-mnemo-object'));
+    if (owners.length > 1 && request.headers.has('x-mnemo-object')) owners.length = 1;
+    if (owners.length === 0) {
+      return refuse(
+        400,
+        'owner_required',
+        `each owner's memories live in their own Durable Object: name the owner with entity_id (in the body or the query) or the ${OWNER_HEADER} header`,
+      );
+    }
+    if (owners.length > 1) {
+      return refuse(400, 'owner_required', `one owner per request here; this one names ${owners.length}: ${JSON.stringify(owners.slice(0, 5))}`);
+    }
+    const [owner] = owners;
+    if (typeof owner !== 'string') return refuse(400, 'invalid_input', 'invalid entity_id: expected a string');
+    load();
+    try {
+      // The engine's own rule for owner ids: a bad one never reaches (or creates) an object.
+      Mnemo.checkOwner(owner);
+    } catch (e) {
+      return refuse(400, e.code ?? 'invalid_input', e.message);
+    }
+    const hooks = TEST_HOOKS.filter((h) => request.headers.has(h));
+    if (hooks.length && env.MNEMO_TEST_HOOKS !== '1') {
+      return refuse(400, 'invalid_input', `${hooks.join(', ')}: test hooks, off in this deployment`);
+    }
+    const object = request.headers.get('x-mnemo-object') ?? owner;
+    const stub = env.MNEMO_OWNERS.get(env.MNEMO_OWNERS.idFromName(object));
+    const headers = new Headers({ [OWNER_HEADER]: owner });
+    for (const h of hooks) headers.set(h, request.headers.get(h));
+    return stub.fetch(new Request(url, { method: request.method, headers, body: body.length ? body : undefined }));
+  },
+};
+
+/**
+ * One owner's memories: the engine on SQLite pages kept in this object's storage. Every request
+ * runs in one storage transaction, so its writes are durable together (the runtime answers only
+ * once they are) or not at all.
+ */
+export class MnemoOwner extends DurableObject {
+  #store = null;
+  #failed = null;
+  #last = 0;
+
+  constructor(ctx, env) {
+    super(ctx, env);
+    const sql = ctx.storage.sql;
+    sql.exec('CREATE TABLE IF NOT EXISTS mnemo_pages (page INTEGER PRIMARY KEY, bytes BLOB NOT NULL)');
+    // The page store the engine's SQLite reads and writes (see wasm/src/pages.rs).
+    const failing = (what, f) => (...args) => {
+      try {
+        return f(...args);
+      } catch (e) {
+        this.#failed ??= new Error(`${what}: ${e.message}`);
+        throw e;
+      }
+    };
+    // Pages read and written by the current request (answered as headers: the storage's
+    // billed rows read and written, one per page).
+    this.io = { read: 0, written: 0 };
+    this.pages = {
+      read: failing('read', (page) => {
+        this.io.read++;
+        const row = sql.exec('SELECT bytes FROM mnemo_pages WHERE page = ?', page).toArray()[0];
+        return row ? new Uint8Array(row.bytes) : undefined;
+      }),
+      write: failing('write', (page, bytes) => {
+        this.io.written++;
+        sql.exec('INSERT OR REPLACE INTO mnemo_pages (page, bytes) VALUES (?, ?)', page, bytes.slice().buffer);
+      }),
+      size: failing('size', () => {
+        const row = sql.exec('SELECT max(page) AS last FROM mnemo_pages').toArray()[0];
+        return row?.last === null || row?.last === undefined ? 0 : (row.last + 1) * PAGE;
+      }),
+      truncate: failing('truncate', (size) => {
+        sql.exec('DELETE FROM mnemo_pages WHERE page >= ?', Math.ceil(size / PAGE));
+      }),
+    };
+  }
+
+  /** The engine on this object's pages, opened at the first request. */
+  #engine(openHeader) {
+    if (!this.#store) {
+      load();
+      this.#store = Mnemo.openOnPages(this.pages, openHeader ?? '{}');
+    }
+    return this.#store;
+  }
+
+  /**
+   * Closes the engine: when idle (after a flush), or after a storage failure, when its memory
+   * may be ahead of the rolled-back pages. The next request opens it again.
+   */
+  #reset() {
+    try {
+      this.#store?.free();
+    } catch {
+      // already unusable
+    }
+    this.#store = null;
+  }
+
+  /** Runs `f` on the engine in one storage transaction; a storage failure undoes it whole. */
+  #run(open, f) {
+    this.#failed = null;
+    try {
+      return this.ctx.storage.transactionSync(() => {
+        const value = f(this.#engine(open));
+        if (this.#failed) throw this.#failed;
+        return value;
+      });
+    } catch (e) {
+      if (!this.#failed) throw e; // the engine refused: it changed nothing
+      this.#reset();
+      throw Object.assign(new Error(`storage failed, nothing was kept: ${this.#failed.message}`), { code: 'storage_error' });
+    }
+  }
+
+  async fetch(request) {
+    const url = new URL(request.url);
+    const body = new Uint8Array(await request.arrayBuffer());
+    const now = request.headers.get('x-mnemo-now');
+    this.io = { read: 0, written: 0 };
+    let reply;
+    try {
+      reply = this.#run(request.headers.get('x-mnemo-open'), (store) => {
+        if (now !== null) store.setNow(Number(now));
+        return store.http(request.method, url.pathname, url.search.slice(1), body);
+      });
+    } catch (e) {
+      return refuse(e.code === 'invalid_input' ? 400 : 500, e.code ?? 'internal_error', e.message);
+    }
+    this.#last = Date.now();
+    await this.#schedule(this.#idle());
+    const response = json(reply.status, reply.body);
+    response.headers.set('x-mnemo-pages-read', String(this.io.read));
+    response.headers.set('x-mnemo-pages-written', String(this.io.written));
+    return response;
+  }
+
+  #idle() {
+    const ms = Number(this.env.MNEMO_IDLE_MS ?? IDLE_MS);
+    return Number.isFinite(ms) && ms >= 0 ? ms : IDLE_MS;
+  }
+
+  /** Arms the alarm `after` ms from now unless it is set already. */
+  async #schedule(after) {
+    if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now() + after);
+  }
+
+  /**
+   * Rings after requests: maintains the store (decay, lifecycle, consolidation) when
+   * MAINTAIN_EVERY_MS has passed, and once the object is idle writes what searches recorded
+   * and closes the engine. An owner without requests is never woken.
+   */
+  async alarm() {
+    const due = (await this.ctx.storage.get('maintain_at')) ?? 0;
+    const maintain = Date.now() >= due;
+    const idle = Date.now() - this.#last >= this.#idle();
+    if (maintain || (idle && this.#store)) {
+      this.#run(null, (store) => {
+        store.flush();
+        if (maintain) store.call('maintain', '{}');
+      });
+    }
+    if (maintain) await this.ctx.storage.put('maintain_at', Date.now() + MAINTAIN_EVERY_MS);
+    if (idle) this.#reset();
+    else await this.ctx.storage.setAlarm(this.#last + this.#idle());
+  }
+}

@@ -1,0 +1,49 @@
+// Starts the Worker and its Durable Objects in workerd (Cloudflare's open-source runtime, from
+// npm through miniflare) on this machine, with the same module rules as wrangler.toml.
+import { Miniflare } from 'miniflare';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
+export const TOKEN = 'test-token-0123456789';
+
+/**
+ * A running Worker: `persist` a directory that keeps the objects' storage across restarts,
+ * `hooks` the test headers on, `token` null for a deployment without its secret.
+ */
+export async function start({ persist, hooks = true, token = TOKEN } = {}) {
+  const mf = new Miniflare({
+    modules: true,
+    scriptPath: join(root, 'cloudflare/src/index.js'),
+    modulesRoot: root,
+    modulesRules: [
+      { type: 'ESModule', include: ['**/*.js'] },
+      { type: 'CompiledWasm', include: ['**/*.wasm'] },
+      { type: 'Data', include: ['**/*.bin'] },
+      { type: 'Text', include: ['**/schema.json'] },
+    ],
+    compatibilityDate: '2026-07-30',
+    durableObjects: { MNEMO_OWNERS: { className: 'MnemoOwner', useSQLite: true } },
+    durableObjectsPersist: persist ?? false,
+    bindings: { ...(token === null ? {} : { MNEMO_TOKEN: token }), ...(hooks ? { MNEMO_TEST_HOOKS: '1' } : {}) },
+  });
+  await mf.ready;
+  return mf;
+}
+
+/** Sends a request with the token; answers `{status, body, text, headers}` (body parsed when JSON). */
+export async function send(mf, method, path, { body, headers = {}, token = TOKEN } = {}) {
+  const res = await mf.dispatchFetch(`http://mnemo.test${path}`, {
+    method,
+    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+    body: body === undefined ? undefined : typeof body === 'string' || body instanceof Uint8Array ? body : JSON.stringify(body),
+  });
+  const text = await res.text();
+  let parsed;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = text;
+  }
+  return { status: res.status, body: parsed, text, headers: res.headers };
+}

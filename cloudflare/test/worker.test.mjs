@@ -1,0 +1,186 @@
+// The Cloudflare face in Cloudflare's own runtime (workerd, from npm through miniflare): the
+// conformance scenarios give the native core's JSON through the Worker and a Durable Object;
+// owners in different objects never see each other; a restarted runtime keeps every
+// acknowledged write; bad requests are refused and change nothing; and wrangler bundles the
+// deployment that wrangler.toml describes.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { nativeScenario, scenarioNames } from '../../www/test/helpers.mjs';
+import { root, send, start, TOKEN } from './runtime.mjs';
+
+/** A scenario's steps as HTTP calls to one object, in the `{ok}` / `{error}` form of every face. */
+async function runScenario(mf, object, scenario) {
+  const open = JSON.stringify({ now: scenario.now, seed: scenario.seed, config: scenario.config });
+  const out = [];
+  for (const step of scenario.steps) {
+    const headers = { 'x-mnemo-object': object, 'x-mnemo-open': open };
+    if (step.at !== undefined) headers['x-mnemo-now'] = String(step.at);
+    const r = await send(mf, 'POST', `/api/v1/call/${step.method}`, { body: step.args ?? {}, headers });
+    out.push(r.status === 200 ? { ok: r.body } : { error: { code: r.body.code, message: r.body.error } });
+  }
+  return out;
+}
+
+test('every conformance scenario gives the native core’s JSON, byte for byte, from a Durable Object', async () => {
+  const mf = await start();
+  try {
+    for (const name of scenarioNames()) {
+      const { scenario, native } = nativeScenario(name);
+      const got = await runScenario(mf, `scenario-${name}`, scenario);
+      assert.equal(JSON.stringify(got), JSON.stringify(native), name);
+    }
+  } finally {
+    await mf.dispose();
+  }
+});
+
+test('owners live in different objects and never see each other', async () => {
+  const mf = await start();
+  try {
+    const ana = await send(mf, 'POST', '/api/v1/remember', { body: { entity_id: 'ana', content: 'My passport number is X1234567 and I live in Porto.' } });
+    assert.equal(ana.status, 200, ana.text);
+    const id = ana.body.outcomes[0].id;
+    // The same words searched by another owner, and as an owner id full of SQL and unicode.
+    // Owner ids the engine refuses are refused before they reach (or create) an object.
+    for (const other of ['bob', 'ana.', "ana' OR 1=1 --", 'ana\u0000', 'Ána', '李', 'a'.repeat(257)]) {
+      const r = await send(mf, 'POST', '/api/v1/search', { body: { entity_id: other, query: 'passport number Porto' } });
+      const valid = /^[A-Za-z0-9_:.-]{1,256}$/.test(other);
+      assert.equal(r.status, valid ? 200 : 400, `${other}: ${r.text}`);
+      if (valid) assert.deepEqual(r.body, [], other);
+      else assert.match(r.body.error, /invalid entity_id/, other);
+      const get = await send(mf, 'GET', `/api/v1/memories/${id}?entity_id=${encodeURIComponent(other)}`);
+      assert.notEqual(get.status, 200, `${other} read ana's memory: ${get.text}`);
+    }
+    // By id alone, the owner comes from the header; ana's object has it, bob's does not.
+    assert.equal((await send(mf, 'GET', `/api/v1/memories/${id}`, { headers: { 'x-mnemo-owner': 'ana' } })).status, 200);
+    assert.equal((await send(mf, 'GET', `/api/v1/memories/${id}`, { headers: { 'x-mnemo-owner': 'bob' } })).status, 404);
+    const found = await send(mf, 'POST', '/api/v1/search', { body: { entity_id: 'ana', query: 'passport number Porto' } });
+    assert.equal(found.body[0].memory.id, id);
+    // Each object's store holds its own owner only.
+    const stats = await send(mf, 'GET', '/api/v1/stats/ana');
+    assert.equal(stats.status, 200, stats.text);
+    const bob = await send(mf, 'POST', '/api/v1/call/store_stats', { body: {}, headers: { 'x-mnemo-owner': 'bob' } });
+    assert.equal(bob.status, 200, bob.text);
+    assert.equal(bob.body.memories ?? bob.body.total_memories ?? 0, 0, bob.text);
+  } finally {
+    await mf.dispose();
+  }
+});
+
+test('a restarted runtime keeps every acknowledged write', async () => {
+  const persist = mkdtempSync(join(tmpdir(), 'mnemo-do-'));
+  try {
+    let mf = await start({ persist });
+    const acked = [];
+    for (let i = 0; i < 12; i++) {
+      const owner = `owner-${i % 3}`;
+      const r = await send(mf, 'POST', '/api/v1/seed', {
+        body: { memories: [{ entity_id: owner, content: `Fact number ${i}: the ${['red', 'green', 'blue', 'amber'][i % 4]} notebook is on shelf ${i}.` }] },
+      });
+      assert.equal(r.status, 200, r.text);
+      acked.push({ owner, id: r.body.outcomes?.[0]?.id ?? r.body.ids?.[0] ?? JSON.stringify(r.body).match(/mem_[0-9a-f]+/)[0] });
+    }
+    await mf.dispose();
+    mf = await start({ persist });
+    try {
+      for (const { owner, id } of acked) {
+        const r = await send(mf, 'GET', `/api/v1/memories/${id}?entity_id=${owner}`);
+        assert.equal(r.status, 200, `${owner}/${id} lost after restart: ${r.text}`);
+      }
+      const list = await send(mf, 'GET', '/api/v1/memories?entity_id=owner-1');
+      assert.equal(list.status, 200, list.text);
+      assert.equal(JSON.stringify(list.body).match(/mem_[0-9a-f]+/g).filter((v, i, a) => a.indexOf(v) === i).length, 4);
+      // The restarted store takes writes and finds them.
+      const more = await send(mf, 'POST', '/api/v1/remember', { body: { entity_id: 'owner-1', content: 'The violin lessons are on Thursday evenings.' } });
+      assert.equal(more.status, 200, more.text);
+      const found = await send(mf, 'POST', '/api/v1/search', { body: { entity_id: 'owner-1', query: 'violin lessons' } });
+      assert.match(found.body[0].memory.content, /violin/);
+    } finally {
+      await mf.dispose();
+    }
+  } finally {
+    rmSync(persist, { recursive: true, force: true });
+  }
+});
+
+test('bad requests get a clear error and change nothing', async () => {
+  const mf = await start({ hooks: false });
+  try {
+    // What ana's store says (a search that answers may still count an access).
+    const count = async () => {
+      const list = (await send(mf, 'GET', '/api/v1/memories?entity_id=ana')).body;
+      return JSON.stringify(list.map(({ id, content, tags, status }) => ({ id, content, tags, status })));
+    };
+    assert.equal((await send(mf, 'POST', '/api/v1/remember', { body: { entity_id: 'ana', content: 'I am allergic to penicillin.' } })).status, 200);
+    const before = await count();
+    const cases = [
+      // [what, request, status, code]
+      ['no token', { method: 'POST', path: '/api/v1/search', body: { entity_id: 'ana', query: 'x' }, token: null }, 401],
+      ['wrong token', { method: 'POST', path: '/api/v1/search', body: { entity_id: 'ana', query: 'x' }, token: 'nope' }, 401],
+      ['no /api/v1 prefix', { method: 'GET', path: '/memories' }, 404, 'not_found'],
+      ['unknown route', { method: 'GET', path: '/api/v1/nowhere?entity_id=ana' }, 404, 'not_found'],
+      ['no owner', { method: 'POST', path: '/api/v1/search', body: { query: 'x' } }, 400, 'owner_required'],
+      ['two owners', { method: 'POST', path: '/api/v1/seed', body: { memories: [{ entity_id: 'ana', content: 'a' }, { entity_id: 'bob', content: 'b' }] } }, 400, 'owner_required'],
+      ['owner not a string', { method: 'POST', path: '/api/v1/remember', body: { entity_id: 42, content: 'x' } }, 400, 'invalid_input'],
+      ['owner too long', { method: 'POST', path: '/api/v1/remember', body: { entity_id: 'a'.repeat(300), content: 'x' } }, 400, 'invalid_input'],
+      ['owner with a newline', { method: 'POST', path: '/api/v1/remember', body: { entity_id: 'ana\nbob', content: 'x' } }, 400, 'invalid_input'],
+      ['malformed JSON', { method: 'POST', path: '/api/v1/remember?entity_id=ana', body: '{"content": ' }, 400, 'invalid_input'],
+      ['not an object', { method: 'POST', path: '/api/v1/remember?entity_id=ana', body: '["ana"]' }, 400, 'invalid_input'],
+      ['not UTF-8', { method: 'POST', path: '/api/v1/remember?entity_id=ana', body: new Uint8Array([0xff, 0xfe, 0x7b]) }, 400, 'invalid_input'],
+      ['empty content', { method: 'POST', path: '/api/v1/remember', body: { entity_id: 'ana', content: '' } }, 400, 'invalid_input'],
+      ['wrong type', { method: 'POST', path: '/api/v1/search', body: { entity_id: 'ana', query: 'x', limit: 'ten' } }, 400, 'invalid_input'],
+      ['NaN importance', { method: 'POST', path: '/api/v1/seed', body: '{"memories":[{"entity_id":"ana","content":"x","importance":NaN}]}' }, 400, 'invalid_input'],
+      ['wrong dimension', { method: 'POST', path: '/api/v1/call/seed', body: { items: [{ entity_id: 'ana', content: 'x', vector: [1, 2, 3] }] } }, 400],
+      ['over 1 MiB', { method: 'POST', path: '/api/v1/remember', body: JSON.stringify({ entity_id: 'ana', content: 'x'.repeat((1 << 20) + 10) }) }, 413, 'body_too_large'],
+      ['SQL in an owner id', { method: 'POST', path: '/api/v1/call/forget_all', body: { entity_id: "ana'; DROP TABLE mnemo_pages; --" } }, 400, 'invalid_input'],
+      ['SQL in a search', { method: 'POST', path: '/api/v1/search', body: { entity_id: 'ana', query: "penicillin'; DROP TABLE mnemo_pages; --" } }, 200],
+      ['quotes in a tag filter', { method: 'GET', path: '/api/v1/memories?entity_id=ana&tag=%22)%20OR%20*' }, 200],
+      ['test hooks off', { method: 'POST', path: '/api/v1/search', body: { entity_id: 'ana', query: 'x' }, headers: { 'x-mnemo-now': '0' } }, 400, 'invalid_input'],
+      ['watcher', { method: 'GET', path: '/api/v1/watcher/status?entity_id=ana' }, 501, 'not_implemented'],
+    ];
+    for (const [what, r, status, code] of cases) {
+      const got = await send(mf, r.method, r.path, { body: r.body, headers: r.headers, token: r.token === undefined ? TOKEN : r.token });
+      assert.equal(got.status, status, `${what}: ${got.text.slice(0, 300)}`);
+      if (code) assert.equal(got.body.code, code, `${what}: ${got.text.slice(0, 300)}`);
+      if (status >= 400) assert.ok(typeof got.body.error === 'string' && got.body.error.length > 0, `${what}: no message`);
+      assert.equal(await count(), before, `${what} changed ana's memories`);
+    }
+  } finally {
+    await mf.dispose();
+  }
+});
+
+test('without its MNEMO_TOKEN secret the Worker refuses to serve, and says how to set it', async () => {
+  const mf = await start({ token: null });
+  try {
+    const r = await send(mf, 'POST', '/api/v1/search', { body: { entity_id: 'ana', query: 'x' } });
+    assert.equal(r.status, 500);
+    assert.match(r.body.error, /wrangler secret put MNEMO_TOKEN/);
+    assert.equal((await send(mf, 'GET', '/api/v1/health', { token: null })).status, 200);
+  } finally {
+    await mf.dispose();
+  }
+});
+
+test('wrangler bundles the deployment wrangler.toml describes', () => {
+  const out = mkdtempSync(join(tmpdir(), 'mnemo-wrangler-'));
+  try {
+    const log = execFileSync(join(root, 'node_modules/.bin/wrangler'), ['deploy', '--dry-run', '--outdir', out, '--config', join(root, 'cloudflare/wrangler.toml')], {
+      cwd: root,
+      encoding: 'utf8',
+      env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: '1' },
+    });
+    assert.match(log, /env\.MNEMO_OWNERS \(MnemoOwner\)\s+Durable Object/);
+    const files = readdirSync(out);
+    for (const part of ['mnemo_wasm_bg.wasm', 'mnemo-static-v1.bin', 'schema.json', 'index.js']) {
+      const f = files.find((n) => n.endsWith(part));
+      assert.ok(f && statSync(join(out, f)).size > 0, `${part} is not in the bundle: ${files}`);
+    }
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+});
