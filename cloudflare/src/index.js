@@ -15,8 +15,6 @@ import { initSync, Mnemo } from '../../www/pkg/mnemo_wasm.js';
 const PREFIX = '/api/v1/';
 /** Largest request body, as `mnemo serve` allows. */
 const MAX_BODY = 1 << 20;
-/** Bytes in a stored page: the engine's page size (`PAGE` in wasm/src/pages.rs). */
-const PAGE = 4096;
 /** The header naming the owner a request is for, where its body and query do not. */
 const OWNER_HEADER = 'x-mnemo-owner';
 /**
@@ -208,12 +206,12 @@ export class MnemoOwner extends DurableObject {
         this.io.written++;
         sql.exec('INSERT OR REPLACE INTO mnemo_pages (page, bytes) VALUES (?, ?)', page, bytes.slice().buffer);
       }),
-      size: failing('size', () => {
+      pages: failing('pages', () => {
         const row = sql.exec('SELECT max(page) AS last FROM mnemo_pages').toArray()[0];
-        return row?.last === null || row?.last === undefined ? 0 : (row.last + 1) * PAGE;
+        return row?.last === null || row?.last === undefined ? 0 : row.last + 1;
       }),
-      truncate: failing('truncate', (size) => {
-        sql.exec('DELETE FROM mnemo_pages WHERE page >= ?', Math.ceil(size / PAGE));
+      truncate: failing('truncate', (pages) => {
+        sql.exec('DELETE FROM mnemo_pages WHERE page >= ?', pages);
       }),
     };
   }
@@ -275,6 +273,7 @@ export class MnemoOwner extends DurableObject {
     const response = json(reply.status, reply.body);
     response.headers.set('x-mnemo-pages-read', String(this.io.read));
     response.headers.set('x-mnemo-pages-written', String(this.io.written));
+    response.headers.set('x-mnemo-store-bytes', String(this.pages.pages() * Mnemo.pageBytes()));
     return response;
   }
 
@@ -294,7 +293,12 @@ export class MnemoOwner extends DurableObject {
    * and closes the engine. An owner without requests is never woken.
    */
   async alarm() {
-    const due = (await this.ctx.storage.get('maintain_at')) ?? 0;
+    let due = await this.ctx.storage.get('maintain_at');
+    if (due === undefined) {
+      // A new store: its first maintenance is due a period from now.
+      due = Date.now() + MAINTAIN_EVERY_MS;
+      await this.ctx.storage.put('maintain_at', due);
+    }
     const maintain = Date.now() >= due;
     const idle = Date.now() - this.#last >= this.#idle();
     if (maintain || (idle && this.#store)) {

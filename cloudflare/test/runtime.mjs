@@ -9,9 +9,10 @@ export const TOKEN = 'test-token-0123456789';
 
 /**
  * A running Worker: `persist` a directory that keeps the objects' storage across restarts,
- * `hooks` the test headers on, `token` null for a deployment without its secret.
+ * `hooks` the test headers on, `token` null for a deployment without its secret, `vars` more
+ * variables.
  */
-export async function start({ persist, hooks = true, token = TOKEN } = {}) {
+export async function start({ persist, hooks = true, token = TOKEN, vars = {} } = {}) {
   const mf = new Miniflare({
     modules: true,
     scriptPath: join(root, 'cloudflare/src/index.js'),
@@ -25,7 +26,7 @@ export async function start({ persist, hooks = true, token = TOKEN } = {}) {
     compatibilityDate: '2026-07-30',
     durableObjects: { MNEMO_OWNERS: { className: 'MnemoOwner', useSQLite: true } },
     durableObjectsPersist: persist ?? false,
-    bindings: { ...(token === null ? {} : { MNEMO_TOKEN: token }), ...(hooks ? { MNEMO_TEST_HOOKS: '1' } : {}) },
+    bindings: { ...(token === null ? {} : { MNEMO_TOKEN: token }), ...(hooks ? { MNEMO_TEST_HOOKS: '1' } : {}), ...vars },
   });
   await mf.ready;
   return mf;

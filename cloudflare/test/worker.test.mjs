@@ -107,6 +107,37 @@ test('a restarted runtime keeps every acknowledged write', async () => {
   }
 });
 
+test('answers say the storage rows they used; an idle object writes what searches recorded', async () => {
+  const persist = mkdtempSync(join(tmpdir(), 'mnemo-do-'));
+  try {
+    let mf = await start({ persist, vars: { MNEMO_IDLE_MS: '300' } });
+    const wrote = await send(mf, 'POST', '/api/v1/remember', { body: { entity_id: 'ana', content: 'I keep bees on the roof of my building.' } });
+    const id = wrote.body.outcomes[0].id;
+    assert.ok(Number(wrote.headers.get('x-mnemo-pages-written')) > 0);
+    assert.equal(Number(wrote.headers.get('x-mnemo-store-bytes')) % 4096, 0);
+    assert.ok(Number(wrote.headers.get('x-mnemo-store-bytes')) >= 4096 * 16);
+    const found = await send(mf, 'POST', '/api/v1/search', { body: { entity_id: 'ana', query: 'bees on the roof' } });
+    assert.equal(found.body[0].memory.id, id);
+    // A search is a read: it writes nothing now; the access it recorded waits in memory.
+    assert.equal(found.headers.get('x-mnemo-pages-written'), '0');
+    // The alarm (300 ms after the request here) writes it and closes the engine; a restart
+    // then finds it. Without the alarm the access would be lost with the process.
+    await new Promise((r) => setTimeout(r, 1500));
+    await mf.dispose();
+    mf = await start({ persist });
+    try {
+      const got = await send(mf, 'GET', `/api/v1/memories/${id}?entity_id=ana`);
+      assert.equal(got.status, 200, got.text);
+      // The search's access, written by the alarm, and this read's own (1 had the alarm not run).
+      assert.equal(got.body.access_count, 2, got.text);
+    } finally {
+      await mf.dispose();
+    }
+  } finally {
+    rmSync(persist, { recursive: true, force: true });
+  }
+});
+
 test('bad requests get a clear error and change nothing', async () => {
   const mf = await start({ hooks: false });
   try {

@@ -104,6 +104,12 @@ impl Mnemo {
         Mnemo::build(options, |b| b.open_connection(conn))
     }
 
+    /// Bytes in each record of a page store (`openOnPages`).
+    #[wasm_bindgen(js_name = pageBytes)]
+    pub fn page_bytes() -> u32 {
+        pages::PAGE as u32
+    }
+
     /// Serves one request of Mnemo's HTTP API (the routes of `mnemo serve`, under `/api/v1`)
     /// on this store: `query` is the URL's query string without `?`, `body` the raw body.
     /// Answers `{status, body}` with a JSON body; the caller checks the token first. The

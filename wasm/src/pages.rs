@@ -20,9 +20,11 @@ use wasm_bindgen::prelude::*;
 
 use crate::interop::coded;
 
-/// Bytes in a record of the page store: SQLite's default page size, so each page SQLite
-/// writes is one whole record.
-pub const PAGE: usize = 4096;
+/// Bytes in a record of the page store, and the page size of the stores it creates: each page
+/// SQLite writes is one whole record. (A Durable Object bills per row written and per GB
+/// stored: smaller pages make an empty store smaller for about the same rows per write.)
+pub const PAGE: usize = PAGE_SIZE as usize;
+const PAGE_SIZE: u32 = 4096;
 
 /// The VFS's name in SQLite's registry.
 const VFS_NAME: &str = "mnemo-pages";
@@ -30,8 +32,9 @@ const VFS_NAME: &str = "mnemo-pages";
 #[wasm_bindgen]
 extern "C" {
     /// The host's page store: `read(index)` → the record's bytes or `undefined`,
-    /// `write(index, bytes)` (copy them: the view is the engine's memory), `size()` → the
-    /// file's length in bytes, `truncate(size)`. Each throws if the storage fails.
+    /// `write(index, bytes)` (copy them: the view is the engine's memory), `pages()` → one
+    /// more than the highest index written (0 when empty), `truncate(pages)` removes the
+    /// records from index `pages` on. Each throws if the storage fails.
     #[wasm_bindgen(typescript_type = "PageStore")]
     #[derive(Clone)]
     pub type PageStore;
@@ -43,10 +46,10 @@ extern "C" {
     fn write(this: &PageStore, index: f64, bytes: &[u8]) -> Result<(), JsValue>;
 
     #[wasm_bindgen(method, catch)]
-    fn size(this: &PageStore) -> Result<f64, JsValue>;
+    fn pages(this: &PageStore) -> Result<f64, JsValue>;
 
     #[wasm_bindgen(method, catch)]
-    fn truncate(this: &PageStore, size: f64) -> Result<(), JsValue>;
+    fn truncate(this: &PageStore, pages: f64) -> Result<(), JsValue>;
 }
 
 /// The VFS's state: the page stores of open databases by file name, and the journals.
@@ -93,6 +96,11 @@ pub fn connect(store: PageStore) -> Result<Connection, JsValue> {
             | OpenFlags::SQLITE_OPEN_NO_MUTEX,
         VFS_NAME,
     )
+    .and_then(|conn| {
+        // Takes effect on a new store only (before its first table).
+        conn.pragma_update(None, "page_size", PAGE_SIZE)?;
+        Ok(conn)
+    })
     .map_err(|e| {
         // A failed open closes nothing: forget the page store here.
         let _ = with_files(|files| files.stores.borrow_mut().remove(&name));
@@ -192,7 +200,7 @@ impl VfsFile for PagedFile {
 
     fn truncate(&mut self, size: u64) -> VfsResult<()> {
         self.store
-            .truncate(size as f64)
+            .truncate(size.div_ceil(PAGE as u64) as f64)
             .map_err(|e| storage_failed("truncate", e))?;
         self.size = size;
         Ok(())
@@ -307,17 +315,17 @@ impl VfsStore for PagesStore {
                     format!("no page store for {name}").into(),
                 )
             })?;
-            let size = store.size().map_err(|e| storage_failed("size", e))?;
-            if !(size.is_finite() && size >= 0.0) {
+            let pages = store.pages().map_err(|e| storage_failed("pages", e))?;
+            if !(pages.is_finite() && pages >= 0.0 && pages.fract() == 0.0) {
                 return Err(VfsError::new(
                     VfsErrorCode::CantOpen,
-                    format!("page store size {size} is not a length").into(),
+                    format!("page store holds {pages} pages, not a count").into(),
                 ));
             }
             return Ok(OpenedFile {
                 file: Handle::Paged(PagedFile {
                     store,
-                    size: size as u64,
+                    size: pages as u64 * PAGE as u64,
                 }),
                 access,
             });
