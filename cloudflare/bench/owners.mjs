@@ -16,8 +16,16 @@ import { root, send, start } from '../test/runtime.mjs';
 const OWNERS = Number(process.env.MNEMO_BENCH_OWNERS ?? 10_000);
 const MIXED = Number(process.env.MNEMO_BENCH_MIXED ?? 3 * OWNERS);
 const CONCURRENCY = Number(process.env.MNEMO_BENCH_CONCURRENCY ?? 32);
+/**
+ * How long an object keeps its engine open after a request. One workerd process holds every
+ * object here (in production they spread over machines and idle ones are evicted), so a short
+ * idle time keeps its memory to the owners active now.
+ */
+const IDLE_MS = Number(process.env.MNEMO_BENCH_IDLE_MS ?? 2000);
 /** Memories each owner starts with (one seed request). */
 const SEEDED = 8;
+/** Memories given to one more owner, 100 per seed request, to see a store grow. */
+const LARGE = Number(process.env.MNEMO_BENCH_LARGE ?? 5000);
 
 // A small deterministic generator, so two runs send the same requests.
 let state = 0x9e3779b9;
@@ -77,7 +85,11 @@ function dirBytes(dir) {
   let total = 0;
   for (const e of readdirSync(dir, { withFileTypes: true })) {
     const p = join(dir, e.name);
-    total += e.isDirectory() ? dirBytes(p) : statSync(p).size;
+    try {
+      total += e.isDirectory() ? dirBytes(p) : statSync(p).size;
+    } catch {
+      // a journal the runtime removed meanwhile
+    }
   }
   return total;
 }
@@ -97,15 +109,18 @@ function workerdMiB() {
 }
 
 const persist = mkdtempSync(join(tmpdir(), 'mnemo-bench-do-'));
-const mf = await start({ persist, hooks: false });
+const mf = await start({ persist, hooks: false, vars: { MNEMO_IDLE_MS: String(IDLE_MS) } });
 const perOwner = new Map();
 const byKind = new Map();
 const pages = new Map();
+/** Each owner's store size, as its last answer gave it. */
+const storeBytes = new Map();
 const record = (job, ms, headers) => {
   const io = pages.get(job.kind) ?? pages.set(job.kind, { requests: 0, read: 0, written: 0 }).get(job.kind);
   io.requests++;
   io.read += Number(headers.get('x-mnemo-pages-read') ?? 0);
   io.written += Number(headers.get('x-mnemo-pages-written') ?? 0);
+  storeBytes.set(job.owner, Number(headers.get('x-mnemo-store-bytes') ?? 0));
   (perOwner.get(job.owner) ?? perOwner.set(job.owner, []).get(job.owner)).push(ms);
   (byKind.get(job.kind) ?? byKind.set(job.kind, []).get(job.kind)).push(ms);
 };
@@ -139,14 +154,37 @@ try {
   const mixedMs = [...byKind].flatMap(([k, v]) => v.slice(before.get(k) ?? 0));
   console.log(`  ${(MIXED / run.seconds).toFixed(0)} requests/s, ${run.failures.length} failures`);
 
+  console.log(`one owner grows to ${LARGE} memories, 100 per seed…`);
+  const growth = [];
+  let written = 0;
+  const t0 = performance.now();
+  for (let n = 0; n < LARGE; n += 100) {
+    const body = { memories: Array.from({ length: Math.min(100, LARGE - n) }, (_, k) => ({ entity_id: 'large', content: `${fact()} (note ${n + k})` })) };
+    const r = await send(mf, 'POST', '/api/v1/seed', { body });
+    if (r.status !== 200) throw new Error(`seed into the large owner: ${r.text.slice(0, 300)}`);
+    written += Number(r.headers.get('x-mnemo-pages-written'));
+    if ((n + 100) % 1000 === 0 || n + 100 >= LARGE) {
+      growth.push({ memories: Math.min(n + 100, LARGE), store_kib: Math.round(Number(r.headers.get('x-mnemo-store-bytes')) / 1024), pages_written_per_memory: Math.round((written / Math.min(n + 100, LARGE)) * 100) / 100 });
+    }
+  }
+  const growSeconds = (performance.now() - t0) / 1000;
+  const searchLarge = [];
+  for (let i = 0; i < 50; i++) {
+    const t = performance.now();
+    await send(mf, 'POST', '/api/v1/search', { body: { entity_id: 'large', query: question(), limit: 10 } });
+    searchLarge.push(performance.now() - t);
+  }
+
   const ownerP95 = [...perOwner.values()].map((ms) => percentile([...ms].sort((a, b) => a - b), 95)).sort((a, b) => a - b);
   const storage = dirBytes(persist);
+  const stores = [...storeBytes.values()].sort((a, b) => a - b);
   const result = {
     runtime: 'workerd (miniflare 4.20260730), Durable Objects on SQLite, storage on disk',
     machine: '2 cores shared by workerd and the load generator',
     owners: OWNERS,
     memories_seeded_per_owner: SEEDED,
     concurrency: CONCURRENCY,
+    idle_ms: IDLE_MS,
     seed_phase: { seconds: Math.round(seeded.seconds * 10) / 10, owners_per_s: Math.round(OWNERS / seeded.seconds), latency: summary(byKind.get('first seed (creates the object)')), failures: seeded.failures.length },
     mixed_phase: {
       requests: MIXED,
@@ -157,11 +195,13 @@ try {
       failures: run.failures.length,
       first_failures: run.failures.slice(0, 3),
     },
+    large_owner: { memories: LARGE, memories_per_s: Math.round(LARGE / growSeconds), growth, search_one_client: summary(searchLarge) },
     per_owner_p95_ms: { owners: ownerP95.length, median: percentile(ownerP95, 50), p95: percentile(ownerP95, 95), max: ownerP95.at(-1) },
     pages_per_request: Object.fromEntries(
       [...pages].map(([k, v]) => [k, { read: Math.round((v.read / v.requests) * 10) / 10, written: Math.round((v.written / v.requests) * 10) / 10 }]),
     ),
-    storage: { bytes: storage, per_owner_kib: Math.round(storage / OWNERS / 102.4) / 10 },
+    store_kib_per_owner: { median: Math.round(percentile(stores, 50) / 1024), p95: Math.round(percentile(stores, 95) / 1024), max: Math.round(stores.at(-1) / 1024) },
+    runtime_files_kib_per_owner: Math.round(storage / OWNERS / 1024),
     workerd_rss_mib: { peak: peakMiB, end: workerdMiB() },
   };
   mkdirSync(join(root, 'bench-results'), { recursive: true });
