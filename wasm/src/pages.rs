@@ -156,9 +156,7 @@ impl PagedFile {
         })?;
         Ok(Some(bytes.to_vec()))
     }
-}
 
-impl VfsFile for PagedFile {
     fn read(&mut self, buf: &mut [u8], offset: u64) -> VfsResult<usize> {
         let end = self.size.min(offset + buf.len() as u64);
         let mut at = offset;
@@ -205,28 +203,6 @@ impl VfsFile for PagedFile {
         self.size = size;
         Ok(())
     }
-
-    // Durability is the host's: its transaction commits the call's writes together.
-    fn sync(&mut self, _options: SyncOptions) -> VfsResult<()> {
-        Ok(())
-    }
-
-    // One connection per store: the host holds its object alone.
-    fn lock(&mut self, _level: LockLevel) -> VfsResult<()> {
-        Ok(())
-    }
-
-    fn unlock(&mut self, _level: LockLevel) -> VfsResult<()> {
-        Ok(())
-    }
-
-    fn check_reserved_lock(&self) -> VfsResult<bool> {
-        Ok(false)
-    }
-
-    fn size(&self) -> VfsResult<u64> {
-        Ok(self.size)
-    }
 }
 
 /// An open file: the database in its page store, or a journal in memory.
@@ -259,11 +235,13 @@ impl VfsFile for Handle {
 
     fn sync(&mut self, options: SyncOptions) -> VfsResult<()> {
         match self {
-            Handle::Paged(f) => f.sync(options),
+            // Durability is the host's: its transaction commits the call's writes together.
+            Handle::Paged(_) => Ok(()),
             Handle::Memory(f) => f.borrow_mut().sync(options),
         }
     }
 
+    // One connection per store: the host holds its object alone.
     fn lock(&mut self, _level: LockLevel) -> VfsResult<()> {
         Ok(())
     }
@@ -278,7 +256,7 @@ impl VfsFile for Handle {
 
     fn size(&self) -> VfsResult<u64> {
         match self {
-            Handle::Paged(f) => f.size(),
+            Handle::Paged(f) => Ok(f.size),
             Handle::Memory(f) => f.borrow().size(),
         }
     }
