@@ -164,7 +164,8 @@ export default {
     }
     const object = request.headers.get('x-mnemo-object') ?? owner;
     const stub = env.MNEMO_OWNERS.get(env.MNEMO_OWNERS.idFromName(object));
-    const headers = new Headers({ [OWNER_HEADER]: owner });
+    // The object holds this owner only, so it needs no owner beyond what the request says.
+    const headers = new Headers();
     for (const h of hooks) headers.set(h, request.headers.get(h));
     return stub.fetch(new Request(url, { method: request.method, headers, body: body.length ? body : undefined }));
   },
