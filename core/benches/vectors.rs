@@ -51,7 +51,7 @@ fn main() {
                 .vector
                 .expect("bench memories carry vectors");
             let t = Instant::now();
-            set.upsert(all.len() as i64, &v);
+            set.upsert(all.len() as i64, &v, mnemo_core::embed::Precision::F32);
             load += t.elapsed();
             all.push(v);
         }

@@ -57,6 +57,10 @@ pub struct StoreStats {
     pub by_tier: BTreeMap<String, usize>,
     pub embedding_model: String,
     pub embedding_dim: usize,
+    /// Vectors of memories not deleted, by how they are stored (f32, int8, int4, int2).
+    pub by_precision: BTreeMap<String, usize>,
+    /// Bytes those vectors take in the store.
+    pub vector_bytes: u64,
 }
 
 /// The owner of live memory `id`.
@@ -89,6 +93,8 @@ pub(crate) fn store_stats(view: &View) -> Result<StoreStats> {
         by_tier: c.by_tier,
         embedding_model: embedder.model_id().to_string(),
         embedding_dim: embedder.dimension(),
+        by_precision: c.by_precision,
+        vector_bytes: c.vector_bytes,
     })
 }
 

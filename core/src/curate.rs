@@ -83,6 +83,10 @@ pub struct Stats {
     pub by_tier: BTreeMap<String, usize>,
     pub embedding_model: String,
     pub embedding_dim: usize,
+    /// Vectors of memories not deleted, by how they are stored (f32, int8, int4, int2).
+    pub by_precision: BTreeMap<String, usize>,
+    /// Bytes those vectors take in the store.
+    pub vector_bytes: u64,
 }
 
 /// A live (not deleted) memory of `owner`.
@@ -330,10 +334,13 @@ pub(crate) fn stats(view: &View, owner: &Owner) -> Result<Stats> {
         by_tier: c.by_tier,
         embedding_model: embedder.model_id().to_string(),
         embedding_dim: embedder.dimension(),
+        by_precision: c.by_precision,
+        vector_bytes: c.vector_bytes,
     })
 }
 
-/// Counts of memories by type, state, status and tier: one owner's, or every owner's.
+/// Counts of memories by type, state, status, tier and vector precision: one owner's, or
+/// every owner's.
 pub(crate) struct Counts {
     /// Memories not deleted.
     pub total: usize,
@@ -342,6 +349,8 @@ pub(crate) struct Counts {
     pub by_state: BTreeMap<String, usize>,
     pub by_status: BTreeMap<String, usize>,
     pub by_tier: BTreeMap<String, usize>,
+    pub by_precision: BTreeMap<String, usize>,
+    pub vector_bytes: u64,
 }
 
 pub(crate) fn counts(view: &View, owner: Option<&str>) -> Result<Counts> {
@@ -351,6 +360,7 @@ pub(crate) fn counts(view: &View, owner: Option<&str>) -> Result<Counts> {
             .collect())
     };
     let by_state = by("state", true)?;
+    let (by_precision, vector_bytes) = memories::vector_census(view.conn(), owner)?;
     Ok(Counts {
         total: by_state
             .iter()
@@ -361,5 +371,7 @@ pub(crate) fn counts(view: &View, owner: Option<&str>) -> Result<Counts> {
         by_state,
         by_status: by("status", false)?,
         by_tier: by("tier", false)?,
+        by_precision,
+        vector_bytes,
     })
 }

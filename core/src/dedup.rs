@@ -11,7 +11,7 @@ use crate::error::Result;
 use crate::field::MAX_TAGS;
 use crate::math;
 use crate::model::{Memory, State, Status, StatusChange};
-use crate::store::{memories, Tx};
+use crate::store::Tx;
 use crate::text;
 
 /// Three-tier dedup thresholds (Keyoku seed: 1.0 hash, ≥ 0.95 skip, 0.85–0.95 merge-or-skip).
@@ -208,7 +208,7 @@ pub(crate) fn merge(
     let now = tx.now()?;
     let mut merged = combined(&existing, &[&new], now);
     let vector = if supplied {
-        let old = memories::embedding(tx.conn(), old_pk)?.unwrap_or_else(|| new_vector.clone());
+        let old = tx.embedding(old_pk)?.unwrap_or_else(|| new_vector.clone());
         mean(&[old, new_vector])
     } else {
         tx.vector_for(&merged.content, None)?

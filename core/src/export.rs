@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::clock::check_time;
-use crate::embed;
+use crate::embed::{self, Precision};
 use crate::error::{Error, Result};
 use crate::field::{Content, Id, Owner, Sentiment, Unit};
 use crate::graph;
@@ -22,6 +22,14 @@ pub struct ExportRecord {
     /// The stored vector (model and dimension as in the exporting store).
     pub embedding: Option<Vec<f32>>,
     pub embedding_model: String,
+    /// How the store keeps the vector (consolidation stores fading memories' vectors with
+    /// fewer bits); an import stores it the same way. Left out for full precision.
+    #[serde(
+        default,
+        skip_serializing_if = "is_full",
+        deserialize_with = "precision_named"
+    )]
+    pub embedding_precision: Precision,
     pub status_history: Vec<StatusChange>,
     /// Entities the memory names in the owner's knowledge graph.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -32,6 +40,22 @@ pub struct ExportRecord {
     /// Co-recall links to memories exported after this one.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub links: Vec<LinkRecord>,
+}
+
+fn is_full(p: &Precision) -> bool {
+    *p == Precision::F32
+}
+
+/// A precision by name, refused with the field and the names it takes.
+fn precision_named<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> std::result::Result<Precision, D::Error> {
+    let value = serde_json::Value::deserialize(d)?;
+    value.as_str().and_then(Precision::parse).ok_or_else(|| {
+        serde::de::Error::custom(format!(
+            "embedding_precision is one of \"f32\", \"int8\", \"int4\", \"int2\", not {value}"
+        ))
+    })
 }
 
 /// What an import did.
@@ -51,13 +75,19 @@ pub(crate) fn export(view: &View, owner: &Owner) -> Result<String> {
     let model = view.embedder().model_id().to_string();
     let conn = view.conn();
     let mut out = String::new();
-    for (pk, memory, embedding) in memories::export_rows(conn, owner)? {
+    let dim = view.embedder().dimension();
+    for (pk, memory, stored) in memories::export_rows(conn, owner, dim)? {
+        let (embedding, embedding_precision) = match stored {
+            Some((v, p)) => (Some(v), p),
+            None => (None, Precision::F32),
+        };
         let (entities, relationships) = graph::memory_graph(conn, pk)?;
         let links = links::export(conn, pk, &memory)?;
         let record = ExportRecord {
             memory,
             embedding,
             embedding_model: model.clone(),
+            embedding_precision,
             status_history: memories::status_history(conn, pk)?,
             entities,
             relationships,
@@ -136,7 +166,8 @@ pub(crate) fn restore(tx: &mut Tx, import: &Import) -> Result<(usize, usize)> {
         if memories::id_taken(tx.conn(), &r.memory.id)? {
             continue;
         }
-        let pk = tx.restore(&r.memory, r.embedding.as_deref())?;
+        let vector = r.embedding.as_deref().map(|v| (v, r.embedding_precision));
+        let pk = tx.restore(&r.memory, vector)?;
         for change in &r.status_history {
             tx.record_status(pk, change)?;
         }

@@ -5,7 +5,9 @@
 mod common;
 
 use common::*;
-use mnemo_core::consolidate::{ClusterReport, Consolidation, RelateReport, TiersReport};
+use mnemo_core::consolidate::{
+    ClusterReport, Consolidation, QuantiseReport, RelateReport, TiersReport,
+};
 use mnemo_core::*;
 
 /// An engine on the hashing embedder: the pruning tests' memories are alike in wording on
@@ -51,6 +53,14 @@ fn assert_did_nothing(c: &Consolidation) {
             examined: c.tiers.examined,
             ..Default::default()
         },
+        // Re-quantisation's cursor goes round every memory not deleted and not yet at 2 bits
+        // (archived ones too), so over a batch of those it always has more to look at.
+        quantisation: QuantiseReport {
+            examined: c.quantisation.examined,
+            more: c.quantisation.more,
+            ..Default::default()
+        },
+        more: c.quantisation.more,
         ..Default::default()
     };
     assert_eq!(c, &looked);
@@ -237,6 +247,11 @@ fn pruning_is_bounded_per_run_and_finishes_over_runs() {
     seed_aged(&mut e, "kai", 1250, 60_000);
     let first = consolidate(&mut e);
     assert_eq!((first.pruning.archived, first.pruning.more), (1000, true));
+    // Re-quantisation is bounded the same way (its cursor covers archived memories too).
+    assert_eq!(
+        (first.quantisation.examined, first.quantisation.more),
+        (1000, true)
+    );
     let second = consolidate(&mut e);
     assert_eq!((second.pruning.archived, second.pruning.more), (150, false));
     assert_did_nothing(&consolidate(&mut e));

@@ -110,7 +110,7 @@ fn the_vector_prefilter_keeps_the_true_neighbours_of_real_embeddings() {
         let mut set = OwnerVectors::new(all[0].len());
         all.iter()
             .enumerate()
-            .for_each(|(pk, v)| set.upsert(pk as i64, v));
+            .for_each(|(pk, v)| set.upsert(pk as i64, v, mnemo_core::embed::Precision::F32));
         vectors::recall_at(&set, all, queries, 10)
     };
     let minilm = recall_at_10(

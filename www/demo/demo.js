@@ -66,6 +66,8 @@ async function refresh(m) {
 function showMaintenance(r) {
   const c = r.consolidation;
   if (!c) return;
+  const q = c.quantisation;
+  const coarser = q.to_int8 + q.to_int4 + q.to_int2;
   const steps = [
     `${c.tags.tagged} tagged`,
     `${c.clusters.merged} merged in ${c.clusters.clusters} cluster${c.clusters.clusters === 1 ? '' : 's'}`,
@@ -73,6 +75,7 @@ function showMaintenance(r) {
     `${c.edges.relationships_removed} stale relationship${c.edges.relationships_removed === 1 ? '' : 's'} removed`,
     `${c.relationships.linked} linked by what they share`,
     `${c.links.removed} co-recall link${c.links.removed === 1 ? '' : 's'} faded`,
+    `${coarser} vector${coarser === 1 ? '' : 's'} stored with fewer bits`,
     `${r.to_stale + r.to_archived + r.to_deleted} faded by decay`,
   ];
   $('consolidation').textContent = `last consolidation ${new Date().toLocaleTimeString()}: ${steps.join(' · ')}${c.more ? ' · more to do' : ''}`;

@@ -598,7 +598,10 @@ export interface ScoreBreakdown {
   relevance: number;
   /** Relevance relative to the best match of this query (1 = the best match). */
   semantic: number;
-  /** Cosine similarity of the query vector and the memory's vector. */
+  /**
+   * Cosine similarity of the query vector and the memory's vector, divided by the
+   * mixed-precision penalty when consolidation stored the vector with fewer bits.
+   */
   vector: number;
   /**
    * Text relevance: the share of the query's words the memory says, weighed by their
@@ -661,6 +664,10 @@ export interface StoreStats {
   by_tier: Record<string, number>;
   embedding_model: string;
   embedding_dim: number;
+  /** Vectors of memories not deleted, by how they are stored (f32, int8, int4, int2). */
+  by_precision: Record<string, number>;
+  /** Bytes those vectors take in the store. */
+  vector_bytes: number;
 }
 
 /** One owner in the store's counts. */
@@ -708,6 +715,10 @@ export interface Stats {
   by_tier: Record<string, number>;
   embedding_model: string;
   embedding_dim: number;
+  /** Vectors of memories not deleted, by how they are stored (f32, int8, int4, int2). */
+  by_precision: Record<string, number>;
+  /** Bytes those vectors take in the store. */
+  vector_bytes: number;
 }
 
 /** What one maintenance pass did. */
@@ -738,6 +749,8 @@ export interface Consolidation {
   links: LinksReport;
   /** Memories moved between hot, warm and archive tiers. */
   tiers: TiersReport;
+  /** Vectors stored with fewer bits as their memories faded. */
+  quantisation: QuantiseReport;
   /** A step stopped at its bound: run again to finish. */
   more: boolean;
 }
@@ -811,6 +824,20 @@ export interface TiersReport {
   to_hot: number;
   to_warm: number;
   to_archive: number;
+  /** The step stopped at its bound (the next run goes on from there). */
+  more: boolean;
+}
+
+/** What re-quantisation did. */
+export interface QuantiseReport {
+  /** Memories looked at. */
+  examined: number;
+  /** Vectors now stored at each precision that were stored finer. */
+  to_int8: number;
+  to_int4: number;
+  to_int2: number;
+  /** Bytes the vectors stored coarser no longer take. */
+  bytes_saved: number;
   /** The step stopped at its bound (the next run goes on from there). */
   more: boolean;
 }

@@ -378,7 +378,7 @@ test('the demo chat stores, lists and explains memories (screenshot)', async () 
     await p.evaluate(() => { document.querySelector('#consolidation').textContent = ''; });
     await p.click('#consolidate');
     await p.waitForFunction(() => document.querySelector('#consolidation').textContent !== '');
-    assert.match(await p.textContent('#consolidation'), /^last consolidation .*: 0 tagged · 0 merged in 0 clusters · 0 archived · 0 stale relationships removed · \d+ linked by what they share · 0 co-recall links faded · 0 faded by decay$/);
+    assert.match(await p.textContent('#consolidation'), /^last consolidation .*: 0 tagged · 0 merged in 0 clusters · 0 archived · 0 stale relationships removed · \d+ linked by what they share · 0 co-recall links faded · 0 vectors stored with fewer bits · 0 faded by decay$/);
     assert.equal(await p.textContent('#storage'), 'opfs');
 
     // A reload brings the conversation back as it was recorded.

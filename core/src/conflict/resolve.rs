@@ -224,7 +224,7 @@ pub(crate) fn apply(
             ) else {
                 return Err(Error::invalid("conflict", "one of its memories is gone"));
             };
-            let vector = match memories::embedding(tx.conn(), pk)? {
+            let vector = match tx.embedding(pk)? {
                 Some(v) => v,
                 None => tx.vector_for(&new.content, None)?,
             };

@@ -44,7 +44,7 @@ pub struct ClusterReport {
 
 /// Runs the step at `now`.
 pub(super) fn merge_clusters(tx: &mut Tx, now: Millis) -> Result<ClusterReport> {
-    let (rows, more) = next_batch(tx, CURSOR_KEY)?;
+    let (rows, more) = next_batch(tx, CURSOR_KEY, memories::in_use_after)?;
     let mut report = ClusterReport {
         more,
         ..Default::default()
@@ -128,7 +128,7 @@ fn merge(
         Err(_) => {
             let mut vectors = Vec::with_capacity(members.len());
             for (pk, _) in &members {
-                vectors.extend(memories::embedding(tx.conn(), *pk)?);
+                vectors.extend(tx.embedding(*pk)?);
             }
             dedup::mean(&vectors)
         }

@@ -6,16 +6,19 @@
 //! Steps so far, in the order they run: stale-edge cleanup ([`edges`]), auto-tag refresh
 //! ([`tags`]), cluster-and-merge of near-duplicates ([`cluster`]), size-bounded pruning
 //! ([`prune`]), relationship discovery from shared entities and tags ([`relate`]), the daily
-//! decay of co-recall links ([`crate::links`]) and tiering by what those left ([`tiers`]);
+//! decay of co-recall links ([`crate::links`]), tiering by what those left ([`tiers`]) and
+//! re-quantisation of fading memories' vectors by retention ([`quantise`]);
 //! decay, lifecycle and purges are the maintenance pass they run after.
 
 mod cluster;
 mod edges;
 mod prune;
+mod quantise;
 mod relate;
 mod tags;
 mod tiers;
 
+use rusqlite::Connection;
 use serde::{Deserialize, Serialize};
 
 use crate::clock::{Millis, DAY_MS};
@@ -26,6 +29,7 @@ use crate::store::Tx;
 pub use cluster::ClusterReport;
 pub use edges::EdgesReport;
 pub use prune::PruneReport;
+pub use quantise::QuantiseReport;
 pub use relate::RelateReport;
 pub use tags::TagsReport;
 pub use tiers::TiersReport;
@@ -105,6 +109,8 @@ pub struct Consolidation {
     pub links: LinksReport,
     /// Memories moved between hot, warm and archive tiers.
     pub tiers: TiersReport,
+    /// Vectors stored with fewer bits as their memories faded.
+    pub quantisation: QuantiseReport,
     /// A step stopped at its bound: run again to finish.
     pub more: bool,
 }
@@ -118,16 +124,21 @@ pub(crate) fn due(tx: &Tx, cfg: &ConsolidateConfig, now: Millis) -> Result<bool>
     })
 }
 
-/// The memories in use a cursor step examines this run: up to [`STEP_BATCH`] after the cursor
-/// kept in the meta table under `key`, which moves past them (back to the beginning once the
-/// end is reached; in the run's transaction, so a failed run moves nothing). Returns them with
-/// their owners, and whether more wait.
-pub(crate) fn next_batch(tx: &Tx, key: &str) -> Result<(Vec<(i64, String)>, bool)> {
+/// The memories a cursor step examines this run: up to [`STEP_BATCH`] of those `rows_after`
+/// gives (keys after a key, in key order, with their owners) after the cursor kept in the meta
+/// table under `key`, which moves past them (back to the beginning once the end is reached; in
+/// the run's transaction, so a failed run moves nothing). Returns them with their owners, and
+/// whether more wait.
+pub(crate) fn next_batch(
+    tx: &Tx,
+    key: &str,
+    rows_after: impl Fn(&Connection, i64, usize) -> Result<Vec<(i64, String)>>,
+) -> Result<(Vec<(i64, String)>, bool)> {
     let conn = tx.conn();
     let cursor: i64 = crate::store::schema::meta(conn, key)?
         .and_then(|v| v.parse().ok())
         .unwrap_or(0);
-    let mut rows = crate::store::memories::in_use_after(conn, cursor, STEP_BATCH + 1)?;
+    let mut rows = rows_after(conn, cursor, STEP_BATCH + 1)?;
     let more = rows.len() > STEP_BATCH;
     rows.truncate(STEP_BATCH);
     let next = match rows.last() {
@@ -152,6 +163,7 @@ pub(crate) fn run(tx: &mut Tx, cfg: &ConsolidateConfig) -> Result<Consolidation>
     let relationships = relate::discover(tx, now)?;
     let links = links::decay(tx.conn(), now, STEP_BATCH)?;
     let tiers = tiers::retier(tx)?;
+    let quantisation = quantise::requantise(tx)?;
     crate::store::schema::set_meta(tx.conn(), LAST_RUN_KEY, &now.to_string())?;
     Ok(Consolidation {
         more: edges.more
@@ -160,7 +172,8 @@ pub(crate) fn run(tx: &mut Tx, cfg: &ConsolidateConfig) -> Result<Consolidation>
             || pruning.more
             || relationships.more
             || links.more
-            || tiers.more,
+            || tiers.more
+            || quantisation.more,
         edges,
         tags,
         clusters,
@@ -168,5 +181,6 @@ pub(crate) fn run(tx: &mut Tx, cfg: &ConsolidateConfig) -> Result<Consolidation>
         relationships,
         links,
         tiers,
+        quantisation,
     })
 }

@@ -361,11 +361,15 @@ fn candidates(
         .collect();
     let conn = view.conn();
     let set = view.vectors(owner)?;
-    let cosine = |pk| set.get(pk).map(|v| embed::dot(query, v));
-    let nearest = match reach {
+    // Cosines as search weighs them: a vector stored coarser counts for less.
+    let cosine = |pk| set.similarity(pk, query);
+    let nearest: Vec<(i64, f32)> = match reach {
         Reach::Warm => set.nearest_warm(query, k),
         Reach::Live | Reach::All => set.nearest(query, k),
-    };
+    }
+    .into_iter()
+    .map(|(pk, c)| (pk, set.weigh(pk, c)))
+    .collect();
     let mut c = candidates::fuse(&nearest, &text_hits, cosine);
     candidates::lend_context(
         &mut c,
@@ -406,7 +410,7 @@ fn lend_along_links(
         cfg.link_weight,
         cfg.context_parents,
         |pks| links::formed(conn, pks, now),
-        |pk| set.get(pk).map(|v| embed::dot(query, v)),
+        |pk| set.similarity(pk, query),
     )
 }
 
@@ -437,7 +441,7 @@ fn naming(
         .collect();
     for pk in linked.iter().take(MAX_LIMIT) {
         if !kept.iter().any(|c| c.pk == *pk) {
-            let cosine = set.get(*pk).map_or(0.0, |v| embed::dot(query, v));
+            let cosine = set.similarity(*pk, query).unwrap_or(0.0);
             kept.push(Candidate::near(*pk, cosine));
         }
     }

@@ -82,7 +82,8 @@ pub struct ScoreBreakdown {
     pub relevance: f64,
     /// Relevance relative to the best match of this query (1 = the best match).
     pub semantic: f64,
-    /// Cosine similarity of the query vector and the memory's vector.
+    /// Cosine similarity of the query vector and the memory's vector, divided by the
+    /// mixed-precision penalty when consolidation stored the vector with fewer bits.
     pub vector: f64,
     /// Text relevance: the share of the query's words the memory says, weighed by their
     /// rarity (BM25), 0 when none matched.

@@ -1,13 +1,13 @@
 //! SQL of memory rows: the memories table, their vectors, the FTS5 index kept in step by
 //! triggers, and status history.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 use rusqlite::types::Value;
 use rusqlite::{params, params_from_iter, Connection, OptionalExtension, Row};
 
 use crate::clock::Millis;
-use crate::embed;
+use crate::embed::{quantise, Precision};
 use crate::error::{Error, Result};
 use crate::model::*;
 use crate::text;
@@ -126,7 +126,7 @@ pub fn insert(
     ])?;
     let pk = conn.last_insert_rowid();
     if let Some(v) = embedding {
-        set_embedding(conn, pk, v)?;
+        set_embedding(conn, pk, v, Precision::F32)?;
     }
     Ok(pk)
 }
@@ -179,11 +179,29 @@ pub fn changes_findings(conn: &Connection, pk: i64, m: &Memory) -> Result<bool> 
     Ok(same != Some(true))
 }
 
-/// Stores (or replaces) a memory's vector.
-pub fn set_embedding(conn: &Connection, pk: i64, v: &[f32]) -> Result<()> {
-    conn.prepare_cached("INSERT OR REPLACE INTO memory_vectors (pk, embedding) VALUES (?1, ?2)")?
-        .execute(params![pk, embed::to_blob(v)])?;
-    Ok(())
+/// Stores (or replaces) a memory's vector at `precision`; returns the vector as the store now
+/// gives it back (decoded, for a coarser precision).
+pub fn set_embedding(
+    conn: &Connection,
+    pk: i64,
+    v: &[f32],
+    precision: Precision,
+) -> Result<Vec<f32>> {
+    let blob = quantise::encode(v, precision);
+    conn.prepare_cached(
+        "INSERT OR REPLACE INTO memory_vectors (pk, embedding, precision) VALUES (?1, ?2, ?3)",
+    )?
+    .execute(params![pk, blob, precision.as_str()])?;
+    Ok(match precision {
+        Precision::F32 => v.to_vec(),
+        p => quantise::decode(&blob, p, v.len()).unwrap_or_default(),
+    })
+}
+
+/// A stored vector (`dim` dimensions), decoded; `None` when it is damaged.
+fn stored_vector(blob: &[u8], precision: &str, dim: usize) -> Option<(Vec<f32>, Precision)> {
+    let p = Precision::parse(precision)?;
+    quantise::decode(blob, p, dim).map(|v| (v, p))
 }
 
 /// Removes a memory for good (its vector, FTS row and status history with it).
@@ -286,11 +304,20 @@ pub fn by_hash(conn: &Connection, owner: &str, hash: &str) -> Result<Option<(i64
         .optional()?)
 }
 
-/// Vectors of `owner`'s searchable memories (not deleted, status active), by primary key,
-/// each with whether it is [`cold`].
-pub fn vectors(conn: &Connection, owner: &str) -> Result<Vec<(i64, Vec<f32>, bool)>> {
+/// A searchable memory's vector as its owner's set holds it.
+pub struct StoredVector {
+    pub pk: i64,
+    pub vector: Vec<f32>,
+    pub precision: Precision,
+    /// The memory is [`cold`].
+    pub cold: bool,
+}
+
+/// Vectors (`dim` dimensions) of `owner`'s searchable memories (not deleted, status active),
+/// by primary key.
+pub fn vectors(conn: &Connection, owner: &str, dim: usize) -> Result<Vec<StoredVector>> {
     let mut stmt = conn.prepare_cached(
-        "SELECT m.pk, v.embedding, m.tier = 'archive' OR m.state = 'ARCHIVED' \
+        "SELECT m.pk, v.embedding, v.precision, m.tier = 'archive' OR m.state = 'ARCHIVED' \
          FROM memories m JOIN memory_vectors v ON v.pk = m.pk \
          WHERE m.entity_id = ?1 AND m.state != 'DELETED' AND m.status = 'active' ORDER BY m.pk",
     )?;
@@ -298,15 +325,21 @@ pub fn vectors(conn: &Connection, owner: &str) -> Result<Vec<(i64, Vec<f32>, boo
         Ok((
             r.get::<_, i64>(0)?,
             r.get::<_, Vec<u8>>(1)?,
-            r.get::<_, bool>(2)?,
+            r.get::<_, String>(2)?,
+            r.get::<_, bool>(3)?,
         ))
     })?;
     let mut out = Vec::new();
     for row in rows {
-        let (pk, blob, cold) = row?;
-        let v = embed::from_blob(&blob)
+        let (pk, blob, precision, cold) = row?;
+        let (vector, precision) = stored_vector(&blob, &precision, dim)
             .ok_or_else(|| Error::NotAStore(format!("memory {pk} has a damaged vector")))?;
-        out.push((pk, v, cold));
+        out.push(StoredVector {
+            pk,
+            vector,
+            precision,
+            cold,
+        });
     }
     Ok(out)
 }
@@ -328,13 +361,55 @@ pub fn cold(m: &Memory) -> bool {
     m.tier == Tier::Archive || m.state == State::Archived
 }
 
-/// A memory's stored vector.
-pub fn embedding(conn: &Connection, pk: i64) -> Result<Option<Vec<f32>>> {
-    let blob: Option<Vec<u8>> = conn
-        .prepare_cached("SELECT embedding FROM memory_vectors WHERE pk = ?1")?
-        .query_row([pk], |r| r.get(0))
+/// A memory's stored vector (`dim` dimensions), decoded, with its precision.
+pub fn embedding(conn: &Connection, pk: i64, dim: usize) -> Result<Option<(Vec<f32>, Precision)>> {
+    let row: Option<(Vec<u8>, String)> = conn
+        .prepare_cached("SELECT embedding, precision FROM memory_vectors WHERE pk = ?1")?
+        .query_row([pk], |r| Ok((r.get(0)?, r.get(1)?)))
         .optional()?;
-    Ok(blob.and_then(|b| embed::from_blob(&b)))
+    Ok(row.and_then(|(blob, p)| stored_vector(&blob, &p, dim)))
+}
+
+/// Up to `limit` memories (not deleted) after key `after` whose vectors could be stored
+/// coarser (not yet at 2 bits), in key order, with their owners.
+pub fn coarsenable_after(
+    conn: &Connection,
+    after: i64,
+    limit: usize,
+) -> Result<Vec<(i64, String)>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT m.pk, m.entity_id FROM memories m JOIN memory_vectors v ON v.pk = m.pk \
+         WHERE m.pk > ?1 AND m.state != 'DELETED' AND v.precision != 'int2' ORDER BY m.pk LIMIT ?2",
+    )?;
+    let rows = stmt.query_map(params![after, limit as i64], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// How many vectors of memories not deleted (of `owner`, or every owner's) are stored at
+/// each precision, and the bytes they take.
+pub fn vector_census(
+    conn: &Connection,
+    owner: Option<&str>,
+) -> Result<(BTreeMap<String, usize>, u64)> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT v.precision, count(*), sum(length(v.embedding)) \
+         FROM memory_vectors v JOIN memories m ON m.pk = v.pk \
+         WHERE m.state != 'DELETED' AND (?1 IS NULL OR m.entity_id = ?1) GROUP BY v.precision",
+    )?;
+    let rows = stmt.query_map([owner], |r| {
+        Ok((
+            r.get::<_, String>(0)?,
+            r.get::<_, i64>(1)?,
+            r.get::<_, i64>(2)?,
+        ))
+    })?;
+    let (mut by, mut bytes) = (BTreeMap::new(), 0u64);
+    for row in rows {
+        let (p, n, b) = row?;
+        by.insert(p, n as usize);
+        bytes += b as u64;
+    }
+    Ok((by, bytes))
 }
 
 /// BM25 matches of query terms (as [`text::query_terms`] gives them) among `owner`'s
@@ -690,18 +765,26 @@ pub fn live_ids(conn: &Connection, owner: &str) -> Result<Vec<String>> {
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
-/// A memory's primary key, row and stored vector.
-pub type ExportRow = (i64, Memory, Option<Vec<f32>>);
+/// A memory's primary key, row and stored vector (decoded) with its precision.
+pub type ExportRow = (i64, Memory, Option<(Vec<f32>, Precision)>);
 
-/// Every memory of `owner` (any state) with its vector, in a stable order for export.
-pub fn export_rows(conn: &Connection, owner: &str) -> Result<Vec<ExportRow>> {
+/// Every memory of `owner` (any state) with its vector (`dim` dimensions), in a stable order
+/// for export.
+pub fn export_rows(conn: &Connection, owner: &str, dim: usize) -> Result<Vec<ExportRow>> {
     let mut stmt = conn.prepare(&format!(
-        "SELECT {COLUMNS}, (SELECT embedding FROM memory_vectors v WHERE v.pk = memories.pk) FROM memories WHERE entity_id = ?1 ORDER BY created_at, id"
+        "SELECT {COLUMNS}, \
+         (SELECT embedding FROM memory_vectors v WHERE v.pk = memories.pk), \
+         (SELECT precision FROM memory_vectors v WHERE v.pk = memories.pk) \
+         FROM memories WHERE entity_id = ?1 ORDER BY created_at, id"
     ))?;
     let rows = stmt.query_map([owner], |r| {
         let (pk, m) = memory_from_row(r)?;
         let blob: Option<Vec<u8>> = r.get(35)?;
-        Ok((pk, m, blob.and_then(|b| embed::from_blob(&b))))
+        let precision: Option<String> = r.get(36)?;
+        let stored = blob
+            .zip(precision)
+            .and_then(|(b, p)| stored_vector(&b, &p, dim));
+        Ok((pk, m, stored))
     })?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }

@@ -184,7 +184,7 @@ impl Store {
                 .collect::<rusqlite::Result<Vec<_>>>()?;
             for (pk, content) in &rows {
                 let v = embed::vector_for(&*embedder, content, None)?;
-                memories::set_embedding(conn, *pk, &v)?;
+                memories::set_embedding(conn, *pk, &v, embed::Precision::F32)?;
             }
             schema::set_meta(conn, "embedding_model", embedder.model_id())?;
             schema::set_meta(conn, "embedding_dim", &embedder.dimension().to_string())?;

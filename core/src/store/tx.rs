@@ -27,7 +27,7 @@ use rusqlite::{Connection, Transaction, TransactionBehavior};
 use super::memories;
 use crate::clock::{check_time, Entropy, Millis};
 use crate::decay::{self, RetentionConfig};
-use crate::embed::{self, Embedder};
+use crate::embed::{self, Embedder, Precision};
 use crate::error::{Error, Result};
 use crate::links;
 use crate::model::{Memory, StatusChange};
@@ -169,15 +169,21 @@ impl<'s> View<'s> {
         embed::vector_for(self.host.embedder, content, supplied)
     }
 
+    /// Memory `pk`'s stored vector (decoded, whatever its precision).
+    pub fn embedding(&self, pk: i64) -> Result<Option<Vec<f32>>> {
+        let dim = self.host.embedder.dimension();
+        Ok(memories::embedding(self.conn, pk, dim)?.map(|(v, _)| v))
+    }
+
     /// `owner`'s vector set, loaded from the store on first use.
     pub fn vectors(&mut self, owner: &str) -> Result<&OwnerVectors> {
         if !self.derived.vectors.contains_key(owner) {
             let dim = self.host.embedder.dimension();
             let mut set = OwnerVectors::new(dim);
-            for (pk, v, cold) in memories::vectors(self.conn, owner)? {
-                if v.len() == dim {
-                    set.upsert(pk, &v);
-                    set.set_cold(pk, cold);
+            for s in memories::vectors(self.conn, owner, dim)? {
+                if s.vector.len() == dim {
+                    set.upsert(s.pk, &s.vector, s.precision);
+                    set.set_cold(s.pk, s.cold);
                 }
             }
             self.derived.vectors.insert(owner.to_string(), set);
@@ -364,13 +370,13 @@ impl<'s> Tx<'s> {
         self.view.derived.vectors.get_mut(owner)
     }
 
-    /// Records that `m` (row `pk`) was written with vector `v`, which its owner's loaded set
-    /// takes when `m` is searchable.
-    fn indexed(&mut self, pk: i64, m: &Memory, v: &[f32]) {
+    /// Records that `m` (row `pk`) was written with vector `v` stored at `precision`, which
+    /// its owner's loaded set takes when `m` is searchable.
+    fn indexed(&mut self, pk: i64, m: &Memory, v: &[f32], precision: Precision) {
         self.written(&m.entity_id);
         if memories::searchable(m) {
             if let Some(set) = self.loaded(&m.entity_id) {
-                set.upsert(pk, v);
+                set.upsert(pk, v, precision);
                 set.set_cold(pk, memories::cold(m));
             }
         }
@@ -391,9 +397,10 @@ impl<'s> Tx<'s> {
             }
         };
         if missing {
-            if let Some(v) = memories::embedding(self.conn(), pk)? {
+            let dim = self.view.host.embedder.dimension();
+            if let Some((v, precision)) = memories::embedding(self.conn(), pk, dim)? {
                 if let Some(set) = self.loaded(&m.entity_id) {
-                    set.upsert(pk, &v);
+                    set.upsert(pk, &v, precision);
                     set.set_cold(pk, memories::cold(m));
                 }
             }
@@ -428,17 +435,20 @@ impl<'s> Tx<'s> {
         let pk = inserted.ok_or_else(|| {
             Error::invalid("entropy", "the host's random source keeps repeating ids")
         })?;
-        self.indexed(pk, m, vector);
+        self.indexed(pk, m, vector, Precision::F32);
         Ok(pk)
     }
 
     /// Stores a memory exactly as given — its id, layer and tier as they were (an import of an
     /// export); only when maintenance next looks at it is computed.
-    pub fn restore(&mut self, m: &Memory, vector: Option<&[f32]>) -> Result<i64> {
+    pub fn restore(&mut self, m: &Memory, vector: Option<(&[f32], Precision)>) -> Result<i64> {
         let due = decay::next_due(m, self.now()?, self.retention());
-        let pk = memories::insert(self.conn(), m, vector, due)?;
+        let pk = memories::insert(self.conn(), m, None, due)?;
         match vector {
-            Some(v) => self.indexed(pk, m, v),
+            Some((v, precision)) => {
+                let stored = memories::set_embedding(self.conn(), pk, v, precision)?;
+                self.indexed(pk, m, &stored, precision)
+            }
             None => self.written(&m.entity_id),
         }
         Ok(pk)
@@ -482,10 +492,21 @@ impl<'s> Tx<'s> {
         Ok(())
     }
 
-    /// Replaces a memory's vector.
+    /// Replaces a memory's vector (at full precision).
     pub fn set_vector(&mut self, pk: i64, m: &Memory, v: &[f32]) -> Result<()> {
-        memories::set_embedding(self.conn(), pk, v)?;
-        self.indexed(pk, m, v);
+        self.store_vector(pk, m, v, Precision::F32)
+    }
+
+    /// Stores a memory's vector at `precision` (re-quantisation by retention).
+    pub fn store_vector(
+        &mut self,
+        pk: i64,
+        m: &Memory,
+        v: &[f32],
+        precision: Precision,
+    ) -> Result<()> {
+        let stored = memories::set_embedding(self.conn(), pk, v, precision)?;
+        self.indexed(pk, m, &stored, precision);
         Ok(())
     }
 

@@ -11,7 +11,7 @@ mod simhash;
 
 use std::collections::HashMap;
 
-use crate::embed::dot;
+use crate::embed::{dot, Precision};
 use simhash::{hamming, SimHash};
 
 /// Sets up to this size are scanned exactly in f32 only.
@@ -37,6 +37,8 @@ pub struct OwnerVectors {
     slot: HashMap<i64, usize>,
     /// Row by row: the memory is cold (archive tier, or ARCHIVED), left out of warm scans.
     cold: Vec<bool>,
+    /// Row by row: how the store keeps the vector (`data` holds it decoded).
+    precision: Vec<Precision>,
     dim: usize,
 }
 
@@ -56,8 +58,8 @@ impl OwnerVectors {
         self.pks.len()
     }
 
-    /// Adds or replaces the vector of `pk`.
-    pub fn upsert(&mut self, pk: i64, v: &[f32]) {
+    /// Adds or replaces the vector of `pk`, stored at `precision` (`v` as decoded).
+    pub fn upsert(&mut self, pk: i64, v: &[f32], precision: Precision) {
         debug_assert_eq!(v.len(), self.dim);
         let d = self.dim;
         let i = match self.slot.get(&pk) {
@@ -67,12 +69,14 @@ impl OwnerVectors {
                 self.slot.insert(pk, i);
                 self.pks.push(pk);
                 self.cold.push(false);
+                self.precision.push(precision);
                 self.data.resize((i + 1) * d, 0.0);
                 self.codes.resize((i + 1) * self.simhash.words(), 0);
                 i
             }
         };
         let w = self.simhash.words();
+        self.precision[i] = precision;
         self.data[i * d..(i + 1) * d].copy_from_slice(v);
         self.simhash.encode(v, &mut self.codes[i * w..(i + 1) * w]);
     }
@@ -86,12 +90,14 @@ impl OwnerVectors {
         if i != last {
             self.pks.swap(i, last);
             self.cold.swap(i, last);
+            self.precision.swap(i, last);
             self.slot.insert(self.pks[i], i);
             self.data.copy_within(last * d..(last + 1) * d, i * d);
             self.codes.copy_within(last * w..(last + 1) * w, i * w);
         }
         self.pks.pop();
         self.cold.pop();
+        self.precision.pop();
         self.data.truncate(last * d);
         self.codes.truncate(last * w);
     }
@@ -101,6 +107,22 @@ impl OwnerVectors {
         self.slot
             .get(&pk)
             .map(|&i| &self.data[i * self.dim..(i + 1) * self.dim])
+    }
+
+    /// `query`'s similarity to `pk`'s vector as search weighs it: the cosine, divided by the
+    /// mixed-precision penalty of a vector stored coarser ([`Precision::penalty`]).
+    pub fn similarity(&self, pk: i64, query: &[f32]) -> Option<f32> {
+        let &i = self.slot.get(&pk)?;
+        let cosine = dot(query, &self.data[i * self.dim..(i + 1) * self.dim]);
+        Some(cosine / self.precision[i].penalty())
+    }
+
+    /// [`OwnerVectors::similarity`] of a cosine already computed against `pk`'s vector (as
+    /// `nearest` answers).
+    pub fn weigh(&self, pk: i64, cosine: f32) -> f32 {
+        self.slot
+            .get(&pk)
+            .map_or(cosine, |&i| cosine / self.precision[i].penalty())
     }
 
     /// Marks `pk`'s memory cold (or warm again), if present.
@@ -241,7 +263,7 @@ mod tests {
                 raw.iter().map(|a| a / norm).collect()
             };
             for i in 0..n {
-                s.upsert(i as i64, &v(i));
+                s.upsert(i as i64, &v(i), Precision::F32);
             }
             // Every even key cold: a warm scan finds odd keys only; a full scan both.
             for i in (0..n).step_by(2) {
@@ -268,15 +290,15 @@ mod tests {
     #[test]
     fn upsert_remove_nearest() {
         let mut s = OwnerVectors::new(2);
-        s.upsert(1, &[1.0, 0.0]);
-        s.upsert(2, &[0.0, 1.0]);
-        s.upsert(3, &[0.6, 0.8]);
+        s.upsert(1, &[1.0, 0.0], Precision::F32);
+        s.upsert(2, &[0.0, 1.0], Precision::F32);
+        s.upsert(3, &[0.6, 0.8], Precision::F32);
         assert_eq!(s.nearest(&[1.0, 0.0], 2), vec![(1, 1.0), (3, 0.6)]);
         s.remove(1);
         assert_eq!(s.len(), 2);
         assert_eq!(s.get(3), Some(&[0.6, 0.8][..]));
         assert_eq!(s.nearest(&[1.0, 0.0], 5), vec![(3, 0.6), (2, 0.0)]);
-        s.upsert(2, &[1.0, 0.0]);
+        s.upsert(2, &[1.0, 0.0], Precision::F32);
         assert_eq!(s.nearest(&[1.0, 0.0], 1), vec![(2, 1.0)]);
         s.remove(42);
         assert_eq!(s.nearest(&[1.0], 1), vec![]);
@@ -320,7 +342,7 @@ mod tests {
         let mut set = OwnerVectors::new(dim);
         all.iter()
             .enumerate()
-            .for_each(|(pk, v)| set.upsert(pk as i64, v));
+            .for_each(|(pk, v)| set.upsert(pk as i64, v, Precision::F32));
         for (j, &p) in probes.iter().enumerate() {
             let got = set.nearest(&all[p], 2);
             assert_eq!(got, exact_top(&all, &all[p], 2), "probe {p}");
@@ -339,10 +361,10 @@ mod tests {
         let mut a = OwnerVectors::new(1);
         let mut b = OwnerVectors::new(1);
         for pk in [5, 3, 9] {
-            a.upsert(pk, &[1.0]);
+            a.upsert(pk, &[1.0], Precision::F32);
         }
         for pk in [9, 5, 3] {
-            b.upsert(pk, &[1.0]);
+            b.upsert(pk, &[1.0], Precision::F32);
         }
         assert_eq!(a.nearest(&[1.0], 2), b.nearest(&[1.0], 2));
         assert_eq!(a.nearest(&[1.0], 2), vec![(3, 1.0), (5, 1.0)]);
