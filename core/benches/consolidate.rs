@@ -3,7 +3,8 @@
 //! and every step examines the whole store). A month after they were written, with 2,000
 //! searches behind them (co-recalls), `consolidate` runs until no step reports more work; each
 //! run is timed and its report kept. Then one more run: the steady state, where every step
-//! finds nothing to change. Writes `target/mnemo-bench-consolidate.json`. Under
+//! finds nothing to change, and the bytes the vectors took before and after (re-quantisation
+//! by retention). Writes `target/mnemo-bench-consolidate.json`. Under
 //! `cargo test --benches` it runs on 1,000 memories without writing anything.
 //!
 //! `cargo bench -p mnemo-core --bench consolidate`
@@ -44,6 +45,7 @@ fn main() {
         e.search(&corpus.query(q % 200)).expect("search");
     }
     clock.advance(30 * DAY_MS);
+    let before = e.store_stats().expect("stats");
     let mut runs = Vec::new();
     for _ in 0..MAX_RUNS {
         let t = Instant::now();
@@ -72,6 +74,12 @@ fn main() {
     let steady = e.consolidate().expect("consolidate");
     let steady_ms = t.elapsed().as_secs_f64() * 1e3;
     println!("steady state: {steady_ms:.0} ms");
+    // Re-quantisation by retention: what the month of fading saved.
+    let after = e.store_stats().expect("stats");
+    println!(
+        "vectors: {} bytes before, {} after ({:?})",
+        before.vector_bytes, after.vector_bytes, after.by_precision
+    );
     if full {
         let out = json!({
             "memories": n,
@@ -80,6 +88,9 @@ fn main() {
             "runs": runs,
             "steady_state_ms": steady_ms,
             "steady_state": steady.consolidation,
+            "vector_bytes_before": before.vector_bytes,
+            "vector_bytes_after": after.vector_bytes,
+            "by_precision_after": after.by_precision,
             "git_head": git_head(),
             "load_average_before": load_before,
         });
