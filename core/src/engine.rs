@@ -574,10 +574,11 @@ impl Engine {
             .transaction(|tx| maintain::batch(tx, &mut report))?
         {}
         let cfg = &self.config.consolidation;
+        let llm = &*self.extractor;
         report.consolidation = self.store.transaction(|tx| {
             let now = tx.now()?;
             if consolidate || consolidate::due(tx, cfg, now)? {
-                consolidate::run(tx, cfg).map(Some)
+                consolidate::run(tx, cfg, llm).map(Some)
             } else {
                 Ok(None)
             }

@@ -609,3 +609,140 @@ fn a_merged_memory_never_outgrows_what_a_caller_may_write() {
     f.import_jsonl(jsonl.as_bytes())
         .expect("the export imports again");
 }
+
+/// Kai's five near-duplicates of `near_duplicates_in_clusters_of_five…`, merged by an engine
+/// whose host LLM answers `answer`; returns the report, the merged memory, the members and
+/// what the LLM was asked (instructions, text).
+fn merged_with_llm(
+    answer: impl Fn() -> Option<Result<String, String>> + 'static,
+) -> (ClusterReport, Memory, Vec<Memory>, Vec<(String, String)>) {
+    use std::sync::{Arc, Mutex};
+    let asked = Arc::new(Mutex::new(Vec::new()));
+    let log = asked.clone();
+    let mut config = Config::default();
+    config.dedup.enabled = false;
+    let mut e = Engine::builder(ManualClock::new(T0))
+        .config(config)
+        .embedder(SuppliedVectors::new("test-4d", 4))
+        .extractor(LlmExtractor(move |instructions: &str, text: &str, _now| {
+            log.lock()
+                .unwrap()
+                .push((instructions.to_string(), text.to_string()));
+            answer()
+        }))
+        .open_in_memory()
+        .unwrap();
+    let said = [
+        "Ana drinks green tea.",
+        "Ana drinks green tea every morning.",
+        "Ana likes sencha best.",
+        "Ana buys her tea in Porto.",
+        "Ana gave up coffee for tea.",
+    ];
+    let items = said
+        .iter()
+        .zip([0.99, 0.97, 0.95, 0.93, 0.91])
+        .map(|(s, c)| NewMemory {
+            importance: Some(if s.contains("Porto") { 0.9 } else { 0.5 }),
+            ..vmem("kai", s, at_cosine(c))
+        })
+        .collect();
+    e.seed(items).unwrap();
+    let report = consolidate(&mut e).clusters;
+    let all = all_states(&mut e, "kai");
+    let (members, merged): (Vec<Memory>, Vec<Memory>) =
+        all.into_iter().partition(|m| m.status == Status::Merged);
+    assert_eq!(members.len(), 5, "{report:?}");
+    // Each member keeps its own words, whatever the merged text became.
+    let mut kept: Vec<&str> = members.iter().map(|m| m.content.as_str()).collect();
+    kept.sort();
+    let mut expected = said.to_vec();
+    expected.sort();
+    assert_eq!(kept, expected);
+    let merged = merged.into_iter().next().expect("the merged memory");
+    let asked = asked.lock().unwrap().clone();
+    (report, merged, members, asked)
+}
+
+#[test]
+fn the_hosts_llm_summarises_a_merged_cluster() {
+    let (c, merged, _, asked) = merged_with_llm(|| {
+        Some(Ok(r#"{"summary": "Ana gave up coffee and drinks green tea, sencha best, every morning; she buys it in Porto."}"#.into()))
+    });
+    assert_eq!(
+        (c.clusters, c.merged, c.summarised, c.unsummarised),
+        (1, 5, 1, 0)
+    );
+    assert_eq!(c.summary_failure, None);
+    assert_eq!(c.merges.len(), 1);
+    assert_eq!(
+        (c.merges[0].id.as_str(), c.merges[0].summarised),
+        (merged.id.as_str(), true)
+    );
+    assert_eq!(c.merges[0].texts[0], "Ana buys her tea in Porto.");
+    assert_eq!(c.merges[0].texts.len(), 5);
+    assert_eq!(
+        merged.content,
+        "Ana gave up coffee and drinks green tea, sencha best, every morning; she buys it in Porto."
+    );
+    // Asked once, with the summary instructions and every member numbered, the most
+    // important first.
+    assert_eq!(asked.len(), 1);
+    assert_eq!(asked[0].0, mnemo_core::extract::llm::SUMMARY_INSTRUCTIONS);
+    let lines: Vec<&str> = asked[0].1.lines().collect();
+    assert_eq!(lines.len(), 5);
+    assert_eq!(lines[0], "1. Ana buys her tea in Porto.");
+    assert!(lines.iter().any(|l| l.ends_with("Ana likes sencha best.")));
+}
+
+#[test]
+fn a_summary_the_llm_cannot_give_leaves_every_sentence_merged() {
+    let long = format!(r#"{{"summary": "{}"}}"#, "tea ".repeat(13_000));
+    for (answer, why) in [
+        (Some(Err("the endpoint timed out".to_string())), "timed out"),
+        (
+            Some(Ok("Sure! Ana likes tea.".to_string())),
+            "not the summary JSON",
+        ),
+        (Some(Ok(r#"{"summary": "   "}"#.to_string())), "empty"),
+        (
+            Some(Ok(r#"{"summary": ["Ana"]}"#.to_string())),
+            "not the summary JSON",
+        ),
+        (Some(Ok(long)), "more than a memory"),
+    ] {
+        let (c, merged, members, _) = merged_with_llm(move || answer.clone());
+        assert_eq!((c.summarised, c.unsummarised), (0, 1), "{why}");
+        assert!(!c.merges[0].summarised);
+        assert!(
+            c.summary_failure.as_deref().unwrap_or("").contains(why),
+            "{c:?}"
+        );
+        for m in &members {
+            let words = m.content.trim_end_matches('.');
+            assert!(
+                words.split(' ').all(|w| merged.content.contains(w)),
+                "{why}: {:?} lost from {:?}",
+                m.content,
+                merged.content
+            );
+        }
+    }
+}
+
+#[test]
+fn a_summary_is_stored_as_text_whatever_it_holds() {
+    for text in [
+        "Ana'; DROP TABLE memories; -- drinks tea",
+        "アナは毎朝緑茶を飲み、ポルトで買う。🍵",
+    ] {
+        let json = serde_json::json!({ "summary": text }).to_string();
+        let (c, merged, _, _) = merged_with_llm(move || Some(Ok(json.clone())));
+        assert_eq!(c.summarised, 1);
+        assert_eq!(merged.content, text);
+    }
+    // No LLM (the function answers None): the sentences are merged as without one.
+    let (c, merged, _, asked) = merged_with_llm(|| None);
+    assert_eq!((c.summarised, c.unsummarised, asked.len()), (0, 0, 1));
+    assert!(merged.content.contains("Porto") && merged.content.contains("sencha"));
+}

@@ -232,3 +232,88 @@ fn an_openai_compatible_chat_model_extracts_and_bad_answers_fall_back() {
     );
     let _ = std::fs::remove_dir_all(&data);
 }
+
+#[test]
+fn consolidation_asks_the_chat_model_to_summarise_a_cluster() {
+    let (url, asked) = chat_server(vec![(
+        200,
+        r#"{"summary": "Ana drinks green tea every morning, sencha from Porto."}"#,
+    )]);
+    let data = std::env::temp_dir().join(format!("mnemo-llm-sum-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&data);
+    std::fs::create_dir_all(&data).unwrap();
+    // Dedup off, so the five near-duplicates are stored apart and consolidation finds them.
+    let config = data.join("config.json");
+    std::fs::write(&config, r#"{"dedup": {"enabled": false}}"#).unwrap();
+    let run = |args: &[&str], llm: bool| {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_mnemo"));
+        cmd.arg("--data")
+            .arg(&data)
+            .arg("--config")
+            .arg(&config)
+            .args(["--json", "--now", "2023-11-14T22:13:20Z"])
+            .env_remove("MNEMO_LLM_URL")
+            .env_remove("MNEMO_LLM_MODEL")
+            .env_remove("MNEMO_CONFIG");
+        if llm {
+            cmd.args(["--llm-url", &url, "--llm-model", "toy-chat"]);
+        }
+        let out = cmd.args(args).output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice::<Value>(&out.stdout).unwrap()
+    };
+    let said = [
+        "Ana drinks green tea every morning.",
+        "Every morning Ana drinks green tea.",
+        "Ana drinks a green tea every morning.",
+        "Ana drinks green tea each morning.",
+        "In the morning Ana drinks green tea.",
+    ];
+    let items: Vec<Value> = said
+        .iter()
+        .map(|s| json!({"entity_id": "kai", "content": s}))
+        .collect();
+    run(
+        &["call", "seed", &json!({ "items": items }).to_string()],
+        false,
+    );
+    let report = run(&["consolidate"], true);
+    let clusters = &report["consolidation"]["clusters"];
+    assert_eq!(clusters["merged"], 5, "{report}");
+    assert_eq!(clusters["summarised"], 1, "{report}");
+    // The model was asked with the summary instructions and the five texts, numbered.
+    let asked = asked.lock().unwrap();
+    assert_eq!(asked.len(), 1);
+    assert!(asked[0]["messages"][0]["content"]
+        .as_str()
+        .unwrap()
+        .contains("\"summary\""));
+    let texts = asked[0]["messages"][1]["content"].as_str().unwrap();
+    assert!(said.iter().all(|s| texts.contains(s)), "{texts}");
+    assert!(texts.starts_with("1. "), "{texts}");
+    // The merged memory says what the model summarised; the members keep their words.
+    let list = run(
+        &[
+            "call",
+            "list",
+            r#"{"entity_id": "kai", "statuses": ["active", "merged"]}"#,
+        ],
+        false,
+    );
+    let contents: Vec<&str> = list["memories"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["content"].as_str().unwrap())
+        .collect();
+    assert!(
+        contents.contains(&"Ana drinks green tea every morning, sencha from Porto."),
+        "{contents:?}"
+    );
+    assert!(said.iter().all(|s| contents.contains(s)), "{contents:?}");
+    let _ = std::fs::remove_dir_all(&data);
+}

@@ -780,8 +780,29 @@ export interface ClusterReport {
   /** Clusters merged, and the memories they held. */
   clusters: number;
   merged: number;
+  /** Merged memories whose text the host's LLM summarised (when the host has one) … */
+  summarised: number;
+  /**
+   * … and clusters it could not summarise (they keep every member's sentences), with the
+   * last reason.
+   */
+  unsummarised: number;
+  summary_failure: string | null;
+  /** Each cluster merged, in the order merged. */
+  merges: ClusterMerge[];
   /** The step stopped at its bound (the next run goes on from there). */
   more: boolean;
+}
+
+/** One cluster merged. */
+export interface ClusterMerge {
+  entity_id: string;
+  /** The new memory the members were merged into. */
+  id: string;
+  /** What the members said, the most important first (what a summary is made of). */
+  texts: string[];
+  /** The host's LLM summarised them (else the new memory holds their sentences merged). */
+  summarised: boolean;
 }
 
 /** What pruning did. */

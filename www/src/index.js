@@ -237,7 +237,7 @@ function hostOptions(options) {
   if (options === null || typeof options !== 'object') {
     throw coded('invalid options: expected an object', 'invalid_input');
   }
-  const { embed, extract, ...rest } = options;
+  const { embed, extract, summarise, ...rest } = options;
   if (embed !== undefined) {
     const ok =
       embed && typeof embed.embed === 'function' && typeof embed.model === 'string' && Number.isInteger(embed.dimension);
@@ -249,7 +249,10 @@ function hostOptions(options) {
   if (extract !== undefined && typeof extract !== 'function') {
     throw coded('invalid extract: expected a function (content) → memories', 'invalid_input');
   }
-  return { rest, embed, extract };
+  if (summarise !== undefined && typeof summarise !== 'function') {
+    throw coded('invalid summarise: expected a function (texts) → summary', 'invalid_input');
+  }
+  return { rest, embed, extract, summarise };
 }
 
 /** A Mnemo store. Every method returns a promise; arguments and results are plain objects. */
@@ -257,22 +260,24 @@ export class Mnemo {
   #t;
   #embed;
   #extract;
+  #summarise;
   #llmInstructions;
 
-  constructor(transport, embed, extract) {
+  constructor(transport, { embed, extract, summarise }) {
     this.#t = transport;
     this.#embed = embed;
     this.#extract = extract;
+    this.#summarise = summarise;
   }
 
   /**
    * Opens (creating if needed) a store: `{name, storage: 'opfs' | 'idb' | 'memory', embed?,
-   * extract?, now?, seed?, config?, worker?, share?}`. When another tab holds the store, this
+   * extract?, summarise?, now?, seed?, config?, worker?, share?}`. When another tab holds the store, this
    * tab is served through it (unless `share: false`, which rejects with `store_locked`).
    */
   static async open(options = {}) {
-    const { rest, embed, extract } = hostOptions(options);
-    return new Mnemo(await connect(rest, undefined), embed, extract);
+    const { rest, ...host } = hostOptions(options);
+    return new Mnemo(await connect(rest, undefined), host);
   }
 
   /**
@@ -282,8 +287,8 @@ export class Mnemo {
    */
   static async fromBytes(bytes, options = {}) {
     if (!(bytes instanceof Uint8Array)) throw coded('invalid bytes: expected a Uint8Array', 'invalid_input');
-    const { rest, embed, extract } = hostOptions(options);
-    return new Mnemo(await connect({ storage: 'memory', ...rest }, bytes), embed, extract);
+    const { rest, ...host } = hostOptions(options);
+    return new Mnemo(await connect({ storage: 'memory', ...rest }, bytes), host);
   }
 
   /** Embeds `texts` with the host embedder, checking what it returns. */
@@ -304,7 +309,32 @@ export class Mnemo {
   async call(method, args = {}) {
     if (typeof method !== 'string') throw coded('invalid method: expected a string', 'invalid_input');
     if (args !== null && typeof args === 'object' && !Array.isArray(args)) args = await this.#prepare(method, args);
-    return this.#t.request('call', { method, args });
+    const answer = await this.#t.request('call', { method, args });
+    if (this.#summarise && (method === 'consolidate' || method === 'maintain')) await this.#summariseMerges(answer);
+    return answer;
+  }
+
+  /**
+   * The host summariser's text for each cluster consolidation merged without one, written as
+   * the merged memory's content (`update`: checked, and embedded again). A summariser that
+   * throws or answers something the engine refuses leaves the merged sentences, counted in
+   * `unsummarised` with the reason in `summary_failure`.
+   */
+  async #summariseMerges(report) {
+    const clusters = report?.consolidation?.clusters;
+    for (const merge of clusters?.merges ?? []) {
+      if (merge.summarised) continue;
+      try {
+        const content = await this.#summarise(merge.texts.slice(), { entity_id: merge.entity_id, id: merge.id });
+        if (typeof content !== 'string') throw coded(`expected the summary as text, got ${typeof content}`, 'extractor_error');
+        await this.call('update', { entity_id: merge.entity_id, id: merge.id, patch: { content } });
+        merge.summarised = true;
+        clusters.summarised += 1;
+      } catch (e) {
+        clusters.unsummarised += 1;
+        clusters.summary_failure = `summarise failed: ${e?.message ?? e}`;
+      }
+    }
   }
 
   /** The extraction instructions (with their JSON schema) to send an LLM, from the engine. */

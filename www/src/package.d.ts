@@ -25,6 +25,16 @@ export type Extractor = (
   context: { entity_id: string; instructions: string },
 ) => Promise<Extracted[] | string> | Extracted[] | string;
 
+/**
+ * A host summariser: one text for a cluster of near-duplicate memories consolidation merged
+ * (`texts`, the most important first), typically from an LLM. The merged memory then says it
+ * (each member keeps its own words); without one it holds the members' sentences merged.
+ */
+export type Summariser = (
+  texts: string[],
+  context: { entity_id: string; id: string },
+) => Promise<string> | string;
+
 export interface OpenOptions {
   /** Store name: 1–64 letters, digits, '-' or '_' (default 'mnemo'). */
   name?: string;
@@ -39,6 +49,7 @@ export interface OpenOptions {
    */
   weights?: Uint8Array | string | URL;
   extract?: Extractor;
+  summarise?: Summariser;
   /** A fixed start time: the clock then moves only by `setNow` (tests, replays). */
   now?: Millis;
   /** Seed of the memory-id generator (default: random). */

@@ -318,6 +318,56 @@ test('an LLM callback answering text is checked; a bad answer falls back and say
   await m.close();
 });
 
+test('a host summariser gives a merged cluster its text; a failing one leaves the sentences', async () => {
+  const said = [
+    'Ana drinks green tea every morning.',
+    'Every morning Ana drinks green tea.',
+    'Ana drinks a green tea every morning.',
+    'Ana drinks green tea each morning.',
+    'In the morning Ana drinks green tea.',
+  ];
+  const config = { dedup: { enabled: false } };
+  const merge = async (summarise) => {
+    const m = await open({ config, summarise });
+    await m.seed(said.map((content) => ({ entity_id: 'kai', content })));
+    const report = await m.consolidate();
+    const clusters = report.consolidation.clusters;
+    assert.equal(clusters.merged, 5);
+    const [one] = clusters.merges;
+    const merged = (await m.list({ entity_id: 'kai' })).memories.find((x) => x.id === one.id);
+    const members = await m.list({ entity_id: 'kai', statuses: ['merged'] });
+    assert.deepEqual(members.memories.map((x) => x.content).sort(), said.slice().sort(), 'members keep their words');
+    await m.close();
+    return { clusters, one, merged };
+  };
+  const asked = [];
+  const good = await merge(async (texts, ctx) => {
+    asked.push([texts, ctx]);
+    return 'Ana drinks green tea every morning.  Always.';
+  });
+  assert.equal(good.clusters.summarised, 1);
+  assert.equal(good.one.summarised, true);
+  assert.equal(good.merged.content, 'Ana drinks green tea every morning.  Always.');
+  assert.deepEqual(asked[0][0].slice().sort(), said.slice().sort());
+  assert.deepEqual(asked[0][1], { entity_id: 'kai', id: good.one.id });
+
+  for (const [summarise, why] of [
+    [async () => { throw new Error('rate limited'); }, /summarise failed: rate limited/],
+    [() => 42, /expected the summary as text/],
+    [() => '   ', /content/],
+    [() => 'x'.repeat(50_001), /content/],
+  ]) {
+    const bad = await merge(summarise);
+    assert.deepEqual([bad.clusters.summarised, bad.clusters.unsummarised, bad.one.summarised], [0, 1, false]);
+    assert.match(bad.clusters.summary_failure, why);
+    const kept = bad.merged.content.toLowerCase();
+    // Every word that says something (function words aside) is still there.
+    const words = said.flatMap((s) => s.replace('.', '').toLowerCase().split(' ')).filter((w) => !['a', 'in', 'the'].includes(w));
+    assert.ok(words.every((w) => kept.includes(w)), kept);
+  }
+  await assert.rejects(open({ summarise: 'yes' }), { code: 'invalid_input', message: /summarise/ });
+});
+
 test('schedules fall due once per due time as setNow moves the clock', async () => {
   const MON_8AM = 1_835_337_600_000;
   const m = await Mnemo.open({ storage: 'memory', now: MON_8AM, seed: 1 });

@@ -1,11 +1,13 @@
-//! Cluster-and-merge, without an LLM: near-duplicates that got past write-time
+//! Cluster-and-merge, no LLM needed: near-duplicates that got past write-time
 //! dedup (said in other words over time, imported, or written with dedup off) are folded into
 //! one memory. A memory in use with at least `CLUSTER_MIN - 1` others of its owner in use
 //! (not archived) above `CLUSTER_COSINE` makes a cluster, of as many as fit in one memory; a
 //! new memory keeps everything each of them said (their
 //! sentences merged, as dedup merges two), and each becomes status `merged` into it, with the
 //! reason in its history. The most important member (then the most used, then the oldest)
-//! leads the merged text.
+//! leads the merged text. When the host has an LLM (the one it extracts with), the merged text
+//! is instead its summary of the members ([`crate::extract::llm::SUMMARY_INSTRUCTIONS`]); a
+//! failed or unusable answer leaves the sentences merged, and the report says why.
 //!
 //! Memories are examined in key order from a cursor kept in the store, `STEP_BATCH` per run.
 
@@ -17,9 +19,11 @@ use super::next_batch;
 use crate::clock::Millis;
 use crate::dedup;
 use crate::error::Result;
+use crate::extract::Extractor;
 use crate::field::MAX_CONTENT_CHARS;
 use crate::model::{Memory, State};
 use crate::store::{memories, Tx};
+use crate::text;
 
 /// Cosine above which two memories are near-duplicates here (Kybernesis: 0.8) …
 const CLUSTER_COSINE: f32 = 0.8;
@@ -38,12 +42,36 @@ pub struct ClusterReport {
     /// Clusters merged, and the memories they held.
     pub clusters: usize,
     pub merged: usize,
+    /// Merged memories whose text the host's LLM summarised (when the host has one) …
+    pub summarised: usize,
+    /// … and clusters it could not summarise (they keep every member's sentences), with the
+    /// last reason.
+    pub unsummarised: usize,
+    pub summary_failure: Option<String>,
+    /// Each cluster merged, in the order merged.
+    pub merges: Vec<ClusterMerge>,
     /// The step stopped at its bound (the next run goes on from there).
     pub more: bool,
 }
 
+/// One cluster merged.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct ClusterMerge {
+    pub entity_id: String,
+    /// The new memory the members were merged into.
+    pub id: String,
+    /// What the members said, the most important first (what a summary is made of).
+    pub texts: Vec<String>,
+    /// The host's LLM summarised them (else the new memory holds their sentences merged).
+    pub summarised: bool,
+}
+
 /// Runs the step at `now`.
-pub(super) fn merge_clusters(tx: &mut Tx, now: Millis) -> Result<ClusterReport> {
+pub(super) fn merge_clusters(
+    tx: &mut Tx,
+    now: Millis,
+    llm: &dyn Extractor,
+) -> Result<ClusterReport> {
     let (rows, more) = next_batch(tx, CURSOR_KEY, memories::in_use_after)?;
     let mut report = ClusterReport {
         more,
@@ -88,7 +116,7 @@ pub(super) fn merge_clusters(tx: &mut Tx, now: Millis) -> Result<ClusterReport> 
             continue;
         }
         taken.extend(members.iter().map(|(k, _)| *k));
-        merge(tx, members, now, &mut report)?;
+        merge(tx, members, now, llm, &mut report)?;
     }
     Ok(report)
 }
@@ -114,6 +142,7 @@ fn merge(
     tx: &mut Tx,
     members: Vec<(i64, Memory)>,
     now: Millis,
+    llm: &dyn Extractor,
     report: &mut ClusterReport,
 ) -> Result<()> {
     let Some(((_, leader), rest)) = members.split_first() else {
@@ -121,6 +150,23 @@ fn merge(
     };
     let others: Vec<&Memory> = rest.iter().map(|(_, m)| m).collect();
     let mut merged = dedup::combined(leader, &others, now);
+    // With the host's LLM, its summary is the merged text; each member keeps its own words
+    // (status `merged`, in exports and by id).
+    let texts: Vec<&str> = members.iter().map(|(_, m)| m.content.as_str()).collect();
+    let mut summarised = false;
+    match llm.summarise(&texts, now) {
+        None => {}
+        Some(Ok(summary)) => {
+            merged.content_hash = text::content_hash(&summary);
+            merged.content = summary;
+            report.summarised += 1;
+            summarised = true;
+        }
+        Some(Err(why)) => {
+            report.unsummarised += 1;
+            report.summary_failure = Some(why);
+        }
+    }
     // The merged text's own vector; where the store's vectors come from the caller (its
     // embedder takes no text), the normalised mean of the members'.
     let vector = match tx.vector_for(&merged.content, None) {
@@ -134,6 +180,12 @@ fn merge(
         }
     };
     tx.insert(&mut merged, &vector)?;
+    report.merges.push(ClusterMerge {
+        entity_id: merged.entity_id.clone(),
+        id: merged.id.clone(),
+        texts: texts.iter().map(|t| t.to_string()).collect(),
+        summarised,
+    });
     let n = members.len();
     for (pk, m) in members {
         let reason = format!(

@@ -23,10 +23,11 @@ use serde::{Deserialize, Serialize};
 
 use crate::clock::{Millis, DAY_MS};
 use crate::error::{Error, Result};
+use crate::extract::Extractor;
 use crate::links::{self, LinksReport};
 use crate::store::Tx;
 
-pub use cluster::ClusterReport;
+pub use cluster::{ClusterMerge, ClusterReport};
 pub use edges::EdgesReport;
 pub use prune::PruneReport;
 pub use quantise::QuantiseReport;
@@ -153,12 +154,17 @@ fn last_run(tx: &Tx) -> Result<Option<Millis>> {
     Ok(crate::store::schema::meta(tx.conn(), LAST_RUN_KEY)?.and_then(|v| v.parse().ok()))
 }
 
-/// Runs every step once, in one transaction, and records the time it ran.
-pub(crate) fn run(tx: &mut Tx, cfg: &ConsolidateConfig) -> Result<Consolidation> {
+/// Runs every step once, in one transaction, and records the time it ran; `llm` summarises
+/// the clusters merged when the host has one.
+pub(crate) fn run(
+    tx: &mut Tx,
+    cfg: &ConsolidateConfig,
+    llm: &dyn Extractor,
+) -> Result<Consolidation> {
     let now = tx.now()?;
     let edges = edges::clean(tx, cfg, now)?;
     let tags = tags::refresh(tx, now)?;
-    let clusters = cluster::merge_clusters(tx, now)?;
+    let clusters = cluster::merge_clusters(tx, now, llm)?;
     let pruning = prune::prune(tx, cfg, now)?;
     let relationships = relate::discover(tx, now)?;
     let links = links::decay(tx.conn(), now, STEP_BATCH)?;

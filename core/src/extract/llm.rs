@@ -7,6 +7,7 @@ use serde::Deserialize;
 
 use super::{EntityMention, Extracted, RelationMention};
 use crate::clock::Millis;
+use crate::field::MAX_CONTENT_CHARS;
 use crate::graph::{EntityType, Relation};
 use crate::model::{Kind, MemoryType};
 
@@ -28,6 +29,50 @@ Answer with JSON only, no prose, in exactly this shape:
 }]}
 IDENTITY: who the user is. PREFERENCE: likes, dislikes, how they want answers. RELATIONSHIP: people, pets, organisations, places in their life. EVENT: what happened. ACTIVITY: what they are doing now. PLAN: what they intend, with deadlines. CONTEXT: about this conversation. EPHEMERAL: true only right now.
 The user is "user" in relationships. Chit-chat ("ok", "thanks", "lol") gives {"memories": []}. Only "content" is required."#;
+
+/// What the LLM is asked when consolidation merges a cluster of near-duplicates (only when
+/// the host has one): the members' texts come numbered, most important first.
+pub const SUMMARY_INSTRUCTIONS: &str = r#"You merge near-duplicate memories a user's assistant kept about them into one memory.
+The numbered texts below say the same things in different words, the most important first.
+Answer with JSON only, no prose, in exactly this shape: {"summary": "..."}
+The summary is one to three sentences in the user's own voice that keep every fact any of the texts states (names, numbers, dates, places, preferences) and say nothing they do not."#;
+
+/// An LLM's answer to [`SUMMARY_INSTRUCTIONS`]: the summary, or why it cannot be used (not
+/// the JSON asked for, empty, or longer than a memory may be).
+pub fn parse_summary(answer: &str) -> Result<String, String> {
+    #[derive(Deserialize)]
+    struct Summary {
+        summary: String,
+    }
+    let s: Summary = serde_json::from_str(json_of(answer)).map_err(|e| {
+        let e = e.to_string();
+        format!(
+            "the LLM's answer is not the summary JSON ({})",
+            e.split(" at line ").next().unwrap_or(&e)
+        )
+    })?;
+    let summary = s.summary.trim();
+    let chars = summary.chars().count();
+    if summary.is_empty() {
+        Err("the LLM's summary is empty".into())
+    } else if chars > MAX_CONTENT_CHARS {
+        Err(format!(
+            "the LLM's summary has {chars} characters, more than a memory's {MAX_CONTENT_CHARS}"
+        ))
+    } else {
+        Ok(summary.to_string())
+    }
+}
+
+/// The members' texts as the summary instructions describe them: numbered, one a line.
+pub fn numbered(texts: &[&str]) -> String {
+    texts
+        .iter()
+        .enumerate()
+        .map(|(i, t)| format!("{}. {}", i + 1, t.replace('\n', " ")))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
 
 /// One memory as the LLM gives it (unknown fields are ignored; known ones are checked).
 #[derive(Deserialize)]
@@ -205,6 +250,28 @@ mod tests {
         assert_eq!(v[0].relationships[0].confidence, 0.8);
         assert_eq!(parse("[]").unwrap(), vec![]);
         assert_eq!(parse(r#"{"memories": []}"#).unwrap(), vec![]);
+    }
+
+    #[test]
+    fn summaries_are_checked() {
+        assert_eq!(
+            parse_summary("```json\n{\"summary\": \" I live in Porto. \"}\n```").unwrap(),
+            "I live in Porto."
+        );
+        let long = format!("{{\"summary\": \"{}\"}}", "a".repeat(MAX_CONTENT_CHARS + 1));
+        for (answer, why) in [
+            (
+                "Here is a summary: I live in Porto.",
+                "not the summary JSON",
+            ),
+            (r#"{"summary": 3}"#, "not the summary JSON"),
+            (r#"{"summary": "  "}"#, "empty"),
+            (long.as_str(), "more than a memory"),
+        ] {
+            let e = parse_summary(answer).unwrap_err();
+            assert!(e.contains(why), "{answer:.40}: {e}");
+        }
+        assert_eq!(numbered(&["a\nb", "c"]), "1. a b\n2. c");
     }
 
     #[test]

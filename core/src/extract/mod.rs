@@ -80,6 +80,17 @@ pub trait Extractor {
     /// Memories found in `text`, said at `now`.
     fn extract(&self, text: &str, now: Millis) -> Result<Vec<Extracted>>;
 
+    /// One text for a cluster of near-duplicates consolidation is merging (`texts`, the most
+    /// important first), from the host's LLM: `None` when there is none (the merged memory
+    /// keeps every sentence of its members), else the summary or why there is none.
+    fn summarise(
+        &self,
+        _texts: &[&str],
+        _now: Millis,
+    ) -> Option<std::result::Result<String, String>> {
+        None
+    }
+
     /// [`Extractor::extract`], saying why another extractor stood in when one did.
     fn extraction(&self, text: &str, now: Millis) -> Result<Extraction> {
         Ok(Extraction {
@@ -118,7 +129,8 @@ fn fall_back(text: &str, now: Millis, why: &str) -> Result<Extraction> {
 
 /// An LLM behind a function `ask(instructions, text, now)`: `None` when there is none (the
 /// built-in extractor runs), else its answer or why it failed. An answer that does not follow
-/// [`llm::INSTRUCTIONS`], or a failure, falls back to the built-in extractor and says so.
+/// [`llm::INSTRUCTIONS`], or a failure, falls back to the built-in extractor and says so. The
+/// same function summarises the clusters consolidation merges ([`llm::SUMMARY_INSTRUCTIONS`]).
 pub struct LlmExtractor<F>(pub F);
 
 impl<F: Fn(&str, &str, Millis) -> Option<std::result::Result<String, String>>> Extractor
@@ -134,6 +146,15 @@ impl<F: Fn(&str, &str, Millis) -> Option<std::result::Result<String, String>>> E
             Some(Err(e)) => fall_back(text, now, &format!("the LLM failed ({e})")),
             Some(Ok(answer)) => from_answer(&answer, text, now),
         }
+    }
+
+    fn summarise(
+        &self,
+        texts: &[&str],
+        now: Millis,
+    ) -> Option<std::result::Result<String, String>> {
+        (self.0)(llm::SUMMARY_INSTRUCTIONS, &llm::numbered(texts), now)
+            .map(|answer| answer.and_then(|a| llm::parse_summary(&a)))
     }
 }
 
