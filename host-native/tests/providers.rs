@@ -27,6 +27,16 @@ fn embeddings_server(broken: bool) -> String {
     format!("{url}/v1")
 }
 
+/// The contents of a `list` answer's memories, in its order.
+fn contents(list: &Value) -> Vec<&str> {
+    list["memories"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["content"].as_str().unwrap())
+        .collect()
+}
+
 fn mnemo(data: &std::path::Path, args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_mnemo"))
         .arg("--data")
@@ -202,12 +212,7 @@ fn an_openai_compatible_chat_model_extracts_and_bad_answers_fall_back() {
         ],
     );
     let list: Value = serde_json::from_slice(&list.stdout).unwrap();
-    let contents: Vec<&str> = list["memories"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m["content"].as_str().unwrap())
-        .collect();
+    let contents = contents(&list);
     assert_eq!(
         contents,
         [
@@ -304,12 +309,7 @@ fn consolidation_asks_the_chat_model_to_summarise_a_cluster() {
         ],
         false,
     );
-    let contents: Vec<&str> = list["memories"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m["content"].as_str().unwrap())
-        .collect();
+    let contents = contents(&list);
     assert!(
         contents.contains(&"Ana drinks green tea every morning, sencha from Porto."),
         "{contents:?}"

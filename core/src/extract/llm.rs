@@ -44,13 +44,7 @@ pub fn parse_summary(answer: &str) -> Result<String, String> {
     struct Summary {
         summary: String,
     }
-    let s: Summary = serde_json::from_str(json_of(answer)).map_err(|e| {
-        let e = e.to_string();
-        format!(
-            "the LLM's answer is not the summary JSON ({})",
-            e.split(" at line ").next().unwrap_or(&e)
-        )
-    })?;
+    let s: Summary = answer_json(answer, "summary")?;
     let summary = s.summary.trim();
     let chars = summary.chars().count();
     if summary.is_empty() {
@@ -132,6 +126,18 @@ enum Answer {
     Bare(Vec<Said>),
 }
 
+/// An answer read as the `what` JSON asked for (a Markdown code fence around it allowed), or
+/// why it is not.
+fn answer_json<T: serde::de::DeserializeOwned>(answer: &str, what: &str) -> Result<T, String> {
+    serde_json::from_str(json_of(answer)).map_err(|e| {
+        let e = e.to_string();
+        format!(
+            "the LLM's answer is not the {what} JSON ({})",
+            e.split(" at line ").next().unwrap_or(&e)
+        )
+    })
+}
+
 /// The JSON in an answer: without a Markdown code fence around it, if there is one.
 fn json_of(text: &str) -> &str {
     let t = text.trim();
@@ -153,13 +159,7 @@ fn unit(field: &str, v: Option<f64>, lo: f64) -> Result<Option<f64>, String> {
 
 /// The memories in an LLM's answer, or why the answer cannot be used.
 pub fn parse(answer: &str) -> Result<Vec<Extracted>, String> {
-    let answer: Answer = serde_json::from_str(json_of(answer)).map_err(|e| {
-        let e = e.to_string();
-        format!(
-            "the LLM's answer is not the extraction JSON ({})",
-            e.split(" at line ").next().unwrap_or(&e)
-        )
-    })?;
+    let answer: Answer = answer_json(answer, "extraction")?;
     let said = match answer {
         Answer::Wrapped { memories } => memories,
         Answer::Bare(v) => v,
