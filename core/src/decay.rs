@@ -127,6 +127,12 @@ pub fn is_exempt(m: &Memory) -> bool {
     m.pinned || m.cron_tag.is_some() || matches!(m.layer, Layer::Semantic | Layer::Procedural)
 }
 
+/// The time at which `m`'s retention first drops below `threshold` (now or later, as long as
+/// nothing touches it), or `None` if it never does.
+pub fn falls_below(m: &Memory, threshold: f64, cfg: &RetentionConfig) -> Option<Millis> {
+    crossing(m, threshold, cfg).map(|after| m.last_touch().saturating_add(after))
+}
+
 /// First millisecond after the last touch at which retention drops below `threshold`, or
 /// `None` if it never does. Retention is non-increasing in time, so bisection finds it.
 fn crossing(m: &Memory, threshold: f64, cfg: &RetentionConfig) -> Option<Millis> {

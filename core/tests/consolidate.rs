@@ -53,18 +53,23 @@ fn assert_did_nothing(c: &Consolidation) {
             examined: c.tiers.examined,
             ..Default::default()
         },
-        // Re-quantisation's cursor goes round every memory not deleted and not yet at 2 bits
-        // (archived ones too), so over a batch of those it always has more to look at.
         quantisation: QuantiseReport {
             examined: c.quantisation.examined,
-            more: c.quantisation.more,
             ..Default::default()
         },
-        more: c.quantisation.more,
         ..Default::default()
     };
     assert_eq!(c, &looked);
 }
+
+/// Five things said about Ana's tea: near-duplicates once their vectors say so.
+const TEA: [&str; 5] = [
+    "Ana drinks green tea.",
+    "Ana drinks green tea every morning.",
+    "Ana likes sencha best.",
+    "Ana buys her tea in Porto.",
+    "Ana gave up coffee for tea.",
+];
 
 fn relations(e: &mut Engine, owner: &str) -> Vec<String> {
     let mut all: Vec<String> = e
@@ -247,7 +252,7 @@ fn pruning_is_bounded_per_run_and_finishes_over_runs() {
     seed_aged(&mut e, "kai", 1250, 60_000);
     let first = consolidate(&mut e);
     assert_eq!((first.pruning.archived, first.pruning.more), (1000, true));
-    // Re-quantisation is bounded the same way (its cursor covers archived memories too).
+    // Re-quantisation is bounded the same way: 1,250 new vectors are due.
     assert_eq!(
         (first.quantisation.examined, first.quantisation.more),
         (1000, true)
@@ -316,13 +321,7 @@ fn near_duplicates_in_clusters_of_five_become_one_memory_that_keeps_what_each_sa
     let mut config = Config::default();
     config.dedup.enabled = false;
     let (mut e, _clock) = vector_engine(config);
-    let said = [
-        "Ana drinks green tea.",
-        "Ana drinks green tea every morning.",
-        "Ana likes sencha best.",
-        "Ana buys her tea in Porto.",
-        "Ana gave up coffee for tea.",
-    ];
+    let said = TEA;
     let near = [0.99, 0.97, 0.95, 0.93, 0.91];
     let mut items: Vec<NewMemory> = said
         .iter()
@@ -632,13 +631,7 @@ fn merged_with_llm(
         }))
         .open_in_memory()
         .unwrap();
-    let said = [
-        "Ana drinks green tea.",
-        "Ana drinks green tea every morning.",
-        "Ana likes sencha best.",
-        "Ana buys her tea in Porto.",
-        "Ana gave up coffee for tea.",
-    ];
+    let said = TEA;
     let items = said
         .iter()
         .zip([0.99, 0.97, 0.95, 0.93, 0.91])

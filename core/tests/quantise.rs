@@ -201,3 +201,53 @@ fn an_import_with_a_bad_precision_is_refused_and_changes_nothing() {
         assert_eq!(snapshot(&mut other, "ana"), empty, "{bad}");
     }
 }
+
+#[test]
+fn a_store_from_before_requantisation_has_its_vectors_looked_at_after_the_upgrade() {
+    let dir = TempDir::new("requantise-upgrade");
+    let path = dir.file("m.db");
+    let clock = ManualClock::new(T0);
+    let open = || {
+        Engine::builder(clock.clone())
+            .config(without_dedup())
+            .open(&path)
+            .unwrap()
+    };
+    write_aged(&mut open(), &clock, "ana");
+    // Back to schema 5, as an older Mnemo left it: no `requantise_at`.
+    rusqlite::Connection::open(&path)
+        .unwrap()
+        .execute_batch(
+            "DROP INDEX memory_vectors_requantise;
+             ALTER TABLE memory_vectors DROP COLUMN requantise_at;
+             DELETE FROM migrations WHERE version = 6;
+             PRAGMA user_version = 5;",
+        )
+        .unwrap();
+    let mut e = open();
+    let report = quantisation(&mut e);
+    assert_eq!(report.examined, 8);
+    assert!(report.to_int2 > 0, "{report:?}");
+    // Then each one waits for its retention to move.
+    assert_eq!(quantisation(&mut e).examined, 0);
+}
+
+#[test]
+fn a_vector_is_looked_at_again_only_when_its_retention_may_have_moved() {
+    let (mut e, clock) = engine_with_config(without_dedup());
+    seed_one(&mut e, mem("ana", NOTES[0]));
+    // New: looked at once, kept at f32, then left until retention nears 0.8.
+    assert_eq!(quantisation(&mut e).examined, 1);
+    assert_eq!(quantisation(&mut e).examined, 0);
+    clock.advance(DAY_MS);
+    assert_eq!(quantisation(&mut e).examined, 0);
+    // Months later it is due and stored coarser; the runs on the same day find nothing.
+    clock.advance(120 * DAY_MS);
+    let later = quantisation(&mut e);
+    assert_eq!(later.examined, 1);
+    assert!(
+        later.to_int8 + later.to_int4 + later.to_int2 == 1,
+        "{later:?}"
+    );
+    assert_eq!(quantisation(&mut e).examined, 0);
+}

@@ -851,7 +851,7 @@ export interface TiersReport {
 
 /** What re-quantisation did. */
 export interface QuantiseReport {
-  /** Memories looked at. */
+  /** Vectors looked at (their memories' retention may have crossed into a coarser band). */
   examined: number;
   /** Vectors now stored at each precision that were stored finer. */
   to_int8: number;
@@ -859,7 +859,7 @@ export interface QuantiseReport {
   to_int2: number;
   /** Bytes the vectors stored coarser no longer take. */
   bytes_saved: number;
-  /** The step stopped at its bound (the next run goes on from there). */
+  /** The step stopped at its bound (more are due: the next run goes on). */
   more: boolean;
 }
 

@@ -72,7 +72,7 @@ pub(super) fn merge_clusters(
     now: Millis,
     llm: &dyn Extractor,
 ) -> Result<ClusterReport> {
-    let (rows, more) = next_batch(tx, CURSOR_KEY, memories::in_use_after)?;
+    let (rows, more) = next_batch(tx, CURSOR_KEY)?;
     let mut report = ClusterReport {
         more,
         ..Default::default()

@@ -18,7 +18,6 @@ mod relate;
 mod tags;
 mod tiers;
 
-use rusqlite::Connection;
 use serde::{Deserialize, Serialize};
 
 use crate::clock::{Millis, DAY_MS};
@@ -125,21 +124,16 @@ pub(crate) fn due(tx: &Tx, cfg: &ConsolidateConfig, now: Millis) -> Result<bool>
     })
 }
 
-/// The memories a cursor step examines this run: up to [`STEP_BATCH`] of those `rows_after`
-/// gives (keys after a key, in key order, with their owners) after the cursor kept in the meta
-/// table under `key`, which moves past them (back to the beginning once the end is reached; in
-/// the run's transaction, so a failed run moves nothing). Returns them with their owners, and
-/// whether more wait.
-pub(crate) fn next_batch(
-    tx: &Tx,
-    key: &str,
-    rows_after: impl Fn(&Connection, i64, usize) -> Result<Vec<(i64, String)>>,
-) -> Result<(Vec<(i64, String)>, bool)> {
+/// The memories in use a cursor step examines this run: up to [`STEP_BATCH`] after the cursor
+/// kept in the meta table under `key`, which moves past them (back to the beginning once the
+/// end is reached; in the run's transaction, so a failed run moves nothing). Returns them with
+/// their owners, and whether more wait.
+pub(crate) fn next_batch(tx: &Tx, key: &str) -> Result<(Vec<(i64, String)>, bool)> {
     let conn = tx.conn();
     let cursor: i64 = crate::store::schema::meta(conn, key)?
         .and_then(|v| v.parse().ok())
         .unwrap_or(0);
-    let mut rows = rows_after(conn, cursor, STEP_BATCH + 1)?;
+    let mut rows = crate::store::memories::in_use_after(conn, cursor, STEP_BATCH + 1)?;
     let more = rows.len() > STEP_BATCH;
     rows.truncate(STEP_BATCH);
     let next = match rows.last() {

@@ -7,24 +7,28 @@
 //! back into use keeps what it has (its cosine to itself stays within a few hundredths at 4
 //! bits), until its content changes and it is embedded again at full precision. Memories decay
 //! leaves alone (pinned, schedules, semantic and procedural ones) keep full precision.
-//! Memories not deleted are examined in key order from a cursor, `STEP_BATCH` per run; those
-//! already at 2 bits are skipped.
+//!
+//! No cursor: each vector carries the time its retention may next cross into a coarser band
+//! (`requantise_at`; a vector just stored is looked at by the next run). A run looks at those
+//! due, `STEP_BATCH` at most, the longest due first, and sets each one's next time, so a run
+//! after one that reported no more work finds nothing due until time passes.
 
 use serde::{Deserialize, Serialize};
 
-use super::next_batch;
+use super::STEP_BATCH;
+use crate::clock::{Millis, DAY_MS};
 use crate::decay;
 use crate::embed::Precision;
 use crate::error::Result;
 use crate::store::{memories, Tx};
 
-/// Where the next run starts (meta table): the last key examined, 0 for the beginning.
-const CURSOR_KEY: &str = "consolidate_quantise_cursor";
+/// How often a memory decay leaves alone is looked at again (it may be unpinned).
+const EXEMPT_RECHECK_MS: Millis = 7 * DAY_MS;
 
 /// What re-quantisation did.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct QuantiseReport {
-    /// Memories looked at.
+    /// Vectors looked at (their memories' retention may have crossed into a coarser band).
     pub examined: usize,
     /// Vectors now stored at each precision that were stored finer.
     pub to_int8: usize,
@@ -32,18 +36,19 @@ pub struct QuantiseReport {
     pub to_int2: usize,
     /// Bytes the vectors stored coarser no longer take.
     pub bytes_saved: u64,
-    /// The step stopped at its bound (the next run goes on from there).
+    /// The step stopped at its bound (more are due: the next run goes on).
     pub more: bool,
 }
 
 /// Runs the step.
 pub(super) fn requantise(tx: &mut Tx) -> Result<QuantiseReport> {
-    let (rows, more) = next_batch(tx, CURSOR_KEY, memories::coarsenable_after)?;
+    let (now, retention) = (tx.now()?, tx.retention());
+    let mut rows = memories::due_for_requantising(tx.conn(), now, STEP_BATCH + 1)?;
     let mut report = QuantiseReport {
-        more,
+        more: rows.len() > STEP_BATCH,
         ..Default::default()
     };
-    let (now, retention) = (tx.now()?, tx.retention());
+    rows.truncate(STEP_BATCH);
     let dim = tx.embedder().dimension();
     for (pk, owner) in &rows {
         report.examined += 1;
@@ -51,26 +56,39 @@ pub(super) fn requantise(tx: &mut Tx) -> Result<QuantiseReport> {
             continue;
         };
         // A vector of another dimension (a damaged row) is left for `reembed` to replace.
-        let Some((v, now_at)) =
+        let Some((v, was)) =
             memories::embedding(tx.conn(), *pk, dim)?.filter(|(v, _)| v.len() == dim)
         else {
+            memories::set_requantise_at(tx.conn(), *pk, None)?;
             continue;
         };
-        let due = if decay::is_exempt(&m) {
+        let exempt = decay::is_exempt(&m);
+        let due = if exempt {
             Precision::F32
         } else {
             Precision::for_retention(decay::retention(&m, now, retention))
         };
-        if due <= now_at {
-            continue;
-        }
-        tx.store_vector(*pk, &m, &v, due)?;
-        report.bytes_saved += (now_at.stored_len(v.len()) - due.stored_len(v.len())) as u64;
-        match due {
-            Precision::Int8 => report.to_int8 += 1,
-            Precision::Int4 => report.to_int4 += 1,
-            _ => report.to_int2 += 1,
-        }
+        let now_at = if due > was {
+            tx.store_vector(*pk, &m, &v, due)?;
+            report.bytes_saved += (was.stored_len(dim) - due.stored_len(dim)) as u64;
+            match due {
+                Precision::Int8 => report.to_int8 += 1,
+                Precision::Int4 => report.to_int4 += 1,
+                _ => report.to_int2 += 1,
+            }
+            due
+        } else {
+            was
+        };
+        // When to look again: when retention may leave this precision's band (never below
+        // 2 bits), a week on for an exempt memory; always after now, so a second run at the
+        // same time finds it done.
+        let next = match now_at.floor() {
+            None => None,
+            Some(_) if exempt => Some(now + EXEMPT_RECHECK_MS),
+            Some(floor) => decay::falls_below(&m, floor, retention).map(|t| t.max(now + 1)),
+        };
+        memories::set_requantise_at(tx.conn(), *pk, next)?;
     }
     Ok(report)
 }

@@ -47,7 +47,7 @@ fn in_use(m: &Memory) -> bool {
 
 /// Runs the step at `now`.
 pub(super) fn discover(tx: &mut Tx, now: Millis) -> Result<RelateReport> {
-    let (rows, more) = next_batch(tx, CURSOR_KEY, memories::in_use_after)?;
+    let (rows, more) = next_batch(tx, CURSOR_KEY)?;
     let mut report = RelateReport {
         more,
         ..Default::default()

@@ -32,7 +32,7 @@ pub struct TiersReport {
 
 /// Runs the step.
 pub(super) fn retier(tx: &mut Tx) -> Result<TiersReport> {
-    let (rows, more) = next_batch(tx, CURSOR_KEY, memories::in_use_after)?;
+    let (rows, more) = next_batch(tx, CURSOR_KEY)?;
     let mut report = TiersReport {
         more,
         ..Default::default()

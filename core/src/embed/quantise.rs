@@ -99,6 +99,17 @@ impl Precision {
         }
     }
 
+    /// The retention at or below which a vector leaves this precision for a coarser one
+    /// (`None` at 2 bits).
+    pub fn floor(self) -> Option<f64> {
+        match self {
+            Precision::F32 => Some(F32_ABOVE),
+            Precision::Int8 => Some(INT8_ABOVE),
+            Precision::Int4 => Some(INT4_ABOVE),
+            Precision::Int2 => None,
+        }
+    }
+
     /// What search divides a cosine against a vector stored at this precision by (engram's
     /// mixed-precision penalty, 1 + 0.01·((32/bits)^1.5 − 1), written out so no target
     /// computes a power): the coarser the vector, the less its closeness is trusted.
@@ -331,6 +342,16 @@ mod tests {
         assert_eq!(at(0.21), Precision::Int4);
         assert_eq!(at(0.2), Precision::Int2);
         assert_eq!(at(0.0), Precision::Int2);
+        // Each band's floor is where the next begins.
+        for p in Precision::ALL {
+            match p.floor() {
+                Some(f) => {
+                    assert_eq!(at(f + 1e-9), p);
+                    assert!(at(f) > p);
+                }
+                None => assert_eq!(p, Precision::Int2),
+            }
+        }
         // The penalty is engram's formula, and grows as bits fall.
         for p in Precision::ALL {
             let formula = 1.0 + 0.01 * ((32.0 / p.bits() as f64).powf(1.5) - 1.0);

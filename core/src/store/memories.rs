@@ -188,8 +188,10 @@ pub fn set_embedding(
     precision: Precision,
 ) -> Result<Vec<f32>> {
     let blob = quantise::encode(v, precision);
+    // Consolidation looks at a vector newly stored at its next run (see `requantise_at`).
     conn.prepare_cached(
-        "INSERT OR REPLACE INTO memory_vectors (pk, embedding, precision) VALUES (?1, ?2, ?3)",
+        "INSERT OR REPLACE INTO memory_vectors (pk, embedding, precision, requantise_at) \
+         VALUES (?1, ?2, ?3, CASE WHEN ?3 = 'int2' THEN NULL ELSE 0 END)",
     )?
     .execute(params![pk, blob, precision.as_str()])?;
     Ok(match precision {
@@ -370,19 +372,26 @@ pub fn embedding(conn: &Connection, pk: i64, dim: usize) -> Result<Option<(Vec<f
     Ok(row.and_then(|(blob, p)| stored_vector(&blob, &p, dim)))
 }
 
-/// Up to `limit` memories (not deleted) after key `after` whose vectors could be stored
-/// coarser (not yet at 2 bits), in key order, with their owners.
-pub fn coarsenable_after(
+/// Up to `limit` memories (not deleted) whose vectors consolidation is due to look at by
+/// `now` (their `requantise_at`), the longest due first, with their owners.
+pub fn due_for_requantising(
     conn: &Connection,
-    after: i64,
+    now: Millis,
     limit: usize,
 ) -> Result<Vec<(i64, String)>> {
     let mut stmt = conn.prepare_cached(
-        "SELECT m.pk, m.entity_id FROM memories m JOIN memory_vectors v ON v.pk = m.pk \
-         WHERE m.pk > ?1 AND m.state != 'DELETED' AND v.precision != 'int2' ORDER BY m.pk LIMIT ?2",
+        "SELECT m.pk, m.entity_id FROM memory_vectors v JOIN memories m ON m.pk = v.pk \
+         WHERE v.requantise_at <= ?1 AND m.state != 'DELETED' ORDER BY v.requantise_at, v.pk LIMIT ?2",
     )?;
-    let rows = stmt.query_map(params![after, limit as i64], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    let rows = stmt.query_map(params![now, limit as i64], |r| Ok((r.get(0)?, r.get(1)?)))?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// When consolidation should next look at memory `pk`'s vector (`None`: never).
+pub fn set_requantise_at(conn: &Connection, pk: i64, at: Option<Millis>) -> Result<()> {
+    conn.prepare_cached("UPDATE memory_vectors SET requantise_at = ?2 WHERE pk = ?1")?
+        .execute(params![pk, at])?;
+    Ok(())
 }
 
 /// How many vectors of memories not deleted (of `owner`, or every owner's) are stored at

@@ -265,6 +265,14 @@ INSERT INTO memories_fts (rowid, content, tags, owner, flags) SELECT
     trim(CASE state WHEN 'ARCHIVED' THEN 'archived' ELSE '' END || ' cold')
 FROM memories WHERE (tier = 'archive' OR state = 'ARCHIVED') AND status = 'active' AND state != 'DELETED';
 "#,
+    r#"
+-- Re-quantisation by retention (consolidate/quantise.rs): when consolidation should next look
+-- at a vector, the time its memory's retention may fall into a coarser band (0: at the next
+-- run; NULL: never, at 2 bits). Every vector stored so far is looked at once.
+ALTER TABLE memory_vectors ADD COLUMN requantise_at INTEGER;
+UPDATE memory_vectors SET requantise_at = 0 WHERE precision != 'int2';
+CREATE INDEX memory_vectors_requantise ON memory_vectors(requantise_at) WHERE requantise_at IS NOT NULL;
+"#,
 ];
 
 /// Prepared statements kept per connection: more than the engine's distinct statements.
