@@ -539,3 +539,70 @@ fn a_pair_linked_both_ways_is_one_related_memory() {
     assert_eq!(r[0].shared_tags, vec!["garden".to_string()]);
     assert!(r[1].shared_tags.is_empty() && r[1].co_recalls == 12);
 }
+
+#[test]
+fn shared_content_links_travel_with_an_export_too() {
+    let (mut e, _clock) = engine_with_config(without_dedup());
+    let clay = seed_one(
+        &mut e,
+        tagged(OWNER, "Clay needs two days to dry", &["pottery", "Studio"]),
+    );
+    let kiln = seed_one(
+        &mut e,
+        tagged(
+            OWNER,
+            "The kiln reaches 1200 degrees",
+            &["pottery", "Studio"],
+        ),
+    );
+    e.consolidate().unwrap();
+    let linked = related(&mut e, &clay);
+    assert_eq!(linked.len(), 1);
+    assert_eq!(linked[0].memory.id, kiln);
+    assert!(!linked[0].shared_tags.is_empty(), "{:?}", linked[0]);
+    let jsonl = e.export_jsonl(OWNER).unwrap();
+    assert_eq!(
+        jsonl.matches("\"kind\":\"shared\"").count(),
+        1,
+        "listed once"
+    );
+
+    // Imported, the pair is related before any consolidation, and exports the same.
+    let mut f = Engine::builder(ManualClock::new(T0))
+        .config(without_dedup())
+        .open_in_memory()
+        .unwrap();
+    f.import_jsonl(jsonl.as_bytes()).unwrap();
+    let back = related(&mut f, &clay);
+    assert_eq!(
+        back.iter()
+            .map(|r| (&r.memory.id, r.strength, &r.shared_tags))
+            .collect::<Vec<_>>(),
+        linked
+            .iter()
+            .map(|r| (&r.memory.id, r.strength, &r.shared_tags))
+            .collect::<Vec<_>>()
+    );
+    assert_eq!(f.export_jsonl(OWNER).unwrap(), jsonl);
+
+    // A bad kind, or a shared link with a negative count, fails the whole import.
+    for (from, to) in [
+        ("\"kind\":\"shared\"", "\"kind\":\"friend\""),
+        ("\"kind\":\"shared\"", "\"kind\":\"SHARED\""),
+        ("\"kind\":\"shared\"", "\"kind\":null"),
+        (
+            "\"kind\":\"shared\",\"co_recalls\":",
+            "\"kind\":\"shared\",\"co_recalls\":-",
+        ),
+    ] {
+        assert!(jsonl.contains(from), "{from}");
+        let mut g = Engine::builder(ManualClock::new(T0))
+            .open_in_memory()
+            .unwrap();
+        let err = g
+            .import_jsonl(jsonl.replacen(from, to, 1).as_bytes())
+            .unwrap_err();
+        assert_eq!(err.code(), "import_error", "{to}: {err}");
+        assert!(all_states(&mut g, OWNER).is_empty(), "{to}");
+    }
+}

@@ -25,8 +25,8 @@ use serde::{Deserialize, Serialize};
 use crate::clock::{Millis, DAY_MS};
 use crate::error::{Error, Result};
 
-pub use portable::LinkRecord;
 pub(crate) use portable::{check, export, restore};
+pub use portable::{LinkKind, LinkRecord};
 pub(crate) use related::related;
 pub use related::{RelatedMemory, RelatedRequest};
 
