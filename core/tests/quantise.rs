@@ -150,13 +150,19 @@ fn owners_are_apart_and_fresh_or_pinned_memories_keep_full_precision() {
     assert!(hit.why.vector > 0.99, "{:?}", hit.why);
 }
 
-#[test]
-fn an_export_carries_each_vectors_precision_through_an_import() {
+/// Ana's aged notes after one consolidation, and her export.
+fn faded_export() -> (Engine, ManualClock, String) {
     let (mut e, clock) = engine_with_config(without_dedup());
     write_aged(&mut e, &clock, "ana");
     quantisation(&mut e);
     let exported = e.export_jsonl("ana").unwrap();
     assert!(exported.contains("\"embedding_precision\":\"int2\""));
+    (e, clock, exported)
+}
+
+#[test]
+fn an_export_carries_each_vectors_precision_through_an_import() {
+    let (mut e, clock, exported) = faded_export();
 
     let (mut fresh, fresh_clock) = engine_with_config(without_dedup());
     fresh_clock.set(clock.now());
@@ -168,10 +174,7 @@ fn an_export_carries_each_vectors_precision_through_an_import() {
 
 #[test]
 fn an_import_with_a_bad_precision_is_refused_and_changes_nothing() {
-    let (mut e, clock) = engine_with_config(without_dedup());
-    write_aged(&mut e, &clock, "ana");
-    quantisation(&mut e);
-    let good = e.export_jsonl("ana").unwrap();
+    let (_, _, good) = faded_export();
     let line = good
         .lines()
         .find(|l| l.contains("\"embedding_precision\":\"int2\""))

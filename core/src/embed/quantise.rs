@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{dot, from_blob, normalise, to_blob};
 
-/// How a vector is stored.
+/// How a vector is stored, ordered finest first (a coarser precision compares greater).
 #[derive(
     Debug,
     Clone,
