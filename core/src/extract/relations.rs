@@ -1,6 +1,8 @@
 //! Typed relationships from patterns: kinship and social nouns after "my" ("my sister Ana"),
 //! and verb phrases between a subject and an object ("Ana lives in Porto", "I use Figma").
 
+use std::sync::LazyLock;
+
 use super::entities::{Found, PETS};
 use super::lists::common;
 use super::words::Token;
@@ -242,6 +244,14 @@ const PATTERNS: &[(&str, Relation, bool)] = {
     ]
 };
 
+/// [`PATTERNS`] split into their parts once (every word of every sentence tries each).
+static SPLIT_PATTERNS: LazyLock<Vec<(Vec<&'static str>, Relation, bool)>> = LazyLock::new(|| {
+    PATTERNS
+        .iter()
+        .map(|&(pattern, relation, flipped)| (pattern.split(' ').collect(), relation, flipped))
+        .collect()
+});
+
 /// Words a pattern skips between its parts ("I *currently* work at").
 const SKIPPED: &[&str] = &[
     "currently",
@@ -439,9 +449,8 @@ fn matches_at(
         Item::Word(_) => None,
     };
     let (mut subject, mut object) = (None, None);
-    if !pattern.contains(&"S") {
-        subject = Some(SPEAKER.to_string());
-    }
+    // Without an `S` the speaker is the subject (named once the whole pattern matched).
+    let speaker_subject = !pattern.contains(&"S");
     let word = |i: usize| match items.get(i) {
         Some(Item::Word(w)) => Some(w.as_str()),
         _ => None,
@@ -522,6 +531,7 @@ fn matches_at(
             },
         }
     }
+    let subject = subject.or_else(|| speaker_subject.then(|| SPEAKER.to_string()));
     Some((subject?, object?))
 }
 
@@ -675,9 +685,8 @@ pub fn find(tokens: &[Token], found: &mut Vec<Found>) -> Vec<Link> {
             }
         }
         // Verb patterns.
-        for (pattern, relation, flipped) in PATTERNS {
-            let parts: Vec<&str> = pattern.split(' ').collect();
-            let Some((s, o)) = matches_at(&parts, &items, i, found, takes_phrase(*relation)) else {
+        for (parts, relation, flipped) in SPLIT_PATTERNS.iter() {
+            let Some((s, o)) = matches_at(parts, &items, i, found, takes_phrase(*relation)) else {
                 continue;
             };
             let (from, to) = if *flipped { (o, s) } else { (s, o) };

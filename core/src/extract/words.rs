@@ -126,8 +126,11 @@ pub fn has_any(padded: &str, phrases: &[&str]) -> bool {
 }
 
 /// Whether `padded` contains `phrase` as whole words; `*` in a phrase stands for any one word.
+///
+/// Extraction asks this for hundreds of phrases per sentence, so the plain case compares bytes
+/// at each word start instead of building a substring searcher (and a padded copy) per phrase.
 pub fn has(padded: &str, phrase: &str) -> bool {
-    if phrase.contains('*') {
+    if phrase.bytes().any(|b| b == b'*') {
         let want: Vec<&str> = phrase.split(' ').collect();
         let words: Vec<&str> = padded.split_whitespace().collect();
         return words.windows(want.len()).any(|w| {
@@ -136,11 +139,18 @@ pub fn has(padded: &str, phrase: &str) -> bool {
                 .all(|(a, b)| *b == "*" && *a != "|" || a == b)
         });
     }
-    let mut needle = String::with_capacity(phrase.len() + 2);
-    needle.push(' ');
-    needle.push_str(phrase);
-    needle.push(' ');
-    padded.contains(&needle)
+    let (h, p) = (padded.as_bytes(), phrase.as_bytes());
+    let Some(&first) = p.first() else {
+        return h.windows(2).any(|w| w == b"  ");
+    };
+    // A match is " phrase " in `padded`: a space, the phrase, a space.
+    h.len() >= p.len() + 2
+        && (0..=h.len() - p.len() - 2).any(|i| {
+            h[i] == b' '
+                && h[i + 1] == first
+                && h[i + 1 + p.len()] == b' '
+                && &h[i + 1..i + 1 + p.len()] == p
+        })
 }
 
 #[cfg(test)]
@@ -185,5 +195,9 @@ mod tests {
         assert!(!has(&p, "refer"));
         assert!(has(&p, "i * tea"));
         assert!(!has(&p, "tea * coffee"));
+        // Whole words at either end, not parts of them; nothing longer than the sentence.
+        assert!(has(&p, "i prefer") && has(&p, "not coffee") && has(&p, "coffee"));
+        assert!(!has(&p, "coffe") && !has(&p, "offee") && !has(&p, "i".repeat(40).as_str()));
+        assert!(!has(&p, ""));
     }
 }
