@@ -80,6 +80,9 @@ fn failure(rc: c_int, what: &str) -> crate::Error {
 /// What one query's rows share: the average row length and each phrase's rarity (0 for the
 /// phrases not weighed), plus a buffer for a row's term frequencies.
 struct Query {
+    /// The weighed phrases: `first .. end`.
+    first: c_int,
+    end: c_int,
     avgdl: f64,
     idf: Vec<f64>,
     freq: Vec<f64>,
@@ -142,16 +145,30 @@ unsafe fn score(
             query = q;
         }
         let q = &mut *query;
-        q.freq.iter_mut().for_each(|f| *f = 0.0);
-        let mut instances = 0;
-        call!(api, xInstCount, fts, &mut instances);
-        for i in 0..instances {
-            let (mut phrase, mut column, mut offset) = (0, 0, 0);
-            call!(api, xInst, fts, i, &mut phrase, &mut column, &mut offset);
-            let weight = COLUMN_WEIGHTS.get(column as usize).copied().unwrap_or(1.0);
-            if let Some(f) = q.freq.get_mut(phrase as usize) {
-                *f += weight;
+        // Only the weighed phrases' positions are read: the owner's phrase is in every row,
+        // and `xInstCount` would decode its positions (and the flags') for each one.
+        let next = api.xPhraseNext.ok_or(ffi::SQLITE_ERROR)?;
+        for phrase in q.first..q.end {
+            let mut f = 0.0;
+            let mut iter = ffi::Fts5PhraseIter {
+                a: ptr::null(),
+                b: ptr::null(),
+            };
+            let (mut column, mut offset) = (0, 0);
+            call!(
+                api,
+                xPhraseFirst,
+                fts,
+                phrase,
+                &mut iter,
+                &mut column,
+                &mut offset
+            );
+            while column >= 0 {
+                f += COLUMN_WEIGHTS.get(column as usize).copied().unwrap_or(1.0);
+                next(fts, &mut iter, &mut column, &mut offset);
             }
+            q.freq[phrase as usize] = f;
         }
         let mut tokens = 0;
         call!(api, xColumnSize, fts, -1, &mut tokens);
@@ -197,6 +214,8 @@ unsafe fn prepare(
             idf[i as usize] = if x <= 0.0 { 1e-6 } else { x };
         }
         Ok(Query {
+            first,
+            end: end.max(first),
             avgdl: tokens as f64 / rows as f64,
             freq: vec![0.0; idf.len()],
             idf,
