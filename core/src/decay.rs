@@ -91,30 +91,57 @@ pub fn effective_stability(tau_days: f64, access_count: i64) -> f64 {
 
 /// Retention of `m` after `days` since its last access, under `cfg`.
 pub fn retention_after(m: &Memory, days: f64, cfg: &RetentionConfig) -> f64 {
-    let days = days.max(0.0);
-    let tau = base_stability(m, cfg);
-    let n = m.access_count.max(0) as f64;
-    let r = match cfg.mode {
-        RetentionMode::Exponential => {
-            return math::exp(-days / effective_stability(tau, m.access_count))
+    Curve::new(m, cfg).at(days)
+}
+
+/// One memory's forgetting curve, with what does not change along it worked out once (a
+/// crossing evaluates it some forty times).
+struct Curve {
+    mode: RetentionMode,
+    /// Base stability τ, in days.
+    tau: f64,
+    /// Exponential mode: τ lengthened by the accesses.
+    stability: f64,
+    /// Huber and elastic modes: what the accesses add.
+    reinforcement: f64,
+}
+
+impl Curve {
+    fn new(m: &Memory, cfg: &RetentionConfig) -> Curve {
+        let tau = base_stability(m, cfg);
+        let n = m.access_count.max(0) as f64;
+        Curve {
+            mode: cfg.mode,
+            tau,
+            stability: effective_stability(tau, m.access_count),
+            reinforcement: (REINFORCE_GAIN * math::ln(1.0 + n)).min(REINFORCE_CAP),
         }
-        RetentionMode::Huber => {
-            let half_life = tau * std::f64::consts::LN_2;
-            let t0 = half_life / 2.0;
-            if days <= t0 {
-                math::exp(-days / tau)
-            } else {
-                let r0 = math::exp(-t0 / tau);
-                (r0 - (days - t0) * r0 / tau).max(0.0)
+    }
+
+    /// Retention after `days` since the last access.
+    fn at(&self, days: f64) -> f64 {
+        let days = days.max(0.0);
+        let tau = self.tau;
+        let r = match self.mode {
+            RetentionMode::Exponential => return math::exp(-days / self.stability),
+            RetentionMode::Huber => {
+                let half_life = tau * std::f64::consts::LN_2;
+                let t0 = half_life / 2.0;
+                if days <= t0 {
+                    math::exp(-days / tau)
+                } else {
+                    let r0 = math::exp(-t0 / tau);
+                    (r0 - (days - t0) * r0 / tau).max(0.0)
+                }
             }
-        }
-        RetentionMode::Elastic => {
-            let half_life = tau * std::f64::consts::LN_2;
-            ELASTIC_LINEAR_SHARE * (1.0 - days / (2.0 * half_life)).max(0.0)
-                + (1.0 - ELASTIC_LINEAR_SHARE) * math::exp(-days / tau)
-        }
-    };
-    (r + (REINFORCE_GAIN * math::ln(1.0 + n)).min(REINFORCE_CAP)).min(1.0)
+            RetentionMode::Elastic => {
+                let half_life = tau * std::f64::consts::LN_2;
+                ELASTIC_LINEAR_SHARE * (1.0 - days / (2.0 * half_life)).max(0.0)
+                    + (1.0 - ELASTIC_LINEAR_SHARE) * math::exp(-days / tau)
+            }
+        };
+        (r + self.reinforcement).min(1.0)
+    }
 }
 
 /// Retention of `m` at `now`.
@@ -136,7 +163,8 @@ pub fn falls_below(m: &Memory, threshold: f64, cfg: &RetentionConfig) -> Option<
 /// First millisecond after the last touch at which retention drops below `threshold`, or
 /// `None` if it never does. Retention is non-increasing in time, so bisection finds it.
 fn crossing(m: &Memory, threshold: f64, cfg: &RetentionConfig) -> Option<Millis> {
-    let below = |ms: Millis| retention_after(m, ms as f64 / DAY_MS as f64, cfg) < threshold;
+    let curve = Curve::new(m, cfg);
+    let below = |ms: Millis| curve.at(ms as f64 / DAY_MS as f64) < threshold;
     if below(0) {
         return Some(0);
     }
@@ -191,7 +219,11 @@ pub fn state_at(m: &Memory, now: Millis, cfg: &RetentionConfig) -> (State, Milli
     if m.state == State::Deleted || is_exempt(m) {
         return (m.state, m.state_changed_at);
     }
-    let s = schedule(m, cfg);
+    state_on(m, now, &schedule(m, cfg))
+}
+
+/// [`state_at`] of a memory decay moves, given its schedule.
+fn state_on(m: &Memory, now: Millis, s: &Schedule) -> (State, Millis) {
     let reached = |t: Option<Millis>| t.filter(|&t| t <= now);
     if let Some(t) = reached(s.deleted) {
         (State::Deleted, t)
@@ -285,10 +317,10 @@ pub fn next_due(m: &Memory, now: Millis, cfg: &RetentionConfig) -> Option<Millis
         let purge_at = since.saturating_add((cfg.purge_retention_days * DAY_MS as f64) as Millis);
         due.push(purge_at.max(now));
     } else if !is_exempt(m) {
-        if state_at(m, now, cfg).0 != m.state {
+        let s = schedule(m, cfg);
+        if state_on(m, now, &s).0 != m.state {
             return Some(now);
         }
-        let s = schedule(m, cfg);
         due.extend(
             [s.stale, s.archived, s.deleted]
                 .into_iter()
