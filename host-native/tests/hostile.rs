@@ -510,14 +510,29 @@ fn killed_while_16_clients_write_every_acknowledged_memory_survives() {
     assert!(acknowledged.len() >= 300);
     // The file was left as a crash leaves it: in WAL mode, with its log beside it.
     let db = server.data.join("mnemo.db");
-    let image = std::fs::read(&db).unwrap();
-    assert_eq!(&image[18..20], &[2, 2]);
+    assert_eq!(&std::fs::read(&db).unwrap()[18..20], &[2, 2]);
     assert!(server.data.join("mnemo.db-wal").exists());
-    // The database file alone (copied away without its log, as a careless backup would)
-    // still opens for writing where the browser opens bytes.
-    let mut copy = mnemo_core::Engine::builder(mnemo_core::ManualClock::new(1_700_000_000_000))
+    // Copied away with its log (the file alone is no backup: kill -9 can land inside a
+    // checkpoint, which leaves the file half-written until its log is replayed), the store
+    // recovers, stays a WAL-mode file, and as such opens for writing where the browser
+    // opens bytes.
+    let backup = server.data.with_extension("backup");
+    std::fs::create_dir_all(&backup).unwrap();
+    for file in ["mnemo.db", "mnemo.db-wal"] {
+        std::fs::copy(server.data.join(file), backup.join(file)).unwrap();
+    }
+    let clock = || mnemo_core::ManualClock::new(1_700_000_000_000);
+    drop(
+        mnemo_core::Engine::builder(clock())
+            .open(backup.join("mnemo.db"))
+            .expect("the file and its log open"),
+    );
+    let image = std::fs::read(backup.join("mnemo.db")).unwrap();
+    std::fs::remove_dir_all(&backup).unwrap();
+    assert_eq!(&image[18..20], &[2, 2], "still a WAL-mode file");
+    let mut copy = mnemo_core::Engine::builder(clock())
         .open_bytes(&image)
-        .expect("the file alone opens");
+        .expect("the recovered file alone opens");
     copy.call_json(
         "seed",
         r#"{"items":[{"entity_id":"ana","content":"written to the copy"}]}"#,
