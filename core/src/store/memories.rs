@@ -151,6 +151,27 @@ pub fn update(conn: &Connection, pk: i64, m: &Memory, due_at: Option<Millis>) ->
     Ok(())
 }
 
+/// Writes back what an access changes ([`crate::decay::access`], then its settling): the
+/// count, the last access, the state, layer and tier, and when maintenance is next due. A
+/// full [`update`] sets every column, and so rewrites the entry of every index on the table.
+pub fn update_access(conn: &Connection, pk: i64, m: &Memory, due_at: Option<Millis>) -> Result<()> {
+    conn.prepare_cached(
+        "UPDATE memories SET access_count=?2, last_accessed_at=?3, state=?4, state_changed_at=?5, \
+         layer=?6, tier=?7, due_at=?8 WHERE pk=?1",
+    )?
+    .execute(params![
+        pk,
+        m.access_count,
+        m.last_accessed_at,
+        m.state.as_str(),
+        m.state_changed_at,
+        m.layer.as_str(),
+        m.tier.as_str(),
+        due_at,
+    ])?;
+    Ok(())
+}
+
 /// Whether writing `m` over row `pk` changes what a search can find: the text index's fields
 /// (as its update trigger compares them), whether it is searchable or [`cold`], and its session
 /// (which neighbours lend it relevance). Counts, times, other tier moves and layers do not;

@@ -477,14 +477,15 @@ impl<'s> Tx<'s> {
         self.update(pk, m)
     }
 
-    /// Records `count` accesses of a memory at `at` and writes it back: counts, last access
-    /// time, and a stale or archived memory revived.
+    /// Records `count` accesses of a memory at `at` and writes back what that changes: counts,
+    /// last access time, a stale or archived memory revived, its layer and tier. A caller that
+    /// changed other fields of `m` saves them ([`Tx::save`]).
     pub fn access(&mut self, pk: i64, m: &mut Memory, count: i64, at: Millis) -> Result<()> {
         let before = m.state;
         decay::access(m, count, at);
         let conn = self.conn();
         let due = decay::settle(m, at, self.view.host.retention, || links::count(conn, pk))?;
-        memories::update(self.conn(), pk, m, due)?;
+        memories::update_access(self.conn(), pk, m, due)?;
         // Counts and times do not change what a search finds; a revival does.
         if m.state != before {
             self.written(&m.entity_id);
