@@ -176,16 +176,23 @@ impl OwnerVectors {
         self.simhash.encode(query, &mut q);
         // Rows not wanted are farther than any code can be.
         let beyond = self.simhash.max_distance() as u32 + 1;
-        let dist: Vec<u32> = self
-            .codes
-            .chunks_exact(w)
-            .enumerate()
-            .map(|(i, c)| if wanted(&i) { hamming(&q, c) } else { beyond })
-            .collect();
-        let mut count = vec![0usize; beyond as usize];
-        dist.iter()
-            .filter(|&&d| d < beyond)
-            .for_each(|&d| count[d as usize] += 1);
+        // Distances and their histogram in one pass, unrolled for the usual code widths.
+        let mut dist = Vec::with_capacity(self.pks.len());
+        let mut count = vec![0usize; beyond as usize + 1];
+        let wanted = |i: usize| wanted(&i);
+        match w {
+            // 512 bits (up to 512 dimensions) and 1,024 (up to 1,024).
+            8 => distances::<8>(&self.codes, &q, wanted, beyond, &mut dist, &mut count),
+            16 => distances::<16>(&self.codes, &q, wanted, beyond, &mut dist, &mut count),
+            _ => {
+                for (i, c) in self.codes.chunks_exact(w).enumerate() {
+                    let d = if wanted(i) { hamming(&q, c) } else { beyond };
+                    count[d as usize] += 1;
+                    dist.push(d);
+                }
+            }
+        }
+        count.truncate(beyond as usize);
         // The cut: the smallest distance at which `keep` rows are reached (all wanted rows
         // when there are fewer).
         let (mut cut, mut below) = (None, 0usize);
@@ -211,6 +218,33 @@ impl OwnerVectors {
         at_cut.sort_unstable();
         rows.extend(at_cut.into_iter().take(keep - below).map(|(_, i)| i));
         rows
+    }
+}
+
+/// The Hamming distance of each `W`-word code in `codes` to `q` (`beyond` for rows not
+/// wanted) into `dist`, counted by distance in `count`.
+fn distances<const W: usize>(
+    codes: &[u64],
+    q: &[u64],
+    wanted: impl Fn(usize) -> bool,
+    beyond: u32,
+    dist: &mut Vec<u32>,
+    count: &mut [usize],
+) {
+    // `q` has `W` words: the caller matched on its length.
+    let q: [u64; W] = std::array::from_fn(|k| q[k]);
+    for (i, c) in codes.chunks_exact(W).enumerate() {
+        let d = if wanted(i) {
+            let mut d = 0;
+            for k in 0..W {
+                d += (q[k] ^ c[k]).count_ones();
+            }
+            d
+        } else {
+            beyond
+        };
+        count[d as usize] += 1;
+        dist.push(d);
     }
 }
 
@@ -354,6 +388,49 @@ mod tests {
         assert_eq!(set.nearest(&all[1000], 1)[0].0, 1000);
         assert_eq!(set.nearest(&all[3], 1)[0].0, 2000);
         assert!(set.nearest(&all[3], 5).iter().all(|x| x.0 != 3));
+    }
+
+    /// The prefilter's unrolled passes (512- and 1,024-bit codes) and its plain one (2,048)
+    /// keep exactly the rows nearest by Hamming distance, ties to the lower key, wanted or not.
+    #[test]
+    fn prefilter_keeps_the_nearest_codes_at_every_width() {
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut rnd = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 40) as f32 / (1u64 << 24) as f32 - 0.5
+        };
+        for (dim, words) in [(256, 8), (768, 16), (1536, 32)] {
+            let mut s = OwnerVectors::new(dim);
+            assert_eq!(s.simhash.words(), words);
+            for pk in 0..600 {
+                let v: Vec<f32> = (0..dim).map(|_| rnd()).collect();
+                s.upsert(pk * 7 % 600, &v, Precision::F32);
+            }
+            let query: Vec<f32> = (0..dim).map(|_| rnd()).collect();
+            let mut q = vec![0u64; words];
+            s.simhash.encode(&query, &mut q);
+            for every in [1, 3] {
+                let wanted = |i: &usize| i.is_multiple_of(every);
+                let mut all: Vec<(u32, i64, usize)> = (0..s.pks.len())
+                    .filter(wanted)
+                    .map(|i| {
+                        (
+                            hamming(&q, &s.codes[i * words..(i + 1) * words]),
+                            s.pks[i],
+                            i,
+                        )
+                    })
+                    .collect();
+                all.sort_unstable();
+                let want: std::collections::BTreeSet<usize> =
+                    all.iter().take(50).map(|r| r.2).collect();
+                let got: std::collections::BTreeSet<usize> =
+                    s.prefilter(&query, 50, wanted).into_iter().collect();
+                assert_eq!(got, want, "{dim} dimensions, one row in {every} wanted");
+            }
+        }
     }
 
     #[test]
