@@ -122,34 +122,35 @@ pub fn coverage(asked: &HashSet<String>, content: &str) -> f64 {
     if asked.is_empty() {
         return 0.0;
     }
-    // A stem begins as its word does (the English stemmer changes endings only), so only the
-    // words that begin as a stem asked about are stemmed: a search weighs 50 matches.
-    let initials: HashSet<char> = asked.iter().filter_map(|s| s.chars().next()).collect();
-    let said = stems(alphanumeric_runs(content).filter(|w| {
-        w.chars().next().is_some_and(|c| {
-            c.to_lowercase()
-                .next()
-                .is_some_and(|c| initials.contains(&c))
-        })
-    }));
-    asked.intersection(&said).count() as f64 / asked.len() as f64
+    asked.intersection(&said(content, asked)).count() as f64 / asked.len() as f64
 }
 
 /// The words asked about (`terms` of [`query_terms`]) that `content` says, compared by stem
 /// ("reports" says "report"), in the order asked: what a person reads as why a text matched.
 pub fn matched(terms: &[String], content: &str) -> Vec<String> {
-    let said = said(content);
     let stemmer = Stemmer::create(Algorithm::English);
+    let asked: Vec<String> = terms.iter().map(|t| stemmer.stem(t).into_owned()).collect();
+    let said = said(content, &asked.iter().cloned().collect());
     terms
         .iter()
-        .filter(|t| said.contains(stemmer.stem(t).as_ref()))
-        .cloned()
+        .zip(&asked)
+        .filter(|(_, stem)| said.contains(*stem))
+        .map(|(t, _)| t.clone())
         .collect()
 }
 
-/// The stems of every word of `content`.
-fn said(content: &str) -> HashSet<String> {
-    stems(alphanumeric_runs(content))
+/// The stems of the words of `content` that may be among `asked`. A stem begins as its word
+/// does (the English stemmer changes endings only), so only the words that begin as a stem
+/// asked about are stemmed: a search weighs 50 text matches.
+fn said(content: &str, asked: &HashSet<String>) -> HashSet<String> {
+    let initials: HashSet<char> = asked.iter().filter_map(|s| s.chars().next()).collect();
+    stems(alphanumeric_runs(content).filter(|w| {
+        w.chars().next().is_some_and(|c| {
+            c.to_lowercase()
+                .next()
+                .is_some_and(|c| initials.contains(&c))
+        })
+    }))
 }
 
 /// The words of `content`: runs of letters and digits.
@@ -210,15 +211,24 @@ mod tests {
                 "{w} stems to {stem}"
             );
         }
-        let said_all = said(&corpus);
+        // What stemming every word gives.
+        let said_all = stems(all.iter().copied());
+        let stemmer = Stemmer::create(Algorithm::English);
         for asked in [
             &["skies", "lying"][..],
-            &["work", "sister", "Porto"],
+            &["work", "sister", "porto", "zebra"],
             &["yell", "über"],
         ] {
-            let asked = stems(asked.iter().copied());
-            let every = asked.intersection(&said_all).count() as f64 / asked.len() as f64;
-            assert_eq!(coverage(&asked, &corpus), every);
+            let terms: Vec<String> = asked.iter().map(|t| t.to_string()).collect();
+            let stemmed = stems(asked.iter().copied());
+            let every = stemmed.intersection(&said_all).count() as f64 / stemmed.len() as f64;
+            assert_eq!(coverage(&stemmed, &corpus), every);
+            let said: Vec<String> = terms
+                .iter()
+                .filter(|t| said_all.contains(stemmer.stem(t).as_ref()))
+                .cloned()
+                .collect();
+            assert_eq!(matched(&terms, &corpus), said);
         }
     }
 
