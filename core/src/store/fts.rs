@@ -9,12 +9,21 @@
 //! `mnemo_bm25(memories_fts, first, end)` counts only phrases `first .. end`. Its logarithm
 //! is the portable one ([`crate::math::ln`]), so every target computes the same bits.
 //!
+//! BM25 divides by each matching row's length, which FTS5 reads from its `docsize` table: a
+//! lookup per row, a third of a text search. [`RowLengths`] keeps the lengths read, per
+//! connection. SQLite's update hook forgets a row's length whenever its `docsize` row is
+//! written (insert, update, delete, triggers included), a length read inside a transaction
+//! that has written is not kept (a rollback could undo what it saw), and a commit by another
+//! connection (`PRAGMA data_version`) forgets them all.
+//!
 //! FTS5 takes rank functions only through its C API, which rusqlite does not wrap: this is
 //! the crate's one module of `unsafe` code.
 #![allow(unsafe_code)]
 
-use std::ffi::{c_int, c_void};
+use std::collections::HashMap;
+use std::ffi::{c_char, c_int, c_void, CStr};
 use std::ptr;
+use std::sync::Mutex;
 
 use rusqlite::ffi::{self, Fts5Context, Fts5ExtensionApi};
 use rusqlite::Connection;
@@ -27,6 +36,30 @@ const K1: f64 = 1.2;
 const B: f64 = 0.75;
 /// Weight of a match in each column of `memories_fts`: content, tags, owner, flags.
 const COLUMN_WEIGHTS: [f64; 4] = [1.0, 0.5, 0.0, 0.0];
+
+/// Row lengths kept at most (about 6 MB); past it the lengths kept are dropped and read again.
+const MAX_KEPT_LENGTHS: usize = 1 << 18;
+
+/// The token counts of rows `mnemo_bm25` has read, for one connection.
+struct RowLengths {
+    db: *mut ffi::sqlite3,
+    kept: Mutex<Kept>,
+}
+
+#[derive(Default)]
+struct Kept {
+    /// Row id → tokens in all columns.
+    tokens: HashMap<i64, i64>,
+    /// `PRAGMA data_version` when the lengths were read (another connection's commit moves it).
+    data_version: i64,
+}
+
+impl RowLengths {
+    fn kept(&self) -> std::sync::MutexGuard<'_, Kept> {
+        // A panic while holding the lock leaves only a map of lengths behind: still usable.
+        self.kept.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
 
 /// Makes `mnemo_bm25` available on `conn`.
 pub(crate) fn register(conn: &Connection) -> Result<()> {
@@ -59,18 +92,76 @@ pub(crate) fn register(conn: &Connection) -> Result<()> {
         let Some(create) = api.as_ref().and_then(|a| a.xCreateFunction) else {
             return Err(failure(ffi::SQLITE_ERROR, "this SQLite has no FTS5"));
         };
+        // The lengths live as long as the function: FTS5 frees them (`free_lengths`) as the
+        // connection closes, after its last write, so the update hook never outlives them.
+        let lengths = Box::into_raw(Box::new(RowLengths {
+            db,
+            kept: Mutex::default(),
+        }));
         let rc = create(
             api,
             c"mnemo_bm25".as_ptr(),
-            ptr::null_mut(),
+            lengths.cast(),
             Some(mnemo_bm25),
-            None,
+            Some(free_lengths),
         );
         if rc != ffi::SQLITE_OK {
+            drop(Box::from_raw(lengths));
             return Err(failure(rc, "registering mnemo_bm25"));
         }
+        ffi::sqlite3_update_hook(db, Some(row_written), lengths.cast());
     }
     Ok(())
+}
+
+/// SQLite's update hook: a row of a `docsize` table was written, so its length may have changed.
+unsafe extern "C" fn row_written(
+    lengths: *mut c_void,
+    _op: c_int,
+    _db: *const c_char,
+    table: *const c_char,
+    rowid: ffi::sqlite3_int64,
+) {
+    // SAFETY: `lengths` is the `RowLengths` registered with the hook, alive until the
+    // connection closes; `table` is a NUL-terminated name for the call.
+    unsafe {
+        if CStr::from_ptr(table).to_bytes().ends_with(b"_docsize") {
+            (*lengths.cast::<RowLengths>()).kept().tokens.remove(&rowid);
+        }
+    }
+}
+
+/// Frees a connection's `RowLengths` when FTS5 drops `mnemo_bm25`.
+unsafe extern "C" fn free_lengths(p: *mut c_void) {
+    if !p.is_null() {
+        // SAFETY: `p` came from `Box::into_raw` in `register`, and FTS5 frees it once.
+        drop(unsafe { Box::from_raw(p.cast::<RowLengths>()) });
+    }
+}
+
+/// The connection's `PRAGMA data_version`: it moves when another connection commits.
+unsafe fn data_version(db: *mut ffi::sqlite3) -> std::result::Result<i64, c_int> {
+    // SAFETY: `db` is the live connection `mnemo_bm25` runs on; the statement is finalised.
+    unsafe {
+        let mut stmt = ptr::null_mut();
+        let rc = ffi::sqlite3_prepare_v2(
+            db,
+            c"PRAGMA data_version".as_ptr(),
+            -1,
+            &mut stmt,
+            ptr::null_mut(),
+        );
+        if rc != ffi::SQLITE_OK {
+            return Err(rc);
+        }
+        let version = if ffi::sqlite3_step(stmt) == ffi::SQLITE_ROW {
+            Ok(ffi::sqlite3_column_int64(stmt, 0))
+        } else {
+            Err(ffi::sqlite3_errcode(db))
+        };
+        ffi::sqlite3_finalize(stmt);
+        version
+    }
 }
 
 fn failure(rc: c_int, what: &str) -> crate::Error {
@@ -170,14 +261,43 @@ unsafe fn score(
             }
             q.freq[phrase as usize] = f;
         }
-        let mut tokens = 0;
-        call!(api, xColumnSize, fts, -1, &mut tokens);
-        let d = tokens as f64;
+        let d = row_length(api, fts)? as f64;
         let mut score = 0.0;
         for (idf, f) in q.idf.iter().zip(&q.freq) {
             score += idf * ((f * (K1 + 1.0)) / (f + K1 * (1.0 - B + B * d / q.avgdl)));
         }
         Ok(score)
+    }
+}
+
+/// The row's tokens in all columns: kept from an earlier read, else read from `docsize`
+/// (and kept, unless this transaction has written).
+unsafe fn row_length(
+    api: &Fts5ExtensionApi,
+    fts: *mut Fts5Context,
+) -> std::result::Result<i64, c_int> {
+    // SAFETY: as in `score`; the user data is the connection's `RowLengths` (`register`).
+    unsafe {
+        let lengths = api.xUserData.ok_or(ffi::SQLITE_ERROR)?(fts).cast::<RowLengths>();
+        let rowid = api.xRowid.ok_or(ffi::SQLITE_ERROR)?(fts);
+        let Some(lengths) = lengths.as_ref() else {
+            let mut tokens = 0;
+            call!(api, xColumnSize, fts, -1, &mut tokens);
+            return Ok(tokens.into());
+        };
+        if let Some(&tokens) = lengths.kept().tokens.get(&rowid) {
+            return Ok(tokens);
+        }
+        let mut tokens = 0;
+        call!(api, xColumnSize, fts, -1, &mut tokens);
+        if ffi::sqlite3_txn_state(lengths.db, ptr::null()) != ffi::SQLITE_TXN_WRITE {
+            let mut kept = lengths.kept();
+            if kept.tokens.len() >= MAX_KEPT_LENGTHS {
+                kept.tokens.clear();
+            }
+            kept.tokens.insert(rowid, tokens.into());
+        }
+        Ok(tokens.into())
     }
 }
 
@@ -195,6 +315,18 @@ unsafe fn prepare(
             first.unwrap_or(0).max(0),
             end.unwrap_or(phrases).min(phrases),
         );
+        // Another connection's commit may have changed any row: forget every length kept.
+        if let Some(lengths) = api.xUserData.ok_or(ffi::SQLITE_ERROR)?(fts)
+            .cast::<RowLengths>()
+            .as_ref()
+        {
+            let version = data_version(lengths.db)?;
+            let mut kept = lengths.kept();
+            if kept.data_version != version {
+                kept.tokens.clear();
+                kept.data_version = version;
+            }
+        }
         let (mut rows, mut tokens) = (0i64, 0i64);
         call!(api, xRowCount, fts, &mut rows);
         call!(api, xColumnTotalSize, fts, -1, &mut tokens);
@@ -248,6 +380,100 @@ mod tests {
 
     /// `mnemo_bm25` gives FTS5's `-bm25()` with Mnemo's column weights, whatever the owner
     /// and flag phrases around the question, and leaves the match itself to FTS5.
+    /// Every row's score over "garden" from `mnemo_bm25` (with the lengths it keeps) and
+    /// from FTS5's own `bm25()` (which reads them each time), by row.
+    fn garden_scores(conn: &Connection) -> Vec<(i64, f64, f64)> {
+        conn.prepare(
+            "SELECT rowid, mnemo_bm25(t, 0, 1), -bm25(t, 1.0, 0.5, 0.0, 0.0) FROM t \
+             WHERE t MATCH 'garden' ORDER BY rowid",
+        )
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        .unwrap()
+        .collect::<rusqlite::Result<_>>()
+        .unwrap()
+    }
+
+    fn assert_scores_follow(conn: &Connection, when: &str) {
+        let scores = garden_scores(conn);
+        assert!(!scores.is_empty(), "{when}");
+        for (rowid, ours, fts5) in scores {
+            assert!(
+                (ours - fts5).abs() <= 1e-12 * fts5.abs(),
+                "{when}: row {rowid}: {ours} against {fts5}"
+            );
+        }
+    }
+
+    /// The row lengths `mnemo_bm25` keeps follow every change to a row: updates, deletes,
+    /// a row id used again, writes rolled back (whole transactions and savepoints, after
+    /// scoring inside them), and another connection's commits.
+    #[test]
+    fn kept_row_lengths_follow_every_change() {
+        let path = std::env::temp_dir().join(format!(
+            "mnemo-fts-lengths-{}-{:?}.db",
+            std::process::id(),
+            std::thread::current().id()
+        ));
+        let _ = std::fs::remove_file(&path);
+        let conn = Connection::open(&path).unwrap();
+        register(&conn).unwrap();
+        conn.execute_batch(
+            "CREATE VIRTUAL TABLE t USING fts5(content, tags, owner, flags, \
+             tokenize='porter unicode61 remove_diacritics 2');",
+        )
+        .unwrap();
+        for i in 1..=12i64 {
+            let content = format!("garden {}", "word ".repeat(i as usize));
+            conn.execute(
+                "INSERT INTO t (rowid, content, tags, owner, flags) VALUES (?1, ?2, '', 'oa', '')",
+                rusqlite::params![i, content],
+            )
+            .unwrap();
+        }
+        assert_scores_follow(&conn, "first read");
+        assert_scores_follow(&conn, "lengths kept");
+        let set = |rowid: i64, content: &str| {
+            conn.execute(
+                "UPDATE t SET content = ?2 WHERE rowid = ?1",
+                rusqlite::params![rowid, content],
+            )
+            .unwrap();
+        };
+        set(3, "garden");
+        assert_scores_follow(&conn, "a row made shorter");
+        conn.execute("DELETE FROM t WHERE rowid = 4", []).unwrap();
+        conn.execute(
+            "INSERT INTO t (rowid, content, tags, owner, flags) \
+             VALUES (4, 'garden and a great many more words than before', 'garden tags', 'oa', '')",
+            [],
+        )
+        .unwrap();
+        assert_scores_follow(&conn, "a row id used again");
+        conn.execute_batch("BEGIN").unwrap();
+        set(5, "garden garden garden and many more words too");
+        assert_scores_follow(&conn, "inside a transaction that wrote");
+        conn.execute_batch("ROLLBACK").unwrap();
+        assert_scores_follow(&conn, "after its rollback");
+        conn.execute_batch("BEGIN; SAVEPOINT s;").unwrap();
+        set(6, "garden");
+        assert_scores_follow(&conn, "inside a savepoint");
+        conn.execute_batch("ROLLBACK TO s; RELEASE s; COMMIT;")
+            .unwrap();
+        assert_scores_follow(&conn, "after the savepoint's rollback");
+        let other = Connection::open(&path).unwrap();
+        other
+            .execute(
+                "UPDATE t SET content = 'garden garden, said by another connection' WHERE rowid = 7",
+                [],
+            )
+            .unwrap();
+        drop(other);
+        assert_scores_follow(&conn, "after another connection's commit");
+        drop(conn);
+        let _ = std::fs::remove_file(&path);
+    }
+
     #[test]
     fn mnemo_bm25_scores_as_fts5_bm25_does() {
         let conn = Connection::open_in_memory().unwrap();
