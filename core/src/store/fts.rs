@@ -68,17 +68,8 @@ pub(crate) fn register(conn: &Connection) -> Result<()> {
     // into `api` while it steps.
     unsafe {
         let db = conn.handle();
-        let mut stmt = ptr::null_mut();
-        let rc = ffi::sqlite3_prepare_v2(
-            db,
-            c"SELECT fts5(?1)".as_ptr(),
-            -1,
-            &mut stmt,
-            ptr::null_mut(),
-        );
-        if rc != ffi::SQLITE_OK {
-            return Err(failure(rc, "preparing the FTS5 API lookup"));
-        }
+        let stmt = statement(db, c"SELECT fts5(?1)")
+            .map_err(|rc| failure(rc, "preparing the FTS5 API lookup"))?;
         let mut api: *mut ffi::fts5_api = ptr::null_mut();
         ffi::sqlite3_bind_pointer(
             stmt,
@@ -139,21 +130,26 @@ unsafe extern "C" fn free_lengths(p: *mut c_void) {
     }
 }
 
+/// A statement of `sql` on `db`, for the caller to step and finalise.
+unsafe fn statement(
+    db: *mut ffi::sqlite3,
+    sql: &CStr,
+) -> std::result::Result<*mut ffi::sqlite3_stmt, c_int> {
+    let mut stmt = ptr::null_mut();
+    // SAFETY: the caller passes a live connection; `sql` is NUL-terminated.
+    let rc = unsafe { ffi::sqlite3_prepare_v2(db, sql.as_ptr(), -1, &mut stmt, ptr::null_mut()) };
+    if rc == ffi::SQLITE_OK {
+        Ok(stmt)
+    } else {
+        Err(rc)
+    }
+}
+
 /// The connection's `PRAGMA data_version`: it moves when another connection commits.
 unsafe fn data_version(db: *mut ffi::sqlite3) -> std::result::Result<i64, c_int> {
     // SAFETY: `db` is the live connection `mnemo_bm25` runs on; the statement is finalised.
     unsafe {
-        let mut stmt = ptr::null_mut();
-        let rc = ffi::sqlite3_prepare_v2(
-            db,
-            c"PRAGMA data_version".as_ptr(),
-            -1,
-            &mut stmt,
-            ptr::null_mut(),
-        );
-        if rc != ffi::SQLITE_OK {
-            return Err(rc);
-        }
+        let stmt = statement(db, c"PRAGMA data_version")?;
         let version = if ffi::sqlite3_step(stmt) == ffi::SQLITE_ROW {
             Ok(ffi::sqlite3_column_int64(stmt, 0))
         } else {
