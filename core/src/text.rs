@@ -122,7 +122,7 @@ pub fn coverage(asked: &HashSet<String>, content: &str) -> f64 {
     if asked.is_empty() {
         return 0.0;
     }
-    asked.intersection(&said(content, asked)).count() as f64 / asked.len() as f64
+    asked.intersection(&said(content, &initials(asked))).count() as f64 / asked.len() as f64
 }
 
 /// The words asked about (`terms` of [`query_terms`]) that `content` says, compared by stem
@@ -130,7 +130,7 @@ pub fn coverage(asked: &HashSet<String>, content: &str) -> f64 {
 pub fn matched(terms: &[String], content: &str) -> Vec<String> {
     let stemmer = Stemmer::create(Algorithm::English);
     let asked: Vec<String> = terms.iter().map(|t| stemmer.stem(t).into_owned()).collect();
-    let said = said(content, &asked.iter().cloned().collect());
+    let said = said(content, &initials(&asked));
     terms
         .iter()
         .zip(&asked)
@@ -139,11 +139,15 @@ pub fn matched(terms: &[String], content: &str) -> Vec<String> {
         .collect()
 }
 
-/// The stems of the words of `content` that may be among `asked`. A stem begins as its word
-/// does (the English stemmer changes endings only), so only the words that begin as a stem
-/// asked about are stemmed: a search weighs 50 text matches.
-fn said(content: &str, asked: &HashSet<String>) -> HashSet<String> {
-    let initials: HashSet<char> = asked.iter().filter_map(|s| s.chars().next()).collect();
+/// The first letters of `stems`.
+fn initials<'a>(stems: impl IntoIterator<Item = &'a String>) -> HashSet<char> {
+    stems.into_iter().filter_map(|s| s.chars().next()).collect()
+}
+
+/// The stems of the words of `content` that begin with one of `initials` (those of the stems
+/// asked about). A stem begins as its word does (the English stemmer changes endings only),
+/// so the other words cannot match and are not stemmed: a search weighs 50 text matches.
+fn said(content: &str, initials: &HashSet<char>) -> HashSet<String> {
     stems(alphanumeric_runs(content).filter(|w| {
         w.chars().next().is_some_and(|c| {
             c.to_lowercase()

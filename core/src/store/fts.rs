@@ -275,18 +275,16 @@ unsafe fn row_length(
     // SAFETY: as in `score`; the user data is the connection's `RowLengths` (`register`).
     unsafe {
         let lengths = api.xUserData.ok_or(ffi::SQLITE_ERROR)?(fts).cast::<RowLengths>();
+        let lengths = lengths.as_ref();
         let rowid = api.xRowid.ok_or(ffi::SQLITE_ERROR)?(fts);
-        let Some(lengths) = lengths.as_ref() else {
-            let mut tokens = 0;
-            call!(api, xColumnSize, fts, -1, &mut tokens);
-            return Ok(tokens.into());
-        };
-        if let Some(&tokens) = lengths.kept().tokens.get(&rowid) {
+        if let Some(tokens) = lengths.and_then(|l| l.kept().tokens.get(&rowid).copied()) {
             return Ok(tokens);
         }
         let mut tokens = 0;
         call!(api, xColumnSize, fts, -1, &mut tokens);
-        if ffi::sqlite3_txn_state(lengths.db, ptr::null()) != ffi::SQLITE_TXN_WRITE {
+        if let Some(lengths) =
+            lengths.filter(|l| ffi::sqlite3_txn_state(l.db, ptr::null()) != ffi::SQLITE_TXN_WRITE)
+        {
             let mut kept = lengths.kept();
             if kept.tokens.len() >= MAX_KEPT_LENGTHS {
                 kept.tokens.clear();

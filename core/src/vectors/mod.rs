@@ -176,22 +176,13 @@ impl OwnerVectors {
         self.simhash.encode(query, &mut q);
         // Rows not wanted are farther than any code can be.
         let beyond = self.simhash.max_distance() as u32 + 1;
-        // Distances and their histogram in one pass, unrolled for the usual code widths.
-        let mut dist = Vec::with_capacity(self.pks.len());
-        let mut count = vec![0usize; beyond as usize + 1];
-        let wanted = |i: usize| wanted(&i);
-        match w {
-            // 512 bits (up to 512 dimensions) and 1,024 (up to 1,024).
-            8 => distances::<8>(&self.codes, &q, wanted, beyond, &mut dist, &mut count),
-            16 => distances::<16>(&self.codes, &q, wanted, beyond, &mut dist, &mut count),
-            _ => {
-                for (i, c) in self.codes.chunks_exact(w).enumerate() {
-                    let d = if wanted(i) { hamming(&q, c) } else { beyond };
-                    count[d as usize] += 1;
-                    dist.push(d);
-                }
-            }
-        }
+        // Distances and their histogram in one pass, unrolled for the usual code widths:
+        // 512 bits (up to 512 dimensions) and 1,024 (up to 1,024).
+        let (dist, mut count) = match w {
+            8 => distances(&self.codes, &q, &wanted, beyond, hamming_of::<8>),
+            16 => distances(&self.codes, &q, &wanted, beyond, hamming_of::<16>),
+            _ => distances(&self.codes, &q, &wanted, beyond, hamming),
+        };
         count.truncate(beyond as usize);
         // The cut: the smallest distance at which `keep` rows are reached (all wanted rows
         // when there are fewer).
@@ -221,31 +212,33 @@ impl OwnerVectors {
     }
 }
 
-/// The Hamming distance of each `W`-word code in `codes` to `q` (`beyond` for rows not
-/// wanted) into `dist`, counted by distance in `count`.
-fn distances<const W: usize>(
+/// The distance of each code in `codes` (as many words as `q`) to `q`, `beyond` for rows not
+/// wanted, and how many rows are at each distance (`beyond` included).
+fn distances(
     codes: &[u64],
     q: &[u64],
-    wanted: impl Fn(usize) -> bool,
+    wanted: &impl Fn(&usize) -> bool,
     beyond: u32,
-    dist: &mut Vec<u32>,
-    count: &mut [usize],
-) {
-    // `q` has `W` words: the caller matched on its length.
-    let q: [u64; W] = std::array::from_fn(|k| q[k]);
-    for (i, c) in codes.chunks_exact(W).enumerate() {
-        let d = if wanted(i) {
-            let mut d = 0;
-            for k in 0..W {
-                d += (q[k] ^ c[k]).count_ones();
-            }
-            d
-        } else {
-            beyond
-        };
+    distance: impl Fn(&[u64], &[u64]) -> u32,
+) -> (Vec<u32>, Vec<usize>) {
+    let mut dist = Vec::with_capacity(codes.len() / q.len().max(1));
+    let mut count = vec![0usize; beyond as usize + 1];
+    for (i, c) in codes.chunks_exact(q.len().max(1)).enumerate() {
+        let d = if wanted(&i) { distance(q, c) } else { beyond };
         count[d as usize] += 1;
         dist.push(d);
     }
+    (dist, count)
+}
+
+/// [`hamming`] of two `W`-word codes, unrolled.
+fn hamming_of<const W: usize>(a: &[u64], b: &[u64]) -> u32 {
+    let (a, b) = (&a[..W], &b[..W]);
+    let mut d = 0;
+    for k in 0..W {
+        d += (a[k] ^ b[k]).count_ones();
+    }
+    d
 }
 
 /// Keeps the `k` best of `items` (highest score, then lowest pk), sorted best first.
