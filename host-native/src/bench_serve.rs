@@ -141,9 +141,12 @@ fn note(client: usize, i: usize) -> String {
     format!("note {} {} about the {topic} {}", word(), word(), word())
 }
 
+/// The calls of the mixed load, in the order a client makes them.
+const MIXED_CALLS: [&str; 3] = ["remember", "seed", "search"];
+
 /// The request a client makes for its `i`th turn of the mixed load.
 fn mixed(client: &Client, c: usize, i: usize) -> Result<()> {
-    match i % 3 {
+    match i % MIXED_CALLS.len() {
         0 => client.post(
             "remember",
             &json!({ "entity_id": OWNER, "content": format!("I moved the {} today. {}", TOPICS[i % TOPICS.len()], note(c, i)) }),
@@ -160,17 +163,20 @@ fn mixed(client: &Client, c: usize, i: usize) -> Result<()> {
     .map(|_| ())
 }
 
+/// Each request's turn number (see [`drive`]) and latency.
+type Latencies = Vec<(usize, Duration)>;
+
 /// Runs `clients` clients for `span`, each calling `turn(client, c, i)` in a loop; answers
-/// the requests made and every latency.
+/// the requests made and every latency, as `(turn number, latency)` sorted by latency.
 fn drive(
     base: &str,
     token: &str,
     clients: usize,
     span: Duration,
     turn: fn(&Client, usize, usize) -> Result<()>,
-) -> Result<(usize, Duration, Vec<Duration>)> {
+) -> Result<(usize, Duration, Latencies)> {
     let start = Instant::now();
-    let per_client: Vec<Result<Vec<Duration>>> = std::thread::scope(|scope| {
+    let per_client: Vec<Result<Latencies>> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..clients)
             .map(|c| {
                 scope.spawn(move || {
@@ -180,7 +186,7 @@ fn drive(
                     while start.elapsed() < span {
                         let t = Instant::now();
                         turn(&client, c, i)?;
-                        latencies.push(t.elapsed());
+                        latencies.push((i, t.elapsed()));
                         i += 1;
                     }
                     Ok(latencies)
@@ -197,17 +203,17 @@ fn drive(
     for latencies in per_client {
         all.extend(latencies?);
     }
-    all.sort();
+    all.sort_by_key(|&(_, latency)| latency);
     Ok((all.len(), elapsed, all))
 }
 
-/// The `q` quantile of sorted latencies, in milliseconds.
-fn quantile(sorted: &[Duration], q: f64) -> f64 {
+/// The `q` quantile of latencies sorted by latency, in milliseconds.
+fn quantile<T>(sorted: &[(T, Duration)], q: f64) -> f64 {
     if sorted.is_empty() {
         return 0.0;
     }
     let i = ((sorted.len() as f64 * q).ceil() as usize).clamp(1, sorted.len()) - 1;
-    (sorted[i].as_secs_f64() * 1e6).round() / 1e3
+    (sorted[i].1.as_secs_f64() * 1e6).round() / 1e3
 }
 
 /// Runs every measurement and writes the JSON to `out`.
@@ -257,9 +263,9 @@ pub fn run(out: &Path, seconds: u64) -> Result<()> {
         let query = format!("{} k{:x}", TOPICS[i % TOPICS.len()], i * 7919);
         let t = Instant::now();
         client.post("search", &json!({ "entity_id": OWNER, "query": query }))?;
-        latencies.push(t.elapsed());
+        latencies.push(((), t.elapsed()));
     }
-    latencies.sort();
+    latencies.sort_by_key(|&(_, latency)| latency);
     report["search"] = json!({
         "memories": SEARCH_STORE,
         "searches": SEARCHES,
@@ -279,6 +285,13 @@ pub fn run(out: &Path, seconds: u64) -> Result<()> {
             "p50_ms": quantile(&lat, 0.50),
             "p95_ms": quantile(&lat, 0.95),
             "p99_ms": quantile(&lat, 0.99),
+            "by_call": MIXED_CALLS.iter().enumerate().map(|(k, call)| {
+                let of_call: Vec<_> = lat.iter().filter(|(i, _)| i % MIXED_CALLS.len() == k).copied().collect();
+                (call.to_string(), json!({
+                    "p50_ms": quantile(&of_call, 0.50),
+                    "p99_ms": quantile(&of_call, 0.99),
+                }))
+            }).collect::<serde_json::Map<_, _>>(),
         });
         eprintln!("mixed: {run}");
         runs.push(run);
