@@ -1,12 +1,14 @@
 //! Per-owner vector sets held in memory for nearest-neighbour scans. Owners never share a
 //! set, so no query can see another owner's vectors. Loaded lazily from the store.
 //!
-//! Large sets are scanned in two passes: each vector's binary code ([`simhash`], 64 bytes for
-//! 384 dimensions) ranks the whole set by Hamming distance and keeps the best candidates
-//! (`PREFILTER_FACTOR × k`, at least `PREFILTER_MIN` and 1/`PREFILTER_SHARE` of the set), which
-//! are then scored exactly in f32. Popcounts are integers and ties are broken by key, so
-//! results match bit for bit on every target.
+//! Large sets are scanned in three passes: each vector's binary code ([`simhash`], 64 bytes for
+//! up to 512 dimensions) ranks the whole set by Hamming distance and keeps the best candidates
+//! (`PREFILTER_FACTOR × k`, at least `PREFILTER_MIN` and 1/`PREFILTER_SHARE` of the set); their
+//! [`int8`] copies narrow those to `SHORTLIST_FACTOR × k` (at least `SHORTLIST_MIN`), which are
+//! scored exactly in f32. Popcounts and int8 products are integers and ties are broken by key,
+//! so results match bit for bit on every target.
 
+mod int8;
 mod simhash;
 
 use std::collections::HashMap;
@@ -25,6 +27,11 @@ const PREFILTER_MIN: usize = 128;
 /// recall@10 at 1.0 at 100k and 1M vectors, where 1/256 kept 0.82 and 0.92
 /// (`cargo bench -p mnemo-core --bench vectors`).
 const PREFILTER_SHARE: usize = 64;
+/// Rows scored exactly in f32 after the int8 pass, per neighbour asked for …
+const SHORTLIST_FACTOR: usize = 4;
+/// … and at least this many. An int8 cosine is within ~1e-3 of the exact one, so the exact
+/// top k is lost only when more rows than this crowd within that of its last member.
+const SHORTLIST_MIN: usize = 32;
 
 /// The searchable vectors of one owner, packed contiguously for a vectorised scan.
 #[derive(Debug, Default)]
@@ -33,6 +40,9 @@ pub struct OwnerVectors {
     data: Vec<f32>,
     /// Binary codes of `data`, row by row (`simhash.words()` words each).
     codes: Vec<u64>,
+    /// int8 codes of `data`, row by row (`dim` each), and each row's scale.
+    bytes: Vec<i8>,
+    scales: Vec<f32>,
     simhash: SimHash,
     slot: HashMap<i64, usize>,
     /// Row by row: the memory is cold (archive tier, or ARCHIVED), left out of warm scans.
@@ -72,6 +82,8 @@ impl OwnerVectors {
                 self.precision.push(precision);
                 self.data.resize((i + 1) * d, 0.0);
                 self.codes.resize((i + 1) * self.simhash.words(), 0);
+                self.bytes.resize((i + 1) * d, 0);
+                self.scales.push(0.0);
                 i
             }
         };
@@ -79,6 +91,7 @@ impl OwnerVectors {
         self.precision[i] = precision;
         self.data[i * d..(i + 1) * d].copy_from_slice(v);
         self.simhash.encode(v, &mut self.codes[i * w..(i + 1) * w]);
+        self.scales[i] = int8::quantise(v, &mut self.bytes[i * d..(i + 1) * d]);
     }
 
     /// Removes the vector of `pk`, if present.
@@ -91,15 +104,19 @@ impl OwnerVectors {
             self.pks.swap(i, last);
             self.cold.swap(i, last);
             self.precision.swap(i, last);
+            self.scales.swap(i, last);
             self.slot.insert(self.pks[i], i);
             self.data.copy_within(last * d..(last + 1) * d, i * d);
             self.codes.copy_within(last * w..(last + 1) * w, i * w);
+            self.bytes.copy_within(last * d..(last + 1) * d, i * d);
         }
         self.pks.pop();
         self.cold.pop();
         self.precision.pop();
+        self.scales.pop();
         self.data.truncate(last * d);
         self.codes.truncate(last * w);
+        self.bytes.truncate(last * d);
     }
 
     /// The vector of `pk`.
@@ -163,9 +180,31 @@ impl OwnerVectors {
         } else {
             self.prefilter(query, keep, wanted)
         };
+        let shortlist = (k * SHORTLIST_FACTOR).max(SHORTLIST_MIN);
+        let rows = if self.pks.len() > EXACT_SCAN_MAX && rows.len() > shortlist {
+            self.shortlist(query, rows, shortlist)
+        } else {
+            rows
+        };
         let mut scored: Vec<(i64, f32)> = rows.into_iter().map(exact).collect();
         top(&mut scored, k, |x| *x);
         scored
+    }
+
+    /// The `keep` of `rows` nearest to `query` by their int8 copies (ties to the lower key).
+    fn shortlist(&self, query: &[f32], rows: Vec<usize>, keep: usize) -> Vec<usize> {
+        let d = self.dim;
+        let mut q = vec![0i8; d];
+        let q_scale = int8::quantise(query, &mut q);
+        let mut scored: Vec<(usize, i64, f32)> = rows
+            .into_iter()
+            .map(|i| {
+                let product = int8::dot(&q, &self.bytes[i * d..(i + 1) * d]);
+                (i, self.pks[i], product as f32 * q_scale * self.scales[i])
+            })
+            .collect();
+        top(&mut scored, keep, |&(_, pk, score)| (pk, score));
+        scored.into_iter().map(|(i, _, _)| i).collect()
     }
 
     /// The rows of the `keep` codes nearest to `query`'s by Hamming distance (ties at the
@@ -422,6 +461,38 @@ mod tests {
                 let got: std::collections::BTreeSet<usize> =
                     s.prefilter(&query, 50, wanted).into_iter().collect();
                 assert_eq!(got, want, "{dim} dimensions, one row in {every} wanted");
+            }
+        }
+    }
+
+    /// The int8 pass keeps every row of the exact top 10 in a shortlist of 40, over random
+    /// vectors, where cosines crowd together.
+    #[test]
+    fn int8_shortlist_keeps_the_exact_top() {
+        let mut x = 0x853c_49e6_748f_ea9bu64;
+        let mut rnd = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 40) as f32 / (1u64 << 24) as f32 - 0.5
+        };
+        let dim = 256;
+        let mut all = Vec::new();
+        let mut set = OwnerVectors::new(dim);
+        for pk in 0..3000 {
+            let mut v: Vec<f32> = (0..dim).map(|_| rnd()).collect();
+            crate::embed::normalise(&mut v);
+            set.upsert(pk, &v, Precision::F32);
+            all.push(v);
+        }
+        for probe in 0..20 {
+            let mut q: Vec<f32> = all[probe * 97].iter().map(|x| x + 0.3 * rnd()).collect();
+            crate::embed::normalise(&mut q);
+            let exact = exact_top(&all, &q, 10);
+            let kept = set.shortlist(&q, (0..all.len()).collect(), 40);
+            assert_eq!(kept.len(), 40);
+            for (pk, _) in &exact {
+                assert!(kept.contains(&(*pk as usize)), "probe {probe}: {pk} lost");
             }
         }
     }
