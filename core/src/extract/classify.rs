@@ -1,8 +1,10 @@
 //! What a statement is: its memory type (from weighted cue phrases), kind, hedging and
 //! importance.
 
+use std::sync::LazyLock;
+
 use super::lists::{CUES, HEDGES};
-use super::words::{has, has_any, Token};
+use super::words::{has, has_any, PhraseSet, Token};
 use crate::model::{Kind, MemoryType};
 
 /// The lowest confidence hedging brings a statement to.
@@ -138,13 +140,28 @@ const PLAN_GERUNDS: &[&str] = &[
     "visiting", "starting", "getting",
 ];
 
+/// Every type cue of `CUES` in one set, and the section each belongs to.
+static CUE_SET: LazyLock<(PhraseSet, Vec<usize>)> = LazyLock::new(|| {
+    let phrases = CUES.iter().flat_map(|(_, _, p)| p.iter().copied());
+    let section = CUES
+        .iter()
+        .enumerate()
+        .flat_map(|(s, (_, _, p))| std::iter::repeat_n(s, p.len()))
+        .collect();
+    (PhraseSet::new(phrases), section)
+});
+
 /// The memory type of a statement, given its tokens, padded words and whether it names a
 /// future or past moment.
 pub fn memory_type(tokens: &[Token], padded: &str, future: bool, past: bool) -> MemoryType {
     let mut scores = [0.0f64; 8];
     let index = |t: MemoryType| MemoryType::ALL.iter().position(|&x| x == t).unwrap_or(0);
-    for (t, weight, phrases) in CUES.iter() {
-        let hits = phrases.iter().filter(|p| has(padded, p)).count();
+    let (cues, section) = &*CUE_SET;
+    let mut found = vec![0usize; CUES.len()];
+    for i in cues.found(padded) {
+        found[section[i]] += 1;
+    }
+    for ((t, weight, _), &hits) in CUES.iter().zip(&found) {
         if hits > 0 {
             scores[index(*t)] += weight * (1.0 + 0.25 * (hits - 1) as f64);
         }
