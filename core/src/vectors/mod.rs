@@ -260,12 +260,14 @@ fn distances(
     beyond: u32,
     distance: impl Fn(&[u64], &[u64]) -> u32,
 ) -> (Vec<u32>, Vec<usize>) {
-    let mut dist = Vec::with_capacity(codes.len() / q.len().max(1));
+    let w = q.len().max(1);
+    let mut dist = vec![beyond; codes.len() / w];
     let mut count = vec![0usize; beyond as usize + 1];
-    for (i, c) in codes.chunks_exact(q.len().max(1)).enumerate() {
-        let d = if wanted(&i) { distance(q, c) } else { beyond };
-        count[d as usize] += 1;
-        dist.push(d);
+    for (i, (c, d)) in codes.chunks_exact(w).zip(dist.iter_mut()).enumerate() {
+        if wanted(&i) {
+            *d = distance(q, c).min(beyond);
+        }
+        count[*d as usize] += 1;
     }
     (dist, count)
 }
