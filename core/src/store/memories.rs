@@ -2,6 +2,7 @@
 //! triggers, and status history.
 
 use std::collections::{BTreeMap, HashMap};
+use std::sync::LazyLock;
 
 use rusqlite::types::Value;
 use rusqlite::{params, params_from_iter, Connection, OptionalExtension, Row};
@@ -19,6 +20,19 @@ pub(crate) const COLUMNS: &str = "pk, id, entity_id, agent_id, session_id, team_
     type, kind, layer, state, status, tier, importance, confidence, sentiment, source, trust, access_count, \
     last_accessed_at, feedback, pinned, manual_tags, auto_tags, expires_at, cron_tag, source_ref, surprise, \
     merged_into, created_at, updated_at, state_changed_at, deleted_at";
+
+/// The statement [`insert`] runs (written once: the cache looks statements up by their text).
+static INSERT: LazyLock<String> = LazyLock::new(|| {
+    let values: Vec<String> = (1..=35).map(|i| format!("?{i}")).collect();
+    format!(
+        "INSERT INTO memories ({COLUMNS}, due_at) VALUES (NULL, {})",
+        values.join(", ")
+    )
+});
+
+/// The statement [`lookup`] runs, as [`INSERT`].
+static BY_PK: LazyLock<String> =
+    LazyLock::new(|| format!("SELECT {COLUMNS} FROM memories WHERE pk = ?1"));
 
 /// A memory row and its primary key.
 pub(crate) fn memory_from_row(r: &Row) -> rusqlite::Result<(i64, Memory)> {
@@ -79,15 +93,7 @@ pub fn insert(
     embedding: Option<&[f32]>,
     due_at: Option<Millis>,
 ) -> Result<i64> {
-    conn.prepare_cached(&format!(
-        "INSERT INTO memories ({}, due_at) VALUES (NULL, {})",
-        COLUMNS,
-        (1..=35)
-            .map(|i| format!("?{i}"))
-            .collect::<Vec<_>>()
-            .join(", ")
-    ))?
-    .execute(params![
+    conn.prepare_cached(&INSERT)?.execute(params![
         m.id,
         m.entity_id,
         m.agent_id,
@@ -291,7 +297,7 @@ fn lookup(
     owner: Option<&str>,
     pks: impl IntoIterator<Item = i64>,
 ) -> Result<Vec<(i64, Memory)>> {
-    let mut stmt = conn.prepare_cached(&format!("SELECT {COLUMNS} FROM memories WHERE pk = ?1"))?;
+    let mut stmt = conn.prepare_cached(&BY_PK)?;
     let mut rows = Vec::new();
     for pk in pks {
         if let Some(row) = stmt.query_row([pk], memory_from_row).optional()? {
