@@ -110,13 +110,7 @@ mod tests {
 
     #[test]
     fn scaled_codes_keep_the_cosine() {
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
-        let mut rnd = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x >> 40) as f32 / (1u64 << 24) as f32 - 0.5
-        };
+        let mut rnd = crate::vectors::uniform(0x9e37_79b9_7f4a_7c15u64);
         for _ in 0..50 {
             let mut a: Vec<f32> = (0..256).map(|_| rnd()).collect();
             let mut b: Vec<f32> = (0..256).map(|_| rnd()).collect();

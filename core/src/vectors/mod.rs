@@ -317,6 +317,18 @@ pub fn recall_at(set: &OwnerVectors, all: &[Vec<f32>], queries: &[Vec<f32>], k: 
     found as f64 / (k * queries.len()).max(1) as f64
 }
 
+/// Numbers in [−0.5, 0.5) from a xorshift generator started at `x`: coordinates of test
+/// vectors.
+#[cfg(test)]
+pub(crate) fn uniform(mut x: u64) -> impl FnMut() -> f32 {
+    move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        (x >> 40) as f32 / (1u64 << 24) as f32 - 0.5
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -389,13 +401,7 @@ mod tests {
         // A set larger than the exact-scan limit: random vectors, and a near copy planted
         // beside each probe.
         let dim = 64;
-        let mut seed = 7u64;
-        let mut rnd = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed >> 40) as f32 / (1u64 << 24) as f32 - 0.5
-        };
+        let mut rnd = uniform(7);
         let mut all = Vec::new();
         for _ in 0..(EXACT_SCAN_MAX + 2500) {
             let mut v: Vec<f32> = (0..dim).map(|_| rnd()).collect();
@@ -429,13 +435,7 @@ mod tests {
     /// keep exactly the rows nearest by Hamming distance, ties to the lower key, wanted or not.
     #[test]
     fn prefilter_keeps_the_nearest_codes_at_every_width() {
-        let mut x = 0x2545_f491_4f6c_dd1du64;
-        let mut rnd = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x >> 40) as f32 / (1u64 << 24) as f32 - 0.5
-        };
+        let mut rnd = uniform(0x2545_f491_4f6c_dd1du64);
         for (dim, words) in [(256, 8), (768, 16), (1536, 32)] {
             let mut s = OwnerVectors::new(dim);
             assert_eq!(s.simhash.words(), words);
@@ -472,13 +472,7 @@ mod tests {
     /// gets (20 rows), over random vectors, where cosines crowd together.
     #[test]
     fn int8_shortlist_keeps_the_exact_top() {
-        let mut x = 0x853c_49e6_748f_ea9bu64;
-        let mut rnd = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x >> 40) as f32 / (1u64 << 24) as f32 - 0.5
-        };
+        let mut rnd = uniform(0x853c_49e6_748f_ea9bu64);
         let dim = 256;
         let mut all = Vec::new();
         let mut set = OwnerVectors::new(dim);
