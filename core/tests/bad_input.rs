@@ -367,7 +367,11 @@ fn bad_import_lines_write_nothing() {
         ),
         (
             format!("{good}{{\"entity_id\":\"u\",\"content\":7}}\n").into_bytes(),
-            "line 2",
+            "line 2: invalid content: invalid type: integer `7`, expected a string",
+        ),
+        (
+            format!("{good}\"a line of text\"\n").into_bytes(),
+            "line 2: invalid record: invalid type: string",
         ),
         (
             format!("{good}{{\"entity_id\":\"u\",\"content\":\"x\",\"type\":\"NOPE\"}}\n")
@@ -381,6 +385,42 @@ fn bad_import_lines_write_nothing() {
         (format!("{good}{tampered}").into_bytes(), "content_hash"),
         (format!("{good}{wrong_dim}\n").into_bytes(), "dimensions"),
     ];
+    // A wrong-typed field of a full record is named by its path.
+    let retyped = |path: &[&str], value: serde_json::Value| {
+        let mut v: serde_json::Value =
+            serde_json::from_str(export.lines().next().unwrap()).unwrap();
+        v["memory"]["id"] = "mem_eeeeeeeeeeeeeeee".into();
+        let mut at = &mut v;
+        for key in path {
+            at = &mut at[*key];
+        }
+        *at = value;
+        format!("{good}{v}\n").into_bytes()
+    };
+    let mut cases = cases;
+    cases.extend([
+        (
+            retyped(&["memory", "importance"], "high".into()),
+            "line 2: invalid memory.importance: invalid type: string \"high\", expected f64",
+        ),
+        (
+            retyped(&["memory", "pinned"], 3.into()),
+            "invalid memory.pinned: invalid type: integer `3`, expected a boolean",
+        ),
+        (
+            retyped(&["memory", "manual_tags"], "x".into()),
+            "invalid memory.manual_tags: invalid type: string",
+        ),
+        (
+            retyped(&["memory", "created_at"], "yesterday".into()),
+            "invalid memory.created_at",
+        ),
+        (retyped(&["embedding"], "abc".into()), "invalid embedding"),
+        (
+            retyped(&["memory", "type"], "SONG".into()),
+            "invalid memory.type: unknown variant `SONG`",
+        ),
+    ]);
     for (bytes, expect) in cases {
         let msg = rejects(&mut e, "import_error", |e| e.import_jsonl(&bytes).map(drop));
         assert!(msg.contains(expect), "{msg} (wanted {expect})");

@@ -454,14 +454,17 @@ impl Call {
 }
 
 /// Deserialises `T` from any serde source, naming a bad value by its path below `field`
-/// (`args.items[0].importance`). Faces use it for their own option objects too.
+/// (`args.items[0].importance`), or by its path alone when `field` is empty (`memory.pinned`;
+/// `record` when the value as a whole is wrong). Faces use it for their own option objects
+/// too, and imports for each line.
 pub fn deserialize<'de, T: Deserialize<'de>, D: Deserializer<'de>>(field: &str, d: D) -> Result<T> {
     serde_path_to_error::deserialize(d).map_err(|e| {
         let path = e.path().to_string();
-        let field = if path == "." {
-            field.to_string()
-        } else {
-            format!("{field}.{path}")
+        let field = match (path.as_str(), field) {
+            (".", "") => "record".to_string(),
+            (".", field) => field.to_string(),
+            (path, "") => path.to_string(),
+            (path, field) => format!("{field}.{path}"),
         };
         Error::invalid(field, plain_reason(&e.into_inner().to_string()))
     })
