@@ -459,6 +459,9 @@ pub fn text_search(
     reach: Reach,
     limit: usize,
 ) -> Result<Vec<(i64, f64)>> {
+    if terms.is_empty() {
+        return Ok(Vec::new());
+    }
     let scoped = !holds_every_memory(conn, owner)?;
     scored_text_search(conn, owner, terms, reach, limit, scoped)
 }

@@ -204,7 +204,8 @@ impl OwnerVectors {
                 (i, self.pks[i], product as f32 * q_scale * self.scales[i])
             })
             .collect();
-        top(&mut scored, keep, |&(_, pk, score)| (pk, score));
+        // Only which rows: the exact pass orders them.
+        best(&mut scored, keep, |&(_, pk, score)| (pk, score));
         scored.into_iter().map(|(i, _, _)| i).collect()
     }
 
@@ -266,6 +267,7 @@ fn distances(
     let mut count = vec![0usize; beyond as usize + 1];
     for (i, (c, d)) in codes.chunks_exact(w).zip(dist.iter_mut()).enumerate() {
         if wanted(&i) {
+            // Never above `beyond`; saying so lets the compiler drop the histogram's bounds check.
             *d = distance(q, c).min(beyond);
         }
         count[*d as usize] += 1;
@@ -285,15 +287,21 @@ fn hamming_of<const W: usize>(a: &[u64], b: &[u64]) -> u32 {
 
 /// Keeps the `k` best of `items` (highest score, then lowest pk), sorted best first.
 fn top<T>(items: &mut Vec<T>, k: usize, key: impl Fn(&T) -> (i64, f32)) {
-    let better = |a: &T, b: &T| {
-        let (ka, kb) = (key(a), key(b));
-        kb.1.total_cmp(&ka.1).then(ka.0.cmp(&kb.0))
-    };
+    best(items, k, &key);
+    items.sort_unstable_by(|a, b| better(key(a), key(b)));
+}
+
+/// Keeps the `k` best of `items` (highest score, then lowest pk), in no order.
+fn best<T>(items: &mut Vec<T>, k: usize, key: impl Fn(&T) -> (i64, f32)) {
     if items.len() > k {
-        items.select_nth_unstable_by(k - 1, better);
+        items.select_nth_unstable_by(k - 1, |a, b| better(key(a), key(b)));
         items.truncate(k);
     }
-    items.sort_unstable_by(better);
+}
+
+/// The order of (pk, score) pairs, best first: higher score, then lower pk.
+fn better(a: (i64, f32), b: (i64, f32)) -> std::cmp::Ordering {
+    b.1.total_cmp(&a.1).then(a.0.cmp(&b.0))
 }
 
 /// Mean share of the exact top `k` of each query (by dot product, ties to the lower key) that
