@@ -7,6 +7,7 @@ use rust_stemmers::{Algorithm, Stemmer};
 use sha2::{Digest, Sha256};
 
 use crate::embed::is_stopword;
+use crate::extract::is_vague_word;
 
 /// Content normalised for hashing: trimmed, whitespace collapsed, lowercased.
 pub fn normalise(content: &str) -> String {
@@ -116,13 +117,63 @@ pub fn stems<'a>(words: impl IntoIterator<Item = &'a str>) -> HashSet<String> {
         .collect()
 }
 
-/// The share of the stems asked about (`stems` of [`query_terms`]) that `content` says: 1
-/// when every word asked about is there, whatever the query or the store.
-pub fn coverage(asked: &HashSet<String>, content: &str) -> f64 {
-    if asked.is_empty() {
+/// Weight of a vague word (`extract/lists/vague.txt`, or a function word) among the words a
+/// query asks about: "what car do I own" asks about "car" more than about "own", and a memory
+/// that says only a question's vague words says little of it. On the development paraphrase
+/// set (`scripts/distill/dev-paraphrase.json`, default embedder) 0.25 puts the answering fact
+/// first for 0.35 of questions instead of 0.30 (in the first three: 0.67 instead of 0.65),
+/// and LoCoMo dev R@10 goes from 0.694 to 0.697 (MiniLM vectors: 0.690 to 0.702).
+pub const VAGUE_WORD_WEIGHT: f64 = 0.25;
+
+/// The words a query asks about ([`query_terms`]), by stem, each weighed: 1, or
+/// [`VAGUE_WORD_WEIGHT`] for a vague or function word.
+#[derive(Debug, Clone, Default)]
+pub struct Asked {
+    /// (stem, weight) in the order asked: sums run in a fixed order on every target.
+    weights: Vec<(String, f64)>,
+    /// What saying every word asked about counts for: their weights' sum, at least 1, so that
+    /// vague and function words alone never make a full match.
+    whole: f64,
+}
+
+impl Asked {
+    /// The words of `terms` (as [`query_terms`] gives them), weighed.
+    pub fn new(terms: &[String]) -> Asked {
+        let stemmer = Stemmer::create(Algorithm::English);
+        let mut weights: Vec<(String, f64)> = Vec::new();
+        for t in terms {
+            let lower = t.to_lowercase();
+            let weight = if is_stopword(&lower) || is_vague_word(&lower) {
+                VAGUE_WORD_WEIGHT
+            } else {
+                1.0
+            };
+            let stem = stemmer.stem(&lower).into_owned();
+            match weights.iter_mut().find(|(s, _)| *s == stem) {
+                Some((_, w)) => *w = w.max(weight),
+                None => weights.push((stem, weight)),
+            }
+        }
+        let whole = weights.iter().map(|(_, w)| w).sum::<f64>().max(1.0);
+        Asked { weights, whole }
+    }
+}
+
+/// How much of what was asked `content` says: the weights of the words asked about that it
+/// says (compared by stem) over [`Asked`]'s whole. 1 when it says every word asked about and
+/// they weigh at least one word, whatever the query or the store.
+pub fn coverage(asked: &Asked, content: &str) -> f64 {
+    if asked.weights.is_empty() {
         return 0.0;
     }
-    asked.intersection(&said(content, &initials(asked))).count() as f64 / asked.len() as f64
+    let said = said(content, &initials(asked.weights.iter().map(|(s, _)| s)));
+    let weight: f64 = asked
+        .weights
+        .iter()
+        .filter(|(stem, _)| said.contains(stem))
+        .map(|(_, w)| w)
+        .sum();
+    weight / asked.whole
 }
 
 /// The words asked about (`terms` of [`query_terms`]) that `content` says, compared by stem
@@ -224,9 +275,21 @@ mod tests {
             &["yell", "über"],
         ] {
             let terms: Vec<String> = asked.iter().map(|t| t.to_string()).collect();
-            let stemmed = stems(asked.iter().copied());
-            let every = stemmed.intersection(&said_all).count() as f64 / stemmed.len() as f64;
-            assert_eq!(coverage(&stemmed, &corpus), every);
+            let weight = |t: &str| {
+                if is_stopword(t) || is_vague_word(t) {
+                    VAGUE_WORD_WEIGHT
+                } else {
+                    1.0
+                }
+            };
+            let says: f64 = asked
+                .iter()
+                .filter(|t| said_all.contains(stemmer.stem(t).as_ref()))
+                .map(|t| weight(t))
+                .sum();
+            let whole = asked.iter().map(|t| weight(t)).sum::<f64>().max(1.0);
+            let got = coverage(&Asked::new(&terms), &corpus);
+            assert!((got - says / whole).abs() < 1e-12, "{asked:?}: {got}");
             let said: Vec<String> = terms
                 .iter()
                 .filter(|t| said_all.contains(stemmer.stem(t).as_ref()))
@@ -265,14 +328,35 @@ mod tests {
     fn coverage_is_the_share_of_the_words_asked_about() {
         let terms = query_terms("When is the quarterly report due?");
         assert_eq!(terms, ["quarterly", "report", "due"]);
-        let asked = stems(terms.iter().map(String::as_str));
+        let asked = Asked::new(&terms);
         assert_eq!(
             coverage(&asked, "The quarterly reports are due Friday"),
             1.0
         );
         assert!((coverage(&asked, "a report on whales") - 1.0 / 3.0).abs() < 1e-12);
         assert_eq!(coverage(&asked, "nothing here"), 0.0);
-        assert_eq!(coverage(&HashSet::new(), "anything"), 0.0);
+        assert_eq!(coverage(&Asked::default(), "anything"), 0.0);
+    }
+
+    #[test]
+    fn vague_words_count_for_less_and_alone_never_make_a_full_match() {
+        // "own" says little of the question: saying only it is a fifth of a match.
+        let asked = Asked::new(&query_terms("What car do I own?"));
+        let whole = 1.0 + VAGUE_WORD_WEIGHT;
+        assert_eq!(
+            coverage(&asked, "My car insurance is due in May"),
+            1.0 / whole
+        );
+        assert_eq!(coverage(&asked, "I own a bike"), VAGUE_WORD_WEIGHT / whole);
+        assert_eq!(coverage(&asked, "I own a car"), 1.0);
+        // Only vague words, or only function words: a text saying them all is no full match.
+        let asked = Asked::new(&query_terms("what do I keep up?"));
+        assert_eq!(
+            coverage(&asked, "I keep fit to keep up"),
+            2.0 * VAGUE_WORD_WEIGHT
+        );
+        let asked = Asked::new(&query_terms("who am I"));
+        assert_eq!(coverage(&asked, "who am I to say"), 2.0 * VAGUE_WORD_WEIGHT);
     }
 
     #[test]

@@ -604,8 +604,8 @@ export interface ScoreBreakdown {
    */
   vector: number;
   /**
-   * Text relevance: the share of the query's words the memory says, weighed by their
-   * rarity (BM25), 0 when none matched.
+   * Text relevance: the share of the query's words the memory says (a vague word such as
+   * "own" weighing a quarter), weighed by their rarity (BM25), 0 when none matched.
    */
   text: number;
   /**

@@ -20,6 +20,14 @@ fn words(text: &'static str) -> Vec<&'static str> {
     entries(text).map(|(_, l)| l).collect()
 }
 
+/// [`words`], sorted for binary search.
+fn sorted_words(text: &'static str) -> Vec<&'static str> {
+    let mut w = words(text);
+    w.sort_unstable();
+    w.dedup();
+    w
+}
+
 /// The number in a list line. The lists are part of the build, and a test reads every one of
 /// them, so a malformed line is a bug in the repository: say where it is.
 fn number(file: &str, line: usize, text: &str) -> f64 {
@@ -73,6 +81,7 @@ macro_rules! lists {
         }
     };
     (@read words, $file:literal) => { words(include_str!(concat!("lists/", $file))) };
+    (@read sorted_words, $file:literal) => { sorted_words(include_str!(concat!("lists/", $file))) };
     (@read $read:ident, $file:literal) => { $read($file, include_str!(concat!("lists/", $file))) };
 }
 
@@ -101,12 +110,19 @@ lists! {
     DEMONYMS: Vec<&'static str> = words("demonyms.txt");
     /// Words that carry no memory on their own.
     FILLER: Vec<&'static str> = words("filler.txt");
+    /// Words that say little of what a question is about (sorted: looked up by search).
+    VAGUE: Vec<&'static str> = sorted_words("vague.txt");
     /// Hedging cues and the confidence each takes off.
     HEDGES: Vec<(&'static str, f64)> = weighted("hedges.txt");
     /// Words and their valence.
     SENTIMENT: Vec<(&'static str, f64)> = weighted("sentiment.txt");
     /// Cue phrases of each memory type and their weight.
     CUES: Vec<(MemoryType, f64, Vec<&'static str>)> = sections("cues.txt");
+}
+
+/// Whether a lower-case word says little of what a question is about (`vague.txt`).
+pub fn vague(w: &str) -> bool {
+    VAGUE.binary_search(&w).is_ok()
 }
 
 /// Whether a lower-case word is a common English word.
@@ -124,6 +140,7 @@ mod tests {
             assert!(n > 0, "{file} is empty");
         }
         assert!(common("about") && !common("porto"));
+        assert!(vague("own") && vague("up") && !vague("car") && !vague("sister"));
         assert!(CUES
             .iter()
             .any(|(t, _, p)| *t == MemoryType::Plan && !p.is_empty()));

@@ -22,6 +22,7 @@ use crate::field::MAX_TAG_CHARS;
 pub use crate::graph::{EntityMention, RelationMention};
 use crate::model::{Kind, MemoryType};
 
+pub(crate) use lists::vague as is_vague_word;
 pub use transcript::ChatMessage;
 pub use words::sentences;
 

@@ -14,8 +14,9 @@ pub struct Candidate {
     pub pk: i64,
     /// Cosine similarity to the query vector.
     pub vector: f64,
-    /// Text relevance: the share of the query's words it says, weighed by their rarity (0 if
-    /// it did not match the text; see [`fuse`]).
+    /// Text relevance: the share of the query's words it says (vague words weighing less,
+    /// [`crate::text::coverage`]), weighed by their rarity (0 if it did not match the text;
+    /// see [`fuse`]).
     pub text: f64,
     /// Relevance lent by a session neighbour.
     pub context: f64,

@@ -349,7 +349,7 @@ fn candidates(
     let terms = text::query_terms(&req.query);
     let text_hits = memories::text_search(view.conn(), owner, &terms, reach, k)?;
     // How much of what was asked each text match says.
-    let asked = text::stems(terms.iter().map(String::as_str));
+    let asked = text::Asked::new(&terms);
     let pks: Vec<i64> = text_hits.iter().map(|h| h.0).collect();
     let contents = memories::contents(view.conn(), &pks)?;
     let text_hits: Vec<(i64, f64, f64)> = text_hits

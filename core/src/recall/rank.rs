@@ -85,8 +85,8 @@ pub struct ScoreBreakdown {
     /// Cosine similarity of the query vector and the memory's vector, divided by the
     /// mixed-precision penalty when consolidation stored the vector with fewer bits.
     pub vector: f64,
-    /// Text relevance: the share of the query's words the memory says, weighed by their
-    /// rarity (BM25), 0 when none matched.
+    /// Text relevance: the share of the query's words the memory says (a vague word such as
+    /// "own" weighing a quarter), weighed by their rarity (BM25), 0 when none matched.
     pub text: f64,
     /// The words of the query the memory says (compared by stem), in the order asked; common
     /// words only when the query has no other.
