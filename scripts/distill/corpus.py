@@ -1,8 +1,12 @@
 """The sentences the distilled vectors are fitted on, and their teacher vectors.
 
-Debian's `fortunes` package (`apt-get install fortunes`: quotations, jokes and aphorisms under
-free licences) split into sentences of 4–40 words, deduplicated and sorted, so the same
-package version gives the same corpus. Its MiniLM vectors are cached beside the token outputs.
+- Debian's `fortunes` package (`apt-get install fortunes`: quotations, jokes and aphorisms under
+  free licences) split into sentences of 4–40 words;
+- WordNet 3.0 (`apt-get install wordnet-base`; the WordNet licence, free to use): every example
+  sentence and every fourth definition of 4–40 words, which say what words mean in other words.
+
+Each deduplicated and sorted, so the same package versions give the same corpus. Their MiniLM
+vectors are cached beside the token outputs.
 """
 from __future__ import annotations
 
@@ -13,6 +17,7 @@ from pathlib import Path
 import numpy as np
 
 FORTUNES = Path("/usr/share/games/fortunes")
+WORDNET = Path("/usr/share/wordnet")
 # Collections of drawings rather than sentences.
 SKIP = {"art", "ascii-art"}
 
@@ -31,6 +36,25 @@ def sentences() -> list[str]:
                 if 4 <= len(s.split()) <= 40 and letters > 0.7 * len(s.replace(" ", "")):
                     out.add(s)
     return sorted(out)
+
+
+def wordnet() -> list[str]:
+    """WordNet 3.0's example sentences, then every fourth of its definitions (in sorted order),
+    4–40 words each (Debian's `wordnet-base`)."""
+    if not WORDNET.is_dir():
+        sys.exit("the corpus includes Debian's wordnet-base package: apt-get install wordnet-base")
+    examples, glosses = set(), set()
+    for pos in ("noun", "verb", "adj", "adv"):
+        text = (WORDNET / f"data.{pos}").read_text(encoding="utf-8", errors="ignore")
+        for line in text.splitlines():
+            if line.startswith("  ") or "|" not in line:
+                continue
+            for part in re.split(r";\s*", line.split("|", 1)[1].strip()):
+                quoted = part.startswith('"')
+                part = part.strip().strip('"').strip()
+                if 4 <= len(part.split()) <= 40:
+                    (examples if quoted else glosses).add(part)
+    return sorted(examples) + sorted(glosses)[::4]
 
 
 def teacher(model, tok, texts: list[str], cache: Path) -> np.ndarray:

