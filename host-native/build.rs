@@ -11,8 +11,11 @@ fn main() {
         .parent()
         .expect("host-native sits in the workspace")
         .to_path_buf();
+    // Everything the component is built from, the embedder's weights included (linked in
+    // with `include_bytes!`, which the inner build tracks but this script must ask for).
     for dir in [
         "core/src",
+        "core/assets",
         "core/Cargo.toml",
         "wasm/src",
         "wasm/wit",
