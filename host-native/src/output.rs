@@ -284,10 +284,23 @@ fn human(answer: &Answer) -> Result<String> {
                     h.score,
                     memory_line(&h.memory)
                 );
+                // Relevance itself (what `--min-score` compares), what it is made of, and how
+                // it stands against this query's best match.
+                let lent = if w.context >= 0.005 {
+                    format!(", lent by its conversation {:.2}", w.context)
+                } else {
+                    String::new()
+                };
                 let _ = writeln!(
                     out,
-                    "    relevance {:.2} (text {:.2}, vector {:.2}) · recency {:.2} · retention {:.2} · importance {:.2}",
-                    w.semantic, w.text, w.vector, w.recency, w.retention, w.importance
+                    "    relevance {:.2} (text {:.2}, vector {:.2}{lent}; {:.0} % of the best) · recency {:.2} · retention {:.2} · importance {:.2}",
+                    w.relevance,
+                    w.text,
+                    w.vector,
+                    w.semantic * 100.0,
+                    w.recency,
+                    w.retention,
+                    w.importance
                 );
             }
             if out.is_empty() {

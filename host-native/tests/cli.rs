@@ -319,11 +319,21 @@ fn the_commands_cover_a_memory_from_write_to_export() {
         "DELETED"
     );
 
-    // Human-readable output by default.
+    // Human-readable output by default: each hit's relevance is the one `--min-score`
+    // compares (`why.relevance`), not its share of the best match.
     let text = mnemo(p, &["search", "--entity", "ana", "Lisbon"]);
     let text = String::from_utf8(text.stdout).unwrap();
+    let hits = ok(p, &["search", "--entity", "ana", "Lisbon"]);
+    let why = &hits[0]["why"];
+    let relevance = why["relevance"].as_f64().unwrap();
     assert!(
-        text.contains("Her sister Lena moved to Lisbon") && text.contains("relevance"),
+        relevance < 0.995,
+        "a weak match, so its share of the best (100 %) differs"
+    );
+    assert!(
+        text.contains("Her sister Lena moved to Lisbon")
+            && text.contains(&format!("relevance {relevance:.2} ("))
+            && text.contains("100 % of the best"),
         "{text}"
     );
 }
