@@ -143,11 +143,7 @@ impl Asked {
         let mut weights: Vec<(String, f64)> = Vec::new();
         for t in terms {
             let lower = t.to_lowercase();
-            let weight = if is_stopword(&lower) || is_vague_word(&lower) {
-                VAGUE_WORD_WEIGHT
-            } else {
-                1.0
-            };
+            let weight = word_weight(&lower);
             let stem = stemmer.stem(&lower).into_owned();
             match weights.iter_mut().find(|(s, _)| *s == stem) {
                 Some((_, w)) => *w = w.max(weight),
@@ -156,6 +152,16 @@ impl Asked {
         }
         let whole = weights.iter().map(|(_, w)| w).sum::<f64>().max(1.0);
         Asked { weights, whole }
+    }
+}
+
+/// The weight of a lower-case word asked about: [`VAGUE_WORD_WEIGHT`] for a vague or function
+/// word, else 1.
+fn word_weight(lower: &str) -> f64 {
+    if is_stopword(lower) || is_vague_word(lower) {
+        VAGUE_WORD_WEIGHT
+    } else {
+        1.0
     }
 }
 
@@ -275,19 +281,12 @@ mod tests {
             &["yell", "über"],
         ] {
             let terms: Vec<String> = asked.iter().map(|t| t.to_string()).collect();
-            let weight = |t: &str| {
-                if is_stopword(t) || is_vague_word(t) {
-                    VAGUE_WORD_WEIGHT
-                } else {
-                    1.0
-                }
-            };
             let says: f64 = asked
                 .iter()
                 .filter(|t| said_all.contains(stemmer.stem(t).as_ref()))
-                .map(|t| weight(t))
+                .map(|t| word_weight(t))
                 .sum();
-            let whole = asked.iter().map(|t| weight(t)).sum::<f64>().max(1.0);
+            let whole = asked.iter().map(|t| word_weight(t)).sum::<f64>().max(1.0);
             let got = coverage(&Asked::new(&terms), &corpus);
             assert!((got - says / whole).abs() < 1e-12, "{asked:?}: {got}");
             let said: Vec<String> = terms
