@@ -6,7 +6,10 @@
 //! - a mixed load (remember, seed, search in turn) at 4, 16 and 64 clients: requests per
 //!   second and p50/p95/p99 latency;
 //! - search latency for one kept-alive client over 3,000 memories;
-//! - health (no engine call) at 64 clients: what the HTTP stack alone serves, for scale.
+//! - health (no engine call) at 64 clients: what the HTTP stack alone serves, for scale;
+//! - with an LLM extractor that takes [`LLM_DELAY`] to answer (a loopback chat endpoint):
+//!   [`LLM_CLIENTS`] clients each remembering and searching in turn, so a search's latency
+//!   shows whether it waits for other clients' LLM calls.
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -24,6 +27,10 @@ const MIXED_CLIENTS: [usize; 3] = [4, 16, 64];
 const SEARCH_STORE: usize = 3_000;
 /// Searches the single client makes.
 const SEARCHES: usize = 500;
+/// How long the benchmark's chat endpoint takes to answer (a fast local model).
+const LLM_DELAY: Duration = Duration::from_millis(200);
+/// Clients of the run with an LLM extractor.
+const LLM_CLIENTS: usize = 8;
 /// Owner of every benchmark memory.
 const OWNER: &str = "bench";
 /// Topics notes are about, so that searches find something.
@@ -41,13 +48,20 @@ struct Server {
 
 impl Server {
     fn start(token: &str) -> Result<Server> {
+        Server::start_with(token, &[])
+    }
+
+    /// Starts `serve` with `args` given before it (e.g. an LLM endpoint).
+    fn start_with(token: &str, args: &[&str]) -> Result<Server> {
         let data = std::env::temp_dir().join(format!(
             "mnemo-bench-serve-{}-{}",
             std::process::id(),
             crate::random_seed()
         ));
         let mut child = Command::new(std::env::current_exe()?)
-            .args(["--data", &data.to_string_lossy(), "serve", "--port", "0"])
+            .args(["--data", &data.to_string_lossy()])
+            .args(args)
+            .args(["serve", "--port", "0"])
             .env("MNEMO_TOKEN", token)
             .stderr(Stdio::piped())
             .spawn()
@@ -125,6 +139,52 @@ impl Client {
         }
         Ok(value)
     }
+}
+
+/// A loopback chat-completions endpoint that answers every request after [`LLM_DELAY`],
+/// extracting one memory that repeats the user's words. Its base URL.
+fn slow_chat() -> Result<String> {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0")?;
+    let url = format!("http://{}/v1", listener.local_addr()?);
+    std::thread::spawn(move || {
+        for stream in listener.incoming().flatten() {
+            std::thread::spawn(move || answer_slowly(stream));
+        }
+    });
+    Ok(url)
+}
+
+/// Answers one chat request on `stream` (a connection per request) after [`LLM_DELAY`].
+fn answer_slowly(stream: std::net::TcpStream) -> Result<()> {
+    use std::io::{Read, Write};
+    let mut reader = BufReader::new(stream.try_clone()?);
+    let mut length = 0;
+    loop {
+        let mut line = String::new();
+        if reader.read_line(&mut line)? == 0 || line == "\r\n" {
+            break;
+        }
+        if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+            length = v.trim().parse().unwrap_or(0);
+        }
+    }
+    let mut body = vec![0; length];
+    reader.read_exact(&mut body)?;
+    let request: Value = serde_json::from_slice(&body)?;
+    std::thread::sleep(LLM_DELAY);
+    let said = request["messages"][1]["content"]
+        .as_str()
+        .unwrap_or("nothing");
+    let memories =
+        json!({"memories": [{"content": format!("User said: {said}"), "type": "CONTEXT"}]});
+    let answer = json!({"choices": [{"index": 0, "message": {"role": "assistant", "content": memories.to_string()}}]})
+        .to_string();
+    write!(
+        &stream,
+        "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{answer}",
+        answer.len()
+    )?;
+    Ok(())
 }
 
 /// A note of its own: a topic and words no other note has, so dedup keeps every one.
@@ -307,6 +367,46 @@ pub fn run(out: &Path, seconds: u64) -> Result<()> {
         "p99_ms": quantile(&lat, 0.99),
     });
     eprintln!("health: {}", report["health"]);
+    drop(server);
+
+    // An LLM extractor that takes LLM_DELAY: each client remembers, then searches.
+    let llm = slow_chat()?;
+    let server = Server::start_with(&token, &["--llm-url", &llm, "--llm-model", "slow"])?;
+    let client = Client::new(&server.base, &token);
+    let items: Vec<Value> = (0..SEARCH_STORE / 10)
+        .map(|i| json!({ "entity_id": OWNER, "content": note(9_999, i) }))
+        .collect();
+    client.post("seed", &json!({ "items": items }))?;
+    let (n, elapsed, lat) = drive(&server.base, &token, LLM_CLIENTS, span, |client, c, i| {
+        if i % 2 == 0 {
+            client.post(
+                "remember",
+                &json!({ "entity_id": OWNER, "content": format!("I moved the {} today. {}", TOPICS[i % TOPICS.len()], note(c, i)) }),
+            )
+        } else {
+            client.post(
+                "search",
+                &json!({ "entity_id": OWNER, "query": TOPICS[(c + i) % TOPICS.len()] }),
+            )
+        }
+        .map(|_| ())
+    })?;
+    let of_call = |k: usize| -> Value {
+        let of: Vec<_> = lat.iter().filter(|(i, _)| i % 2 == k).copied().collect();
+        json!({
+            "per_second": (of.len() as f64 / elapsed.as_secs_f64()).round(),
+            "p50_ms": quantile(&of, 0.50),
+            "p99_ms": quantile(&of, 0.99),
+        })
+    };
+    report["slow_llm"] = json!({
+        "clients": LLM_CLIENTS,
+        "llm_delay_ms": LLM_DELAY.as_millis() as u64,
+        "requests": n,
+        "remember": of_call(0),
+        "search": of_call(1),
+    });
+    eprintln!("slow_llm: {}", report["slow_llm"]);
     drop(server);
 
     if let Some(dir) = out.parent() {

@@ -11,13 +11,14 @@
 //! 54.5 ms with writers first, at the same throughput.
 
 use std::collections::HashSet;
-use std::sync::mpsc;
+use std::sync::{mpsc, Arc};
 use std::thread::JoinHandle;
 
 use anyhow::Result;
 use tokio::sync::oneshot;
 
-use crate::runtime::{CallError, Runtime};
+use crate::ahead::Providers;
+use crate::runtime::{CallError, Clock, Runtime};
 
 /// The calls that write, as the engine's call schema marks them: these are grouped.
 pub fn writes(schema: &serde_json::Value) -> HashSet<String> {
@@ -73,6 +74,9 @@ struct Job {
 #[derive(Clone)]
 pub struct Engine {
     queue: mpsc::Sender<Message>,
+    /// The component's endpoints, whose answers a call's own task fetches ahead.
+    providers: Arc<Providers>,
+    clock: Clock,
 }
 
 impl Engine {
@@ -80,14 +84,29 @@ impl Engine {
     /// thread's result says why it ended (an error when the component failed).
     pub fn start(rt: Runtime, writes: HashSet<String>) -> Result<(Engine, JoinHandle<Result<()>>)> {
         let (queue, jobs) = mpsc::channel();
+        let (providers, clock) = (rt.providers(), rt.clock());
         let thread = std::thread::Builder::new()
             .name("mnemo-engine".into())
             .spawn(move || run(rt, &jobs, &writes))?;
-        Ok((Engine { queue }, thread))
+        Ok((
+            Engine {
+                queue,
+                providers,
+                clock,
+            },
+            thread,
+        ))
     }
 
-    /// Runs one call, answering when it is done (and, for a write, durable).
+    /// Runs one call, answering when it is done (and, for a write, durable). What the call
+    /// will ask a remote endpoint is asked first, on a thread of its own, so the engine's
+    /// thread does not wait on it (see [`crate::ahead`]).
     pub async fn call(&self, method: &str, args: String) -> Outcome {
+        if self.providers.remote() {
+            let (providers, now) = (self.providers.clone(), self.clock.now());
+            let (m, a) = (method.to_string(), args.clone());
+            let _ = tokio::task::spawn_blocking(move || providers.prefetch(&m, &a, now)).await;
+        }
         let (reply, answer) = oneshot::channel();
         let job = Job {
             method: method.to_string(),

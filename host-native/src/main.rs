@@ -2,6 +2,7 @@
 //! wasmtime on a store in the data directory, so the native tool and the browser run the same
 //! engine code and give the same JSON.
 
+mod ahead;
 mod bench_serve;
 mod cli;
 mod datadir;

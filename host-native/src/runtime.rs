@@ -3,6 +3,7 @@
 //! and runs calls on one store.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use anyhow::{anyhow, Context, Result};
@@ -16,7 +17,9 @@ pub use exports::mnemo::engine::engine::Error as CallError;
 use exports::mnemo::engine::engine::OpenOptions;
 use mnemo::engine::host::{EmbedderInfo, Host};
 
-use crate::providers::{HttpChat, HttpEmbedder};
+pub use crate::ahead::Embedding;
+use crate::ahead::Providers;
+use crate::providers::HttpChat;
 
 /// The engine component, built by build.rs.
 const COMPONENT: &[u8] = include_bytes!(env!("MNEMO_COMPONENT"));
@@ -47,7 +50,8 @@ impl Clock {
         }
     }
 
-    fn now(&self) -> i64 {
+    /// Milliseconds since the epoch.
+    pub fn now(&self) -> i64 {
         match self {
             Clock::Fixed(t) => *t,
             Clock::Running { at, since } => at.saturating_add(since.elapsed().as_millis() as i64),
@@ -59,21 +63,12 @@ impl Clock {
     }
 }
 
-/// Where the store's vectors come from when not from the built-in embedder.
-pub enum Embedding {
-    /// The caller passes a vector with each call (benchmarks, tools with their own model).
-    Supplied { model: String, dimension: u32 },
-    /// An OpenAI-compatible embeddings endpoint.
-    Http(HttpEmbedder),
-}
-
 /// What the component's `host` imports answer with.
 pub struct State {
     wasi: WasiCtx,
     table: ResourceTable,
     clock: Clock,
-    embedding: Option<Embedding>,
-    llm: Option<HttpChat>,
+    providers: Arc<Providers>,
 }
 
 impl WasiView for State {
@@ -90,7 +85,7 @@ impl Host for State {
         self.clock.now()
     }
     fn embedder(&mut self) -> Option<EmbedderInfo> {
-        self.embedding.as_ref().map(|e| match e {
+        self.providers.embedding.as_ref().map(|e| match e {
             Embedding::Supplied { model, dimension } => EmbedderInfo {
                 model: model.clone(),
                 dimension: *dimension,
@@ -102,13 +97,7 @@ impl Host for State {
         })
     }
     fn embed(&mut self, texts: Vec<String>) -> Result<Vec<Vec<f32>>, String> {
-        match &self.embedding {
-            Some(Embedding::Http(h)) => h.embed(&texts),
-            Some(Embedding::Supplied { model, .. }) => {
-                Err(format!("vectors of {model} come with each call; pass one"))
-            }
-            None => Err("this host has no embedding model; the built-in embedder is in use".into()),
-        }
+        self.providers.embed(&texts)
     }
     fn extract(
         &mut self,
@@ -116,9 +105,7 @@ impl Host for State {
         content: String,
         _now: i64,
     ) -> Option<Result<String, String>> {
-        self.llm
-            .as_ref()
-            .map(|llm| llm.ask(&instructions, &content))
+        self.providers.ask(&instructions, &content)
     }
 }
 
@@ -179,8 +166,7 @@ impl Runtime {
             wasi,
             table: ResourceTable::new(),
             clock: options.clock,
-            embedding: options.embedding,
-            llm: options.llm,
+            providers: Arc::new(Providers::new(options.embedding, options.llm)),
         };
         let mut store = Store::new(&engine, state);
         let bindings = Mnemo::instantiate(&mut store, &component, &linker)?;
@@ -252,6 +238,17 @@ impl Runtime {
         let result = f(&mut self);
         self.close()?;
         result
+    }
+
+    /// The endpoints the component calls, shared with the threads that fetch their answers
+    /// ahead of it.
+    pub fn providers(&self) -> Arc<Providers> {
+        self.store.data().providers.clone()
+    }
+
+    /// The clock the component reads.
+    pub fn clock(&self) -> Clock {
+        self.store.data().clock
     }
 
     /// Moves a fixed clock (scenarios replay time this way).

@@ -317,3 +317,172 @@ fn consolidation_asks_the_chat_model_to_summarise_a_cluster() {
     assert!(said.iter().all(|s| contents.contains(s)), "{contents:?}");
     let _ = std::fs::remove_dir_all(&data);
 }
+
+/// A chat endpoint that holds each request until the test releases it (one release per
+/// request), answering `content`; what it was asked is recorded as it arrives.
+fn held_chat_server(
+    content: &'static str,
+) -> (
+    String,
+    std::sync::mpsc::Sender<()>,
+    std::sync::mpsc::Receiver<Value>,
+) {
+    let (release, held) = std::sync::mpsc::channel::<()>();
+    let (arrived, asked) = std::sync::mpsc::channel::<Value>();
+    let held = std::sync::Mutex::new(held);
+    let url = peer(move |_, request| {
+        let _ = arrived.send(request);
+        let _ = held.lock().unwrap().recv();
+        let answer = json!({"choices": [{"index": 0, "message": {"role": "assistant", "content": content}}]});
+        (200, answer.to_string())
+    });
+    (format!("{url}/v1"), release, asked)
+}
+
+/// How long a test waits for something that should happen at once, before calling it hung.
+const HUNG: std::time::Duration = std::time::Duration::from_secs(30);
+
+#[test]
+fn a_slow_llm_holds_up_only_the_request_that_waits_for_it() {
+    let (url, release, asked) = held_chat_server(
+        r#"{"memories": [{"content": "User is a paramedic in Cork", "type": "IDENTITY"}]}"#,
+    );
+    let server = common::Server::start_with(
+        "slow-llm",
+        None,
+        &["--llm-url", &url, "--llm-model", "toy-chat"],
+        None,
+    );
+    std::thread::scope(|scope| {
+        let remembering = scope.spawn(|| {
+            server.send(
+                "POST",
+                "/api/v1/remember",
+                json!({"entity_id": "ana", "content": "I'm a paramedic in Cork"}),
+            )
+        });
+        // The LLM has the question and is holding it.
+        let question = asked.recv_timeout(HUNG).expect("the LLM was asked");
+        assert_eq!(
+            question["messages"][1]["content"],
+            "I'm a paramedic in Cork"
+        );
+        // Meanwhile other clients' reads and writes are answered.
+        let (done, answered) = std::sync::mpsc::channel();
+        let server = &server;
+        scope.spawn(move || {
+            let seed = server.send(
+                "POST",
+                "/api/v1/seed",
+                json!({"items": [{"entity_id": "ana", "content": "Ana's bike is blue"}]}),
+            );
+            let search = server.send(
+                "POST",
+                "/api/v1/search",
+                json!({"entity_id": "ana", "query": "bike"}),
+            );
+            let _ = done.send((seed, search));
+        });
+        let ((seed_status, seed), (search_status, hits)) = answered
+            .recv_timeout(HUNG)
+            .expect("a seed and a search are answered while the LLM holds a remember");
+        assert_eq!(seed_status, 200, "{seed}");
+        assert_eq!(search_status, 200, "{hits}");
+        assert!(hits.to_string().contains("Ana's bike is blue"), "{hits}");
+        assert!(
+            asked.try_recv().is_err(),
+            "nothing else asked the LLM meanwhile"
+        );
+        release.send(()).unwrap();
+        let (status, report) = remembering.join().unwrap();
+        assert_eq!(status, 200, "{report}");
+        assert!(report.get("fallback").is_none(), "{report}");
+    });
+    // The engine used the answer fetched ahead: the LLM was asked once, not again by it.
+    assert!(asked.try_recv().is_err(), "the LLM was asked twice");
+    let (_, list) = server.send("GET", "/api/v1/memories?entity_id=ana", Value::Null);
+    assert!(
+        list.to_string().contains("User is a paramedic in Cork"),
+        "{list}"
+    );
+}
+
+#[test]
+fn a_failed_llm_is_reported_as_when_the_engine_asks_it_itself() {
+    let (url, asked) = chat_server(vec![(500, r#"{"error": "overloaded"}"#)]);
+    let server = common::Server::start_with(
+        "failed-llm",
+        None,
+        &["--llm-url", &url, "--llm-model", "toy-chat"],
+        None,
+    );
+    let (status, report) = server.send(
+        "POST",
+        "/api/v1/remember",
+        json!({"entity_id": "ana", "content": "My sister Ana lives in Porto."}),
+    );
+    assert_eq!(status, 200, "{report}");
+    let note = report["fallback"].as_str().unwrap_or_default();
+    assert!(
+        note.contains("the LLM failed") && note.contains("built-in extractor"),
+        "{report}"
+    );
+    assert_eq!(
+        asked.lock().unwrap().len(),
+        1,
+        "the failure was not asked again"
+    );
+}
+
+#[test]
+fn served_writes_and_searches_embed_each_text_once() {
+    let inputs = std::sync::Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
+    let log = inputs.clone();
+    let url = peer(move |_, request| {
+        let texts = request["input"].as_array().cloned().unwrap_or_default();
+        log.lock()
+            .unwrap()
+            .extend(texts.iter().filter_map(|t| t.as_str().map(str::to_string)));
+        (200, embeddings(&request, toy_vector))
+    });
+    let url = format!("{url}/v1");
+    let server = common::Server::start_with(
+        "embed-ahead",
+        None,
+        &["--embed-url", &url, "--embed-model", "toy-letters"],
+        None,
+    );
+    let probe = inputs.lock().unwrap().len();
+    let (s, r) = server.send(
+        "POST",
+        "/api/v1/seed",
+        json!({"items": [{"entity_id": "ana", "content": "Ana's bike is blue"}, {"entity_id": "ana", "content": "Ana rows on Sundays"}]}),
+    );
+    assert_eq!(s, 200, "{r}");
+    let (s, r) = server.send(
+        "POST",
+        "/api/v1/remember",
+        json!({"entity_id": "ana", "content": "I moved to Lisbon in May."}),
+    );
+    assert_eq!(s, 200, "{r}");
+    let (s, hits) = server.send(
+        "POST",
+        "/api/v1/search",
+        json!({"entity_id": "ana", "query": "rowing"}),
+    );
+    assert_eq!(s, 200, "{hits}");
+    assert!(hits.to_string().contains("Ana rows on Sundays"), "{hits}");
+    let embedded = inputs.lock().unwrap()[probe..].to_vec();
+    let mut sorted = embedded.clone();
+    sorted.sort();
+    assert_eq!(
+        sorted,
+        [
+            "Ana rows on Sundays",
+            "Ana's bike is blue",
+            "I moved to Lisbon in May.",
+            "rowing"
+        ],
+        "each text embedded once: {embedded:?}"
+    );
+}

@@ -27,7 +27,7 @@ pub use transcript::ChatMessage;
 pub use words::sentences;
 
 /// Role-tagged messages as the transcript text the extractor reads.
-pub(crate) fn transcript(messages: &[ChatMessage]) -> Result<String> {
+pub fn transcript(messages: &[ChatMessage]) -> Result<String> {
     transcript::from_messages(messages)
 }
 
