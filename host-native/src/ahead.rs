@@ -10,12 +10,18 @@
 //! Answers are kept by exactly what was asked (the instructions and text, or the text to
 //! embed) and taken once. A question not asked ahead, or dropped from the bounded store, is
 //! asked when the engine needs it, so a call's result never depends on what was fetched ahead.
+//!
+//! The built-in extractor needs no endpoint, but it too is work the engine's thread need not
+//! do: [`Providers::extract_ahead`] runs it (the same code as the component's, natively) on
+//! the request's thread and hands the engine a `remember` with its memories already found.
 
 use std::num::NonZeroUsize;
 use std::sync::Mutex;
 
 use lru::LruCache;
+use mnemo_core::api::RememberArgs;
 use mnemo_core::extract::{self, Extractor, LlmExtractor, RuleExtractor};
+use mnemo_core::field::{Content, Id};
 use mnemo_core::Call;
 
 use crate::providers::{HttpChat, HttpEmbedder};
@@ -155,9 +161,29 @@ impl Providers {
         }
     }
 
+    /// The arguments of a `remember` for the built-in extractor (no LLM here, none given in
+    /// the call), with the memories it finds in the content at `now` given as `extracted`:
+    /// what the engine would have found, so it stores the same. `None` for any other call,
+    /// and for arguments the engine would refuse (it says why itself).
+    pub fn extract_ahead(&self, method: &str, args: &str, now: i64) -> Option<String> {
+        if method != "remember" || self.llm.is_some() {
+            return None;
+        }
+        let Ok(Call::Remember(mut a)) = Call::from_json(method, args) else {
+            return None;
+        };
+        if a.extracted.is_some() || a.llm_output.is_some() || a.messages.is_some() {
+            return None;
+        }
+        Id::owner(&a.entity_id).ok()?;
+        Content::parse("content", &a.content).ok()?;
+        a.extracted = Some(RuleExtractor.extract(&a.content, now).ok()?);
+        serde_json::to_string::<RememberArgs>(&a).ok()
+    }
+
     /// For a `remember`: the LLM's answer about its text (kept), and the memories' texts that
     /// will be embedded, found as the engine finds them.
-    fn remember_texts(&self, a: mnemo_core::api::RememberArgs, now: i64) -> Vec<String> {
+    fn remember_texts(&self, a: RememberArgs, now: i64) -> Vec<String> {
         if let Some(extracted) = a.extracted {
             return (extracted.into_iter())
                 .filter(|x| x.vector.is_none())

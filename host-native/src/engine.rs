@@ -98,12 +98,18 @@ impl Engine {
         ))
     }
 
-    /// Runs one call, answering when it is done (and, for a write, durable). What the call
-    /// will ask a remote endpoint is asked first, on a thread of its own, so the engine's
-    /// thread does not wait on it (see [`crate::ahead`]).
+    /// Runs one call, answering when it is done (and, for a write, durable). The built-in
+    /// extractor's work and what the call will ask a remote endpoint are done first, on the
+    /// request's own thread, so the engine's thread neither does nor waits for them (see
+    /// [`crate::ahead`]).
     pub async fn call(&self, method: &str, args: String) -> Outcome {
+        let now = self.clock.now();
+        let args = match self.providers.extract_ahead(method, &args, now) {
+            Some(extracted) => extracted,
+            None => args,
+        };
         if self.providers.remote() {
-            let (providers, now) = (self.providers.clone(), self.clock.now());
+            let providers = self.providers.clone();
             let (m, a) = (method.to_string(), args.clone());
             let _ = tokio::task::spawn_blocking(move || providers.prefetch(&m, &a, now)).await;
         }

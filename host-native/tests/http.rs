@@ -863,3 +863,83 @@ fn reembed_moves_the_served_store_and_refuses_what_it_cannot() {
     let (_, r) = s.send("POST", "/api/v1/call/embedding_model", json!({}));
     assert_eq!(r, json!({"model": "mnemo-hash-v1", "dimension": 384}));
 }
+
+/// The memories of `list` (a `list` answer) without what differs from store to store (ids,
+/// made by each store's own randomness).
+fn without_ids(list: &Value) -> Vec<Value> {
+    list["memories"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            let mut m = m.clone();
+            m.as_object_mut().unwrap().remove("id");
+            m
+        })
+        .collect()
+}
+
+#[test]
+fn a_served_remember_stores_what_the_engine_itself_extracts() {
+    // The server runs the built-in extractor on the request's thread; the CLI leaves it to
+    // the component. Same clock, same text: the same memories and graph.
+    let text = "My sister Ana moved to Porto last week. I have a dentist appointment \
+                tomorrow at 3pm. I think I prefer green tea to coffee. Remind me to call Marco \
+                on Friday!";
+    let args = json!({"entity_id": "kai", "content": text, "session_id": "s1"});
+    let cli = |data: &std::path::Path, args: &[&str]| -> Value {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_mnemo"))
+            .arg("--data")
+            .arg(data)
+            .args(["--json", "--now", "2023-11-14T22:13:20Z"])
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let mut s = Server::start("extract-ahead", None);
+    let (st, served) = s.send("POST", "/api/v1/remember", args.clone());
+    assert_eq!(st, 200, "{served}");
+    s.keep = true;
+    let served_data = s.data.clone();
+    drop(s);
+    let direct_data = Server::fresh("extract-ahead-cli");
+    let direct = cli(&direct_data, &["call", "remember", &args.to_string()]);
+    let actions = |r: &Value| -> Vec<Value> {
+        (r["outcomes"].as_array().unwrap().iter())
+            .map(|o| o["action"].clone())
+            .collect()
+    };
+    assert_eq!(actions(&served), actions(&direct));
+    let list = r#"{"entity_id": "kai", "oldest_first": true}"#;
+    let memories = without_ids(&cli(&served_data, &["call", "list", list]));
+    assert!(memories.len() >= 3, "{memories:?}");
+    assert_eq!(
+        (memories.iter())
+            .filter(|m| !m["expires_at"].is_null())
+            .count(),
+        2,
+        "the appointment and the reminder expire: {memories:?}"
+    );
+    assert_eq!(
+        memories,
+        without_ids(&cli(&direct_data, &["call", "list", list]))
+    );
+    let entities = r#"{"entity_id": "kai"}"#;
+    let served_entities = cli(&served_data, &["call", "entities", entities]);
+    assert!(
+        served_entities.as_array().is_some_and(|e| !e.is_empty()),
+        "{served_entities}"
+    );
+    assert_eq!(
+        without_ids(&json!({"memories": served_entities})),
+        without_ids(&json!({"memories": cli(&direct_data, &["call", "entities", entities])}))
+    );
+    let _ = std::fs::remove_dir_all(&served_data);
+    let _ = std::fs::remove_dir_all(&direct_data);
+}
