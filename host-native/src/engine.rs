@@ -64,6 +64,9 @@ enum Message {
     Stop,
 }
 
+/// Answers for the requests of a group, each with where it goes.
+type Answers = Vec<(oneshot::Sender<Outcome>, Outcome)>;
+
 struct Job {
     method: String,
     args: String,
@@ -85,9 +88,19 @@ impl Engine {
     pub fn start(rt: Runtime, writes: HashSet<String>) -> Result<(Engine, JoinHandle<Result<()>>)> {
         let (queue, jobs) = mpsc::channel();
         let (providers, clock) = (rt.providers(), rt.clock());
+        // A group's answers go to the runtime in one message, sent on from one of its tasks:
+        // waking each request's task from this thread cost a system call apiece.
+        let (answers, mut answered) = tokio::sync::mpsc::unbounded_channel::<Answers>();
+        tokio::spawn(async move {
+            while let Some(group) = answered.recv().await {
+                for (reply, outcome) in group {
+                    let _ = reply.send(outcome);
+                }
+            }
+        });
         let thread = std::thread::Builder::new()
             .name("mnemo-engine".into())
-            .spawn(move || run(rt, &jobs, &writes))?;
+            .spawn(move || run(rt, &jobs, &writes, &answers))?;
         Ok((
             Engine {
                 queue,
@@ -134,7 +147,12 @@ impl Engine {
 }
 
 /// The thread's loop: take what is waiting, the writes as one group, then the reads.
-fn run(mut rt: Runtime, jobs: &mpsc::Receiver<Message>, writes: &HashSet<String>) -> Result<()> {
+fn run(
+    mut rt: Runtime,
+    jobs: &mpsc::Receiver<Message>,
+    writes: &HashSet<String>,
+    answers: &tokio::sync::mpsc::UnboundedSender<Answers>,
+) -> Result<()> {
     let mut stopping = false;
     while !stopping {
         let Ok(first) = jobs.recv() else { break };
@@ -153,7 +171,7 @@ fn run(mut rt: Runtime, jobs: &mpsc::Receiver<Message>, writes: &HashSet<String>
             .into_iter()
             .partition(|job| writes.contains(&job.method));
         if !group.is_empty() {
-            write_group(&mut rt, group)?;
+            write_group(&mut rt, group, answers)?;
         }
         for job in reads {
             let outcome = rt.call(&job.method, &job.args);
@@ -164,7 +182,11 @@ fn run(mut rt: Runtime, jobs: &mpsc::Receiver<Message>, writes: &HashSet<String>
 }
 
 /// Runs the writes waiting as one group commit and answers each once it is durable.
-fn write_group(rt: &mut Runtime, group: Vec<Job>) -> Result<()> {
+fn write_group(
+    rt: &mut Runtime,
+    group: Vec<Job>,
+    answers: &tokio::sync::mpsc::UnboundedSender<Answers>,
+) -> Result<()> {
     let (calls, replies): (Vec<(String, String)>, Vec<_>) = group
         .into_iter()
         .map(|job| ((job.method, job.args), job.reply))
@@ -181,9 +203,8 @@ fn write_group(rt: &mut Runtime, group: Vec<Job>) -> Result<()> {
             return Err(e);
         }
     };
-    for (reply, outcome) in replies.into_iter().zip(outcomes) {
-        let _ = reply.send(outcome);
-    }
+    // Gone only when the runtime is: the requests waiting then end with it.
+    let _ = answers.send(replies.into_iter().zip(outcomes).collect());
     Ok(())
 }
 
