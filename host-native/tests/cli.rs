@@ -1,12 +1,14 @@
 //! Drives the real `mnemo` binary (the engine component inside wasmtime): conformance with the
 //! native core, every command, bad input, the data-directory lock, and a crash mid-import.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 use serde_json::{json, Value};
 
-const T0: &str = "2023-11-14T22:13:20Z";
+const T0: &str = common::NOW;
 
 /// A fresh data directory, removed on drop.
 struct Data(PathBuf);
@@ -36,15 +38,9 @@ fn mnemo(data: &Path, args: &[&str]) -> Output {
 
 /// Runs with `--json --now T0 --seed 1` and parses stdout; panics unless it succeeded.
 fn ok(data: &Path, args: &[&str]) -> Value {
-    let mut all = vec!["--json", "--now", T0, "--seed", "1"];
+    let mut all = vec!["--seed", "1"];
     all.extend_from_slice(args);
-    let out = mnemo(data, &all);
-    assert!(
-        out.status.success(),
-        "mnemo {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("one JSON document")
+    common::cli(data, &all)
 }
 
 /// Runs with `--json` and expects the engine to refuse: exit 1 and `{"error": {code, …}}`.

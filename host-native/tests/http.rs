@@ -6,7 +6,7 @@ mod common;
 use std::io::{Read, Write};
 use std::net::TcpStream;
 
-use common::Server;
+use common::{cli, Server};
 use serde_json::{json, Value};
 
 #[test]
@@ -887,21 +887,6 @@ fn a_served_remember_stores_what_the_engine_itself_extracts() {
                 tomorrow at 3pm. I think I prefer green tea to coffee. Remind me to call Marco \
                 on Friday!";
     let args = json!({"entity_id": "kai", "content": text, "session_id": "s1"});
-    let cli = |data: &std::path::Path, args: &[&str]| -> Value {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_mnemo"))
-            .arg("--data")
-            .arg(data)
-            .args(["--json", "--now", "2023-11-14T22:13:20Z"])
-            .args(args)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        serde_json::from_slice(&out.stdout).unwrap()
-    };
     let mut s = Server::start("extract-ahead", None);
     let (st, served) = s.send("POST", "/api/v1/remember", args.clone());
     assert_eq!(st, 200, "{served}");

@@ -73,7 +73,7 @@ impl Server {
         let clock: &[&str] = if args.contains(&"--start-at") {
             &[]
         } else {
-            &["--now", "2023-11-14T22:13:20Z"]
+            &["--now", NOW]
         };
         cmd.args(["--data", data.to_str().unwrap()])
             .args(clock)
@@ -234,6 +234,27 @@ pub fn embeddings(request: &Value, vector: impl Fn(&str) -> Vec<f32>) -> String 
         .map(|(i, t)| serde_json::json!({"object": "embedding", "index": i, "embedding": vector(t.as_str().unwrap_or(""))}))
         .collect();
     serde_json::json!({"object": "list", "model": request["model"], "data": data}).to_string()
+}
+
+/// The fixed clock of the servers and commands the tests run.
+pub const NOW: &str = "2023-11-14T22:13:20Z";
+
+/// Runs `mnemo --data <data> --json --now NOW <args>` and parses its output; panics unless it
+/// succeeded.
+pub fn cli(data: &std::path::Path, args: &[&str]) -> Value {
+    let out = Command::new(env!("CARGO_BIN_EXE_mnemo"))
+        .arg("--data")
+        .arg(data)
+        .args(["--json", "--now", NOW])
+        .args(args)
+        .output()
+        .expect("run mnemo");
+    assert!(
+        out.status.success(),
+        "mnemo {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("one JSON document")
 }
 
 /// The first line a server process writes to its (piped) stderr: where it listens.
