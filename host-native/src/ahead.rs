@@ -162,7 +162,8 @@ impl Providers {
     }
 
     /// The arguments of a `remember` for the built-in extractor (no LLM here, none given in
-    /// the call), with the memories it finds in the content at `now` given as `extracted`:
+    /// the call), with the memories it finds in the content (or the messages' transcript) at
+    /// `now` given as `extracted`:
     /// what the engine would have found, so it stores the same. `None` for any other call,
     /// and for arguments the engine would refuse (it says why itself).
     pub fn extract_ahead(&self, method: &str, args: &str, now: i64) -> Option<String> {
@@ -172,12 +173,18 @@ impl Providers {
         let Ok(Call::Remember(mut a)) = Call::from_json(method, args) else {
             return None;
         };
-        if a.extracted.is_some() || a.llm_output.is_some() || a.messages.is_some() {
+        if a.extracted.is_some() || a.llm_output.is_some() {
             return None;
         }
+        // The text the engine would extract from: the content, or the messages' transcript.
+        let text = match &a.messages {
+            Some(messages) if a.content.is_empty() => extract::transcript(messages).ok()?,
+            Some(_) => return None,
+            None => a.content.clone(),
+        };
         Id::owner(&a.entity_id).ok()?;
-        Content::parse("content", &a.content).ok()?;
-        a.extracted = Some(RuleExtractor.extract(&a.content, now).ok()?);
+        Content::parse("content", &text).ok()?;
+        a.extracted = Some(RuleExtractor.extract(&text, now).ok()?);
         serde_json::to_string::<RememberArgs>(&a).ok()
     }
 

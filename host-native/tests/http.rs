@@ -887,29 +887,43 @@ fn a_served_remember_stores_what_the_engine_itself_extracts() {
                 tomorrow at 3pm. I think I prefer green tea to coffee. Remind me to call Marco \
                 on Friday!";
     let args = json!({"entity_id": "kai", "content": text, "session_id": "s1"});
+    // And a conversation given as messages: only the user's turns are remembered.
+    let chat = json!({"entity_id": "kai", "session_id": "s2", "messages": [
+        {"role": "user", "content": "My brother Omar lives in Accra."},
+        {"role": "assistant", "content": "Noted! Your brother Omar lives in Accra."},
+        {"role": "user", "content": "I start my new job at the bakery next Monday."},
+    ]});
     let mut s = Server::start("extract-ahead", None);
     let (st, served) = s.send("POST", "/api/v1/remember", args.clone());
     assert_eq!(st, 200, "{served}");
+    let (st, served_chat) = s.send("POST", "/api/v1/remember", chat.clone());
+    assert_eq!(st, 200, "{served_chat}");
     s.keep = true;
     let served_data = s.data.clone();
     drop(s);
     let direct_data = Server::fresh("extract-ahead-cli");
     let direct = cli(&direct_data, &["call", "remember", &args.to_string()]);
+    let direct_chat = cli(&direct_data, &["call", "remember", &chat.to_string()]);
     let actions = |r: &Value| -> Vec<Value> {
         (r["outcomes"].as_array().unwrap().iter())
             .map(|o| o["action"].clone())
             .collect()
     };
     assert_eq!(actions(&served), actions(&direct));
+    assert_eq!(actions(&served_chat), actions(&direct_chat));
     let list = r#"{"entity_id": "kai", "oldest_first": true}"#;
     let memories = without_ids(&cli(&served_data, &["call", "list", list]));
-    assert!(memories.len() >= 3, "{memories:?}");
+    assert!(memories.len() >= 5, "{memories:?}");
+    assert!(
+        !format!("{memories:?}").contains("Noted!"),
+        "the assistant's turn is not remembered: {memories:?}"
+    );
     assert_eq!(
         (memories.iter())
             .filter(|m| !m["expires_at"].is_null())
             .count(),
-        2,
-        "the appointment and the reminder expire: {memories:?}"
+        3,
+        "the appointment, the reminder and the new job expire: {memories:?}"
     );
     assert_eq!(
         memories,
