@@ -64,6 +64,7 @@ fn store<K: std::hash::Hash + Eq, V>(n: usize) -> Mutex<LruCache<K, V>> {
 }
 
 impl Providers {
+    /// The host's endpoints (either may be absent), nothing fetched ahead yet.
     pub fn new(embedding: Option<Embedding>, llm: Option<HttpChat>) -> Providers {
         Providers {
             embedding,
