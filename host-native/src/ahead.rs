@@ -139,6 +139,7 @@ impl Providers {
         let Ok(call) = Call::from_json(method, args) else {
             return;
         };
+        // What the engine embeds for the call, when it does.
         let texts: Vec<String> = match call {
             Call::Remember(a) => self.remember_texts(a, now),
             Call::Seed(a) => (a.items.into_iter())
@@ -146,6 +147,7 @@ impl Providers {
                 .map(|m| m.content)
                 .collect(),
             Call::Search(r) if r.vector.is_none() => vec![r.query],
+            Call::Update(u) if u.patch.vector.is_none() => u.patch.content.into_iter().collect(),
             _ => Vec::new(),
         };
         let Some(h) = self.embedder() else { return };

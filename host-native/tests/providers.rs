@@ -472,6 +472,13 @@ fn served_writes_and_searches_embed_each_text_once() {
     );
     assert_eq!(s, 200, "{hits}");
     assert!(hits.to_string().contains("Ana rows on Sundays"), "{hits}");
+    let id = r["outcomes"][0]["id"].as_str().unwrap().to_string();
+    let (s, r) = server.send(
+        "PUT",
+        &format!("/api/v1/memories/{id}"),
+        json!({"entity_id": "ana", "content": "I moved to Lisbon in June."}),
+    );
+    assert_eq!(s, 200, "{r}");
     let embedded = inputs.lock().unwrap()[probe..].to_vec();
     let mut sorted = embedded.clone();
     sorted.sort();
@@ -480,6 +487,7 @@ fn served_writes_and_searches_embed_each_text_once() {
         [
             "Ana rows on Sundays",
             "Ana's bike is blue",
+            "I moved to Lisbon in June.",
             "I moved to Lisbon in May.",
             "rowing"
         ],
