@@ -267,6 +267,12 @@ fn drive(
     Ok((all.len(), elapsed, all))
 }
 
+/// The latencies (sorted by latency) of the turns whose number is `k` modulo `n`: one call
+/// of a load whose clients make `n` calls in turn.
+fn of_turn(sorted: &[(usize, Duration)], n: usize, k: usize) -> Latencies {
+    sorted.iter().filter(|(i, _)| i % n == k).copied().collect()
+}
+
 /// The `q` quantile of latencies sorted by latency, in milliseconds.
 fn quantile<T>(sorted: &[(T, Duration)], q: f64) -> f64 {
     if sorted.is_empty() {
@@ -346,7 +352,7 @@ pub fn run(out: &Path, seconds: u64) -> Result<()> {
             "p95_ms": quantile(&lat, 0.95),
             "p99_ms": quantile(&lat, 0.99),
             "by_call": MIXED_CALLS.iter().enumerate().map(|(k, call)| {
-                let of_call: Vec<_> = lat.iter().filter(|(i, _)| i % MIXED_CALLS.len() == k).copied().collect();
+                let of_call = of_turn(&lat, MIXED_CALLS.len(), k);
                 (call.to_string(), json!({
                     "p50_ms": quantile(&of_call, 0.50),
                     "p99_ms": quantile(&of_call, 0.99),
@@ -392,7 +398,7 @@ pub fn run(out: &Path, seconds: u64) -> Result<()> {
         .map(|_| ())
     })?;
     let of_call = |k: usize| -> Value {
-        let of: Vec<_> = lat.iter().filter(|(i, _)| i % 2 == k).copied().collect();
+        let of = of_turn(&lat, 2, k);
         json!({
             "per_second": (of.len() as f64 / elapsed.as_secs_f64()).round(),
             "p50_ms": quantile(&of, 0.50),

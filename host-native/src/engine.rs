@@ -79,6 +79,8 @@ pub struct Engine {
     queue: mpsc::Sender<Message>,
     /// The component's endpoints, whose answers a call's own task fetches ahead.
     providers: Arc<Providers>,
+    /// The component's clock when the thread started (a server never moves it), which dates
+    /// the extractions done ahead.
     clock: Clock,
 }
 
