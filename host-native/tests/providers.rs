@@ -342,6 +342,33 @@ fn held_chat_server(
 /// How long a test waits for something that should happen at once, before calling it hung.
 const HUNG: std::time::Duration = std::time::Duration::from_secs(30);
 
+/// Another client's seed and search are answered while a request waits on a held endpoint
+/// (given `HUNG` at most: a hung server fails the test).
+fn another_client_is_answered(server: &common::Server) {
+    std::thread::scope(|scope| {
+        let (done, answered) = std::sync::mpsc::channel();
+        scope.spawn(move || {
+            let seed = server.send(
+                "POST",
+                "/api/v1/seed",
+                json!({"items": [{"entity_id": "ana", "content": "Ana's bike is blue"}]}),
+            );
+            let search = server.send(
+                "POST",
+                "/api/v1/search",
+                json!({"entity_id": "ana", "query": "bike"}),
+            );
+            let _ = done.send((seed, search));
+        });
+        let ((seed_status, seed), (search_status, hits)) = answered
+            .recv_timeout(HUNG)
+            .expect("another client's seed and search are answered meanwhile");
+        assert_eq!(seed_status, 200, "{seed}");
+        assert_eq!(search_status, 200, "{hits}");
+        assert!(hits.to_string().contains("Ana's bike is blue"), "{hits}");
+    });
+}
+
 #[test]
 fn a_slow_llm_holds_up_only_the_request_that_waits_for_it() {
     let (url, release, asked) = held_chat_server(
@@ -368,27 +395,7 @@ fn a_slow_llm_holds_up_only_the_request_that_waits_for_it() {
             "I'm a paramedic in Cork"
         );
         // Meanwhile other clients' reads and writes are answered.
-        let (done, answered) = std::sync::mpsc::channel();
-        let server = &server;
-        scope.spawn(move || {
-            let seed = server.send(
-                "POST",
-                "/api/v1/seed",
-                json!({"items": [{"entity_id": "ana", "content": "Ana's bike is blue"}]}),
-            );
-            let search = server.send(
-                "POST",
-                "/api/v1/search",
-                json!({"entity_id": "ana", "query": "bike"}),
-            );
-            let _ = done.send((seed, search));
-        });
-        let ((seed_status, seed), (search_status, hits)) = answered
-            .recv_timeout(HUNG)
-            .expect("a seed and a search are answered while the LLM holds a remember");
-        assert_eq!(seed_status, 200, "{seed}");
-        assert_eq!(search_status, 200, "{hits}");
-        assert!(hits.to_string().contains("Ana's bike is blue"), "{hits}");
+        another_client_is_answered(&server);
         assert!(
             asked.try_recv().is_err(),
             "nothing else asked the LLM meanwhile"
@@ -493,4 +500,59 @@ fn served_writes_and_searches_embed_each_text_once() {
         ],
         "each text embedded once: {embedded:?}"
     );
+}
+
+#[test]
+fn a_slow_embedding_holds_up_only_the_request_that_waits_for_it() {
+    // An embeddings endpoint serving each connection on its own thread, holding any request
+    // that asks for a text with "slowly" in it until the test releases it.
+    let (release, held) = std::sync::mpsc::channel::<()>();
+    let (arrived, asked) = std::sync::mpsc::channel::<()>();
+    let held = std::sync::Arc::new(std::sync::Mutex::new(held));
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/v1", listener.local_addr().unwrap());
+    std::thread::spawn(move || {
+        for stream in listener.incoming().flatten() {
+            let (held, arrived) = (held.clone(), arrived.clone());
+            std::thread::spawn(move || {
+                let mut stream = stream;
+                let request = common::read_request(&stream);
+                if request.to_string().contains("slowly") {
+                    let _ = arrived.send(());
+                    let _ = held.lock().unwrap().recv();
+                }
+                let body = embeddings(&request, toy_vector);
+                let _ = std::io::Write::write_all(
+                    &mut stream,
+                    format!(
+                        "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                        body.len()
+                    )
+                    .as_bytes(),
+                );
+            });
+        }
+    });
+    let server = common::Server::start_with(
+        "slow-embedding",
+        None,
+        &["--embed-url", &url, "--embed-model", "toy-letters"],
+        None,
+    );
+    std::thread::scope(|scope| {
+        let seeding = scope.spawn(|| {
+            server.send(
+                "POST",
+                "/api/v1/seed",
+                json!({"items": [{"entity_id": "ana", "content": "Ana paints slowly"}]}),
+            )
+        });
+        asked.recv_timeout(HUNG).expect("the endpoint was asked");
+        // While that text's vector is held, another client's write and search are answered.
+        another_client_is_answered(&server);
+        release.send(()).unwrap();
+        let (status, report) = seeding.join().unwrap();
+        assert_eq!(status, 200, "{report}");
+        assert_eq!(report["outcomes"][0]["action"], "created", "{report}");
+    });
 }

@@ -207,7 +207,7 @@ pub fn peer(answer: impl Fn(usize, Value) -> (u16, String) + Send + 'static) -> 
 }
 
 /// The JSON body of one HTTP request read from `stream` (null when it is not JSON).
-fn read_request(stream: &TcpStream) -> Value {
+pub fn read_request(stream: &TcpStream) -> Value {
     let mut reader = BufReader::new(stream.try_clone().unwrap());
     let mut length = 0;
     loop {
