@@ -485,3 +485,37 @@ fn relevance_is_comparable_across_queries_and_min_score_means_it() {
         .unwrap();
     assert!(err.to_string().contains("min_relevance"), "{err}");
 }
+
+#[test]
+fn a_memory_saying_one_word_of_several_does_not_outrank_what_was_meant() {
+    let (mut e, _) = engine();
+    let yoga = seed_one(&mut e, mem("u", "My yoga class is at 7am on Saturdays."));
+    let trip = seed_one(
+        &mut e,
+        mem(
+            "u",
+            "I've booked a weekend in Seville for our anniversary in May.",
+        ),
+    );
+    seed_one(
+        &mut e,
+        mem("u", "I play bass guitar in a jazz band on weekends."),
+    );
+    seed_one(&mut e, mem("u", "My partner's native language is Dutch."));
+    let hits = search(&mut e, "u", "What time is my weekend exercise session?");
+    assert_eq!(hits[0].memory.id, yoga, "{hits:?}");
+    // "weekend" is said, but it is one of the words asked about: weak evidence, well under
+    // the share of the question it says.
+    let partial = hits.iter().find(|h| h.memory.id == trip).unwrap();
+    assert_eq!(partial.why.matched, ["weekend"]);
+    assert!(
+        partial.why.text > 0.0 && partial.why.text < 0.2,
+        "{partial:?}"
+    );
+    // Saying every word asked about is still a full match.
+    let whole = search(&mut e, "u", "weekend in Seville");
+    assert_eq!(
+        (whole[0].memory.id.as_str(), whole[0].why.text),
+        (trip.as_str(), 1.0)
+    );
+}

@@ -605,7 +605,8 @@ export interface ScoreBreakdown {
   vector: number;
   /**
    * Text relevance: the share of the query's words the memory says (a vague word such as
-   * "own" weighing a quarter), weighed by their rarity (BM25), 0 when none matched.
+   * "own" weighing a quarter), weighed by their rarity (BM25), squared so that saying one
+   * word of several is weak evidence; 0 when none matched.
    */
   text: number;
   /**

@@ -15,8 +15,8 @@ pub struct Candidate {
     /// Cosine similarity to the query vector.
     pub vector: f64,
     /// Text relevance: the share of the query's words it says (vague words weighing less,
-    /// [`crate::text::coverage`]), weighed by their rarity (0 if it did not match the text;
-    /// see [`fuse`]).
+    /// [`crate::text::coverage`]), weighed by their rarity, squared (0 if it did not match the
+    /// text; see [`fuse`]).
     pub text: f64,
     /// Relevance lent by a session neighbour.
     pub context: f64,
@@ -70,7 +70,9 @@ pub fn cache_key(owner: &str, query: &str, vector: &[f32], reach: Reach, k: usiz
 /// Union of the vector and text candidates, in key order. Every candidate gets its cosine
 /// (from `cosine`); text matches (key, BM25, coverage) get their text relevance: the share of
 /// the query's words they say, each counted at the least half, the rest by their BM25 over the
-/// best of this query, so that among memories saying as much the rarer words rank first.
+/// best of this query, so that among memories saying as much the rarer words rank first;
+/// squared, so that saying one word of several asked about is weak evidence (see
+/// [`PARTIAL_MATCH_POWER`]).
 pub fn fuse(
     vector_hits: &[(i64, f32)],
     text_hits: &[(i64, f64, f64)],
@@ -87,13 +89,24 @@ pub fn fuse(
         } else {
             0.0
         };
-        let text = coverage * (0.5 + 0.5 * rarity);
+        let text = (coverage * (0.5 + 0.5 * rarity)).powi(PARTIAL_MATCH_POWER);
         all.entry(pk)
             .or_insert_with(|| Candidate::near(pk, cosine(pk).unwrap_or(0.0)))
             .text = text;
     }
     all.into_values().collect()
 }
+
+/// The power text relevance is raised to. A memory that says one word of a three-word
+/// question ("What do I tinker with in my spare time?" — "I keep a spare key under the
+/// flowerpot") is a third of a match, 0.11 once squared, and no longer outranks the memory
+/// that means what was asked but shares no word with it; a memory saying every word asked
+/// about keeps 1. On the paraphrase development set the answering fact is in the top 3 for
+/// 116 of 146 questions (113 linear, 115 at 1.5; cubed 117, but LoCoMo dev R@10 0.685).
+/// LoCoMo dev R@1/5/10 with the default embedder: 0.310/0.552/0.704 → 0.316/0.555/0.704; it
+/// costs the other embedders some R@10 (MiniLM vectors 0.701 → 0.690, `mnemo-hash-v1` 0.675 →
+/// 0.649), and gives MiniLM vectors the paraphrases' top 3 for 96 % of questions (from 91 %).
+pub const PARTIAL_MATCH_POWER: i32 = 2;
 
 /// Candidates sorted by relevance, best first (ties by key, so every target agrees).
 pub fn by_relevance(candidates: &mut [Candidate], vector_weight: f64) {
@@ -191,7 +204,8 @@ mod tests {
                 Candidate {
                     pk: 3,
                     vector: 0.25,
-                    text: 0.3125,
+                    // (0.5 · (0.5 + 0.5 · 2/8))²
+                    text: 0.09765625,
                     context: 0.0
                 },
             ]

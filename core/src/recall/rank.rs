@@ -86,7 +86,8 @@ pub struct ScoreBreakdown {
     /// mixed-precision penalty when consolidation stored the vector with fewer bits.
     pub vector: f64,
     /// Text relevance: the share of the query's words the memory says (a vague word such as
-    /// "own" weighing a quarter), weighed by their rarity (BM25), 0 when none matched.
+    /// "own" weighing a quarter), weighed by their rarity (BM25), squared so that saying one
+    /// word of several is weak evidence; 0 when none matched.
     pub text: f64,
     /// The words of the query the memory says (compared by stem), in the order asked; common
     /// words only when the query has no other.
