@@ -7,7 +7,7 @@
 //! Memories are examined in key order from a cursor kept in the store, `STEP_BATCH` per run;
 //! a run over memories already examined finds what it found before and changes nothing.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use serde::{Deserialize, Serialize};
 
@@ -52,16 +52,79 @@ pub(super) fn discover(tx: &mut Tx, now: Millis) -> Result<RelateReport> {
         more,
         ..Default::default()
     };
+    let mut seen = Seen::default();
     for (pk, owner) in &rows {
         report.examined += 1;
-        relate(tx, *pk, owner, now, &mut report)?;
+        relate(tx, *pk, owner, now, &mut seen, &mut report)?;
     }
     Ok(report)
 }
 
+/// What a run has read already. The memories of a batch share their tags and partners, and
+/// linking changes no memory, tag or entity, so each is read once per run: every lookup of a
+/// tag in the full-text index walks the owner's whole posting list.
+#[derive(Default)]
+struct Seen {
+    /// The newest [`PARTNERS`] memories in use carrying a tag, by (owner, tag).
+    tagged: HashMap<(String, String), Vec<i64>>,
+    /// What a memory shares, when it takes part, by owner and key.
+    shareable: HashMap<String, HashMap<i64, Option<Shareable>>>,
+}
+
+impl Seen {
+    /// The newest [`PARTNERS`] memories of `owner` carrying one of `tags`: the newest of the
+    /// union of each tag's newest, which holds them all.
+    fn any_of(&mut self, tx: &Tx, owner: &str, tags: &[String]) -> Result<Vec<i64>> {
+        let mut found: BTreeSet<i64> = BTreeSet::new();
+        for tag in tags {
+            let key = (owner.to_string(), tag.clone());
+            if !self.tagged.contains_key(&key) {
+                let pks = memories::tagged(tx.conn(), owner, std::slice::from_ref(tag), PARTNERS)?;
+                self.tagged.insert(key.clone(), pks);
+            }
+            found.extend(&self.tagged[&key]);
+        }
+        Ok(found.into_iter().rev().take(PARTNERS).collect())
+    }
+
+    /// What each of `keys` (memories of `owner`) shares, for those that take part.
+    fn partners(&mut self, tx: &Tx, owner: &str, keys: &[i64]) -> Result<Vec<(i64, &Shareable)>> {
+        if !self.shareable.contains_key(owner) {
+            self.shareable.insert(owner.to_string(), HashMap::new());
+        }
+        let known = self.shareable.get_mut(owner).expect("inserted above");
+        let unread: Vec<i64> = keys
+            .iter()
+            .copied()
+            .filter(|k| !known.contains_key(k))
+            .collect();
+        let mut read: HashMap<i64, Memory> = memories::by_pks(tx.conn(), owner, &unread)?
+            .into_iter()
+            .collect();
+        for k in unread {
+            let shares = match read.remove(&k) {
+                Some(m) if in_use(&m) => Some(Shareable::of(tx.conn(), k, &m)?),
+                _ => None,
+            };
+            known.insert(k, shares);
+        }
+        Ok(keys
+            .iter()
+            .filter_map(|k| known[k].as_ref().map(|s| (*k, s)))
+            .collect())
+    }
+}
+
 /// Links memory `pk` of `owner` to its best partners, and unlinks those that no longer share
 /// enough.
-fn relate(tx: &mut Tx, pk: i64, owner: &str, now: Millis, report: &mut RelateReport) -> Result<()> {
+fn relate(
+    tx: &mut Tx,
+    pk: i64,
+    owner: &str,
+    now: Millis,
+    seen: &mut Seen,
+    report: &mut RelateReport,
+) -> Result<()> {
     let conn = tx.conn();
     let Some(m) = memories::by_pk(conn, owner, pk)? else {
         return Ok(());
@@ -75,26 +138,22 @@ fn relate(tx: &mut Tx, pk: i64, owner: &str, now: Millis, report: &mut RelateRep
         .into_iter()
         .collect();
     let tags: Vec<String> = mine.tags().cloned().collect();
-    partners.extend(memories::tagged(conn, owner, &tags, PARTNERS)?);
+    partners.extend(seen.any_of(tx, owner, &tags)?);
     partners.extend(existing.keys());
     partners.remove(&pk);
     let keys: Vec<i64> = partners.into_iter().collect();
-    let rows = memories::by_pks(conn, owner, &keys)?;
+    let rows = seen.partners(tx, owner, &keys)?;
     let set = tx.vectors(owner)?;
     let cosine = |other: i64| match (set.get(pk), set.get(other)) {
         (Some(a), Some(b)) => embed::dot(a, b) as f64,
         _ => 0.0,
     };
     let mut weighed: Vec<(i64, f64, i64)> = Vec::new();
-    for (other, o) in &rows {
-        if !in_use(o) {
-            continue;
-        }
-        let theirs = Shareable::of(conn, *other, o)?;
-        let cosine = cosine(*other);
-        if let Some((w, n)) = mine.weigh(&theirs, cosine) {
+    for (other, theirs) in rows {
+        let cosine = cosine(other);
+        if let Some((w, n)) = mine.weigh(theirs, cosine) {
             if w >= MIN_WEIGHT {
-                weighed.push((*other, w, n));
+                weighed.push((other, w, n));
             }
         }
     }
