@@ -58,6 +58,7 @@ mod maintain;
 mod math;
 pub mod model;
 pub mod notes;
+mod order;
 pub mod recall;
 pub mod schedule;
 mod store;

@@ -8,7 +8,7 @@ use mnemo_core::*;
 use serde_json::{json, Value};
 
 fn call(e: &mut Engine, method: &str, args: Value) -> Result<Value> {
-    Call::parse(method, args).and_then(|c| e.call(c))
+    Call::parse(method, &args).and_then(|c| e.call(c))
 }
 
 #[test]
@@ -382,6 +382,30 @@ fn call_json_takes_text_and_names_what_is_wrong() {
         let err = e.call_json(method, args).unwrap_err();
         assert_eq!(err.code(), "invalid_input", "{method} {args}: {err}");
         assert!(err.to_string().contains(needle), "{method} {args}: {err}");
+    }
+    // The path names the value where it stopped: in a later element, over several lines, an
+    // unknown key however written (brackets and commas inside strings are text), and the
+    // object a field is missing from.
+    for (method, args, start) in [
+        (
+            "seed",
+            r#"{"items":[{"entity_id":"ana","content":"x"},{"entity_id":"ana","content":"y","importance":"high"}]}"#,
+            "invalid args.items[1].importance: invalid type: string \"high\"",
+        ),
+        (
+            "seed",
+            "{\n  \"items\": [\n    {\"entity_id\": \"ana\",\n     \"content\": [1]}\n  ]\n}",
+            "invalid args.items[0].content: invalid type: sequence",
+        ),
+        (
+            "search",
+            r#"{"entity_id":"ana","query":"x, [y] {z}","ключ\"":1}"#,
+            "invalid args.ключ\": unknown field `ключ\"`",
+        ),
+        ("reembed", r#"{}"#, "invalid args: missing field `model`"),
+    ] {
+        let err = e.call_json(method, args).unwrap_err().to_string();
+        assert!(err.starts_with(start), "{method} {args}: {err}");
     }
     let err = e.call_json("drop_tables", "{}").unwrap_err();
     assert_eq!(err.code(), "unknown_value");

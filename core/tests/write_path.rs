@@ -601,7 +601,7 @@ fn role_tagged_messages_are_remembered_as_what_the_user_said() {
     use mnemo_core::api::Call;
     let (mut e, _) = engine();
     let run =
-        |e: &mut Engine, v: serde_json::Value| Call::parse("remember", v).and_then(|c| e.call(c));
+        |e: &mut Engine, v: serde_json::Value| Call::parse("remember", &v).and_then(|c| e.call(c));
     let r = run(
         &mut e,
         serde_json::json!({"entity_id": "ana", "messages": [

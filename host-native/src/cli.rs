@@ -525,9 +525,9 @@ pub fn parse_now(s: &str) -> Result<i64> {
 /// A command's value of one of the engine's types (an enum spelled as in JSON), refused the
 /// way the engine refuses a bad argument.
 fn value<T: DeserializeOwned>(field: &str, text: &str) -> Result<T> {
-    Ok(mnemo_core::api::deserialize(
+    Ok(mnemo_core::api::from_value(
         field,
-        serde_json::Value::String(text.to_string()),
+        &serde_json::Value::String(text.to_string()),
     )?)
 }
 
@@ -675,8 +675,7 @@ pub fn calls(command: Command) -> Result<Vec<Call>> {
                 })?;
                 let mut items: Vec<NewMemory> = Vec::with_capacity(lines.len());
                 for (n, line) in &lines {
-                    let mut de = serde_json::Deserializer::from_str(line);
-                    items.push(mnemo_core::api::deserialize(&field(*n), &mut de)?);
+                    items.push(mnemo_core::api::from_text(&field(*n), line)?);
                 }
                 return Ok(items
                     .chunks(SEED_BATCH)

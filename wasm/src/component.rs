@@ -82,8 +82,8 @@ impl GuestStore for Store {
                 },
             ));
         if !options.config.trim().is_empty() {
-            let mut de = serde_json::Deserializer::from_str(&options.config);
-            let config: Config = mnemo_core::api::deserialize("config", &mut de).map_err(error)?;
+            let config: Config =
+                mnemo_core::api::from_text("config", &options.config).map_err(error)?;
             builder = builder.config(config);
         }
         // The host's model when it has one, else the built-in embedder the store records

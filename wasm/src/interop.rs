@@ -24,13 +24,5 @@ pub fn coded(message: &str, code: &str) -> JsValue {
 /// Parses JSON text (empty counts as `{}`), naming a bad field by its path below `field`.
 pub fn from_json<T: DeserializeOwned>(field: &str, json: &str) -> Result<T, JsValue> {
     let json = if json.trim().is_empty() { "{}" } else { json };
-    let mut de = serde_json::Deserializer::from_str(json);
-    let value = mnemo_core::api::deserialize(field, &mut de).map_err(error)?;
-    de.end().map_err(|e| {
-        error(Error::InvalidInput {
-            field: field.into(),
-            reason: format!("trailing characters: {e}"),
-        })
-    })?;
-    Ok(value)
+    mnemo_core::api::from_text(field, json).map_err(error)
 }

@@ -8,10 +8,12 @@
 //! A face only turns its own values into a serde `Deserializer`, so every target parses,
 //! dispatches and serialises with this code and gives byte-identical JSON.
 
+mod path;
 mod scenario;
 mod schema;
 
-use serde::{Deserialize, Deserializer, Serialize};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 pub use scenario::{run_scenario, Scenario, Step};
@@ -95,11 +97,12 @@ macro_rules! calls {
         }),+];
 
         impl Call {
-            /// Parses the arguments of `method` from any serde source (a JS value, JSON text,
-            /// …). A bad argument is named by its path: `invalid args.items[0].importance: …`.
-            pub fn parse<'de, D: Deserializer<'de>>(method: &str, args: D) -> Result<Call> {
+            /// Parses the arguments of `method` from JSON text (`""` counts as no arguments).
+            /// A bad argument is named by its path: `invalid args.items[0].importance: …`.
+            pub fn from_json(method: &str, args: &str) -> Result<Call> {
+                let args = if args.trim().is_empty() { "{}" } else { args };
                 match method {
-                    $($method => Ok(Call::$variant(deserialize("args", args)?)),)+
+                    $($method => Ok(Call::$variant(from_text("args", args)?)),)+
                     other => Err(Error::UnknownValue {
                         field: "method",
                         value: other.to_string(),
@@ -442,32 +445,38 @@ pub struct ModelInfo {
 }
 
 impl Call {
-    /// Parses a call whose arguments are JSON text (`""` counts as no arguments).
-    pub fn from_json(method: &str, args: &str) -> Result<Call> {
-        let args = if args.trim().is_empty() { "{}" } else { args };
-        let mut de = serde_json::Deserializer::from_str(args);
-        let call = Call::parse(method, &mut de)?;
-        de.end()
-            .map_err(|e| Error::invalid("args", format!("trailing characters: {e}")))?;
-        Ok(call)
+    /// Parses the arguments of `method` from a JSON value.
+    pub fn parse(method: &str, args: &Value) -> Result<Call> {
+        Call::from_json(method, &args.to_string())
     }
 }
 
-/// Deserialises `T` from any serde source, naming a bad value by its path below `field`
+/// Parses `T` from JSON text, naming a bad value by its path below `field`
 /// (`args.items[0].importance`), or by its path alone when `field` is empty (`memory.pinned`;
 /// `record` when the value as a whole is wrong). Faces use it for their own option objects
 /// too, and imports for each line.
-pub fn deserialize<'de, T: Deserialize<'de>, D: Deserializer<'de>>(field: &str, d: D) -> Result<T> {
-    serde_path_to_error::deserialize(d).map_err(|e| {
-        let path = e.path().to_string();
+pub fn from_text<T: DeserializeOwned>(field: &str, text: &str) -> Result<T> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    let value = T::deserialize(&mut de).map_err(|e| {
+        let path = path::path_at(text, path::offset(text, e.line(), e.column()));
         let field = match (path.as_str(), field) {
             (".", "") => "record".to_string(),
             (".", field) => field.to_string(),
             (path, "") => path.to_string(),
             (path, field) => format!("{field}.{path}"),
         };
-        Error::invalid(field, plain_reason(&e.into_inner().to_string()))
-    })
+        Error::invalid(field, plain_reason(&e.to_string()))
+    })?;
+    de.end().map_err(|e| {
+        let field = if field.is_empty() { "record" } else { field };
+        Error::invalid(field, format!("trailing characters: {e}"))
+    })?;
+    Ok(value)
+}
+
+/// [`from_text`] of a JSON value.
+pub fn from_value<T: DeserializeOwned>(field: &str, value: &Value) -> Result<T> {
+    from_text(field, &value.to_string())
 }
 
 /// A deserialiser's message without what depends on how the arguments were written down (the

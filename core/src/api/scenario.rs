@@ -47,7 +47,7 @@ pub fn run_scenario(scenario: &Scenario) -> Result<Vec<Value>> {
         }
         let args = step.args.clone().unwrap_or_else(|| serde_json::json!({}));
         out.push(outcome(
-            Call::parse(&step.method, args).and_then(|c| engine.call(c)),
+            Call::parse(&step.method, &args).and_then(|c| engine.call(c)),
         ));
     }
     Ok(out)

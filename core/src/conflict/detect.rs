@@ -175,7 +175,7 @@ fn content(words: &[String], also_drop: &[&str]) -> Vec<String> {
         })
         .cloned()
         .collect();
-    v.sort();
+    crate::order::sort(&mut v);
     v.dedup();
     v
 }

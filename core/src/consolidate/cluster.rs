@@ -105,7 +105,7 @@ pub(super) fn merge_clusters(
         if members.len() < CLUSTER_MIN {
             continue;
         }
-        members.sort_by(|(a_pk, a), (b_pk, b)| {
+        crate::order::sort_by(&mut members, |(a_pk, a), (b_pk, b)| {
             b.importance
                 .total_cmp(&a.importance)
                 .then(b.access_count.cmp(&a.access_count))

@@ -47,7 +47,7 @@ pub(super) fn prune(tx: &mut Tx, cfg: &ConsolidateConfig, now: Millis) -> Result
             let days = now.saturating_sub(r.last_touch) as f64 / DAY_MS as f64;
             rank::feedback_multiplier(r.feedback) * rank::recency(days)
         };
-        rows.sort_by(|a, b| {
+        crate::order::sort_by(&mut rows, |a, b| {
             usefulness(a)
                 .total_cmp(&usefulness(b))
                 .then(a.pk.cmp(&b.pk))

@@ -158,7 +158,7 @@ fn relate(
         }
     }
     // The best partners, and any already linked that still qualify.
-    weighed.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    crate::order::sort_by(&mut weighed, |a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
     let mut keep: BTreeMap<i64, (f64, i64)> = BTreeMap::new();
     for (i, (other, w, n)) in weighed.into_iter().enumerate() {
         if i < LINKS_PER_MEMORY || existing.contains_key(&other) {

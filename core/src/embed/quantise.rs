@@ -156,7 +156,9 @@ pub fn encode(v: &[f32], p: Precision) -> Vec<u8> {
             let rms = (dot(v, v) / v.len().max(1) as f32).sqrt();
             // The larger half: the ⌊n/2⌋ largest magnitudes, ties to the lower index.
             let mut order: Vec<usize> = (0..v.len()).collect();
-            order.sort_by(|&a, &b| v[b].abs().total_cmp(&v[a].abs()).then(a.cmp(&b)));
+            crate::order::sort_by(&mut order, |&a, &b| {
+                v[b].abs().total_cmp(&v[a].abs()).then(a.cmp(&b))
+            });
             let mut large = vec![false; v.len()];
             order[..v.len() / 2].iter().for_each(|&i| large[i] = true);
             // 0: large negative, 1: small negative, 2: small positive, 3: large positive.

@@ -609,7 +609,7 @@ pub fn find(tokens: &[Token], found: &mut Vec<Found>) -> Vec<Link> {
             end: i + 3,
         });
     }
-    found.sort_by_key(|f| f.start);
+    crate::order::sort_by_key(found, |f| f.start);
     // A name right after a kinship noun is a person ("my ex Jordan", not the country), after a
     // pet noun an animal.
     for f in found.iter_mut() {

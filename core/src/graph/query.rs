@@ -231,7 +231,7 @@ pub(crate) fn relationships(
         .filter(|r| r.strength >= floor)
         .collect();
     // Stable: equal strengths keep the order they were first stated in.
-    out.sort_by(|a, b| b.strength.total_cmp(&a.strength));
+    crate::order::sort_by(&mut out, |a, b| b.strength.total_cmp(&a.strength));
     out.truncate(limit);
     Ok(out)
 }

@@ -227,7 +227,7 @@ pub(crate) fn check(
 
     // The report: every signal found, the surfaced ones as text.
     let mut order: Vec<usize> = (0..built.len()).collect();
-    order.sort_by_key(|&i| std::cmp::Reverse(found[i].tier));
+    crate::order::sort_by_key(&mut order, |&i| std::cmp::Reverse(found[i].tier));
     let mut summary = String::new();
     for &i in order.iter().filter(|i| kept.contains(i)) {
         let b = &built[i];
@@ -316,7 +316,7 @@ fn nudge_candidate(
         .map(|(_, m)| m)
         .filter(|m| !said.contains(m.id.as_str()) && m.cron_tag.is_none())
         .collect();
-    rows.sort_by(|a, b| {
+    crate::order::sort_by(&mut rows, |a, b| {
         b.importance
             .total_cmp(&a.importance)
             .then(b.created_at.cmp(&a.created_at))

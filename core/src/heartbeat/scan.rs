@@ -134,7 +134,7 @@ fn content_words(text: &str, n: usize) -> Vec<String> {
             words.push(w);
         }
     }
-    words.sort_by_key(|w| std::cmp::Reverse(w.chars().count()));
+    crate::order::sort_by_key(&mut words, |w| std::cmp::Reverse(w.chars().count()));
     words.truncate(n);
     words
 }
@@ -308,7 +308,9 @@ impl Scanner<'_, '_> {
             since,
             CONTINUITY_MEMORIES,
         )?);
-        last.sort_by(|a, b| b.1.updated_at.cmp(&a.1.updated_at).then(b.0.cmp(&a.0)));
+        crate::order::sort_by(&mut last, |a, b| {
+            b.1.updated_at.cmp(&a.1.updated_at).then(b.0.cmp(&a.0))
+        });
         last.truncate(CONTINUITY_MEMORIES);
         let Some(newest) = last.first().map(|(_, m)| m.updated_at) else {
             return Ok(None);
@@ -549,7 +551,7 @@ impl Scanner<'_, '_> {
                 },
             });
         }
-        alerts.sort_by(|a, b| {
+        crate::order::sort_by(&mut alerts, |a, b| {
             b.urgency
                 .cmp(&a.urgency)
                 .then(b.days_silent.cmp(&a.days_silent))
@@ -603,7 +605,9 @@ impl Scanner<'_, '_> {
                 confidence: (n as f64 / PATTERN_FULL).min(1.0),
             })
             .collect();
-        out.sort_by(|a, b| b.days.cmp(&a.days).then(a.topic.cmp(&b.topic)));
+        crate::order::sort_by(&mut out, |a, b| {
+            b.days.cmp(&a.days).then(a.topic.cmp(&b.topic))
+        });
         Ok(out)
     }
 

@@ -90,7 +90,7 @@ pub(crate) fn related(
         for e in mine.entities.intersection(&theirs.entities) {
             shared_entities.push(graph::entity(conn, *e)?.name);
         }
-        shared_entities.sort();
+        crate::order::sort(&mut shared_entities);
         out.push(RelatedMemory {
             strength: recalled.map_or(0.0, |r| r.0).max(shared.unwrap_or(0.0)),
             co_recalls: recalled.map_or(0, |r| r.1),
@@ -100,7 +100,7 @@ pub(crate) fn related(
             memory,
         });
     }
-    out.sort_by(|a, b| {
+    crate::order::sort_by(&mut out, |a, b| {
         b.strength
             .total_cmp(&a.strength)
             .then_with(|| a.memory.id.cmp(&b.memory.id))

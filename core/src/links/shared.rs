@@ -68,7 +68,7 @@ impl Shareable {
             .filter(|t| theirs.contains(t))
             .cloned()
             .collect();
-        shared.sort();
+        crate::order::sort(&mut shared);
         shared
     }
 

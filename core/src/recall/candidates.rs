@@ -110,7 +110,7 @@ pub const PARTIAL_MATCH_POWER: i32 = 2;
 
 /// Candidates sorted by relevance, best first (ties by key, so every target agrees).
 pub fn by_relevance(candidates: &mut [Candidate], vector_weight: f64) {
-    candidates.sort_by(|a, b| {
+    crate::order::sort_by(candidates, |a, b| {
         b.relevance(vector_weight)
             .total_cmp(&a.relevance(vector_weight))
             .then(a.pk.cmp(&b.pk))

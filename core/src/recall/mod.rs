@@ -260,7 +260,7 @@ pub(crate) fn search(
         .map(|(i, hit)| score(hit, i < qualified))
         .collect();
     // Qualified first by score (ties by id); the rest keep their relevance order.
-    ranked.sort_by(|a, b| {
+    crate::order::sort_by(&mut ranked, |a, b| {
         b.order.total_cmp(&a.order).then_with(|| {
             if a.order.is_finite() {
                 a.memory.id.cmp(&b.memory.id)

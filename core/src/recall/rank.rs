@@ -227,7 +227,7 @@ mod tests {
                 ("B", hit(mode, 0.5, 0.9, 0.0)),
                 ("C", hit(mode, 0.5, 0.0, 1.0)),
             ];
-            v.sort_by(|a, b| b.1.score().total_cmp(&a.1.score()));
+            crate::order::sort_by(&mut v, |a, b| b.1.score().total_cmp(&a.1.score()));
             v.iter().map(|x| x.0).collect::<String>()
         };
         assert_eq!(order(RankMode::Recent), "BAC");
