@@ -180,11 +180,13 @@ impl<'s> View<'s> {
         if !self.derived.vectors.contains_key(owner) {
             let dim = self.host.embedder.dimension();
             let mut set = OwnerVectors::new(dim);
-            for s in memories::vectors(self.conn, owner, dim)? {
-                if s.vector.len() == dim {
-                    set.upsert(s.pk, &s.vector, s.precision);
-                    set.set_cold(s.pk, s.cold);
-                }
+            let stored: Vec<_> = memories::vectors(self.conn, owner, dim)?
+                .into_iter()
+                .filter(|s| s.vector.len() == dim)
+                .collect();
+            set.extend(stored.iter().map(|s| (s.pk, &s.vector, s.precision)));
+            for s in stored.iter().filter(|s| s.cold) {
+                set.set_cold(s.pk, true);
             }
             self.derived.vectors.insert(owner.to_string(), set);
         }
