@@ -5,8 +5,9 @@
 //! list, parsing with errors named by path, dispatch, and the JSON Schema of every call's
 //! arguments and result ([`schema`]) that faces derive their own bindings from.
 //!
-//! A face only turns its own values into a serde `Deserializer`, so every target parses,
-//! dispatches and serialises with this code and gives byte-identical JSON.
+//! A face only hands over the arguments as JSON text ([`Call::from_json`], or a JSON value to
+//! [`Call::parse`]), so every target parses, dispatches and serialises with this code and
+//! gives byte-identical JSON, errors included.
 
 mod path;
 mod scenario;
