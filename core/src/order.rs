@@ -1,5 +1,5 @@
 //! Stable sorting through one shared copy of the standard library's sort. Each `sort_by` with
-//! its own comparison is a copy of that sort, about 7 KB of WebAssembly each (a sixth of the
+//! its own comparison is a copy of that sort, about 7 KB of WebAssembly each (7 % of the
 //! download's Rust code was sorts); these sort the positions instead, behind one reference to
 //! the comparison, then move the items into place. Same order as `slice::sort_by`.
 
