@@ -75,6 +75,15 @@ pub(super) struct Rows<'a> {
 }
 
 impl Rows<'_> {
+    /// Hamming distance of two codes, unrolled for the usual 512 bits.
+    #[inline]
+    fn distance(&self, a: &[u64], b: &[u64]) -> u32 {
+        match self.words {
+            8 => hamming_of::<8>(a, b),
+            _ => hamming(a, b),
+        }
+    }
+
     fn code(&self, row: usize) -> &[u64] {
         &self.codes[row * self.words..(row + 1) * self.words]
     }
@@ -132,21 +141,9 @@ impl Lists {
     /// The list whose head is nearest `code` (ties to the lower key), and the distance
     /// (`u32::MAX` and list 0 when there are no heads).
     fn nearest_list(&self, rows: &Rows, code: &[u64]) -> (usize, u32) {
-        match rows.words {
-            8 => self.nearest_list_by(rows, code, hamming_of::<8>),
-            _ => self.nearest_list_by(rows, code, hamming),
-        }
-    }
-
-    fn nearest_list_by(
-        &self,
-        rows: &Rows,
-        code: &[u64],
-        distance: impl Fn(&[u64], &[u64]) -> u32,
-    ) -> (usize, u32) {
         let mut best = (0usize, u32::MAX, i64::MAX);
         for (i, l) in self.lists.iter().enumerate() {
-            let d = distance(code, rows.code(l.row));
+            let d = rows.distance(code, rows.code(l.row));
             if (d, l.pk) < (best.1, best.2) {
                 best = (i, d, l.pk);
             }
@@ -212,7 +209,7 @@ impl Lists {
         });
         let code = rows.code(row);
         for r in 0..rows.len() {
-            let d = hamming(rows.code(r), code);
+            let d = rows.distance(rows.code(r), code);
             let Place { list, distance, .. } = self.places[r];
             let current = self.lists.get(list as usize).map_or(i64::MAX, |l| l.pk);
             if (d, pk) < (distance, current) {
@@ -282,7 +279,7 @@ impl Lists {
             .lists
             .iter()
             .enumerate()
-            .map(|(i, l)| (hamming(code, rows.code(l.row)), l.pk, i))
+            .map(|(i, l)| (rows.distance(code, rows.code(l.row)), l.pk, i))
             .collect();
         let n = PROBE_MIN.max(self.lists.len() / PROBE_SHARE);
         if ranked.len() > n {
