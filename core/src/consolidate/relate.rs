@@ -184,3 +184,64 @@ fn relate(
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use rusqlite::Connection;
+
+    use super::*;
+    use crate::clock::{ManualClock, SeededEntropy};
+    use crate::decay::{tests::memory, RetentionConfig};
+    use crate::embed::SuppliedVectors;
+    use crate::model::MemoryType;
+    use crate::store::Store;
+
+    /// The newest partners by any of several tags, from each tag's newest asked once, are
+    /// the ones a single query for all the tags finds, past the [`PARTNERS`] bound.
+    #[test]
+    fn partners_by_tag_are_those_one_query_for_all_the_tags_finds() {
+        const NOW: Millis = 1_700_000_000_000;
+        let mut store = Store::open(
+            Connection::open_in_memory().unwrap(),
+            Box::new(ManualClock::new(NOW)),
+            Box::new(SeededEntropy::new(1)),
+            |_| Ok(Box::new(SuppliedVectors::new("test", 2))),
+            RetentionConfig::default(),
+        )
+        .unwrap();
+        store
+            .transaction(|tx| {
+                // 150 tagged "garden", 150 "music", interleaved with 60 carrying both, and another
+                // owner's newest ones: the newest 100 by either tag mix the three.
+                for i in 0..360usize {
+                    let mut m = memory(MemoryType::Event, 0);
+                    m.id = format!("mem_{i:04}");
+                    m.created_at = NOW;
+                    m.manual_tags = match i % 6 {
+                        0 => vec!["garden".into(), "music".into()],
+                        1 | 3 | 5 => vec!["garden".into()],
+                        _ => vec!["music".into()],
+                    };
+                    if i >= 340 {
+                        m.entity_id = "bob".into();
+                    }
+                    tx.insert(&mut m, &[1.0, 0.0])?;
+                }
+                let tags = ["garden".to_string(), "music".to_string()];
+                let owner = memory(MemoryType::Event, 0).entity_id;
+                let one_query = memories::tagged(tx.conn(), &owner, &tags, PARTNERS).unwrap();
+                assert_eq!(one_query.len(), PARTNERS);
+                let mut seen = Seen::default();
+                let by_tag = seen.any_of(tx, &owner, &tags).unwrap();
+                assert_eq!(by_tag, one_query);
+                // Asked again (from the kept answers), and for one tag alone.
+                assert_eq!(seen.any_of(tx, &owner, &tags).unwrap(), one_query);
+                assert_eq!(
+                    seen.any_of(tx, &owner, &tags[..1]).unwrap(),
+                    memories::tagged(tx.conn(), &owner, &tags[..1], PARTNERS).unwrap()
+                );
+                Ok(())
+            })
+            .unwrap();
+    }
+}
