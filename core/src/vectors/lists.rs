@@ -39,12 +39,26 @@ fn stride_for(n: usize) -> u64 {
     s
 }
 
-/// One list: its head (key and row) and its members' rows.
+/// One list: its head (key and row), its members' rows and a copy of their codes.
 #[derive(Debug)]
 struct List {
     pk: i64,
     row: usize,
     members: Vec<u32>,
+    /// The members' codes in the order of `members`: a probe reads a list in one sweep
+    /// instead of one scattered row at a time (a write's lookup in 100k: 0.18 → 0.14 ms).
+    codes: Vec<u64>,
+}
+
+impl List {
+    fn new(pk: i64, row: usize) -> Self {
+        List {
+            pk,
+            row,
+            members: Vec::new(),
+            codes: Vec::new(),
+        }
+    }
 }
 
 /// `Place::list` of a row in no list (only while no member heads one).
@@ -118,11 +132,7 @@ impl Lists {
         }
         for row in 0..rows.len() {
             if heads(rows.pks[row], stride) {
-                self.lists.push(List {
-                    pk: rows.pks[row],
-                    row,
-                    members: Vec::new(),
-                });
+                self.lists.push(List::new(rows.pks[row], row));
             }
         }
         self.places = Vec::with_capacity(rows.len());
@@ -133,7 +143,7 @@ impl Lists {
                 at: 0,
                 distance,
             });
-            self.join(row, list);
+            self.join(rows, row, list);
         }
         true
     }
@@ -152,23 +162,28 @@ impl Lists {
     }
 
     /// Puts `row` among the members of `list` (in none when there is no such list).
-    fn join(&mut self, row: usize, list: usize) {
+    fn join(&mut self, rows: &Rows, row: usize, list: usize) {
         match self.lists.get_mut(list) {
             Some(l) => {
                 self.places[row].list = list as u32;
                 self.places[row].at = l.members.len() as u32;
                 l.members.push(row as u32);
+                l.codes.extend_from_slice(rows.code(row));
             }
             None => self.places[row].list = NO_LIST,
         }
     }
 
     /// Takes `row` out of its list's members.
-    fn leave(&mut self, row: usize) {
+    fn leave(&mut self, rows: &Rows, row: usize) {
         let Place { list, at, .. } = self.places[row];
         let Some(l) = self.lists.get_mut(list as usize) else {
             return;
         };
+        // The last member's code moves into the leaver's place, as `swap_remove` moves it.
+        let last = l.codes.len() - rows.words;
+        l.codes.copy_within(last.., at as usize * rows.words);
+        l.codes.truncate(last);
         l.members.swap_remove(at as usize);
         if let Some(&moved) = l.members.get(at as usize) {
             self.places[moved as usize].at = at;
@@ -192,7 +207,7 @@ impl Lists {
         }
         let (list, distance) = self.nearest_list(rows, rows.code(row));
         self.places[row].distance = distance;
-        self.join(row, list);
+        self.join(rows, row, list);
         if heads(rows.pks[row], self.stride) {
             self.head(rows, row);
         }
@@ -202,20 +217,16 @@ impl Lists {
     fn head(&mut self, rows: &Rows, row: usize) {
         let pk = rows.pks[row];
         let new = self.lists.len();
-        self.lists.push(List {
-            pk,
-            row,
-            members: Vec::new(),
-        });
+        self.lists.push(List::new(pk, row));
         let code = rows.code(row);
         for r in 0..rows.len() {
             let d = rows.distance(rows.code(r), code);
             let Place { list, distance, .. } = self.places[r];
             let current = self.lists.get(list as usize).map_or(i64::MAX, |l| l.pk);
             if (d, pk) < (distance, current) {
-                self.leave(r);
+                self.leave(rows, r);
                 self.places[r].distance = d;
-                self.join(r, new);
+                self.join(rows, r, new);
             }
         }
     }
@@ -223,7 +234,7 @@ impl Lists {
     /// Takes `row` out of the lists: out of its list, and when it heads one, that list is
     /// dissolved and its members join the nearest remaining lists.
     fn forget(&mut self, rows: &Rows, row: usize) {
-        self.leave(row);
+        self.leave(rows, row);
         let Some(i) = self.lists.iter().position(|l| l.row == row) else {
             return;
         };
@@ -236,7 +247,7 @@ impl Lists {
         for m in dissolved.members {
             let (list, distance) = self.nearest_list(rows, rows.code(m as usize));
             self.places[m as usize].distance = distance;
-            self.join(m as usize, list);
+            self.join(rows, m as usize, list);
         }
     }
 
@@ -272,9 +283,16 @@ impl Lists {
         self.restride(rows);
     }
 
-    /// The rows of the lists whose heads are nearest `code` (ties to the lower key): at least
-    /// [`PROBE_MIN`] lists and 1/[`PROBE_SHARE`] of them.
-    pub fn probe(&self, rows: &Rows, code: &[u64]) -> Vec<usize> {
+    /// The wanted rows of the lists whose heads are nearest `code` (ties to the lower key): at
+    /// least [`PROBE_MIN`] lists and 1/[`PROBE_SHARE`] of them; with their codes' distances to
+    /// `code` (at most `beyond`) and how many are at each distance.
+    pub fn probe(
+        &self,
+        rows: &Rows,
+        code: &[u64],
+        wanted: impl Fn(&usize) -> bool,
+        beyond: u32,
+    ) -> Ranked {
         let mut ranked: Vec<(u32, i64, usize)> = self
             .lists
             .iter()
@@ -286,11 +304,33 @@ impl Lists {
             ranked.select_nth_unstable(n - 1);
             ranked.truncate(n);
         }
-        ranked
-            .into_iter()
-            .flat_map(|(_, _, i)| self.lists[i].members.iter().map(|&r| r as usize))
-            .collect()
+        let w = rows.words;
+        let mut out = Ranked {
+            rows: Vec::new(),
+            dist: Vec::new(),
+            count: vec![0; beyond as usize + 1],
+        };
+        for (_, _, i) in ranked {
+            let l = &self.lists[i];
+            for (&m, c) in l.members.iter().zip(l.codes.chunks_exact(w)) {
+                let m = m as usize;
+                if wanted(&m) {
+                    let d = rows.distance(code, c).min(beyond);
+                    out.count[d as usize] += 1;
+                    out.rows.push(m);
+                    out.dist.push(d);
+                }
+            }
+        }
+        out
     }
+}
+
+/// Rows, their codes' distances to a query and how many are at each distance.
+pub(super) struct Ranked {
+    pub rows: Vec<usize>,
+    pub dist: Vec<u32>,
+    pub count: Vec<usize>,
 }
 
 #[cfg(test)]
@@ -307,9 +347,20 @@ mod tests {
         assert_eq!(members, s.pks.len(), "rows in the lists");
         for (i, list) in l.lists.iter().enumerate() {
             assert_eq!(s.pks[list.row], list.pk);
+            let w = s.simhash.words();
+            assert_eq!(
+                list.codes.len(),
+                list.members.len() * w,
+                "codes of list {i}"
+            );
             for (at, &r) in list.members.iter().enumerate() {
                 let p = l.places[r as usize];
                 assert_eq!((p.list as usize, p.at as usize), (i, at));
+                let r = r as usize;
+                assert_eq!(
+                    list.codes[at * w..(at + 1) * w],
+                    s.codes[r * w..(r + 1) * w]
+                );
             }
         }
     }
@@ -399,7 +450,7 @@ mod tests {
         };
         let mut q = vec![0u64; set.words];
         s.simhash.encode(&queries[0], &mut q);
-        let read = s.lists.probe(&set, &q).len();
+        let read = s.lists.probe(&set, &q, |_| true, s.beyond()).rows.len();
         assert!(
             read < s.pks.len() / 4,
             "{read} rows read of {}",

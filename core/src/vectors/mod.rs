@@ -242,15 +242,16 @@ impl OwnerVectors {
                     pks: &self.pks,
                     words: w,
                 };
-                let mut probed = self.lists.probe(&set, &q);
-                probed.retain(wanted);
-                if probed.len() <= keep {
-                    probed
+                let probed = self.lists.probe(&set, &q, wanted, self.beyond());
+                if probed.rows.len() <= keep {
+                    probed.rows
                 } else {
-                    self.prefilter(&q, keep, Among::<fn(&usize) -> bool>::Rows(&probed))
+                    let rows = &probed.rows;
+                    self.prefilter(&probed.dist, probed.count, |j| rows[j], keep)
                 }
             } else {
-                self.prefilter(&q, keep, Among::All(&wanted))
+                let (dist, count) = self.distances(&q, &wanted);
+                self.prefilter(&dist, count, |j| j, keep)
             }
         };
         let shortlist = (k * SHORTLIST_FACTOR).max(SHORTLIST_MIN);
@@ -269,44 +270,50 @@ impl OwnerVectors {
         let d = self.dim;
         let mut q = vec![0i8; d];
         let q_scale = int8::quantise(query, &mut q);
-        let mut scored: Vec<(usize, i64, f32)> = rows
-            .into_iter()
-            .map(|i| {
-                let product = int8::dot(&q, &self.bytes[i * d..(i + 1) * d]);
-                (i, self.pks[i], product as f32 * q_scale * self.scales[i])
-            })
-            .collect();
+        let mut scored: Vec<(usize, i64, f32)> = Vec::with_capacity(rows.len());
+        for (j, &i) in rows.iter().enumerate() {
+            if let Some(&ahead) = rows.get(j + PREFETCH_AHEAD) {
+                prefetch(&self.bytes[ahead * d..(ahead + 1) * d]);
+                prefetch(&self.scales[ahead..=ahead]);
+                prefetch(&self.pks[ahead..=ahead]);
+            }
+            let product = int8::dot(&q, &self.bytes[i * d..(i + 1) * d]);
+            scored.push((i, self.pks[i], product as f32 * q_scale * self.scales[i]));
+        }
         // Only which rows: the exact pass orders them.
         best(&mut scored, keep, |&(_, pk, score)| (pk, score));
         scored.into_iter().map(|(i, _, _)| i).collect()
     }
 
-    /// The rows of the `keep` codes nearest to the query's code `q` by Hamming distance
-    /// (ties at the cut go to the lower keys), among the wanted rows or the given ones, found
-    /// by counting distances rather than sorting them.
-    fn prefilter<F: Fn(&usize) -> bool>(
+    /// A distance beyond any two codes': that of rows not wanted.
+    fn beyond(&self) -> u32 {
+        self.simhash.max_distance() as u32 + 1
+    }
+
+    /// The distance of every row's code to `q` ([`OwnerVectors::beyond`] for rows not
+    /// wanted) and how many rows are at each distance, in one pass unrolled for the usual
+    /// code widths: 512 bits (up to 512 dimensions) and 1,024 (up to 1,024).
+    fn distances(&self, q: &[u64], wanted: &impl Fn(&usize) -> bool) -> (Vec<u32>, Vec<usize>) {
+        let beyond = self.beyond();
+        match q.len() {
+            8 => distances(&self.codes, q, wanted, beyond, hamming_of::<8>),
+            16 => distances(&self.codes, q, wanted, beyond, hamming_of::<16>),
+            _ => distances(&self.codes, q, wanted, beyond, hamming),
+        }
+    }
+
+    /// The rows of the `keep` codes nearest to the query's code by Hamming distance (ties at
+    /// the cut go to the lower keys), found by counting distances rather than sorting them:
+    /// `dist[j]` is the distance of row `row(j)`, `count[d]` how many are at distance `d`, and
+    /// the last distance counted marks rows not wanted.
+    fn prefilter(
         &self,
-        q: &[u64],
+        dist: &[u32],
+        mut count: Vec<usize>,
+        row: impl Fn(usize) -> usize,
         keep: usize,
-        among: Among<F>,
     ) -> Vec<usize> {
-        // Rows not wanted are farther than any code can be.
-        let beyond = self.simhash.max_distance() as u32 + 1;
-        // Distances and their histogram in one pass, unrolled for the usual code widths:
-        // 512 bits (up to 512 dimensions) and 1,024 (up to 1,024).
-        let (dist, mut count) = match (q.len(), among) {
-            (8, Among::All(wanted)) => distances(&self.codes, q, wanted, beyond, hamming_of::<8>),
-            (16, Among::All(wanted)) => distances(&self.codes, q, wanted, beyond, hamming_of::<16>),
-            (_, Among::All(wanted)) => distances(&self.codes, q, wanted, beyond, hamming),
-            (8, Among::Rows(rows)) => distances_of(&self.codes, rows, q, beyond, hamming_of::<8>),
-            (16, Among::Rows(rows)) => distances_of(&self.codes, rows, q, beyond, hamming_of::<16>),
-            (_, Among::Rows(rows)) => distances_of(&self.codes, rows, q, beyond, hamming),
-        };
-        // Index `j` of `dist` is row `row(j)`.
-        let row = |j: usize| match among {
-            Among::All(_) => j,
-            Among::Rows(rows) => rows[j],
-        };
+        let beyond = count.len() as u32 - 1;
         count.truncate(beyond as usize);
         // The cut: the smallest distance at which `keep` rows are reached (all wanted rows
         // when there are fewer).
@@ -339,41 +346,6 @@ impl OwnerVectors {
     }
 }
 
-/// Which rows a prefilter ranks: every row `wanted` says, or these.
-enum Among<'a, F> {
-    All(&'a F),
-    Rows(&'a [usize]),
-}
-
-impl<F> Clone for Among<'_, F> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-impl<F> Copy for Among<'_, F> {}
-
-/// The distance of the code of each of `rows` to `q`, and how many rows are at each distance
-/// (up to `beyond`).
-fn distances_of(
-    codes: &[u64],
-    rows: &[usize],
-    q: &[u64],
-    beyond: u32,
-    distance: impl Fn(&[u64], &[u64]) -> u32,
-) -> (Vec<u32>, Vec<usize>) {
-    let w = q.len().max(1);
-    let mut count = vec![0usize; beyond as usize + 1];
-    let dist = rows
-        .iter()
-        .map(|&r| {
-            let d = distance(q, &codes[r * w..(r + 1) * w]).min(beyond);
-            count[d as usize] += 1;
-            d
-        })
-        .collect();
-    (dist, count)
-}
-
 /// The distance of each code in `codes` (as many words as `q`) to `q`, `beyond` for rows not
 /// wanted, and how many rows are at each distance (`beyond` included).
 fn distances(
@@ -394,6 +366,29 @@ fn distances(
         count[*d as usize] += 1;
     }
     (dist, count)
+}
+
+/// Rows ahead of the one being read whose data is asked for early: the rows of a pass after
+/// the first are scattered over the set, and each would otherwise wait on memory.
+const PREFETCH_AHEAD: usize = 8;
+
+/// Asks the processor to start loading `data` into its cache: a hint, nothing is read.
+#[inline]
+fn prefetch<T>(data: &[T]) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use core::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        let start = data.as_ptr().cast::<i8>();
+        for at in (0..std::mem::size_of_val(data)).step_by(64) {
+            // SAFETY: a prefetch reads nothing and cannot fault; the address is within `data`.
+            #[allow(unsafe_code)]
+            unsafe {
+                _mm_prefetch::<_MM_HINT_T0>(start.add(at));
+            }
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = data;
 }
 
 /// [`hamming`] of two `W`-word codes, unrolled.
@@ -590,10 +585,9 @@ mod tests {
                 all.sort_unstable();
                 let want: std::collections::BTreeSet<usize> =
                     all.iter().take(50).map(|r| r.2).collect();
-                let got: std::collections::BTreeSet<usize> = s
-                    .prefilter(&q, 50, Among::All(&wanted))
-                    .into_iter()
-                    .collect();
+                let (dist, count) = s.distances(&q, &wanted);
+                let got: std::collections::BTreeSet<usize> =
+                    s.prefilter(&dist, count, |j| j, 50).into_iter().collect();
                 assert_eq!(got, want, "{dim} dimensions, one row in {every} wanted");
             }
         }
