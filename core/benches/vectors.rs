@@ -1,7 +1,8 @@
 //! The vector index alone (the owner's vector set: SimHash prefilter, then exact f32
 //! rescoring) at 10k, 100k and 1M vectors of the bench corpus: latency of `nearest` for a
-//! search (k = 50) and for a write's dedup and surprise (k = 5), recall@10 and @50 against an
-//! exact scan, and the time to load the set. Aim (with the SQLite parts of a search on top): ≤ 25 ms
+//! search (k = 50) and of `neighbours` for a write's dedup and surprise (k = 5), recall@10 and
+//! @50 against an exact scan, how a write's lookup compares with one, and the time to load
+//! the set. Aim (with the SQLite parts of a search on top): ≤ 25 ms
 //! at 1M. Writes `target/mnemo-bench-vectors.json`.
 //!
 //! `cargo bench -p mnemo-core --bench vectors` (about two minutes and 4 GB of memory with the
@@ -13,6 +14,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use common::{benchmarking, git_head, load_average, percentiles, Corpus};
+use mnemo_core::embed::{dot, normalise};
 use mnemo_core::vectors::{recall_at, OwnerVectors};
 use serde_json::json;
 
@@ -24,6 +26,61 @@ const RECALL_QUERIES: usize = 100;
 /// Neighbours a search asks for (`recall.candidates`) and a write asks for (`SURPRISE_K`).
 const SEARCH_K: usize = 50;
 const WRITE_K: usize = 5;
+/// Memory numbers of the writes' lookups: beyond any set's `0 .. n`.
+const FRESH: u64 = 1 << 40;
+/// Noise added to each coordinate of a copy of a stored vector: the copies' cosine to it is
+/// about 0.86, just above where dedup merges (0.85).
+const NEAR_DUPLICATE_NOISE: f32 = 0.03;
+
+/// `OwnerVectors::nearest` or `OwnerVectors::neighbours`.
+type Lookup = fn(&OwnerVectors, &[f32], usize) -> Vec<(i64, f32)>;
+
+/// How a write's lookup (`OwnerVectors::neighbours`) compares with an exact scan.
+#[derive(serde::Serialize)]
+struct WriteQuality {
+    /// Share of the exact five nearest found.
+    recall_at_5: f64,
+    /// Mean cosine of the exact five minus that of the five found: what surprise sees.
+    mean_cosine_gap: f64,
+    /// Share of noisy copies of stored vectors whose first neighbour is the original.
+    near_duplicates_found: f64,
+}
+
+fn write_quality(set: &OwnerVectors, all: &[Vec<f32>], fresh: &[Vec<f32>]) -> WriteQuality {
+    let (mut found, mut gap) = (0usize, 0f64);
+    for q in fresh {
+        let mut exact: Vec<(i64, f32)> = all
+            .iter()
+            .enumerate()
+            .map(|(i, v)| (i as i64, dot(q, v)))
+            .collect();
+        exact.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        exact.truncate(WRITE_K);
+        let got = set.neighbours(q, WRITE_K);
+        found += got.iter().filter(|g| exact.contains(g)).count();
+        let mean =
+            |x: &[(i64, f32)]| x.iter().map(|y| f64::from(y.1)).sum::<f64>() / x.len() as f64;
+        gap += mean(&exact) - mean(&got);
+    }
+    let mut rng = common::SplitMix64::new(7);
+    let copies = fresh.len();
+    let originals_first = (0..copies)
+        .filter(|_| {
+            let i = rng.below(all.len());
+            let mut v: Vec<f32> = all[i]
+                .iter()
+                .map(|x| x + NEAR_DUPLICATE_NOISE * rng.next_normal())
+                .collect();
+            normalise(&mut v);
+            set.neighbours(&v, WRITE_K).first().map(|n| n.0) == Some(i as i64)
+        })
+        .count();
+    WriteQuality {
+        recall_at_5: round(found as f64 / (WRITE_K * fresh.len()) as f64),
+        mean_cosine_gap: round(gap / fresh.len() as f64),
+        near_duplicates_found: round(originals_first as f64 / copies as f64),
+    }
+}
 
 fn main() {
     let full = benchmarking();
@@ -38,6 +95,15 @@ fn main() {
         .queries(QUERIES)
         .into_iter()
         .map(|q| q.vector.expect("bench queries carry vectors"))
+        .collect();
+    // A write looks up a memory not yet in the set.
+    let fresh: Vec<Vec<f32>> = (0..QUERIES as u64)
+        .map(|i| {
+            corpus
+                .memory(FRESH + i)
+                .vector
+                .expect("bench memories carry vectors")
+        })
         .collect();
     let load_before = load_average();
     let mut cases = serde_json::Map::new();
@@ -59,11 +125,11 @@ fn main() {
                 .map(|(i, v)| (i as i64, v, mnemo_core::embed::Precision::F32)),
         );
         let load = t.elapsed();
-        let time = |k: usize| {
+        let time = |queries: &[Vec<f32>], k: usize, lookup: Lookup| {
             let times: Vec<Duration> = (0..if full { LOOKUPS } else { 50 })
                 .map(|i| {
                     let t = Instant::now();
-                    let hits = set.nearest(&queries[i % QUERIES], k);
+                    let hits = lookup(&set, &queries[i % queries.len()], k);
                     let spent = t.elapsed();
                     assert_eq!(hits.len(), k);
                     spent
@@ -71,17 +137,24 @@ fn main() {
                 .collect();
             percentiles(&times)
         };
-        let (search, write) = (time(SEARCH_K), time(WRITE_K));
+        let search = time(&queries, SEARCH_K, OwnerVectors::nearest);
+        let write = time(&fresh, WRITE_K, OwnerVectors::neighbours);
+        let writes = write_quality(&set, &all, &fresh[..if full { RECALL_QUERIES } else { 5 }]);
         let rq = &queries[..if full { RECALL_QUERIES } else { 5 }];
         let recall = recall_at(&set, &all, rq, 10);
         let recall_50 = recall_at(&set, &all, rq, SEARCH_K);
         println!(
             "{n:>8} vectors: nearest k={SEARCH_K} p50 {:.3} ms p95 {:.3} ms; k={WRITE_K} p50 {:.3} \
-             ms p95 {:.3} ms; recall@10 {recall:.4}, @50 {recall_50:.4}; loaded in {:.2} s",
+             ms p95 {:.3} ms; recall@10 {recall:.4}, @50 {recall_50:.4}; a write's lookup: \
+             recall@5 {:.4}, mean cosine {:.4} under the exact five's, near-duplicates found \
+             {:.4}; loaded in {:.2} s",
             search.p50_ms,
             search.p95_ms,
             write.p50_ms,
             write.p95_ms,
+            writes.recall_at_5,
+            writes.mean_cosine_gap,
+            writes.near_duplicates_found,
             load.as_secs_f64()
         );
         let ms = |p: &common::Percentiles| json!({ "p50_ms": round(p.p50_ms), "p95_ms": round(p.p95_ms), "p99_ms": round(p.p99_ms) });
@@ -95,6 +168,7 @@ fn main() {
                 "vectors": n,
                 "search_k50": ms(&search),
                 "write_k5": ms(&write),
+                "write_lookup": writes,
                 "recall_at_10": round(recall),
                 "recall_at_50": round(recall_50),
                 "load_seconds": round(load.as_secs_f64()),

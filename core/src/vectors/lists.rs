@@ -428,6 +428,51 @@ mod tests {
         }
     }
 
+    /// A write's lookup, which reads less of a large set than a search's, finds each stored
+    /// vector from a slightly changed copy of it (as dedup must), and near neighbours whose
+    /// mean cosine (what surprise sees) is close to the exact ones'; in a small set it is the
+    /// search's lookup.
+    #[test]
+    fn a_writes_lookup_finds_near_duplicates_in_a_large_set() {
+        let dim = 32;
+        let all = clustered(dim, LISTS_MIN + 2_000, 5);
+        let mut s = OwnerVectors::new(dim);
+        s.extend(
+            all.iter()
+                .enumerate()
+                .map(|(i, v)| (i as i64, v, Precision::F32)),
+        );
+        let mut noise = uniform(77);
+        for pk in (0..all.len()).step_by(701) {
+            let mut copy: Vec<f32> = all[pk].iter().map(|x| x + 0.05 * noise()).collect();
+            crate::embed::normalise(&mut copy);
+            assert!(crate::embed::dot(&copy, &all[pk]) < 0.999);
+            assert_eq!(s.neighbours(&copy, 5)[0].0, pk as i64, "copy of {pk}");
+        }
+        let mean = |x: &[(i64, f32)]| x.iter().map(|n| n.1).sum::<f32>() / x.len() as f32;
+        let mut gap = 0f32;
+        let queries = clustered(dim, 50, 99);
+        for q in &queries {
+            let (found, exact) = (s.neighbours(q, 5), s.nearest(q, 5));
+            gap += mean(&exact) - mean(&found);
+        }
+        assert!(
+            gap / 50.0 < 0.01,
+            "mean cosine {} under the exact",
+            gap / 50.0
+        );
+        let mut small = OwnerVectors::new(dim);
+        small.extend(
+            all[..8_000]
+                .iter()
+                .enumerate()
+                .map(|(i, v)| (i as i64, v, Precision::F32)),
+        );
+        for q in &queries {
+            assert_eq!(small.neighbours(q, 5), small.nearest(q, 5));
+        }
+    }
+
     #[test]
     fn a_divided_set_finds_the_exact_neighbours() {
         let dim = 32;

@@ -286,7 +286,7 @@ fn write_one(tx: &mut Tx, settings: &Settings, p: Prepared) -> Result<Outcome> {
         });
     }
     // Tiers 2 and 3 against the nearest neighbour; the k nearest give the surprise.
-    let neighbours = tx.vectors(&owner)?.nearest(&p.vector, SURPRISE_K);
+    let neighbours = tx.vectors(&owner)?.neighbours(&p.vector, SURPRISE_K);
     // A contradiction can look like a near-duplicate: conflicts are looked for first.
     if p.conflicts {
         if let Some(found) = conflict::find(
