@@ -10,7 +10,7 @@
 //! `MNEMO_BENCH_PERCENTILES=0` to skip it, `MNEMO_BENCH_SKIP_100K=1` to leave out the 100k
 //! cases (building that store takes about 15 s), `MNEMO_BENCH_1M=1` to add searches in an
 //! owner of 1,000,000 memories to the pass (growing that store from the 100k one by seeding
-//! takes about 11 minutes, 3 GB of disk and 5 GB of memory). Under `cargo test --benches`
+//! takes about 10 minutes, 3 GB of disk and 5 GB of memory). Under `cargo test --benches`
 //! (no `--bench` flag) the pass and the 100k cases are skipped.
 //!
 //! `cargo bench -p mnemo-core --bench search`
