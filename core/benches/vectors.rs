@@ -14,8 +14,8 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use common::{benchmarking, git_head, load_average, percentiles, Corpus};
-use mnemo_core::embed::{dot, normalise};
-use mnemo_core::vectors::{recall_at, OwnerVectors};
+use mnemo_core::embed::normalise;
+use mnemo_core::vectors::{exact_nearest, recall_at, OwnerVectors};
 use serde_json::json;
 
 /// Timed lookups per case, cycling through the distinct queries.
@@ -49,13 +49,7 @@ struct WriteQuality {
 fn write_quality(set: &OwnerVectors, all: &[Vec<f32>], fresh: &[Vec<f32>]) -> WriteQuality {
     let (mut found, mut gap) = (0usize, 0f64);
     for q in fresh {
-        let mut exact: Vec<(i64, f32)> = all
-            .iter()
-            .enumerate()
-            .map(|(i, v)| (i as i64, dot(q, v)))
-            .collect();
-        exact.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-        exact.truncate(WRITE_K);
+        let exact = exact_nearest(all, q, WRITE_K);
         let got = set.neighbours(q, WRITE_K);
         found += got.iter().filter(|g| exact.contains(g)).count();
         let mean =

@@ -365,6 +365,17 @@ mod tests {
         }
     }
 
+    /// A set holding `all` under keys 0, 1, …, loaded at once.
+    fn loaded(dim: usize, all: &[Vec<f32>]) -> OwnerVectors {
+        let mut s = OwnerVectors::new(dim);
+        s.extend(
+            all.iter()
+                .enumerate()
+                .map(|(i, v)| (i as i64, v, Precision::F32)),
+        );
+        s
+    }
+
     /// Unit vectors around 40 fixed centres (a corpus of topics), the noise from `seed`.
     fn clustered(dim: usize, n: usize, seed: u64) -> Vec<Vec<f32>> {
         let mut centre = uniform(1234);
@@ -436,12 +447,7 @@ mod tests {
     fn a_writes_lookup_finds_near_duplicates_in_a_large_set() {
         let dim = 32;
         let all = clustered(dim, LISTS_MIN + 2_000, 5);
-        let mut s = OwnerVectors::new(dim);
-        s.extend(
-            all.iter()
-                .enumerate()
-                .map(|(i, v)| (i as i64, v, Precision::F32)),
-        );
+        let s = loaded(dim, &all);
         let mut noise = uniform(77);
         for pk in (0..all.len()).step_by(701) {
             let mut copy: Vec<f32> = all[pk].iter().map(|x| x + 0.05 * noise()).collect();
@@ -461,13 +467,7 @@ mod tests {
             "mean cosine {} under the exact",
             gap / 50.0
         );
-        let mut small = OwnerVectors::new(dim);
-        small.extend(
-            all[..8_000]
-                .iter()
-                .enumerate()
-                .map(|(i, v)| (i as i64, v, Precision::F32)),
-        );
+        let small = loaded(dim, &all[..8_000]);
         for q in &queries {
             assert_eq!(small.neighbours(q, 5), small.nearest(q, 5));
         }
@@ -477,12 +477,7 @@ mod tests {
     fn a_divided_set_finds_the_exact_neighbours() {
         let dim = 32;
         let all = clustered(dim, LISTS_MIN + 2_000, 5);
-        let mut s = OwnerVectors::new(dim);
-        s.extend(
-            all.iter()
-                .enumerate()
-                .map(|(i, v)| (i as i64, v, Precision::F32)),
-        );
+        let mut s = loaded(dim, &all);
         assert!(s.lists.active());
         let queries: Vec<Vec<f32>> = clustered(dim, 50, 99);
         let recall = crate::vectors::recall_at(&s, &all, &queries, 10);

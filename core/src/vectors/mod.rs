@@ -448,18 +448,24 @@ pub fn recall_at(set: &OwnerVectors, all: &[Vec<f32>], queries: &[Vec<f32>], k: 
     let found: usize = queries
         .iter()
         .map(|q| {
-            let mut exact: Vec<(i64, f32)> = all
-                .iter()
-                .enumerate()
-                .map(|(i, v)| (i as i64, dot(q, v)))
-                .collect();
-            exact.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-            exact.truncate(k);
+            let exact = exact_nearest(all, q, k);
             let got = set.nearest(q, k);
             got.iter().filter(|g| exact.contains(g)).count()
         })
         .sum();
     found as f64 / (k * queries.len()).max(1) as f64
+}
+
+/// The `k` of `all` (keys 0, 1, …) nearest `query` by an exact scan, as `nearest` answers:
+/// (key, dot product), best first, ties to the lower key.
+pub fn exact_nearest(all: &[Vec<f32>], query: &[f32], k: usize) -> Vec<(i64, f32)> {
+    let mut exact: Vec<(i64, f32)> = all
+        .iter()
+        .enumerate()
+        .map(|(i, v)| (i as i64, dot(query, v)))
+        .collect();
+    top(&mut exact, k, |x| *x);
+    exact
 }
 
 /// Numbers in [−0.5, 0.5) from a xorshift generator started at `x`: coordinates of test
@@ -530,17 +536,6 @@ mod tests {
         assert_eq!(s.nearest(&[1.0], 1), vec![]);
     }
 
-    /// The exact top `k` of `query` among `all` (row index = key).
-    fn exact_top(all: &[Vec<f32>], query: &[f32], k: usize) -> Vec<(i64, f32)> {
-        let mut exact: Vec<(i64, f32)> = all
-            .iter()
-            .enumerate()
-            .map(|(i, v)| (i as i64, dot(query, v)))
-            .collect();
-        top(&mut exact, k, |x| *x);
-        exact
-    }
-
     #[test]
     fn prefilter_finds_planted_neighbours() {
         // A set larger than the exact-scan limit: random vectors, and a near copy planted
@@ -565,7 +560,7 @@ mod tests {
             .for_each(|(pk, v)| set.upsert(pk as i64, v, Precision::F32));
         for (j, &p) in probes.iter().enumerate() {
             let got = set.nearest(&all[p], 2);
-            assert_eq!(got, exact_top(&all, &all[p], 2), "probe {p}");
+            assert_eq!(got, exact_nearest(&all, &all[p], 2), "probe {p}");
             assert_eq!((got[0].0, got[1].0), (p as i64, 2000 + j as i64));
         }
         // Removing rows keeps codes and floats in step.
@@ -617,7 +612,7 @@ mod tests {
     /// The int8 pass keeps every row of the exact top 10 in the shortlist a search for 10
     /// gets (20 rows), over random vectors, where cosines crowd together.
     #[test]
-    fn int8_shortlist_keeps_the_exact_top() {
+    fn int8_shortlist_keeps_the_exact_nearest() {
         let mut rnd = uniform(0x853c_49e6_748f_ea9bu64);
         let dim = 256;
         let mut all = Vec::new();
@@ -631,7 +626,7 @@ mod tests {
         for probe in 0..20 {
             let mut q: Vec<f32> = all[probe * 97].iter().map(|x| x + 0.3 * rnd()).collect();
             crate::embed::normalise(&mut q);
-            let exact = exact_top(&all, &q, 10);
+            let exact = exact_nearest(&all, &q, 10);
             let size = (10 * SHORTLIST_FACTOR).max(SHORTLIST_MIN);
             let kept = set.shortlist(&q, (0..all.len()).collect(), size);
             assert_eq!(kept.len(), size);
