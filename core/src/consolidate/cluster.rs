@@ -88,7 +88,7 @@ pub(super) fn merge_clusters(
             continue;
         };
         let mut keys: Vec<i64> = set
-            .nearest(&v, CLUSTER_K + 1)
+            .neighbours(&v, CLUSTER_K + 1)
             .into_iter()
             .filter(|&(k, cos)| cos > CLUSTER_COSINE && !taken.contains(&k))
             .map(|(k, _)| k)
