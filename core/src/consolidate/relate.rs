@@ -187,12 +187,8 @@ fn relate(
 
 #[cfg(test)]
 mod tests {
-    use rusqlite::Connection;
-
     use super::*;
-    use crate::clock::{ManualClock, SeededEntropy};
-    use crate::decay::{tests::memory, RetentionConfig};
-    use crate::embed::SuppliedVectors;
+    use crate::decay::tests::memory;
     use crate::model::MemoryType;
     use crate::store::Store;
 
@@ -201,14 +197,7 @@ mod tests {
     #[test]
     fn partners_by_tag_are_those_one_query_for_all_the_tags_finds() {
         const NOW: Millis = 1_700_000_000_000;
-        let mut store = Store::open(
-            Connection::open_in_memory().unwrap(),
-            Box::new(ManualClock::new(NOW)),
-            Box::new(SeededEntropy::new(1)),
-            |_| Ok(Box::new(SuppliedVectors::new("test", 2))),
-            RetentionConfig::default(),
-        )
-        .unwrap();
+        let mut store = Store::in_memory(NOW);
         store
             .transaction(|tx| {
                 // 150 tagged "garden", 150 "music", interleaved with 60 carrying both, and another

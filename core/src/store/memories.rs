@@ -863,9 +863,7 @@ pub fn export_rows(conn: &Connection, owner: &str, dim: usize) -> Result<Vec<Exp
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::clock::{ManualClock, SeededEntropy};
-    use crate::decay::{tests::memory, RetentionConfig};
-    use crate::embed::SuppliedVectors;
+    use crate::decay::tests::memory;
     use crate::model::MemoryType;
     use crate::store::Store;
 
@@ -875,14 +873,7 @@ mod tests {
     #[test]
     fn a_sole_owner_searches_without_the_owner_phrase_and_scores_the_same() {
         const NOW: Millis = 1_700_000_000_000;
-        let mut store = Store::open(
-            Connection::open_in_memory().unwrap(),
-            Box::new(ManualClock::new(NOW)),
-            Box::new(SeededEntropy::new(1)),
-            |_| Ok(Box::new(SuppliedVectors::new("test", 2))),
-            RetentionConfig::default(),
-        )
-        .unwrap();
+        let mut store = Store::in_memory(NOW);
         let add = |store: &mut Store, owner: &str, id: &str, content: &str| {
             let mut m = memory(MemoryType::Event, 0);
             (m.entity_id, m.id, m.content) = (owner.into(), id.into(), content.into());

@@ -30,6 +30,20 @@ pub(crate) struct Store {
 }
 
 impl Store {
+    /// A store in memory at the fixed time `now`, its vectors supplied in two dimensions: the
+    /// unit tests' store.
+    #[cfg(test)]
+    pub(crate) fn in_memory(now: Millis) -> Store {
+        Store::open(
+            Connection::open_in_memory().expect("open an in-memory database"),
+            Box::new(crate::clock::ManualClock::new(now)),
+            Box::new(crate::clock::SeededEntropy::new(1)),
+            |_| Ok(Box::new(embed::SuppliedVectors::new("test", 2))),
+            RetentionConfig::default(),
+        )
+        .expect("open an in-memory store")
+    }
+
     /// Opens (creating and migrating as needed) the store on `conn`. A store records the
     /// embedder its vectors come from and refuses another; `embedder` is given the model the
     /// store records (`None` for a new store) and picks the embedder.

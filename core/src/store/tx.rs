@@ -592,9 +592,7 @@ impl Drop for Tx<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::clock::{ManualClock, SeededEntropy};
     use crate::decay::tests::memory;
-    use crate::embed::SuppliedVectors;
     use crate::model::{MemoryType, State, Status};
     use crate::store::Store;
 
@@ -605,14 +603,7 @@ mod tests {
 
     impl Fixture {
         fn new() -> Fixture {
-            let store = Store::open(
-                Connection::open_in_memory().unwrap(),
-                Box::new(ManualClock::new(NOW)),
-                Box::new(SeededEntropy::new(1)),
-                |_| Ok(Box::new(SuppliedVectors::new("test", 2))),
-                RetentionConfig::default(),
-            );
-            Fixture(store.unwrap())
+            Fixture(Store::in_memory(NOW))
         }
         fn tx(&mut self) -> Tx<'_> {
             self.0.begin(NOW).unwrap()
