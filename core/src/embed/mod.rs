@@ -5,6 +5,7 @@
 mod distilled;
 mod hash;
 pub mod quantise;
+mod unicode;
 mod wordpiece;
 
 use std::sync::Arc;

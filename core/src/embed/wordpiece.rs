@@ -6,8 +6,7 @@
 
 use std::collections::HashMap;
 
-use unicode_general_category::{get_general_category, GeneralCategory as Gc};
-use unicode_normalization::UnicodeNormalization;
+use super::unicode::{self, Class};
 
 /// Words longer than this many characters are one unknown token (as in BERT).
 const MAX_WORD_CHARS: usize = 100;
@@ -99,11 +98,7 @@ fn normalise(text: &str) -> String {
             cleaned.push(c);
         }
     }
-    cleaned
-        .nfd()
-        .filter(|&c| get_general_category(c) != Gc::NonspacingMark)
-        .collect::<String>()
-        .to_lowercase()
+    unicode::strip_accents(&cleaned).to_lowercase()
 }
 
 /// BERT's pre-tokenizer: words split on whitespace, each punctuation mark a word of its own.
@@ -135,26 +130,12 @@ fn is_whitespace(c: char) -> bool {
 /// Every "other" character (control, format, surrogate, private use, unassigned) except the
 /// whitespace controls.
 fn is_control(c: char) -> bool {
-    !matches!(c, '\t' | '\n' | '\r')
-        && matches!(
-            get_general_category(c),
-            Gc::Control | Gc::Format | Gc::Surrogate | Gc::PrivateUse | Gc::Unassigned
-        )
+    !matches!(c, '\t' | '\n' | '\r') && unicode::class(c) == Class::Control
 }
 
 /// ASCII's non-alphanumeric printables count as punctuation too (`$`, `^`, `` ` ``, …).
 fn is_punctuation(c: char) -> bool {
-    c.is_ascii_punctuation()
-        || matches!(
-            get_general_category(c),
-            Gc::ConnectorPunctuation
-                | Gc::DashPunctuation
-                | Gc::OpenPunctuation
-                | Gc::ClosePunctuation
-                | Gc::InitialPunctuation
-                | Gc::FinalPunctuation
-                | Gc::OtherPunctuation
-        )
+    c.is_ascii_punctuation() || unicode::class(c) == Class::Punctuation
 }
 
 /// The CJK Unified Ideographs blocks BERT spaces apart.
