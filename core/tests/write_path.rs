@@ -642,3 +642,133 @@ fn role_tagged_messages_are_remembered_as_what_the_user_said() {
     }
     assert_eq!(all_states(&mut e, "ana").len(), 1);
 }
+
+/// A random unit vector of `dim` (xorshift from `seed`).
+fn random_unit(dim: usize, seed: u64) -> Vec<f32> {
+    let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+    let mut v: Vec<f32> = (0..dim)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 40) as f32 / (1u64 << 24) as f32 - 0.5
+        })
+        .collect();
+    let norm = v.iter().map(|a| a * a).sum::<f32>().sqrt();
+    v.iter_mut().for_each(|a| *a /= norm);
+    v
+}
+
+/// A unit vector at cosine `c` to the unit vector `v` (towards a random direction).
+fn near(v: &[f32], c: f32, seed: u64) -> Vec<f32> {
+    let r = random_unit(v.len(), seed);
+    let along: f32 = r.iter().zip(v).map(|(a, b)| a * b).sum();
+    let mut u: Vec<f32> = r.iter().zip(v).map(|(a, b)| a - along * b).collect();
+    let norm = u.iter().map(|a| a * a).sum::<f32>().sqrt();
+    u.iter_mut().for_each(|a| *a /= norm);
+    v.iter()
+        .zip(&u)
+        .map(|(a, b)| c * a + (1.0 - c * c).sqrt() * b)
+        .collect()
+}
+
+/// In an owner large enough for its neighbours to be looked up ahead of each run of writes
+/// (32,768 vectors), a batch still finds near-duplicates among its own earlier inputs and
+/// among what was stored before, and a merge in the run leaves the rest of it correct.
+#[test]
+fn a_large_owners_batch_dedups_against_itself_and_the_store() {
+    const DIM: usize = 64;
+    const STORED: usize = 33_000;
+    let clock = ManualClock::new(T0);
+    let mut e = Engine::builder(clock)
+        .embedder(SuppliedVectors::new("test-64d", DIM))
+        .open_in_memory()
+        .unwrap();
+    // The stored memories come in by import, which looks up no neighbours (seeding them one
+    // by one would take a minute in a debug build): one exported record, copied.
+    e.seed(vec![vmem("u", "note number 0", random_unit(DIM, 0))])
+        .unwrap();
+    let record: ExportRecord = serde_json::from_str(e.export_jsonl("u").unwrap().trim()).unwrap();
+    let lines: Vec<String> = (1..STORED)
+        .map(|i| {
+            let mut r = record.clone();
+            r.memory.id = format!("mem_{i:016x}");
+            r.memory.content = format!("note number {i}");
+            r.memory.content_hash = text::content_hash(&r.memory.content);
+            r.embedding = Some(random_unit(DIM, i as u64));
+            serde_json::to_string(&r).unwrap()
+        })
+        .collect();
+    let report = e.import_jsonl(lines.join("\n").as_bytes()).unwrap();
+    assert_eq!(e.stats("u").unwrap().total, STORED, "{report:?}");
+    let stored = random_unit(DIM, 7);
+    let fresh = random_unit(DIM, 1 << 40);
+    let r = e
+        .seed(vec![
+            vmem("u", "Our offsite is in Porto in May.", fresh.clone()),
+            vmem(
+                "u",
+                "Our offsite is in Porto in May, at the riverside hotel.",
+                near(&fresh, 0.9, 1),
+            ),
+            vmem(
+                "u",
+                "note number 7, and the number after it is 8",
+                near(&stored, 0.9, 2),
+            ),
+            vmem("u", "Lunch with Ines on Friday.", random_unit(DIM, 1 << 41)),
+            vmem(
+                "u",
+                "Lunch with Ines on Friday at noon.",
+                near(&random_unit(DIM, 1 << 41), 0.9, 3),
+            ),
+            // Both near stored note 9: the first absorbs it, the second what the first made.
+            vmem(
+                "u",
+                "note number 9, said again",
+                near(&random_unit(DIM, 9), 0.9, 4),
+            ),
+            vmem(
+                "u",
+                "note number 9, said again, and once more",
+                near(&random_unit(DIM, 9), 0.9, 4),
+            ),
+        ])
+        .unwrap();
+    let o = &r.outcomes;
+    let Outcome::Created { id: offsite } = &o[0] else {
+        panic!("{o:?}")
+    };
+    assert!(
+        matches!(&o[1], Outcome::Merged { absorbed, .. } if absorbed == offsite),
+        "the batch's own near-duplicate: {o:?}"
+    );
+    let old = e
+        .list(&ListRequest {
+            entity_id: "u".into(),
+            statuses: vec![Status::Merged],
+            ..Default::default()
+        })
+        .unwrap();
+    assert!(
+        matches!(&o[2], Outcome::Merged { absorbed, .. }
+            if old.memories.iter().any(|m| &m.id == absorbed && m.content == "note number 7")),
+        "a stored near-duplicate: {o:?}"
+    );
+    let Outcome::Created { id: lunch } = &o[3] else {
+        panic!("{o:?}")
+    };
+    assert!(
+        matches!(&o[4], Outcome::Merged { absorbed, .. } if absorbed == lunch),
+        "after a merge in the same run: {o:?}"
+    );
+    let Outcome::Merged { id: nine, .. } = &o[5] else {
+        panic!("{o:?}")
+    };
+    assert!(
+        matches!(&o[6], Outcome::Merged { absorbed: x, .. }
+            | Outcome::Skipped { existing: Some(x), .. } if x == nine),
+        "near a memory merged away in the same run: {o:?}"
+    );
+    assert_eq!(e.stats("u").unwrap().by_status["active"], STORED + 2);
+}

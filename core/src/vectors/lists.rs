@@ -337,7 +337,7 @@ pub(super) struct Ranked {
 mod tests {
     use super::*;
     use crate::embed::Precision;
-    use crate::vectors::{uniform, OwnerVectors};
+    use crate::vectors::{uniform, Lookahead, OwnerVectors};
 
     /// Every row is in exactly one list, at the place its record says, and each list's head
     /// is the row it names.
@@ -473,6 +473,48 @@ mod tests {
         for q in &queries {
             assert_eq!(small.neighbours(q, 5), small.nearest(q, 5));
         }
+    }
+
+    /// A lookup made ahead of other writes sees what they added, and is made afresh once
+    /// anything was removed or replaced.
+    #[test]
+    fn a_lookup_made_ahead_sees_the_writes_since() {
+        let dim = 32;
+        let all = clustered(dim, LISTS_MIN + 2_000, 5);
+        let mut s = loaded(dim, &all);
+        let queries = clustered(dim, 20, 99);
+        let fresh = LISTS_MIN as i64 * 4;
+        let ahead: Vec<Option<Lookahead>> = queries.iter().map(|q| s.look_ahead(q, 5)).collect();
+        assert!(ahead.iter().all(Option::is_some));
+        // Written after the lookups: each query itself (cosine 1), and another vector.
+        for (i, q) in queries.iter().enumerate() {
+            s.upsert(fresh + i as i64, q, Precision::F32);
+        }
+        s.upsert(fresh - 1, &all[0], Precision::F32);
+        for (i, (q, a)) in queries.iter().zip(ahead).enumerate() {
+            let found = s.neighbours_since(q, 5, a);
+            assert_eq!(found[0].0, fresh + i as i64, "query {i} written since");
+            assert_eq!(found, s.neighbours(q, 5), "query {i}");
+        }
+        // A vector found ahead and removed since is not found, though the set is as large
+        // again.
+        let q = &queries[0];
+        let a = s.look_ahead(q, 5);
+        s.remove(fresh);
+        s.upsert(fresh - 2, &all[2], Precision::F32);
+        let found = s.neighbours_since(q, 5, a);
+        assert!(found.iter().all(|n| n.0 != fresh), "{found:?}");
+        assert_eq!(found, s.neighbours(q, 5));
+        // Replaced since: found with its new vector's similarity.
+        let a = s.look_ahead(q, 5);
+        let target = found[0].0;
+        s.upsert(target, &all[1], Precision::F32);
+        let again = s.neighbours_since(q, 5, a);
+        assert!(again
+            .iter()
+            .all(|n| n.0 != target || n.1 == crate::embed::dot(q, &all[1])));
+        // A small set looks nothing up ahead.
+        assert!(loaded(dim, &all[..1_000]).look_ahead(q, 5).is_none());
     }
 
     #[test]

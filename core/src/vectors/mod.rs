@@ -65,7 +65,20 @@ pub struct OwnerVectors {
     lists: Lists,
     /// Vectors are being added in bulk: the lists are built once, at the end.
     loading: bool,
+    /// Vectors removed or replaced so far: a [`Lookahead`] made before one of these is stale.
+    edits: u64,
     dim: usize,
+}
+
+/// A write's neighbours looked up before the writes ahead of it in the same call
+/// ([`OwnerVectors::look_ahead`]): good while the set has only grown since, the rows added
+/// meanwhile being scored when it is used.
+#[derive(Debug)]
+pub struct Lookahead {
+    found: Vec<(i64, f32)>,
+    /// The set's rows and edits when it was made.
+    rows: usize,
+    edits: u64,
 }
 
 impl OwnerVectors {
@@ -105,6 +118,9 @@ impl OwnerVectors {
             }
         };
         let w = self.simhash.words();
+        if !new {
+            self.edits += 1;
+        }
         self.precision[i] = precision;
         self.data[i * d..(i + 1) * d].copy_from_slice(v);
         self.simhash.encode(v, &mut self.codes[i * w..(i + 1) * w]);
@@ -143,6 +159,7 @@ impl OwnerVectors {
         let Some(i) = self.slot.remove(&pk) else {
             return;
         };
+        self.edits += 1;
         let (last, d, w) = (self.pks.len() - 1, self.dim, self.simhash.words());
         let rows = Rows {
             codes: &self.codes,
@@ -218,6 +235,44 @@ impl OwnerVectors {
     /// 64·16·k vectors for larger k).
     pub fn neighbours(&self, query: &[f32], k: usize) -> Vec<(i64, f32)> {
         self.nearest_in(query, k, false, NEIGHBOURS_SHARE)
+    }
+
+    /// [`OwnerVectors::neighbours`] of `query` now, to be completed by
+    /// [`OwnerVectors::neighbours_since`] after other writes. Only for a set with lists
+    /// ([`lists::LISTS_MIN`] vectors and more): a write's lookup there reads scattered memory,
+    /// and made in a run, before the SQLite work of the writes in between pushes the set out
+    /// of the cache, it takes about half the time. `None` for a smaller set.
+    pub fn look_ahead(&self, query: &[f32], k: usize) -> Option<Lookahead> {
+        self.lists.active().then(|| Lookahead {
+            found: self.neighbours(query, k),
+            rows: self.pks.len(),
+            edits: self.edits,
+        })
+    }
+
+    /// The `k` neighbours of `query`: those found ahead, with the vectors added since scored
+    /// exactly; looked up afresh when nothing was looked up ahead, or when a vector was
+    /// removed or replaced since.
+    pub fn neighbours_since(
+        &self,
+        query: &[f32],
+        k: usize,
+        ahead: Option<Lookahead>,
+    ) -> Vec<(i64, f32)> {
+        match ahead {
+            _ if k == 0 => Vec::new(),
+            Some(a) if a.edits == self.edits && a.rows <= self.pks.len() => {
+                let d = self.dim;
+                let mut found = a.found;
+                found.extend(
+                    (a.rows..self.pks.len())
+                        .map(|i| (self.pks[i], dot(query, &self.data[i * d..(i + 1) * d]))),
+                );
+                top(&mut found, k, |x| *x);
+                found
+            }
+            _ => self.neighbours(query, k),
+        }
     }
 
     /// Whether any memory is marked cold.

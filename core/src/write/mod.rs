@@ -16,11 +16,18 @@ use crate::graph;
 use crate::graph::{EntityMention, RelationMention};
 use crate::model::*;
 use crate::store::{memories, Tx, View};
+use crate::vectors::Lookahead;
 
 pub(crate) use prepare::{prepare, Prepared};
 
 /// Most memories one `seed` call may write.
 pub const MAX_BATCH: usize = 10_000;
+/// Inputs whose neighbours are looked up together, ahead of their writes (in a large owner's
+/// set; see [`OwnerVectors::look_ahead`](crate::vectors::OwnerVectors::look_ahead)). Seeding
+/// 1,000 memories into an owner of 100k went from 6,400 to 6,900/s with runs of 64; runs of 16
+/// gained nothing, and runs of 256 or 1,024 lost more to scoring their own earlier writes
+/// exactly than they saved.
+const LOOKAHEAD: usize = 64;
 
 /// A structured memory to store. Only `entity_id` and `content` are required.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -251,28 +258,56 @@ pub(crate) fn store(
     prepared: Vec<Prepared>,
 ) -> Result<WriteReport> {
     let mut report = WriteReport::default();
-    for p in prepared {
-        let owner = p.memory.entity_id.clone();
-        let (entities, relationships) = (p.entities.clone(), p.relationships.clone());
-        let outcome = write_one(tx, settings, p)?;
-        // The graph learns from a restated memory too: it is more evidence.
-        let id = match &outcome {
-            Outcome::Created { id } | Outcome::Merged { id, .. } => Some(id),
-            Outcome::Conflict { id, .. } => id.as_ref(),
-            Outcome::Skipped { existing, .. } => existing.as_ref(),
-        };
-        if let Some(id) = id.filter(|_| !(entities.is_empty() && relationships.is_empty())) {
-            if let Some((pk, _)) = memories::get(tx.conn(), &owner, id)? {
-                graph::record(tx, &owner, pk, &entities, &relationships, tx.now()?)?;
-            }
+    let mut prepared = prepared.into_iter().peekable();
+    while prepared.peek().is_some() {
+        let run: Vec<Prepared> = prepared.by_ref().take(LOOKAHEAD).collect();
+        let ahead = run
+            .iter()
+            .map(|p| {
+                Ok(tx
+                    .vectors(&p.memory.entity_id)?
+                    .look_ahead(&p.vector, SURPRISE_K))
+            })
+            .collect::<Result<Vec<_>>>()?;
+        for (p, ahead) in run.into_iter().zip(ahead) {
+            report.outcomes.push(store_one(tx, settings, p, ahead)?);
         }
-        report.outcomes.push(outcome);
     }
     Ok(report)
 }
 
-/// Dedup and conflicts, then create, merge or skip one prepared memory.
-fn write_one(tx: &mut Tx, settings: &Settings, p: Prepared) -> Result<Outcome> {
+/// Writes one prepared memory and records what it says in the knowledge graph.
+fn store_one(
+    tx: &mut Tx,
+    settings: &Settings,
+    p: Prepared,
+    ahead: Option<Lookahead>,
+) -> Result<Outcome> {
+    let owner = p.memory.entity_id.clone();
+    let (entities, relationships) = (p.entities.clone(), p.relationships.clone());
+    let outcome = write_one(tx, settings, p, ahead)?;
+    // The graph learns from a restated memory too: it is more evidence.
+    let id = match &outcome {
+        Outcome::Created { id } | Outcome::Merged { id, .. } => Some(id),
+        Outcome::Conflict { id, .. } => id.as_ref(),
+        Outcome::Skipped { existing, .. } => existing.as_ref(),
+    };
+    if let Some(id) = id.filter(|_| !(entities.is_empty() && relationships.is_empty())) {
+        if let Some((pk, _)) = memories::get(tx.conn(), &owner, id)? {
+            graph::record(tx, &owner, pk, &entities, &relationships, tx.now()?)?;
+        }
+    }
+    Ok(outcome)
+}
+
+/// Dedup and conflicts, then create, merge or skip one prepared memory (its neighbours
+/// perhaps looked up `ahead`).
+fn write_one(
+    tx: &mut Tx,
+    settings: &Settings,
+    p: Prepared,
+    ahead: Option<Lookahead>,
+) -> Result<Outcome> {
     let now = tx.now()?;
     let owner = p.memory.entity_id.clone();
     // Tier 1: exact hash. Saying it again counts as using the memory.
@@ -286,7 +321,9 @@ fn write_one(tx: &mut Tx, settings: &Settings, p: Prepared) -> Result<Outcome> {
         });
     }
     // Tiers 2 and 3 against the nearest neighbour; the k nearest give the surprise.
-    let neighbours = tx.vectors(&owner)?.neighbours(&p.vector, SURPRISE_K);
+    let neighbours = tx
+        .vectors(&owner)?
+        .neighbours_since(&p.vector, SURPRISE_K, ahead);
     // A contradiction can look like a near-duplicate: conflicts are looked for first.
     if p.conflicts {
         if let Some(found) = conflict::find(
