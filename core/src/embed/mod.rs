@@ -149,6 +149,7 @@ pub fn normalise(v: &mut [f32]) {
 const LANES: usize = 16;
 
 /// Dot product with a fixed summation order (identical on every target).
+#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
 pub fn dot(a: &[f32], b: &[f32]) -> f32 {
     let mut acc = [0f32; LANES];
     let (ac, bc) = (a.chunks_exact(LANES), b.chunks_exact(LANES));
@@ -171,6 +172,46 @@ pub fn dot(a: &[f32], b: &[f32]) -> f32 {
         }
     }
     acc[0] + tail
+}
+
+/// [`dot`] in WebAssembly SIMD: the same 16 lanes as four `f32x4`, multiplied and added (never
+/// fused) and folded in the same order, so the same bits; written out because the browser
+/// build optimises the engine for size, which leaves loops as they are written.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+pub fn dot(a: &[f32], b: &[f32]) -> f32 {
+    use core::arch::wasm32::*;
+    let n = a.len().min(b.len());
+    let whole = n - n % LANES;
+    let mut acc = [f32x4_splat(0.0); LANES / 4];
+    for i in (0..whole).step_by(LANES) {
+        for (j, lane) in acc.iter_mut().enumerate() {
+            let at = i + 4 * j;
+            // SAFETY: `at + 4 <= whole <= n`, within both slices; a v128 load needs no
+            // alignment.
+            #[allow(unsafe_code)]
+            let (x, y) = unsafe {
+                (
+                    v128_load(a.as_ptr().add(at).cast::<v128>()),
+                    v128_load(b.as_ptr().add(at).cast::<v128>()),
+                )
+            };
+            *lane = f32x4_add(*lane, f32x4_mul(x, y));
+        }
+    }
+    let tail: f32 = a[whole..n]
+        .iter()
+        .zip(&b[whole..n])
+        .map(|(x, y)| x * y)
+        .sum();
+    // Lanes l and l + 8, then l and l + 4 (the four f32x4 folded pairwise) …
+    let eight = [f32x4_add(acc[0], acc[2]), f32x4_add(acc[1], acc[3])];
+    let four = f32x4_add(eight[0], eight[1]);
+    // … then l and l + 2, and 0 and 1.
+    let two = [
+        f32x4_extract_lane::<0>(four) + f32x4_extract_lane::<2>(four),
+        f32x4_extract_lane::<1>(four) + f32x4_extract_lane::<3>(four),
+    ];
+    (two[0] + two[1]) + tail
 }
 
 /// Vector bytes as stored: little-endian f32.
