@@ -513,6 +513,9 @@ mod tests {
         assert!(again
             .iter()
             .all(|n| n.0 != target || n.1 == crate::embed::dot(q, &all[1])));
+        // Asked for more than was looked up ahead: looked up afresh.
+        let a = s.look_ahead(q, 2);
+        assert_eq!(s.neighbours_since(q, 5, a), s.neighbours(q, 5));
         // A small set looks nothing up ahead.
         assert!(loaded(dim, &all[..1_000]).look_ahead(q, 5).is_none());
     }

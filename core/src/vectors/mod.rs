@@ -76,7 +76,8 @@ pub struct OwnerVectors {
 #[derive(Debug)]
 pub struct Lookahead {
     found: Vec<(i64, f32)>,
-    /// The set's rows and edits when it was made.
+    /// How many neighbours were asked for, and the set's rows and edits when it was made.
+    k: usize,
     rows: usize,
     edits: u64,
 }
@@ -240,19 +241,20 @@ impl OwnerVectors {
     /// [`OwnerVectors::neighbours`] of `query` now, to be completed by
     /// [`OwnerVectors::neighbours_since`] after other writes. Only for a set with lists
     /// ([`lists::LISTS_MIN`] vectors and more): a write's lookup there reads scattered memory,
-    /// and made in a run, before the SQLite work of the writes in between pushes the set out
-    /// of the cache, it takes about half the time. `None` for a smaller set.
+    /// which lookups made in a run find still in the cache, where the SQLite work of each
+    /// write in between would have pushed it out. `None` for a smaller set.
     pub fn look_ahead(&self, query: &[f32], k: usize) -> Option<Lookahead> {
         self.lists.active().then(|| Lookahead {
             found: self.neighbours(query, k),
+            k,
             rows: self.pks.len(),
             edits: self.edits,
         })
     }
 
     /// The `k` neighbours of `query`: those found ahead, with the vectors added since scored
-    /// exactly; looked up afresh when nothing was looked up ahead, or when a vector was
-    /// removed or replaced since.
+    /// exactly; looked up afresh when nothing (or fewer) was looked up ahead, or when a
+    /// vector was removed or replaced since.
     pub fn neighbours_since(
         &self,
         query: &[f32],
@@ -261,7 +263,7 @@ impl OwnerVectors {
     ) -> Vec<(i64, f32)> {
         match ahead {
             _ if k == 0 => Vec::new(),
-            Some(a) if a.edits == self.edits && a.rows <= self.pks.len() => {
+            Some(a) if a.k >= k && a.edits == self.edits && a.rows <= self.pks.len() => {
                 let d = self.dim;
                 let mut found = a.found;
                 found.extend(
