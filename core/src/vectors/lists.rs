@@ -510,6 +510,7 @@ mod tests {
         let target = found[0].0;
         s.upsert(target, &all[1], Precision::F32);
         let again = s.neighbours_since(q, 5, a);
+        assert_eq!(again, s.neighbours(q, 5));
         assert!(again
             .iter()
             .all(|n| n.0 != target || n.1 == crate::embed::dot(q, &all[1])));

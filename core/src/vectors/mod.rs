@@ -65,7 +65,8 @@ pub struct OwnerVectors {
     lists: Lists,
     /// Vectors are being added in bulk: the lists are built once, at the end.
     loading: bool,
-    /// Vectors removed or replaced so far: a [`Lookahead`] made before one of these is stale.
+    /// Vectors removed or replaced so far: a [`Lookahead`] made before one of these is stale
+    /// (until then the set has only grown, by rows appended at the end).
     edits: u64,
     dim: usize,
 }
@@ -263,7 +264,7 @@ impl OwnerVectors {
     ) -> Vec<(i64, f32)> {
         match ahead {
             _ if k == 0 => Vec::new(),
-            Some(a) if a.k >= k && a.edits == self.edits && a.rows <= self.pks.len() => {
+            Some(a) if a.k >= k && a.edits == self.edits => {
                 let d = self.dim;
                 let mut found = a.found;
                 found.extend(
