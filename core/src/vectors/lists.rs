@@ -11,6 +11,7 @@
 
 use super::hamming_of;
 use super::simhash::hamming;
+use super::sweep::{sweep, Sweep};
 
 /// Sets at least this large are divided into lists; smaller ones are read whole.
 pub(super) const LISTS_MIN: usize = 32_768;
@@ -283,16 +284,16 @@ impl Lists {
         self.restride(rows);
     }
 
-    /// The wanted rows of the lists whose heads are nearest `code` (ties to the lower key): at
-    /// least [`PROBE_MIN`] lists and 1/[`PROBE_SHARE`] of them; with their codes' distances to
-    /// `code` (at most `beyond`) and how many are at each distance.
+    /// Sweeps the wanted rows of the lists whose heads are nearest `code` (ties to the lower
+    /// key): at least [`PROBE_MIN`] lists and 1/[`PROBE_SHARE`] of them, nearest first (so
+    /// the sweep's bound falls early).
     pub fn probe(
         &self,
         rows: &Rows,
         code: &[u64],
-        wanted: impl Fn(&usize) -> bool,
-        beyond: u32,
-    ) -> Ranked {
+        wanted: &impl Fn(&usize) -> bool,
+        into: &mut Sweep,
+    ) {
         let mut ranked: Vec<(u32, i64, usize)> = self
             .lists
             .iter()
@@ -304,33 +305,12 @@ impl Lists {
             ranked.select_nth_unstable(n - 1);
             ranked.truncate(n);
         }
-        let w = rows.words;
-        let mut out = Ranked {
-            rows: Vec::new(),
-            dist: Vec::new(),
-            count: vec![0; beyond as usize + 1],
-        };
+        ranked.sort_unstable();
         for (_, _, i) in ranked {
             let l = &self.lists[i];
-            for (&m, c) in l.members.iter().zip(l.codes.chunks_exact(w)) {
-                let m = m as usize;
-                if wanted(&m) {
-                    let d = rows.distance(code, c).min(beyond);
-                    out.count[d as usize] += 1;
-                    out.rows.push(m);
-                    out.dist.push(d);
-                }
-            }
+            sweep(code, &l.codes, |j| l.members[j] as usize, wanted, into);
         }
-        out
     }
-}
-
-/// Rows, their codes' distances to a query and how many are at each distance.
-pub(super) struct Ranked {
-    pub rows: Vec<usize>,
-    pub dist: Vec<u32>,
-    pub count: Vec<usize>,
 }
 
 #[cfg(test)]
@@ -538,7 +518,9 @@ mod tests {
         };
         let mut q = vec![0u64; set.words];
         s.simhash.encode(&queries[0], &mut q);
-        let read = s.lists.probe(&set, &q, |_| true, s.beyond()).rows.len();
+        let mut every = Sweep::new(usize::MAX, s.simhash.max_distance() as u32);
+        s.lists.probe(&set, &q, &|_| true, &mut every);
+        let read = every.rows(|i| s.pks[i]).len();
         assert!(
             read < s.pks.len() / 4,
             "{read} rows read of {}",

@@ -13,12 +13,14 @@
 mod int8;
 mod lists;
 mod simhash;
+mod sweep;
 
 use std::collections::HashMap;
 
 use crate::embed::{dot, Precision};
 use lists::{Lists, Rows};
-use simhash::{hamming, SimHash};
+use simhash::SimHash;
+use sweep::Sweep;
 
 /// Sets up to this size are scanned exactly in f32 only.
 const EXACT_SCAN_MAX: usize = 256;
@@ -315,25 +317,19 @@ impl OwnerVectors {
             let w = self.simhash.words();
             let mut q = vec![0u64; w];
             self.simhash.encode(query, &mut q);
+            let mut sweep = Sweep::new(keep, self.simhash.max_distance() as u32);
             if self.lists.active() {
-                // A large set: the rows of the lists nearest the query, then the prefilter
-                // among them.
+                // A large set: the members of the lists whose heads are nearest the query.
                 let set = Rows {
                     codes: &self.codes,
                     pks: &self.pks,
                     words: w,
                 };
-                let probed = self.lists.probe(&set, &q, wanted, self.beyond());
-                if probed.rows.len() <= keep {
-                    probed.rows
-                } else {
-                    let rows = &probed.rows;
-                    self.prefilter(&probed.dist, probed.count, |j| rows[j], keep)
-                }
+                self.lists.probe(&set, &q, &wanted, &mut sweep);
             } else {
-                let (dist, count) = self.distances(&q, &wanted);
-                self.prefilter(&dist, count, |j| j, keep)
+                sweep::sweep(&q, &self.codes, |j| j, &wanted, &mut sweep);
             }
+            sweep.rows(|i| self.pks[i])
         };
         let shortlist = (k * SHORTLIST_FACTOR).max(SHORTLIST_MIN);
         let rows = if self.pks.len() > EXACT_SCAN_MAX && rows.len() > shortlist {
@@ -365,88 +361,6 @@ impl OwnerVectors {
         best(&mut scored, keep, |&(_, pk, score)| (pk, score));
         scored.into_iter().map(|(i, _, _)| i).collect()
     }
-
-    /// A distance beyond any two codes': that of rows not wanted.
-    fn beyond(&self) -> u32 {
-        self.simhash.max_distance() as u32 + 1
-    }
-
-    /// The distance of every row's code to `q` ([`OwnerVectors::beyond`] for rows not
-    /// wanted) and how many rows are at each distance, in one pass unrolled for the usual
-    /// code widths: 512 bits (up to 512 dimensions) and 1,024 (up to 1,024).
-    fn distances(&self, q: &[u64], wanted: &impl Fn(&usize) -> bool) -> (Vec<u32>, Vec<usize>) {
-        let beyond = self.beyond();
-        match q.len() {
-            8 => distances(&self.codes, q, wanted, beyond, hamming_of::<8>),
-            16 => distances(&self.codes, q, wanted, beyond, hamming_of::<16>),
-            _ => distances(&self.codes, q, wanted, beyond, hamming),
-        }
-    }
-
-    /// The rows of the `keep` codes nearest to the query's code by Hamming distance (ties at
-    /// the cut go to the lower keys), found by counting distances rather than sorting them:
-    /// `dist[j]` is the distance of row `row(j)`, `count[d]` how many are at distance `d`, and
-    /// the last distance counted marks rows not wanted.
-    fn prefilter(
-        &self,
-        dist: &[u32],
-        mut count: Vec<usize>,
-        row: impl Fn(usize) -> usize,
-        keep: usize,
-    ) -> Vec<usize> {
-        let beyond = count.len() as u32 - 1;
-        count.truncate(beyond as usize);
-        // The cut: the smallest distance at which `keep` rows are reached (all wanted rows
-        // when there are fewer).
-        let (mut cut, mut below) = (None, 0usize);
-        for (d, &n) in count.iter().enumerate() {
-            if below + n >= keep {
-                cut = Some(d as u32);
-                break;
-            }
-            below += n;
-        }
-        let Some(cut) = cut else {
-            return (0..dist.len())
-                .filter(|&j| dist[j] < beyond)
-                .map(row)
-                .collect();
-        };
-        let mut rows = Vec::with_capacity(keep);
-        let mut at_cut = Vec::new();
-        for (j, &d) in dist.iter().enumerate() {
-            if d < cut {
-                rows.push(row(j));
-            } else if d == cut {
-                at_cut.push((self.pks[row(j)], row(j)));
-            }
-        }
-        at_cut.sort_unstable();
-        rows.extend(at_cut.into_iter().take(keep - below).map(|(_, i)| i));
-        rows
-    }
-}
-
-/// The distance of each code in `codes` (as many words as `q`) to `q`, `beyond` for rows not
-/// wanted, and how many rows are at each distance (`beyond` included).
-fn distances(
-    codes: &[u64],
-    q: &[u64],
-    wanted: &impl Fn(&usize) -> bool,
-    beyond: u32,
-    distance: impl Fn(&[u64], &[u64]) -> u32,
-) -> (Vec<u32>, Vec<usize>) {
-    let w = q.len().max(1);
-    let mut dist = vec![beyond; codes.len() / w];
-    let mut count = vec![0usize; beyond as usize + 1];
-    for (i, (c, d)) in codes.chunks_exact(w).zip(dist.iter_mut()).enumerate() {
-        if wanted(&i) {
-            // Never above `beyond`; saying so lets the compiler drop the histogram's bounds check.
-            *d = distance(q, c).min(beyond);
-        }
-        count[*d as usize] += 1;
-    }
-    (dist, count)
 }
 
 /// Rows ahead of the one being read whose data is asked for early: the rows of a pass after
@@ -652,7 +566,7 @@ mod tests {
                     .filter(wanted)
                     .map(|i| {
                         (
-                            hamming(&q, &s.codes[i * words..(i + 1) * words]),
+                            simhash::hamming(&q, &s.codes[i * words..(i + 1) * words]),
                             s.pks[i],
                             i,
                         )
@@ -661,9 +575,10 @@ mod tests {
                 all.sort_unstable();
                 let want: std::collections::BTreeSet<usize> =
                     all.iter().take(50).map(|r| r.2).collect();
-                let (dist, count) = s.distances(&q, &wanted);
+                let mut found = Sweep::new(50, s.simhash.max_distance() as u32);
+                sweep::sweep(&q, &s.codes, |j| j, &wanted, &mut found);
                 let got: std::collections::BTreeSet<usize> =
-                    s.prefilter(&dist, count, |j| j, 50).into_iter().collect();
+                    found.rows(|i| s.pks[i]).into_iter().collect();
                 assert_eq!(got, want, "{dim} dimensions, one row in {every} wanted");
             }
         }
