@@ -164,6 +164,8 @@ pub(crate) fn read(view: &View, bytes: &[u8]) -> Result<Import> {
 /// they were exported; returns how many were restored and how many were already present.
 pub(crate) fn restore(tx: &mut Tx, import: &Import) -> Result<(usize, usize)> {
     let mut restored = 0;
+    // The text-index rows of all the restored memories in one statement, at the end.
+    tx.defer_text();
     for r in &import.full {
         if memories::id_taken(tx.conn(), &r.memory.id)? {
             continue;
@@ -183,6 +185,7 @@ pub(crate) fn restore(tx: &mut Tx, import: &Import) -> Result<(usize, usize)> {
         )?;
         restored += 1;
     }
+    tx.index_text()?;
     // Links once both of their memories are in.
     for r in &import.full {
         if r.links.is_empty() {

@@ -217,13 +217,14 @@ fn a_store_from_before_requantisation_has_its_vectors_looked_at_after_the_upgrad
             .unwrap()
     };
     write_aged(&mut open(), &clock, "ana");
-    // Back to schema 5, as an older Mnemo left it: no `requantise_at`.
+    // Back to schema 5, as an older Mnemo left it: no `requantise_at` (the later migrations
+    // are run again too).
     rusqlite::Connection::open(&path)
         .unwrap()
         .execute_batch(
             "DROP INDEX memory_vectors_requantise;
              ALTER TABLE memory_vectors DROP COLUMN requantise_at;
-             DELETE FROM migrations WHERE version = 6;
+             DELETE FROM migrations WHERE version >= 6;
              PRAGMA user_version = 5;",
         )
         .unwrap();

@@ -772,3 +772,119 @@ fn a_large_owners_batch_dedups_against_itself_and_the_store() {
     );
     assert_eq!(e.stats("u").unwrap().by_status["active"], STORED + 2);
 }
+
+/// The rows of the text index that match `word`, as memory ids (one per row: a memory
+/// indexed twice would come back twice).
+fn indexed_as(conn: &rusqlite::Connection, word: &str) -> Vec<String> {
+    let mut stmt = conn
+        .prepare(
+            "SELECT m.id FROM memories_fts f JOIN memories m ON m.pk = f.rowid \
+             WHERE memories_fts MATCH ?1 ORDER BY f.rowid",
+        )
+        .unwrap();
+    let rows = stmt.query_map([word], |r| r.get(0)).unwrap();
+    rows.collect::<rusqlite::Result<_>>().unwrap()
+}
+
+/// A batch's new memories are written to the text index together at its end; a memory of the
+/// batch that changes before then (merged into, said again) is indexed first, so each memory
+/// that a search can find is in the index once, with the text it has at the end.
+#[test]
+fn a_batch_indexes_its_memories_once_each_with_their_final_text() {
+    let dir = TempDir::new("batch-text-index");
+    let path = dir.file("m.db");
+    let open = || {
+        Engine::builder(ManualClock::new(T0))
+            .embedder(SuppliedVectors::new("test-4d", 4))
+            .open(&path)
+            .unwrap()
+    };
+    let mut e = open();
+    let r = e
+        .seed(vec![
+            vmem(
+                "u",
+                "The violinist rehearses Brahms on Thursdays.",
+                at_cosine(1.0),
+            ),
+            vmem(
+                "u",
+                "The violinist rehearses Brahms on Thursdays. She tours Japan in autumn.",
+                at_cosine(0.9),
+            ),
+            vmem(
+                "u",
+                "Kofi grows chillies on his balcony.",
+                vec![0.0, 0.0, 1.0, 0.0],
+            ),
+            vmem(
+                "u",
+                "Kofi grows chillies on his balcony.",
+                vec![0.0, 0.0, 1.0, 0.0],
+            ),
+            vmem(
+                "u",
+                "Zanele collects vintage typewriters.",
+                vec![0.0, 0.0, 0.0, 1.0],
+            ),
+        ])
+        .unwrap();
+    let o = &r.outcomes;
+    let Outcome::Merged {
+        id: merged,
+        absorbed,
+        ..
+    } = &o[1]
+    else {
+        panic!("{o:?}")
+    };
+    assert_eq!(Some(absorbed.as_str()), o[0].id());
+    assert!(matches!(
+        &o[3],
+        Outcome::Skipped {
+            reason: SkipReason::ExactDuplicate,
+            ..
+        }
+    ));
+    let (kofi, zanele) = (o[2].id().unwrap(), o[4].id().unwrap());
+    drop(e);
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    assert_eq!(indexed_as(&conn, "violinist"), vec![merged.clone()]);
+    assert_eq!(indexed_as(&conn, "japan"), vec![merged.clone()]);
+    assert_eq!(indexed_as(&conn, "chillies"), vec![kofi.to_string()]);
+    assert_eq!(indexed_as(&conn, "typewriters"), vec![zanele.to_string()]);
+    conn.execute(
+        "INSERT INTO memories_fts (memories_fts) VALUES ('integrity-check')",
+        [],
+    )
+    .unwrap();
+}
+
+/// A store from before the engine wrote text-index rows itself (schema 6: a trigger did)
+/// loses the trigger on opening, and a memory written then is indexed once.
+#[test]
+fn a_store_whose_trigger_indexed_text_indexes_each_memory_once_after_the_upgrade() {
+    let dir = TempDir::new("text-index-upgrade");
+    let path = dir.file("m.db");
+    let open = || Engine::builder(ManualClock::new(T0)).open(&path).unwrap();
+    let first = seed_one(&mut open(), mem("u", "Ines bakes sourdough on Sundays."));
+    // Back to schema 6, as Mnemo left it: the trigger wrote a new memory's index row.
+    rusqlite::Connection::open(&path)
+        .unwrap()
+        .execute_batch(
+            "CREATE TRIGGER memories_fts_insert AFTER INSERT ON memories
+             WHEN new.status = 'active' AND new.state != 'DELETED' BEGIN
+                 INSERT INTO memories_fts (rowid, content, tags, owner, flags) VALUES (
+                     new.pk, new.content, '', 'o' || hex(new.entity_id), '');
+             END;
+             DELETE FROM migrations WHERE version >= 7;
+             PRAGMA user_version = 6;",
+        )
+        .unwrap();
+    let mut e = open();
+    let second = seed_one(&mut e, mem("u", "Ines repairs antique clocks."));
+    drop(e);
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    assert_eq!(indexed_as(&conn, "ines"), vec![first, second.clone()]);
+    assert_eq!(indexed_as(&conn, "clocks"), vec![second]);
+}

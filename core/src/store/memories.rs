@@ -137,6 +137,33 @@ pub fn insert(
     Ok(pk)
 }
 
+/// Writes the text-index rows of the memories `pks` that a search can find (active, not
+/// deleted): their words, tags, owner and flags, as the update trigger rewrites them. A
+/// memory is inserted without one; [`crate::store::Tx`] writes it at once, or for a whole
+/// batch at its end.
+pub fn index_text(conn: &Connection, pks: &[i64]) -> Result<()> {
+    if pks.is_empty() {
+        return Ok(());
+    }
+    let list = format!(
+        "[{}]",
+        pks.iter().map(i64::to_string).collect::<Vec<_>>().join(",")
+    );
+    conn.prepare_cached(
+        "INSERT INTO memories_fts (rowid, content, tags, owner, flags) SELECT \
+         pk, content, \
+         trim(coalesce((SELECT group_concat(value, ' ') FROM json_each(manual_tags)), '') || ' ' || \
+              coalesce((SELECT group_concat(value, ' ') FROM json_each(auto_tags)), '')), \
+         'o' || hex(entity_id), \
+         trim(CASE state WHEN 'ARCHIVED' THEN 'archived' ELSE '' END || ' ' || \
+              CASE WHEN tier = 'archive' OR state = 'ARCHIVED' THEN 'cold' ELSE '' END) \
+         FROM memories WHERE pk IN (SELECT value FROM json_each(?1)) \
+         AND status = 'active' AND state != 'DELETED'",
+    )?
+    .execute([list])?;
+    Ok(())
+}
+
 /// Rewrites every field of a stored memory (the FTS row follows by trigger when its text,
 /// tags, archived flag or searchability changed).
 pub fn update(conn: &Connection, pk: i64, m: &Memory, due_at: Option<Millis>) -> Result<()> {

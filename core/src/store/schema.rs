@@ -273,6 +273,13 @@ ALTER TABLE memory_vectors ADD COLUMN requantise_at INTEGER;
 UPDATE memory_vectors SET requantise_at = 0 WHERE precision != 'int2';
 CREATE INDEX memory_vectors_requantise ON memory_vectors(requantise_at) WHERE requantise_at IS NOT NULL;
 "#,
+    r#"
+-- A new memory's text-index row is written by the engine (store/memories.rs, `index_text`),
+-- not by a trigger: a batch of writes indexes its memories in one statement at its end. FTS5
+-- writes its pending rows to disk at every statement that opens a statement journal, so a
+-- row indexed by trigger became a one-row segment of its own, merged again and again.
+DROP TRIGGER IF EXISTS memories_fts_insert;
+"#,
 ];
 
 /// Prepared statements kept per connection: more than the engine's distinct statements.

@@ -250,6 +250,9 @@ pub(crate) struct Tx<'s> {
     view: View<'s>,
     /// Owners whose memory rows this transaction wrote.
     written: BTreeSet<String>,
+    /// Memories inserted whose text-index rows wait for [`Tx::index_text`] (while
+    /// [`Tx::defer_text`] is on; written before any other change to a memory, and at commit).
+    unindexed: Option<Vec<i64>>,
 }
 
 impl<'s> Deref for Tx<'s> {
@@ -287,6 +290,7 @@ impl<'s> Tx<'s> {
             tx: Some(tx),
             view: View::new(conn, derived, host),
             written: BTreeSet::new(),
+            unindexed: None,
         };
         tx.write_accesses()?;
         Ok(tx)
@@ -294,6 +298,7 @@ impl<'s> Tx<'s> {
 
     /// Commits. On failure the transaction rolls back (with the policy above).
     pub fn commit(mut self) -> Result<()> {
+        self.index_text()?;
         let tx = self
             .tx
             .take()
@@ -437,8 +442,45 @@ impl<'s> Tx<'s> {
         let pk = inserted.ok_or_else(|| {
             Error::invalid("entropy", "the host's random source keeps repeating ids")
         })?;
+        self.index_text_of(pk)?;
         self.indexed(pk, m, vector, Precision::F32);
         Ok(pk)
+    }
+
+    /// Inserts from now on leave their text-index rows to [`Tx::index_text`], which writes
+    /// them in one statement (a batch of writes: see the schema's last migration).
+    pub fn defer_text(&mut self) {
+        self.unindexed.get_or_insert_with(Vec::new);
+    }
+
+    /// Writes the text-index rows of the memories inserted since [`Tx::defer_text`] and stops
+    /// deferring them.
+    pub fn index_text(&mut self) -> Result<()> {
+        match self.unindexed.take() {
+            Some(pks) => memories::index_text(self.conn(), &pks),
+            None => Ok(()),
+        }
+    }
+
+    /// Writes the text-index rows waiting, and keeps deferring: a memory's row must be there
+    /// before the memory changes (the update trigger rewrites it).
+    fn index_waiting(&mut self) -> Result<()> {
+        if let Some(pks) = self.unindexed.as_mut().filter(|p| !p.is_empty()) {
+            let pks = std::mem::take(pks);
+            memories::index_text(self.view.conn, &pks)?;
+        }
+        Ok(())
+    }
+
+    /// The text-index row of a memory just inserted: now, or with the batch's.
+    fn index_text_of(&mut self, pk: i64) -> Result<()> {
+        match self.unindexed.as_mut() {
+            Some(waiting) => {
+                waiting.push(pk);
+                Ok(())
+            }
+            None => memories::index_text(self.conn(), &[pk]),
+        }
     }
 
     /// Stores a memory exactly as given — its id, layer and tier as they were (an import of an
@@ -446,6 +488,7 @@ impl<'s> Tx<'s> {
     pub fn restore(&mut self, m: &Memory, vector: Option<(&[f32], Precision)>) -> Result<i64> {
         let due = decay::next_due(m, self.now()?, self.retention());
         let pk = memories::insert(self.conn(), m, None, due)?;
+        self.index_text_of(pk)?;
         match vector {
             Some((v, precision)) => {
                 let stored = memories::set_embedding(self.conn(), pk, v, precision)?;
@@ -459,6 +502,7 @@ impl<'s> Tx<'s> {
     /// Writes back a memory whose fields changed (its layer, tier and next due time are
     /// recomputed first).
     pub fn update(&mut self, pk: i64, m: &mut Memory) -> Result<()> {
+        self.index_waiting()?;
         let conn = self.conn();
         let due = decay::settle(m, self.now()?, self.view.host.retention, || {
             links::count(conn, pk)
@@ -483,6 +527,7 @@ impl<'s> Tx<'s> {
     /// last access time, a stale or archived memory revived, its layer and tier. A caller that
     /// changed other fields of `m` saves them ([`Tx::save`]).
     pub fn access(&mut self, pk: i64, m: &mut Memory, count: i64, at: Millis) -> Result<()> {
+        self.index_waiting()?;
         let before = m.state;
         decay::access(m, count, at);
         let conn = self.conn();
@@ -515,6 +560,7 @@ impl<'s> Tx<'s> {
 
     /// Removes a memory for good (its vector, index entry and history with it).
     pub fn purge(&mut self, pk: i64, owner: &str) -> Result<()> {
+        self.index_waiting()?;
         memories::purge(self.conn(), pk)?;
         self.written(owner);
         if let Some(set) = self.loaded(owner) {
@@ -628,6 +674,58 @@ mod tests {
                 .unwrap()
                 .1
         }
+    }
+
+    /// Rows of the text index matching `word`, by key (a memory indexed twice twice).
+    fn indexed(conn: &Connection, word: &str) -> Vec<i64> {
+        let mut stmt = conn
+            .prepare("SELECT rowid FROM memories_fts WHERE memories_fts MATCH ?1 ORDER BY rowid")
+            .unwrap();
+        let rows = stmt.query_map([word], |r| r.get(0)).unwrap();
+        rows.collect::<rusqlite::Result<_>>().unwrap()
+    }
+
+    /// With text indexing deferred, new memories wait for the batch's end; one that changes
+    /// before then is indexed first, so the update trigger rewrites its row instead of the
+    /// batch's end adding a second.
+    #[test]
+    fn deferred_text_rows_are_written_once_with_the_final_text() {
+        let mut f = Fixture::new();
+        let new = |content: &str| {
+            let mut m = memory(MemoryType::Event, 0);
+            m.entity_id = "ana".into();
+            m.content = content.into();
+            m
+        };
+        let mut tx = f.tx();
+        tx.defer_text();
+        let (mut a, mut b) = (new("kayak trips"), new("sourdough starter"));
+        let pa = tx.insert(&mut a, &[1.0, 0.0]).unwrap();
+        let pb = tx.insert(&mut b, &[0.0, 1.0]).unwrap();
+        assert!(
+            indexed(tx.conn(), "kayak OR sourdough").is_empty(),
+            "waiting"
+        );
+        a.content = "kayak trips on the Douro".into();
+        tx.save(pa, &mut a).unwrap();
+        assert_eq!(indexed(tx.conn(), "kayak OR sourdough"), vec![pa, pb]);
+        let mut c = new("sourdough bread");
+        let pc = tx.insert(&mut c, &[1.0, 1.0]).unwrap();
+        tx.index_text().unwrap();
+        // No longer deferred: the next insert is indexed at once.
+        let mut d = new("sourdough pizza");
+        let pd = tx.insert(&mut d, &[0.5, 1.0]).unwrap();
+        assert_eq!(indexed(tx.conn(), "sourdough"), vec![pb, pc, pd]);
+        assert_eq!(indexed(tx.conn(), "kayak"), vec![pa]);
+        assert_eq!(indexed(tx.conn(), "douro"), vec![pa]);
+        tx.commit().unwrap();
+        // Left waiting at commit: written then.
+        let mut tx = f.tx();
+        tx.defer_text();
+        let mut e = new("sourdough crackers");
+        let pe = tx.insert(&mut e, &[0.2, 1.0]).unwrap();
+        tx.commit().unwrap();
+        assert_eq!(indexed(f.0.conn(), "crackers"), vec![pe]);
     }
 
     #[test]

@@ -258,6 +258,8 @@ pub(crate) fn store(
     prepared: Vec<Prepared>,
 ) -> Result<WriteReport> {
     let mut report = WriteReport::default();
+    // The batch's new memories get their text-index rows together, at its end.
+    tx.defer_text();
     let mut prepared = prepared.into_iter().peekable();
     while prepared.peek().is_some() {
         let run: Vec<Prepared> = prepared.by_ref().take(LOOKAHEAD).collect();
@@ -273,6 +275,7 @@ pub(crate) fn store(
             report.outcomes.push(store_one(tx, settings, p, ahead)?);
         }
     }
+    tx.index_text()?;
     Ok(report)
 }
 
