@@ -159,6 +159,7 @@ impl Sweep {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::clock::{Entropy, SeededEntropy};
     use crate::vectors::uniform;
 
     /// Sees `row` at distance `d`, as [`sweep`] does.
@@ -200,15 +201,9 @@ mod tests {
     /// Every width's popcounts give the same rows, and so does AVX-512's where it runs.
     #[test]
     fn every_way_of_counting_keeps_the_same_rows() {
-        let mut x = 0x1234_5678_9abc_def0u64;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
-        let codes: Vec<u64> = (0..3000 * 8).map(|_| next()).collect();
-        let q: Vec<u64> = (0..8).map(|_| next()).collect();
+        let rng = SeededEntropy::new(0x1234_5678_9abc_def0);
+        let codes: Vec<u64> = (0..3000 * 8).map(|_| rng.next_u64()).collect();
+        let q: Vec<u64> = (0..8).map(|_| rng.next_u64()).collect();
         let wanted = |r: &usize| !r.is_multiple_of(5);
         let rows = |f: &dyn Fn(&mut Sweep)| {
             let mut s = Sweep::new(100, 512);
