@@ -11,7 +11,7 @@
 
 use super::hamming_of;
 use super::simhash::hamming;
-use super::sweep::{sweep, Sweep};
+use super::sweep::{distances, sweep, Sweep};
 
 /// Sets at least this large are divided into lists; smaller ones are read whole.
 pub(super) const LISTS_MIN: usize = 32_768;
@@ -78,6 +78,9 @@ struct Place {
 pub(super) struct Lists {
     stride: u64,
     lists: Vec<List>,
+    /// The heads' codes, list by list: every lookup and every write compares a code with
+    /// each of them, so they are kept together rather than read from scattered rows.
+    head_codes: Vec<u64>,
     /// Row by row.
     places: Vec<Place>,
 }
@@ -134,11 +137,12 @@ impl Lists {
         for row in 0..rows.len() {
             if heads(rows.pks[row], stride) {
                 self.lists.push(List::new(rows.pks[row], row));
+                self.head_codes.extend_from_slice(rows.code(row));
             }
         }
         self.places = Vec::with_capacity(rows.len());
         for row in 0..rows.len() {
-            let (list, distance) = self.nearest_list(rows, rows.code(row));
+            let (list, distance) = self.nearest_list(rows.code(row));
             self.places.push(Place {
                 list: list as u32,
                 at: 0,
@@ -151,12 +155,13 @@ impl Lists {
 
     /// The list whose head is nearest `code` (ties to the lower key), and the distance
     /// (`u32::MAX` and list 0 when there are no heads).
-    fn nearest_list(&self, rows: &Rows, code: &[u64]) -> (usize, u32) {
+    fn nearest_list(&self, code: &[u64]) -> (usize, u32) {
         let mut best = (0usize, u32::MAX, i64::MAX);
-        for (i, l) in self.lists.iter().enumerate() {
-            let d = rows.distance(code, rows.code(l.row));
-            if (d, l.pk) < (best.1, best.2) {
-                best = (i, d, l.pk);
+        let mut d = Vec::new();
+        distances(code, &self.head_codes, &mut d);
+        for (i, &d) in d.iter().enumerate() {
+            if d <= best.1 && (d, self.lists[i].pk) < (best.1, best.2) {
+                best = (i, d, self.lists[i].pk);
             }
         }
         (best.0, best.1)
@@ -206,7 +211,7 @@ impl Lists {
         } else {
             self.forget(rows, row);
         }
-        let (list, distance) = self.nearest_list(rows, rows.code(row));
+        let (list, distance) = self.nearest_list(rows.code(row));
         self.places[row].distance = distance;
         self.join(rows, row, list);
         if heads(rows.pks[row], self.stride) {
@@ -219,6 +224,7 @@ impl Lists {
         let pk = rows.pks[row];
         let new = self.lists.len();
         self.lists.push(List::new(pk, row));
+        self.head_codes.extend_from_slice(rows.code(row));
         let code = rows.code(row);
         for r in 0..rows.len() {
             let d = rows.distance(rows.code(r), code);
@@ -240,13 +246,19 @@ impl Lists {
             return;
         };
         let dissolved = self.lists.swap_remove(i);
+        // The last list's head code moves into the dissolved one's place, as `swap_remove`
+        // moves the list.
+        let w = rows.words;
+        let last = self.head_codes.len() - w;
+        self.head_codes.copy_within(last.., i * w);
+        self.head_codes.truncate(last);
         if let Some(moved) = self.lists.get(i) {
             for &m in &moved.members {
                 self.places[m as usize].list = i as u32;
             }
         }
         for m in dissolved.members {
-            let (list, distance) = self.nearest_list(rows, rows.code(m as usize));
+            let (list, distance) = self.nearest_list(rows.code(m as usize));
             self.places[m as usize].distance = distance;
             self.join(rows, m as usize, list);
         }
@@ -287,18 +299,11 @@ impl Lists {
     /// Sweeps the wanted rows of the lists whose heads are nearest `code` (ties to the lower
     /// key): at least [`PROBE_MIN`] lists and 1/[`PROBE_SHARE`] of them, nearest first (so
     /// the sweep's bound falls early).
-    pub fn probe(
-        &self,
-        rows: &Rows,
-        code: &[u64],
-        wanted: &impl Fn(&usize) -> bool,
-        into: &mut Sweep,
-    ) {
-        let mut ranked: Vec<(u32, i64, usize)> = self
-            .lists
-            .iter()
-            .enumerate()
-            .map(|(i, l)| (rows.distance(code, rows.code(l.row)), l.pk, i))
+    pub fn probe(&self, code: &[u64], wanted: &impl Fn(&usize) -> bool, into: &mut Sweep) {
+        let mut d = Vec::new();
+        distances(code, &self.head_codes, &mut d);
+        let mut ranked: Vec<(u32, i64, usize)> = (d.into_iter().zip(&self.lists).enumerate())
+            .map(|(i, (d, l))| (d, l.pk, i))
             .collect();
         let n = PROBE_MIN.max(self.lists.len() / PROBE_SHARE);
         if ranked.len() > n {
@@ -328,6 +333,11 @@ mod tests {
         for (i, list) in l.lists.iter().enumerate() {
             assert_eq!(s.pks[list.row], list.pk);
             let w = s.simhash.words();
+            assert_eq!(
+                l.head_codes[i * w..(i + 1) * w],
+                s.codes[list.row * w..(list.row + 1) * w],
+                "head code of list {i}"
+            );
             assert_eq!(
                 list.codes.len(),
                 list.members.len() * w,
@@ -519,7 +529,7 @@ mod tests {
         let mut q = vec![0u64; set.words];
         s.simhash.encode(&queries[0], &mut q);
         let mut every = Sweep::new(usize::MAX, s.simhash.max_distance() as u32);
-        s.lists.probe(&set, &q, &|_| true, &mut every);
+        s.lists.probe(&q, &|_| true, &mut every);
         let read = every.rows(|i| s.pks[i]).len();
         assert!(
             read < s.pks.len() / 4,

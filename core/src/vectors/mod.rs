@@ -320,12 +320,7 @@ impl OwnerVectors {
             let mut sweep = Sweep::new(keep, self.simhash.max_distance() as u32);
             if self.lists.active() {
                 // A large set: the members of the lists whose heads are nearest the query.
-                let set = Rows {
-                    codes: &self.codes,
-                    pks: &self.pks,
-                    words: w,
-                };
-                self.lists.probe(&set, &q, &wanted, &mut sweep);
+                self.lists.probe(&q, &wanted, &mut sweep);
             } else {
                 sweep::sweep(&q, &self.codes, |j| j, &wanted, &mut sweep);
             }

@@ -12,8 +12,7 @@ use super::hamming_of;
 use super::simhash::hamming;
 
 /// Sees every wanted row of `codes` (the `j`-th code is row `row(j)`; as many words a code as
-/// `q` has), its popcounts unrolled for the usual code widths: 512 bits (up to 512
-/// dimensions) and 1,024 (up to 1,024).
+/// `q` has).
 pub(super) fn sweep(
     q: &[u64],
     codes: &[u64],
@@ -21,27 +20,31 @@ pub(super) fn sweep(
     wanted: &impl Fn(&usize) -> bool,
     into: &mut Sweep,
 ) {
-    match q.len() {
-        #[cfg(target_arch = "x86_64")]
-        8 if std::arch::is_x86_feature_detected!("avx512vpopcntdq") => {
-            // SAFETY: the processor has the instructions `sweep512` is compiled for.
-            #[allow(unsafe_code)]
-            unsafe {
-                sweep512(q, codes, row, wanted, into)
-            }
+    #[cfg(target_arch = "x86_64")]
+    if q.len() == 8 && std::arch::is_x86_feature_detected!("avx512vpopcntdq") {
+        // SAFETY: the processor has the instructions `sweep_512` is compiled for.
+        #[allow(unsafe_code)]
+        unsafe {
+            return sweep_512(q, codes, row, wanted, into);
         }
-        8 => sweep_with(q, codes, row, wanted, into, hamming_of::<8>),
-        16 => sweep_with(q, codes, row, wanted, into, hamming_of::<16>),
-        _ => sweep_with(q, codes, row, wanted, into, hamming),
+    }
+    each_distance(q, codes, |j, d| see(into, row(j), d, wanted));
+}
+
+/// Records `row` at `d` if the sweep can still keep it and it is wanted.
+#[inline(always)]
+fn see(into: &mut Sweep, row: usize, d: u32, wanted: &impl Fn(&usize) -> bool) {
+    if d <= into.bound() && wanted(&row) {
+        into.record(row, d);
     }
 }
 
-/// [`sweep`] of 512-bit codes with AVX-512's popcount of eight words at once: the same
-/// distances (integers), in about half the time of eight scalar popcounts.
+/// [`sweep`] with AVX-512's popcount of eight words at once (the same integers), written out
+/// rather than through [`distances`]: no distance is stored.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512vpopcntdq")]
 #[allow(unsafe_code)]
-unsafe fn sweep512(
+unsafe fn sweep_512(
     q: &[u64],
     codes: &[u64],
     row: impl Fn(usize) -> usize,
@@ -64,23 +67,58 @@ unsafe fn sweep512(
     }
 }
 
+/// The Hamming distance to `q` of each code of `codes` (as many words a code as `q` has), in
+/// order, into `out` (emptied first).
+pub(super) fn distances(q: &[u64], codes: &[u64], out: &mut Vec<u32>) {
+    out.clear();
+    out.reserve(codes.len() / q.len().max(1));
+    #[cfg(target_arch = "x86_64")]
+    if q.len() == 8 && std::arch::is_x86_feature_detected!("avx512vpopcntdq") {
+        // SAFETY: the processor has the instructions `distances_512` is compiled for.
+        #[allow(unsafe_code)]
+        unsafe {
+            return distances_512(q, codes, out);
+        }
+    }
+    each_distance(q, codes, |_, d| out.push(d));
+}
+
+/// [`distances`] with AVX-512's popcount of eight words at once: the same integers.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512vpopcntdq")]
+#[allow(unsafe_code)]
+unsafe fn distances_512(q: &[u64], codes: &[u64], out: &mut Vec<u32>) {
+    use std::arch::x86_64::*;
+    // SAFETY: `q` and each chunk are eight u64s, the 64 bytes an unaligned load reads.
+    let qv = unsafe { _mm512_loadu_si512(q[..8].as_ptr().cast()) };
+    for c in codes.chunks_exact(8) {
+        // SAFETY: as above.
+        let cv = unsafe { _mm512_loadu_si512(c.as_ptr().cast()) };
+        out.push(_mm512_reduce_add_epi64(_mm512_popcnt_epi64(_mm512_xor_si512(qv, cv))) as u32);
+    }
+}
+
+/// Calls `seen(j, d)` with the Hamming distance `d` of each code of `codes` (the `j`-th) to
+/// `q`, popcounts unrolled for the usual code widths: 512 bits (up to 512 dimensions) and
+/// 1,024 (up to 1,024).
 #[inline(always)]
-fn sweep_with(
+fn each_distance(q: &[u64], codes: &[u64], seen: impl FnMut(usize, u32)) {
+    match q.len() {
+        8 => each_distance_with(q, codes, seen, hamming_of::<8>),
+        16 => each_distance_with(q, codes, seen, hamming_of::<16>),
+        _ => each_distance_with(q, codes, seen, hamming),
+    }
+}
+
+#[inline(always)]
+fn each_distance_with(
     q: &[u64],
     codes: &[u64],
-    row: impl Fn(usize) -> usize,
-    wanted: &impl Fn(&usize) -> bool,
-    into: &mut Sweep,
+    mut seen: impl FnMut(usize, u32),
     distance: impl Fn(&[u64], &[u64]) -> u32,
 ) {
     for (j, c) in codes.chunks_exact(q.len().max(1)).enumerate() {
-        let d = distance(q, c);
-        if d <= into.bound() {
-            let r = row(j);
-            if wanted(&r) {
-                into.record(r, d);
-            }
-        }
+        seen(j, distance(q, c));
     }
 }
 
@@ -212,10 +250,27 @@ mod tests {
             r.sort_unstable();
             r
         };
-        let scalar = rows(&|s| sweep_with(&q, &codes, |j| j, &wanted, s, hamming_of::<8>));
-        let generic = rows(&|s| sweep_with(&q, &codes, |j| j, &wanted, s, hamming));
+        let with = |distance: &dyn Fn(&[u64], &[u64]) -> u32, s: &mut Sweep| {
+            each_distance_with(
+                &q,
+                &codes,
+                |j, d| {
+                    if d <= s.bound() && wanted(&j) {
+                        s.record(j, d);
+                    }
+                },
+                distance,
+            )
+        };
+        let scalar = rows(&|s| with(&hamming_of::<8>, s));
+        let generic = rows(&|s| with(&hamming, s));
         let chosen = rows(&|s| sweep(&q, &codes, |j| j, &wanted, s));
         assert_eq!(scalar.len(), 100);
+        let mut all = Vec::new();
+        distances(&q, &codes, &mut all);
+        let mut one_by_one = Vec::new();
+        each_distance(&q, &codes, |_, d| one_by_one.push(d));
+        assert_eq!(all, one_by_one);
         assert_eq!(scalar, generic);
         assert_eq!(scalar, chosen);
         assert!(scalar.iter().all(wanted));
