@@ -73,19 +73,23 @@ impl SimHash {
 
 /// Fast Walsh–Hadamard transform in place (unnormalised; `x.len()` a power of two).
 fn hadamard(x: &mut [f32]) {
-    let mut h = 1;
-    if x.len() >= 4 {
-        // The first two stages, whose butterflies are too short to vectorise, four values at
-        // a time: the same additions in the same order as stage by stage, so the same bits.
-        for q in x.chunks_exact_mut(4) {
-            let (a, b, c, d) = (q[0] + q[1], q[0] - q[1], q[2] + q[3], q[2] - q[3]);
-            q[0] = a + c;
-            q[1] = b + d;
-            q[2] = a - c;
-            q[3] = b - d;
-        }
-        h = 4;
+    if x.len() < 4 {
+        return stages(x, 1);
     }
+    // The first two stages, whose butterflies are too short to vectorise, four values at a
+    // time: the same additions in the same order as stage by stage, so the same bits.
+    for q in x.chunks_exact_mut(4) {
+        let (a, b, c, d) = (q[0] + q[1], q[0] - q[1], q[2] + q[3], q[2] - q[3]);
+        q[0] = a + c;
+        q[1] = b + d;
+        q[2] = a - c;
+        q[3] = b - d;
+    }
+    stages(x, 4);
+}
+
+/// The stages of the transform from butterflies `h` values apart.
+fn stages(x: &mut [f32], mut h: usize) {
     while h < x.len() {
         for block in x.chunks_exact_mut(2 * h) {
             let (a, b) = block.split_at_mut(h);
@@ -108,22 +112,6 @@ pub fn hamming(a: &[u64], b: &[u64]) -> u32 {
 mod tests {
     use super::*;
 
-    /// The transform stage by stage, as written in the textbook.
-    fn hadamard_by_stage(x: &mut [f32]) {
-        let mut h = 1;
-        while h < x.len() {
-            for block in x.chunks_exact_mut(2 * h) {
-                let (a, b) = block.split_at_mut(h);
-                for (u, v) in a.iter_mut().zip(b.iter_mut()) {
-                    let (s, d) = (*u + *v, *u - *v);
-                    *u = s;
-                    *v = d;
-                }
-            }
-            h *= 2;
-        }
-    }
-
     #[test]
     fn the_transform_gives_the_bits_of_the_stage_by_stage_one() {
         let mut next = crate::vectors::uniform(41);
@@ -132,7 +120,7 @@ mod tests {
                 let v: Vec<f32> = (0..n).map(|_| next()).collect();
                 let (mut a, mut b) = (v.clone(), v);
                 hadamard(&mut a);
-                hadamard_by_stage(&mut b);
+                stages(&mut b, 1);
                 let bits = |x: &[f32]| x.iter().map(|f| f.to_bits()).collect::<Vec<_>>();
                 assert_eq!(bits(&a), bits(&b), "{n} values");
             }

@@ -28,14 +28,24 @@ pub(super) fn sweep(
             return sweep_512(q, codes, row, wanted, into);
         }
     }
-    each_distance(q, codes, |j, d| see(into, row(j), d, wanted));
+    each_distance(q, codes, |j, d| see(into, j, d, &row, wanted));
 }
 
-/// Records `row` at `d` if the sweep can still keep it and it is wanted.
+/// Records the row of the `j`-th code, at distance `d`, if the sweep can still keep it and it
+/// is wanted (nearly every code is farther: its row is not even looked up).
 #[inline(always)]
-fn see(into: &mut Sweep, row: usize, d: u32, wanted: &impl Fn(&usize) -> bool) {
-    if d <= into.bound() && wanted(&row) {
-        into.record(row, d);
+fn see(
+    into: &mut Sweep,
+    j: usize,
+    d: u32,
+    row: &impl Fn(usize) -> usize,
+    wanted: &impl Fn(&usize) -> bool,
+) {
+    if d <= into.bound() {
+        let r = row(j);
+        if wanted(&r) {
+            into.record(r, d);
+        }
     }
 }
 
@@ -58,12 +68,7 @@ unsafe fn sweep_512(
         // SAFETY: as above.
         let cv = unsafe { _mm512_loadu_si512(c.as_ptr().cast()) };
         let d = _mm512_reduce_add_epi64(_mm512_popcnt_epi64(_mm512_xor_si512(qv, cv))) as u32;
-        if d <= into.bound() {
-            let r = row(j);
-            if wanted(&r) {
-                into.record(r, d);
-            }
-        }
+        see(into, j, d, &row, wanted);
     }
 }
 
@@ -200,13 +205,6 @@ mod tests {
     use crate::clock::{Entropy, SeededEntropy};
     use crate::vectors::uniform;
 
-    /// Sees `row` at distance `d`, as [`sweep`] does.
-    fn see(s: &mut Sweep, row: usize, d: u32) {
-        if d <= s.bound() {
-            s.record(row, d);
-        }
-    }
-
     /// What a sweep must keep: rank every row by (distance, key) and take the first `keep`.
     fn ranked(dist: &[u32], pks: &[i64], keep: usize) -> Vec<usize> {
         let mut all: Vec<(u32, i64, usize)> =
@@ -228,7 +226,7 @@ mod tests {
             let pks: Vec<i64> = (0..n).map(|i| ((i * 7919) % n) as i64).collect();
             let mut sweep = Sweep::new(keep, 512);
             for (row, &d) in dist.iter().enumerate() {
-                see(&mut sweep, row, d);
+                see(&mut sweep, row, d, &|j| j, &|_| true);
             }
             let mut got = sweep.rows(|r| pks[r]);
             got.sort_unstable();
@@ -280,12 +278,12 @@ mod tests {
     fn the_bound_falls_to_the_cut() {
         let mut sweep = Sweep::new(3, 512);
         for (row, d) in [(0, 9), (1, 4), (2, 7), (3, 4)] {
-            see(&mut sweep, row, d);
+            see(&mut sweep, row, d, &|j| j, &|_| true);
         }
         assert_eq!(sweep.bound(), 7);
-        see(&mut sweep, 4, 2);
+        see(&mut sweep, 4, 2, &|j| j, &|_| true);
         assert_eq!(sweep.bound(), 4, "three rows at 4 or nearer");
-        see(&mut sweep, 5, 5);
+        see(&mut sweep, 5, 5, &|j| j, &|_| true);
         assert_eq!(
             sweep.rows.len(),
             5,
