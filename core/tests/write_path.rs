@@ -643,19 +643,13 @@ fn role_tagged_messages_are_remembered_as_what_the_user_said() {
     assert_eq!(all_states(&mut e, "ana").len(), 1);
 }
 
-/// A random unit vector of `dim` (xorshift from `seed`).
+/// A random unit vector of `dim` (the engine's seeded generator started at `seed`).
 fn random_unit(dim: usize, seed: u64) -> Vec<f32> {
-    let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+    let rng = SeededEntropy::new(seed);
     let mut v: Vec<f32> = (0..dim)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x >> 40) as f32 / (1u64 << 24) as f32 - 0.5
-        })
+        .map(|_| (rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32 - 0.5)
         .collect();
-    let norm = v.iter().map(|a| a * a).sum::<f32>().sqrt();
-    v.iter_mut().for_each(|a| *a /= norm);
+    mnemo_core::embed::normalise(&mut v);
     v
 }
 

@@ -456,10 +456,9 @@ impl<'s> Tx<'s> {
     /// Writes the text-index rows of the memories inserted since [`Tx::defer_text`] and stops
     /// deferring them.
     pub fn index_text(&mut self) -> Result<()> {
-        match self.unindexed.take() {
-            Some(pks) => memories::index_text(self.conn(), &pks),
-            None => Ok(()),
-        }
+        self.index_waiting()?;
+        self.unindexed = None;
+        Ok(())
     }
 
     /// Writes the text-index rows waiting, and keeps deferring: a memory's row must be there
@@ -467,7 +466,7 @@ impl<'s> Tx<'s> {
     fn index_waiting(&mut self) -> Result<()> {
         if let Some(pks) = self.unindexed.as_mut().filter(|p| !p.is_empty()) {
             let pks = std::mem::take(pks);
-            memories::index_text(self.view.conn, &pks)?;
+            memories::index_text(self.conn(), &pks)?;
         }
         Ok(())
     }
