@@ -882,3 +882,43 @@ fn a_store_whose_trigger_indexed_text_indexes_each_memory_once_after_the_upgrade
     assert_eq!(indexed_as(&conn, "ines"), vec![first, second.clone()]);
     assert_eq!(indexed_as(&conn, "clocks"), vec![second]);
 }
+
+#[test]
+fn a_store_indexed_by_the_whole_hash_finds_its_exact_duplicates_after_the_upgrade() {
+    let dir = TempDir::new("hash-index-upgrade");
+    let path = dir.file("m.db");
+    let open = || Engine::builder(ManualClock::new(T0)).open(&path).unwrap();
+    let first = seed_one(&mut open(), mem("u", "Ines bakes sourdough on Sundays."));
+    // Back to schema 7, whose index held the whole hash.
+    rusqlite::Connection::open(&path)
+        .unwrap()
+        .execute_batch(
+            "DROP INDEX memories_owner_hash;
+             CREATE INDEX memories_owner_hash ON memories(entity_id, content_hash);
+             DELETE FROM migrations WHERE version >= 8;
+             PRAGMA user_version = 7;",
+        )
+        .unwrap();
+    let mut e = open();
+    let again = e
+        .seed(vec![mem("u", "  ines BAKES sourdough   on sundays. ")])
+        .unwrap();
+    assert_eq!(
+        again.outcomes,
+        vec![Outcome::Skipped {
+            reason: SkipReason::ExactDuplicate,
+            existing: Some(first),
+            similarity: Some(1.0)
+        }]
+    );
+    drop(e);
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    let indexed: String = conn
+        .query_row(
+            "SELECT sql FROM sqlite_schema WHERE name = 'memories_owner_hash'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert!(indexed.contains("substr(content_hash, 1, 16)"), "{indexed}");
+}

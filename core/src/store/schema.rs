@@ -280,6 +280,14 @@ CREATE INDEX memory_vectors_requantise ON memory_vectors(requantise_at) WHERE re
 -- row indexed by trigger became a one-row segment of its own, merged again and again.
 DROP TRIGGER IF EXISTS memories_fts_insert;
 "#,
+    r#"
+-- The exact-duplicate lookup (an owner's memory with this content hash) by the hash's first
+-- 16 hex digits (64 bits) instead of all 64: an entry less than half as long. New hashes land
+-- at random places in this index, so a batch of writes into a large owner changes a page of
+-- it for most writes; smaller entries make fewer pages (store/memories.rs, `by_hash`).
+DROP INDEX memories_owner_hash;
+CREATE INDEX memories_owner_hash ON memories(entity_id, substr(content_hash, 1, 16));
+"#,
 ];
 
 /// Prepared statements kept per connection: more than the engine's distinct statements.
