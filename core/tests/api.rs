@@ -384,6 +384,35 @@ fn ids_come_from_the_hosts_entropy() {
 }
 
 #[test]
+fn ids_sort_in_the_order_memories_were_made() {
+    let clock = ManualClock::new(T0);
+    let mut e = Engine::builder(clock.clone()).open_in_memory().unwrap();
+    let contents = ["Ana paints", "Ben sails boats", "Cleo keeps bees"];
+    let mut made: Vec<String> = Vec::new();
+    for step in [0, 400, 1_000, 86_400_000] {
+        clock.advance(step);
+        let report = e
+            .seed(
+                contents
+                    .iter()
+                    .map(|c| mem("u", &format!("{c} ({step})")))
+                    .collect(),
+            )
+            .unwrap();
+        made.extend(
+            report
+                .outcomes
+                .iter()
+                .filter_map(|o| o.id().map(String::from)),
+        );
+    }
+    assert_eq!(made.len(), 12);
+    let mut sorted = made.clone();
+    sorted.sort();
+    assert_eq!(sorted, made, "within a second and across seconds");
+}
+
+#[test]
 fn reopened_store_with_same_seed_never_reuses_an_id() {
     let dir = TempDir::new("ids");
     let path = dir.file("ids.db");

@@ -26,7 +26,7 @@ fn created_memory_has_defaults_and_is_searchable() {
         m.content_hash,
         text::content_hash("ana DRINKS green tea every   morning")
     );
-    assert!(id.starts_with("mem_") && id.len() == 20);
+    assert!(id.starts_with("mem_") && id.len() == 28);
     assert_eq!(ids(&search(&mut e, "ana", "green tea")), vec![id]);
 }
 
