@@ -920,5 +920,30 @@ fn a_store_indexed_by_the_whole_hash_finds_its_exact_duplicates_after_the_upgrad
             |r| r.get(0),
         )
         .unwrap();
-    assert!(indexed.contains("substr(content_hash, 1, 16)"), "{indexed}");
+    assert!(indexed.contains("substr(content_hash, 1, 8)"), "{indexed}");
+}
+
+#[test]
+fn memories_whose_hashes_share_the_indexed_prefix_are_not_duplicates() {
+    // Two contents whose hashes begin with the same 8 digits (the index's key).
+    let mut seen = std::collections::HashMap::new();
+    let (a, b) = (0..400_000)
+        .find_map(|i| {
+            let content = format!("note number {i}");
+            let prefix = text::content_hash(&content)[..8].to_string();
+            seen.insert(prefix, content.clone())
+                .map(|earlier| (earlier, content))
+        })
+        .expect("a shared prefix among 400,000 hashes");
+    let (mut e, _) = engine();
+    let first = seed_one(&mut e, mem("u", &a));
+    let second = seed_one(&mut e, mem("u", &b));
+    assert_ne!(first, second);
+    assert_eq!(e.get("u", &second).unwrap().content, b);
+    // And each is still its own exact duplicate.
+    let again = e.seed(vec![mem("u", &b)]).unwrap();
+    assert!(matches!(
+        &again.outcomes[0],
+        Outcome::Skipped { reason: SkipReason::ExactDuplicate, existing: Some(id), .. } if *id == second
+    ));
 }

@@ -349,12 +349,12 @@ pub fn contents(conn: &Connection, pks: &[i64]) -> Result<HashMap<i64, String>> 
 }
 
 /// The rows of owner ?1 with content hash ?2, found through the index over the hash's first
-/// 16 digits (schema migration 8).
-const BY_HASH: &str = "entity_id = ?1 AND substr(content_hash, 1, 16) = substr(?2, 1, 16) \
+/// 8 digits (schema migration 8).
+const BY_HASH: &str = "entity_id = ?1 AND substr(content_hash, 1, 8) = substr(?2, 1, 8) \
                        AND content_hash = ?2 AND state != 'DELETED'";
 
 /// A live (not deleted) memory of `owner` with this content hash, if any (the oldest: the
-/// index, over the hash's first 16 digits, yields equal keys in row order). No ORDER BY …
+/// index, over the hash's first 8 digits, yields equal keys in row order). No ORDER BY …
 /// LIMIT: with it SQLite re-prepares the statement at every call.
 pub fn by_hash(conn: &Connection, owner: &str, hash: &str) -> Result<Option<(i64, Memory)>> {
     Ok(conn
