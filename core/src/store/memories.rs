@@ -348,21 +348,6 @@ pub fn contents(conn: &Connection, pks: &[i64]) -> Result<HashMap<i64, String>> 
     Ok(contents)
 }
 
-/// The rows of owner ?1 with content hash ?2, found through the index over the hash's first
-/// 8 digits (schema migration 8).
-const BY_HASH: &str = "entity_id = ?1 AND substr(content_hash, 1, 8) = substr(?2, 1, 8) \
-                       AND content_hash = ?2 AND state != 'DELETED'";
-
-/// A live (not deleted) memory of `owner` with this content hash, if any (the oldest: the
-/// index, over the hash's first 8 digits, yields equal keys in row order). No ORDER BY …
-/// LIMIT: with it SQLite re-prepares the statement at every call.
-pub fn by_hash(conn: &Connection, owner: &str, hash: &str) -> Result<Option<(i64, Memory)>> {
-    Ok(conn
-        .prepare_cached(&format!("SELECT {COLUMNS} FROM memories WHERE {BY_HASH}"))?
-        .query_row([owner, hash], memory_from_row)
-        .optional()?)
-}
-
 /// A searchable memory's vector as its owner's set holds it.
 pub struct StoredVector {
     pub pk: i64,
@@ -951,23 +936,5 @@ mod tests {
         }
         assert_eq!(portable_bm25(0.0), 0.0);
         assert!(portable_bm25(f64::NAN).is_nan());
-    }
-
-    #[test]
-    fn the_exact_duplicate_lookup_reads_the_shorter_hash_index() {
-        let store = Store::in_memory(1_700_000_000_000);
-        let sql = format!("EXPLAIN QUERY PLAN SELECT pk FROM memories WHERE {BY_HASH}");
-        let plan: Vec<String> = store
-            .conn()
-            .prepare(&sql)
-            .unwrap()
-            .query_map(["ana", "00ff"], |r| r.get(3))
-            .unwrap()
-            .collect::<rusqlite::Result<_>>()
-            .unwrap();
-        assert_eq!(
-            plan,
-            vec!["SEARCH memories USING INDEX memories_owner_hash (entity_id=? AND <expr>=?)"]
-        );
     }
 }

@@ -3,6 +3,7 @@
 //! the SQL of their own tables beside them and run it inside these transactions.
 
 mod fts;
+mod hashes;
 pub(crate) mod memories;
 pub(crate) mod schema;
 mod tx;

@@ -281,14 +281,10 @@ CREATE INDEX memory_vectors_requantise ON memory_vectors(requantise_at) WHERE re
 DROP TRIGGER IF EXISTS memories_fts_insert;
 "#,
     r#"
--- The exact-duplicate lookup (an owner's memory with this content hash) by the hash's first
--- 8 hex digits (32 bits) instead of all 64: an entry a third as long. New hashes land at random
--- places in this index, so a batch of writes into a large owner changes a page of it for most
--- writes; smaller entries make fewer pages. The lookup still compares the whole hash, so a
--- shared prefix (one lookup in about 4,300 in an owner of 1M memories) costs one more row read
--- (store/memories.rs, `by_hash`).
-DROP INDEX memories_owner_hash;
-CREATE INDEX memories_owner_hash ON memories(entity_id, substr(content_hash, 1, 8));
+-- A write looks for an exact duplicate in its owner's content hashes held in memory
+-- (store/hashes.rs), not in an index: new hashes landed at random places in this one, so a
+-- batch of writes into a large owner changed a page of it for most writes.
+DROP INDEX IF EXISTS memories_owner_hash;
 "#,
 ];
 

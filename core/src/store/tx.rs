@@ -24,13 +24,14 @@ use std::ops::{Deref, DerefMut};
 
 use rusqlite::{Connection, Transaction, TransactionBehavior};
 
+use super::hashes::OwnerHashes;
 use super::memories;
 use crate::clock::{check_time, Entropy, Millis};
 use crate::decay::{self, RetentionConfig};
 use crate::embed::{self, Embedder, Precision};
 use crate::error::{Error, Result};
 use crate::links;
-use crate::model::{Memory, StatusChange};
+use crate::model::{Memory, State, StatusChange};
 use crate::text;
 use crate::vectors::OwnerVectors;
 
@@ -78,6 +79,8 @@ const SAVEPOINT: &str = "mnemo_call";
 #[derive(Debug, Default)]
 pub(crate) struct Derived {
     vectors: HashMap<String, OwnerVectors>,
+    /// Each loaded owner's content hashes (the exact-duplicate lookup).
+    hashes: HashMap<String, OwnerHashes>,
     generations: HashMap<String, u64>,
     /// Accesses not yet written, by memory key (with the owner, to read the rows back).
     accesses: BTreeMap<i64, (String, Pending)>,
@@ -97,15 +100,18 @@ impl Derived {
         (self.accesses.len(), self.co_recalls.len())
     }
 
-    /// Forgets every loaded vector set and moves every known owner's generation on.
+    /// Forgets every loaded vector set and hash map and moves every known owner's generation
+    /// on.
     pub fn invalidate_all(&mut self) {
         self.vectors.clear();
+        self.hashes.clear();
         self.generations.values_mut().for_each(|g| *g += 1);
     }
 
     /// Forgets what was loaded or cached of `owner` (its rows changed under it).
     fn invalidate(&mut self, owner: String) {
         self.vectors.remove(&owner);
+        self.hashes.remove(&owner);
         *self.generations.entry(owner).or_insert(0) += 1;
     }
 }
@@ -220,6 +226,18 @@ impl<'s> View<'s> {
             self.derived.vectors.insert(owner.to_string(), set);
         }
         Ok(&self.derived.vectors[owner])
+    }
+
+    /// A live (not deleted) memory of `owner` with this content hash, if any (the oldest).
+    pub fn by_hash(&mut self, owner: &str, hash: &str) -> Result<Option<(i64, Memory)>> {
+        if !self.derived.hashes.contains_key(owner) {
+            let loaded = OwnerHashes::load(self.conn, owner)?;
+            self.derived.hashes.insert(owner.to_string(), loaded);
+        }
+        let pks = self.derived.hashes[owner].candidates(hash);
+        Ok(memories::by_pks(self.conn, owner, &pks)?
+            .into_iter()
+            .find(|(_, m)| m.content_hash == hash && m.state != State::Deleted))
     }
 
     /// The generation of `owner`: it moves on whenever a transaction writes its memories.
@@ -406,6 +424,14 @@ impl<'s> Tx<'s> {
         self.view.derived.vectors.get_mut(owner)
     }
 
+    /// Keeps the loaded hash map of `m`'s owner in step with row `pk` as `m` now is.
+    fn sync_hash(&mut self, pk: i64, m: &Memory) {
+        let moved = (self.view.derived.hashes.get_mut(&m.entity_id)).is_some_and(|h| h.set(pk, m));
+        if moved {
+            self.written(&m.entity_id);
+        }
+    }
+
     /// Records that `m` (row `pk`) was written with vector `v` stored at `precision`, which
     /// its owner's loaded set takes when `m` is searchable.
     fn indexed(&mut self, pk: i64, m: &Memory, v: &[f32], precision: Precision) {
@@ -477,6 +503,7 @@ impl<'s> Tx<'s> {
         let pk = inserted.ok_or_else(|| {
             Error::invalid("entropy", "the host's random source keeps repeating ids")
         })?;
+        self.sync_hash(pk, m);
         self.index_text_of(pk)?;
         self.indexed(pk, m, vector, Precision::F32);
         Ok(pk)
@@ -522,6 +549,7 @@ impl<'s> Tx<'s> {
     pub fn restore(&mut self, m: &Memory, vector: Option<(&[f32], Precision)>) -> Result<i64> {
         let due = decay::next_due(m, self.now()?, self.retention());
         let pk = memories::insert(self.conn(), m, None, due)?;
+        self.sync_hash(pk, m);
         self.index_text_of(pk)?;
         match vector {
             Some((v, precision)) => {
@@ -548,6 +576,7 @@ impl<'s> Tx<'s> {
         if findings {
             self.written(&m.entity_id);
         }
+        self.sync_hash(pk, m);
         self.sync_vector(pk, m)
     }
 
@@ -570,6 +599,7 @@ impl<'s> Tx<'s> {
         // Counts and times do not change what a search finds; a revival does.
         if m.state != before {
             self.written(&m.entity_id);
+            self.sync_hash(pk, m);
         }
         Ok(())
     }
@@ -599,6 +629,9 @@ impl<'s> Tx<'s> {
         self.written(owner);
         if let Some(set) = self.loaded(owner) {
             set.remove(pk);
+        }
+        if let Some(hashes) = self.view.derived.hashes.get_mut(owner) {
+            hashes.remove(pk);
         }
         Ok(())
     }
@@ -673,7 +706,7 @@ impl Drop for Tx<'_> {
 mod tests {
     use super::*;
     use crate::decay::tests::memory;
-    use crate::model::{MemoryType, State, Status};
+    use crate::model::{MemoryType, Status};
     use crate::store::Store;
 
     const NOW: Millis = 1_700_000_000_000;
@@ -935,5 +968,75 @@ mod tests {
         f.0.derived.last_id = Some((second, start - ID_ATTEMPTS as u64 - 1));
         let pk = f.stored("ana", [0.0, 1.0]);
         assert!(!run.contains(&f.row("ana", pk).id));
+    }
+
+    #[test]
+    fn the_exact_duplicate_lookup_follows_every_write_of_a_row() {
+        // Two hashes sharing the map's key (their first 16 digits).
+        let (a, b) = (
+            "0f".repeat(32),
+            format!("{}{}", "0f".repeat(8), "e1".repeat(24)),
+        );
+        let mut f = Fixture::new();
+        let stored = |f: &mut Fixture, hash: &str| {
+            let mut m = memory(MemoryType::Event, 0);
+            (m.entity_id, m.content_hash, m.created_at) = ("ana".into(), hash.into(), NOW);
+            let mut tx = f.tx();
+            let pk = tx.insert(&mut m, &[1.0, 0.0]).unwrap();
+            tx.commit().unwrap();
+            pk
+        };
+        let found = |f: &mut Fixture, owner: &str, hash: &str| {
+            let mut tx = f.tx();
+            tx.by_hash(owner, hash).unwrap().map(|(pk, _)| pk)
+        };
+        let first = stored(&mut f, &a);
+        assert_eq!(
+            found(&mut f, "ana", &a),
+            Some(first),
+            "loaded from the store"
+        );
+        let second = stored(&mut f, &b);
+        assert_eq!(
+            found(&mut f, "ana", &b),
+            Some(second),
+            "kept in step: the whole hash decides"
+        );
+        assert_eq!(found(&mut f, "ana", &a), Some(first));
+        assert_eq!(found(&mut f, "ben", &a), None, "owners apart");
+        // Content changed, deleted, revived by an update; purged.
+        let mut m = f.row("ana", first);
+        m.content_hash = "aa".repeat(32);
+        let mut tx = f.tx();
+        tx.update(first, &mut m).unwrap();
+        tx.commit().unwrap();
+        assert_eq!(found(&mut f, "ana", &a), None);
+        assert_eq!(found(&mut f, "ana", &"aa".repeat(32)), Some(first));
+        m.state = State::Deleted;
+        let mut tx = f.tx();
+        tx.update(first, &mut m).unwrap();
+        tx.commit().unwrap();
+        assert_eq!(found(&mut f, "ana", &"aa".repeat(32)), None);
+        let mut tx = f.tx();
+        tx.purge(second, "ana").unwrap();
+        tx.commit().unwrap();
+        assert_eq!(found(&mut f, "ana", &b), None);
+        // A write rolled back leaves nothing behind in the map.
+        let mut m = memory(MemoryType::Event, 0);
+        (m.entity_id, m.content_hash, m.created_at) = ("ana".into(), "bb".repeat(32), NOW);
+        let mut tx = f.tx();
+        tx.insert(&mut m, &[0.0, 1.0]).unwrap();
+        assert!(tx.by_hash("ana", &"bb".repeat(32)).unwrap().is_some());
+        drop(tx);
+        assert_eq!(found(&mut f, "ana", &"bb".repeat(32)), None);
+        // Nor takes away what it had changed.
+        let kept = stored(&mut f, &"cc".repeat(32));
+        let mut m = f.row("ana", kept);
+        m.content_hash = "dd".repeat(32);
+        let mut tx = f.tx();
+        tx.update(kept, &mut m).unwrap();
+        assert!(tx.by_hash("ana", &"cc".repeat(32)).unwrap().is_none());
+        drop(tx);
+        assert_eq!(found(&mut f, "ana", &"cc".repeat(32)), Some(kept));
     }
 }

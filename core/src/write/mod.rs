@@ -314,8 +314,7 @@ fn write_one(
     let now = tx.now()?;
     let owner = p.memory.entity_id.clone();
     // Tier 1: exact hash. Saying it again counts as using the memory.
-    if let Some((pk, mut existing)) = memories::by_hash(tx.conn(), &owner, &p.memory.content_hash)?
-    {
+    if let Some((pk, mut existing)) = tx.by_hash(&owner, &p.memory.content_hash)? {
         tx.access(pk, &mut existing, 1, now)?;
         return Ok(Outcome::Skipped {
             reason: SkipReason::ExactDuplicate,
