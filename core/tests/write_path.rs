@@ -854,28 +854,40 @@ fn a_batch_indexes_its_memories_once_each_with_their_final_text() {
     .unwrap();
 }
 
+/// A store file holding one memory ("Ines bakes sourdough on Sundays."), put back to schema
+/// `version` by `undo` (SQL undoing the later migrations): its directory, its path and the
+/// memory's id.
+fn store_from_schema(version: i64, undo: &str) -> (TempDir, std::path::PathBuf, String) {
+    let dir = TempDir::new(&format!("schema-{version}"));
+    let path = dir.file("m.db");
+    let mut e = Engine::builder(ManualClock::new(T0)).open(&path).unwrap();
+    let first = seed_one(&mut e, mem("u", "Ines bakes sourdough on Sundays."));
+    drop(e);
+    rusqlite::Connection::open(&path)
+        .unwrap()
+        .execute_batch(&format!(
+            "{undo}
+             DELETE FROM migrations WHERE version > {version};
+             PRAGMA user_version = {version};"
+        ))
+        .unwrap();
+    (dir, path, first)
+}
+
 /// A store from before the engine wrote text-index rows itself (schema 6: a trigger did)
 /// loses the trigger on opening, and a memory written then is indexed once.
 #[test]
 fn a_store_whose_trigger_indexed_text_indexes_each_memory_once_after_the_upgrade() {
-    let dir = TempDir::new("text-index-upgrade");
-    let path = dir.file("m.db");
-    let open = || Engine::builder(ManualClock::new(T0)).open(&path).unwrap();
-    let first = seed_one(&mut open(), mem("u", "Ines bakes sourdough on Sundays."));
     // Back to schema 6, as Mnemo left it: the trigger wrote a new memory's index row.
-    rusqlite::Connection::open(&path)
-        .unwrap()
-        .execute_batch(
-            "CREATE TRIGGER memories_fts_insert AFTER INSERT ON memories
-             WHEN new.status = 'active' AND new.state != 'DELETED' BEGIN
-                 INSERT INTO memories_fts (rowid, content, tags, owner, flags) VALUES (
-                     new.pk, new.content, '', 'o' || hex(new.entity_id), '');
-             END;
-             DELETE FROM migrations WHERE version >= 7;
-             PRAGMA user_version = 6;",
-        )
-        .unwrap();
-    let mut e = open();
+    let (_dir, path, first) = store_from_schema(
+        6,
+        "CREATE TRIGGER memories_fts_insert AFTER INSERT ON memories
+         WHEN new.status = 'active' AND new.state != 'DELETED' BEGIN
+             INSERT INTO memories_fts (rowid, content, tags, owner, flags) VALUES (
+                 new.pk, new.content, '', 'o' || hex(new.entity_id), '');
+         END;",
+    );
+    let mut e = Engine::builder(ManualClock::new(T0)).open(&path).unwrap();
     let second = seed_one(&mut e, mem("u", "Ines repairs antique clocks."));
     drop(e);
     let conn = rusqlite::Connection::open(&path).unwrap();
@@ -885,20 +897,12 @@ fn a_store_whose_trigger_indexed_text_indexes_each_memory_once_after_the_upgrade
 
 #[test]
 fn a_store_with_a_hash_index_finds_its_exact_duplicates_without_it_after_the_upgrade() {
-    let dir = TempDir::new("hash-index-upgrade");
-    let path = dir.file("m.db");
-    let open = || Engine::builder(ManualClock::new(T0)).open(&path).unwrap();
-    let first = seed_one(&mut open(), mem("u", "Ines bakes sourdough on Sundays."));
     // Back to schema 7, with its index over the owner and hash.
-    rusqlite::Connection::open(&path)
-        .unwrap()
-        .execute_batch(
-            "CREATE INDEX memories_owner_hash ON memories(entity_id, content_hash);
-             DELETE FROM migrations WHERE version >= 8;
-             PRAGMA user_version = 7;",
-        )
-        .unwrap();
-    let mut e = open();
+    let (_dir, path, first) = store_from_schema(
+        7,
+        "CREATE INDEX memories_owner_hash ON memories(entity_id, content_hash);",
+    );
+    let mut e = Engine::builder(ManualClock::new(T0)).open(&path).unwrap();
     let again = e
         .seed(vec![mem("u", "  ines BAKES sourdough   on sundays. ")])
         .unwrap();
