@@ -34,9 +34,15 @@ pub fn hex(bytes: &[u8]) -> String {
         })
 }
 
-/// An id that is the same on every target: `prefix` + "_" + 16 hex digits of SHA-256 over
-/// the length-prefixed `parts`, then `numbers` (a time, the row the record will get, …).
+/// An id that is the same on every target: `prefix` + "_" + the 16 hex digits of
+/// [`digest64`] over `parts` and `numbers`.
 pub(crate) fn derived_id(prefix: &str, parts: &[&[u8]], numbers: &[i64]) -> String {
+    format!("{prefix}_{:016x}", digest64(parts, numbers))
+}
+
+/// The first 64 bits (big-endian) of SHA-256 over the length-prefixed `parts`, then `numbers`
+/// (a time, the row the record will get, …).
+pub(crate) fn digest64(parts: &[&[u8]], numbers: &[i64]) -> u64 {
     let mut h = Sha256::new();
     for part in parts {
         h.update((part.len() as u64).to_le_bytes());
@@ -45,7 +51,8 @@ pub(crate) fn derived_id(prefix: &str, parts: &[&[u8]], numbers: &[i64]) -> Stri
     for n in numbers {
         h.update(n.to_le_bytes());
     }
-    format!("{prefix}_{}", &hex(&h.finalize())[..16])
+    let d = h.finalize();
+    u64::from_be_bytes([d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7]])
 }
 
 /// Lower-cased alphanumeric words (Unicode aware), apostrophes inside words dropped.

@@ -56,10 +56,7 @@ pub(crate) fn memory_id(
     let second = now.div_euclid(1000).clamp(0, u32::MAX as i64);
     let tail = match *last {
         Some((s, t)) if s == second && t < u64::MAX => t + 1,
-        _ => {
-            let h = text::derived_id("mem", &[], &[draw as i64, next_pk]);
-            u64::from_str_radix(&h["mem_".len()..], 16).unwrap_or(draw)
-        }
+        _ => text::digest64(&[], &[draw as i64, next_pk]),
     };
     *last = Some((second, tail));
     format!("mem_{second:08x}{tail:016x}")
@@ -726,9 +723,12 @@ mod tests {
         }
         /// Stores a memory of `owner` and commits; returns its key.
         fn stored(&mut self, owner: &str, v: [f32; 2]) -> i64 {
+            self.stored_as(owner, &memory(MemoryType::Event, 0).content_hash, v)
+        }
+        /// [`Fixture::stored`] with this content hash.
+        fn stored_as(&mut self, owner: &str, hash: &str, v: [f32; 2]) -> i64 {
             let mut m = memory(MemoryType::Event, 0);
-            m.entity_id = owner.into();
-            m.created_at = NOW;
+            (m.entity_id, m.content_hash, m.created_at) = (owner.into(), hash.into(), NOW);
             let mut tx = self.tx();
             let pk = tx.insert(&mut m, &v).unwrap();
             tx.commit().unwrap();
@@ -978,14 +978,7 @@ mod tests {
             format!("{}{}", "0f".repeat(8), "e1".repeat(24)),
         );
         let mut f = Fixture::new();
-        let stored = |f: &mut Fixture, hash: &str| {
-            let mut m = memory(MemoryType::Event, 0);
-            (m.entity_id, m.content_hash, m.created_at) = ("ana".into(), hash.into(), NOW);
-            let mut tx = f.tx();
-            let pk = tx.insert(&mut m, &[1.0, 0.0]).unwrap();
-            tx.commit().unwrap();
-            pk
-        };
+        let stored = |f: &mut Fixture, hash: &str| f.stored_as("ana", hash, [1.0, 0.0]);
         let found = |f: &mut Fixture, owner: &str, hash: &str| {
             let mut tx = f.tx();
             tx.by_hash(owner, hash).unwrap().map(|(pk, _)| pk)
