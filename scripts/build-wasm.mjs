@@ -86,6 +86,15 @@ run(join(root, 'node_modules/.bin/wasm-opt'), [
 copyFileSync(join(root, 'core/assets/mnemo-static-v1.bin'), join(out, 'mnemo-static-v1.bin'));
 
 const bytes = readFileSync(bg);
+// A C symbol nothing defines (say, a SQLite function a SQLITE_OMIT_ flag removed but the
+// amalgamation's parser still calls) links as an import from "env", and the module would
+// then fail to load in every browser: stop here instead.
+const undefinedSymbols = WebAssembly.Module.imports(await WebAssembly.compile(bytes))
+  .filter((i) => i.module === 'env')
+  .map((i) => i.name);
+if (undefinedSymbols.length) {
+  throw new Error(`the module needs symbols nothing defines: ${undefinedSymbols.join(', ')}`);
+}
 console.log(
   `www/pkg/mnemo_wasm_bg.wasm: ${(statSync(bg).size / 1024).toFixed(0)} KiB raw, ` +
     `${(gzipSync(bytes, { level: 9 }).length / 1024).toFixed(0)} KiB gzip`,
