@@ -9,6 +9,7 @@ use crate::clock::{check_time, Millis};
 use crate::error::{Error, Result};
 use crate::field::{Content, Id, Limit, Owner, Reason, Sentiment, SourceRef, Tags, Unit};
 use crate::model::*;
+use crate::order::CollectOrdered;
 use crate::store::{memories, Tx, View};
 use crate::text;
 
@@ -357,7 +358,7 @@ pub(crate) fn counts(view: &View, owner: Option<&str>) -> Result<Counts> {
     let by = |col, deleted| -> Result<BTreeMap<String, usize>> {
         Ok(memories::count_by(view.conn(), owner, col, deleted)?
             .into_iter()
-            .collect())
+            .collect_map())
     };
     let by_state = by("state", true)?;
     let (by_precision, vector_bytes) = memories::vector_census(view.conn(), owner)?;

@@ -2,8 +2,13 @@
 //! its own comparison is a copy of that sort, about 7 KB of WebAssembly each (7 % of the
 //! download's Rust code was sorts); these sort the positions instead, behind one reference to
 //! the comparison, then move the items into place. Same order as `slice::sort_by`.
+//!
+//! For the same reason ordered maps and sets are built by insertion ([`CollectOrdered`]):
+//! `collect()` into a `BTreeMap` or `BTreeSet` sorts the items first, with a copy of the sort
+//! for each item type.
 
 use std::cmp::Ordering;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Sorts `v` stably by `cmp`.
 pub fn sort_by<T>(v: &mut [T], mut cmp: impl FnMut(&T, &T) -> Ordering) {
@@ -44,6 +49,32 @@ fn permute<T>(v: &mut [T], mut order: Vec<usize>) {
     }
 }
 
+/// `collect()` into ordered maps and sets without a sort of its own: items are inserted one by
+/// one, equal keys keeping the last value, as `collect` does.
+pub trait CollectOrdered: Iterator + Sized {
+    /// The items as a `BTreeMap`.
+    fn collect_map<K: Ord, V>(self) -> BTreeMap<K, V>
+    where
+        Self: Iterator<Item = (K, V)>,
+    {
+        let mut map = BTreeMap::new();
+        map.extend(self);
+        map
+    }
+
+    /// The items as a `BTreeSet`.
+    fn collect_set(self) -> BTreeSet<Self::Item>
+    where
+        Self::Item: Ord,
+    {
+        let mut set = BTreeSet::new();
+        set.extend(self);
+        set
+    }
+}
+
+impl<I: Iterator> CollectOrdered for I {}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -74,5 +105,16 @@ mod tests {
             std.sort();
             assert_eq!(plain, std, "n = {n}");
         }
+    }
+
+    #[test]
+    fn collects_as_collect_does() {
+        let pairs = [(3, 'a'), (1, 'b'), (3, 'c'), (2, 'd'), (1, 'e')];
+        let map: BTreeMap<i32, char> = pairs.iter().copied().collect();
+        assert_eq!(pairs.iter().copied().collect_map(), map);
+        assert_eq!(map.get(&3), Some(&'c'), "the last of equal keys wins");
+        let set: BTreeSet<i32> = pairs.iter().map(|p| p.0).collect();
+        assert_eq!(pairs.iter().map(|p| p.0).collect_set(), set);
+        assert!(std::iter::empty::<(i32, i32)>().collect_map().is_empty());
     }
 }

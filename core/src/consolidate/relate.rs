@@ -18,6 +18,7 @@ use crate::error::Result;
 use crate::graph;
 use crate::links::shared::{self, Shareable, MIN_WEIGHT};
 use crate::model::{Memory, State};
+use crate::order::CollectOrdered;
 use crate::store::{memories, Tx};
 
 /// Partners looked at per memory, from entities and from tags each.
@@ -133,10 +134,10 @@ fn relate(
     let existing: BTreeMap<i64, (f64, i64)> = shared::of_memory(conn, pk)?
         .into_iter()
         .map(|(other, w, n)| (other, (w, n)))
-        .collect();
+        .collect_map();
     let mut partners: BTreeSet<i64> = graph::naming_the_same(conn, pk, PARTNERS)?
         .into_iter()
-        .collect();
+        .collect_set();
     let tags: Vec<String> = mine.tags().cloned().collect();
     partners.extend(seen.any_of(tx, owner, &tags)?);
     partners.extend(existing.keys());

@@ -18,6 +18,7 @@ use crate::clock::{Millis, MINUTE_MS};
 use crate::error::Result;
 use crate::field::Owner;
 use crate::model::{Memory, MemoryType};
+use crate::order::CollectOrdered;
 use crate::schedule::{self, ScheduleRow};
 use crate::store::{Tx, View};
 use crate::text;
@@ -117,7 +118,7 @@ pub(crate) fn check(
                 .memories
                 .iter()
                 .flat_map(|(pk, _)| named.get(pk).into_iter().flatten().copied())
-                .collect::<BTreeSet<i64>>()
+                .collect_set()
                 .into_iter()
                 .collect(),
         })
@@ -178,7 +179,7 @@ pub(crate) fn check(
     let decision = decide::decide(&found, &situation);
 
     // Record the act.
-    let kept: BTreeSet<usize> = decision.kept.iter().copied().collect();
+    let kept = decision.kept.iter().copied().collect_set();
     let mut act = None;
     if decision.should_act && !opts.dry_run {
         let mut seen = BTreeSet::new();
@@ -191,7 +192,7 @@ pub(crate) fn check(
         let entities: BTreeSet<i64> = kept
             .iter()
             .flat_map(|&i| found[i].entities.iter().copied())
-            .collect();
+            .collect_set();
         let row = ActRow {
             id: String::new(),
             at: now,
@@ -310,7 +311,7 @@ fn nudge_candidate(
         .iter()
         .filter(|a| now - a.at < NUDGE_QUIET_MS)
         .flat_map(|a| a.memory_ids.iter().map(String::as_str))
-        .collect();
+        .collect_set();
     let mut rows: Vec<Memory> = sql::newest(view.conn(), owner, 0, NUDGE_CANDIDATES)?
         .into_iter()
         .map(|(_, m)| m)

@@ -11,6 +11,7 @@ use super::period::TimePeriod;
 use super::policy::{self, Autonomy};
 use super::{DecisionReason, SignalKind, Urgency};
 use crate::clock::{Millis, MINUTE_MS};
+use crate::order::CollectOrdered;
 use crate::text;
 
 /// Fewer live memories than this, and the agent has never spoken up: say hello.
@@ -104,7 +105,7 @@ pub struct Decision {
 
 /// First 16 hex digits of SHA-256 over the sorted, de-duplicated keys ("" for none).
 pub fn fingerprint<'k>(keys: impl IntoIterator<Item = &'k String>) -> String {
-    let sorted: BTreeSet<&String> = keys.into_iter().collect();
+    let sorted = keys.into_iter().collect_set();
     if sorted.is_empty() {
         return String::new();
     }
@@ -118,7 +119,7 @@ pub fn fingerprint<'k>(keys: impl IntoIterator<Item = &'k String>) -> String {
 
 /// Entities two sets share, over the larger set (1 when both name the same entities).
 fn overlap(a: &BTreeSet<i64>, b: &[i64]) -> f64 {
-    let b: BTreeSet<i64> = b.iter().copied().collect();
+    let b = b.iter().copied().collect_set();
     let larger = a.len().max(b.len());
     if larger == 0 {
         return 0.0;
@@ -269,7 +270,7 @@ fn confluence(
         .kept
         .iter()
         .flat_map(|&i| signals[i].entities.iter().copied())
-        .collect();
+        .collect_set();
     if !entities.is_empty() {
         let window = stretch(TOPIC_COOLDOWNS * normal);
         let same: Vec<&PastAct> = s

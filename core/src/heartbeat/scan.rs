@@ -16,6 +16,7 @@ use crate::conflict::{self, Conflict, ConflictStatus};
 use crate::decay;
 use crate::error::Result;
 use crate::model::{Memory, MemoryType};
+use crate::order::CollectOrdered;
 use crate::schedule::{self, ScheduleRow};
 use crate::store::{memories, View};
 
@@ -192,7 +193,7 @@ impl Scanner<'_, '_> {
             .iter()
             .filter(|a| a.at >= hour_ago)
             .flat_map(|a| a.memory_ids.iter().map(String::as_str))
-            .collect();
+            .collect_set();
         let fresh = |m: &Memory| !surfaced.contains(m.id.as_str());
 
         // Deadlines.
@@ -506,7 +507,7 @@ impl Scanner<'_, '_> {
         let mut plans: BTreeMap<i64, (String, Option<Millis>)> = pending_plans
             .iter()
             .map(|(pk, m)| (*pk, (m.id.clone(), m.expires_at)))
-            .collect();
+            .collect_map();
         for b in sql::plans_expiring(
             self.view.conn(),
             owner,

@@ -24,6 +24,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::clock::{Millis, DAY_MS};
 use crate::error::{Error, Result};
+use crate::order::CollectOrdered;
 
 pub(crate) use portable::{check, export, restore};
 pub use portable::{LinkKind, LinkRecord};
@@ -190,7 +191,7 @@ pub(crate) fn formed(conn: &Connection, pks: &[i64], now: Millis) -> Result<Vec<
          UNION ALL SELECT a, strength, decayed_at FROM memory_links \
          WHERE b = ?1 AND kind = ?2 AND count >= ?3 ORDER BY 1",
     )?;
-    let keys: std::collections::BTreeSet<i64> = pks.iter().copied().collect();
+    let keys = pks.iter().copied().collect_set();
     let mut out = Vec::new();
     for pk in keys {
         let rows = stmt.query_map(params![pk, RECALLED, FORMED_AT], |r| {

@@ -14,6 +14,7 @@ use super::{of, Kind};
 use crate::clock::Millis;
 use crate::error::Result;
 use crate::model::{Memory, Source};
+use crate::order::CollectOrdered;
 
 /// Weight of each shared tag …
 const TAG_WEIGHT: f64 = 0.3;
@@ -42,16 +43,19 @@ impl Shareable {
             tags.iter()
                 .map(|t| t.trim().to_lowercase())
                 .filter(|t| !t.is_empty() && !Source::ALL.iter().any(|s| s.as_str() == t))
-                .collect()
+                .collect_set()
         };
         let chosen = clean(&m.manual_tags);
-        let guessed = clean(&m.auto_tags).difference(&chosen).cloned().collect();
+        let guessed = clean(&m.auto_tags)
+            .difference(&chosen)
+            .cloned()
+            .collect_set();
         Ok(Shareable {
             chosen,
             guessed,
             entities: crate::graph::entities_named_by(conn, pk)?
                 .into_iter()
-                .collect(),
+                .collect_set(),
         })
     }
 
@@ -62,7 +66,7 @@ impl Shareable {
 
     /// The tags both carry, in order.
     pub fn shared_tags(&self, other: &Shareable) -> Vec<String> {
-        let theirs: BTreeSet<&String> = other.tags().collect();
+        let theirs = other.tags().collect_set();
         let mut shared: Vec<String> = self
             .tags()
             .filter(|t| theirs.contains(t))

@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 
 use sha2::{Digest, Sha256};
 
+use crate::order::CollectOrdered;
 use crate::store::memories::Reach;
 use crate::text;
 
@@ -147,13 +148,13 @@ pub fn lend_context(
         .iter()
         .take(parents)
         .map(|c| (c.pk, c.own(vector_weight)))
-        .collect();
+        .collect_map();
     let keys: Vec<i64> = lenders.keys().copied().collect();
     let mut index: BTreeMap<i64, usize> = candidates
         .iter()
         .enumerate()
         .map(|(i, c)| (c.pk, i))
-        .collect();
+        .collect_map();
     for (pk, n, share) in neighbours(&keys)? {
         let Some(rel) = lenders.get(&pk) else {
             continue;

@@ -11,6 +11,7 @@ use crate::clock::Millis;
 use crate::embed::{quantise, Precision};
 use crate::error::{Error, Result};
 use crate::model::*;
+use crate::order::CollectOrdered;
 use crate::text;
 
 use super::{json_list, parse};
@@ -307,7 +308,7 @@ pub fn id_taken(conn: &Connection, id: &str) -> Result<bool> {
 /// Memories of `owner` by primary key, in key order (missing or other owners' keys are left
 /// out).
 pub fn by_pks(conn: &Connection, owner: &str, pks: &[i64]) -> Result<Vec<(i64, Memory)>> {
-    let sorted: std::collections::BTreeSet<i64> = pks.iter().copied().collect();
+    let sorted = pks.iter().copied().collect_set();
     lookup(conn, Some(owner), sorted)
 }
 
