@@ -177,6 +177,13 @@ fn search(
     .collect()
 }
 
+/// The first three hits of question `q`, asked of its fact's owner.
+fn ask(e: &mut Engine, set: &Set, model: Model, pooled: bool, q: usize) -> Vec<(String, f64)> {
+    let (text, fact) = &set.questions[q];
+    let owner = owner_of(pooled, *fact);
+    search(e, &owner, text, set.question_vec(model, q), Some(0.0))
+}
+
 /// Minimum relevances tried for the abstention table.
 const MINIMUMS: [f64; 7] = [0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35];
 
@@ -210,14 +217,8 @@ fn measure(set: &Set, model: Model) -> Value {
         let owner = |i: usize| owner_of(pooled, i);
         let ids = store(&mut e, set, model, owner);
         let (mut h1, mut h3) = (0, 0);
-        for (q, (text, fact)) in set.questions.iter().enumerate() {
-            let found = search(
-                &mut e,
-                &owner(*fact),
-                text,
-                set.question_vec(model, q),
-                Some(0.0),
-            );
+        for (q, (_, fact)) in set.questions.iter().enumerate() {
+            let found = ask(&mut e, set, model, pooled, q);
             let rank = found.iter().position(|(id, _)| ids.get(id) == Some(fact));
             h1 += (rank == Some(0)) as usize;
             h3 += rank.is_some() as usize;
@@ -263,15 +264,8 @@ fn abstention(set: &Set, model: Model, pooled: bool) -> Value {
         .questions
         .iter()
         .enumerate()
-        .map(|(q, (text, fact))| {
-            let found = search(
-                &mut e,
-                &owner(*fact),
-                text,
-                set.question_vec(model, q),
-                Some(0.0),
-            );
-            found
+        .map(|(q, (_, fact))| {
+            ask(&mut e, set, model, pooled, q)
                 .iter()
                 .find(|(id, _)| ids.get(id) == Some(fact))
                 .map_or(-1.0, |h| h.1)
