@@ -84,6 +84,15 @@ impl OwnerHashes {
     }
 }
 
+/// Two whole content hashes that share their key (the first 16 digits), for tests.
+#[cfg(test)]
+pub(crate) fn sharing_a_key() -> (String, String) {
+    let a = "0f".repeat(32);
+    let b = format!("{}{}", &a[..16], "e1".repeat(24));
+    assert!(key(&a) == key(&b) && a != b);
+    (a, b)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -98,10 +107,7 @@ mod tests {
 
     #[test]
     fn rows_follow_their_hash_and_state() {
-        let (a, b) = (
-            "00ff".repeat(16),
-            format!("{}{}", "00ff".repeat(4), "11".repeat(24)),
-        );
+        let (a, b) = super::sharing_a_key();
         let mut h = OwnerHashes::default();
         assert!(h.set(7, &with(&a, State::Active)));
         assert!(

@@ -972,11 +972,7 @@ mod tests {
 
     #[test]
     fn the_exact_duplicate_lookup_follows_every_write_of_a_row() {
-        // Two hashes sharing the map's key (their first 16 digits).
-        let (a, b) = (
-            "0f".repeat(32),
-            format!("{}{}", "0f".repeat(8), "e1".repeat(24)),
-        );
+        let (a, b) = crate::store::hashes::sharing_a_key();
         let mut f = Fixture::new();
         let stored = |f: &mut Fixture, hash: &str| f.stored_as("ana", hash, [1.0, 0.0]);
         let found = |f: &mut Fixture, owner: &str, hash: &str| {
