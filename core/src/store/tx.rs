@@ -711,6 +711,13 @@ mod tests {
     /// A store in memory at a fixed time, whose vectors are supplied (two dimensions).
     struct Fixture(Store);
 
+    /// A new memory of `owner`, made now.
+    fn owned(owner: &str) -> Memory {
+        let mut m = memory(MemoryType::Event, 0);
+        (m.entity_id, m.created_at) = (owner.into(), NOW);
+        m
+    }
+
     impl Fixture {
         fn new() -> Fixture {
             Fixture(Store::in_memory(NOW))
@@ -727,8 +734,8 @@ mod tests {
         }
         /// [`Fixture::stored`] with this content hash.
         fn stored_as(&mut self, owner: &str, hash: &str, v: [f32; 2]) -> i64 {
-            let mut m = memory(MemoryType::Event, 0);
-            (m.entity_id, m.content_hash, m.created_at) = (owner.into(), hash.into(), NOW);
+            let mut m = owned(owner);
+            m.content_hash = hash.into();
             let mut tx = self.tx();
             let pk = tx.insert(&mut m, &v).unwrap();
             tx.commit().unwrap();
@@ -758,11 +765,9 @@ mod tests {
     #[test]
     fn deferred_text_rows_are_written_once_with_the_final_text() {
         let mut f = Fixture::new();
-        let new = |content: &str| {
-            let mut m = memory(MemoryType::Event, 0);
-            m.entity_id = "ana".into();
-            m.content = content.into();
-            m
+        let new = |content: &str| Memory {
+            content: content.into(),
+            ..owned("ana")
         };
         let mut tx = f.tx();
         tx.defer_text();
@@ -828,9 +833,7 @@ mod tests {
         {
             // Written, then dropped uncommitted: rolled back.
             let mut tx = f.tx();
-            let mut m = memory(MemoryType::Event, 0);
-            m.entity_id = "ana".into();
-            tx.insert(&mut m, &[0.0, 1.0]).unwrap();
+            tx.insert(&mut owned("ana"), &[0.0, 1.0]).unwrap();
             assert_eq!(tx.vectors("ana").unwrap().nearest(&[0.0, 1.0], 5).len(), 2);
         }
         assert!(
@@ -1011,8 +1014,8 @@ mod tests {
         tx.commit().unwrap();
         assert_eq!(found(&mut f, "ana", &b), None);
         // A write rolled back leaves nothing behind in the map.
-        let mut m = memory(MemoryType::Event, 0);
-        (m.entity_id, m.content_hash, m.created_at) = ("ana".into(), "bb".repeat(32), NOW);
+        let mut m = owned("ana");
+        m.content_hash = "bb".repeat(32);
         let mut tx = f.tx();
         tx.insert(&mut m, &[0.0, 1.0]).unwrap();
         assert!(tx.by_hash("ana", &"bb".repeat(32)).unwrap().is_some());
