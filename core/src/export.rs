@@ -131,7 +131,7 @@ pub(crate) fn read(view: &View, bytes: &[u8]) -> Result<Import> {
             serde_json::from_str(line).map_err(|e| bad(format!("malformed JSON: {e}")))?;
         if value.get("memory").is_some() {
             let r: ExportRecord =
-                crate::api::from_text("", line).map_err(|e| bad(e.to_string()))?;
+                crate::json::from_text("", line).map_err(|e| bad(e.to_string()))?;
             check_record(&r, &model, dim)
                 .and_then(|_| graph::check(&r.entities, &r.relationships))
                 .and_then(|_| links::check(&r.links))
@@ -139,7 +139,7 @@ pub(crate) fn read(view: &View, bytes: &[u8]) -> Result<Import> {
             full.push(r);
         } else {
             let mut n: NewMemory =
-                crate::api::from_text("", line).map_err(|e| bad(e.to_string()))?;
+                crate::json::from_text("", line).map_err(|e| bad(e.to_string()))?;
             Id::owner(&n.entity_id)
                 .and_then(|_| Content::parse("content", &n.content))
                 .map_err(|e| bad(e.to_string()))?;

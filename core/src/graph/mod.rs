@@ -13,6 +13,7 @@ use crate::clock::{Millis, DAY_MS};
 use crate::math;
 use crate::model::string_enum;
 
+pub(crate) use crate::store::memories::withdraw_evidence;
 pub(crate) use query::{entities, path, relationships, traverse};
 pub use query::{
     EntitiesRequest, Entity, GraphPath, Node, PathRequest, Relationship, RelationshipsRequest,
@@ -21,7 +22,6 @@ pub use query::{
 pub(crate) use record::{check, record};
 pub(crate) use sql::{
     by_key, entities_named_by, entity, memories_naming, memory_graph, naming_the_same, stating,
-    withdraw_evidence,
 };
 
 /// An entity a memory names.

@@ -200,22 +200,6 @@ pub fn add_evidence(
     Ok(())
 }
 
-/// Withdraws memory `memory_pk` as evidence of every relationship it stated (their counts and
-/// confidence lowered with it); returns how many it stated. A relationship left with none is
-/// removed by consolidation.
-pub fn withdraw_evidence(conn: &Connection, memory_pk: i64) -> Result<usize> {
-    conn.prepare_cached(
-        "UPDATE relationships SET evidence = evidence - 1, confidence_sum = max(0, confidence_sum - \
-         (SELECT e.confidence FROM relationship_evidence e \
-          WHERE e.relationship_pk = relationships.pk AND e.memory_pk = ?1)) \
-         WHERE pk IN (SELECT relationship_pk FROM relationship_evidence WHERE memory_pk = ?1)",
-    )?
-    .execute([memory_pk])?;
-    Ok(conn
-        .prepare_cached("DELETE FROM relationship_evidence WHERE memory_pk = ?1")?
-        .execute([memory_pk])?)
-}
-
 /// An owner's entities, most mentioned first, filtered by type and by a substring of any of
 /// their names.
 pub fn entities(

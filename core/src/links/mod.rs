@@ -2,7 +2,7 @@
 //! pair and kind, lower key first):
 //!
 //! - **co-recall** (koshi v2's Hebbian links; this module): memories a search returns
-//!   together grow a link. Every search pairs its top [`CO_RECALLED`] hits, each pair gaining
+//!   together grow a link. Every search pairs its top five hits (the store records them), each pair gaining
 //!   [`GAIN`] strength (at most [`MAX_STRENGTH`]); a link counts as formed from its
 //!   [`FORMED_AT`]th co-recall. Consolidation decays every link by [`DAILY_DECAY`] per whole
 //!   day of engine time (one cycle at its daily cadence) and removes links weaker than
@@ -23,7 +23,7 @@ use rusqlite::{params, Connection};
 use serde::{Deserialize, Serialize};
 
 use crate::clock::{Millis, DAY_MS};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::order::CollectOrdered;
 
 pub(crate) use portable::{check, export, restore};
@@ -33,37 +33,12 @@ pub use related::{RelatedMemory, RelatedRequest};
 
 /// Related memories answered when a request gives no `limit`.
 pub const DEFAULT_RELATED: usize = 10;
-/// How many of a search's top hits count as recalled together (10 pairs at most).
-pub(crate) const CO_RECALLED: usize = 5;
-/// Co-recalls after which a link is formed (shown by `related`, lends relevance).
-pub const FORMED_AT: i64 = 3;
-/// Strength one co-recall adds.
-pub const GAIN: f64 = 0.1;
-/// Strength a link grows to at most.
-pub const MAX_STRENGTH: f64 = 1.0;
+pub(crate) use crate::store::links::{count, RECALLED, SHARED};
+pub use crate::store::links::{FORMED_AT, GAIN, MAX_STRENGTH};
 /// Factor a link's strength decays by per whole day (koshi: ×0.95 per cycle).
 pub const DAILY_DECAY: f64 = 0.95;
 /// Links weaker than this are removed.
 pub const REMOVE_BELOW: f64 = 0.1;
-/// The `kind` of co-recall links in the `memory_links` table …
-const RECALLED: &str = "recalled";
-/// … and of shared-content links.
-const SHARED: &str = "shared";
-
-/// Every pair (lower key first) among the first [`CO_RECALLED`] of `pks`, in order.
-pub(crate) fn pairs(pks: &[i64]) -> Vec<(i64, i64)> {
-    let top = &pks[..pks.len().min(CO_RECALLED)];
-    let mut out = Vec::new();
-    for (i, a) in top.iter().enumerate() {
-        for b in &top[i + 1..] {
-            if a != b {
-                out.push((*a.min(b), *a.max(b)));
-            }
-        }
-    }
-    out
-}
-
 /// `strength` after `days` whole days of decay, multiplied day by day (the same bits on
 /// every target); it stops once below [`REMOVE_BELOW`], where the link goes anyway.
 pub fn decayed(strength: f64, days: i64) -> f64 {
@@ -80,29 +55,6 @@ pub fn decayed(strength: f64, days: i64) -> f64 {
 /// Whole days from `since` to `now`.
 fn days_between(since: Millis, now: Millis) -> i64 {
     now.saturating_sub(since).max(0) / DAY_MS
-}
-
-/// Writes co-recalls, each `(a, b, count, at)`: `count` co-recalls of memories `a` < `b`, the
-/// last at `at` (nothing for a pair either of whose memories is gone). One statement for all.
-pub(crate) fn record(conn: &Connection, co_recalls: &[(i64, i64, i64, Millis)]) -> Result<()> {
-    if co_recalls.is_empty() {
-        return Ok(());
-    }
-    let list = serde_json::to_string(co_recalls)
-        .map_err(|e| Error::invalid("co-recalls", e.to_string()))?;
-    conn.prepare_cached(
-        "INSERT INTO memory_links (a, b, kind, count, strength, last_at, decayed_at) \
-         SELECT p.value ->> 0, p.value ->> 1, ?2, p.value ->> 2, min(?3, (p.value ->> 2) * ?4), \
-                p.value ->> 3, p.value ->> 3 \
-         FROM json_each(?1) p \
-         WHERE EXISTS (SELECT 1 FROM memories WHERE pk = p.value ->> 0) \
-           AND EXISTS (SELECT 1 FROM memories WHERE pk = p.value ->> 1) \
-         ON CONFLICT (a, b, kind) DO UPDATE SET count = count + excluded.count, \
-           strength = min(?3, strength + excluded.strength), \
-           last_at = max(last_at, excluded.last_at)",
-    )?
-    .execute(params![list, RECALLED, MAX_STRENGTH, GAIN])?;
-    Ok(())
 }
 
 /// One row of `memory_links` seen from one of its memories.
@@ -168,18 +120,6 @@ impl Link {
         let s = decayed(self.strength, days_between(self.decayed_at, now));
         (s >= REMOVE_BELOW).then_some(s)
     }
-}
-
-/// How many memories memory `pk` is linked to (by formed co-recall links or shared-content
-/// links, each memory once), for its tier.
-pub(crate) fn count(conn: &Connection, pk: i64) -> Result<usize> {
-    let n: i64 = conn
-        .prepare_cached(
-            "SELECT count(*) FROM (SELECT b FROM memory_links WHERE a = ?1 AND (kind = ?2 OR count >= ?3) \
-             UNION SELECT a FROM memory_links WHERE b = ?1 AND (kind = ?2 OR count >= ?3))",
-        )?
-        .query_row(params![pk, SHARED, FORMED_AT], |r| r.get(0))?;
-    Ok(n as usize)
 }
 
 /// The formed co-recall links of each of `pks` as (key, other end, strength now), weaker ones
@@ -263,19 +203,6 @@ pub(crate) fn decay(conn: &Connection, now: Millis, batch: usize) -> Result<Link
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn pairs_are_the_top_five_hits_two_by_two() {
-        assert_eq!(pairs(&[3, 1]), vec![(1, 3)]);
-        assert!(pairs(&[7]).is_empty());
-        let p = pairs(&[1, 2, 3, 4, 5, 6, 7]);
-        assert_eq!(
-            p.len(),
-            10,
-            "5 hits make 10 pairs; the 6th and 7th make none"
-        );
-        assert!(p.iter().all(|(a, b)| a < b && *b <= 5));
-    }
 
     #[test]
     fn decay_is_daily_and_stops_below_the_floor() {

@@ -264,10 +264,27 @@ fn stored_vector(blob: &[u8], precision: &str, dim: usize) -> Option<(Vec<f32>, 
 /// Removes a memory for good (its vector, FTS row and status history with it).
 pub fn purge(conn: &Connection, pk: i64) -> Result<()> {
     // Its evidence goes with it (by cascade); the relationships it stated count one less.
-    crate::graph::withdraw_evidence(conn, pk)?;
+    withdraw_evidence(conn, pk)?;
     conn.prepare_cached("DELETE FROM memories WHERE pk = ?1")?
         .execute([pk])?;
     Ok(())
+}
+
+/// Withdraws memory `memory_pk` as evidence of every relationship it stated (their counts and
+/// confidence lowered with it); returns how many it stated. A relationship left with none is
+/// removed by consolidation. The store runs it when it purges a memory; the graph's SQL
+/// otherwise lives in `graph`.
+pub fn withdraw_evidence(conn: &Connection, memory_pk: i64) -> Result<usize> {
+    conn.prepare_cached(
+        "UPDATE relationships SET evidence = evidence - 1, confidence_sum = max(0, confidence_sum - \
+         (SELECT e.confidence FROM relationship_evidence e \
+          WHERE e.relationship_pk = relationships.pk AND e.memory_pk = ?1)) \
+         WHERE pk IN (SELECT relationship_pk FROM relationship_evidence WHERE memory_pk = ?1)",
+    )?
+    .execute([memory_pk])?;
+    Ok(conn
+        .prepare_cached("DELETE FROM relationship_evidence WHERE memory_pk = ?1")?
+        .execute([memory_pk])?)
 }
 
 /// A memory of `owner` by id, in any state.

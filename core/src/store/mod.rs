@@ -1,9 +1,11 @@
 //! The store: one SQLite database, its schema (`schema`), the SQL of memory rows
-//! (`memories`), and the transactions every write goes through (`tx`). Feature modules keep
+//! (`memories`) and of the link rows a write records (`links`), and the transactions every
+//! write goes through (`tx`). Feature modules keep
 //! the SQL of their own tables beside them and run it inside these transactions.
 
 mod fts;
 mod hashes;
+pub(crate) mod links;
 pub(crate) mod memories;
 pub(crate) mod schema;
 mod tx;

@@ -30,7 +30,6 @@ use crate::clock::{check_time, Entropy, Millis};
 use crate::decay::{self, RetentionConfig};
 use crate::embed::{self, Embedder, Precision};
 use crate::error::{Error, Result};
-use crate::links;
 use crate::model::{Memory, State, StatusChange};
 use crate::text;
 use crate::vectors::OwnerVectors;
@@ -265,7 +264,7 @@ impl<'s> View<'s> {
     /// transaction as co-recall links).
     pub fn record_co_recall(&mut self, pks: &[i64]) -> Result<()> {
         let now = self.now()?;
-        for pair in links::pairs(pks) {
+        for pair in super::links::pairs(pks) {
             let p = self
                 .derived
                 .co_recalls
@@ -281,7 +280,7 @@ impl<'s> View<'s> {
     /// and tier), as a read shows them.
     pub fn refresh(&self, pk: i64, m: &mut Memory) -> Result<()> {
         decay::refresh(m, self.now()?, self.host.retention, || {
-            links::count(self.conn, pk)
+            super::links::count(self.conn, pk)
         })
     }
 }
@@ -393,7 +392,7 @@ impl<'s> Tx<'s> {
         let co_recalls: Vec<(i64, i64, i64, Millis)> = (self.view.derived.co_recalls.iter())
             .map(|(&(a, b), p)| (a, b, p.count, p.at))
             .collect();
-        links::record(self.view.conn, &co_recalls)?;
+        super::links::record(self.view.conn, &co_recalls)?;
         let pending = self.view.derived.accesses.clone();
         let mut by_owner: BTreeMap<&str, Vec<i64>> = BTreeMap::new();
         for (pk, (owner, _)) in &pending {
@@ -564,7 +563,7 @@ impl<'s> Tx<'s> {
         self.index_waiting()?;
         let conn = self.conn();
         let due = decay::settle(m, self.now()?, self.view.host.retention, || {
-            links::count(conn, pk)
+            super::links::count(conn, pk)
         })?;
         // Maintenance moves tiers and layers all day; only what a search finds moves the
         // owner's generation (and so empties its cached searches).
@@ -591,7 +590,9 @@ impl<'s> Tx<'s> {
         let before = m.state;
         decay::access(m, count, at);
         let conn = self.conn();
-        let due = decay::settle(m, at, self.view.host.retention, || links::count(conn, pk))?;
+        let due = decay::settle(m, at, self.view.host.retention, || {
+            super::links::count(conn, pk)
+        })?;
         memories::update_access(self.conn(), pk, m, due)?;
         // Counts and times do not change what a search finds; a revival does.
         if m.state != before {

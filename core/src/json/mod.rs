@@ -1,0 +1,50 @@
+//! JSON text to typed values, with a bad value named by its path (`args.items[0].importance`)
+//! in the engine's own error. Calls, imports and the faces' option objects all parse through
+//! here, so every target reports the same bad argument with the same words.
+
+mod path;
+
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use crate::error::{Error, Result};
+
+/// Parses `T` from JSON text, naming a bad value by its path below `field`
+/// (`args.items[0].importance`), or by its path alone when `field` is empty (`memory.pinned`;
+/// `record` when the value as a whole is wrong). Faces use it for their own option objects
+/// too, and imports for each line.
+pub fn from_text<T: DeserializeOwned>(field: &str, text: &str) -> Result<T> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    let value = T::deserialize(&mut de).map_err(|e| {
+        let path = path::path_at(text, path::offset(text, e.line(), e.column()));
+        let field = match (path.as_str(), field) {
+            (".", "") => "record".to_string(),
+            (".", field) => field.to_string(),
+            (path, "") => path.to_string(),
+            (path, field) => format!("{field}.{path}"),
+        };
+        Error::invalid(field, plain_reason(&e.to_string()))
+    })?;
+    de.end().map_err(|e| {
+        let field = if field.is_empty() { "record" } else { field };
+        Error::invalid(field, format!("trailing characters: {e}"))
+    })?;
+    Ok(value)
+}
+
+/// [`from_text`] of a JSON value.
+pub fn from_value<T: DeserializeOwned>(field: &str, value: &Value) -> Result<T> {
+    from_text(field, &value.to_string())
+}
+
+/// A deserialiser's message without what depends on how the arguments were written down (the
+/// path already names the field): serde_json's " at line L column C", a JS "Error: " prefix.
+/// Every face then reports the same bad argument with the same words.
+fn plain_reason(reason: &str) -> String {
+    let reason = reason.strip_prefix("Error: ").unwrap_or(reason);
+    let positioned = reason.rfind(" at line ").filter(|&i| {
+        let tail: Vec<&str> = reason[i + " at line ".len()..].split(' ').collect();
+        matches!(tail.as_slice(), [l, "column", c] if l.parse::<u64>().is_ok() && c.parse::<u64>().is_ok())
+    });
+    positioned.map_or(reason, |i| &reason[..i]).to_string()
+}
