@@ -142,6 +142,12 @@ fn limits(schema: &Value) -> Vec<String> {
     if let Some(f) = schema["format"].as_str().filter(|f| !WIDTHS.contains(f)) {
         out.push(format!("format `{f}`"));
     }
+    // An optional value of a constrained type: the limits of its alternatives that are not null.
+    for key in ["anyOf", "oneOf"] {
+        for option in schema[key].as_array().into_iter().flatten() {
+            out.extend(limits(option));
+        }
+    }
     if let Some(items) = schema.get("items").filter(|i| i.is_object()) {
         let each = limits(items);
         if !each.is_empty() {
@@ -236,7 +242,12 @@ fn definition(out: &mut String, name: &str, schema: &Value) {
         }
         out.push('\n');
     } else {
-        let _ = writeln!(out, "A {}.\n", type_of(schema));
+        let stated = limits(schema);
+        if stated.is_empty() {
+            let _ = writeln!(out, "A {}.\n", type_of(schema));
+        } else {
+            let _ = writeln!(out, "A {}: {}.\n", type_of(schema), stated.join("; "));
+        }
     }
 }
 
@@ -342,6 +353,9 @@ mod tests {
         assert_eq!(limits(&field), ["1–1000", "default `10`"]);
         let id = json!({"type": "string", "maxLength": 64, "pattern": "^[a-z]+$"});
         assert_eq!(limits(&id), ["at most 64 characters", "pattern `^[a-z]+$`"]);
+        let optional = json!({"anyOf": [{"type": "integer", "minimum": 0}, {"type": "null"}]});
+        assert_eq!(type_of(&optional), "integer or null");
+        assert_eq!(limits(&optional), ["≥ 0"]);
         let list = json!({"type": "array", "items": {"$ref": "#/$defs/Memory"}, "maxItems": 10});
         assert_eq!(type_of(&list), "list of [`Memory`](#type-memory)");
         assert_eq!(limits(&list), ["at most 10 items"]);
