@@ -1,5 +1,5 @@
 //! The built-in extractor on the labelled sets (`tests/data/extraction*.json`): the floors
-//! below sit just under the figures reported in the README, so a change that makes extraction
+//! below sit just under the figures in `docs/BENCHMARKS.md`, so a change that makes extraction
 //! worse fails here. Print the figures with `cargo run -p mnemo-core --example extraction_eval`.
 #[path = "common/extraction_eval.rs"]
 mod eval;

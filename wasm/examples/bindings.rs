@@ -1,17 +1,23 @@
 //! Writes the npm package's generated bindings — `www/src/index.d.ts`, `www/src/calls.js` and
-//! `www/src/schema.json` —
-//! from the engine's call declarations. Run after adding or changing a call:
+//! `www/src/schema.json` — and the API reference `docs/API.md` from the engine's call
+//! declarations. Run after adding or changing a call:
 //!
 //! `cargo run -p mnemo-wasm --example bindings`
 
 use std::path::Path;
 
 fn main() -> std::io::Result<()> {
-    let www = Path::new(env!("CARGO_MANIFEST_DIR")).join("../www/src");
-    let b = mnemo_wasm::typescript::generate(&mnemo_core::api::schema());
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let www = root.join("www/src");
+    let schema = mnemo_core::api::schema();
+    let b = mnemo_wasm::typescript::generate(&schema);
     std::fs::write(www.join("index.d.ts"), b.declarations)?;
     std::fs::write(www.join("calls.js"), b.calls)?;
     std::fs::write(www.join("schema.json"), b.schema)?;
-    println!("wrote www/src/index.d.ts, www/src/calls.js and www/src/schema.json");
+    std::fs::write(
+        root.join("docs/API.md"),
+        mnemo_wasm::reference::generate(&schema),
+    )?;
+    println!("wrote www/src/index.d.ts, www/src/calls.js, www/src/schema.json and docs/API.md");
     Ok(())
 }

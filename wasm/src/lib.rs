@@ -14,7 +14,7 @@
 //!   script does it).
 //!
 //! Natively it holds `typescript`, which generates the npm package's TypeScript declarations
-//! and call table from the engine's call schema.
+//! and call table from the engine's call schema, and `reference`, which writes `docs/API.md`.
 
 #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
 mod interop;
@@ -33,3 +33,7 @@ mod component;
 /// The npm package's generated bindings (a build-time tool: natively only).
 #[cfg(not(target_arch = "wasm32"))]
 pub mod typescript;
+
+/// The API reference, `docs/API.md` (a build-time tool: natively only).
+#[cfg(not(target_arch = "wasm32"))]
+pub mod reference;

@@ -1,5 +1,6 @@
 //! The npm package's checked-in bindings are what the generator makes of the engine's call
-//! declarations: a call added, renamed or changed without regenerating them fails here
+//! declarations, and so is the API reference `docs/API.md`: a call added, renamed or changed
+//! without regenerating them fails here
 //! (`cargo run -p mnemo-wasm --example bindings` regenerates them).
 use std::path::Path;
 
@@ -21,4 +22,14 @@ fn the_packages_bindings_are_generated_from_the_declarations() {
             info.method
         );
     }
+}
+
+#[test]
+fn the_api_reference_is_generated_from_the_declarations() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/API.md");
+    let written = std::fs::read_to_string(path).unwrap_or_default();
+    assert!(
+        written == mnemo_wasm::reference::generate(&mnemo_core::api::schema()),
+        "docs/API.md is out of date: run `cargo run -p mnemo-wasm --example bindings`"
+    );
 }

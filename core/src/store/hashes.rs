@@ -1,8 +1,8 @@
 //! An owner's content hashes, held in memory beside its vectors: where a write looks for an
 //! exact duplicate of what it says. A SQL index over the hashes took each new memory's key at
 //! a random place, so a batch of 1,000 writes into an owner of 100k changed a page of it for
-//! most writes, each read, journaled and written again at commit: such a batch wrote 7.7 MB to
-//! the store and its journal with that index (over the hash's first 8 digits), 2.9 MB without.
+//! most writes, each read, journaled and written again at commit: such a batch wrote more than
+//! twice the bytes to the store and its journal with that index as without it.
 //! The map is kept in step by every write of a memory row ([`super::tx::Tx`]) and dropped with
 //! the owner's vectors when the store changes under it or a transaction is rolled back; a
 //! lookup reads the rows it names and compares their whole hash and state.

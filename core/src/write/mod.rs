@@ -23,8 +23,8 @@ pub(crate) use prepare::{prepare, Prepared};
 /// Most memories one `seed` call may write.
 pub const MAX_BATCH: usize = 10_000;
 /// Inputs whose neighbours are looked up together, ahead of their writes (in a large owner's
-/// set; see [`OwnerVectors::look_ahead`](crate::vectors::OwnerVectors::look_ahead)). Seeding
-/// 1,000 memories into an owner of 100k went from 6,400 to 6,900/s with runs of 64; runs of 16
+/// set; see [`OwnerVectors::look_ahead`](crate::vectors::OwnerVectors::look_ahead)). Runs of
+/// 64 made seeding into a large owner faster; runs of 16
 /// gained nothing, and runs of 256 or 1,024 lost more to scoring their own earlier writes
 /// exactly than they saved.
 const LOOKAHEAD: usize = 64;
