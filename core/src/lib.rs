@@ -53,6 +53,7 @@ pub mod extract;
 pub mod field;
 pub mod graph;
 pub mod heartbeat;
+mod lexicon;
 pub mod links;
 mod maintain;
 mod math;

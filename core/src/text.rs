@@ -6,8 +6,7 @@ use std::collections::HashSet;
 use rust_stemmers::{Algorithm, Stemmer};
 use sha2::{Digest, Sha256};
 
-use crate::embed::is_stopword;
-use crate::extract::is_vague_word;
+use crate::lexicon::{is_stopword, vague as is_vague_word};
 
 /// Content normalised for hashing: trimmed, whitespace collapsed, lowercased.
 pub fn normalise(content: &str) -> String {

@@ -3,8 +3,8 @@
 
 use std::sync::LazyLock;
 
-use super::lists::{CUES, HEDGES};
 use super::words::{has, has_any, PhraseSet, Token};
+use crate::lexicon::{self, FUTURE, HEDGES, NOT_PAST, PAST_VERBS, PLAN_GERUNDS};
 use crate::model::{Kind, MemoryType};
 
 /// The lowest confidence hedging brings a statement to.
@@ -24,80 +24,6 @@ fn base_importance(t: MemoryType) -> f64 {
         MemoryType::Ephemeral => 0.2,
     }
 }
-
-/// Irregular past-tense verbs.
-const PAST_VERBS: &[&str] = &[
-    "went", "got", "had", "met", "saw", "bought", "sold", "left", "took", "made", "gave", "came",
-    "ran", "flew", "became", "began", "threw", "won", "lost", "broke", "told", "said", "found",
-    "felt", "kept", "spent", "paid", "wrote", "drove", "ate", "drank", "sang", "forgot", "did",
-    "fell", "grew", "knew", "wore", "hit", "quit", "sent", "built", "caught", "taught", "brought",
-];
-
-/// "-ed" words that are usually adjectives or present forms, not past events.
-const NOT_PAST: &[&str] = &[
-    "need",
-    "feed",
-    "tired",
-    "interested",
-    "excited",
-    "married",
-    "bored",
-    "used",
-    "supposed",
-    "based",
-    "obsessed",
-    "scared",
-    "stressed",
-    "worried",
-    "engaged",
-    "related",
-    "retired",
-    "divorced",
-    "named",
-    "called",
-    "speed",
-    "indeed",
-    "seed",
-    "exhausted",
-    "overwhelmed",
-    "allowed",
-    "involved",
-    "vaccinated",
-    "diagnosed",
-    "qualified",
-    "skilled",
-    "talented",
-    "required",
-    "red",
-    "bed",
-    "shed",
-    "embed",
-    "biased",
-    "aged",
-    "detailed",
-    "advanced",
-];
-
-/// Words that say a statement is about the future, whatever verbs it uses.
-const FUTURE: &[&str] = &[
-    "will",
-    "i'll",
-    "we'll",
-    "going to",
-    "gonna",
-    "next",
-    "tomorrow",
-    "need to",
-    "have to",
-    "plan",
-    "planning",
-    "want to",
-    "would like",
-    "due",
-    "by",
-    "until",
-    "supposed to",
-];
 
 /// Whether a statement tells of the past: a past-tense verb not used as an adjective.
 pub fn past_tense(tokens: &[Token]) -> bool {
@@ -131,14 +57,21 @@ pub fn past_tense(tokens: &[Token]) -> bool {
 
 /// Whether a statement speaks of the future in words.
 pub fn future_words(padded: &str) -> bool {
-    has_any(padded, FUTURE)
+    has_any(padded, &FUTURE)
 }
 
-/// Gerunds that start plans rather than ongoing activities ("flying to Lisbon on Friday").
-const PLAN_GERUNDS: &[&str] = &[
-    "going", "flying", "leaving", "meeting", "planning", "thinking", "hoping", "moving", "heading",
-    "visiting", "starting", "getting",
-];
+/// `cues.txt`: the cue phrases of each memory type and their weight.
+static CUES: LazyLock<Vec<(MemoryType, f64, &'static [&'static str])>> = LazyLock::new(|| {
+    lexicon::CUES
+        .iter()
+        .map(|(name, weight, phrases)| {
+            let t = name
+                .parse::<MemoryType>()
+                .unwrap_or_else(|e| panic!("lexicon/cues.txt [{name}]: {e}"));
+            (t, *weight, phrases.as_slice())
+        })
+        .collect()
+});
 
 /// Every type cue of `CUES` in one set, and the section each belongs to.
 static CUE_SET: LazyLock<(PhraseSet, Vec<usize>)> = LazyLock::new(|| {

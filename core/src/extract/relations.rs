@@ -3,10 +3,10 @@
 
 use std::sync::LazyLock;
 
-use super::entities::{Found, PETS};
-use super::lists::common;
+use super::entities::Found;
 use super::words::Token;
 use crate::graph::{EntityType, Relation, SPEAKER};
+use crate::lexicon::{common, OPENERS, PETS, SKIPPED_IN_PATTERNS};
 
 /// One relationship found: `from relation to`.
 #[derive(Debug, Clone, PartialEq)]
@@ -252,33 +252,6 @@ static SPLIT_PATTERNS: LazyLock<Vec<(Vec<&'static str>, Relation, bool)>> = Lazy
         .collect()
 });
 
-/// Words a pattern skips between its parts ("I *currently* work at").
-const SKIPPED: &[&str] = &[
-    "currently",
-    "now",
-    "still",
-    "also",
-    "just",
-    "actually",
-    "recently",
-    "finally",
-    "totally",
-    "basically",
-    "officially",
-    "already",
-    "even",
-    "both",
-    "all",
-    "kinda",
-    "literally",
-    "absolutely",
-    "honestly",
-    "mostly",
-    "usually",
-    "always",
-    "really",
-];
-
 /// One position of a sentence as the patterns see it.
 #[derive(Debug, Clone)]
 enum Item {
@@ -318,7 +291,7 @@ fn items(tokens: &[Token], found: &[Found]) -> Vec<Item> {
             "i've" | "we've" => out.extend(split(true, "have")),
             "i'd" | "we'd" => out.extend(split(true, "would")),
             "i'll" | "we'll" => out.extend(split(true, "will")),
-            _ if SKIPPED.contains(&w) => {}
+            _ if SKIPPED_IN_PATTERNS.contains(&w) => {}
             _ if tokens[i].punct => out.push(Item::Word("|".into())),
             _ => out.push(Item::Word(w.to_string())),
         }
@@ -338,13 +311,6 @@ fn items(tokens: &[Token], found: &[Found]) -> Vec<Item> {
     }
     out
 }
-
-/// First words that are not verbs of an unspoken "I".
-const OPENERS: &[&str] = &[
-    "my", "our", "the", "a", "an", "it", "it's", "this", "that", "there", "what", "how", "when",
-    "why", "who", "so", "and", "but", "he", "she", "they", "he's", "she's", "they're", "you",
-    "your", "his", "her", "their", "if", "|", "'s",
-];
 
 /// Relations whose object may be a plain noun phrase ("I love sushi").
 fn takes_phrase(r: Relation) -> bool {
