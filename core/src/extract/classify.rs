@@ -4,7 +4,10 @@
 use std::sync::LazyLock;
 
 use super::words::{has, has_any, PhraseSet, Token};
-use crate::lexicon::{self, FUTURE, HEDGES, NOT_PAST, PAST_VERBS, PLAN_GERUNDS};
+use crate::lexicon::{
+    self, EMPHASIS, FIRST_PERSON_FOR_TYPE, FUTURE, HEDGES, NOT_PAST, PAST_VERBS, PLAN_GERUNDS,
+    PROCEDURE_CUES,
+};
 use crate::model::{Kind, MemoryType};
 
 /// The lowest confidence hedging brings a statement to.
@@ -162,7 +165,7 @@ pub fn memory_type(tokens: &[Token], padded: &str, future: bool, past: bool) -> 
         .enumerate()
         .fold((0, 0.0), |b, (i, &s)| if s > b.1 { (i, s) } else { b });
     if score == 0.0 {
-        return if has_any(padded, &["i", "my", "we", "our", "i'm", "i've", "me"]) {
+        return if has_any(padded, &FIRST_PERSON_FOR_TYPE) {
             MemoryType::Event
         } else {
             MemoryType::Context
@@ -173,29 +176,7 @@ pub fn memory_type(tokens: &[Token], padded: &str, future: bool, past: bool) -> 
 
 /// Procedures are how-tos and standing rules; narratives are long stories; the rest facts.
 pub fn kind(padded: &str, words: usize, t: MemoryType) -> Kind {
-    let rule = has_any(
-        padded,
-        &[
-            "always",
-            "never",
-            "make sure",
-            "first",
-            "step",
-            "steps",
-            "how to",
-            "the trick is",
-            "the way to",
-            "whenever",
-            "please keep",
-            "please don't",
-            "please always",
-            "please use",
-            "please avoid",
-            "don't ever",
-            "remember to",
-            "rule",
-        ],
-    );
+    let rule = has_any(padded, &PROCEDURE_CUES);
     if rule
         && matches!(
             t,
@@ -231,20 +212,7 @@ pub fn importance(
     hedge: f64,
 ) -> f64 {
     let mut v = base_importance(t);
-    if has_any(
-        padded,
-        &[
-            "important",
-            "really",
-            "never forget",
-            "always",
-            "must",
-            "critical",
-            "urgent",
-            "asap",
-            "seriously",
-        ],
-    ) {
+    if has_any(padded, &EMPHASIS) {
         v += 0.1;
     }
     if sentiment.abs() > 0.6 {

@@ -19,7 +19,7 @@ use crate::clock::Millis;
 use crate::error::Result;
 use crate::field::MAX_TAG_CHARS;
 pub use crate::graph::{EntityMention, RelationMention};
-use crate::lexicon::{self, FIRST_PERSON, SUBJECTS};
+use crate::lexicon::{self, FIRST_PERSON_FOR_QUESTIONS, SUBJECTS};
 use crate::model::{Kind, MemoryType};
 
 pub use transcript::ChatMessage;
@@ -278,7 +278,8 @@ fn statement(sentence: &str, now: Millis) -> Option<Extracted> {
     // A question that says nothing about the speaker or anything named ("how many
     // tablespoons are in a cup?") is not a memory.
     let question = tokens.last().is_some_and(|t| t.lower == "?");
-    if question && found.is_empty() && !lower.iter().any(|w| FIRST_PERSON.contains(w)) {
+    if question && found.is_empty() && !lower.iter().any(|w| FIRST_PERSON_FOR_QUESTIONS.contains(w))
+    {
         return None;
     }
     let when = when::resolve(&lower, now);

@@ -8,8 +8,10 @@
 //! extractor, conflict detection, the graph, the heartbeat) reads its words from here. Lists of
 //! the same kind for different purposes are named for them (`negations_for_conflict.txt`,
 //! `negations_for_sentiment.txt`), and their headers say how they differ. Tables whose entries
-//! map to a typed value (weekday and month names, kinship nouns and verb patterns to a
-//! relation, times of day to an hour) stay beside the type they produce.
+//! map to a value of a type outside this module keep that value as its name (`kin.txt`,
+//! `relation_patterns.txt`: the relation's name, parsed by their reader); the calendar's
+//! weekday and month names, the hours of times of day and the number words stay beside the
+//! types they produce.
 
 use std::sync::LazyLock;
 
@@ -50,6 +52,18 @@ fn weighted(file: &str, text: &'static str) -> Vec<(&'static str, f64)> {
             Some((phrase, w)) => (phrase.trim(), number(file, i, w)),
             None => panic!("lexicon/{file} line {i}: expected a phrase, a tab and a number"),
         })
+        .collect()
+}
+
+/// A table of `field<TAB>field<TAB>field` lines (the reader of the list parses the fields).
+fn triples(file: &str, text: &'static str) -> Vec<(&'static str, &'static str, &'static str)> {
+    entries(text)
+        .map(
+            |(i, l)| match l.split('\t').map(str::trim).collect::<Vec<_>>()[..] {
+                [a, b, c] => (a, b, c),
+                _ => panic!("lexicon/{file} line {i}: expected three fields between tabs"),
+            },
+        )
         .collect()
 }
 
@@ -144,8 +158,10 @@ lists! {
     FILLER_FOR_GATE: Vec<&'static str> = words("filler_for_gate.txt");
     /// Words a statement can open on as its subject.
     SUBJECTS: Vec<&'static str> = words("subjects.txt");
-    /// Words by which a speaker talks about themselves.
-    FIRST_PERSON: Vec<&'static str> = words("first_person.txt");
+    /// Words by which a speaker talks about themselves (a question about the speaker).
+    FIRST_PERSON_FOR_QUESTIONS: Vec<&'static str> = words("first_person_for_questions.txt");
+    /// Words by which a statement without a type cue tells of the speaker (an event).
+    FIRST_PERSON_FOR_TYPE: Vec<&'static str> = words("first_person_for_type.txt");
     /// Role labels of a transcript's user.
     USER_ROLES: Vec<&'static str> = words("user_roles.txt");
     /// Role labels of a transcript's agent side.
@@ -158,6 +174,10 @@ lists! {
     FUTURE: Vec<&'static str> = words("future.txt");
     /// Gerunds that start plans.
     PLAN_GERUNDS: Vec<&'static str> = words("plan_gerunds.txt");
+    /// Phrases of how-tos and standing rules (a procedure).
+    PROCEDURE_CUES: Vec<&'static str> = words("procedure_cues.txt");
+    /// Words of emphasis that make a statement more important.
+    EMPHASIS: Vec<&'static str> = words("emphasis.txt");
     /// Hedging cues and the confidence each takes off.
     HEDGES: Vec<(&'static str, f64)> = weighted("hedges.txt");
     /// Cue phrases of each memory type (by its name) and their weight.
@@ -168,6 +188,13 @@ lists! {
     SKIPPED_IN_PATTERNS: Vec<&'static str> = words("skipped_in_patterns.txt");
     /// First words that are not verbs of an unspoken "I".
     OPENERS: Vec<&'static str> = words("openers.txt");
+    /// Nouns after "my", the relation they state (by name) and its direction (`out`, `in`).
+    KIN: Vec<(&'static str, &'static str, &'static str)> = triples("kin.txt");
+    /// Verb patterns, the relation they state (by name) and whether it is `flipped`.
+    RELATION_PATTERNS: Vec<(&'static str, &'static str, &'static str)> =
+        triples("relation_patterns.txt");
+    /// Last words of a group one is a member of, not an employer.
+    MEMBER_GROUPS: Vec<&'static str> = words("member_groups.txt");
 
     // Sentiment.
     /// Words and their valence.
@@ -228,6 +255,10 @@ mod tests {
         "future.txt",
         "hedges.txt",
         "cues.txt",
+        "procedure_cues.txt",
+        "emphasis.txt",
+        "kin.txt",
+        "relation_patterns.txt",
         "sentiment.txt",
         "common.txt",
         "filler_for_gate.txt",
@@ -277,11 +308,17 @@ mod tests {
                     continue;
                 }
                 let entry = line.split('\t').next().unwrap_or(line).trim();
-                assert_eq!(entry, entry.to_lowercase(), "{file} line {i}");
+                // A relation pattern's S, O and L stand for the subject, object and place.
+                let placeholder = |w: &str| file == "relation_patterns.txt" && "SOL".contains(w);
+                for field in line.split('\t') {
+                    for w in field.split([' ', '|']).filter(|w| !placeholder(w)) {
+                        assert_eq!(w, w.to_lowercase(), "{file} line {i}");
+                    }
+                }
                 // One space between the words of a phrase: the matchers split on it.
                 assert!(!entry.contains("  "), "{file} line {i}: {entry:?}");
                 assert!(
-                    line.matches('\t').count() <= 1 && !entry.is_empty(),
+                    line.matches('\t').count() <= 2 && !entry.is_empty(),
                     "{file} line {i}: {line:?}"
                 );
                 if !PHRASES.contains(&file) {
