@@ -1,8 +1,8 @@
 //! Every word list of the engine, as data: each is a text file beside this one, built into the
 //! binary and read once, on first use. One entry per line, `#` starts a comment line, and each
-//! file's header says what the list is for, which code reads it and where it came from.
-//! Weighted lists put the number after a tab; `cues.txt` groups its phrases under
-//! `[TYPE weight]` sections.
+//! file's header says what the list is for and where it came from. Weighted lists put the
+//! number after a tab, tables (`kin.txt`, `relation_patterns.txt`) three fields between tabs;
+//! `cues.txt` groups its phrases under `[TYPE weight]` sections.
 //!
 //! A foundation module: it uses nothing of the crate, so every layer (`text`, `embed`, the
 //! extractor, conflict detection, the graph, the heartbeat) reads its words from here. Lists of
@@ -11,7 +11,8 @@
 //! map to a value of a type outside this module keep that value as its name (`kin.txt`,
 //! `relation_patterns.txt`: the relation's name, parsed by their reader); the calendar's
 //! weekday and month names, the hours of times of day and the number words stay beside the
-//! types they produce.
+//! types they produce, and short word alternatives inside a rule (`matches!(w, "in" | "at")`)
+//! stay in the rule they decide.
 
 use std::sync::LazyLock;
 
