@@ -3,7 +3,10 @@
 use super::ConflictKind;
 use crate::graph::RelationMention;
 use crate::graph::{key, Relation};
-use crate::lexicon::{ADDITIVE, CHANGE, FEELING, FILLER_FOR_CONFLICT, NEGATIONS_FOR_CONFLICT};
+use crate::lexicon::{
+    ADDITIVE, CHANGE, FEELING, FILLER_FOR_CONFLICT, FIRST_PERSON_FOR_CONFLICT,
+    NEGATIONS_FOR_CONFLICT,
+};
 use crate::model::MemoryType;
 
 /// What conflict detection needs to know of a memory.
@@ -135,12 +138,8 @@ pub fn detect(
     // are two records, not a change.
     let personal = |w: &[String]| {
         w.len() <= 12
-            && w.first().is_some_and(|f| {
-                matches!(
-                    f.as_str(),
-                    "i" | "i'm" | "im" | "my" | "we" | "we're" | "our"
-                )
-            })
+            && w.first()
+                .is_some_and(|f| FIRST_PERSON_FOR_CONFLICT.contains(&f.as_str()))
     };
     if shape(&nw) == shape(&ow)
         && personal(&nw)

@@ -5,8 +5,8 @@ use std::sync::LazyLock;
 
 use super::words::{has, has_any, PhraseSet, Token};
 use crate::lexicon::{
-    self, EMPHASIS, FIRST_PERSON_FOR_TYPE, FUTURE, HEDGES, NOT_PAST, PAST_VERBS, PLAN_GERUNDS,
-    PROCEDURE_CUES,
+    self, ADJECTIVE_MARKERS, EMPHASIS, FIRST_PERSON_FOR_TYPE, FUTURE, HEDGES, NOT_GERUNDS,
+    NOT_PAST, PAST_VERBS, PLAN_GERUNDS, PROCEDURE_CUES,
 };
 use crate::model::{Kind, MemoryType};
 
@@ -36,24 +36,7 @@ pub fn past_tense(tokens: &[Token]) -> bool {
             return false;
         }
         let before = i.checked_sub(1).map_or("", |k| tokens[k].lower.as_str());
-        let adjective = matches!(
-            before,
-            "am" | "i'm"
-                | "is"
-                | "are"
-                | "be"
-                | "been"
-                | "get"
-                | "feel"
-                | "so"
-                | "very"
-                | "really"
-                | "was"
-                | "were"
-                | "it's"
-                | "we're"
-                | "not"
-        );
+        let adjective = ADJECTIVE_MARKERS.contains(&before);
         PAST_VERBS.contains(&w) || (w.len() >= 5 && w.ends_with("ed") && !adjective)
     })
 }
@@ -135,20 +118,7 @@ pub fn memory_type(tokens: &[Token], padded: &str, future: bool, past: bool) -> 
     }
     // "taking a night class …", "teaching myself guitar": a sentence opening on a gerund.
     if let Some(first) = words.first() {
-        if first.len() > 4
-            && first.ends_with("ing")
-            && !matches!(
-                *first,
-                "nothing"
-                    | "something"
-                    | "anything"
-                    | "everything"
-                    | "morning"
-                    | "evening"
-                    | "thing"
-                    | "spring"
-            )
-        {
+        if first.len() > 4 && first.ends_with("ing") && !NOT_GERUNDS.contains(first) {
             if PLAN_GERUNDS.contains(first) {
                 scores[index(MemoryType::Plan)] += 1.5;
             } else {

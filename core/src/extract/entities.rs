@@ -5,9 +5,9 @@
 use super::words::Token;
 use crate::graph::EntityType;
 use crate::lexicon::{
-    common, ACRONYMS, AMBIGUOUS, CONCEPTS, CONNECTORS, DEMONYMS, EVENTS, EVENT_SUFFIXES,
-    LANGUAGE_CUES, LOCATIONS, ORGANIZATIONS, ORG_PREFIXES, ORG_SUFFIXES, PETS, PLACE_SUFFIXES,
-    PRODUCTS, TITLES_FOR_NAMES, TRAVEL,
+    common, ACRONYMS, AFTER_NAMES, AMBIGUOUS, CONCEPTS, CONNECTORS, DEMONYMS, DETERMINERS, EVENTS,
+    EVENT_SUFFIXES, LANGUAGE_CUES, LOCATIONS, ORGANIZATIONS, ORG_PREFIXES, ORG_SUFFIXES, PETS,
+    PLACE_SUFFIXES, PRODUCTS, TITLES_FOR_NAMES, TRAVEL,
 };
 
 /// An entity a sentence names, and where: tokens `start..end`.
@@ -65,21 +65,7 @@ fn name_word(tokens: &[Token], i: usize) -> bool {
         return true;
     }
     // A common word starts a longer name mid-sentence ("Project Halcyon", "Lincoln High").
-    let determiner = matches!(
-        t.lower.as_str(),
-        "my" | "our"
-            | "your"
-            | "his"
-            | "her"
-            | "their"
-            | "the"
-            | "a"
-            | "an"
-            | "this"
-            | "that"
-            | "we"
-            | "i"
-    );
+    let determiner = DETERMINERS.contains(&t.lower.as_str());
     let next_capital = tokens
         .get(i + 1)
         .is_some_and(|n| n.capital && !n.punct && !common(&n.lower));
@@ -107,48 +93,7 @@ fn opener_not_name(tokens: &[Token], i: usize) -> bool {
     let next = tokens.get(i + 1).map_or("", |t| t.lower.as_str());
     let verb = next.len() > 2
         && (next.ends_with('s') && !next.ends_with("ss") || next.ends_with("ed"))
-        || matches!(
-            next,
-            "went"
-                | "got"
-                | "had"
-                | "made"
-                | "took"
-                | "came"
-                | "left"
-                | "met"
-                | "told"
-                | "said"
-                | "gave"
-                | "ran"
-                | "won"
-                | "lost"
-                | "called"
-                | "texted"
-        )
-        || matches!(
-            next,
-            "is" | "was"
-                | "has"
-                | "had"
-                | "and"
-                | "said"
-                | "told"
-                | "just"
-                | "will"
-                | "can"
-                | ","
-                | "'s"
-                | "did"
-                | "does"
-                | "got"
-                | "never"
-                | "always"
-                | "still"
-                | "also"
-                | "wants"
-                | "thinks"
-        );
+        || AFTER_NAMES.contains(&next);
     !verb
 }
 

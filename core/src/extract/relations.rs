@@ -6,7 +6,10 @@ use std::sync::LazyLock;
 use super::entities::Found;
 use super::words::Token;
 use crate::graph::{EntityType, Relation, SPEAKER};
-use crate::lexicon::{self, common, MEMBER_GROUPS, OPENERS, PETS, SKIPPED_IN_PATTERNS};
+use crate::lexicon::{
+    self, common, AUXILIARIES, MEMBER_GROUPS, NOT_PHRASE_OPENERS, OPENERS, PETS, PHRASE_ADJECTIVES,
+    PHRASE_BREAKS, SKIPPED_IN_PATTERNS, VERB_OPENERS,
+};
 
 /// One relationship found: `from relation to`.
 #[derive(Debug, Clone, PartialEq)]
@@ -114,12 +117,7 @@ fn items(tokens: &[Token], found: &[Found]) -> Vec<Item> {
     out.retain(|x| !matches!(x, Item::Word(w) if w.is_empty()));
     // "Moved to Leeds for uni", "been living in Vancouver": the speaker is the subject.
     if let Some(Item::Word(w)) = out.first() {
-        if !OPENERS.contains(&w.as_str()) && !common(w)
-            || matches!(
-                w.as_str(),
-                "been" | "used" | "got" | "went" | "started" | "working" | "going"
-            )
-        {
+        if !OPENERS.contains(&w.as_str()) && !common(w) || VERB_OPENERS.contains(&w.as_str()) {
             out.insert(0, Item::Me);
         }
     }
@@ -140,75 +138,22 @@ fn phrase(items: &[Item], i: usize) -> Option<(String, usize)> {
     let mut words = Vec::new();
     for item in items.iter().skip(i).take(3) {
         match item {
-            Item::Word(w)
-                if w != "|"
-                    && !matches!(
-                        w.as_str(),
-                        "and"
-                            | "or"
-                            | "but"
-                            | "when"
-                            | "with"
-                            | "in"
-                            | "at"
-                            | "on"
-                            | "for"
-                            | "because"
-                            | "so"
-                            | "if"
-                            | "to"
-                    ) =>
-            {
+            Item::Word(w) if w != "|" && !PHRASE_BREAKS.contains(&w.as_str()) => {
                 words.push(w.as_str())
             }
             _ => break,
         }
     }
     let first = *words.first()?;
-    if matches!(
-        first,
-        "my" | "the"
-            | "a"
-            | "an"
-            | "it"
-            | "that"
-            | "this"
-            | "how"
-            | "when"
-            | "being"
-            | "to"
-            | "your"
-            | "our"
-            | "his"
-            | "her"
-            | "their"
-            | "them"
-            | "him"
-            | "you"
-            | "what"
-            | "people"
-    ) || first.ends_with("ing")
-    {
+    if NOT_PHRASE_OPENERS.contains(&first) || first.ends_with("ing") {
         return None;
     }
     // The phrase ends at its last word: a common one there ("horror movies") makes it vague.
     let last = *words.last()?;
     if common(last)
-        || words[..words.len() - 1].iter().any(|w| {
-            common(w)
-                && !matches!(
-                    *w,
-                    "dark"
-                        | "sweet"
-                        | "hot"
-                        | "cold"
-                        | "spicy"
-                        | "green"
-                        | "black"
-                        | "red"
-                        | "white"
-                )
-        })
+        || words[..words.len() - 1]
+            .iter()
+            .any(|w| common(w) && !PHRASE_ADJECTIVES.contains(w))
     {
         return None;
     }
@@ -240,20 +185,7 @@ fn matches_at(
         // Past auxiliaries after the subject: "I'm using", "I've been dating", "Ana has been".
         if n > 0 && pattern[n - 1] == "S" {
             while let Some(w) = word(i) {
-                let aux = matches!(
-                    w,
-                    "am" | "is"
-                        | "are"
-                        | "was"
-                        | "were"
-                        | "have"
-                        | "has"
-                        | "had"
-                        | "been"
-                        | "will"
-                        | "would"
-                        | "'s"
-                );
+                let aux = AUXILIARIES.contains(&w);
                 if aux && !part.split('|').any(|a| a == w) {
                     i += 1;
                 } else {

@@ -11,8 +11,8 @@
 //! map to a value of a type outside this module keep that value as its name (`kin.txt`,
 //! `relation_patterns.txt`: the relation's name, parsed by their reader); the calendar's
 //! weekday and month names, the hours of times of day and the number words stay beside the
-//! types they produce, and short word alternatives inside a rule (`matches!(w, "in" | "at")`)
-//! stay in the rule they decide.
+//! types they produce, and a rule's alternatives of a handful of words (`matches!(w, "in" |
+//! "at")`, or a match arm per entity type) stay in the rule they decide.
 
 use std::sync::LazyLock;
 
@@ -216,6 +216,28 @@ lists! {
     FILLER_FOR_CONFLICT: Vec<&'static str> = words("filler_for_conflict.txt");
     /// Words of feeling, left out when comparing what a preference is about.
     FEELING: Vec<&'static str> = words("feeling.txt");
+
+    // Rules of the extractor and conflict detection.
+    /// First words of a short statement about the speaker.
+    FIRST_PERSON_FOR_CONFLICT: Vec<&'static str> = words("first_person_for_conflict.txt");
+    /// Words after which an "-ed" word is an adjective.
+    ADJECTIVE_MARKERS: Vec<&'static str> = words("adjective_markers.txt");
+    /// Words ending in "ing" that are no gerunds.
+    NOT_GERUNDS: Vec<&'static str> = words("not_gerunds.txt");
+    /// Determiners and pronouns, which start no name.
+    DETERMINERS: Vec<&'static str> = words("determiners.txt");
+    /// Words that follow a name opening a sentence.
+    AFTER_NAMES: Vec<&'static str> = words("after_names.txt");
+    /// Common first words that are verbs of an unspoken "I".
+    VERB_OPENERS: Vec<&'static str> = words("verb_openers.txt");
+    /// Words that end a noun-phrase object.
+    PHRASE_BREAKS: Vec<&'static str> = words("phrase_breaks.txt");
+    /// First words of a noun phrase that make it nothing specific.
+    NOT_PHRASE_OPENERS: Vec<&'static str> = words("not_phrase_openers.txt");
+    /// Common words that may lead a specific noun phrase.
+    PHRASE_ADJECTIVES: Vec<&'static str> = words("phrase_adjectives.txt");
+    /// Auxiliaries skipped after a pattern's subject.
+    AUXILIARIES: Vec<&'static str> = words("auxiliaries.txt");
 
     // The graph and the heartbeat.
     /// Personal titles left out of an entity's key.
