@@ -6,9 +6,10 @@ use std::collections::{HashMap, HashSet};
 use serde::{Deserialize, Serialize};
 
 use crate::clock::Millis;
-use crate::embed::{self, is_stopword};
+use crate::embed;
 use crate::error::Result;
 use crate::field::MAX_TAGS;
+use crate::lexicon::is_stopword;
 use crate::math;
 use crate::model::{Memory, State, Status, StatusChange};
 use crate::store::Tx;

@@ -54,6 +54,7 @@ pub mod field;
 pub mod graph;
 pub mod heartbeat;
 mod json;
+mod lexicon;
 pub mod links;
 mod maintain;
 mod math;

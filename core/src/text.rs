@@ -6,8 +6,7 @@ use std::collections::HashSet;
 use rust_stemmers::{Algorithm, Stemmer};
 use sha2::{Digest, Sha256};
 
-use crate::embed::is_stopword;
-use crate::extract::is_vague_word;
+use crate::lexicon::{is_stopword, vague as is_vague_word};
 
 /// Content normalised for hashing: trimmed, whitespace collapsed, lowercased.
 pub fn normalise(content: &str) -> String {
@@ -124,7 +123,7 @@ pub fn stems<'a>(words: impl IntoIterator<Item = &'a str>) -> HashSet<String> {
         .collect()
 }
 
-/// Weight of a vague word (`extract/lists/vague.txt`, or a function word) among the words a
+/// Weight of a vague word (`lexicon/vague.txt`, or a function word) among the words a
 /// query asks about: "what car do I own" asks about "car" more than about "own", and a memory
 /// that says only a question's vague words says little of it. On the development paraphrase
 /// set (`scripts/distill/dev-paraphrase.json`, default embedder) 0.25 puts the answering fact

@@ -3,6 +3,10 @@
 use super::ConflictKind;
 use crate::graph::RelationMention;
 use crate::graph::{key, Relation};
+use crate::lexicon::{
+    ADDITIVE, CHANGE, FEELING, FILLER_FOR_CONFLICT, FIRST_PERSON_FOR_CONFLICT,
+    NEGATIONS_FOR_CONFLICT,
+};
 use crate::model::MemoryType;
 
 /// What conflict detection needs to know of a memory.
@@ -31,113 +35,6 @@ pub fn exclusive(r: Relation) -> bool {
     EXCLUSIVE.iter().any(|(x, _)| *x == r)
 }
 
-/// Words that say a second one was added, not that the first changed ("I also work at …").
-const ADDITIVE: &[&str] = &[
-    "also",
-    "too",
-    "second",
-    "another",
-    "both",
-    "as well",
-    "side",
-    "part-time",
-];
-
-/// Words that negate.
-const NEGATIONS: &[&str] = &[
-    "not", "don't", "dont", "doesn't", "didn't", "isn't", "aren't", "wasn't", "won't", "can't",
-    "never", "no", "nope", "hardly", "cannot", "haven't", "hasn't", "stopped", "quit",
-];
-
-/// Words that say something changed.
-const CHANGE: &[&str] = &[
-    "no longer",
-    "anymore",
-    "any more",
-    "switched",
-    "switching",
-    "instead",
-    "changed",
-    "moved on",
-    "used to",
-    "stopped",
-    "quit",
-    "gave up",
-];
-
-/// Words ignored when comparing what two statements are about.
-const FILLER: &[&str] = &[
-    "i",
-    "i'm",
-    "im",
-    "i've",
-    "i'd",
-    "my",
-    "me",
-    "a",
-    "an",
-    "the",
-    "to",
-    "of",
-    "and",
-    "at",
-    "in",
-    "on",
-    "for",
-    "is",
-    "am",
-    "are",
-    "be",
-    "really",
-    "actually",
-    "currently",
-    "just",
-    "now",
-    "anymore",
-    "still",
-    "also",
-    "very",
-    "so",
-    "much",
-    "do",
-    "does",
-    "it",
-    "that",
-    "this",
-    "any",
-    "more",
-    "longer",
-    "instead",
-    "these",
-    "days",
-    "honestly",
-    "though",
-    "but",
-    "lol",
-];
-
-/// Words of feeling, left out when comparing what a preference is about.
-const FEELING: &[&str] = &[
-    "love",
-    "loves",
-    "like",
-    "likes",
-    "enjoy",
-    "enjoys",
-    "hate",
-    "hates",
-    "dislike",
-    "dislikes",
-    "adore",
-    "prefer",
-    "can't",
-    "stand",
-    "despise",
-    "fan",
-    "favorite",
-    "favourite",
-];
-
 fn words(text: &str) -> Vec<String> {
     text.to_lowercase()
         .replace('\u{2019}', "'")
@@ -157,7 +54,7 @@ fn has_phrase(words: &[String], phrase: &str) -> bool {
 fn negated(words: &[String]) -> bool {
     words
         .iter()
-        .filter(|w| NEGATIONS.contains(&w.as_str()) || w.ends_with("n't"))
+        .filter(|w| NEGATIONS_FOR_CONFLICT.contains(&w.as_str()) || w.ends_with("n't"))
         .count()
         % 2
         == 1
@@ -168,8 +65,8 @@ fn content(words: &[String], also_drop: &[&str]) -> Vec<String> {
     let mut v: Vec<String> = words
         .iter()
         .filter(|w| {
-            !(FILLER.contains(&w.as_str())
-                || NEGATIONS.contains(&w.as_str())
+            !(FILLER_FOR_CONFLICT.contains(&w.as_str())
+                || NEGATIONS_FOR_CONFLICT.contains(&w.as_str())
                 || w.ends_with("n't")
                 || also_drop.contains(&w.as_str()))
         })
@@ -241,12 +138,8 @@ pub fn detect(
     // are two records, not a change.
     let personal = |w: &[String]| {
         w.len() <= 12
-            && w.first().is_some_and(|f| {
-                matches!(
-                    f.as_str(),
-                    "i" | "i'm" | "im" | "my" | "we" | "we're" | "our"
-                )
-            })
+            && w.first()
+                .is_some_and(|f| FIRST_PERSON_FOR_CONFLICT.contains(&f.as_str()))
     };
     if shape(&nw) == shape(&ow)
         && personal(&nw)
@@ -270,7 +163,7 @@ pub fn detect(
         });
     }
     // "I love cilantro" / "I hate cilantro": the same thing, opposite feelings.
-    let (nt, ot) = (content(&nw, FEELING), content(&ow, FEELING));
+    let (nt, ot) = (content(&nw, &FEELING), content(&ow, &FEELING));
     if new.sentiment * old.sentiment < 0.0
         && new.sentiment.abs() >= 0.3
         && old.sentiment.abs() >= 0.3

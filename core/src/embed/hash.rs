@@ -5,6 +5,7 @@ use rust_stemmers::{Algorithm, Stemmer};
 
 use super::{normalise, Embedder};
 use crate::error::Result;
+use crate::lexicon::is_stopword;
 use crate::text;
 
 /// Dimension of the hashing embedder.
@@ -32,21 +33,6 @@ impl Default for HashEmbedder {
             dim: HASH_DIM,
         }
     }
-}
-
-/// Common English function words, down-weighted by the hashing embedder.
-const STOPWORDS: &[&str] = &[
-    "a", "about", "all", "am", "an", "and", "any", "are", "as", "at", "be", "been", "but", "by",
-    "can", "could", "did", "do", "does", "for", "from", "had", "has", "have", "he", "her", "him",
-    "his", "how", "i", "if", "im", "in", "into", "is", "it", "its", "just", "me", "my", "of", "on",
-    "or", "our", "she", "so", "that", "the", "their", "them", "then", "there", "they", "this",
-    "to", "too", "us", "was", "we", "were", "what", "when", "where", "which", "who", "why", "will",
-    "with", "would", "you", "your", "yours",
-];
-
-/// Whether `w` (lower-case) is a common function word.
-pub fn is_stopword(w: &str) -> bool {
-    STOPWORDS.binary_search(&w).is_ok()
 }
 
 /// 64-bit FNV-1a.
@@ -108,11 +94,6 @@ impl Embedder for HashEmbedder {
 mod tests {
     use super::super::dot;
     use super::*;
-
-    #[test]
-    fn stopwords_are_sorted_for_binary_search() {
-        assert!(STOPWORDS.windows(2).all(|w| w[0] < w[1]));
-    }
 
     #[test]
     fn hash_embedder_is_normalised_and_deterministic() {

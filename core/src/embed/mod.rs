@@ -11,7 +11,7 @@ mod wordpiece;
 use std::sync::Arc;
 
 pub use distilled::{StaticEmbedder, StaticModel, STATIC_MODEL};
-pub use hash::{is_stopword, HashEmbedder, HASH_DIM, HASH_MODEL};
+pub use hash::{HashEmbedder, HASH_DIM, HASH_MODEL};
 pub use quantise::Precision;
 
 use crate::error::{Error, Result};

@@ -3,8 +3,11 @@
 
 use std::sync::LazyLock;
 
-use super::lists::{CUES, HEDGES};
 use super::words::{has, has_any, PhraseSet, Token};
+use crate::lexicon::{
+    self, ADJECTIVE_MARKERS, EMPHASIS, FIRST_PERSON_FOR_TYPE, FUTURE, HEDGES, NOT_GERUNDS,
+    NOT_PAST, PAST_VERBS, PLAN_GERUNDS, PROCEDURE_CUES,
+};
 use crate::model::{Kind, MemoryType};
 
 /// The lowest confidence hedging brings a statement to.
@@ -25,80 +28,6 @@ fn base_importance(t: MemoryType) -> f64 {
     }
 }
 
-/// Irregular past-tense verbs.
-const PAST_VERBS: &[&str] = &[
-    "went", "got", "had", "met", "saw", "bought", "sold", "left", "took", "made", "gave", "came",
-    "ran", "flew", "became", "began", "threw", "won", "lost", "broke", "told", "said", "found",
-    "felt", "kept", "spent", "paid", "wrote", "drove", "ate", "drank", "sang", "forgot", "did",
-    "fell", "grew", "knew", "wore", "hit", "quit", "sent", "built", "caught", "taught", "brought",
-];
-
-/// "-ed" words that are usually adjectives or present forms, not past events.
-const NOT_PAST: &[&str] = &[
-    "need",
-    "feed",
-    "tired",
-    "interested",
-    "excited",
-    "married",
-    "bored",
-    "used",
-    "supposed",
-    "based",
-    "obsessed",
-    "scared",
-    "stressed",
-    "worried",
-    "engaged",
-    "related",
-    "retired",
-    "divorced",
-    "named",
-    "called",
-    "speed",
-    "indeed",
-    "seed",
-    "exhausted",
-    "overwhelmed",
-    "allowed",
-    "involved",
-    "vaccinated",
-    "diagnosed",
-    "qualified",
-    "skilled",
-    "talented",
-    "required",
-    "red",
-    "bed",
-    "shed",
-    "embed",
-    "biased",
-    "aged",
-    "detailed",
-    "advanced",
-];
-
-/// Words that say a statement is about the future, whatever verbs it uses.
-const FUTURE: &[&str] = &[
-    "will",
-    "i'll",
-    "we'll",
-    "going to",
-    "gonna",
-    "next",
-    "tomorrow",
-    "need to",
-    "have to",
-    "plan",
-    "planning",
-    "want to",
-    "would like",
-    "due",
-    "by",
-    "until",
-    "supposed to",
-];
-
 /// Whether a statement tells of the past: a past-tense verb not used as an adjective.
 pub fn past_tense(tokens: &[Token]) -> bool {
     tokens.iter().enumerate().any(|(i, t)| {
@@ -107,38 +36,28 @@ pub fn past_tense(tokens: &[Token]) -> bool {
             return false;
         }
         let before = i.checked_sub(1).map_or("", |k| tokens[k].lower.as_str());
-        let adjective = matches!(
-            before,
-            "am" | "i'm"
-                | "is"
-                | "are"
-                | "be"
-                | "been"
-                | "get"
-                | "feel"
-                | "so"
-                | "very"
-                | "really"
-                | "was"
-                | "were"
-                | "it's"
-                | "we're"
-                | "not"
-        );
+        let adjective = ADJECTIVE_MARKERS.contains(&before);
         PAST_VERBS.contains(&w) || (w.len() >= 5 && w.ends_with("ed") && !adjective)
     })
 }
 
 /// Whether a statement speaks of the future in words.
 pub fn future_words(padded: &str) -> bool {
-    has_any(padded, FUTURE)
+    has_any(padded, &FUTURE)
 }
 
-/// Gerunds that start plans rather than ongoing activities ("flying to Lisbon on Friday").
-const PLAN_GERUNDS: &[&str] = &[
-    "going", "flying", "leaving", "meeting", "planning", "thinking", "hoping", "moving", "heading",
-    "visiting", "starting", "getting",
-];
+/// `cues.txt`: the cue phrases of each memory type and their weight.
+static CUES: LazyLock<Vec<(MemoryType, f64, &'static [&'static str])>> = LazyLock::new(|| {
+    lexicon::CUES
+        .iter()
+        .map(|(name, weight, phrases)| {
+            let t = name
+                .parse::<MemoryType>()
+                .unwrap_or_else(|e| panic!("lexicon/cues.txt [{name}]: {e}"));
+            (t, *weight, phrases.as_slice())
+        })
+        .collect()
+});
 
 /// Every type cue of `CUES` in one set, and the section each belongs to.
 static CUE_SET: LazyLock<(PhraseSet, Vec<usize>)> = LazyLock::new(|| {
@@ -199,20 +118,7 @@ pub fn memory_type(tokens: &[Token], padded: &str, future: bool, past: bool) -> 
     }
     // "taking a night class …", "teaching myself guitar": a sentence opening on a gerund.
     if let Some(first) = words.first() {
-        if first.len() > 4
-            && first.ends_with("ing")
-            && !matches!(
-                *first,
-                "nothing"
-                    | "something"
-                    | "anything"
-                    | "everything"
-                    | "morning"
-                    | "evening"
-                    | "thing"
-                    | "spring"
-            )
-        {
+        if first.len() > 4 && first.ends_with("ing") && !NOT_GERUNDS.contains(first) {
             if PLAN_GERUNDS.contains(first) {
                 scores[index(MemoryType::Plan)] += 1.5;
             } else {
@@ -229,7 +135,7 @@ pub fn memory_type(tokens: &[Token], padded: &str, future: bool, past: bool) -> 
         .enumerate()
         .fold((0, 0.0), |b, (i, &s)| if s > b.1 { (i, s) } else { b });
     if score == 0.0 {
-        return if has_any(padded, &["i", "my", "we", "our", "i'm", "i've", "me"]) {
+        return if has_any(padded, &FIRST_PERSON_FOR_TYPE) {
             MemoryType::Event
         } else {
             MemoryType::Context
@@ -240,29 +146,7 @@ pub fn memory_type(tokens: &[Token], padded: &str, future: bool, past: bool) -> 
 
 /// Procedures are how-tos and standing rules; narratives are long stories; the rest facts.
 pub fn kind(padded: &str, words: usize, t: MemoryType) -> Kind {
-    let rule = has_any(
-        padded,
-        &[
-            "always",
-            "never",
-            "make sure",
-            "first",
-            "step",
-            "steps",
-            "how to",
-            "the trick is",
-            "the way to",
-            "whenever",
-            "please keep",
-            "please don't",
-            "please always",
-            "please use",
-            "please avoid",
-            "don't ever",
-            "remember to",
-            "rule",
-        ],
-    );
+    let rule = has_any(padded, &PROCEDURE_CUES);
     if rule
         && matches!(
             t,
@@ -298,20 +182,7 @@ pub fn importance(
     hedge: f64,
 ) -> f64 {
     let mut v = base_importance(t);
-    if has_any(
-        padded,
-        &[
-            "important",
-            "really",
-            "never forget",
-            "always",
-            "must",
-            "critical",
-            "urgent",
-            "asap",
-            "seriously",
-        ],
-    ) {
+    if has_any(padded, &EMPHASIS) {
         v += 0.1;
     }
     if sentiment.abs() > 0.6 {

@@ -2,12 +2,13 @@
 //! gazetteers, by their last word ("… University", "… Park", "… Summit") and by the words
 //! before them ("in Porto", "at Acme", "using Figma", "my dog Biscuit").
 
-use super::lists::{
-    common, AMBIGUOUS, CONCEPTS, DEMONYMS, EVENTS, EVENT_SUFFIXES, LOCATIONS, ORGANIZATIONS,
-    ORG_SUFFIXES, PLACE_SUFFIXES, PRODUCTS,
-};
 use super::words::Token;
 use crate::graph::EntityType;
+use crate::lexicon::{
+    common, ACRONYMS, AFTER_NAMES, AMBIGUOUS, CONCEPTS, CONNECTORS, DEMONYMS, DETERMINERS, EVENTS,
+    EVENT_SUFFIXES, LANGUAGE_CUES, LOCATIONS, ORGANIZATIONS, ORG_PREFIXES, ORG_SUFFIXES, PETS,
+    PLACE_SUFFIXES, PRODUCTS, TITLES_FOR_NAMES, TRAVEL,
+};
 
 /// An entity a sentence names, and where: tokens `start..end`.
 #[derive(Debug, Clone, PartialEq)]
@@ -17,103 +18,6 @@ pub struct Found {
     pub start: usize,
     pub end: usize,
 }
-
-/// Chat acronyms written in capitals that are not names.
-const ACRONYMS: &[&str] = &[
-    "phd", "mba", "ceo", "cto", "cfo", "coo", "vp", "hr", "ui", "ux", "qa", "bsc", "msc", "md",
-    "rn", "gp", "er", "icu", "diy", "tv", "pc", "usb", "gpu", "cpu", "api", "faq", "rsvp", "ok",
-    "lol", "tbh", "asap", "fyi", "btw", "omg", "imo", "imho", "idk", "pls", "plz", "aka", "eta",
-    "am", "pm", "ngl", "rn", "wfh", "irl", "fomo", "pto", "ooo", "eod", "i", "i'm", "i've", "i'd",
-    "i'll", "hi", "hey", "ty", "thx",
-];
-
-/// Words between capitalised words that keep a name going ("Bank of America", "Vincent van
-/// Gogh").
-const CONNECTORS: &[&str] = &[
-    "of", "de", "da", "del", "van", "von", "der", "la", "le", "du", "&", "and",
-];
-
-/// Title abbreviations followed by a full stop inside a name ("St. Mary's", "Dr. Lee").
-const TITLES: &[&str] = &["st", "dr", "mr", "mrs", "ms", "mt", "jr", "prof", "ft"];
-
-/// Words after which a language name is a language.
-const LANGUAGE_CUES: &[&str] = &[
-    "learning",
-    "learn",
-    "speak",
-    "speaks",
-    "speaking",
-    "studying",
-    "study",
-    "practicing",
-    "practising",
-    "in",
-    "fluent",
-    "native",
-    "teach",
-    "teaching",
-    "read",
-    "write",
-    "translate",
-];
-
-/// Verbs of travel: "to X" after them is a place; otherwise "to Ingrid" may be a person.
-const TRAVEL: &[&str] = &[
-    "moved",
-    "move",
-    "moving",
-    "went",
-    "go",
-    "going",
-    "flew",
-    "fly",
-    "flying",
-    "trip",
-    "travel",
-    "traveled",
-    "travelled",
-    "traveling",
-    "drive",
-    "drove",
-    "driving",
-    "headed",
-    "heading",
-    "back",
-    "relocated",
-    "relocating",
-    "relocate",
-    "visit",
-    "ticket",
-    "flight",
-    "way",
-    "coming",
-];
-
-/// First words that make a name an organisation ("Studio Ghibli", "Bank of Ireland").
-const ORG_PREFIXES: &[&str] = &[
-    "studio",
-    "bank",
-    "university",
-    "club",
-    "team",
-    "hotel",
-    "cafe",
-    "café",
-    "restaurant",
-    "hospital",
-    "college",
-    "school",
-    "church",
-    "museum",
-    "radio",
-    "air",
-];
-
-/// Pets after "my": the name that follows is an animal (type OTHER).
-pub const PETS: &[&str] = &[
-    "dog", "cat", "pet", "puppy", "kitten", "hamster", "parrot", "rabbit", "bunny", "horse",
-    "turtle", "bird", "pup", "doggo", "kitty", "gecko", "snake", "ferret", "goldfish",
-];
 
 fn gazetteer(phrase: &str) -> Option<EntityType> {
     [
@@ -161,21 +65,7 @@ fn name_word(tokens: &[Token], i: usize) -> bool {
         return true;
     }
     // A common word starts a longer name mid-sentence ("Project Halcyon", "Lincoln High").
-    let determiner = matches!(
-        t.lower.as_str(),
-        "my" | "our"
-            | "your"
-            | "his"
-            | "her"
-            | "their"
-            | "the"
-            | "a"
-            | "an"
-            | "this"
-            | "that"
-            | "we"
-            | "i"
-    );
+    let determiner = DETERMINERS.contains(&t.lower.as_str());
     let next_capital = tokens
         .get(i + 1)
         .is_some_and(|n| n.capital && !n.punct && !common(&n.lower));
@@ -189,7 +79,9 @@ fn opener_not_name(tokens: &[Token], i: usize) -> bool {
         return false;
     }
     let w = &tokens[i].lower;
-    if TITLES.contains(&w.as_str()) || tokens.get(i + 1).is_some_and(|t| t.capital && !t.punct) {
+    if TITLES_FOR_NAMES.contains(&w.as_str())
+        || tokens.get(i + 1).is_some_and(|t| t.capital && !t.punct)
+    {
         return false;
     }
     if w.ends_with("ed") || w.ends_with("ing") || w.ends_with("ly") {
@@ -201,48 +93,7 @@ fn opener_not_name(tokens: &[Token], i: usize) -> bool {
     let next = tokens.get(i + 1).map_or("", |t| t.lower.as_str());
     let verb = next.len() > 2
         && (next.ends_with('s') && !next.ends_with("ss") || next.ends_with("ed"))
-        || matches!(
-            next,
-            "went"
-                | "got"
-                | "had"
-                | "made"
-                | "took"
-                | "came"
-                | "left"
-                | "met"
-                | "told"
-                | "said"
-                | "gave"
-                | "ran"
-                | "won"
-                | "lost"
-                | "called"
-                | "texted"
-        )
-        || matches!(
-            next,
-            "is" | "was"
-                | "has"
-                | "had"
-                | "and"
-                | "said"
-                | "told"
-                | "just"
-                | "will"
-                | "can"
-                | ","
-                | "'s"
-                | "did"
-                | "does"
-                | "got"
-                | "never"
-                | "always"
-                | "still"
-                | "also"
-                | "wants"
-                | "thinks"
-        );
+        || AFTER_NAMES.contains(&next);
     !verb
 }
 
@@ -266,7 +117,7 @@ fn kind_by_context(tokens: &[Token], start: usize, end: usize) -> EntityType {
     if EVENT_SUFFIXES.contains(&last) && end - start > 1 {
         return EntityType::Event;
     }
-    if TITLES.contains(&words[0]) && words[0] != "st" {
+    if TITLES_FOR_NAMES.contains(&words[0]) && words[0] != "st" {
         return EntityType::Person;
     }
     if ORG_PREFIXES.contains(&words[0]) && end - start > 1 {
@@ -338,7 +189,10 @@ pub fn find(tokens: &[Token]) -> Vec<Found> {
         loop {
             let t = tokens.get(end);
             match t {
-                Some(t) if t.lower == "." && TITLES.contains(&tokens[end - 1].lower.as_str()) => {
+                Some(t)
+                    if t.lower == "."
+                        && TITLES_FOR_NAMES.contains(&tokens[end - 1].lower.as_str()) =>
+                {
                     end += 1;
                 }
                 Some(t) if !t.punct && t.capital && name_word(tokens, end) => end += 1,

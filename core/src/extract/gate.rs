@@ -1,8 +1,8 @@
 //! The significance gate: acknowledgements, laughter, greetings and emoji
 //! store nothing.
 
-use super::lists::FILLER;
 use super::words::Token;
+use crate::lexicon::FILLER_FOR_GATE;
 
 /// Whether a word is laughter ("haha", "hahaha", "hehe", "lolol").
 fn laughter(w: &str) -> bool {
@@ -32,7 +32,7 @@ fn squeezed(w: &str) -> String {
 pub fn trivial(tokens: &[Token]) -> bool {
     tokens.iter().filter(|t| !t.punct).all(|t| {
         let w = squeezed(&t.lower);
-        FILLER.contains(&w.as_str()) || laughter(&w)
+        FILLER_FOR_GATE.contains(&w.as_str()) || laughter(&w)
     })
 }
 

@@ -6,7 +6,6 @@
 mod classify;
 mod entities;
 mod gate;
-mod lists;
 pub mod llm;
 mod relations;
 mod sentiment;
@@ -20,9 +19,9 @@ use crate::clock::Millis;
 use crate::error::Result;
 use crate::field::MAX_TAG_CHARS;
 pub use crate::graph::{EntityMention, RelationMention};
+use crate::lexicon::{self, FIRST_PERSON_FOR_QUESTIONS, SUBJECTS};
 use crate::model::{Kind, MemoryType};
 
-pub(crate) use lists::vague as is_vague_word;
 pub use transcript::ChatMessage;
 pub use words::sentences;
 
@@ -177,18 +176,6 @@ impl Extractor for PassThrough {
 /// A sentence shorter than this is part of the statement before it.
 const MIN_STATEMENT_WORDS: usize = 4;
 
-/// Words a statement can open on as its subject.
-const SUBJECTS: &[&str] = &[
-    "i", "i'm", "im", "i've", "i'd", "i'll", "we", "we're", "we've", "my", "our", "he", "she",
-    "they", "he's", "she's", "they're", "it's",
-];
-
-/// Words by which a speaker talks about themselves.
-const FIRST_PERSON: &[&str] = &[
-    "i", "i'm", "im", "i've", "i'd", "i'll", "me", "my", "mine", "myself", "we", "we're", "we've",
-    "we'll", "our", "us",
-];
-
 /// Most auto tags per memory.
 const MAX_TAGS: usize = 6;
 /// Shortest keyword used as a tag.
@@ -291,7 +278,8 @@ fn statement(sentence: &str, now: Millis) -> Option<Extracted> {
     // A question that says nothing about the speaker or anything named ("how many
     // tablespoons are in a cup?") is not a memory.
     let question = tokens.last().is_some_and(|t| t.lower == "?");
-    if question && found.is_empty() && !lower.iter().any(|w| FIRST_PERSON.contains(w)) {
+    if question && found.is_empty() && !lower.iter().any(|w| FIRST_PERSON_FOR_QUESTIONS.contains(w))
+    {
         return None;
     }
     let when = when::resolve(&lower, now);
@@ -387,7 +375,7 @@ fn tags<'a>(lower: &[&str], entities: impl IntoIterator<Item = &'a str>) -> Vec<
         let w = w.trim_end_matches("'s");
         if w.chars().count() >= MIN_TAG_CHARS
             && w.chars().all(|c| c.is_alphanumeric() || c == '-')
-            && !lists::common(w)
+            && !lexicon::common(w)
             && !w.contains('\'')
         {
             push(w.to_string());

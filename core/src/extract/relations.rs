@@ -3,10 +3,13 @@
 
 use std::sync::LazyLock;
 
-use super::entities::{Found, PETS};
-use super::lists::common;
+use super::entities::Found;
 use super::words::Token;
 use crate::graph::{EntityType, Relation, SPEAKER};
+use crate::lexicon::{
+    self, common, AUXILIARIES, MEMBER_GROUPS, NOT_PHRASE_OPENERS, OPENERS, PETS, PHRASE_ADJECTIVES,
+    PHRASE_BREAKS, SKIPPED_IN_PATTERNS, VERB_OPENERS,
+};
 
 /// One relationship found: `from relation to`.
 #[derive(Debug, Clone, PartialEq)]
@@ -25,259 +28,46 @@ enum Dir {
     In,
 }
 
-/// Nouns after "my" (one or two words) and the relationship they state.
-const KIN: &[(&str, Relation, Dir)] = {
-    use Dir::*;
-    use Relation::*;
-    &[
-        ("sister", SiblingOf, Out),
-        ("brother", SiblingOf, Out),
-        ("sibling", SiblingOf, Out),
-        ("twin", SiblingOf, Out),
-        ("little sister", SiblingOf, Out),
-        ("big sister", SiblingOf, Out),
-        ("little brother", SiblingOf, Out),
-        ("big brother", SiblingOf, Out),
-        ("older sister", SiblingOf, Out),
-        ("younger sister", SiblingOf, Out),
-        ("older brother", SiblingOf, Out),
-        ("younger brother", SiblingOf, Out),
-        ("mom", ParentOf, In),
-        ("mum", ParentOf, In),
-        ("mother", ParentOf, In),
-        ("dad", ParentOf, In),
-        ("father", ParentOf, In),
-        ("stepmom", ParentOf, In),
-        ("stepdad", ParentOf, In),
-        ("mama", ParentOf, In),
-        ("papa", ParentOf, In),
-        ("son", ParentOf, Out),
-        ("daughter", ParentOf, Out),
-        ("kid", ParentOf, Out),
-        ("child", ParentOf, Out),
-        ("baby", ParentOf, Out),
-        ("stepson", ParentOf, Out),
-        ("stepdaughter", ParentOf, Out),
-        ("toddler", ParentOf, Out),
-        ("wife", MarriedTo, Out),
-        ("husband", MarriedTo, Out),
-        ("spouse", MarriedTo, Out),
-        ("boyfriend", Dating, Out),
-        ("girlfriend", Dating, Out),
-        ("partner", Dating, Out),
-        ("bf", Dating, Out),
-        ("gf", Dating, Out),
-        ("fiancé", EngagedTo, Out),
-        ("fiance", EngagedTo, Out),
-        ("fiancée", EngagedTo, Out),
-        ("fiancee", EngagedTo, Out),
-        ("friend", FriendOf, Out),
-        ("best friend", FriendOf, Out),
-        ("buddy", FriendOf, Out),
-        ("bestie", FriendOf, Out),
-        ("pal", FriendOf, Out),
-        ("close friend", FriendOf, Out),
-        ("old friend", FriendOf, Out),
-        ("good friend", FriendOf, Out),
-        ("boss", Manages, In),
-        ("manager", Manages, In),
-        ("supervisor", Manages, In),
-        ("team lead", Manages, In),
-        ("lead", Manages, In),
-        ("report", Manages, Out),
-        ("direct report", Manages, Out),
-        ("intern", Manages, Out),
-        ("coworker", ColleagueOf, Out),
-        ("co-worker", ColleagueOf, Out),
-        ("colleague", ColleagueOf, Out),
-        ("teammate", ColleagueOf, Out),
-        ("roommate", RoommateOf, Out),
-        ("flatmate", RoommateOf, Out),
-        ("housemate", RoommateOf, Out),
-        ("neighbor", NeighborOf, Out),
-        ("neighbour", NeighborOf, Out),
-        ("cousin", CousinOf, Out),
-        ("grandma", GrandparentOf, In),
-        ("grandmother", GrandparentOf, In),
-        ("grandpa", GrandparentOf, In),
-        ("grandfather", GrandparentOf, In),
-        ("granny", GrandparentOf, In),
-        ("nana", GrandparentOf, In),
-        ("nonna", GrandparentOf, In),
-        ("nonno", GrandparentOf, In),
-        ("abuela", GrandparentOf, In),
-        ("abuelo", GrandparentOf, In),
-        ("oma", GrandparentOf, In),
-        ("opa", GrandparentOf, In),
-        ("lola", GrandparentOf, In),
-        ("lolo", GrandparentOf, In),
-        ("grandson", GrandparentOf, Out),
-        ("granddaughter", GrandparentOf, Out),
-        ("grandkid", GrandparentOf, Out),
-        ("grandchild", GrandparentOf, Out),
-        ("aunt", RelativeOf, Out),
-        ("uncle", RelativeOf, Out),
-        ("niece", RelativeOf, Out),
-        ("nephew", RelativeOf, Out),
-        ("mother-in-law", RelativeOf, Out),
-        ("father-in-law", RelativeOf, Out),
-        ("sister-in-law", RelativeOf, Out),
-        ("brother-in-law", RelativeOf, Out),
-        ("godmother", RelativeOf, Out),
-        ("godfather", RelativeOf, Out),
-        ("stepsister", SiblingOf, Out),
-        ("stepbrother", SiblingOf, Out),
-        ("mentor", Mentors, In),
-        ("mentee", Mentors, Out),
-        ("teacher", Teaches, In),
-        ("professor", Teaches, In),
-        ("tutor", Teaches, In),
-        ("coach", Teaches, In),
-        ("instructor", Teaches, In),
-        ("student", Teaches, Out),
-        ("ex", ExOf, Out),
-        ("ex-wife", ExOf, Out),
-        ("ex-husband", ExOf, Out),
-        ("ex-boyfriend", ExOf, Out),
-        ("ex-girlfriend", ExOf, Out),
-        ("client", ClientOf, In),
-        ("therapist", Knows, Out),
-        ("doctor", Knows, Out),
-        ("dentist", Knows, Out),
-        ("lawyer", Knows, Out),
-        ("accountant", Knows, Out),
-        ("landlord", Knows, Out),
-        ("cofounder", CollaboratesWith, Out),
-        ("co-founder", CollaboratesWith, Out),
-        ("business partner", PartnerOf, Out),
-    ]
-};
-
-/// Verb patterns: `S` a subject (the speaker or an entity; the speaker when a pattern has
-/// none), `O` an object, `L` a place, `*` any word, `a|b` alternatives; the relation reads
-/// subject → object, or the other way when flipped. Auxiliaries ("am", "have been") between a
-/// subject and a verb are skipped, so "I've been using Figma" matches "S use|using O".
-const PATTERNS: &[(&str, Relation, bool)] = {
-    use Relation::*;
-    &[
-        ("S work|works|worked|working at|for O", WorksAt, false),
-        ("S work|works|worked|working nights|days|shifts|weekends|part-time|full-time|remotely at|for O", WorksAt, false),
-        ("S am|is|are employed by|at O", WorksAt, false),
-        ("S am|is|are a|an * at|for O", WorksAt, false),
-        ("S am|is|are a|an * * at|for O", WorksAt, false),
-        ("S joined|join|joining O", WorksAt, false),
-        ("S started at O", WorksAt, false),
-        ("S manage|manages|managed|managing O", Manages, false),
-        ("S report|reports|reported|reporting to O", ReportsTo, false),
-        ("S am|is|are friends with O", FriendOf, false),
-        ("S and O are friends|best", FriendOf, false),
-        ("S live|lives|lived|living in O", LivesIn, false),
-        ("S am|are based|living in O", LivesIn, false),
-        ("S is living in O", LivesIn, false),
-        ("S is based|located|headquartered in O", LocatedIn, false),
-        ("S moved|move|moving|relocated|relocating to O", LivesIn, false),
-        ("S was|were born in O", BornIn, false),
-        ("S grew up in O", BornIn, false),
-        ("S am|is|are|come|comes originally from O", BornIn, false),
-        ("S am|is|are from O", BornIn, false),
-        ("S am|is|are in L", LivesIn, false),
-        ("O is|'s my|our all-time|absolute|personal favorite|favourite", Likes, false),
-        ("O is|'s my|our favorite|favourite", Likes, false),
-        ("O is|are my|our * client|clients", ClientOf, true),
-        ("O is|are my|our client|clients", ClientOf, true),
-        ("S teach|teaches|taught * at O", WorksAt, false),
-        ("S studied|study|studies * at O", StudiedAt, false),
-        ("S getting|got into O", InterestedIn, false),
-        ("S come|comes from O", BornIn, false),
-        ("S am|is|are|got|getting married to O", MarriedTo, false),
-        ("S married O", MarriedTo, false),
-        ("S am|is|are|been dating O", Dating, false),
-        ("S have|has been dating O", Dating, false),
-        ("S am|is|are seeing O", Dating, false),
-        ("S going out with O", Dating, false),
-        ("S am|is|are|got|just engaged to O", EngagedTo, false),
-        ("S am|is|are a member of O", MemberOf, false),
-        ("S belong|belongs to O", MemberOf, false),
-        ("S play|plays|played for O", MemberOf, false),
-        ("S sing|sings in O", MemberOf, false),
-        ("S founded|co-founded|cofounded O", Founded, false),
-        ("S am|is the founder|co-founder of O", Founded, false),
-        ("S use|uses|using O", Uses, false),
-        ("S switched to O", Uses, false),
-        ("S have|has been using O", Uses, false),
-        ("S am|is|are using O", Uses, false),
-        ("S created|built|made|wrote|designed|developed O", Created, false),
-        ("S collaborate|collaborates|collaborated|collaborating with O", CollaboratesWith, false),
-        ("S am|is|are working with O", CollaboratesWith, false),
-        ("S mentor|mentors|mentored|mentoring O", Mentors, false),
-        ("O mentors|mentored|mentoring me|S", Mentors, true),
-        ("S compete|competes|competing with O", CompetitorOf, false),
-        ("O is|are a|our|my competitor", CompetitorOf, true),
-        ("S partnered|partner|partners|partnering with O", PartnerOf, false),
-        ("O is|are our|my|a client", ClientOf, true),
-        ("S am|is|are a client of O", ClientOf, false),
-        ("S know|knows|knew O", Knows, false),
-        ("S met O", Knows, false),
-        ("S studied|study|studies|studying at O", StudiedAt, false),
-        ("S graduated from O", StudiedAt, false),
-        ("S am|is|are a student at O", StudiedAt, false),
-        ("S teach|teaches|taught|teaching O", Teaches, false),
-        ("S own|owns|owned O", Owns, false),
-        ("S am|is|are|been working on O", WorksOn, false),
-        ("S work|works on O", WorksOn, false),
-        ("S love|loves|like|likes|enjoy|enjoys|adore|adores O", Likes, false),
-        ("S really love|loves|like|likes|enjoy|enjoys O", Likes, false),
-        ("S am|is|are a fan|big of O", Likes, false),
-        ("S am|is|are obsessed with O", Likes, false),
-        ("S hate|hates|dislike|dislikes|despise|despises|detest|detests O", Dislikes, false),
-        ("S can't|cannot stand O", Dislikes, false),
-        ("S don't|doesn't like|eat|drink O", Dislikes, false),
-        ("S am|is|are interested in O", InterestedIn, false),
-        ("S am|is|are into O", InterestedIn, false),
-        ("S attend|attends|attended|attending O", Attends, false),
-        ("S am|is|are going to O", Attends, false),
-        ("S visited|visit|visiting O", Visited, false),
-        ("S went|flew|traveled|travelled|drove to O", Visited, false),
-        ("S have|has been to O", Visited, false),
-        ("S trip to O", Visited, false),
-        ("S is|are located|based in O", LocatedIn, false),
-    ]
-};
-
-/// [`PATTERNS`] split into their parts once (every word of every sentence tries each).
-static SPLIT_PATTERNS: LazyLock<Vec<(Vec<&'static str>, Relation, bool)>> = LazyLock::new(|| {
-    PATTERNS
+/// `kin.txt`: nouns after "my" (one or two words), the relationship they state and which way.
+static KIN: LazyLock<Vec<(&'static str, Relation, Dir)>> = LazyLock::new(|| {
+    lexicon::KIN
         .iter()
-        .map(|&(pattern, relation, flipped)| (pattern.split(' ').collect(), relation, flipped))
+        .map(|&(noun, relation, dir)| {
+            let dir = match dir {
+                "out" => Dir::Out,
+                "in" => Dir::In,
+                _ => panic!("lexicon/kin.txt: {noun}: {dir:?} is neither out nor in"),
+            };
+            (noun, relation_named("kin.txt", relation), dir)
+        })
         .collect()
 });
 
-/// Words a pattern skips between its parts ("I *currently* work at").
-const SKIPPED: &[&str] = &[
-    "currently",
-    "now",
-    "still",
-    "also",
-    "just",
-    "actually",
-    "recently",
-    "finally",
-    "totally",
-    "basically",
-    "officially",
-    "already",
-    "even",
-    "both",
-    "all",
-    "kinda",
-    "literally",
-    "absolutely",
-    "honestly",
-    "mostly",
-    "usually",
-    "always",
-    "really",
-];
+/// The relation a list names.
+fn relation_named(file: &str, name: &str) -> Relation {
+    name.parse()
+        .unwrap_or_else(|e| panic!("lexicon/{file}: {e}"))
+}
+
+/// `relation_patterns.txt` split into their parts once (every word of every sentence tries
+/// each): the parts, the relation, and whether it reads object → subject. In a pattern `S` is
+/// a subject (the speaker or an entity; the speaker when a pattern has none), `O` an object,
+/// `L` a place, `*` any word, `a|b` alternatives. Auxiliaries ("am", "have been") between a
+/// subject and a verb are skipped, so "I've been using Figma" matches "S use|using O".
+static SPLIT_PATTERNS: LazyLock<Vec<(Vec<&'static str>, Relation, bool)>> = LazyLock::new(|| {
+    lexicon::RELATION_PATTERNS
+        .iter()
+        .map(|&(pattern, relation, reading)| {
+            let flipped = match reading {
+                "as_read" => false,
+                "flipped" => true,
+                _ => panic!("lexicon/relation_patterns.txt: {pattern}: {reading:?}"),
+            };
+            let relation = relation_named("relation_patterns.txt", relation);
+            (pattern.split(' ').collect(), relation, flipped)
+        })
+        .collect()
+});
 
 /// One position of a sentence as the patterns see it.
 #[derive(Debug, Clone)]
@@ -318,7 +108,7 @@ fn items(tokens: &[Token], found: &[Found]) -> Vec<Item> {
             "i've" | "we've" => out.extend(split(true, "have")),
             "i'd" | "we'd" => out.extend(split(true, "would")),
             "i'll" | "we'll" => out.extend(split(true, "will")),
-            _ if SKIPPED.contains(&w) => {}
+            _ if SKIPPED_IN_PATTERNS.contains(&w) => {}
             _ if tokens[i].punct => out.push(Item::Word("|".into())),
             _ => out.push(Item::Word(w.to_string())),
         }
@@ -327,24 +117,12 @@ fn items(tokens: &[Token], found: &[Found]) -> Vec<Item> {
     out.retain(|x| !matches!(x, Item::Word(w) if w.is_empty()));
     // "Moved to Leeds for uni", "been living in Vancouver": the speaker is the subject.
     if let Some(Item::Word(w)) = out.first() {
-        if !OPENERS.contains(&w.as_str()) && !common(w)
-            || matches!(
-                w.as_str(),
-                "been" | "used" | "got" | "went" | "started" | "working" | "going"
-            )
-        {
+        if !OPENERS.contains(&w.as_str()) && !common(w) || VERB_OPENERS.contains(&w.as_str()) {
             out.insert(0, Item::Me);
         }
     }
     out
 }
-
-/// First words that are not verbs of an unspoken "I".
-const OPENERS: &[&str] = &[
-    "my", "our", "the", "a", "an", "it", "it's", "this", "that", "there", "what", "how", "when",
-    "why", "who", "so", "and", "but", "he", "she", "they", "he's", "she's", "they're", "you",
-    "your", "his", "her", "their", "if", "|", "'s",
-];
 
 /// Relations whose object may be a plain noun phrase ("I love sushi").
 fn takes_phrase(r: Relation) -> bool {
@@ -360,75 +138,22 @@ fn phrase(items: &[Item], i: usize) -> Option<(String, usize)> {
     let mut words = Vec::new();
     for item in items.iter().skip(i).take(3) {
         match item {
-            Item::Word(w)
-                if w != "|"
-                    && !matches!(
-                        w.as_str(),
-                        "and"
-                            | "or"
-                            | "but"
-                            | "when"
-                            | "with"
-                            | "in"
-                            | "at"
-                            | "on"
-                            | "for"
-                            | "because"
-                            | "so"
-                            | "if"
-                            | "to"
-                    ) =>
-            {
+            Item::Word(w) if w != "|" && !PHRASE_BREAKS.contains(&w.as_str()) => {
                 words.push(w.as_str())
             }
             _ => break,
         }
     }
     let first = *words.first()?;
-    if matches!(
-        first,
-        "my" | "the"
-            | "a"
-            | "an"
-            | "it"
-            | "that"
-            | "this"
-            | "how"
-            | "when"
-            | "being"
-            | "to"
-            | "your"
-            | "our"
-            | "his"
-            | "her"
-            | "their"
-            | "them"
-            | "him"
-            | "you"
-            | "what"
-            | "people"
-    ) || first.ends_with("ing")
-    {
+    if NOT_PHRASE_OPENERS.contains(&first) || first.ends_with("ing") {
         return None;
     }
     // The phrase ends at its last word: a common one there ("horror movies") makes it vague.
     let last = *words.last()?;
     if common(last)
-        || words[..words.len() - 1].iter().any(|w| {
-            common(w)
-                && !matches!(
-                    *w,
-                    "dark"
-                        | "sweet"
-                        | "hot"
-                        | "cold"
-                        | "spicy"
-                        | "green"
-                        | "black"
-                        | "red"
-                        | "white"
-                )
-        })
+        || words[..words.len() - 1]
+            .iter()
+            .any(|w| common(w) && !PHRASE_ADJECTIVES.contains(w))
     {
         return None;
     }
@@ -460,20 +185,7 @@ fn matches_at(
         // Past auxiliaries after the subject: "I'm using", "I've been dating", "Ana has been".
         if n > 0 && pattern[n - 1] == "S" {
             while let Some(w) = word(i) {
-                let aux = matches!(
-                    w,
-                    "am" | "is"
-                        | "are"
-                        | "was"
-                        | "were"
-                        | "have"
-                        | "has"
-                        | "had"
-                        | "been"
-                        | "will"
-                        | "would"
-                        | "'s"
-                );
+                let aux = AUXILIARIES.contains(&w);
                 if aux && !part.split('|').any(|a| a == w) {
                     i += 1;
                 } else {
@@ -711,18 +423,7 @@ pub fn find(tokens: &[Token], found: &mut Vec<Found>) -> Vec<Link> {
                 continue;
             }
             if relation == Relation::WorksAt
-                && [
-                    "club",
-                    "team",
-                    "choir",
-                    "league",
-                    "band",
-                    "society",
-                    "association",
-                    "gym",
-                ]
-                .iter()
-                .any(|w| to.to_lowercase().ends_with(w))
+                && MEMBER_GROUPS.iter().any(|w| to.to_lowercase().ends_with(w))
             {
                 relation = Relation::MemberOf;
             }
@@ -745,6 +446,18 @@ mod tests {
             .into_iter()
             .map(|l| format!("{} {} {}", l.from, l.relation, l.to))
             .collect()
+    }
+
+    #[test]
+    fn the_kin_and_pattern_tables_read_with_their_relations() {
+        assert_eq!(KIN.len(), lexicon::KIN.len());
+        assert!(KIN
+            .iter()
+            .any(|&(n, r, d)| n == "mom" && r == Relation::ParentOf && matches!(d, Dir::In)));
+        assert_eq!(SPLIT_PATTERNS.len(), lexicon::RELATION_PATTERNS.len());
+        assert!(SPLIT_PATTERNS
+            .iter()
+            .any(|(p, r, flipped)| p[0] == "O" && *r == Relation::Mentors && *flipped));
     }
 
     #[test]

@@ -1,24 +1,7 @@
 //! Sentiment from a word list (−1..1): positive and negative words with strengths, flipped by a
 //! negation and scaled by an intensifier just before them, squashed into −1..1 as x / √(x² + 1).
 
-use super::lists::SENTIMENT;
-
-const NEGATIONS: &[&str] = &[
-    "not", "don't", "dont", "never", "no", "isn't", "wasn't", "aren't", "can't", "cannot",
-    "didn't", "doesn't", "won't", "hardly", "barely", "nothing", "without",
-];
-
-const INTENSIFIERS: &[&str] = &[
-    "very",
-    "really",
-    "so",
-    "extremely",
-    "super",
-    "absolutely",
-    "totally",
-    "incredibly",
-    "truly",
-];
+use crate::lexicon::{INTENSIFIERS, NEGATIONS_FOR_SENTIMENT, SENTIMENT};
 
 /// Sentiment of a sentence's lower-case words, in −1..1.
 pub fn score(words: &[&str]) -> f64 {
@@ -31,7 +14,7 @@ pub fn score(words: &[&str]) -> f64 {
         if before.iter().any(|b| INTENSIFIERS.contains(b)) {
             v *= 1.4;
         }
-        if before.iter().any(|b| NEGATIONS.contains(b)) {
+        if before.iter().any(|b| NEGATIONS_FOR_SENTIMENT.contains(b)) {
             v *= -0.6;
         }
         sum += v;

@@ -5,21 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
-
-/// Labels of the person the memories are about.
-const USER_ROLES: &[&str] = &["user", "human", "me", "customer", "client"];
-
-/// Labels of the agent's side of the conversation.
-const AGENT_ROLES: &[&str] = &[
-    "assistant",
-    "ai",
-    "bot",
-    "agent",
-    "model",
-    "system",
-    "chatbot",
-    "tool",
-];
+use crate::lexicon::{AGENT_ROLES, USER_ROLES};
 
 /// One message of a conversation, tagged with who said it.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]

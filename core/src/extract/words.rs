@@ -2,11 +2,7 @@
 
 use std::collections::HashMap;
 
-/// Abbreviations whose full stop does not end a sentence.
-const ABBREVIATIONS: &[&str] = &[
-    "dr", "mr", "mrs", "ms", "st", "jr", "sr", "prof", "vs", "etc", "e.g", "i.e", "a.m", "p.m",
-    "mt", "ave", "inc", "ltd", "co", "no",
-];
+use crate::lexicon::ABBREVIATIONS;
 
 /// Splits a message into sentences on `.`, `!`, `?`, `;` and line breaks — but not on the full
 /// stop of an abbreviation ("Dr. Lee", "St. Mary's") or inside a number ("3.5").
@@ -221,11 +217,11 @@ mod tests {
     /// sets and in sentences made of the cues themselves.
     #[test]
     fn a_phrase_set_finds_what_has_finds() {
-        let mut phrases: Vec<&'static str> = crate::extract::lists::CUES
+        let mut phrases: Vec<&'static str> = crate::lexicon::CUES
             .iter()
             .flat_map(|(_, _, p)| p.iter().copied())
             .collect();
-        phrases.extend(crate::extract::lists::HEDGES.iter().map(|(p, _)| *p));
+        phrases.extend(crate::lexicon::HEDGES.iter().map(|(p, _)| *p));
         phrases.extend(["i * to", "", "new york", "new york city", "york", "|", "a"]);
         let set = PhraseSet::new(phrases.iter().copied());
         let corpus = [

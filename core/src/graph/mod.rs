@@ -10,6 +10,7 @@ mod sql;
 use serde::{Deserialize, Serialize};
 
 use crate::clock::{Millis, DAY_MS};
+use crate::lexicon::TITLES_FOR_KEYS;
 use crate::math;
 use crate::model::string_enum;
 
@@ -134,17 +135,12 @@ impl Relation {
     }
 }
 
-/// Titles left out of an entity's key, so "Dr. Mensah" and "Mensah" are one person.
-const TITLES: &[&str] = &[
-    "dr", "dr.", "mr", "mr.", "mrs", "mrs.", "ms", "ms.", "prof", "prof.",
-];
-
 /// The key an entity is found by: its name in lower case, single-spaced, without a leading
 /// title or a trailing possessive. Empty for a name with no letters or digits.
 pub fn key(name: &str) -> String {
     let lower = name.trim().to_lowercase();
     let mut words: Vec<&str> = lower.split_whitespace().collect();
-    if words.len() > 1 && TITLES.contains(&words[0]) {
+    if words.len() > 1 && TITLES_FOR_KEYS.contains(&words[0]) {
         words.remove(0);
     }
     let mut k = words.join(" ");

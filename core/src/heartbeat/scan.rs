@@ -15,6 +15,7 @@ use crate::clock::{Millis, DAY_MS, MINUTE_MS};
 use crate::conflict::{self, Conflict, ConflictStatus};
 use crate::decay;
 use crate::error::Result;
+use crate::lexicon::{is_stopword, WH_WORDS};
 use crate::model::{Memory, MemoryType};
 use crate::order::CollectOrdered;
 use crate::schedule::{self, ScheduleRow};
@@ -58,9 +59,6 @@ const GAP_TERMS: usize = 4;
 const GAP_CANDIDATES: usize = 20;
 const GAP_SIMILARITY: f32 = 0.6;
 const GAPS: usize = 5;
-const WH_WORDS: &[&str] = &[
-    "who", "what", "when", "where", "why", "how", "which", "whose", "whom",
-];
 /// Decaying: important memories whose retention falls below the threshold within a week,
 /// among the 60 whose lifecycle changes soonest (maintenance up to a day late).
 const DECAY_HORIZON_MS: Millis = 7 * DAY_MS;
@@ -128,7 +126,7 @@ fn content_words(text: &str, n: usize) -> Vec<String> {
     for w in text.split(|c: char| !c.is_alphanumeric()) {
         let w = w.to_lowercase();
         if w.chars().count() >= 2
-            && !crate::embed::is_stopword(&w)
+            && !is_stopword(&w)
             && !WH_WORDS.contains(&w.as_str())
             && !words.contains(&w)
         {

@@ -1,0 +1,403 @@
+//! Every word list of the engine, as data: each is a text file beside this one, built into the
+//! binary and read once, on first use. One entry per line, `#` starts a comment line, and each
+//! file's header says what the list is for and where it came from. Weighted lists put the
+//! number after a tab, tables (`kin.txt`, `relation_patterns.txt`) three fields between tabs;
+//! `cues.txt` groups its phrases under `[TYPE weight]` sections.
+//!
+//! A foundation module: it uses nothing of the crate, so every layer (`text`, `embed`, the
+//! extractor, conflict detection, the graph, the heartbeat) reads its words from here. Lists of
+//! the same kind for different purposes are named for them (`negations_for_conflict.txt`,
+//! `negations_for_sentiment.txt`), and their headers say how they differ. Tables whose entries
+//! map to a value of a type outside this module keep that value as its name (`kin.txt`,
+//! `relation_patterns.txt`: the relation's name, parsed by their reader); the calendar's
+//! weekday and month names, the hours of times of day and the number words stay beside the
+//! types they produce, and a rule's alternatives of a handful of words (`matches!(w, "in" |
+//! "at")`, or a match arm per entity type) stay in the rule they decide.
+
+use std::sync::LazyLock;
+
+/// The entries of a list: its lines that are neither blank nor comments, trimmed.
+fn entries(text: &'static str) -> impl Iterator<Item = (usize, &'static str)> {
+    text.lines()
+        .enumerate()
+        .map(|(i, l)| (i + 1, l.trim()))
+        .filter(|(_, l)| !l.is_empty() && !l.starts_with('#'))
+}
+
+/// A list of words or phrases, in the file's order.
+fn words(text: &'static str) -> Vec<&'static str> {
+    entries(text).map(|(_, l)| l).collect()
+}
+
+/// [`words`], sorted for binary search.
+fn sorted_words(text: &'static str) -> Vec<&'static str> {
+    let mut w = words(text);
+    w.sort_unstable();
+    w.dedup();
+    w
+}
+
+/// The number in a list line. The lists are part of the build, and a test reads every one of
+/// them, so a malformed line is a bug in the repository: say where it is.
+fn number(file: &str, line: usize, text: &str) -> f64 {
+    match text.trim().parse::<f64>() {
+        Ok(x) if x.is_finite() => x,
+        _ => panic!("lexicon/{file} line {line}: {text:?} is not a number"),
+    }
+}
+
+/// A list of `phrase<TAB>number` lines.
+fn weighted(file: &str, text: &'static str) -> Vec<(&'static str, f64)> {
+    entries(text)
+        .map(|(i, l)| match l.split_once('\t') {
+            Some((phrase, w)) => (phrase.trim(), number(file, i, w)),
+            None => panic!("lexicon/{file} line {i}: expected a phrase, a tab and a number"),
+        })
+        .collect()
+}
+
+/// A table of `field<TAB>field<TAB>field` lines (the reader of the list parses the fields).
+fn triples(file: &str, text: &'static str) -> Vec<(&'static str, &'static str, &'static str)> {
+    entries(text)
+        .map(
+            |(i, l)| match l.split('\t').map(str::trim).collect::<Vec<_>>()[..] {
+                [a, b, c] => (a, b, c),
+                _ => panic!("lexicon/{file} line {i}: expected three fields between tabs"),
+            },
+        )
+        .collect()
+}
+
+/// One `[NAME weight]` section of a sectioned list and its phrases.
+pub type Section = (&'static str, f64, Vec<&'static str>);
+
+/// `[NAME weight]` sections of phrases (the reader of the list parses the names).
+fn sections(file: &str, text: &'static str) -> Vec<Section> {
+    let mut out: Vec<Section> = Vec::new();
+    for (i, l) in entries(text) {
+        if let Some(head) = l.strip_prefix('[').and_then(|h| h.strip_suffix(']')) {
+            let (name, w) = head.split_once(' ').unwrap_or((head, ""));
+            out.push((name, number(file, i, w), Vec::new()));
+        } else {
+            match out.last_mut() {
+                Some(section) => section.2.push(l),
+                None => panic!("lexicon/{file} line {i}: a phrase before any [NAME weight]"),
+            }
+        }
+    }
+    out
+}
+
+macro_rules! lists {
+    ($($(#[$meta:meta])* $name:ident: $ty:ty = $read:ident($file:literal);)+) => {
+        $(
+            $(#[$meta])*
+            pub static $name: LazyLock<$ty> =
+                LazyLock::new(|| lists!(@read $read, $file));
+        )+
+        /// Every list: its file, its text and how many entries it read (tests: a malformed
+        /// line fails here rather than in use).
+        #[cfg(test)]
+        fn read_all() -> Vec<(&'static str, &'static str, usize)> {
+            vec![$(($file, include_str!($file), $name.len())),+]
+        }
+    };
+    (@read words, $file:literal) => { words(include_str!($file)) };
+    (@read sorted_words, $file:literal) => { sorted_words(include_str!($file)) };
+    (@read $read:ident, $file:literal) => { $read($file, include_str!($file)) };
+}
+
+lists! {
+    // Read by several layers.
+    /// Common English function words (sorted: looked up by [`is_stopword`]).
+    STOPWORDS: Vec<&'static str> = sorted_words("stopwords.txt");
+    /// Words that say little of what a question is about (sorted: looked up by [`vague`]).
+    VAGUE: Vec<&'static str> = sorted_words("vague.txt");
+    /// Frequent English words: never a name on their own.
+    COMMON: Vec<&'static str> = words("common.txt");
+
+    // The extractor: names.
+    /// Gazetteer of organisations.
+    ORGANIZATIONS: Vec<&'static str> = words("organizations.txt");
+    /// Gazetteer of products.
+    PRODUCTS: Vec<&'static str> = words("products.txt");
+    /// Gazetteer of countries, cities and regions.
+    LOCATIONS: Vec<&'static str> = words("locations.txt");
+    /// Gazetteer of fields, subjects and practices.
+    CONCEPTS: Vec<&'static str> = words("concepts.txt");
+    /// Gazetteer of events.
+    EVENTS: Vec<&'static str> = words("events.txt");
+    /// Last words that make a name an organisation.
+    ORG_SUFFIXES: Vec<&'static str> = words("org_suffixes.txt");
+    /// Last words that make a name a place.
+    PLACE_SUFFIXES: Vec<&'static str> = words("place_suffixes.txt");
+    /// Last words that make a name an event.
+    EVENT_SUFFIXES: Vec<&'static str> = words("event_suffixes.txt");
+    /// First words that make a name an organisation.
+    ORG_PREFIXES: Vec<&'static str> = words("org_prefixes.txt");
+    /// Gazetteer words that are everyday words too: names only when capitalised.
+    AMBIGUOUS: Vec<&'static str> = words("ambiguous.txt");
+    /// Nationality adjectives.
+    DEMONYMS: Vec<&'static str> = words("demonyms.txt");
+    /// Chat acronyms written in capitals that are not names.
+    ACRONYMS: Vec<&'static str> = words("acronyms.txt");
+    /// Words between capitalised words that keep a name going.
+    CONNECTORS: Vec<&'static str> = words("connectors.txt");
+    /// Title abbreviations whose full stop stays inside a name.
+    TITLES_FOR_NAMES: Vec<&'static str> = words("titles_for_names.txt");
+    /// Words after which a language name is a language.
+    LANGUAGE_CUES: Vec<&'static str> = words("language_cues.txt");
+    /// Verbs of travel: "to X" after them is a place.
+    TRAVEL: Vec<&'static str> = words("travel.txt");
+    /// Pets after "my": the name that follows is an animal.
+    PETS: Vec<&'static str> = words("pets.txt");
+
+    // The extractor: sentences, statements and their kind.
+    /// Abbreviations whose full stop does not end a sentence.
+    ABBREVIATIONS: Vec<&'static str> = words("abbreviations.txt");
+    /// Words that carry no memory on their own.
+    FILLER_FOR_GATE: Vec<&'static str> = words("filler_for_gate.txt");
+    /// Words a statement can open on as its subject.
+    SUBJECTS: Vec<&'static str> = words("subjects.txt");
+    /// Words by which a speaker talks about themselves (a question about the speaker).
+    FIRST_PERSON_FOR_QUESTIONS: Vec<&'static str> = words("first_person_for_questions.txt");
+    /// Words by which a statement without a type cue tells of the speaker (an event).
+    FIRST_PERSON_FOR_TYPE: Vec<&'static str> = words("first_person_for_type.txt");
+    /// Role labels of a transcript's user.
+    USER_ROLES: Vec<&'static str> = words("user_roles.txt");
+    /// Role labels of a transcript's agent side.
+    AGENT_ROLES: Vec<&'static str> = words("agent_roles.txt");
+    /// Irregular past-tense verbs.
+    PAST_VERBS: Vec<&'static str> = words("past_verbs.txt");
+    /// "-ed" words that are not past events.
+    NOT_PAST: Vec<&'static str> = words("not_past.txt");
+    /// Words that say a statement is about the future.
+    FUTURE: Vec<&'static str> = words("future.txt");
+    /// Gerunds that start plans.
+    PLAN_GERUNDS: Vec<&'static str> = words("plan_gerunds.txt");
+    /// Phrases of how-tos and standing rules (a procedure).
+    PROCEDURE_CUES: Vec<&'static str> = words("procedure_cues.txt");
+    /// Words of emphasis that make a statement more important.
+    EMPHASIS: Vec<&'static str> = words("emphasis.txt");
+    /// Hedging cues and the confidence each takes off.
+    HEDGES: Vec<(&'static str, f64)> = weighted("hedges.txt");
+    /// Cue phrases of each memory type (by its name) and their weight.
+    CUES: Vec<Section> = sections("cues.txt");
+
+    // The extractor: relations.
+    /// Adverbs a relation pattern skips between its parts.
+    SKIPPED_IN_PATTERNS: Vec<&'static str> = words("skipped_in_patterns.txt");
+    /// First words that are not verbs of an unspoken "I".
+    OPENERS: Vec<&'static str> = words("openers.txt");
+    /// Nouns after "my", the relation they state (by name) and its direction (`out`, `in`).
+    KIN: Vec<(&'static str, &'static str, &'static str)> = triples("kin.txt");
+    /// Verb patterns, the relation they state (by name) and whether it is `flipped`.
+    RELATION_PATTERNS: Vec<(&'static str, &'static str, &'static str)> =
+        triples("relation_patterns.txt");
+    /// Last words of a group one is a member of, not an employer.
+    MEMBER_GROUPS: Vec<&'static str> = words("member_groups.txt");
+
+    // Sentiment.
+    /// Words and their valence.
+    SENTIMENT: Vec<(&'static str, f64)> = weighted("sentiment.txt");
+    /// Words that flip the valence of a sentiment word after them.
+    NEGATIONS_FOR_SENTIMENT: Vec<&'static str> = words("negations_for_sentiment.txt");
+    /// Words that strengthen a sentiment word after them.
+    INTENSIFIERS: Vec<&'static str> = words("intensifiers.txt");
+
+    // Conflict detection.
+    /// Words that say a second one was added, not that the first changed.
+    ADDITIVE: Vec<&'static str> = words("additive.txt");
+    /// Words that negate a statement.
+    NEGATIONS_FOR_CONFLICT: Vec<&'static str> = words("negations_for_conflict.txt");
+    /// Words that say something changed.
+    CHANGE: Vec<&'static str> = words("change.txt");
+    /// Words ignored when comparing what two statements are about.
+    FILLER_FOR_CONFLICT: Vec<&'static str> = words("filler_for_conflict.txt");
+    /// Words of feeling, left out when comparing what a preference is about.
+    FEELING: Vec<&'static str> = words("feeling.txt");
+
+    // Rules of the extractor and conflict detection.
+    /// First words of a short statement about the speaker.
+    FIRST_PERSON_FOR_CONFLICT: Vec<&'static str> = words("first_person_for_conflict.txt");
+    /// Words after which an "-ed" word is an adjective.
+    ADJECTIVE_MARKERS: Vec<&'static str> = words("adjective_markers.txt");
+    /// Words ending in "ing" that are no gerunds.
+    NOT_GERUNDS: Vec<&'static str> = words("not_gerunds.txt");
+    /// Determiners and pronouns, which start no name.
+    DETERMINERS: Vec<&'static str> = words("determiners.txt");
+    /// Words that follow a name opening a sentence.
+    AFTER_NAMES: Vec<&'static str> = words("after_names.txt");
+    /// Common first words that are verbs of an unspoken "I".
+    VERB_OPENERS: Vec<&'static str> = words("verb_openers.txt");
+    /// Words that end a noun-phrase object.
+    PHRASE_BREAKS: Vec<&'static str> = words("phrase_breaks.txt");
+    /// First words of a noun phrase that make it nothing specific.
+    NOT_PHRASE_OPENERS: Vec<&'static str> = words("not_phrase_openers.txt");
+    /// Common words that may lead a specific noun phrase.
+    PHRASE_ADJECTIVES: Vec<&'static str> = words("phrase_adjectives.txt");
+    /// Auxiliaries skipped after a pattern's subject.
+    AUXILIARIES: Vec<&'static str> = words("auxiliaries.txt");
+
+    // The graph and the heartbeat.
+    /// Personal titles left out of an entity's key.
+    TITLES_FOR_KEYS: Vec<&'static str> = words("titles_for_keys.txt");
+    /// Question words, never content words of a question.
+    WH_WORDS: Vec<&'static str> = words("wh_words.txt");
+}
+
+/// Whether `w` (lower-case) is a common function word (`stopwords.txt`).
+pub fn is_stopword(w: &str) -> bool {
+    STOPWORDS.binary_search(&w).is_ok()
+}
+
+/// Whether a lower-case word says little of what a question is about (`vague.txt`).
+pub fn vague(w: &str) -> bool {
+    VAGUE.binary_search(&w).is_ok()
+}
+
+/// Whether a lower-case word is a common English word (`common.txt`).
+pub fn common(w: &str) -> bool {
+    COMMON.contains(&w)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Lists whose entries are matched as phrases (several words), or hold a sign: the rest are
+    /// compared with one lower-case token and hold one word each.
+    const PHRASES: &[&str] = &[
+        "organizations.txt",
+        "products.txt",
+        "locations.txt",
+        "concepts.txt",
+        "events.txt",
+        "additive.txt",
+        "change.txt",
+        "future.txt",
+        "hedges.txt",
+        "cues.txt",
+        "procedure_cues.txt",
+        "emphasis.txt",
+        "kin.txt",
+        "relation_patterns.txt",
+        "sentiment.txt",
+        "common.txt",
+        "filler_for_gate.txt",
+    ];
+
+    #[test]
+    fn every_list_reads_and_holds_entries() {
+        let all = read_all();
+        for (file, _, n) in &all {
+            assert!(*n > 0, "{file} is empty");
+        }
+        // Every file in the folder is one of the lists read here.
+        let mut on_disk: Vec<String> =
+            std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/src/lexicon"))
+                .unwrap()
+                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .filter(|f| f.ends_with(".txt"))
+                .collect();
+        on_disk.sort();
+        let mut read: Vec<String> = all.iter().map(|(f, _, _)| f.to_string()).collect();
+        read.sort();
+        assert_eq!(on_disk, read);
+        assert!(common("about") && !common("porto"));
+        assert!(vague("own") && vague("up") && !vague("car") && !vague("sister"));
+        assert!(CUES.iter().any(|(t, _, p)| *t == "PLAN" && !p.is_empty()));
+        assert!(HEDGES.iter().any(|&(h, w)| h == "i think" && w > 0.0));
+        assert!(SENTIMENT.iter().all(|&(_, v)| (-1.0..=1.0).contains(&v)));
+    }
+
+    #[test]
+    fn every_list_says_what_it_is_for_and_where_it_came_from() {
+        for (file, text, _) in read_all() {
+            let header: Vec<&str> = text.lines().take_while(|l| l.starts_with('#')).collect();
+            assert!(header.len() >= 2, "{file}: no header");
+            assert!(
+                header.iter().any(|l| l.starts_with("# Source: ")),
+                "{file}: the header names no source"
+            );
+        }
+    }
+
+    #[test]
+    fn lists_are_lower_case_trimmed_and_single_spaced() {
+        for (file, text, _) in read_all() {
+            for (i, line) in entries(text) {
+                if file == "cues.txt" && line.starts_with('[') {
+                    continue;
+                }
+                let entry = line.split('\t').next().unwrap_or(line).trim();
+                // A relation pattern's S, O and L stand for the subject, object and place.
+                let placeholder = |w: &str| file == "relation_patterns.txt" && "SOL".contains(w);
+                for field in line.split('\t') {
+                    for w in field.split([' ', '|']).filter(|w| !placeholder(w)) {
+                        assert_eq!(w, w.to_lowercase(), "{file} line {i}");
+                    }
+                }
+                // One space between the words of a phrase: the matchers split on it.
+                assert!(!entry.contains("  "), "{file} line {i}: {entry:?}");
+                assert!(
+                    line.matches('\t').count() <= 2 && !entry.is_empty(),
+                    "{file} line {i}: {line:?}"
+                );
+                if !PHRASES.contains(&file) {
+                    assert!(
+                        !entry.contains(' '),
+                        "{file} line {i}: {entry:?} is no one word"
+                    );
+                }
+            }
+        }
+    }
+
+    /// No list names an entry twice; in `cues.txt`, within a section (a phrase may cue two
+    /// types: "i graduated" is IDENTITY and EVENT).
+    #[test]
+    fn no_list_repeats_an_entry() {
+        for (file, text, _) in read_all() {
+            let mut seen: Vec<&str> = Vec::new();
+            for (i, line) in entries(text) {
+                if line.starts_with('[') && file == "cues.txt" {
+                    seen.clear();
+                    continue;
+                }
+                let entry = line.split('\t').next().unwrap_or(line).trim();
+                assert!(!seen.contains(&entry), "{file} line {i}: {entry:?} again");
+                seen.push(entry);
+            }
+        }
+    }
+
+    /// The stopwords are the 72 function words the hashing embedder was built with: a change
+    /// changes every `mnemo-hash-v1` vector, so it needs a new model id.
+    #[test]
+    fn the_stopwords_are_the_hashing_embedders_set() {
+        assert_eq!(STOPWORDS.len(), 72);
+        assert_eq!(STOPWORDS.first(), Some(&"a"));
+        assert_eq!(STOPWORDS.last(), Some(&"yours"));
+        for w in ["about", "im", "into", "its", "the", "too", "which", "would"] {
+            assert!(is_stopword(w), "{w}");
+        }
+        for w in ["i'm", "it's", "not", "no", "own", "car", "up", ""] {
+            assert!(!is_stopword(w), "{w}");
+        }
+        assert_eq!(
+            STOPWORDS.join(" "),
+            "a about all am an and any are as at be been but by can could did do does for \
+             from had has have he her him his how i if im in into is it its just me my of on \
+             or our she so that the their them then there they this to too us was we were \
+             what when where which who why will with would you your yours"
+        );
+    }
+
+    #[test]
+    fn vague_words_are_no_stopwords() {
+        // Function words are weighed as vague already: the list holds none of them.
+        let listed: Vec<_> = VAGUE.iter().filter(|w| is_stopword(w)).collect();
+        assert!(listed.is_empty(), "stopwords in vague.txt: {listed:?}");
+    }
+}
