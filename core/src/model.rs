@@ -138,47 +138,74 @@ impl RecallFilter {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Memory {
+    /// The memory's id, unique in the store.
     pub id: String,
+    /// The owner the memory belongs to.
     pub entity_id: String,
+    /// The agent that wrote it, if one was named.
     pub agent_id: Option<String>,
+    /// The conversation session it belongs to, if one was named.
     pub session_id: Option<String>,
+    /// The team it is shared with, if any.
     pub team_id: Option<String>,
+    /// Who besides the owner's agent may see it.
     pub visibility: Visibility,
+    /// What the memory says.
     pub content: String,
     /// SHA-256 (hex) of the normalised content.
     pub content_hash: String,
+    /// The memory type, which sets how fast it decays.
     #[serde(rename = "type")]
     pub memory_type: MemoryType,
+    /// What sort of knowledge it holds (fact, procedure, narrative).
     pub kind: Kind,
+    /// The memory layer: working, episodic, semantic or procedural.
     pub layer: Layer,
+    /// The lifecycle state, driven by retention: ACTIVE, STALE, ARCHIVED or DELETED.
     pub state: State,
+    /// The validity status: active, challenged, invalidated, merged or superseded.
     pub status: Status,
+    /// The storage tier: hot, warm or archive.
     pub tier: Tier,
+    /// How much it matters, 0 to 1.
     pub importance: f64,
+    /// How sure the statement is, 0 to 1.
     pub confidence: f64,
+    /// How it feels, from -1 (negative) to 1 (positive).
     pub sentiment: f64,
+    /// Who wrote it: user, agent, conversation or import.
     pub source: Source,
+    /// Trust of its source, 0 to 1 (user 1, agent 0.7, conversation 0.6, import 0.5).
     pub trust: f64,
+    /// How many times it was used (returned by a search, read with `get`, reinforced).
     pub access_count: i64,
+    /// When it was last used, in milliseconds since the Unix epoch (none until first used).
     pub last_accessed_at: Option<Millis>,
     /// Feedback score: reinforce +3, demote −1.
     pub feedback: i64,
+    /// Whether it is pinned (pinned memories do not decay).
     pub pinned: bool,
     /// Tags added by the caller; the system never removes them.
     pub manual_tags: Vec<String>,
     /// Tags added by the system.
     pub auto_tags: Vec<String>,
+    /// When it stops being true, in milliseconds since the Unix epoch (none when it does not).
     pub expires_at: Option<Millis>,
+    /// Its schedule tag (`cron:…`), when it is a schedule's plan.
     pub cron_tag: Option<String>,
+    /// Where it came from (a message id, a document and chunk), if given.
     pub source_ref: Option<String>,
     /// Surprise at write time (0..1): how far the memory was from its nearest neighbours.
     pub surprise: Option<f64>,
     /// For a memory with status `merged`: the memory that absorbed it.
     pub merged_into: Option<String>,
+    /// When it was first said, in milliseconds since the Unix epoch; it ages from then.
     pub created_at: Millis,
+    /// When it was last written, in milliseconds since the Unix epoch.
     pub updated_at: Millis,
-    /// When the current lifecycle state began.
+    /// When the current lifecycle state began, in milliseconds since the Unix epoch.
     pub state_changed_at: Millis,
+    /// When it was forgotten, in milliseconds since the Unix epoch (none unless DELETED).
     pub deleted_at: Option<Millis>,
 }
 
@@ -206,8 +233,12 @@ impl Memory {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct StatusChange {
+    /// The status before the change.
     pub old: Status,
+    /// The status after the change.
     pub new: Status,
+    /// Why it changed.
     pub reason: String,
+    /// When it changed, in milliseconds since the Unix epoch.
     pub changed_at: Millis,
 }

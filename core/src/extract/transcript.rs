@@ -29,6 +29,7 @@ pub struct ChatMessage {
     /// `user` (also `human`, `me`), or the agent's side: `assistant`, `ai`, `bot`, `agent`,
     /// `model`, `system`, `tool`.
     pub role: String,
+    /// What was said.
     pub content: String,
 }
 

@@ -28,7 +28,9 @@ pub(crate) use sql::{
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct EntityMention {
+    /// The entity's name: 1 to 256 characters with a letter or digit.
     pub name: String,
+    /// What sort of entity it is.
     #[serde(rename = "type")]
     pub entity_type: EntityType,
     /// Other names of the same entity ("Ana" for "Ana Souza").
@@ -40,10 +42,14 @@ pub struct EntityMention {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RelationMention {
+    /// The entity the relationship goes from (its name).
     pub from: String,
+    /// The relation.
     pub relation: Relation,
+    /// The entity it goes to (its name).
     pub to: String,
-    /// 0..1: lower when the statement is hedged.
+    /// How sure the statement is, 0 to 1: lower when it is hedged.
+    #[schemars(range(min = 0, max = 1))]
     pub confidence: f64,
 }
 
