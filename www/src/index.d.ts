@@ -990,7 +990,10 @@ export interface RelatedMemory {
   strength: number;
   /** Times searches returned the two together (0 when no co-recall link is formed). */
   co_recalls: number;
-  /** When searches last returned them together. */
+  /**
+   * When searches last returned them together, in milliseconds since the Unix epoch (none
+   * without a co-recall link).
+   */
   last_recalled_at: number | null;
   /** Tags both carry (their sources aside), now. */
   shared_tags: string[];
@@ -1346,7 +1349,7 @@ export interface Schedule {
 }
 
 /** Whether a schedule still falls due. */
-export type ScheduleStatus = 'active' | 'cancelled' | 'done';
+export type ScheduleStatus = 'active' | 'done' | 'cancelled';
 
 /** What `heartbeat_check` answers. */
 export interface HeartbeatReport {

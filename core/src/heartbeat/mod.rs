@@ -38,7 +38,14 @@ use crate::text;
 string_enum! {
     /// How urgent a signal is, least to most.
     Urgency, "urgency tier" {
-        Low = "low", Normal = "normal", Elevated = "elevated", Immediate = "immediate",
+        /// Can wait.
+        Low = "low",
+        /// Worth mentioning.
+        Normal = "normal",
+        /// Should be mentioned soon.
+        Elevated = "elevated",
+        /// Needs attention now (surfaces even in quiet hours).
+        Immediate = "immediate",
     }
 }
 
@@ -70,12 +77,34 @@ impl Urgency {
 string_enum! {
     /// The 14 signals of the scan.
     SignalKind, "signal" {
-        Scheduled = "scheduled", Deadlines = "deadlines", Conflicts = "conflicts",
-        Continuity = "continuity", StaleMonitors = "stale_monitors",
-        MemoryVelocity = "memory_velocity", PendingWork = "pending_work",
-        GoalProgress = "goal_progress", KnowledgeGaps = "knowledge_gaps",
-        PositiveDeltas = "positive_deltas", Decaying = "decaying", Sentiment = "sentiment",
-        Relationships = "relationships", Patterns = "patterns",
+        /// Schedules due now.
+        Scheduled = "scheduled",
+        /// Deadlines within the window.
+        Deadlines = "deadlines",
+        /// Open conflicts.
+        Conflicts = "conflicts",
+        /// An interrupted session to resume.
+        Continuity = "continuity",
+        /// Monitors not touched within their cadence.
+        StaleMonitors = "stale_monitors",
+        /// Many memories written since the last act.
+        MemoryVelocity = "memory_velocity",
+        /// Open plans and activities.
+        PendingWork = "pending_work",
+        /// Plans stalling or at risk.
+        GoalProgress = "goal_progress",
+        /// Questions left unanswered.
+        KnowledgeGaps = "knowledge_gaps",
+        /// Good news since the last act.
+        PositiveDeltas = "positive_deltas",
+        /// Important memories fading.
+        Decaying = "decaying",
+        /// A change in the owner's mood.
+        Sentiment = "sentiment",
+        /// People and organisations gone silent.
+        Relationships = "relationships",
+        /// Topics that recur on a weekday.
+        Patterns = "patterns",
     }
 }
 
@@ -130,30 +159,58 @@ string_enum! {
 
 string_enum! {
     /// Who wrote a recorded message.
-    MessageRole, "role" { User = "user", Agent = "agent" }
+    MessageRole, "role" {
+        /// The owner.
+        User = "user",
+        /// The agent.
+        Agent = "agent",
+    }
 }
 
 string_enum! {
     /// How a goal (a PLAN) is going, worst first.
     GoalStatus, "goal status" {
-        NoActivity = "no_activity", Stalled = "stalled", AtRisk = "at_risk", OnTrack = "on_track",
+        /// No activity works towards it.
+        NoActivity = "no_activity",
+        /// Activity stopped.
+        Stalled = "stalled",
+        /// Its deadline is near for the progress made.
+        AtRisk = "at_risk",
+        /// Going well.
+        OnTrack = "on_track",
     }
 }
 
 string_enum! {
     /// Direction of the owner's recent sentiment.
-    Trend, "trend" { Declining = "declining", Stable = "stable", Improving = "improving" }
+    Trend, "trend" {
+        /// Worse than before.
+        Declining = "declining",
+        /// About the same.
+        Stable = "stable",
+        /// Better than before.
+        Improving = "improving",
+    }
 }
 
 string_enum! {
     /// How pressing a silent entity is: urgent when a plan naming it is due within 14 days.
-    AlertLevel, "alert level" { Attention = "attention", Urgent = "urgent" }
+    AlertLevel, "alert level" {
+        /// Silent for a while.
+        Attention = "attention",
+        /// Silent, and a plan naming it is due within 14 days.
+        Urgent = "urgent",
+    }
 }
 
 string_enum! {
     /// What got better since the last act.
     DeltaKind, "delta" {
-        GoalImproved = "goal_improved", EntityReengaged = "entity_reengaged",
+        /// A plan moved forward.
+        GoalImproved = "goal_improved",
+        /// Someone silent came back.
+        EntityReengaged = "entity_reengaged",
+        /// The owner's mood improved.
         SentimentImproved = "sentiment_improved",
     }
 }

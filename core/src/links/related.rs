@@ -42,7 +42,8 @@ pub struct RelatedMemory {
     pub strength: f64,
     /// Times searches returned the two together (0 when no co-recall link is formed).
     pub co_recalls: i64,
-    /// When searches last returned them together.
+    /// When searches last returned them together, in milliseconds since the Unix epoch (none
+    /// without a co-recall link).
     pub last_recalled_at: Option<Millis>,
     /// Tags both carry (their sources aside), now.
     pub shared_tags: Vec<String>,

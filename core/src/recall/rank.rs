@@ -15,8 +15,16 @@ use crate::model::{string_enum, Memory, State, Status};
 string_enum! {
     /// Ranking mode: how much each signal weighs in the composite score.
     RankMode, "mode" {
-        Balanced = "balanced", Recent = "recent", Important = "important",
-        Historical = "historical", Comprehensive = "comprehensive",
+        /// Relevance first, recency, retention and importance alike (0.35/0.20/0.20/0.20/0.05).
+        Balanced = "balanced",
+        /// The recently used first (recency weighs 0.50).
+        Recent = "recent",
+        /// The important first (importance weighs 0.35).
+        Important = "important",
+        /// The well retained, whenever they were used (relevance 0.50, retention 0.25).
+        Historical = "historical",
+        /// Relevance above all, the rest evenly (0.45/0.15/0.15/0.20/0.05).
+        Comprehensive = "comprehensive",
     }
 }
 

@@ -23,9 +23,11 @@ use crate::write::{self, NewMemory, Prepared};
 string_enum! {
     /// Whether a schedule still falls due.
     ScheduleStatus, "schedule status" {
+        /// It falls due again and again (or once, not yet acknowledged).
         Active = "active",
         /// A one-off that was acknowledged.
         Done = "done",
+        /// Cancelled: it no longer falls due.
         Cancelled = "cancelled",
     }
 }
