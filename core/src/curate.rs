@@ -71,7 +71,7 @@ pub struct ListRequest {
 #[serde(default, deny_unknown_fields)]
 pub struct MemoryPatch {
     /// New content: not blank, at most 50,000 characters; re-hashed, re-embedded and re-indexed.
-    #[schemars(length(max = crate::field::MAX_CONTENT_CHARS))]
+    #[schemars(length(min = 1, max = crate::field::MAX_CONTENT_CHARS))]
     pub content: Option<String>,
     /// Vector for the new content, when the caller embeds it.
     #[schemars(extend("x-embeds" = "content"))]

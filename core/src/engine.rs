@@ -99,7 +99,7 @@ pub const MAX_EMBED_TEXTS: usize = 1_000;
 #[serde(deny_unknown_fields)]
 pub struct EmbedRequest {
     /// The texts to embed: 1 to 1,000, each not blank and at most 50,000 characters.
-    #[schemars(length(min = 1, max = MAX_EMBED_TEXTS), inner(length(max = crate::field::MAX_CONTENT_CHARS)))]
+    #[schemars(length(min = 1, max = MAX_EMBED_TEXTS), inner(length(min = 1, max = crate::field::MAX_CONTENT_CHARS)))]
     pub texts: Vec<String>,
 }
 

@@ -174,7 +174,7 @@ fn bases(method: &str) -> Vec<Value> {
     let extracted = json!({
         "content": "Ana drinks green tea",
         "tags": ["tea"],
-        "entities": [{"name": "Ana", "type": "PERSON"}],
+        "entities": [{"name": "Ana", "type": "PERSON", "aliases": ["Ana S"]}],
         "relationships": [{"from": "Ana", "relation": "likes", "to": "tea", "confidence": 0.9}],
     });
     let owner_and_memory = json!({"entity_id": "ana", "id": "$memory"});
@@ -236,11 +236,13 @@ fn bases(method: &str) -> Vec<Value> {
 const NOT_TAKEN: &[(&str, &str)] = &[("heartbeat_check", "query"), ("heartbeat_check", "top_k")];
 
 /// Fields the engine names otherwise when it refuses them (a count checked as a `limit`,
-/// and the write path's batch, which it calls `memories` whatever the call names it).
+/// the write path's batch, which it calls `memories` whatever the call names it, and the
+/// relationships of one memory, counted with its entities).
 const NAMED_OTHERWISE: &[(&str, &str)] = &[
     ("max_results", "limit"),
     ("top_k", "limit"),
     ("items", "memories"),
+    ("relationships", "entities"),
 ];
 
 /// A fresh engine with one memory and one schedule of `ana`, and their ids by placeholder.
@@ -425,13 +427,13 @@ fn every_limit_the_schema_states_is_the_engines() {
                 continue;
             }
             let path = show(&limit.path);
-            // The first argument object holding the container of the limited value.
+            // The first argument object holding the limited value, else the first holding the
+            // object or list it belongs to.
             let holder = limit.path.iter().rposition(|s| matches!(s, Step::Key(_)));
             let container = &limit.path[..holder.expect("a field")];
-            let Some(base) = bases
-                .iter()
-                .find(|b| at(b, container).is_some_and(|c| !c.is_null()))
-            else {
+            let holds = |b: &&Value, p: &[Step]| at(b, p).is_some_and(|c| !c.is_null());
+            let base = bases.iter().find(|b| holds(b, &limit.path));
+            let Some(base) = base.or_else(|| bases.iter().find(|b| holds(b, container))) else {
                 failures.push(format!(
                     "{method}: no valid arguments reach {path}: add some to `bases`"
                 ));

@@ -18,8 +18,8 @@ export interface RememberArgs {
    */
   content?: string;
   /**
-   * The conversation as role-tagged messages instead of `content`: only what the user
-   * said is remembered.
+   * The conversation as role-tagged messages instead of `content` (at least one): only what
+   * the user said is remembered.
    */
   messages?: ChatMessage[] | null;
   /**
@@ -65,7 +65,7 @@ export interface ChatMessage {
    * `model`, `system`, `tool`.
    */
   role: string;
-  /** What was said. */
+  /** What was said: not blank. */
   content: string;
 }
 
@@ -95,9 +95,9 @@ export interface Extracted {
   tags?: string[];
   /** When it stops being true, in milliseconds since the Unix epoch, 1970 to 9999 (default none). */
   expires_at?: number | null;
-  /** The entities it names, for the knowledge graph (at most 64). */
+  /** The entities it names, for the knowledge graph (at most 64; default none). */
   entities?: EntityMention[];
-  /** The relationships it states, for the knowledge graph (at most 64). */
+  /** The relationships it states, for the knowledge graph (at most 64; default none). */
   relationships?: RelationMention[];
   /** The content's vector, when the host embeds what an extractor found. */
   vector?: Vector | null;
@@ -111,11 +111,14 @@ export type Kind = 'fact' | 'procedure' | 'narrative';
 
 /** An entity a memory names. */
 export interface EntityMention {
-  /** The entity's name: 1 to 256 characters with a letter or digit. */
+  /** The entity's name: 1 to 256 characters, with a letter or digit. */
   name: string;
   /** What sort of entity it is. */
   type: EntityType;
-  /** Other names of the same entity ("Ana" for "Ana Souza"). */
+  /**
+   * Other names of the same entity ("Ana" for "Ana Souza"): at most 64, each 1 to 256
+   * characters with a letter or digit (default none).
+   */
   aliases?: string[];
 }
 
@@ -124,11 +127,14 @@ export type EntityType = 'PERSON' | 'ORGANIZATION' | 'LOCATION' | 'PRODUCT' | 'C
 
 /** A relationship a memory states: `from relation to`; the speaker is `SPEAKER`. */
 export interface RelationMention {
-  /** The entity the relationship goes from (its name). */
+  /**
+   * The entity the relationship goes from (its name: 1 to 256 characters, with a letter or
+   * digit).
+   */
   from: string;
   /** The relation. */
   relation: Relation;
-  /** The entity it goes to (its name). */
+  /** The entity it goes to (its name: 1 to 256 characters, with a letter or digit). */
   to: string;
   /** How sure the statement is, 0 to 1: lower when it is hedged. */
   confidence: number;

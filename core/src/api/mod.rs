@@ -316,9 +316,10 @@ pub struct RememberArgs {
     /// `Assistant:` lines keep only the user's turns). Required unless `messages` is given.
     #[schemars(length(max = crate::field::MAX_CONTENT_CHARS))]
     pub content: String,
-    /// The conversation as role-tagged messages instead of `content`: only what the user
-    /// said is remembered.
+    /// The conversation as role-tagged messages instead of `content` (at least one): only what
+    /// the user said is remembered.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 1))]
     pub messages: Option<Vec<ChatMessage>>,
     /// Memories the host already extracted from `content` (an LLM extractor, or `extract`
     /// plus host vectors); when absent the engine's extractor runs.
@@ -375,7 +376,7 @@ impl RememberArgs {
 #[schemars(extend("required" = ["content"]))]
 pub struct ExtractArgs {
     /// The text to extract memories from: not blank, at most 50,000 characters.
-    #[schemars(length(max = crate::field::MAX_CONTENT_CHARS))]
+    #[schemars(length(min = 1, max = crate::field::MAX_CONTENT_CHARS))]
     pub content: String,
 }
 

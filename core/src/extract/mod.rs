@@ -38,7 +38,7 @@ pub fn transcript(messages: &[ChatMessage]) -> Result<String> {
 #[schemars(extend("required" = ["content"]))]
 pub struct Extracted {
     /// The memory's text: not blank, at most 50,000 characters.
-    #[schemars(length(max = crate::field::MAX_CONTENT_CHARS))]
+    #[schemars(length(min = 1, max = crate::field::MAX_CONTENT_CHARS))]
     pub content: String,
     /// The memory type, which sets how fast it decays (default EVENT).
     #[serde(rename = "type")]
@@ -63,9 +63,11 @@ pub struct Extracted {
     /// When it stops being true, in milliseconds since the Unix epoch, 1970 to 9999 (default none).
     #[schemars(range(min = 0, max = crate::clock::MAX_MILLIS))]
     pub expires_at: Option<Millis>,
-    /// The entities it names, for the knowledge graph (at most 64).
+    /// The entities it names, for the knowledge graph (at most 64; default none).
+    #[schemars(length(max = crate::graph::MAX_PER_MEMORY))]
     pub entities: Vec<EntityMention>,
-    /// The relationships it states, for the knowledge graph (at most 64).
+    /// The relationships it states, for the knowledge graph (at most 64; default none).
+    #[schemars(length(max = crate::graph::MAX_PER_MEMORY))]
     pub relationships: Vec<RelationMention>,
     /// The content's vector, when the host embeds what an extractor found.
     #[serde(default, skip_serializing_if = "Option::is_none")]

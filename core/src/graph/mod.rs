@@ -18,7 +18,7 @@ pub use query::{
     EntitiesRequest, Entity, GraphPath, Node, PathRequest, Relationship, RelationshipsRequest,
     Traversal, TraverseRequest,
 };
-pub(crate) use record::{check, record};
+pub(crate) use record::{check, record, MAX_PER_MEMORY};
 pub(crate) use sql::{
     by_key, entities_named_by, entity, memories_naming, memory_graph, naming_the_same, stating,
     withdraw_evidence,
@@ -28,13 +28,16 @@ pub(crate) use sql::{
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct EntityMention {
-    /// The entity's name: 1 to 256 characters with a letter or digit.
+    /// The entity's name: 1 to 256 characters, with a letter or digit.
+    #[schemars(length(min = 1, max = MAX_NAME_CHARS))]
     pub name: String,
     /// What sort of entity it is.
     #[serde(rename = "type")]
     pub entity_type: EntityType,
-    /// Other names of the same entity ("Ana" for "Ana Souza").
+    /// Other names of the same entity ("Ana" for "Ana Souza"): at most 64, each 1 to 256
+    /// characters with a letter or digit (default none).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(length(max = MAX_PER_MEMORY), inner(length(min = 1, max = MAX_NAME_CHARS)))]
     pub aliases: Vec<String>,
 }
 
@@ -42,11 +45,14 @@ pub struct EntityMention {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RelationMention {
-    /// The entity the relationship goes from (its name).
+    /// The entity the relationship goes from (its name: 1 to 256 characters, with a letter or
+    /// digit).
+    #[schemars(length(min = 1, max = MAX_NAME_CHARS))]
     pub from: String,
     /// The relation.
     pub relation: Relation,
-    /// The entity it goes to (its name).
+    /// The entity it goes to (its name: 1 to 256 characters, with a letter or digit).
+    #[schemars(length(min = 1, max = MAX_NAME_CHARS))]
     pub to: String,
     /// How sure the statement is, 0 to 1: lower when it is hedged.
     #[schemars(range(min = 0, max = 1))]

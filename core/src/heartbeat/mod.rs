@@ -534,7 +534,7 @@ pub struct RecordMessage {
     /// Who said it: `user` (the owner) or `agent`.
     pub role: Option<MessageRole>,
     /// What was said: not blank, at most 50,000 characters.
-    #[schemars(length(max = crate::field::MAX_CONTENT_CHARS))]
+    #[schemars(length(min = 1, max = crate::field::MAX_CONTENT_CHARS))]
     pub content: String,
     /// The conversation session (1 to 256 of A-Z a-z 0-9 _ : . -; default none).
     #[schemars(pattern(crate::field::ID_PATTERN))]

@@ -81,7 +81,7 @@ pub struct ScheduleCreate {
     #[schemars(pattern(crate::field::ID_PATTERN))]
     pub entity_id: String,
     /// What the schedule is for, stored as a PLAN memory: not blank, at most 50,000 characters.
-    #[schemars(length(max = crate::field::MAX_CONTENT_CHARS))]
+    #[schemars(length(min = 1, max = crate::field::MAX_CONTENT_CHARS))]
     pub content: String,
     /// When it falls due: `cron:hourly`, `cron:daily[:HH:MM]`, `cron:weekly:DAY:HH:MM`,
     /// `cron:weekdays:HH:MM`, `cron:monthly:D:HH:MM`, `cron:every:<duration>` (1 minute to 366
@@ -102,7 +102,7 @@ pub struct ScheduleUpdate {
     #[schemars(pattern(crate::field::ID_PATTERN))]
     pub id: String,
     /// New text: not blank, at most 50,000 characters (default unchanged; give this or `cron_tag`).
-    #[schemars(length(max = crate::field::MAX_CONTENT_CHARS))]
+    #[schemars(length(min = 1, max = crate::field::MAX_CONTENT_CHARS))]
     pub content: Option<String>,
     /// A new schedule tag, as `schedule_create` takes it; it falls due from now on (default
     /// unchanged).

@@ -39,7 +39,7 @@ pub struct NewMemory {
     #[schemars(pattern(crate::field::ID_PATTERN))]
     pub entity_id: String,
     /// What to remember: not blank, at most 50,000 characters (stored trimmed).
-    #[schemars(length(max = crate::field::MAX_CONTENT_CHARS))]
+    #[schemars(length(min = 1, max = crate::field::MAX_CONTENT_CHARS))]
     pub content: String,
     /// The memory type, which sets how fast it decays (default EVENT).
     #[serde(rename = "type")]
