@@ -76,7 +76,7 @@ export interface ChatMessage {
 export interface Extracted {
   /** The memory's text: not blank, at most 50,000 characters. */
   content: string;
-  /** The memory type, which sets how fast it decays (default EVENT). */
+  /** The memory type, which sets how fast it decays (default CONTEXT). */
   type?: MemoryType;
   /** What sort of knowledge it is (default fact). */
   kind?: Kind;
@@ -1395,7 +1395,10 @@ export interface HeartbeatReport {
   signals: Signal[];
   /** Schedules due now. */
   scheduled: Schedule[];
-  /** Memories whose deadline (`expires_at`) falls within the deadline window. */
+  /**
+   * Memories whose deadline (`expires_at`) falls within the deadline window, or has just
+   * passed.
+   */
   deadlines: Memory[];
   /** Open conflicts. */
   conflicts: Conflict[];
@@ -1411,7 +1414,7 @@ export interface HeartbeatReport {
   knowledge_gaps: KnowledgeGap[];
   /** Good news: plans done, sentiment up, relationships renewed. */
   positive_deltas: PositiveDelta[];
-  /** Important memories fading for lack of use. */
+  /** Important memories about to turn STALE for lack of use. */
   decaying: Memory[];
   /** How the owner's mood moves (none with too few memories). */
   sentiment_trend: SentimentTrend | null;

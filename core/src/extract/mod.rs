@@ -40,7 +40,7 @@ pub struct Extracted {
     /// The memory's text: not blank, at most 50,000 characters.
     #[schemars(length(min = 1, max = crate::field::MAX_CONTENT_CHARS))]
     pub content: String,
-    /// The memory type, which sets how fast it decays (default EVENT).
+    /// The memory type, which sets how fast it decays (default CONTEXT).
     #[serde(rename = "type")]
     pub memory_type: MemoryType,
     /// What sort of knowledge it is (default fact).

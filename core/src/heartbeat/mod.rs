@@ -483,7 +483,8 @@ pub struct HeartbeatReport {
     pub signals: Vec<Signal>,
     /// Schedules due now.
     pub scheduled: Vec<Schedule>,
-    /// Memories whose deadline (`expires_at`) falls within the deadline window.
+    /// Memories whose deadline (`expires_at`) falls within the deadline window, or has just
+    /// passed.
     pub deadlines: Vec<Memory>,
     /// Open conflicts.
     pub conflicts: Vec<Conflict>,
@@ -499,7 +500,7 @@ pub struct HeartbeatReport {
     pub knowledge_gaps: Vec<KnowledgeGap>,
     /// Good news: plans done, sentiment up, relationships renewed.
     pub positive_deltas: Vec<PositiveDelta>,
-    /// Important memories fading for lack of use.
+    /// Important memories about to turn STALE for lack of use.
     pub decaying: Vec<Memory>,
     /// How the owner's mood moves (none with too few memories).
     pub sentiment_trend: Option<SentimentTrend>,
