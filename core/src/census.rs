@@ -19,7 +19,8 @@ const DEFAULT_SAMPLE: usize = 10;
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct SampleRequest {
-    /// Only this owner's memories (every owner's when absent): 1 to 256 of A-Z a-z 0-9 _ : . -.
+    /// Only this owner's memories (every owner's when absent): 1 to 256 characters of
+    /// `[A-Za-z0-9_:.-]`.
     #[schemars(pattern(crate::field::ID_PATTERN))]
     pub entity_id: Option<String>,
     /// How many memories to draw, 1 to 1,000 (default 10).

@@ -36,8 +36,8 @@ pub struct Page {
 #[serde(default, deny_unknown_fields)]
 #[schemars(extend("required" = ["entity_id"]))]
 pub struct ListRequest {
-    /// The owner of the memories (a user, an agent, a project): 1 to 256 of A-Z a-z 0-9 _ : . -;
-    /// every read and write is scoped to one owner.
+    /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+    /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
     #[schemars(pattern(crate::field::ID_PATTERN))]
     pub entity_id: String,
     /// Only memories of these types (any when empty).

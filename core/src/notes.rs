@@ -15,8 +15,8 @@ pub const MAX_NOTES_CHARS: usize = 1_000_000;
 #[serde(default, deny_unknown_fields)]
 #[schemars(extend("required" = ["entity_id", "markdown"]))]
 pub struct NotesImport {
-    /// The owner of the memories (a user, an agent, a project): 1 to 256 of A-Z a-z 0-9 _ : . -;
-    /// every read and write is scoped to one owner.
+    /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+    /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
     #[schemars(pattern(crate::field::ID_PATTERN))]
     pub entity_id: String,
     /// The notes, as markdown: at most 1,000,000 characters and 10,000 notes.

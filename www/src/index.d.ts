@@ -8,8 +8,8 @@ export * from './package';
 /** Arguments of `remember`: a piece of conversation, or what a host extractor found in it. */
 export interface RememberArgs {
   /**
-   * The owner of the memories (a user, an agent, a project): 1 to 256 of A-Z a-z 0-9 _ : . -;
-   * every read and write is scoped to one owner.
+   * The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+   * `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
    */
   entity_id: string;
   /**
@@ -33,13 +33,13 @@ export interface RememberArgs {
    */
   llm_output?: string | null;
   /**
-   * The agent that took part, stored with each memory (1 to 256 of A-Z a-z 0-9 _ : . -; default
-   * none).
+   * The agent that took part, stored with each memory (1 to 256 characters of `[A-Za-z0-9_:.-]`;
+   * default none).
    */
   agent_id?: string | null;
   /**
    * The conversation session, stored with each memory; memories of one session lend each other
-   * relevance in search (1 to 256 of A-Z a-z 0-9 _ : . -; default none).
+   * relevance in search (1 to 256 characters of `[A-Za-z0-9_:.-]`; default none).
    */
   session_id?: string | null;
   /**
@@ -48,8 +48,8 @@ export interface RememberArgs {
    */
   source_ref?: string | null;
   /**
-   * The team the memories are shared with, stored with them (1 to 256 of A-Z a-z 0-9 _ : . -;
-   * default none).
+   * The team the memories are shared with, stored with them (1 to 256 characters of
+   * `[A-Za-z0-9_:.-]`; default none).
    */
   team_id?: string | null;
   /** Who besides the owner's agent may see them (default private). */
@@ -164,8 +164,8 @@ export interface SeedArgs {
 /** A structured memory to store. Only `entity_id` and `content` are required. */
 export interface NewMemory {
   /**
-   * The owner of the memories (a user, an agent, a project): 1 to 256 of A-Z a-z 0-9 _ : . -;
-   * every read and write is scoped to one owner.
+   * The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+   * `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
    */
   entity_id: string;
   /** What to remember: not blank, at most 50,000 characters (stored trimmed). */
@@ -206,11 +206,14 @@ export interface NewMemory {
    * none).
    */
   source_ref?: string | null;
-  /** The agent that wrote it (1 to 256 of A-Z a-z 0-9 _ : . -; default none). */
+  /** The agent that wrote it (1 to 256 characters of `[A-Za-z0-9_:.-]`; default none). */
   agent_id?: string | null;
-  /** The conversation session it belongs to (1 to 256 of A-Z a-z 0-9 _ : . -; default none). */
+  /**
+   * The conversation session it belongs to (1 to 256 characters of `[A-Za-z0-9_:.-]`; default
+   * none).
+   */
   session_id?: string | null;
-  /** The team it is shared with (1 to 256 of A-Z a-z 0-9 _ : . -; default none). */
+  /** The team it is shared with (1 to 256 characters of `[A-Za-z0-9_:.-]`; default none). */
   team_id?: string | null;
   /** Who besides the owner's agent may see it (default private). */
   visibility?: Visibility | null;
@@ -229,8 +232,8 @@ export type Layer = 'working' | 'episodic' | 'semantic' | 'procedural';
 /** A search. Only `entity_id` and `query` (or `vector`) are required. */
 export interface SearchRequest {
   /**
-   * The owner of the memories (a user, an agent, a project): 1 to 256 of A-Z a-z 0-9 _ : . -;
-   * every read and write is scoped to one owner.
+   * The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+   * `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
    */
   entity_id: string;
   /** What to look for, in words: at most 10,000 characters; may be empty when `vector` is given. */
@@ -268,11 +271,14 @@ export type RecallFilter = 'facts_only' | 'facts_plus_rules' | 'full_context';
 /** One memory of one owner. */
 export interface MemoryRef {
   /**
-   * The owner of the memories (a user, an agent, a project): 1 to 256 of A-Z a-z 0-9 _ : . -;
-   * every read and write is scoped to one owner.
+   * The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+   * `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
    */
   entity_id: string;
-  /** The memory's id, as the write that stored it answered: 1 to 256 of A-Z a-z 0-9 _ : . -. */
+  /**
+   * The memory's id, as the write that stored it answered: 1 to 256 characters of
+   * `[A-Za-z0-9_:.-]`.
+   */
   id: string;
 }
 
@@ -282,8 +288,8 @@ export interface MemoryRef {
  */
 export interface ListRequest {
   /**
-   * The owner of the memories (a user, an agent, a project): 1 to 256 of A-Z a-z 0-9 _ : . -;
-   * every read and write is scoped to one owner.
+   * The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+   * `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
    */
   entity_id: string;
   /** Only memories of these types (any when empty). */
@@ -320,11 +326,14 @@ export type Status = 'active' | 'challenged' | 'invalidated' | 'merged' | 'super
 /** Arguments of `update`. */
 export interface UpdateArgs {
   /**
-   * The owner of the memories (a user, an agent, a project): 1 to 256 of A-Z a-z 0-9 _ : . -;
-   * every read and write is scoped to one owner.
+   * The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+   * `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
    */
   entity_id: string;
-  /** The memory's id, as the write that stored it answered: 1 to 256 of A-Z a-z 0-9 _ : . -. */
+  /**
+   * The memory's id, as the write that stored it answered: 1 to 256 characters of
+   * `[A-Za-z0-9_:.-]`.
+   */
   id: string;
   /** The changes; fields left out stay as they are. */
   patch: MemoryPatch;
@@ -357,8 +366,8 @@ export interface MemoryPatch {
 /** One owner. */
 export interface OwnerRef {
   /**
-   * The owner of the memories (a user, an agent, a project): 1 to 256 of A-Z a-z 0-9 _ : . -;
-   * every read and write is scoped to one owner.
+   * The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+   * `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
    */
   entity_id: string;
 }
@@ -371,7 +380,10 @@ export interface IdRef {
 
 /** Arguments of `sample`. */
 export interface SampleRequest {
-  /** Only this owner's memories (every owner's when absent): 1 to 256 of A-Z a-z 0-9 _ : . -. */
+  /**
+   * Only this owner's memories (every owner's when absent): 1 to 256 characters of
+   * `[A-Za-z0-9_:.-]`.
+   */
   entity_id?: string | null;
   /** How many memories to draw, 1 to 1,000 (default 10). */
   limit?: number | null;
@@ -383,11 +395,14 @@ export type NoArgs = Record<string, never>;
 /** Arguments of `pin`. */
 export interface PinArgs {
   /**
-   * The owner of the memories (a user, an agent, a project): 1 to 256 of A-Z a-z 0-9 _ : . -;
-   * every read and write is scoped to one owner.
+   * The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+   * `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
    */
   entity_id: string;
-  /** The memory's id, as the write that stored it answered: 1 to 256 of A-Z a-z 0-9 _ : . -. */
+  /**
+   * The memory's id, as the write that stored it answered: 1 to 256 characters of
+   * `[A-Za-z0-9_:.-]`.
+   */
   id: string;
   /** True to pin (the memory no longer decays), false to unpin. */
   pinned: boolean;
@@ -396,11 +411,14 @@ export interface PinArgs {
 /** Arguments of `set_status`. */
 export interface SetStatusArgs {
   /**
-   * The owner of the memories (a user, an agent, a project): 1 to 256 of A-Z a-z 0-9 _ : . -;
-   * every read and write is scoped to one owner.
+   * The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+   * `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
    */
   entity_id: string;
-  /** The memory's id, as the write that stored it answered: 1 to 256 of A-Z a-z 0-9 _ : . -. */
+  /**
+   * The memory's id, as the write that stored it answered: 1 to 256 characters of
+   * `[A-Za-z0-9_:.-]`.
+   */
   id: string;
   /** The new validity status; it must differ from the memory's current one. */
   status: Status;
@@ -411,8 +429,8 @@ export interface SetStatusArgs {
 /** Which memory's links to read. */
 export interface RelatedRequest {
   /**
-   * The owner of the memories (a user, an agent, a project): 1 to 256 of A-Z a-z 0-9 _ : . -;
-   * every read and write is scoped to one owner.
+   * The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+   * `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
    */
   entity_id: string;
   /** The memory whose links to follow. */
@@ -433,8 +451,8 @@ export interface ImportArgs {
 /** Arguments of `import_notes`. */
 export interface NotesImport {
   /**
-   * The owner of the memories (a user, an agent, a project): 1 to 256 of A-Z a-z 0-9 _ : . -;
-   * every read and write is scoped to one owner.
+   * The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+   * `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
    */
   entity_id: string;
   /** The notes, as markdown: at most 1,000,000 characters and 10,000 notes. */
@@ -461,8 +479,8 @@ export interface ReembedRequest {
 /** Filters and paging for `Engine::entities`(crate::Engine::entities). */
 export interface EntitiesRequest {
   /**
-   * The owner of the memories (a user, an agent, a project): 1 to 256 of A-Z a-z 0-9 _ : . -;
-   * every read and write is scoped to one owner.
+   * The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+   * `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
    */
   entity_id: string;
   /** Only these types (any when empty). */
@@ -478,8 +496,8 @@ export interface EntitiesRequest {
 /** Filters for `Engine::relationships`(crate::Engine::relationships). */
 export interface RelationshipsRequest {
   /**
-   * The owner of the memories (a user, an agent, a project): 1 to 256 of A-Z a-z 0-9 _ : . -;
-   * every read and write is scoped to one owner.
+   * The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+   * `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
    */
   entity_id: string;
   /** Only relationships touching this entity (a name or alias). */
@@ -497,8 +515,8 @@ export interface RelationshipsRequest {
 /** A breadth-first walk from one entity, for `Engine::traverse`(crate::Engine::traverse). */
 export interface TraverseRequest {
   /**
-   * The owner of the memories (a user, an agent, a project): 1 to 256 of A-Z a-z 0-9 _ : . -;
-   * every read and write is scoped to one owner.
+   * The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+   * `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
    */
   entity_id: string;
   /** Where to start (a name or alias; `user` is the owner). */
@@ -514,8 +532,8 @@ export interface TraverseRequest {
 /** The shortest path between two entities, for `Engine::path`(crate::Engine::path). */
 export interface PathRequest {
   /**
-   * The owner of the memories (a user, an agent, a project): 1 to 256 of A-Z a-z 0-9 _ : . -;
-   * every read and write is scoped to one owner.
+   * The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+   * `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
    */
   entity_id: string;
   /** The entity to start from (a name or alias; `user` is the owner). */
@@ -529,8 +547,8 @@ export interface PathRequest {
 /** Filters for `Engine::conflicts`(crate::Engine::conflicts). */
 export interface ConflictsRequest {
   /**
-   * The owner of the memories (a user, an agent, a project): 1 to 256 of A-Z a-z 0-9 _ : . -;
-   * every read and write is scoped to one owner.
+   * The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+   * `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
    */
   entity_id: string;
   /** Only open (or only resolved) conflicts. */
@@ -545,8 +563,8 @@ export type ConflictStatus = 'open' | 'resolved';
 /** A decision on an open conflict, for `Engine::resolve_conflict`(crate::Engine::resolve_conflict). */
 export interface ResolveRequest {
   /**
-   * The owner of the memories (a user, an agent, a project): 1 to 256 of A-Z a-z 0-9 _ : . -;
-   * every read and write is scoped to one owner.
+   * The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+   * `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
    */
   entity_id: string;
   /** The conflict's id, as `conflicts` lists it. */
@@ -566,8 +584,8 @@ export type Resolution = 'keep_existing' | 'use_new' | 'merge' | 'keep_both';
 /** A new schedule, for `Engine::schedule_create`(crate::Engine::schedule_create). */
 export interface ScheduleCreate {
   /**
-   * The owner of the memories (a user, an agent, a project): 1 to 256 of A-Z a-z 0-9 _ : . -;
-   * every read and write is scoped to one owner.
+   * The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+   * `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
    */
   entity_id: string;
   /** What the schedule is for, stored as a PLAN memory: not blank, at most 50,000 characters. */
@@ -583,8 +601,8 @@ export interface ScheduleCreate {
 /** Which schedules `Engine::schedules`(crate::Engine::schedules) lists. */
 export interface SchedulesRequest {
   /**
-   * The owner of the memories (a user, an agent, a project): 1 to 256 of A-Z a-z 0-9 _ : . -;
-   * every read and write is scoped to one owner.
+   * The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+   * `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
    */
   entity_id: string;
   /** Done and cancelled schedules too (default false: only active ones). */
@@ -594,8 +612,8 @@ export interface SchedulesRequest {
 /** One schedule of one owner. */
 export interface ScheduleRef {
   /**
-   * The owner of the memories (a user, an agent, a project): 1 to 256 of A-Z a-z 0-9 _ : . -;
-   * every read and write is scoped to one owner.
+   * The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+   * `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
    */
   entity_id: string;
   /** The schedule's id (its PLAN memory's). */
@@ -605,8 +623,8 @@ export interface ScheduleRef {
 /** Changes to a schedule, for `Engine::schedule_update`(crate::Engine::schedule_update). */
 export interface ScheduleUpdate {
   /**
-   * The owner of the memories (a user, an agent, a project): 1 to 256 of A-Z a-z 0-9 _ : . -;
-   * every read and write is scoped to one owner.
+   * The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+   * `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
    */
   entity_id: string;
   /** The schedule's id (its PLAN memory's). */
@@ -626,8 +644,8 @@ export interface ScheduleUpdate {
  */
 export interface HeartbeatRequest {
   /**
-   * The owner of the memories (a user, an agent, a project): 1 to 256 of A-Z a-z 0-9 _ : . -;
-   * every read and write is scoped to one owner.
+   * The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+   * `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
    */
   entity_id: string;
   /** How freely the agent may speak up (default: the configuration's, `suggest`). */
@@ -678,15 +696,15 @@ export interface QuietHours {
 /** A message of the conversation, for `Engine::record_message`(crate::Engine::record_message). */
 export interface RecordMessage {
   /**
-   * The owner of the memories (a user, an agent, a project): 1 to 256 of A-Z a-z 0-9 _ : . -;
-   * every read and write is scoped to one owner.
+   * The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+   * `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
    */
   entity_id: string;
   /** Who said it: `user` (the owner) or `agent`. */
   role: MessageRole | null;
   /** What was said: not blank, at most 50,000 characters. */
   content: string;
-  /** The conversation session (1 to 256 of A-Z a-z 0-9 _ : . -; default none). */
+  /** The conversation session (1 to 256 characters of `[A-Za-z0-9_:.-]`; default none). */
   session_id?: string | null;
   /** The act an agent message delivers (`act_id` of a heartbeat report; default none). */
   act_id?: string | null;
@@ -698,8 +716,8 @@ export type MessageRole = 'user' | 'agent';
 /** Arguments of `messages`: an owner's recorded conversation. */
 export interface MessagesRequest {
   /**
-   * The owner of the memories (a user, an agent, a project): 1 to 256 of A-Z a-z 0-9 _ : . -;
-   * every read and write is scoped to one owner.
+   * The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+   * `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
    */
   entity_id: string;
   /** Messages wanted, newest first, 1 to 1,000 (default 50). */

@@ -308,8 +308,8 @@ calls! {
 #[serde(default, deny_unknown_fields)]
 #[schemars(extend("required" = ["entity_id"]))]
 pub struct RememberArgs {
-    /// The owner of the memories (a user, an agent, a project): 1 to 256 of A-Z a-z 0-9 _ : . -;
-    /// every read and write is scoped to one owner.
+    /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+    /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
     #[schemars(pattern(crate::field::ID_PATTERN))]
     pub entity_id: String,
     /// The piece of conversation, at most 50,000 characters (a chat capture's `User:` /
@@ -329,13 +329,13 @@ pub struct RememberArgs {
     /// when it cannot be used the built-in extractor runs and the report says why.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub llm_output: Option<String>,
-    /// The agent that took part, stored with each memory (1 to 256 of A-Z a-z 0-9 _ : . -; default
-    /// none).
+    /// The agent that took part, stored with each memory (1 to 256 characters of `[A-Za-z0-9_:.-]`;
+    /// default none).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schemars(pattern(crate::field::ID_PATTERN))]
     pub agent_id: Option<String>,
     /// The conversation session, stored with each memory; memories of one session lend each other
-    /// relevance in search (1 to 256 of A-Z a-z 0-9 _ : . -; default none).
+    /// relevance in search (1 to 256 characters of `[A-Za-z0-9_:.-]`; default none).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schemars(pattern(crate::field::ID_PATTERN))]
     pub session_id: Option<String>,
@@ -344,8 +344,8 @@ pub struct RememberArgs {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schemars(length(min = 1, max = crate::field::MAX_SOURCE_REF_CHARS))]
     pub source_ref: Option<String>,
-    /// The team the memories are shared with, stored with them (1 to 256 of A-Z a-z 0-9 _ : . -;
-    /// default none).
+    /// The team the memories are shared with, stored with them (1 to 256 characters of
+    /// `[A-Za-z0-9_:.-]`; default none).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schemars(pattern(crate::field::ID_PATTERN))]
     pub team_id: Option<String>,
@@ -395,11 +395,12 @@ pub struct SeedArgs {
 #[serde(default, deny_unknown_fields)]
 #[schemars(extend("required" = ["entity_id", "id"]))]
 pub struct MemoryRef {
-    /// The owner of the memories (a user, an agent, a project): 1 to 256 of A-Z a-z 0-9 _ : . -;
-    /// every read and write is scoped to one owner.
+    /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+    /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
     #[schemars(pattern(crate::field::ID_PATTERN))]
     pub entity_id: String,
-    /// The memory's id, as the write that stored it answered: 1 to 256 of A-Z a-z 0-9 _ : . -.
+    /// The memory's id, as the write that stored it answered: 1 to 256 characters of
+    /// `[A-Za-z0-9_:.-]`.
     #[schemars(pattern(crate::field::ID_PATTERN))]
     pub id: String,
 }
@@ -419,8 +420,8 @@ pub struct IdRef {
 #[serde(default, deny_unknown_fields)]
 #[schemars(extend("required" = ["entity_id"]))]
 pub struct OwnerRef {
-    /// The owner of the memories (a user, an agent, a project): 1 to 256 of A-Z a-z 0-9 _ : . -;
-    /// every read and write is scoped to one owner.
+    /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+    /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
     #[schemars(pattern(crate::field::ID_PATTERN))]
     pub entity_id: String,
 }
@@ -430,11 +431,12 @@ pub struct OwnerRef {
 #[serde(default, deny_unknown_fields)]
 #[schemars(extend("required" = ["entity_id", "id", "patch"]))]
 pub struct UpdateArgs {
-    /// The owner of the memories (a user, an agent, a project): 1 to 256 of A-Z a-z 0-9 _ : . -;
-    /// every read and write is scoped to one owner.
+    /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+    /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
     #[schemars(pattern(crate::field::ID_PATTERN))]
     pub entity_id: String,
-    /// The memory's id, as the write that stored it answered: 1 to 256 of A-Z a-z 0-9 _ : . -.
+    /// The memory's id, as the write that stored it answered: 1 to 256 characters of
+    /// `[A-Za-z0-9_:.-]`.
     #[schemars(pattern(crate::field::ID_PATTERN))]
     pub id: String,
     /// The changes; fields left out stay as they are.
@@ -446,11 +448,12 @@ pub struct UpdateArgs {
 #[serde(default, deny_unknown_fields)]
 #[schemars(extend("required" = ["entity_id", "id", "pinned"]))]
 pub struct PinArgs {
-    /// The owner of the memories (a user, an agent, a project): 1 to 256 of A-Z a-z 0-9 _ : . -;
-    /// every read and write is scoped to one owner.
+    /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+    /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
     #[schemars(pattern(crate::field::ID_PATTERN))]
     pub entity_id: String,
-    /// The memory's id, as the write that stored it answered: 1 to 256 of A-Z a-z 0-9 _ : . -.
+    /// The memory's id, as the write that stored it answered: 1 to 256 characters of
+    /// `[A-Za-z0-9_:.-]`.
     #[schemars(pattern(crate::field::ID_PATTERN))]
     pub id: String,
     /// True to pin (the memory no longer decays), false to unpin.
@@ -461,11 +464,12 @@ pub struct PinArgs {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SetStatusArgs {
-    /// The owner of the memories (a user, an agent, a project): 1 to 256 of A-Z a-z 0-9 _ : . -;
-    /// every read and write is scoped to one owner.
+    /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+    /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
     #[schemars(pattern(crate::field::ID_PATTERN))]
     pub entity_id: String,
-    /// The memory's id, as the write that stored it answered: 1 to 256 of A-Z a-z 0-9 _ : . -.
+    /// The memory's id, as the write that stored it answered: 1 to 256 characters of
+    /// `[A-Za-z0-9_:.-]`.
     #[schemars(pattern(crate::field::ID_PATTERN))]
     pub id: String,
     /// The new validity status; it must differ from the memory's current one.

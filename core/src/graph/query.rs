@@ -65,8 +65,8 @@ pub struct Relationship {
 #[serde(default, deny_unknown_fields)]
 #[schemars(extend("required" = ["entity_id"]))]
 pub struct EntitiesRequest {
-    /// The owner of the memories (a user, an agent, a project): 1 to 256 of A-Z a-z 0-9 _ : . -;
-    /// every read and write is scoped to one owner.
+    /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+    /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
     #[schemars(pattern(crate::field::ID_PATTERN))]
     pub entity_id: String,
     /// Only these types (any when empty).
@@ -85,8 +85,8 @@ pub struct EntitiesRequest {
 #[serde(default, deny_unknown_fields)]
 #[schemars(extend("required" = ["entity_id"]))]
 pub struct RelationshipsRequest {
-    /// The owner of the memories (a user, an agent, a project): 1 to 256 of A-Z a-z 0-9 _ : . -;
-    /// every read and write is scoped to one owner.
+    /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+    /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
     #[schemars(pattern(crate::field::ID_PATTERN))]
     pub entity_id: String,
     /// Only relationships touching this entity (a name or alias).
@@ -107,8 +107,8 @@ pub struct RelationshipsRequest {
 #[serde(default, deny_unknown_fields)]
 #[schemars(extend("required" = ["entity_id", "from"]))]
 pub struct TraverseRequest {
-    /// The owner of the memories (a user, an agent, a project): 1 to 256 of A-Z a-z 0-9 _ : . -;
-    /// every read and write is scoped to one owner.
+    /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+    /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
     #[schemars(pattern(crate::field::ID_PATTERN))]
     pub entity_id: String,
     /// Where to start (a name or alias; `user` is the owner).
@@ -148,8 +148,8 @@ pub struct Traversal {
 #[serde(default, deny_unknown_fields)]
 #[schemars(extend("required" = ["entity_id", "from", "to"]))]
 pub struct PathRequest {
-    /// The owner of the memories (a user, an agent, a project): 1 to 256 of A-Z a-z 0-9 _ : . -;
-    /// every read and write is scoped to one owner.
+    /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+    /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
     #[schemars(pattern(crate::field::ID_PATTERN))]
     pub entity_id: String,
     /// The entity to start from (a name or alias; `user` is the owner).

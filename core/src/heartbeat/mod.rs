@@ -221,8 +221,8 @@ string_enum! {
 #[serde(default, deny_unknown_fields)]
 #[schemars(extend("required" = ["entity_id"]))]
 pub struct HeartbeatRequest {
-    /// The owner of the memories (a user, an agent, a project): 1 to 256 of A-Z a-z 0-9 _ : . -;
-    /// every read and write is scoped to one owner.
+    /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+    /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
     #[schemars(pattern(crate::field::ID_PATTERN))]
     pub entity_id: String,
     /// How freely the agent may speak up (default: the configuration's, `suggest`).
@@ -528,8 +528,8 @@ pub struct HeartbeatContext {
 #[serde(default, deny_unknown_fields)]
 #[schemars(extend("required" = ["entity_id", "role", "content"]))]
 pub struct RecordMessage {
-    /// The owner of the memories (a user, an agent, a project): 1 to 256 of A-Z a-z 0-9 _ : . -;
-    /// every read and write is scoped to one owner.
+    /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+    /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
     #[schemars(pattern(crate::field::ID_PATTERN))]
     pub entity_id: String,
     /// Who said it: `user` (the owner) or `agent`.
@@ -537,7 +537,7 @@ pub struct RecordMessage {
     /// What was said: not blank, at most 50,000 characters.
     #[schemars(length(min = 1, max = crate::field::MAX_CONTENT_CHARS))]
     pub content: String,
-    /// The conversation session (1 to 256 of A-Z a-z 0-9 _ : . -; default none).
+    /// The conversation session (1 to 256 characters of `[A-Za-z0-9_:.-]`; default none).
     #[schemars(pattern(crate::field::ID_PATTERN))]
     pub session_id: Option<String>,
     /// The act an agent message delivers (`act_id` of a heartbeat report; default none).
@@ -549,8 +549,8 @@ pub struct RecordMessage {
 #[serde(default, deny_unknown_fields)]
 #[schemars(extend("required" = ["entity_id"]))]
 pub struct MessagesRequest {
-    /// The owner of the memories (a user, an agent, a project): 1 to 256 of A-Z a-z 0-9 _ : . -;
-    /// every read and write is scoped to one owner.
+    /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+    /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
     #[schemars(pattern(crate::field::ID_PATTERN))]
     pub entity_id: String,
     /// Messages wanted, newest first, 1 to 1,000 (default 50).

@@ -19,8 +19,8 @@ use crate::store::memories;
 #[serde(default, deny_unknown_fields)]
 #[schemars(extend("required" = ["entity_id", "id"]))]
 pub struct RelatedRequest {
-    /// The owner of the memories (a user, an agent, a project): 1 to 256 of A-Z a-z 0-9 _ : . -;
-    /// every read and write is scoped to one owner.
+    /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+    /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
     #[schemars(pattern(crate::field::ID_PATTERN))]
     pub entity_id: String,
     /// The memory whose links to follow.

@@ -54,8 +54,8 @@ impl Default for RecallFilter {
 #[serde(default, deny_unknown_fields)]
 #[schemars(extend("required" = ["entity_id", "query"]))]
 pub struct SearchRequest {
-    /// The owner of the memories (a user, an agent, a project): 1 to 256 of A-Z a-z 0-9 _ : . -;
-    /// every read and write is scoped to one owner.
+    /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+    /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
     #[schemars(pattern(crate::field::ID_PATTERN))]
     pub entity_id: String,
     /// What to look for, in words: at most 10,000 characters; may be empty when `vector` is given.

@@ -34,8 +34,8 @@ const LOOKAHEAD: usize = 64;
 #[serde(default, deny_unknown_fields)]
 #[schemars(extend("required" = ["entity_id", "content"]))]
 pub struct NewMemory {
-    /// The owner of the memories (a user, an agent, a project): 1 to 256 of A-Z a-z 0-9 _ : . -;
-    /// every read and write is scoped to one owner.
+    /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+    /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
     #[schemars(pattern(crate::field::ID_PATTERN))]
     pub entity_id: String,
     /// What to remember: not blank, at most 50,000 characters (stored trimmed).
@@ -77,13 +77,14 @@ pub struct NewMemory {
     /// none).
     #[schemars(length(min = 1, max = crate::field::MAX_SOURCE_REF_CHARS))]
     pub source_ref: Option<String>,
-    /// The agent that wrote it (1 to 256 of A-Z a-z 0-9 _ : . -; default none).
+    /// The agent that wrote it (1 to 256 characters of `[A-Za-z0-9_:.-]`; default none).
     #[schemars(pattern(crate::field::ID_PATTERN))]
     pub agent_id: Option<String>,
-    /// The conversation session it belongs to (1 to 256 of A-Z a-z 0-9 _ : . -; default none).
+    /// The conversation session it belongs to (1 to 256 characters of `[A-Za-z0-9_:.-]`; default
+    /// none).
     #[schemars(pattern(crate::field::ID_PATTERN))]
     pub session_id: Option<String>,
-    /// The team it is shared with (1 to 256 of A-Z a-z 0-9 _ : . -; default none).
+    /// The team it is shared with (1 to 256 characters of `[A-Za-z0-9_:.-]`; default none).
     #[schemars(pattern(crate::field::ID_PATTERN))]
     pub team_id: Option<String>,
     /// Who besides the owner's agent may see it (default private).
