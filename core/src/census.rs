@@ -19,15 +19,19 @@ const DEFAULT_SAMPLE: usize = 10;
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct SampleRequest {
-    /// Only this owner's memories (every owner's when absent).
+    /// Only this owner's memories (every owner's when absent): 1 to 256 characters of
+    /// `[A-Za-z0-9_:.-]`.
+    #[schemars(pattern(crate::field::ID_PATTERN))]
     pub entity_id: Option<String>,
-    /// How many (1..=1000, default 10).
+    /// How many memories to draw, 1 to 1,000 (default 10).
+    #[schemars(range(min = 1, max = crate::field::MAX_LIMIT))]
     pub limit: Option<usize>,
 }
 
 /// Where a memory lives, as answered by `locate`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Location {
+    /// The memory's id, as asked.
     pub id: String,
     /// The owner the memory belongs to.
     pub entity_id: String,
@@ -38,6 +42,7 @@ pub struct Location {
 /// One owner in the store's counts.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct OwnerCount {
+    /// The owner.
     pub entity_id: String,
     /// Memories not deleted.
     pub total: usize,
@@ -50,12 +55,17 @@ pub struct StoreStats {
     pub owners: Vec<OwnerCount>,
     /// Memories not deleted.
     pub total: usize,
+    /// Memories not deleted, by memory type.
     pub by_type: BTreeMap<String, usize>,
     /// Includes DELETED (soft-deleted, not yet purged).
     pub by_state: BTreeMap<String, usize>,
+    /// Memories not deleted, by validity status.
     pub by_status: BTreeMap<String, usize>,
+    /// Memories not deleted, by storage tier.
     pub by_tier: BTreeMap<String, usize>,
+    /// The name of the store's embedding model.
     pub embedding_model: String,
+    /// The length of its vectors.
     pub embedding_dim: usize,
     /// Vectors of memories not deleted, by how they are stored (f32, int8, int4, int2).
     pub by_precision: BTreeMap<String, usize>,

@@ -14,11 +14,17 @@ use crate::recall::RecallConfig;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct Config {
+    /// Three-tier dedup on the write path.
     pub dedup: DedupConfig,
+    /// Decay and the lifecycle thresholds.
     pub retention: RetentionConfig,
+    /// Search.
     pub recall: RecallConfig,
+    /// Conflict detection on the write path.
     pub conflicts: ConflictConfig,
+    /// The heartbeat's defaults (each overridable per check).
     pub heartbeat: HeartbeatConfig,
+    /// Consolidation: stale edges, auto tags, clusters, pruning.
     pub consolidation: ConsolidateConfig,
 }
 

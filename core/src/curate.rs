@@ -24,7 +24,9 @@ const DEMOTE: i64 = -1;
 /// A page of memories from `list`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Page {
+    /// How many memories match the filters in all (not just this page).
     pub total: usize,
+    /// The memories of this page, in the order asked.
     pub memories: Vec<Memory>,
 }
 
@@ -34,18 +36,31 @@ pub struct Page {
 #[serde(default, deny_unknown_fields)]
 #[schemars(extend("required" = ["entity_id"]))]
 pub struct ListRequest {
+    /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+    /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
+    #[schemars(pattern(crate::field::ID_PATTERN))]
     pub entity_id: String,
+    /// Only memories of these types (any when empty).
     pub types: Vec<MemoryType>,
+    /// Only memories in these lifecycle states (any but DELETED when empty).
     pub states: Vec<State>,
+    /// Only memories with these validity statuses (any when empty).
     pub statuses: Vec<Status>,
+    /// Only memories of these kinds (any when empty).
     pub kinds: Vec<Kind>,
+    /// Only memories carrying this tag, manual or automatic (default any).
     pub tag: Option<String>,
+    /// Only pinned (true) or only unpinned (false) memories (default either).
     pub pinned: Option<bool>,
-    /// Only these memories (at most 1,000 ids): a read of several by id that, unlike `get`,
-    /// is not an access.
+    /// Only these memories (at most 1,000 ids): a read of several by id that, unlike `get`, is not
+    /// an access.
+    #[schemars(length(max = 1000), inner(pattern(crate::field::ID_PATTERN)))]
     pub ids: Vec<String>,
-    /// Page size (1..=1000, default 50).
+    /// Page size, 1 to 1,000 (default 50).
+    #[schemars(range(min = 1, max = crate::field::MAX_LIMIT))]
     pub limit: Option<usize>,
+    /// Memories to skip before the page starts, at most 1,000,000,000 (default 0).
+    #[schemars(range(max = MAX_OFFSET))]
     pub offset: usize,
     /// Oldest first instead of newest first.
     pub oldest_first: bool,
@@ -55,34 +70,55 @@ pub struct ListRequest {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct MemoryPatch {
+    /// New content: not blank, at most 50,000 characters; re-hashed, re-embedded and re-indexed.
+    #[schemars(length(min = 1, max = crate::field::MAX_CONTENT_CHARS))]
     pub content: Option<String>,
     /// Vector for the new content, when the caller embeds it.
     #[schemars(extend("x-embeds" = "content"))]
     pub vector: Option<Vec<f32>>,
+    /// A new memory type.
     #[serde(rename = "type")]
     pub memory_type: Option<MemoryType>,
+    /// A new kind.
     pub kind: Option<Kind>,
+    /// A new importance, 0 to 1.
+    #[schemars(range(min = 0, max = 1))]
     pub importance: Option<f64>,
+    /// A new confidence, 0 to 1.
+    #[schemars(range(min = 0, max = 1))]
     pub confidence: Option<f64>,
+    /// A new sentiment, from -1 to 1.
+    #[schemars(range(min = -1, max = 1))]
     pub sentiment: Option<f64>,
-    /// Replaces the manual tags.
+    /// Replaces the manual tags: at most 64, each 1 to 64 characters once trimmed.
+    #[schemars(length(max = crate::field::MAX_TAGS), inner(length(min = 1, max = crate::field::MAX_TAG_CHARS)))]
     pub tags: Option<Vec<String>>,
+    /// A new expiry (a deadline), in milliseconds since the Unix epoch, 1970 to 9999.
+    #[schemars(range(min = 0, max = crate::clock::MAX_MILLIS))]
     pub expires_at: Option<Millis>,
+    /// A new source reference: 1 to 1,024 characters.
+    #[schemars(length(min = 1, max = crate::field::MAX_SOURCE_REF_CHARS))]
     pub source_ref: Option<String>,
 }
 
 /// Counts of one owner's memories.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Stats {
+    /// The owner counted.
     pub entity_id: String,
     /// Memories not deleted.
     pub total: usize,
+    /// Memories not deleted, by memory type.
     pub by_type: BTreeMap<String, usize>,
     /// Includes DELETED (soft-deleted, not yet purged).
     pub by_state: BTreeMap<String, usize>,
+    /// Memories not deleted, by validity status.
     pub by_status: BTreeMap<String, usize>,
+    /// Memories not deleted, by storage tier.
     pub by_tier: BTreeMap<String, usize>,
+    /// The name of the store's embedding model.
     pub embedding_model: String,
+    /// The length of its vectors.
     pub embedding_dim: usize,
     /// Vectors of memories not deleted, by how they are stored (f32, int8, int4, int2).
     pub by_precision: BTreeMap<String, usize>,
@@ -233,6 +269,7 @@ pub(crate) fn forget(tx: &mut Tx, owner: &Owner, id: &Id) -> Result<Memory> {
 /// What `forget_all` did.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ForgetAllReport {
+    /// The owner whose memories were forgotten.
     pub entity_id: String,
     /// Memories forgotten (soft-deleted; purged after the retention period).
     pub forgotten: usize,

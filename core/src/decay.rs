@@ -30,6 +30,7 @@ pub enum RetentionMode {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct RetentionConfig {
+    /// How retention is computed from the time since last use.
     pub mode: RetentionMode,
     /// Trust-weighted stability: τ / (1 + 2·(1 − trust)).
     pub trust_weighted: bool,

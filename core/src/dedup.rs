@@ -45,9 +45,17 @@ pub enum Verdict {
     /// Store it.
     Create,
     /// Skip it: cosine ≥ the skip threshold, or a near-duplicate that adds nothing.
-    Skip { similarity: f64, subset: bool },
+    Skip {
+        /// Cosine similarity to the neighbour.
+        similarity: f64,
+        /// Whether it is a near-duplicate that adds nothing (below the skip threshold).
+        subset: bool,
+    },
     /// Merge it with the neighbour: it adds information.
-    Merge { similarity: f64 },
+    Merge {
+        /// Cosine similarity to the neighbour.
+        similarity: f64,
+    },
 }
 
 /// Tiers two and three: decide on semantic similarity to the closest existing memory, and on

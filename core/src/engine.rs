@@ -79,11 +79,13 @@ pub struct ReembedRequest {
 /// What [`Engine::reembed`] did.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ReembedReport {
-    /// The store's embedder now, and its dimension.
+    /// The store's embedder now.
     pub model: String,
+    /// The length of its vectors.
     pub dimension: usize,
-    /// The embedder before, and its dimension.
+    /// The embedder before.
     pub previous_model: String,
+    /// The length of its vectors.
     pub previous_dimension: usize,
     /// Memories embedded again (every owner's, every state).
     pub memories: usize,
@@ -96,15 +98,17 @@ pub const MAX_EMBED_TEXTS: usize = 1_000;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct EmbedRequest {
-    /// The texts (1 to 1,000, each as a memory's content may be).
+    /// The texts to embed: 1 to 1,000, each not blank and at most 50,000 characters.
+    #[schemars(length(min = 1, max = MAX_EMBED_TEXTS), inner(length(min = 1, max = crate::field::MAX_CONTENT_CHARS)))]
     pub texts: Vec<String>,
 }
 
 /// What [`Engine::embed`] answers: one vector per text, in order.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Embeddings {
-    /// The store's embedder, and its dimension.
+    /// The store's embedder.
     pub model: String,
+    /// The length of its vectors.
     pub dimension: usize,
     /// Unit-length vectors, as the store keeps and compares them (all zeros for a text none
     /// of whose words the model knows, such as a script outside its vocabulary).

@@ -10,50 +10,88 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 pub enum Error {
     /// An argument failed validation; `field` names it and `reason` says what is expected.
     #[error("invalid {field}: {reason}")]
-    InvalidInput { field: String, reason: String },
+    InvalidInput {
+        /// The argument's path (`content`, `items[0].importance`).
+        field: String,
+        /// What is expected of it.
+        reason: String,
+    },
 
     /// A string did not name one of the allowed values of an enumeration.
     #[error("unknown {field} {value:?}; expected one of: {allowed}")]
     UnknownValue {
+        /// The argument.
         field: &'static str,
+        /// The value given.
         value: String,
+        /// The allowed values, comma-separated.
         allowed: String,
     },
 
     /// No memory with this id belongs to this owner (memories of other owners are invisible).
     #[error("no memory {id:?} for entity {entity_id:?}")]
-    NotFound { entity_id: String, id: String },
+    NotFound {
+        /// The owner asked about.
+        entity_id: String,
+        /// The memory id asked for.
+        id: String,
+    },
 
     /// No owner has a live memory with this id.
     #[error("no memory {id:?} in this store")]
-    UnknownId { id: String },
+    UnknownId {
+        /// The memory id asked for.
+        id: String,
+    },
 
     /// The owner's knowledge graph has no entity by this name or alias.
     #[error("no entity named {name:?} in the graph of {entity_id:?}; list them with `entities`")]
-    UnknownEntity { entity_id: String, name: String },
+    UnknownEntity {
+        /// The owner whose graph was searched.
+        entity_id: String,
+        /// The name asked for.
+        name: String,
+    },
 
     /// No conflict with this id belongs to this owner.
     #[error("no conflict {id:?} for entity {entity_id:?}; list them with `conflicts`")]
-    UnknownConflict { entity_id: String, id: String },
+    UnknownConflict {
+        /// The owner asked about.
+        entity_id: String,
+        /// The conflict id asked for.
+        id: String,
+    },
 
     /// A vector's length differs from the dimension recorded in the store.
     #[error("vector has {got} dimensions but this store uses {expected}; embed with the store's model ({model})")]
     DimensionMismatch {
+        /// The store's dimension.
         expected: usize,
+        /// The vector's length.
         got: usize,
+        /// The store's embedding model.
         model: String,
     },
 
     /// A vector holds NaN or an infinity.
     #[error("vector element {index} is {value}; vectors must be finite")]
-    NonFiniteVector { index: usize, value: f32 },
+    NonFiniteVector {
+        /// The element's position in the vector.
+        index: usize,
+        /// The element.
+        value: f32,
+    },
 
     /// The embedder differs from the one the store was written with.
     #[error("this store was embedded with {store_model} ({store_dim} dims) but the engine was opened with {embedder_model} ({embedder_dim} dims); open it with the same embedder")]
     EmbedderMismatch {
+        /// The model the store was embedded with.
         store_model: String,
+        /// Its dimension.
         store_dim: usize,
+        /// The model the engine was opened with.
         embedder_model: String,
+        /// Its dimension.
         embedder_dim: usize,
     },
 
@@ -67,7 +105,12 @@ pub enum Error {
 
     /// The database was written by a newer Mnemo; opening it could damage it.
     #[error("store schema version {found} is newer than this Mnemo supports ({supported}); upgrade Mnemo to open it")]
-    SchemaTooNew { found: i64, supported: i64 },
+    SchemaTooNew {
+        /// The store's schema version.
+        found: i64,
+        /// The newest version this Mnemo reads.
+        supported: i64,
+    },
 
     /// The file is not a Mnemo store (or is damaged).
     #[error("not a Mnemo store: {0}")]
@@ -75,7 +118,12 @@ pub enum Error {
 
     /// One line of a JSONL import could not be used; nothing from the import was written.
     #[error("import line {line}: {reason}")]
-    ImportLine { line: usize, reason: String },
+    ImportLine {
+        /// The line's number, from 1.
+        line: usize,
+        /// What is wrong with it.
+        reason: String,
+    },
 
     /// SQLite reported an error.
     #[error("storage error: {0}")]

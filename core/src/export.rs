@@ -18,9 +18,11 @@ use crate::write::{NewMemory, WriteReport};
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ExportRecord {
+    /// The memory, every field as stored.
     pub memory: Memory,
     /// The stored vector (model and dimension as in the exporting store).
     pub embedding: Option<Vec<f32>>,
+    /// The model that made the vector.
     pub embedding_model: String,
     /// How the store keeps the vector (consolidation stores fading memories' vectors with
     /// fewer bits); an import stores it the same way. Left out for full precision.
@@ -30,6 +32,7 @@ pub struct ExportRecord {
         deserialize_with = "precision_named"
     )]
     pub embedding_precision: Precision,
+    /// The memory's status changes, oldest first.
     pub status_history: Vec<StatusChange>,
     /// Entities the memory names in the owner's knowledge graph.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

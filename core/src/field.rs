@@ -8,6 +8,8 @@ use crate::error::{Error, Result};
 
 /// Longest id / entity id, in bytes (the id pattern `[A-Za-z0-9_:.-]{1,256}`).
 pub const MAX_ID_LEN: usize = 256;
+/// The pattern every id and entity id matches, as the JSON Schema states it.
+pub const ID_PATTERN: &str = r"^[A-Za-z0-9_:.-]{1,256}$";
 /// Longest content accepted, in characters (applied on every surface).
 pub const MAX_CONTENT_CHARS: usize = 50_000;
 /// Most tags on one memory.

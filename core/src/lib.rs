@@ -34,6 +34,7 @@
 //! `docs/DESIGN.md` in the repository walks through a write and a search step by step, the
 //! determinism rules that make every target give the same JSON, and where the ideas came from.
 #![deny(unsafe_code)]
+#![warn(missing_docs)]
 
 pub mod api;
 pub mod calendar;

@@ -22,10 +22,15 @@ pub(crate) const BATCH: usize = 1000;
 pub struct MaintainReport {
     /// Rows whose due time had come and were looked at.
     pub examined: usize,
+    /// Memories that turned STALE.
     pub to_stale: usize,
+    /// Memories that were ARCHIVED.
     pub to_archived: usize,
+    /// Memories that were DELETED (expired or faded out).
     pub to_deleted: usize,
+    /// Memories promoted to a higher layer.
     pub promoted: usize,
+    /// Deleted memories removed for good after the retention period.
     pub purged: usize,
     /// What consolidation did, when the pass ran it (`consolidate`, or `maintain` once its
     /// cadence came round).

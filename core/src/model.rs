@@ -46,8 +46,21 @@ pub(crate) use string_enum;
 string_enum! {
     /// The eight memory types; each has a base stability.
     MemoryType, "type" {
-        Identity = "IDENTITY", Preference = "PREFERENCE", Relationship = "RELATIONSHIP",
-        Event = "EVENT", Activity = "ACTIVITY", Plan = "PLAN", Context = "CONTEXT",
+        /// Who the owner is (name, job, background); decays slowest (stability 365 days).
+        Identity = "IDENTITY",
+        /// What the owner likes or dislikes (stability 270 days).
+        Preference = "PREFERENCE",
+        /// Who the owner knows and how (stability 270 days).
+        Relationship = "RELATIONSHIP",
+        /// Something that happened (stability 120 days).
+        Event = "EVENT",
+        /// Something the owner is doing (stability 90 days).
+        Activity = "ACTIVITY",
+        /// Something the owner intends to do, a goal or a deadline (stability 60 days).
+        Plan = "PLAN",
+        /// The situation of the moment (stability 21 days).
+        Context = "CONTEXT",
+        /// Small talk and passing details; fades fastest (stability 3 days).
         Ephemeral = "EPHEMERAL",
     }
 }
@@ -70,35 +83,84 @@ impl MemoryType {
 
 string_enum! {
     /// What sort of knowledge a memory holds; recall filters use it.
-    Kind, "kind" { Fact = "fact", Procedure = "procedure", Narrative = "narrative" }
+    Kind, "kind" {
+        /// A statement of what is (returned by every recall filter).
+        Fact = "fact",
+        /// How to do something, a rule or a habit.
+        Procedure = "procedure",
+        /// A story or an account (only `full_context` recall returns it).
+        Narrative = "narrative",
+    }
 }
 
 string_enum! {
     /// Memory layer: working memories promote to episodic, then semantic.
-    Layer, "layer" { Working = "working", Episodic = "episodic", Semantic = "semantic", Procedural = "procedural" }
+    Layer, "layer" {
+        /// Fresh: promoted to episodic with age or use.
+        Working = "working",
+        /// Older or used again; promoted to semantic when important and used often.
+        Episodic = "episodic",
+        /// Lasting knowledge: exempt from decay.
+        Semantic = "semantic",
+        /// How things are done: exempt from decay.
+        Procedural = "procedural",
+    }
 }
 
 string_enum! {
     /// Lifecycle state, driven by retention.
-    State, "state" { Active = "ACTIVE", Stale = "STALE", Archived = "ARCHIVED", Deleted = "DELETED" }
+    State, "state" {
+        /// Retained well; searched and returned as usual.
+        Active = "ACTIVE",
+        /// Fading: still searched, ranked lower.
+        Stale = "STALE",
+        /// Faded: searched only when asked or when too few others answer.
+        Archived = "ARCHIVED",
+        /// Forgotten (soft-deleted): purged after the retention period.
+        Deleted = "DELETED",
+    }
 }
 
 string_enum! {
     /// Validity status; every change is written to the status history.
     Status, "status" {
-        Active = "active", Challenged = "challenged", Invalidated = "invalidated",
-        Merged = "merged", Superseded = "superseded",
+        /// Believed true.
+        Active = "active",
+        /// Contradicted by a newer statement, not decided yet.
+        Challenged = "challenged",
+        /// Known to be wrong.
+        Invalidated = "invalidated",
+        /// Absorbed into another memory (`merged_into`).
+        Merged = "merged",
+        /// Replaced by a newer memory.
+        Superseded = "superseded",
     }
 }
 
 string_enum! {
     /// Storage tier: how often a memory is likely to be needed.
-    Tier, "tier" { Hot = "hot", Warm = "warm", Archive = "archive" }
+    Tier, "tier" {
+        /// Used recently or often.
+        Hot = "hot",
+        /// Used now and then.
+        Warm = "warm",
+        /// Rarely needed: searched when others answer too few.
+        Archive = "archive",
+    }
 }
 
 string_enum! {
     /// Who wrote the memory; decides its trust.
-    Source, "source" { User = "user", Agent = "agent", Conversation = "conversation", Import = "import" }
+    Source, "source" {
+        /// The owner said it directly (trust 1).
+        User = "user",
+        /// The agent wrote it (trust 0.7).
+        Agent = "agent",
+        /// Extracted from a conversation (trust 0.6).
+        Conversation = "conversation",
+        /// Brought in from elsewhere: notes, a file (trust 0.5).
+        Import = "import",
+    }
 }
 
 impl Source {
@@ -115,12 +177,26 @@ impl Source {
 
 string_enum! {
     /// Who may see a memory besides its owner's agent.
-    Visibility, "visibility" { Private = "private", Team = "team", Global = "global" }
+    Visibility, "visibility" {
+        /// The owner's agent only.
+        Private = "private",
+        /// The owner's team (`team_id`).
+        Team = "team",
+        /// Anyone.
+        Global = "global",
+    }
 }
 
 string_enum! {
     /// Which kinds a search returns.
-    RecallFilter, "recall" { FactsOnly = "facts_only", FactsPlusRules = "facts_plus_rules", FullContext = "full_context" }
+    RecallFilter, "recall" {
+        /// Facts only.
+        FactsOnly = "facts_only",
+        /// Facts and procedures.
+        FactsPlusRules = "facts_plus_rules",
+        /// Every kind, narratives too.
+        FullContext = "full_context",
+    }
 }
 
 impl RecallFilter {
@@ -138,47 +214,74 @@ impl RecallFilter {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Memory {
+    /// The memory's id, unique in the store.
     pub id: String,
+    /// The owner the memory belongs to.
     pub entity_id: String,
+    /// The agent that wrote it, if one was named.
     pub agent_id: Option<String>,
+    /// The conversation session it belongs to, if one was named.
     pub session_id: Option<String>,
+    /// The team it is shared with, if any.
     pub team_id: Option<String>,
+    /// Who besides the owner's agent may see it.
     pub visibility: Visibility,
+    /// What the memory says.
     pub content: String,
     /// SHA-256 (hex) of the normalised content.
     pub content_hash: String,
+    /// The memory type, which sets how fast it decays.
     #[serde(rename = "type")]
     pub memory_type: MemoryType,
+    /// What sort of knowledge it holds (fact, procedure, narrative).
     pub kind: Kind,
+    /// The memory layer: working, episodic, semantic or procedural.
     pub layer: Layer,
+    /// The lifecycle state, driven by retention: ACTIVE, STALE, ARCHIVED or DELETED.
     pub state: State,
+    /// The validity status: active, challenged, invalidated, merged or superseded.
     pub status: Status,
+    /// The storage tier: hot, warm or archive.
     pub tier: Tier,
+    /// How much it matters, 0 to 1.
     pub importance: f64,
+    /// How sure the statement is, 0 to 1.
     pub confidence: f64,
+    /// How it feels, from -1 (negative) to 1 (positive).
     pub sentiment: f64,
+    /// Who wrote it: user, agent, conversation or import.
     pub source: Source,
+    /// Trust of its source, 0 to 1 (user 1, agent 0.7, conversation 0.6, import 0.5).
     pub trust: f64,
+    /// How many times it was used (returned by a search, read with `get`, reinforced).
     pub access_count: i64,
+    /// When it was last used, in milliseconds since the Unix epoch (none until first used).
     pub last_accessed_at: Option<Millis>,
     /// Feedback score: reinforce +3, demote −1.
     pub feedback: i64,
+    /// Whether it is pinned (pinned memories do not decay).
     pub pinned: bool,
     /// Tags added by the caller; the system never removes them.
     pub manual_tags: Vec<String>,
     /// Tags added by the system.
     pub auto_tags: Vec<String>,
+    /// When it stops being true, in milliseconds since the Unix epoch (none when it does not).
     pub expires_at: Option<Millis>,
+    /// Its schedule tag (`cron:…`), when it is a schedule's plan.
     pub cron_tag: Option<String>,
+    /// Where it came from (a message id, a document and chunk), if given.
     pub source_ref: Option<String>,
     /// Surprise at write time (0..1): how far the memory was from its nearest neighbours.
     pub surprise: Option<f64>,
     /// For a memory with status `merged`: the memory that absorbed it.
     pub merged_into: Option<String>,
+    /// When it was first said, in milliseconds since the Unix epoch; it ages from then.
     pub created_at: Millis,
+    /// When it was last written, in milliseconds since the Unix epoch.
     pub updated_at: Millis,
-    /// When the current lifecycle state began.
+    /// When the current lifecycle state began, in milliseconds since the Unix epoch.
     pub state_changed_at: Millis,
+    /// When it was forgotten, in milliseconds since the Unix epoch (none unless DELETED).
     pub deleted_at: Option<Millis>,
 }
 
@@ -206,8 +309,12 @@ impl Memory {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct StatusChange {
+    /// The status before the change.
     pub old: Status,
+    /// The status after the change.
     pub new: Status,
+    /// Why it changed.
     pub reason: String,
+    /// When it changed, in milliseconds since the Unix epoch.
     pub changed_at: Millis,
 }

@@ -15,8 +15,12 @@ pub const MAX_NOTES_CHARS: usize = 1_000_000;
 #[serde(default, deny_unknown_fields)]
 #[schemars(extend("required" = ["entity_id", "markdown"]))]
 pub struct NotesImport {
+    /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+    /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
+    #[schemars(pattern(crate::field::ID_PATTERN))]
     pub entity_id: String,
-    /// The notes, as markdown.
+    /// The notes, as markdown: at most 1,000,000 characters and 10,000 notes.
+    #[schemars(length(max = MAX_NOTES_CHARS))]
     pub markdown: String,
     /// Where they come from (a file name): memories get `source_ref` `{source}:{line}`
     /// (default `notes`).
@@ -26,6 +30,7 @@ pub struct NotesImport {
 /// One note: a bullet or a paragraph.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Note {
+    /// The note's text.
     pub text: String,
     /// 1-based line the note starts on.
     pub line: usize,

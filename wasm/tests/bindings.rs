@@ -33,3 +33,53 @@ fn the_api_reference_is_generated_from_the_declarations() {
         "docs/API.md is out of date: run `cargo run -p mnemo-wasm --example bindings`"
     );
 }
+
+/// Every field of every interface in `index.d.ts` carries its doc comment (the description the
+/// engine's schema gives it), so an editor shows a programmer what `entity_id` or `query` is.
+#[test]
+fn every_typescript_field_carries_its_doc() {
+    let b = mnemo_wasm::typescript::generate(&mnemo_core::api::schema());
+    let lines: Vec<&str> = b.declarations.lines().collect();
+    let mut interface = None;
+    let (mut bare, mut checked) = (Vec::new(), 0);
+    for (i, line) in lines.iter().enumerate() {
+        if let Some(name) = line.strip_prefix("export interface ") {
+            interface = name.split_whitespace().next();
+            continue;
+        }
+        if *line == "}" {
+            interface = None;
+            continue;
+        }
+        let Some(interface) = interface else { continue };
+        let field = line
+            .strip_prefix("  ")
+            .filter(|f| !f.starts_with(' ') && !f.starts_with('/') && !f.starts_with('*'))
+            .and_then(|f| f.split(['?', ':']).next());
+        if let Some(field) = field {
+            checked += 1;
+            if !lines[i - 1].trim_end().ends_with("*/") {
+                bare.push(format!("{interface}.{field}"));
+            }
+        }
+    }
+    assert!(checked > 300, "only {checked} fields found");
+    assert!(bare.is_empty(), "fields without a doc comment: {bare:?}");
+    let search = b
+        .declarations
+        .split("export interface SearchRequest {")
+        .nth(1)
+        .expect("SearchRequest");
+    let search = &search[..search.find("\n}").expect("its end")];
+    for (field, says) in [("entity_id", "The owner"), ("query", "What to look for")] {
+        let at = search.find(&format!("  {field}: ")).expect(field);
+        assert!(
+            search[..at]
+                .rsplit("/**")
+                .next()
+                .unwrap_or("")
+                .contains(says),
+            "{field}"
+        );
+    }
+}

@@ -7,15 +7,19 @@ export * from './package';
 
 /** Arguments of `remember`: a piece of conversation, or what a host extractor found in it. */
 export interface RememberArgs {
+  /**
+   * The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+   * `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
+   */
   entity_id: string;
   /**
-   * The piece of conversation (a chat capture's `User:` / `Assistant:` lines keep only the
-   * user's turns). Required unless `messages` is given.
+   * The piece of conversation, at most 50,000 characters (a chat capture's `User:` /
+   * `Assistant:` lines keep only the user's turns). Required unless `messages` is given.
    */
   content?: string;
   /**
-   * The conversation as role-tagged messages instead of `content`: only what the user
-   * said is remembered.
+   * The conversation as role-tagged messages instead of `content` (at least one): only what
+   * the user said is remembered.
    */
   messages?: ChatMessage[] | null;
   /**
@@ -28,14 +32,29 @@ export interface RememberArgs {
    * when it cannot be used the built-in extractor runs and the report says why.
    */
   llm_output?: string | null;
+  /**
+   * The agent that took part, stored with each memory (1 to 256 characters of `[A-Za-z0-9_:.-]`;
+   * default none).
+   */
   agent_id?: string | null;
+  /**
+   * The conversation session, stored with each memory; memories of one session lend each other
+   * relevance in search (1 to 256 characters of `[A-Za-z0-9_:.-]`; default none).
+   */
   session_id?: string | null;
+  /**
+   * Where the conversation came from (a message id, a document and chunk): 1 to 1,024
+   * characters, stored with each memory (default none).
+   */
   source_ref?: string | null;
-  /** The team the memories are shared with (stored with them). */
+  /**
+   * The team the memories are shared with, stored with them (1 to 256 characters of
+   * `[A-Za-z0-9_:.-]`; default none).
+   */
   team_id?: string | null;
   /** Who besides the owner's agent may see them (default private). */
   visibility?: Visibility | null;
-  /** Default conversation (trust 0.6). */
+  /** Who said it, which sets the memories' trust (default conversation, trust 0.6). */
   source?: Source | null;
 }
 
@@ -46,6 +65,7 @@ export interface ChatMessage {
    * `model`, `system`, `tool`.
    */
   role: string;
+  /** What was said: not blank. */
   content: string;
 }
 
@@ -54,18 +74,30 @@ export interface ChatMessage {
  * the rest defaults to a CONTEXT fact of importance 0.5, full confidence, neutral sentiment.
  */
 export interface Extracted {
+  /** The memory's text: not blank, at most 50,000 characters. */
   content: string;
+  /** The memory type, which sets how fast it decays (default CONTEXT). */
   type?: MemoryType;
+  /** What sort of knowledge it is (default fact). */
   kind?: Kind;
+  /** How much it matters, 0 to 1 (default 0.5). */
   importance?: number;
+  /** How sure the statement is, 0 to 1 (default 1). */
   confidence?: number;
-  /** Whether the speaker hedged ("I think", "maybe"); confidence is lower then. */
+  /** Whether the speaker hedged ("I think", "maybe"); confidence is lower then (default false). */
   hedged?: boolean;
+  /** How it feels, from -1 to 1 (default 0). */
   sentiment?: number;
-  /** Keywords, stored as the memory's auto tags. */
+  /**
+   * Keywords, stored as the memory's auto tags: at most 64, each 1 to 64 characters once
+   * trimmed.
+   */
   tags?: string[];
+  /** When it stops being true, in milliseconds since the Unix epoch, 1970 to 9999 (default none). */
   expires_at?: number | null;
+  /** The entities it names, for the knowledge graph (at most 64; default none). */
   entities?: EntityMention[];
+  /** The relationships it states, for the knowledge graph (at most 64; default none). */
   relationships?: RelationMention[];
   /** The content's vector, when the host embeds what an extractor found. */
   vector?: Vector | null;
@@ -79,9 +111,14 @@ export type Kind = 'fact' | 'procedure' | 'narrative';
 
 /** An entity a memory names. */
 export interface EntityMention {
+  /** The entity's name: 1 to 256 characters, with a letter or digit. */
   name: string;
+  /** What sort of entity it is. */
   type: EntityType;
-  /** Other names of the same entity ("Ana" for "Ana Souza"). */
+  /**
+   * Other names of the same entity ("Ana" for "Ana Souza"): at most 64, each 1 to 256
+   * characters with a letter or digit (default none).
+   */
   aliases?: string[];
 }
 
@@ -90,10 +127,16 @@ export type EntityType = 'PERSON' | 'ORGANIZATION' | 'LOCATION' | 'PRODUCT' | 'C
 
 /** A relationship a memory states: `from relation to`; the speaker is `SPEAKER`. */
 export interface RelationMention {
+  /**
+   * The entity the relationship goes from (its name: 1 to 256 characters, with a letter or
+   * digit).
+   */
   from: string;
+  /** The relation. */
   relation: Relation;
+  /** The entity it goes to (its name: 1 to 256 characters, with a letter or digit). */
   to: string;
-  /** 0..1: lower when the statement is hedged. */
+  /** How sure the statement is, 0 to 1: lower when it is hedged. */
   confidence: number;
 }
 
@@ -108,45 +151,75 @@ export type Source = 'user' | 'agent' | 'conversation' | 'import';
 
 /** Arguments of `extract`. */
 export interface ExtractArgs {
+  /** The text to extract memories from: not blank, at most 50,000 characters. */
   content: string;
 }
 
 /** Arguments of `seed`. */
 export interface SeedArgs {
+  /** The memories to store, in order, in one transaction (at most 10,000). */
   items: NewMemory[];
 }
 
 /** A structured memory to store. Only `entity_id` and `content` are required. */
 export interface NewMemory {
+  /**
+   * The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+   * `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
+   */
   entity_id: string;
+  /** What to remember: not blank, at most 50,000 characters (stored trimmed). */
   content: string;
-  /** Default EVENT. */
+  /** The memory type, which sets how fast it decays (default EVENT). */
   type?: MemoryType | null;
-  /** Default fact. */
+  /** What sort of knowledge it is, for recall filters (default fact). */
   kind?: Kind | null;
-  /** Default working (promoted by use and time). */
+  /** The memory layer (default working; use and time promote it). */
   layer?: Layer | null;
-  /** Default 0.5, then adjusted by surprise. */
+  /** How much it matters, 0 to 1 (default 0.5, then adjusted by how surprising it is). */
   importance?: number | null;
-  /** Default 1.0. */
+  /** How sure the statement is, 0 to 1 (default 1). */
   confidence?: number | null;
-  /** Default 0. */
+  /** How it feels, from -1 (negative) to 1 (positive) (default 0). */
   sentiment?: number | null;
-  /** Default agent (trust 0.7). */
+  /** Who wrote it, which sets its trust (default agent, trust 0.7). */
   source?: Source | null;
-  /** Manual tags. */
+  /**
+   * Manual tags: at most 64, each 1 to 64 characters once trimmed, duplicates dropped (default
+   * none).
+   */
   tags?: string[];
+  /** Pinned memories do not decay (default false). */
   pinned?: boolean;
+  /**
+   * When the memory stops being true (a deadline), in milliseconds since the Unix epoch, 1970 to
+   * 9999 (default none).
+   */
   expires_at?: number | null;
+  /**
+   * A schedule tag starting `cron:`, at most 128 characters (default none; `schedule_create`
+   * checks the full grammar).
+   */
   cron_tag?: string | null;
+  /**
+   * Where it came from (a message id, a document and chunk): 1 to 1,024 characters (default
+   * none).
+   */
   source_ref?: string | null;
+  /** The agent that wrote it (1 to 256 characters of `[A-Za-z0-9_:.-]`; default none). */
   agent_id?: string | null;
+  /**
+   * The conversation session it belongs to (1 to 256 characters of `[A-Za-z0-9_:.-]`; default
+   * none).
+   */
   session_id?: string | null;
+  /** The team it is shared with (1 to 256 characters of `[A-Za-z0-9_:.-]`; default none). */
   team_id?: string | null;
+  /** Who besides the owner's agent may see it (default private). */
   visibility?: Visibility | null;
   /**
-   * When it was first said, for memories brought from elsewhere (not after now; default
-   * now): it ages from then.
+   * When it was first said, in milliseconds since the Unix epoch (not seconds: times before 1973
+   * are refused as a likely unit mistake), not after now (default now): it ages from then.
    */
   created_at?: number | null;
   /** The content's vector, when the caller embeds it. */
@@ -158,21 +231,31 @@ export type Layer = 'working' | 'episodic' | 'semantic' | 'procedural';
 
 /** A search. Only `entity_id` and `query` (or `vector`) are required. */
 export interface SearchRequest {
+  /**
+   * The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+   * `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
+   */
   entity_id: string;
+  /** What to look for, in words: at most 10,000 characters; may be empty when `vector` is given. */
   query: string;
   /** The query's vector, when the caller embeds it; else the engine's embedder is used. */
   vector?: Vector | null;
-  /** Results wanted (1..=1000, default 10). */
+  /** Results wanted, 1 to 1,000 (default 10). */
   limit?: number | null;
+  /** How hits are ordered among comparably relevant ones (default balanced). */
   mode?: RankMode;
+  /** Which kinds of memory may appear (default full_context: every kind). */
   recall?: RecallFilter;
-  /** Search ARCHIVED memories too. */
+  /**
+   * Search ARCHIVED memories too (default false: only when the others give too few good
+   * answers).
+   */
   include_archived?: boolean;
   /** Only these types (any when empty). */
   types?: MemoryType[];
   /**
-   * Drop hits whose relevance (`why.relevance`, 0–1, comparable across queries) is below
-   * this (default: the configuration's `recall.min_relevance`).
+   * Drop hits whose relevance (`why.relevance`, 0 to 1, comparable across queries) is below this
+   * (default: the configuration's `recall.min_relevance`, 0.1; 0 with `entities`).
    */
   min_score?: number | null;
   /** Only memories that name one of these entities of the owner's graph (names or aliases). */
@@ -187,7 +270,15 @@ export type RecallFilter = 'facts_only' | 'facts_plus_rules' | 'full_context';
 
 /** One memory of one owner. */
 export interface MemoryRef {
+  /**
+   * The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+   * `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
+   */
   entity_id: string;
+  /**
+   * The memory's id, as the write that stored it answered: 1 to 256 characters of
+   * `[A-Za-z0-9_:.-]`.
+   */
   id: string;
 }
 
@@ -196,20 +287,31 @@ export interface MemoryRef {
  * left out.
  */
 export interface ListRequest {
+  /**
+   * The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+   * `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
+   */
   entity_id: string;
+  /** Only memories of these types (any when empty). */
   types?: MemoryType[];
+  /** Only memories in these lifecycle states (any but DELETED when empty). */
   states?: State[];
+  /** Only memories with these validity statuses (any when empty). */
   statuses?: Status[];
+  /** Only memories of these kinds (any when empty). */
   kinds?: Kind[];
+  /** Only memories carrying this tag, manual or automatic (default any). */
   tag?: string | null;
+  /** Only pinned (true) or only unpinned (false) memories (default either). */
   pinned?: boolean | null;
   /**
-   * Only these memories (at most 1,000 ids): a read of several by id that, unlike `get`,
-   * is not an access.
+   * Only these memories (at most 1,000 ids): a read of several by id that, unlike `get`, is not
+   * an access.
    */
   ids?: string[];
-  /** Page size (1..=1000, default 50). */
+  /** Page size, 1 to 1,000 (default 50). */
   limit?: number | null;
+  /** Memories to skip before the page starts, at most 1,000,000,000 (default 0). */
   offset?: number;
   /** Oldest first instead of newest first. */
   oldest_first?: boolean;
@@ -223,42 +325,67 @@ export type Status = 'active' | 'challenged' | 'invalidated' | 'merged' | 'super
 
 /** Arguments of `update`. */
 export interface UpdateArgs {
+  /**
+   * The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+   * `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
+   */
   entity_id: string;
+  /**
+   * The memory's id, as the write that stored it answered: 1 to 256 characters of
+   * `[A-Za-z0-9_:.-]`.
+   */
   id: string;
+  /** The changes; fields left out stay as they are. */
   patch: MemoryPatch;
 }
 
 /** Changes for `update`; absent fields stay as they are. */
 export interface MemoryPatch {
+  /** New content: not blank, at most 50,000 characters; re-hashed, re-embedded and re-indexed. */
   content?: string | null;
   /** Vector for the new content, when the caller embeds it. */
   vector?: Vector | null;
+  /** A new memory type. */
   type?: MemoryType | null;
+  /** A new kind. */
   kind?: Kind | null;
+  /** A new importance, 0 to 1. */
   importance?: number | null;
+  /** A new confidence, 0 to 1. */
   confidence?: number | null;
+  /** A new sentiment, from -1 to 1. */
   sentiment?: number | null;
-  /** Replaces the manual tags. */
+  /** Replaces the manual tags: at most 64, each 1 to 64 characters once trimmed. */
   tags?: string[] | null;
+  /** A new expiry (a deadline), in milliseconds since the Unix epoch, 1970 to 9999. */
   expires_at?: number | null;
+  /** A new source reference: 1 to 1,024 characters. */
   source_ref?: string | null;
 }
 
 /** One owner. */
 export interface OwnerRef {
+  /**
+   * The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+   * `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
+   */
   entity_id: string;
 }
 
 /** A memory by its id alone. */
 export interface IdRef {
+  /** The id of the memory to find the owner of. */
   id: string;
 }
 
 /** Arguments of `sample`. */
 export interface SampleRequest {
-  /** Only this owner's memories (every owner's when absent). */
+  /**
+   * Only this owner's memories (every owner's when absent): 1 to 256 characters of
+   * `[A-Za-z0-9_:.-]`.
+   */
   entity_id?: string | null;
-  /** How many (1..=1000, default 10). */
+  /** How many memories to draw, 1 to 1,000 (default 10). */
   limit?: number | null;
 }
 
@@ -267,37 +394,68 @@ export type NoArgs = Record<string, never>;
 
 /** Arguments of `pin`. */
 export interface PinArgs {
+  /**
+   * The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+   * `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
+   */
   entity_id: string;
+  /**
+   * The memory's id, as the write that stored it answered: 1 to 256 characters of
+   * `[A-Za-z0-9_:.-]`.
+   */
   id: string;
+  /** True to pin (the memory no longer decays), false to unpin. */
   pinned: boolean;
 }
 
 /** Arguments of `set_status`. */
 export interface SetStatusArgs {
+  /**
+   * The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+   * `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
+   */
   entity_id: string;
+  /**
+   * The memory's id, as the write that stored it answered: 1 to 256 characters of
+   * `[A-Za-z0-9_:.-]`.
+   */
   id: string;
+  /** The new validity status; it must differ from the memory's current one. */
   status: Status;
+  /** Why, written to the memory's status history: 1 to 1,000 characters once trimmed. */
   reason: string;
 }
 
 /** Which memory's links to read. */
 export interface RelatedRequest {
+  /**
+   * The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+   * `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
+   */
   entity_id: string;
   /** The memory whose links to follow. */
   id: string;
-  /** Memories wanted (1..=1000, default 10). */
+  /** Memories wanted, 1 to 1,000 (default 10). */
   limit?: number | null;
 }
 
 /** Arguments of `import`: JSONL as made by `export`, or plain records. */
 export interface ImportArgs {
+  /**
+   * One JSON record per line: full records as `export` writes them, or plain records
+   * (`entity_id`, `content` and optional fields as in `seed`).
+   */
   jsonl: string;
 }
 
 /** Arguments of `import_notes`. */
 export interface NotesImport {
+  /**
+   * The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+   * `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
+   */
   entity_id: string;
-  /** The notes, as markdown. */
+  /** The notes, as markdown: at most 1,000,000 characters and 10,000 notes. */
   markdown: string;
   /**
    * Where they come from (a file name): memories get `source_ref` `{source}:{line}`
@@ -308,7 +466,7 @@ export interface NotesImport {
 
 /** Arguments of `Engine::embed`. */
 export interface EmbedRequest {
-  /** The texts (1 to 1,000, each as a memory's content may be). */
+  /** The texts to embed: 1 to 1,000, each not blank and at most 50,000 characters. */
   texts: string[];
 }
 
@@ -320,59 +478,82 @@ export interface ReembedRequest {
 
 /** Filters and paging for `Engine::entities`(crate::Engine::entities). */
 export interface EntitiesRequest {
+  /**
+   * The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+   * `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
+   */
   entity_id: string;
   /** Only these types (any when empty). */
   types?: EntityType[];
   /** Only entities with a name or alias containing this (case-insensitive). */
   query?: string | null;
-  /** Page size (1..=1000, default 50). */
+  /** Page size, 1 to 1,000 (default 50). */
   limit?: number | null;
+  /** Entities to skip before the page starts (default 0). */
   offset?: number;
 }
 
 /** Filters for `Engine::relationships`(crate::Engine::relationships). */
 export interface RelationshipsRequest {
+  /**
+   * The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+   * `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
+   */
   entity_id: string;
   /** Only relationships touching this entity (a name or alias). */
   entity?: string | null;
   /** Only these relations (any when empty). */
   relations?: Relation[];
-  /** Drop relationships weaker than this. */
+  /** Drop relationships weaker than this (strength is 0 to 1; default none dropped). */
   min_strength?: number | null;
   /** Leave out inferred reverse edges. */
   stated_only?: boolean;
-  /** At most this many, strongest first (1..=1000, default 50). */
+  /** At most this many, strongest first, 1 to 1,000 (default 50). */
   limit?: number | null;
 }
 
 /** A breadth-first walk from one entity, for `Engine::traverse`(crate::Engine::traverse). */
 export interface TraverseRequest {
+  /**
+   * The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+   * `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
+   */
   entity_id: string;
   /** Where to start (a name or alias; `user` is the owner). */
   from: string;
-  /** Hops (1..=5, default 2). */
+  /** Hops to walk, 1 to 5 (default 2). */
   depth?: number | null;
   /** Follow only these relations (any when empty). */
   relations?: Relation[];
-  /** Follow only relationships at least this strong. */
+  /** Follow only relationships at least this strong (strength is 0 to 1; default any). */
   min_strength?: number | null;
 }
 
 /** The shortest path between two entities, for `Engine::path`(crate::Engine::path). */
 export interface PathRequest {
+  /**
+   * The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+   * `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
+   */
   entity_id: string;
+  /** The entity to start from (a name or alias; `user` is the owner). */
   from: string;
+  /** The entity to reach (a name or alias). */
   to: string;
-  /** Longest path looked for (1..=5, default 5). */
+  /** Longest path looked for, in hops, 1 to 5 (default 5). */
   max_depth?: number | null;
 }
 
 /** Filters for `Engine::conflicts`(crate::Engine::conflicts). */
 export interface ConflictsRequest {
+  /**
+   * The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+   * `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
+   */
   entity_id: string;
   /** Only open (or only resolved) conflicts. */
   status?: ConflictStatus | null;
-  /** At most this many, newest first (1..=1000, default 50). */
+  /** At most this many, newest first, 1 to 1,000 (default 50). */
   limit?: number | null;
 }
 
@@ -381,10 +562,19 @@ export type ConflictStatus = 'open' | 'resolved';
 
 /** A decision on an open conflict, for `Engine::resolve_conflict`(crate::Engine::resolve_conflict). */
 export interface ResolveRequest {
+  /**
+   * The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+   * `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
+   */
   entity_id: string;
+  /** The conflict's id, as `conflicts` lists it. */
   id: string;
+  /** Which statement stands. */
   resolution: Resolution;
-  /** Why (written to the memories' status history); default "resolved by the user". */
+  /**
+   * Why, written to the memories' status history: 1 to 1,000 characters once trimmed (default
+   * "resolved by the user").
+   */
   reason?: string | null;
 }
 
@@ -393,30 +583,58 @@ export type Resolution = 'keep_existing' | 'use_new' | 'merge' | 'keep_both';
 
 /** A new schedule, for `Engine::schedule_create`(crate::Engine::schedule_create). */
 export interface ScheduleCreate {
+  /**
+   * The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+   * `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
+   */
   entity_id: string;
+  /** What the schedule is for, stored as a PLAN memory: not blank, at most 50,000 characters. */
   content: string;
-  /** `cron:daily:09:00`, `cron:weekly:mon:09:00`, `cron:every:2h`, `cron:once:<RFC 3339>`, … */
+  /**
+   * When it falls due: `cron:hourly`, `cron:daily[:HH:MM]`, `cron:weekly:DAY:HH:MM`,
+   * `cron:weekdays:HH:MM`, `cron:monthly:D:HH:MM`, `cron:every:<duration>` (1 minute to 366
+   * days) or `cron:once:<RFC 3339 time>` (in the future); times in UTC.
+   */
   cron_tag: string;
 }
 
 /** Which schedules `Engine::schedules`(crate::Engine::schedules) lists. */
 export interface SchedulesRequest {
+  /**
+   * The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+   * `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
+   */
   entity_id: string;
-  /** Done and cancelled ones too. */
+  /** Done and cancelled schedules too (default false: only active ones). */
   all?: boolean;
 }
 
 /** One schedule of one owner. */
 export interface ScheduleRef {
+  /**
+   * The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+   * `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
+   */
   entity_id: string;
+  /** The schedule's id (its PLAN memory's). */
   id: string;
 }
 
 /** Changes to a schedule, for `Engine::schedule_update`(crate::Engine::schedule_update). */
 export interface ScheduleUpdate {
+  /**
+   * The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+   * `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
+   */
   entity_id: string;
+  /** The schedule's id (its PLAN memory's). */
   id: string;
+  /** New text: not blank, at most 50,000 characters (default unchanged; give this or `cron_tag`). */
   content?: string | null;
+  /**
+   * A new schedule tag, as `schedule_create` takes it; it falls due from now on (default
+   * unchanged).
+   */
   cron_tag?: string | null;
 }
 
@@ -425,22 +643,34 @@ export interface ScheduleUpdate {
  * `heartbeat` configuration.
  */
 export interface HeartbeatRequest {
+  /**
+   * The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+   * `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
+   */
   entity_id: string;
+  /** How freely the agent may speak up (default: the configuration's, `suggest`). */
   autonomy?: Autonomy | null;
   /** Whether the owner is in a conversation now; by default, a message under 15 min old. */
   in_conversation?: boolean | null;
-  /** The owner's offset from UTC in minutes (−840 … 840). */
+  /** The owner's offset from UTC in minutes, -840 to 840 (default: the configuration's, 0). */
   utc_offset_minutes?: number | null;
+  /** The owner's quiet hours, local time (default: the configuration's, 23 to 7, enabled). */
   quiet_hours?: QuietHours | null;
-  /** How far ahead deadlines count, e.g. "24h", "3d". */
+  /**
+   * How far ahead deadlines count, as a duration such as "24h" or "3d": more than 0 and at most
+   * 366 days (default: the configuration's, 24 hours).
+   */
   deadline_window?: string | null;
-  /** Most items per signal (1–100, default 20). */
+  /** Most items per signal, 1 to 100 (default 20). */
   max_results?: number | null;
   /** Decide but record nothing (no act, no schedule marked surfaced). */
   dry_run?: boolean;
-  /** `heartbeat_context` only: also search memories for this text. */
+  /**
+   * `heartbeat_context` only: also search memories for this text, at most 10,000 characters
+   * (default none).
+   */
   query?: string | null;
-  /** `heartbeat_context` only: how many memories the query returns (default 5). */
+  /** `heartbeat_context` only: how many memories the query returns, 1 to 1,000 (default 5). */
   top_k?: number | null;
 }
 
@@ -455,18 +685,28 @@ export type Autonomy = 'observe' | 'suggest' | 'act';
  * midnight when `start > end`.
  */
 export interface QuietHours {
+  /** Whether quiet hours apply. */
   enabled?: boolean;
+  /** The local hour they begin, 0 to 23. */
   start?: number;
+  /** The local hour they end (exclusive), 0 to 23; before `start` they run past midnight. */
   end?: number;
 }
 
 /** A message of the conversation, for `Engine::record_message`(crate::Engine::record_message). */
 export interface RecordMessage {
+  /**
+   * The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+   * `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
+   */
   entity_id: string;
+  /** Who said it: `user` (the owner) or `agent`. */
   role: MessageRole | null;
+  /** What was said: not blank, at most 50,000 characters. */
   content: string;
+  /** The conversation session (1 to 256 characters of `[A-Za-z0-9_:.-]`; default none). */
   session_id?: string | null;
-  /** The act an agent message delivers. */
+  /** The act an agent message delivers (`act_id` of a heartbeat report; default none). */
   act_id?: string | null;
 }
 
@@ -475,13 +715,18 @@ export type MessageRole = 'user' | 'agent';
 
 /** Arguments of `messages`: an owner's recorded conversation. */
 export interface MessagesRequest {
+  /**
+   * The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+   * `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
+   */
   entity_id: string;
-  /** Messages wanted, newest first (1..=1000, default 50). */
+  /** Messages wanted, newest first, 1 to 1,000 (default 50). */
   limit?: number | null;
 }
 
 /** Per-input outcomes of a write, in input order. */
 export interface WriteReport {
+  /** What happened to each input, in input order. */
   outcomes: Outcome[];
   /** Why the built-in extractor stood in for an LLM's answer (`remember` only). */
   fallback?: string | null;
@@ -491,7 +736,9 @@ export interface WriteReport {
 export type Outcome =
   /** A new memory was stored. */
   | {
+    /** What happened to the input: created, merged, skipped or conflict. */
     action: 'created';
+    /** The id of the memory stored. */
     id: string;
   }
   /**
@@ -499,16 +746,30 @@ export type Outcome =
    * (`absorbed`) now has status merged.
    */
   | {
+    /** What happened to the input: created, merged, skipped or conflict. */
     action: 'merged';
+    /** The id of the new memory holding both. */
     id: string;
+    /** The id of the existing memory merged into it (now with status merged). */
     absorbed: string;
+    /** Cosine similarity of the input and the absorbed memory, 0 to 1. */
     similarity: number;
   }
   /** Nothing stored; `existing` is the memory that made it redundant. */
   | {
+    /** What happened to the input: created, merged, skipped or conflict. */
     action: 'skipped';
+    /** Why nothing was stored. */
     reason: SkipReason;
+    /**
+     * The id of the memory that made the input redundant (none when the extractor found
+     * nothing).
+     */
     existing: string | null;
+    /**
+     * Cosine similarity of the input and that memory, 0 to 1, when they were compared by
+     * vector.
+     */
     similarity: number | null;
   }
   /**
@@ -516,11 +777,17 @@ export type Outcome =
    * memory stored for it (none under keep_existing). `conflict` is listed by `conflicts`.
    */
   | {
+    /** What happened to the input: created, merged, skipped or conflict. */
     action: 'conflict';
+    /** The id of the memory stored for the input (none under keep_existing). */
     id: string | null;
+    /** The id of the memory the input contradicted. */
     existing: string;
+    /** What kind of contradiction it is. */
     kind: ConflictKind;
+    /** What was done about it. */
     mode: ConflictMode;
+    /** The id of the conflict, as `conflicts` lists it. */
     conflict: string;
   };
 
@@ -535,53 +802,83 @@ export type ConflictMode = 'keep_existing' | 'use_new' | 'merge' | 'ask' | 'temp
 
 /** One search result and why it ranked there. */
 export interface SearchHit {
+  /** The memory found. */
   memory: Memory;
+  /** Its composite score under the search's mode (higher ranks first). */
   score: number;
+  /** How the score was made. */
   why: ScoreBreakdown;
 }
 
 /** One stored memory, as every surface returns it. */
 export interface Memory {
+  /** The memory's id, unique in the store. */
   id: string;
+  /** The owner the memory belongs to. */
   entity_id: string;
+  /** The agent that wrote it, if one was named. */
   agent_id: string | null;
+  /** The conversation session it belongs to, if one was named. */
   session_id: string | null;
+  /** The team it is shared with, if any. */
   team_id: string | null;
+  /** Who besides the owner's agent may see it. */
   visibility: Visibility;
+  /** What the memory says. */
   content: string;
   /** SHA-256 (hex) of the normalised content. */
   content_hash: string;
+  /** The memory type, which sets how fast it decays. */
   type: MemoryType;
+  /** What sort of knowledge it holds (fact, procedure, narrative). */
   kind: Kind;
+  /** The memory layer: working, episodic, semantic or procedural. */
   layer: Layer;
+  /** The lifecycle state, driven by retention: ACTIVE, STALE, ARCHIVED or DELETED. */
   state: State;
+  /** The validity status: active, challenged, invalidated, merged or superseded. */
   status: Status;
+  /** The storage tier: hot, warm or archive. */
   tier: Tier;
+  /** How much it matters, 0 to 1. */
   importance: number;
+  /** How sure the statement is, 0 to 1. */
   confidence: number;
+  /** How it feels, from -1 (negative) to 1 (positive). */
   sentiment: number;
+  /** Who wrote it: user, agent, conversation or import. */
   source: Source;
+  /** Trust of its source, 0 to 1 (user 1, agent 0.7, conversation 0.6, import 0.5). */
   trust: number;
+  /** How many times it was used (returned by a search, read with `get`, reinforced). */
   access_count: number;
+  /** When it was last used, in milliseconds since the Unix epoch (none until first used). */
   last_accessed_at: number | null;
   /** Feedback score: reinforce +3, demote −1. */
   feedback: number;
+  /** Whether it is pinned (pinned memories do not decay). */
   pinned: boolean;
   /** Tags added by the caller; the system never removes them. */
   manual_tags: string[];
   /** Tags added by the system. */
   auto_tags: string[];
+  /** When it stops being true, in milliseconds since the Unix epoch (none when it does not). */
   expires_at: number | null;
+  /** Its schedule tag (`cron:…`), when it is a schedule's plan. */
   cron_tag: string | null;
+  /** Where it came from (a message id, a document and chunk), if given. */
   source_ref: string | null;
   /** Surprise at write time (0..1): how far the memory was from its nearest neighbours. */
   surprise: number | null;
   /** For a memory with status `merged`: the memory that absorbed it. */
   merged_into: string | null;
+  /** When it was first said, in milliseconds since the Unix epoch; it ages from then. */
   created_at: number;
+  /** When it was last written, in milliseconds since the Unix epoch. */
   updated_at: number;
-  /** When the current lifecycle state began. */
+  /** When the current lifecycle state began, in milliseconds since the Unix epoch. */
   state_changed_at: number;
+  /** When it was forgotten, in milliseconds since the Unix epoch (none unless DELETED). */
   deleted_at: number | null;
 }
 
@@ -619,25 +916,33 @@ export interface ScoreBreakdown {
    * co-recall when `recall.link_weight` is on (0 when none).
    */
   context: number;
+  /** How recently the memory was used (or made), 0 to 1: 1 / (1 + rate × days since). */
   recency: number;
+  /** How much of the memory is retained by its decay curve, 0 to 1. */
   retention: number;
+  /** The memory's importance, 0 to 1. */
   importance: number;
+  /** The memory's confidence, 0 to 1. */
   confidence: number;
   /** e^(0.2·feedback). */
   feedback_multiplier: number;
   /** Penalty for STALE memories (1 otherwise). */
   state_multiplier: number;
+  /** The ranking mode the score was made under. */
   mode: RankMode;
 }
 
 /** A page of memories from `list`. */
 export interface Page {
+  /** How many memories match the filters in all (not just this page). */
   total: number;
+  /** The memories of this page, in the order asked. */
   memories: Memory[];
 }
 
 /** What `forget_all` did. */
 export interface ForgetAllReport {
+  /** The owner whose memories were forgotten. */
   entity_id: string;
   /** Memories forgotten (soft-deleted; purged after the retention period). */
   forgotten: number;
@@ -645,6 +950,7 @@ export interface ForgetAllReport {
 
 /** Where a memory lives, as answered by `locate`. */
 export interface Location {
+  /** The memory's id, as asked. */
   id: string;
   /** The owner the memory belongs to. */
   entity_id: string;
@@ -658,12 +964,17 @@ export interface StoreStats {
   owners: OwnerCount[];
   /** Memories not deleted. */
   total: number;
+  /** Memories not deleted, by memory type. */
   by_type: Record<string, number>;
   /** Includes DELETED (soft-deleted, not yet purged). */
   by_state: Record<string, number>;
+  /** Memories not deleted, by validity status. */
   by_status: Record<string, number>;
+  /** Memories not deleted, by storage tier. */
   by_tier: Record<string, number>;
+  /** The name of the store's embedding model. */
   embedding_model: string;
+  /** The length of its vectors. */
   embedding_dim: number;
   /** Vectors of memories not deleted, by how they are stored (f32, int8, int4, int2). */
   by_precision: Record<string, number>;
@@ -673,6 +984,7 @@ export interface StoreStats {
 
 /** One owner in the store's counts. */
 export interface OwnerCount {
+  /** The owner. */
   entity_id: string;
   /** Memories not deleted. */
   total: number;
@@ -680,14 +992,19 @@ export interface OwnerCount {
 
 /** One entry of a memory's status audit trail. */
 export interface StatusChange {
+  /** The status before the change. */
   old: Status;
+  /** The status after the change. */
   new: Status;
+  /** Why it changed. */
   reason: string;
+  /** When it changed, in milliseconds since the Unix epoch. */
   changed_at: number;
 }
 
 /** A memory linked to another, and what links them. */
 export interface RelatedMemory {
+  /** The linked memory. */
   memory: Memory;
   /**
    * The stronger of the two links, 0–1: co-recall (+0.1 per co-recall, ×0.95 per day) and
@@ -697,24 +1014,34 @@ export interface RelatedMemory {
   strength: number;
   /** Times searches returned the two together (0 when no co-recall link is formed). */
   co_recalls: number;
-  /** When searches last returned them together. */
+  /**
+   * When searches last returned them together, in milliseconds since the Unix epoch (none
+   * without a co-recall link).
+   */
   last_recalled_at: number | null;
-  /** Tags both carry (their sources aside), and entities of the graph both name, now. */
+  /** Tags both carry (their sources aside), now. */
   shared_tags: string[];
+  /** Entities of the graph both name, now. */
   shared_entities: string[];
 }
 
 /** Counts of one owner's memories. */
 export interface Stats {
+  /** The owner counted. */
   entity_id: string;
   /** Memories not deleted. */
   total: number;
+  /** Memories not deleted, by memory type. */
   by_type: Record<string, number>;
   /** Includes DELETED (soft-deleted, not yet purged). */
   by_state: Record<string, number>;
+  /** Memories not deleted, by validity status. */
   by_status: Record<string, number>;
+  /** Memories not deleted, by storage tier. */
   by_tier: Record<string, number>;
+  /** The name of the store's embedding model. */
   embedding_model: string;
+  /** The length of its vectors. */
   embedding_dim: number;
   /** Vectors of memories not deleted, by how they are stored (f32, int8, int4, int2). */
   by_precision: Record<string, number>;
@@ -726,10 +1053,15 @@ export interface Stats {
 export interface MaintainReport {
   /** Rows whose due time had come and were looked at. */
   examined: number;
+  /** Memories that turned STALE. */
   to_stale: number;
+  /** Memories that were ARCHIVED. */
   to_archived: number;
+  /** Memories that were DELETED (expired or faded out). */
   to_deleted: number;
+  /** Memories promoted to a higher layer. */
   promoted: number;
+  /** Deleted memories removed for good after the retention period. */
   purged: number;
   /**
    * What consolidation did, when the pass ran it (`consolidate`, or `maintain` once its
@@ -740,9 +1072,13 @@ export interface MaintainReport {
 
 /** What one consolidation did, step by step. */
 export interface Consolidation {
+  /** Stale relationships and withdrawn evidence removed from the graph. */
   edges: EdgesReport;
+  /** Automatic tags refreshed. */
   tags: TagsReport;
+  /** Clusters of near-duplicate memories merged. */
   clusters: ClusterReport;
+  /** Memories archived to keep owners within `max_memories`. */
   pruning: PruneReport;
   /** Memories linked by the entities and tags they share. */
   relationships: RelateReport;
@@ -780,6 +1116,7 @@ export interface ClusterReport {
   examined: number;
   /** Clusters merged, and the memories they held. */
   clusters: number;
+  /** Memories those clusters held. */
   merged: number;
   /** Merged memories whose text the host's LLM summarised (when the host has one) … */
   summarised: number;
@@ -788,6 +1125,7 @@ export interface ClusterReport {
    * last reason.
    */
   unsummarised: number;
+  /** Why the last summary failed (none when all succeeded). */
   summary_failure: string | null;
   /** Each cluster merged, in the order merged. */
   merges: ClusterMerge[];
@@ -797,6 +1135,7 @@ export interface ClusterReport {
 
 /** One cluster merged. */
 export interface ClusterMerge {
+  /** The owner of the cluster. */
   entity_id: string;
   /** The new memory the members were merged into. */
   id: string;
@@ -822,7 +1161,9 @@ export interface RelateReport {
   examined: number;
   /** Links made, changed in weight, and removed. */
   linked: number;
+  /** Links whose weight changed. */
   reweighed: number;
+  /** Links removed. */
   unlinked: number;
   /** The step stopped at its bound (the next run goes on from there). */
   more: boolean;
@@ -844,7 +1185,9 @@ export interface TiersReport {
   examined: number;
   /** Memories moved to each tier. */
   to_hot: number;
+  /** Memories moved to the warm tier. */
   to_warm: number;
+  /** Memories moved to the archive tier. */
   to_archive: number;
   /** The step stopped at its bound (the next run goes on from there). */
   more: boolean;
@@ -856,7 +1199,9 @@ export interface QuantiseReport {
   examined: number;
   /** Vectors now stored at each precision that were stored finer. */
   to_int8: number;
+  /** Vectors now stored at 4 bits per element. */
   to_int4: number;
+  /** Vectors now stored at 2 bits per element. */
   to_int2: number;
   /** Bytes the vectors stored coarser no longer take. */
   bytes_saved: number;
@@ -879,14 +1224,17 @@ export interface ImportReport {
 
 /** The store's embedding model, as answered by `embedding_model`. */
 export interface ModelInfo {
+  /** The name of the store's embedding model. */
   model: string;
+  /** The length of its vectors. */
   dimension: number;
 }
 
 /** What `Engine::embed` answers: one vector per text, in order. */
 export interface Embeddings {
-  /** The store's embedder, and its dimension. */
+  /** The store's embedder. */
   model: string;
+  /** The length of its vectors. */
   dimension: number;
   /**
    * Unit-length vectors, as the store keeps and compares them (all zeros for a text none
@@ -897,11 +1245,13 @@ export interface Embeddings {
 
 /** What `Engine::reembed` did. */
 export interface ReembedReport {
-  /** The store's embedder now, and its dimension. */
+  /** The store's embedder now. */
   model: string;
+  /** The length of its vectors. */
   dimension: number;
-  /** The embedder before, and its dimension. */
+  /** The embedder before. */
   previous_model: string;
+  /** The length of its vectors. */
   previous_dimension: number;
   /** Memories embedded again (every owner's, every state). */
   memories: number;
@@ -909,20 +1259,27 @@ export interface ReembedReport {
 
 /** An entity of an owner's graph. */
 export interface Entity {
+  /** The entity's name, as first stated. */
   name: string;
+  /** What sort of entity it is. */
   type: EntityType;
   /** Other names it goes by ("Ana" for "Ana Souza"). */
   aliases: string[];
   /** Memories that named it. */
   mentions: number;
+  /** When a memory first named it, in milliseconds since the Unix epoch. */
   first_seen: number;
+  /** When a memory last named it, in milliseconds since the Unix epoch. */
   last_seen: number;
 }
 
 /** A relationship `from relation to` with its evidence and strength. */
 export interface Relationship {
+  /** The entity the relationship goes from. */
   from: string;
+  /** The relation. */
   relation: Relation;
+  /** The entity it goes to. */
   to: string;
   /** Memories that stated it. */
   evidence: number;
@@ -932,19 +1289,25 @@ export interface Relationship {
   strength: number;
   /** The reverse of a stated bidirectional relationship, not stated itself. */
   inferred: boolean;
+  /** When it was first stated, in milliseconds since the Unix epoch. */
   first_seen: number;
+  /** When it was last stated, in milliseconds since the Unix epoch. */
   last_seen: number;
 }
 
 /** What a traversal reached: nodes in the order found, and the edges followed. */
 export interface Traversal {
+  /** The entities reached, the start first, in the order reached. */
   nodes: Node[];
+  /** The relationships walked. */
   edges: Relationship[];
 }
 
 /** One entity reached by a traversal. */
 export interface Node {
+  /** The entity's name. */
   name: string;
+  /** What sort of entity it is. */
   type: EntityType;
   /** Hops from the start. */
   depth: number;
@@ -955,16 +1318,21 @@ export interface Node {
  * point back along the path); empty and `found: false` when none is within reach.
  */
 export interface GraphPath {
+  /** Whether a path was found within `max_depth` hops. */
   found: boolean;
+  /** The relationships of the path, from `from` to `to` (empty when none was found). */
   hops: Relationship[];
 }
 
 /** A conflict between a new statement and an existing memory. */
 export interface Conflict {
+  /** The conflict's id. */
   id: string;
+  /** What kind of contradiction it is. */
   kind: ConflictKind;
   /** The mode applied when it was found. */
   mode: ConflictMode;
+  /** Whether it is open or resolved. */
   status: ConflictStatus;
   /** The memory stored for the new statement (none when it was not stored). */
   memory: string | null;
@@ -972,39 +1340,54 @@ export interface Conflict {
   content: string;
   /** The memory it contradicted. */
   existing: string;
+  /** What the contradicted memory said. */
   existing_content: string;
+  /** How it was resolved (none while open). */
   resolution: Resolution | null;
+  /** Why it was resolved so (none while open). */
   reason: string | null;
+  /** When it was found, in milliseconds since the Unix epoch. */
   created_at: number;
+  /** When it was resolved, in milliseconds since the Unix epoch (none while open). */
   resolved_at: number | null;
 }
 
 /** A schedule. */
 export interface Schedule {
-  /** The id of its PLAN memory. */
+  /** The id of its PLAN memory, which also addresses the schedule. */
   id: string;
+  /** What the schedule is for. */
   content: string;
+  /** When it falls due (`cron:daily:09:00`, `cron:every:2h`, …). */
   cron_tag: string;
+  /** Whether it is active, done or cancelled. */
   status: ScheduleStatus;
-  /** When it next falls due (none once done or cancelled). */
+  /** When it next falls due, in milliseconds since the Unix epoch (none once done or cancelled). */
   next_due_at: number | null;
   /** Due times that passed without an acknowledgement. */
   missed: number;
+  /** When it was last acknowledged, in milliseconds since the Unix epoch (none until then). */
   acknowledged_at: number | null;
+  /** When it was created, in milliseconds since the Unix epoch. */
   created_at: number;
 }
 
 /** Whether a schedule still falls due. */
-export type ScheduleStatus = 'active' | 'cancelled' | 'done';
+export type ScheduleStatus = 'active' | 'done' | 'cancelled';
 
 /** What `heartbeat_check` answers. */
 export interface HeartbeatReport {
+  /** The owner checked. */
   entity_id: string;
+  /** When the check ran, in milliseconds since the Unix epoch. */
   checked_at: number;
+  /** Whether the agent should speak up now. */
   should_act: boolean;
+  /** Why it should or should not. */
   decision_reason: DecisionReason;
   /** Urgency of what is surfaced (none when nothing is). */
   urgency_tier: Urgency | null;
+  /** The autonomy the decision followed. */
   autonomy: Autonomy;
   /** First 16 hex of SHA-256 over the surfaced signals' keys (empty when none). */
   fingerprint: string;
@@ -1012,7 +1395,9 @@ export interface HeartbeatReport {
   confluence_score: number;
   /** The cooldown in force, in ms, after the time-of-day and response-rate factors. */
   cooldown_ms: number;
+  /** The owner's time of day, local time. */
   time_period: TimePeriod;
+  /** Whether the owner is in a conversation now. */
   in_conversation: boolean;
   /** Share of the last week's acts the owner answered within 2 h (1 with fewer than 3). */
   response_rate: number;
@@ -1026,18 +1411,34 @@ export interface HeartbeatReport {
   nudge: Memory | null;
   /** Every signal found, most urgent first. */
   signals: Signal[];
+  /** Schedules due now. */
   scheduled: Schedule[];
+  /**
+   * Memories whose deadline (`expires_at`) falls within the deadline window, or has just
+   * passed.
+   */
   deadlines: Memory[];
+  /** Open conflicts. */
   conflicts: Conflict[];
+  /** The latest session and whether it was left open (none without one). */
   continuity: Continuity | null;
+  /** Monitors not touched within the monitor cadence. */
   stale_monitors: Memory[];
+  /** Open plans and activities important enough to mention. */
   pending_work: Memory[];
+  /** Progress of the owner's plans. */
   goal_progress: GoalProgress[];
+  /** Questions asked and not answered yet. */
   knowledge_gaps: KnowledgeGap[];
+  /** Good news: plans done, sentiment up, relationships renewed. */
   positive_deltas: PositiveDelta[];
+  /** Important memories about to turn STALE for lack of use. */
   decaying: Memory[];
+  /** How the owner's mood moves (none with too few memories). */
   sentiment_trend: SentimentTrend | null;
+  /** People and organisations not mentioned for a while. */
   relationship_alerts: RelationshipAlert[];
+  /** Topics that come up on the same weekday. */
   behavioral_patterns: Pattern[];
   /** The surfaced signals as plain text for an agent's prompt. */
   summary: string;
@@ -1054,6 +1455,7 @@ export type TimePeriod = 'morning' | 'working' | 'evening' | 'late_night' | 'qui
 
 /** One signal the scan found. */
 export interface Signal {
+  /** What the signal is about. */
   kind: SignalKind;
   /** Its tier after freshness and `critical`/`urgent`/`low-priority`/`backlog` tags. */
   tier: Urgency;
@@ -1072,14 +1474,17 @@ export type SignalKind = 'scheduled' | 'deadlines' | 'conflicts' | 'continuity' 
 export interface Continuity {
   /** The session's newest CONTEXT/ACTIVITY memories, newest first (at most 5). */
   last_memories: Memory[];
+  /** Hours since the session's newest memory. */
   session_age_hours: number;
   /** The session left an activity or plan open. */
   was_interrupted: boolean;
+  /** One line suggesting how to pick the session up again. */
   resume_suggestion: string;
 }
 
 /** How one goal is going. */
 export interface GoalProgress {
+  /** The PLAN memory the goal is. */
   plan: Memory;
   /** ACTIVITY memories that work towards it (stored vectors, or shared entities). */
   activities: string[];
@@ -1087,6 +1492,7 @@ export interface GoalProgress {
   progress: number;
   /** Days to its deadline (negative when past), if it has one. */
   days_left: number | null;
+  /** Whether it is on track, at risk, overdue or done. */
   status: GoalStatus;
 }
 
@@ -1095,14 +1501,19 @@ export type GoalStatus = 'no_activity' | 'stalled' | 'at_risk' | 'on_track';
 
 /** A question stored in memory that nothing answers yet. */
 export interface KnowledgeGap {
+  /** The id of the memory holding the open question. */
   memory_id: string;
+  /** The question still open. */
   question: string;
+  /** When it was asked, in milliseconds since the Unix epoch. */
   asked_at: number;
 }
 
 /** Something that got better since the agent last spoke up. */
 export interface PositiveDelta {
+  /** What sort of good news it is. */
   kind: DeltaKind;
+  /** One line saying what went well. */
   description: string;
   /** The plan's memory id, the entity's name, or "sentiment". */
   subject: string;
@@ -1113,8 +1524,11 @@ export type DeltaKind = 'goal_improved' | 'entity_reengaged' | 'sentiment_improv
 
 /** The owner's recent sentiment against the one before. */
 export interface SentimentTrend {
+  /** Mean sentiment of the recent memories, -1 to 1. */
   recent_avg: number;
+  /** Mean sentiment of the memories before them, -1 to 1. */
   previous_avg: number;
+  /** Whether sentiment is rising, falling or stable. */
   direction: Trend;
   /** |recent − previous|. */
   delta: number;
@@ -1127,11 +1541,15 @@ export type Trend = 'declining' | 'stable' | 'improving';
 
 /** Someone gone silent while plans involve them. */
 export interface RelationshipAlert {
+  /** The entity's name. */
   entity: string;
+  /** What sort of entity it is. */
   entity_type: EntityType;
+  /** Days since a memory last named it. */
   days_silent: number;
   /** Live PLAN memories naming the entity. */
   related_plans: string[];
+  /** How pressing the silence is. */
   urgency: AlertLevel;
 }
 
@@ -1140,9 +1558,11 @@ export type AlertLevel = 'attention' | 'urgent';
 
 /** Something the owner does on this weekday. */
 export interface Pattern {
+  /** One line saying what recurs. */
   description: string;
   /** A memory type (lower case) or a tag. */
   topic: string;
+  /** The weekday it comes up on (Monday … Sunday). */
   day_of_week: string;
   /** Distinct same-weekday dates of the last 90 days it came up on. */
   days: number;
@@ -1152,6 +1572,7 @@ export interface Pattern {
 
 /** What `heartbeat_context` answers: the check, and what an agent needs to word it. */
 export interface HeartbeatContext {
+  /** The heartbeat's report, as `heartbeat_check` gives it. */
   report: HeartbeatReport;
   /** The agent's last recorded messages, newest first, so it does not repeat itself. */
   recent_messages: Message[];
@@ -1161,11 +1582,17 @@ export interface HeartbeatContext {
 
 /** A recorded message. */
 export interface Message {
+  /** The message's id. */
   id: string;
+  /** Who said it: `user` or `agent`. */
   role: MessageRole;
+  /** What was said. */
   content: string;
+  /** The conversation session, if one was named. */
   session_id: string | null;
+  /** The act an agent message delivered, if any. */
   act_id: string | null;
+  /** When it was recorded, in milliseconds since the Unix epoch. */
   at: number;
 }
 

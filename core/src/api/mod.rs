@@ -308,13 +308,18 @@ calls! {
 #[serde(default, deny_unknown_fields)]
 #[schemars(extend("required" = ["entity_id"]))]
 pub struct RememberArgs {
+    /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+    /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
+    #[schemars(pattern(crate::field::ID_PATTERN))]
     pub entity_id: String,
-    /// The piece of conversation (a chat capture's `User:` / `Assistant:` lines keep only the
-    /// user's turns). Required unless `messages` is given.
+    /// The piece of conversation, at most 50,000 characters (a chat capture's `User:` /
+    /// `Assistant:` lines keep only the user's turns). Required unless `messages` is given.
+    #[schemars(length(max = crate::field::MAX_CONTENT_CHARS))]
     pub content: String,
-    /// The conversation as role-tagged messages instead of `content`: only what the user
-    /// said is remembered.
+    /// The conversation as role-tagged messages instead of `content` (at least one): only what
+    /// the user said is remembered.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 1))]
     pub messages: Option<Vec<ChatMessage>>,
     /// Memories the host already extracted from `content` (an LLM extractor, or `extract`
     /// plus host vectors); when absent the engine's extractor runs.
@@ -324,19 +329,30 @@ pub struct RememberArgs {
     /// when it cannot be used the built-in extractor runs and the report says why.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub llm_output: Option<String>,
+    /// The agent that took part, stored with each memory (1 to 256 characters of `[A-Za-z0-9_:.-]`;
+    /// default none).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(pattern(crate::field::ID_PATTERN))]
     pub agent_id: Option<String>,
+    /// The conversation session, stored with each memory; memories of one session lend each other
+    /// relevance in search (1 to 256 characters of `[A-Za-z0-9_:.-]`; default none).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(pattern(crate::field::ID_PATTERN))]
     pub session_id: Option<String>,
+    /// Where the conversation came from (a message id, a document and chunk): 1 to 1,024
+    /// characters, stored with each memory (default none).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 1, max = crate::field::MAX_SOURCE_REF_CHARS))]
     pub source_ref: Option<String>,
-    /// The team the memories are shared with (stored with them).
+    /// The team the memories are shared with, stored with them (1 to 256 characters of
+    /// `[A-Za-z0-9_:.-]`; default none).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(pattern(crate::field::ID_PATTERN))]
     pub team_id: Option<String>,
     /// Who besides the owner's agent may see them (default private).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub visibility: Option<Visibility>,
-    /// Default conversation (trust 0.6).
+    /// Who said it, which sets the memories' trust (default conversation, trust 0.6).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub source: Option<Source>,
 }
@@ -359,6 +375,8 @@ impl RememberArgs {
 #[serde(default, deny_unknown_fields)]
 #[schemars(extend("required" = ["content"]))]
 pub struct ExtractArgs {
+    /// The text to extract memories from: not blank, at most 50,000 characters.
+    #[schemars(length(min = 1, max = crate::field::MAX_CONTENT_CHARS))]
     pub content: String,
 }
 
@@ -367,6 +385,8 @@ pub struct ExtractArgs {
 #[serde(default, deny_unknown_fields)]
 #[schemars(extend("required" = ["items"]))]
 pub struct SeedArgs {
+    /// The memories to store, in order, in one transaction (at most 10,000).
+    #[schemars(length(max = crate::write::MAX_BATCH))]
     pub items: Vec<NewMemory>,
 }
 
@@ -375,7 +395,13 @@ pub struct SeedArgs {
 #[serde(default, deny_unknown_fields)]
 #[schemars(extend("required" = ["entity_id", "id"]))]
 pub struct MemoryRef {
+    /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+    /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
+    #[schemars(pattern(crate::field::ID_PATTERN))]
     pub entity_id: String,
+    /// The memory's id, as the write that stored it answered: 1 to 256 characters of
+    /// `[A-Za-z0-9_:.-]`.
+    #[schemars(pattern(crate::field::ID_PATTERN))]
     pub id: String,
 }
 
@@ -384,6 +410,8 @@ pub struct MemoryRef {
 #[serde(default, deny_unknown_fields)]
 #[schemars(extend("required" = ["id"]))]
 pub struct IdRef {
+    /// The id of the memory to find the owner of.
+    #[schemars(pattern(crate::field::ID_PATTERN))]
     pub id: String,
 }
 
@@ -392,6 +420,9 @@ pub struct IdRef {
 #[serde(default, deny_unknown_fields)]
 #[schemars(extend("required" = ["entity_id"]))]
 pub struct OwnerRef {
+    /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+    /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
+    #[schemars(pattern(crate::field::ID_PATTERN))]
     pub entity_id: String,
 }
 
@@ -400,8 +431,15 @@ pub struct OwnerRef {
 #[serde(default, deny_unknown_fields)]
 #[schemars(extend("required" = ["entity_id", "id", "patch"]))]
 pub struct UpdateArgs {
+    /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+    /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
+    #[schemars(pattern(crate::field::ID_PATTERN))]
     pub entity_id: String,
+    /// The memory's id, as the write that stored it answered: 1 to 256 characters of
+    /// `[A-Za-z0-9_:.-]`.
+    #[schemars(pattern(crate::field::ID_PATTERN))]
     pub id: String,
+    /// The changes; fields left out stay as they are.
     pub patch: MemoryPatch,
 }
 
@@ -410,8 +448,15 @@ pub struct UpdateArgs {
 #[serde(default, deny_unknown_fields)]
 #[schemars(extend("required" = ["entity_id", "id", "pinned"]))]
 pub struct PinArgs {
+    /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+    /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
+    #[schemars(pattern(crate::field::ID_PATTERN))]
     pub entity_id: String,
+    /// The memory's id, as the write that stored it answered: 1 to 256 characters of
+    /// `[A-Za-z0-9_:.-]`.
+    #[schemars(pattern(crate::field::ID_PATTERN))]
     pub id: String,
+    /// True to pin (the memory no longer decays), false to unpin.
     pub pinned: bool,
 }
 
@@ -419,9 +464,18 @@ pub struct PinArgs {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SetStatusArgs {
+    /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+    /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
+    #[schemars(pattern(crate::field::ID_PATTERN))]
     pub entity_id: String,
+    /// The memory's id, as the write that stored it answered: 1 to 256 characters of
+    /// `[A-Za-z0-9_:.-]`.
+    #[schemars(pattern(crate::field::ID_PATTERN))]
     pub id: String,
+    /// The new validity status; it must differ from the memory's current one.
     pub status: Status,
+    /// Why, written to the memory's status history: 1 to 1,000 characters once trimmed.
+    #[schemars(length(min = 1, max = crate::field::MAX_REASON_CHARS))]
     pub reason: String,
 }
 
@@ -430,6 +484,8 @@ pub struct SetStatusArgs {
 #[serde(default, deny_unknown_fields)]
 #[schemars(extend("required" = ["jsonl"]))]
 pub struct ImportArgs {
+    /// One JSON record per line: full records as `export` writes them, or plain records
+    /// (`entity_id`, `content` and optional fields as in `seed`).
     pub jsonl: String,
 }
 
@@ -441,7 +497,9 @@ pub struct NoArgs {}
 /// The store's embedding model, as answered by `embedding_model`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ModelInfo {
+    /// The name of the store's embedding model.
     pub model: String,
+    /// The length of its vectors.
     pub dimension: usize,
 }
 

@@ -21,6 +21,7 @@ pub struct Scenario {
     /// Engine settings (the defaults when left out).
     #[serde(default)]
     pub config: Option<Config>,
+    /// The calls, in order.
     pub steps: Vec<Step>,
 }
 
@@ -28,8 +29,12 @@ pub struct Scenario {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Step {
+    /// Moves the clock to this time first, in milliseconds since the Unix epoch (default: it
+    /// stays).
     pub at: Option<Millis>,
+    /// The call's method name.
     pub method: String,
+    /// The call's arguments (default none, as `{}`).
     pub args: Option<Value>,
 }
 

@@ -97,7 +97,8 @@ mod tests {
         assert!(search["properties"]["limit"].is_object());
         assert_eq!(search["properties"]["vector"][EMBEDS], json!("query"));
         let mode = &s["$defs"]["RankMode"];
-        assert_eq!(mode["enum"][0], json!("balanced"));
+        assert_eq!(mode["oneOf"][0]["const"], json!("balanced"));
+        assert!(mode["oneOf"][0]["description"].is_string());
         let seed = s["calls"]
             .as_array()
             .and_then(|c| c.iter().find(|c| c["method"] == "seed"))

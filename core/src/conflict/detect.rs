@@ -12,9 +12,13 @@ use crate::model::MemoryType;
 /// What conflict detection needs to know of a memory.
 #[derive(Debug, Clone, Copy)]
 pub struct Statement<'a> {
+    /// What the memory says.
     pub content: &'a str,
+    /// Its memory type.
     pub memory_type: MemoryType,
+    /// Its sentiment, -1 to 1.
     pub sentiment: f64,
+    /// The relationships it states.
     pub relationships: &'a [RelationMention],
 }
 

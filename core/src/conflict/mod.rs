@@ -21,9 +21,19 @@ pub(crate) use resolve::{find, settle};
 string_enum! {
     /// What kind of contradiction a conflict is.
     ConflictKind, "conflict kind" {
-        Negation = "negation", StatedChange = "stated_change",
-        PreferenceFlip = "preference_flip", ChangedNumber = "changed_number",
-        ChangedPlace = "changed_place", ChangedJob = "changed_job",
+        /// One says the opposite of the other ("likes" / "does not like").
+        Negation = "negation",
+        /// The new one says something changed ("no longer", "switched to").
+        StatedChange = "stated_change",
+        /// A preference turned the other way.
+        PreferenceFlip = "preference_flip",
+        /// The same thing with a different number.
+        ChangedNumber = "changed_number",
+        /// Lives or was born somewhere else.
+        ChangedPlace = "changed_place",
+        /// Works somewhere else.
+        ChangedJob = "changed_job",
+        /// A different partner or relationship.
         ChangedRelationship = "changed_relationship",
     }
 }
@@ -47,13 +57,23 @@ string_enum! {
 
 string_enum! {
     /// Whether a conflict still waits for a decision.
-    ConflictStatus, "conflict status" { Open = "open", Resolved = "resolved" }
+    ConflictStatus, "conflict status" {
+        /// Waiting for a decision.
+        Open = "open",
+        /// Decided.
+        Resolved = "resolved",
+    }
 }
 
 string_enum! {
     /// A decision on an open conflict.
     Resolution, "resolution" {
-        KeepExisting = "keep_existing", UseNew = "use_new", Merge = "merge",
+        /// The existing memory stands; the new one, if stored, is superseded.
+        KeepExisting = "keep_existing",
+        /// The new memory stands; the existing one is superseded.
+        UseNew = "use_new",
+        /// Both statements are merged into one new memory.
+        Merge = "merge",
         /// Both memories stand: the conflict was not one.
         KeepBoth = "keep_both",
     }

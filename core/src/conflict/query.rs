@@ -16,10 +16,13 @@ pub(crate) const DEFAULT_LIMIT: usize = 50;
 /// A conflict between a new statement and an existing memory.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Conflict {
+    /// The conflict's id.
     pub id: String,
+    /// What kind of contradiction it is.
     pub kind: ConflictKind,
     /// The mode applied when it was found.
     pub mode: ConflictMode,
+    /// Whether it is open or resolved.
     pub status: ConflictStatus,
     /// The memory stored for the new statement (none when it was not stored).
     pub memory: Option<String>,
@@ -27,10 +30,15 @@ pub struct Conflict {
     pub content: String,
     /// The memory it contradicted.
     pub existing: String,
+    /// What the contradicted memory said.
     pub existing_content: String,
+    /// How it was resolved (none while open).
     pub resolution: Option<Resolution>,
+    /// Why it was resolved so (none while open).
     pub reason: Option<String>,
+    /// When it was found, in milliseconds since the Unix epoch.
     pub created_at: Millis,
+    /// When it was resolved, in milliseconds since the Unix epoch (none while open).
     pub resolved_at: Option<Millis>,
 }
 
@@ -58,10 +66,14 @@ impl From<ConflictRow> for Conflict {
 #[serde(default, deny_unknown_fields)]
 #[schemars(extend("required" = ["entity_id"]))]
 pub struct ConflictsRequest {
+    /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+    /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
+    #[schemars(pattern(crate::field::ID_PATTERN))]
     pub entity_id: String,
     /// Only open (or only resolved) conflicts.
     pub status: Option<ConflictStatus>,
-    /// At most this many, newest first (1..=1000, default 50).
+    /// At most this many, newest first, 1 to 1,000 (default 50).
+    #[schemars(range(min = 1, max = crate::field::MAX_LIMIT))]
     pub limit: Option<usize>,
 }
 
@@ -69,11 +81,19 @@ pub struct ConflictsRequest {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ResolveRequest {
+    /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+    /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
+    #[schemars(pattern(crate::field::ID_PATTERN))]
     pub entity_id: String,
+    /// The conflict's id, as `conflicts` lists it.
+    #[schemars(pattern(crate::field::ID_PATTERN))]
     pub id: String,
+    /// Which statement stands.
     pub resolution: Resolution,
-    /// Why (written to the memories' status history); default "resolved by the user".
+    /// Why, written to the memories' status history: 1 to 1,000 characters once trimmed (default
+    /// "resolved by the user").
     #[serde(default)]
+    #[schemars(length(min = 1, max = crate::field::MAX_REASON_CHARS))]
     pub reason: Option<String>,
 }
 

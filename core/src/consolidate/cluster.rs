@@ -41,12 +41,14 @@ pub struct ClusterReport {
     pub examined: usize,
     /// Clusters merged, and the memories they held.
     pub clusters: usize,
+    /// Memories those clusters held.
     pub merged: usize,
     /// Merged memories whose text the host's LLM summarised (when the host has one) …
     pub summarised: usize,
     /// … and clusters it could not summarise (they keep every member's sentences), with the
     /// last reason.
     pub unsummarised: usize,
+    /// Why the last summary failed (none when all succeeded).
     pub summary_failure: Option<String>,
     /// Each cluster merged, in the order merged.
     pub merges: Vec<ClusterMerge>,
@@ -57,6 +59,7 @@ pub struct ClusterReport {
 /// One cluster merged.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ClusterMerge {
+    /// The owner of the cluster.
     pub entity_id: String,
     /// The new memory the members were merged into.
     pub id: String,

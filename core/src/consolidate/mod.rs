@@ -99,9 +99,13 @@ impl ConsolidateConfig {
 /// What one consolidation did, step by step.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Consolidation {
+    /// Stale relationships and withdrawn evidence removed from the graph.
     pub edges: EdgesReport,
+    /// Automatic tags refreshed.
     pub tags: TagsReport,
+    /// Clusters of near-duplicate memories merged.
     pub clusters: ClusterReport,
+    /// Memories archived to keep owners within `max_memories`.
     pub pruning: PruneReport,
     /// Memories linked by the entities and tags they share.
     pub relationships: RelateReport,

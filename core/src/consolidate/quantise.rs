@@ -32,7 +32,9 @@ pub struct QuantiseReport {
     pub examined: usize,
     /// Vectors now stored at each precision that were stored finer.
     pub to_int8: usize,
+    /// Vectors now stored at 4 bits per element.
     pub to_int4: usize,
+    /// Vectors now stored at 2 bits per element.
     pub to_int2: usize,
     /// Bytes the vectors stored coarser no longer take.
     pub bytes_saved: u64,

@@ -35,7 +35,9 @@ pub struct RelateReport {
     pub examined: usize,
     /// Links made, changed in weight, and removed.
     pub linked: usize,
+    /// Links whose weight changed.
     pub reweighed: usize,
+    /// Links removed.
     pub unlinked: usize,
     /// The step stopped at its bound (the next run goes on from there).
     pub more: bool,

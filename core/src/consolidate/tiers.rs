@@ -24,7 +24,9 @@ pub struct TiersReport {
     pub examined: usize,
     /// Memories moved to each tier.
     pub to_hot: usize,
+    /// Memories moved to the warm tier.
     pub to_warm: usize,
+    /// Memories moved to the archive tier.
     pub to_archive: usize,
     /// The step stopped at its bound (the next run goes on from there).
     pub more: bool,

@@ -35,8 +35,11 @@ pub enum Precision {
     /// Full precision, as embedded.
     #[default]
     F32,
+    /// 8 bits per element.
     Int8,
+    /// 4 bits per element.
     Int4,
+    /// 2 bits per element.
     Int2,
 }
 

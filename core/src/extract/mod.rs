@@ -36,19 +36,37 @@ pub fn transcript(messages: &[ChatMessage]) -> Result<String> {
 #[serde(default, deny_unknown_fields)]
 #[schemars(extend("required" = ["content"]))]
 pub struct Extracted {
+    /// The memory's text: not blank, at most 50,000 characters.
+    #[schemars(length(min = 1, max = crate::field::MAX_CONTENT_CHARS))]
     pub content: String,
+    /// The memory type, which sets how fast it decays (default CONTEXT).
     #[serde(rename = "type")]
     pub memory_type: MemoryType,
+    /// What sort of knowledge it is (default fact).
     pub kind: Kind,
+    /// How much it matters, 0 to 1 (default 0.5).
+    #[schemars(range(min = 0, max = 1))]
     pub importance: f64,
+    /// How sure the statement is, 0 to 1 (default 1).
+    #[schemars(range(min = 0, max = 1))]
     pub confidence: f64,
-    /// Whether the speaker hedged ("I think", "maybe"); confidence is lower then.
+    /// Whether the speaker hedged ("I think", "maybe"); confidence is lower then (default false).
     pub hedged: bool,
+    /// How it feels, from -1 to 1 (default 0).
+    #[schemars(range(min = -1, max = 1))]
     pub sentiment: f64,
-    /// Keywords, stored as the memory's auto tags.
+    /// Keywords, stored as the memory's auto tags: at most 64, each 1 to 64 characters once
+    /// trimmed.
+    #[schemars(length(max = crate::field::MAX_TAGS), inner(length(min = 1, max = crate::field::MAX_TAG_CHARS)))]
     pub tags: Vec<String>,
+    /// When it stops being true, in milliseconds since the Unix epoch, 1970 to 9999 (default none).
+    #[schemars(range(min = 0, max = crate::clock::MAX_MILLIS))]
     pub expires_at: Option<Millis>,
+    /// The entities it names, for the knowledge graph (at most 64; default none).
+    #[schemars(length(max = crate::graph::MAX_PER_MEMORY))]
     pub entities: Vec<EntityMention>,
+    /// The relationships it states, for the knowledge graph (at most 64; default none).
+    #[schemars(length(max = crate::graph::MAX_PER_MEMORY))]
     pub relationships: Vec<RelationMention>,
     /// The content's vector, when the host embeds what an extractor found.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -103,7 +121,9 @@ pub trait Extractor {
 /// What an extraction found, and why the built-in extractor stood in, if it did.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Extraction {
+    /// The memories found, in the order found.
     pub memories: Vec<Extracted>,
+    /// Why the built-in extractor stood in for an LLM's answer (none when it did not).
     pub fallback: Option<String>,
 }
 

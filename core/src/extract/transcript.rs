@@ -15,6 +15,8 @@ pub struct ChatMessage {
     /// `user` (also `human`, `me`), or the agent's side: `assistant`, `ai`, `bot`, `agent`,
     /// `model`, `system`, `tool`.
     pub role: String,
+    /// What was said: not blank.
+    #[schemars(length(min = 1))]
     pub content: String,
 }
 

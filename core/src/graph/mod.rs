@@ -20,7 +20,7 @@ pub use query::{
     EntitiesRequest, Entity, GraphPath, Node, PathRequest, Relationship, RelationshipsRequest,
     Traversal, TraverseRequest,
 };
-pub(crate) use record::{check, record};
+pub(crate) use record::{check, record, MAX_PER_MEMORY};
 pub(crate) use sql::{
     by_key, entities_named_by, entity, memories_naming, memory_graph, naming_the_same, stating,
 };
@@ -29,11 +29,16 @@ pub(crate) use sql::{
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct EntityMention {
+    /// The entity's name: 1 to 256 characters, with a letter or digit.
+    #[schemars(length(min = 1, max = MAX_NAME_CHARS))]
     pub name: String,
+    /// What sort of entity it is.
     #[serde(rename = "type")]
     pub entity_type: EntityType,
-    /// Other names of the same entity ("Ana" for "Ana Souza").
+    /// Other names of the same entity ("Ana" for "Ana Souza"): at most 64, each 1 to 256
+    /// characters with a letter or digit (default none).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(length(max = MAX_PER_MEMORY), inner(length(min = 1, max = MAX_NAME_CHARS)))]
     pub aliases: Vec<String>,
 }
 
@@ -41,10 +46,17 @@ pub struct EntityMention {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RelationMention {
+    /// The entity the relationship goes from (its name: 1 to 256 characters, with a letter or
+    /// digit).
+    #[schemars(length(min = 1, max = MAX_NAME_CHARS))]
     pub from: String,
+    /// The relation.
     pub relation: Relation,
+    /// The entity it goes to (its name: 1 to 256 characters, with a letter or digit).
+    #[schemars(length(min = 1, max = MAX_NAME_CHARS))]
     pub to: String,
-    /// 0..1: lower when the statement is hedged.
+    /// How sure the statement is, 0 to 1: lower when it is hedged.
+    #[schemars(range(min = 0, max = 1))]
     pub confidence: f64,
 }
 
@@ -55,30 +67,130 @@ pub const SPEAKER: &str = "user";
 string_enum! {
     /// What an entity is.
     EntityType, "entity type" {
-        Person = "PERSON", Organization = "ORGANIZATION", Location = "LOCATION",
-        Product = "PRODUCT", Concept = "CONCEPT", Event = "EVENT", Other = "OTHER",
+        /// A person.
+        Person = "PERSON",
+        /// A company, a team, a school, an institution.
+        Organization = "ORGANIZATION",
+        /// A place: a city, a country, an address.
+        Location = "LOCATION",
+        /// A product, a tool, a piece of software.
+        Product = "PRODUCT",
+        /// An idea, a topic, a field.
+        Concept = "CONCEPT",
+        /// Something that happens at a time: a meeting, a trip, a holiday.
+        Event = "EVENT",
+        /// Anything else.
+        Other = "OTHER",
     }
 }
 
 string_enum! {
     /// A typed edge `from → to`, read "from *relation* to".
     Relation, "relation" {
-        WorksAt = "works_at", Employs = "employs", Manages = "manages", ReportsTo = "reports_to",
-        FriendOf = "friend_of", LivesIn = "lives_in", HomeOf = "home_of",
-        ParentOf = "parent_of", ChildOf = "child_of", Dating = "dating", MarriedTo = "married_to",
-        EngagedTo = "engaged_to", ExOf = "ex_of", MemberOf = "member_of", HasMember = "has_member",
-        Founded = "founded", FoundedBy = "founded_by", Uses = "uses", UsedBy = "used_by",
-        Created = "created", CreatedBy = "created_by", CollaboratesWith = "collaborates_with",
-        Mentors = "mentors", MentoredBy = "mentored_by", CompetitorOf = "competitor_of",
-        PartnerOf = "partner_of", ClientOf = "client_of", Serves = "serves",
-        SiblingOf = "sibling_of", Knows = "knows", ColleagueOf = "colleague_of",
-        NeighborOf = "neighbor_of", RoommateOf = "roommate_of", CousinOf = "cousin_of",
-        RelativeOf = "relative_of", GrandparentOf = "grandparent_of",
-        GrandchildOf = "grandchild_of", StudiedAt = "studied_at", Teaches = "teaches",
-        StudentOf = "student_of", Owns = "owns", OwnedBy = "owned_by", HasPet = "has_pet",
-        PetOf = "pet_of", LocatedIn = "located_in", BornIn = "born_in", WorksOn = "works_on",
-        Likes = "likes", Dislikes = "dislikes", InterestedIn = "interested_in",
-        Attends = "attends", Visited = "visited",
+        /// `from` works at `to` (an organisation).
+        WorksAt = "works_at",
+        /// `from` employs `to` (reverse of works_at).
+        Employs = "employs",
+        /// `from` manages `to`.
+        Manages = "manages",
+        /// `from` reports to `to` (reverse of manages).
+        ReportsTo = "reports_to",
+        /// `from` and `to` are friends.
+        FriendOf = "friend_of",
+        /// `from` lives in `to` (a place).
+        LivesIn = "lives_in",
+        /// `from` (a place) is home of `to` (reverse of lives_in).
+        HomeOf = "home_of",
+        /// `from` is a parent of `to`.
+        ParentOf = "parent_of",
+        /// `from` is a child of `to`.
+        ChildOf = "child_of",
+        /// `from` and `to` are dating.
+        Dating = "dating",
+        /// `from` and `to` are married.
+        MarriedTo = "married_to",
+        /// `from` and `to` are engaged.
+        EngagedTo = "engaged_to",
+        /// `from` is an ex-partner of `to`.
+        ExOf = "ex_of",
+        /// `from` is a member of `to` (a group or organisation).
+        MemberOf = "member_of",
+        /// `from` has `to` as a member (reverse of member_of).
+        HasMember = "has_member",
+        /// `from` founded `to`.
+        Founded = "founded",
+        /// `from` was founded by `to`.
+        FoundedBy = "founded_by",
+        /// `from` uses `to` (a product or tool).
+        Uses = "uses",
+        /// `from` is used by `to`.
+        UsedBy = "used_by",
+        /// `from` created `to`.
+        Created = "created",
+        /// `from` was created by `to`.
+        CreatedBy = "created_by",
+        /// `from` and `to` work together.
+        CollaboratesWith = "collaborates_with",
+        /// `from` mentors `to`.
+        Mentors = "mentors",
+        /// `from` is mentored by `to`.
+        MentoredBy = "mentored_by",
+        /// `from` and `to` compete.
+        CompetitorOf = "competitor_of",
+        /// `from` and `to` are partners (in business or life).
+        PartnerOf = "partner_of",
+        /// `from` is a client of `to`.
+        ClientOf = "client_of",
+        /// `from` serves `to` as a client (reverse of client_of).
+        Serves = "serves",
+        /// `from` and `to` are siblings.
+        SiblingOf = "sibling_of",
+        /// `from` knows `to`.
+        Knows = "knows",
+        /// `from` and `to` are colleagues.
+        ColleagueOf = "colleague_of",
+        /// `from` and `to` are neighbours.
+        NeighborOf = "neighbor_of",
+        /// `from` and `to` share a home.
+        RoommateOf = "roommate_of",
+        /// `from` and `to` are cousins.
+        CousinOf = "cousin_of",
+        /// `from` and `to` are relatives.
+        RelativeOf = "relative_of",
+        /// `from` is a grandparent of `to`.
+        GrandparentOf = "grandparent_of",
+        /// `from` is a grandchild of `to`.
+        GrandchildOf = "grandchild_of",
+        /// `from` studied at `to`.
+        StudiedAt = "studied_at",
+        /// `from` teaches `to` (a person or a subject).
+        Teaches = "teaches",
+        /// `from` is a student of `to`.
+        StudentOf = "student_of",
+        /// `from` owns `to`.
+        Owns = "owns",
+        /// `from` is owned by `to`.
+        OwnedBy = "owned_by",
+        /// `from` has `to` as a pet.
+        HasPet = "has_pet",
+        /// `from` is a pet of `to`.
+        PetOf = "pet_of",
+        /// `from` is located in `to` (a place).
+        LocatedIn = "located_in",
+        /// `from` was born in `to` (a place).
+        BornIn = "born_in",
+        /// `from` works on `to` (a project).
+        WorksOn = "works_on",
+        /// `from` likes `to`.
+        Likes = "likes",
+        /// `from` dislikes `to`.
+        Dislikes = "dislikes",
+        /// `from` is interested in `to`.
+        InterestedIn = "interested_in",
+        /// `from` attends `to` (an event or a school).
+        Attends = "attends",
+        /// `from` visited `to`.
+        Visited = "visited",
     }
 }
 

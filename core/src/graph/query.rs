@@ -22,22 +22,29 @@ const DEFAULT_LIMIT: usize = 50;
 /// An entity of an owner's graph.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Entity {
+    /// The entity's name, as first stated.
     pub name: String,
+    /// What sort of entity it is.
     #[serde(rename = "type")]
     pub entity_type: EntityType,
     /// Other names it goes by ("Ana" for "Ana Souza").
     pub aliases: Vec<String>,
     /// Memories that named it.
     pub mentions: i64,
+    /// When a memory first named it, in milliseconds since the Unix epoch.
     pub first_seen: Millis,
+    /// When a memory last named it, in milliseconds since the Unix epoch.
     pub last_seen: Millis,
 }
 
 /// A relationship `from relation to` with its evidence and strength.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Relationship {
+    /// The entity the relationship goes from.
     pub from: String,
+    /// The relation.
     pub relation: Relation,
+    /// The entity it goes to.
     pub to: String,
     /// Memories that stated it.
     pub evidence: i64,
@@ -47,7 +54,9 @@ pub struct Relationship {
     pub strength: f64,
     /// The reverse of a stated bidirectional relationship, not stated itself.
     pub inferred: bool,
+    /// When it was first stated, in milliseconds since the Unix epoch.
     pub first_seen: Millis,
+    /// When it was last stated, in milliseconds since the Unix epoch.
     pub last_seen: Millis,
 }
 
@@ -56,13 +65,18 @@ pub struct Relationship {
 #[serde(default, deny_unknown_fields)]
 #[schemars(extend("required" = ["entity_id"]))]
 pub struct EntitiesRequest {
+    /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+    /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
+    #[schemars(pattern(crate::field::ID_PATTERN))]
     pub entity_id: String,
     /// Only these types (any when empty).
     pub types: Vec<EntityType>,
     /// Only entities with a name or alias containing this (case-insensitive).
     pub query: Option<String>,
-    /// Page size (1..=1000, default 50).
+    /// Page size, 1 to 1,000 (default 50).
+    #[schemars(range(min = 1, max = crate::field::MAX_LIMIT))]
     pub limit: Option<usize>,
+    /// Entities to skip before the page starts (default 0).
     pub offset: usize,
 }
 
@@ -71,16 +85,20 @@ pub struct EntitiesRequest {
 #[serde(default, deny_unknown_fields)]
 #[schemars(extend("required" = ["entity_id"]))]
 pub struct RelationshipsRequest {
+    /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+    /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
+    #[schemars(pattern(crate::field::ID_PATTERN))]
     pub entity_id: String,
     /// Only relationships touching this entity (a name or alias).
     pub entity: Option<String>,
     /// Only these relations (any when empty).
     pub relations: Vec<Relation>,
-    /// Drop relationships weaker than this.
+    /// Drop relationships weaker than this (strength is 0 to 1; default none dropped).
     pub min_strength: Option<f64>,
     /// Leave out inferred reverse edges.
     pub stated_only: bool,
-    /// At most this many, strongest first (1..=1000, default 50).
+    /// At most this many, strongest first, 1 to 1,000 (default 50).
+    #[schemars(range(min = 1, max = crate::field::MAX_LIMIT))]
     pub limit: Option<usize>,
 }
 
@@ -89,21 +107,27 @@ pub struct RelationshipsRequest {
 #[serde(default, deny_unknown_fields)]
 #[schemars(extend("required" = ["entity_id", "from"]))]
 pub struct TraverseRequest {
+    /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+    /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
+    #[schemars(pattern(crate::field::ID_PATTERN))]
     pub entity_id: String,
     /// Where to start (a name or alias; `user` is the owner).
     pub from: String,
-    /// Hops (1..=5, default 2).
+    /// Hops to walk, 1 to 5 (default 2).
+    #[schemars(range(min = 1, max = MAX_DEPTH))]
     pub depth: Option<usize>,
     /// Follow only these relations (any when empty).
     pub relations: Vec<Relation>,
-    /// Follow only relationships at least this strong.
+    /// Follow only relationships at least this strong (strength is 0 to 1; default any).
     pub min_strength: Option<f64>,
 }
 
 /// One entity reached by a traversal.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Node {
+    /// The entity's name.
     pub name: String,
+    /// What sort of entity it is.
     #[serde(rename = "type")]
     pub entity_type: EntityType,
     /// Hops from the start.
@@ -113,7 +137,9 @@ pub struct Node {
 /// What a traversal reached: nodes in the order found, and the edges followed.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Traversal {
+    /// The entities reached, the start first, in the order reached.
     pub nodes: Vec<Node>,
+    /// The relationships walked.
     pub edges: Vec<Relationship>,
 }
 
@@ -122,10 +148,16 @@ pub struct Traversal {
 #[serde(default, deny_unknown_fields)]
 #[schemars(extend("required" = ["entity_id", "from", "to"]))]
 pub struct PathRequest {
+    /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+    /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
+    #[schemars(pattern(crate::field::ID_PATTERN))]
     pub entity_id: String,
+    /// The entity to start from (a name or alias; `user` is the owner).
     pub from: String,
+    /// The entity to reach (a name or alias).
     pub to: String,
-    /// Longest path looked for (1..=5, default 5).
+    /// Longest path looked for, in hops, 1 to 5 (default 5).
+    #[schemars(range(min = 1, max = MAX_DEPTH))]
     pub max_depth: Option<usize>,
 }
 
@@ -133,7 +165,9 @@ pub struct PathRequest {
 /// point back along the path); empty and `found: false` when none is within reach.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct GraphPath {
+    /// Whether a path was found within `max_depth` hops.
     pub found: bool,
+    /// The relationships of the path, from `from` to `to` (empty when none was found).
     pub hops: Vec<Relationship>,
 }
 

@@ -12,7 +12,7 @@ use crate::field::Unit;
 use crate::store::Tx;
 
 /// Most entities or relationships one memory may carry.
-const MAX_PER_MEMORY: usize = 64;
+pub(crate) const MAX_PER_MEMORY: usize = 64;
 
 /// Checks a host extractor's entities and relationships before anything is written.
 pub(crate) fn check(entities: &[EntityMention], relations: &[RelationMention]) -> Result<()> {

@@ -38,7 +38,14 @@ use crate::text;
 string_enum! {
     /// How urgent a signal is, least to most.
     Urgency, "urgency tier" {
-        Low = "low", Normal = "normal", Elevated = "elevated", Immediate = "immediate",
+        /// Can wait.
+        Low = "low",
+        /// Worth mentioning.
+        Normal = "normal",
+        /// Should be mentioned soon.
+        Elevated = "elevated",
+        /// Needs attention now (surfaces even in quiet hours).
+        Immediate = "immediate",
     }
 }
 
@@ -70,12 +77,34 @@ impl Urgency {
 string_enum! {
     /// The 14 signals of the scan.
     SignalKind, "signal" {
-        Scheduled = "scheduled", Deadlines = "deadlines", Conflicts = "conflicts",
-        Continuity = "continuity", StaleMonitors = "stale_monitors",
-        MemoryVelocity = "memory_velocity", PendingWork = "pending_work",
-        GoalProgress = "goal_progress", KnowledgeGaps = "knowledge_gaps",
-        PositiveDeltas = "positive_deltas", Decaying = "decaying", Sentiment = "sentiment",
-        Relationships = "relationships", Patterns = "patterns",
+        /// Schedules due now.
+        Scheduled = "scheduled",
+        /// Deadlines within the window.
+        Deadlines = "deadlines",
+        /// Open conflicts.
+        Conflicts = "conflicts",
+        /// An interrupted session to resume.
+        Continuity = "continuity",
+        /// Monitors not touched within their cadence.
+        StaleMonitors = "stale_monitors",
+        /// Many memories written since the last act.
+        MemoryVelocity = "memory_velocity",
+        /// Open plans and activities.
+        PendingWork = "pending_work",
+        /// Plans stalling or at risk.
+        GoalProgress = "goal_progress",
+        /// Questions left unanswered.
+        KnowledgeGaps = "knowledge_gaps",
+        /// Good news since the last act.
+        PositiveDeltas = "positive_deltas",
+        /// Important memories fading.
+        Decaying = "decaying",
+        /// A change in the owner's mood.
+        Sentiment = "sentiment",
+        /// People and organisations gone silent.
+        Relationships = "relationships",
+        /// Topics that recur on a weekday.
+        Patterns = "patterns",
     }
 }
 
@@ -130,30 +159,58 @@ string_enum! {
 
 string_enum! {
     /// Who wrote a recorded message.
-    MessageRole, "role" { User = "user", Agent = "agent" }
+    MessageRole, "role" {
+        /// The owner.
+        User = "user",
+        /// The agent.
+        Agent = "agent",
+    }
 }
 
 string_enum! {
     /// How a goal (a PLAN) is going, worst first.
     GoalStatus, "goal status" {
-        NoActivity = "no_activity", Stalled = "stalled", AtRisk = "at_risk", OnTrack = "on_track",
+        /// No activity works towards it.
+        NoActivity = "no_activity",
+        /// Activity stopped.
+        Stalled = "stalled",
+        /// Its deadline is near for the progress made.
+        AtRisk = "at_risk",
+        /// Going well.
+        OnTrack = "on_track",
     }
 }
 
 string_enum! {
     /// Direction of the owner's recent sentiment.
-    Trend, "trend" { Declining = "declining", Stable = "stable", Improving = "improving" }
+    Trend, "trend" {
+        /// Worse than before.
+        Declining = "declining",
+        /// About the same.
+        Stable = "stable",
+        /// Better than before.
+        Improving = "improving",
+    }
 }
 
 string_enum! {
     /// How pressing a silent entity is: urgent when a plan naming it is due within 14 days.
-    AlertLevel, "alert level" { Attention = "attention", Urgent = "urgent" }
+    AlertLevel, "alert level" {
+        /// Silent for a while.
+        Attention = "attention",
+        /// Silent, and a plan naming it is due within 14 days.
+        Urgent = "urgent",
+    }
 }
 
 string_enum! {
     /// What got better since the last act.
     DeltaKind, "delta" {
-        GoalImproved = "goal_improved", EntityReengaged = "entity_reengaged",
+        /// A plan moved forward.
+        GoalImproved = "goal_improved",
+        /// Someone silent came back.
+        EntityReengaged = "entity_reengaged",
+        /// The owner's mood improved.
         SentimentImproved = "sentiment_improved",
     }
 }
@@ -164,22 +221,33 @@ string_enum! {
 #[serde(default, deny_unknown_fields)]
 #[schemars(extend("required" = ["entity_id"]))]
 pub struct HeartbeatRequest {
+    /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+    /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
+    #[schemars(pattern(crate::field::ID_PATTERN))]
     pub entity_id: String,
+    /// How freely the agent may speak up (default: the configuration's, `suggest`).
     pub autonomy: Option<Autonomy>,
     /// Whether the owner is in a conversation now; by default, a message under 15 min old.
     pub in_conversation: Option<bool>,
-    /// The owner's offset from UTC in minutes (−840 … 840).
+    /// The owner's offset from UTC in minutes, -840 to 840 (default: the configuration's, 0).
+    #[schemars(range(min = -period::MAX_UTC_OFFSET_MINUTES, max = period::MAX_UTC_OFFSET_MINUTES))]
     pub utc_offset_minutes: Option<i32>,
+    /// The owner's quiet hours, local time (default: the configuration's, 23 to 7, enabled).
     pub quiet_hours: Option<QuietHours>,
-    /// How far ahead deadlines count, e.g. "24h", "3d".
+    /// How far ahead deadlines count, as a duration such as "24h" or "3d": more than 0 and at most
+    /// 366 days (default: the configuration's, 24 hours).
     pub deadline_window: Option<String>,
-    /// Most items per signal (1–100, default 20).
+    /// Most items per signal, 1 to 100 (default 20).
+    #[schemars(range(min = 1, max = MAX_RESULTS))]
     pub max_results: Option<usize>,
     /// Decide but record nothing (no act, no schedule marked surfaced).
     pub dry_run: bool,
-    /// `heartbeat_context` only: also search memories for this text.
+    /// `heartbeat_context` only: also search memories for this text, at most 10,000 characters
+    /// (default none).
+    #[schemars(length(max = crate::recall::MAX_QUERY_CHARS))]
     pub query: Option<String>,
-    /// `heartbeat_context` only: how many memories the query returns (default 5).
+    /// `heartbeat_context` only: how many memories the query returns, 1 to 1,000 (default 5).
+    #[schemars(range(min = 1, max = crate::field::MAX_LIMIT))]
     pub top_k: Option<usize>,
 }
 
@@ -187,8 +255,11 @@ pub struct HeartbeatRequest {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct HeartbeatConfig {
+    /// How freely the agent may speak up (default suggest).
     pub autonomy: Autonomy,
+    /// The owner's offset from UTC in minutes, -840 to 840 (default 0).
     pub utc_offset_minutes: i32,
+    /// The owner's quiet hours, local time (default 23 to 7).
     pub quiet_hours: QuietHours,
     /// Deadlines this many hours ahead are signalled (24).
     pub deadline_window_hours: f64,
@@ -196,6 +267,7 @@ pub struct HeartbeatConfig {
     pub importance_floor: f64,
     /// Monitors not touched for this many hours are stale (24).
     pub monitor_cadence_hours: f64,
+    /// When to check again.
     pub tick: TickConfig,
 }
 
@@ -265,6 +337,7 @@ const RECENT_MESSAGES: usize = 5;
 /// One signal the scan found.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Signal {
+    /// What the signal is about.
     pub kind: SignalKind,
     /// Its tier after freshness and `critical`/`urgent`/`low-priority`/`backlog` tags.
     pub tier: Urgency,
@@ -281,15 +354,18 @@ pub struct Signal {
 pub struct Continuity {
     /// The session's newest CONTEXT/ACTIVITY memories, newest first (at most 5).
     pub last_memories: Vec<Memory>,
+    /// Hours since the session's newest memory.
     pub session_age_hours: f64,
     /// The session left an activity or plan open.
     pub was_interrupted: bool,
+    /// One line suggesting how to pick the session up again.
     pub resume_suggestion: String,
 }
 
 /// How one goal is going.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct GoalProgress {
+    /// The PLAN memory the goal is.
     pub plan: Memory,
     /// ACTIVITY memories that work towards it (stored vectors, or shared entities).
     pub activities: Vec<String>,
@@ -297,21 +373,27 @@ pub struct GoalProgress {
     pub progress: f64,
     /// Days to its deadline (negative when past), if it has one.
     pub days_left: Option<f64>,
+    /// Whether it is on track, at risk, overdue or done.
     pub status: GoalStatus,
 }
 
 /// A question stored in memory that nothing answers yet.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct KnowledgeGap {
+    /// The id of the memory holding the open question.
     pub memory_id: String,
+    /// The question still open.
     pub question: String,
+    /// When it was asked, in milliseconds since the Unix epoch.
     pub asked_at: Millis,
 }
 
 /// Something that got better since the agent last spoke up.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct PositiveDelta {
+    /// What sort of good news it is.
     pub kind: DeltaKind,
+    /// One line saying what went well.
     pub description: String,
     /// The plan's memory id, the entity's name, or "sentiment".
     pub subject: String,
@@ -320,8 +402,11 @@ pub struct PositiveDelta {
 /// The owner's recent sentiment against the one before.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct SentimentTrend {
+    /// Mean sentiment of the recent memories, -1 to 1.
     pub recent_avg: f64,
+    /// Mean sentiment of the memories before them, -1 to 1.
     pub previous_avg: f64,
+    /// Whether sentiment is rising, falling or stable.
     pub direction: Trend,
     /// |recent − previous|.
     pub delta: f64,
@@ -332,20 +417,26 @@ pub struct SentimentTrend {
 /// Someone gone silent while plans involve them.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct RelationshipAlert {
+    /// The entity's name.
     pub entity: String,
+    /// What sort of entity it is.
     pub entity_type: EntityType,
+    /// Days since a memory last named it.
     pub days_silent: i64,
     /// Live PLAN memories naming the entity.
     pub related_plans: Vec<String>,
+    /// How pressing the silence is.
     pub urgency: AlertLevel,
 }
 
 /// Something the owner does on this weekday.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Pattern {
+    /// One line saying what recurs.
     pub description: String,
     /// A memory type (lower case) or a tag.
     pub topic: String,
+    /// The weekday it comes up on (Monday … Sunday).
     pub day_of_week: String,
     /// Distinct same-weekday dates of the last 90 days it came up on.
     pub days: u32,
@@ -356,12 +447,17 @@ pub struct Pattern {
 /// What `heartbeat_check` answers.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct HeartbeatReport {
+    /// The owner checked.
     pub entity_id: String,
+    /// When the check ran, in milliseconds since the Unix epoch.
     pub checked_at: Millis,
+    /// Whether the agent should speak up now.
     pub should_act: bool,
+    /// Why it should or should not.
     pub decision_reason: DecisionReason,
     /// Urgency of what is surfaced (none when nothing is).
     pub urgency_tier: Option<Urgency>,
+    /// The autonomy the decision followed.
     pub autonomy: Autonomy,
     /// First 16 hex of SHA-256 over the surfaced signals' keys (empty when none).
     pub fingerprint: String,
@@ -369,7 +465,9 @@ pub struct HeartbeatReport {
     pub confluence_score: u32,
     /// The cooldown in force, in ms, after the time-of-day and response-rate factors.
     pub cooldown_ms: Millis,
+    /// The owner's time of day, local time.
     pub time_period: TimePeriod,
+    /// Whether the owner is in a conversation now.
     pub in_conversation: bool,
     /// Share of the last week's acts the owner answered within 2 h (1 with fewer than 3).
     pub response_rate: f64,
@@ -383,18 +481,32 @@ pub struct HeartbeatReport {
     pub nudge: Option<Memory>,
     /// Every signal found, most urgent first.
     pub signals: Vec<Signal>,
+    /// Schedules due now.
     pub scheduled: Vec<Schedule>,
+    /// Memories whose deadline (`expires_at`) falls within the deadline window, or has just
+    /// passed.
     pub deadlines: Vec<Memory>,
+    /// Open conflicts.
     pub conflicts: Vec<Conflict>,
+    /// The latest session and whether it was left open (none without one).
     pub continuity: Option<Continuity>,
+    /// Monitors not touched within the monitor cadence.
     pub stale_monitors: Vec<Memory>,
+    /// Open plans and activities important enough to mention.
     pub pending_work: Vec<Memory>,
+    /// Progress of the owner's plans.
     pub goal_progress: Vec<GoalProgress>,
+    /// Questions asked and not answered yet.
     pub knowledge_gaps: Vec<KnowledgeGap>,
+    /// Good news: plans done, sentiment up, relationships renewed.
     pub positive_deltas: Vec<PositiveDelta>,
+    /// Important memories about to turn STALE for lack of use.
     pub decaying: Vec<Memory>,
+    /// How the owner's mood moves (none with too few memories).
     pub sentiment_trend: Option<SentimentTrend>,
+    /// People and organisations not mentioned for a while.
     pub relationship_alerts: Vec<RelationshipAlert>,
+    /// Topics that come up on the same weekday.
     pub behavioral_patterns: Vec<Pattern>,
     /// The surfaced signals as plain text for an agent's prompt.
     pub summary: String,
@@ -403,6 +515,7 @@ pub struct HeartbeatReport {
 /// What `heartbeat_context` answers: the check, and what an agent needs to word it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct HeartbeatContext {
+    /// The heartbeat's report, as `heartbeat_check` gives it.
     pub report: HeartbeatReport,
     /// The agent's last recorded messages, newest first, so it does not repeat itself.
     pub recent_messages: Vec<Message>,
@@ -415,11 +528,19 @@ pub struct HeartbeatContext {
 #[serde(default, deny_unknown_fields)]
 #[schemars(extend("required" = ["entity_id", "role", "content"]))]
 pub struct RecordMessage {
+    /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+    /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
+    #[schemars(pattern(crate::field::ID_PATTERN))]
     pub entity_id: String,
+    /// Who said it: `user` (the owner) or `agent`.
     pub role: Option<MessageRole>,
+    /// What was said: not blank, at most 50,000 characters.
+    #[schemars(length(min = 1, max = crate::field::MAX_CONTENT_CHARS))]
     pub content: String,
+    /// The conversation session (1 to 256 characters of `[A-Za-z0-9_:.-]`; default none).
+    #[schemars(pattern(crate::field::ID_PATTERN))]
     pub session_id: Option<String>,
-    /// The act an agent message delivers.
+    /// The act an agent message delivers (`act_id` of a heartbeat report; default none).
     pub act_id: Option<String>,
 }
 
@@ -428,8 +549,12 @@ pub struct RecordMessage {
 #[serde(default, deny_unknown_fields)]
 #[schemars(extend("required" = ["entity_id"]))]
 pub struct MessagesRequest {
+    /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+    /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
+    #[schemars(pattern(crate::field::ID_PATTERN))]
     pub entity_id: String,
-    /// Messages wanted, newest first (1..=1000, default 50).
+    /// Messages wanted, newest first, 1 to 1,000 (default 50).
+    #[schemars(range(min = 1, max = crate::field::MAX_LIMIT))]
     pub limit: Option<usize>,
 }
 
@@ -446,11 +571,17 @@ pub(crate) fn messages(view: &View, req: &MessagesRequest) -> Result<Vec<Message
 /// A recorded message.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Message {
+    /// The message's id.
     pub id: String,
+    /// Who said it: `user` or `agent`.
     pub role: MessageRole,
+    /// What was said.
     pub content: String,
+    /// The conversation session, if one was named.
     pub session_id: Option<String>,
+    /// The act an agent message delivered, if any.
     pub act_id: Option<String>,
+    /// When it was recorded, in milliseconds since the Unix epoch.
     pub at: Millis,
 }
 

@@ -78,8 +78,13 @@ impl TimePeriod {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct QuietHours {
+    /// Whether quiet hours apply.
     pub enabled: bool,
+    /// The local hour they begin, 0 to 23.
+    #[schemars(range(max = 23))]
     pub start: u32,
+    /// The local hour they end (exclusive), 0 to 23; before `start` they run past midnight.
+    #[schemars(range(max = 23))]
     pub end: u32,
 }
 

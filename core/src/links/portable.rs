@@ -52,7 +52,9 @@ pub struct LinkRecord {
     pub co_recalls: i64,
     /// The strength as stored (decayed to `decayed_at`).
     pub strength: f64,
+    /// When the link was last strengthened, in milliseconds since the Unix epoch.
     pub last_at: Millis,
+    /// When its strength was last decayed, in milliseconds since the Unix epoch.
     pub decayed_at: Millis,
 }
 

@@ -19,16 +19,22 @@ use crate::store::memories;
 #[serde(default, deny_unknown_fields)]
 #[schemars(extend("required" = ["entity_id", "id"]))]
 pub struct RelatedRequest {
+    /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+    /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
+    #[schemars(pattern(crate::field::ID_PATTERN))]
     pub entity_id: String,
     /// The memory whose links to follow.
+    #[schemars(pattern(crate::field::ID_PATTERN))]
     pub id: String,
-    /// Memories wanted (1..=1000, default 10).
+    /// Memories wanted, 1 to 1,000 (default 10).
+    #[schemars(range(min = 1, max = crate::field::MAX_LIMIT))]
     pub limit: Option<usize>,
 }
 
 /// A memory linked to another, and what links them.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct RelatedMemory {
+    /// The linked memory.
     pub memory: Memory,
     /// The stronger of the two links, 0–1: co-recall (+0.1 per co-recall, ×0.95 per day) and
     /// shared content (0.3 per shared tag, half for a tag only the extractor gave, + 0.4 per
@@ -36,10 +42,12 @@ pub struct RelatedMemory {
     pub strength: f64,
     /// Times searches returned the two together (0 when no co-recall link is formed).
     pub co_recalls: i64,
-    /// When searches last returned them together.
+    /// When searches last returned them together, in milliseconds since the Unix epoch (none
+    /// without a co-recall link).
     pub last_recalled_at: Option<Millis>,
-    /// Tags both carry (their sources aside), and entities of the graph both name, now.
+    /// Tags both carry (their sources aside), now.
     pub shared_tags: Vec<String>,
+    /// Entities of the graph both name, now.
     pub shared_entities: Vec<String>,
 }
 

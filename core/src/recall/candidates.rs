@@ -12,6 +12,7 @@ use crate::text;
 /// A candidate memory and its relevance to the query (what the cache stores).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Candidate {
+    /// The memory's row in the store.
     pub pk: i64,
     /// Cosine similarity to the query vector.
     pub vector: f64,

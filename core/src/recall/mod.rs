@@ -54,21 +54,30 @@ impl Default for RecallFilter {
 #[serde(default, deny_unknown_fields)]
 #[schemars(extend("required" = ["entity_id", "query"]))]
 pub struct SearchRequest {
+    /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+    /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
+    #[schemars(pattern(crate::field::ID_PATTERN))]
     pub entity_id: String,
+    /// What to look for, in words: at most 10,000 characters; may be empty when `vector` is given.
+    #[schemars(length(max = MAX_QUERY_CHARS))]
     pub query: String,
     /// The query's vector, when the caller embeds it; else the engine's embedder is used.
     #[schemars(extend("x-embeds" = "query"))]
     pub vector: Option<Vec<f32>>,
-    /// Results wanted (1..=1000, default 10).
+    /// Results wanted, 1 to 1,000 (default 10).
+    #[schemars(range(min = 1, max = crate::field::MAX_LIMIT))]
     pub limit: Option<usize>,
+    /// How hits are ordered among comparably relevant ones (default balanced).
     pub mode: RankMode,
+    /// Which kinds of memory may appear (default full_context: every kind).
     pub recall: RecallFilter,
-    /// Search ARCHIVED memories too.
+    /// Search ARCHIVED memories too (default false: only when the others give too few good
+    /// answers).
     pub include_archived: bool,
     /// Only these types (any when empty).
     pub types: Vec<MemoryType>,
-    /// Drop hits whose relevance (`why.relevance`, 0–1, comparable across queries) is below
-    /// this (default: the configuration's `recall.min_relevance`).
+    /// Drop hits whose relevance (`why.relevance`, 0 to 1, comparable across queries) is below this
+    /// (default: the configuration's `recall.min_relevance`, 0.1; 0 with `entities`).
     pub min_score: Option<f64>,
     /// Only memories that name one of these entities of the owner's graph (names or aliases).
     pub entities: Vec<String>,
@@ -77,8 +86,11 @@ pub struct SearchRequest {
 /// One search result and why it ranked there.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct SearchHit {
+    /// The memory found.
     pub memory: Memory,
+    /// Its composite score under the search's mode (higher ranks first).
     pub score: f64,
+    /// How the score was made.
     pub why: ScoreBreakdown,
 }
 

@@ -15,8 +15,16 @@ use crate::model::{string_enum, Memory, State, Status};
 string_enum! {
     /// Ranking mode: how much each signal weighs in the composite score.
     RankMode, "mode" {
-        Balanced = "balanced", Recent = "recent", Important = "important",
-        Historical = "historical", Comprehensive = "comprehensive",
+        /// Relevance first, recency, retention and importance alike (0.35/0.20/0.20/0.20/0.05).
+        Balanced = "balanced",
+        /// The recently used first (recency weighs 0.50).
+        Recent = "recent",
+        /// The important first (importance weighs 0.35).
+        Important = "important",
+        /// The well retained, whenever they were used (relevance 0.50, retention 0.25).
+        Historical = "historical",
+        /// Relevance above all, the rest evenly (0.45/0.15/0.15/0.20/0.05).
+        Comprehensive = "comprehensive",
     }
 }
 
@@ -31,10 +39,15 @@ impl Default for RankMode {
 /// Weights of the composite score.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Weights {
+    /// Weight of relevance relative to the best match.
     pub semantic: f64,
+    /// Weight of recency.
     pub recency: f64,
+    /// Weight of retention.
     pub retention: f64,
+    /// Weight of importance.
     pub importance: f64,
+    /// Weight of confidence.
     pub confidence: f64,
 }
 
@@ -95,14 +108,19 @@ pub struct ScoreBreakdown {
     /// Relevance lent by a neighbouring memory: one of the same session, or one linked by
     /// co-recall when `recall.link_weight` is on (0 when none).
     pub context: f64,
+    /// How recently the memory was used (or made), 0 to 1: 1 / (1 + rate × days since).
     pub recency: f64,
+    /// How much of the memory is retained by its decay curve, 0 to 1.
     pub retention: f64,
+    /// The memory's importance, 0 to 1.
     pub importance: f64,
+    /// The memory's confidence, 0 to 1.
     pub confidence: f64,
     /// e^(0.2·feedback).
     pub feedback_multiplier: f64,
     /// Penalty for STALE memories (1 otherwise).
     pub state_multiplier: f64,
+    /// The ranking mode the score was made under.
     pub mode: RankMode,
 }
 

@@ -23,9 +23,11 @@ use crate::write::{self, NewMemory, Prepared};
 string_enum! {
     /// Whether a schedule still falls due.
     ScheduleStatus, "schedule status" {
+        /// It falls due again and again (or once, not yet acknowledged).
         Active = "active",
         /// A one-off that was acknowledged.
         Done = "done",
+        /// Cancelled: it no longer falls due.
         Cancelled = "cancelled",
     }
 }
@@ -36,16 +38,21 @@ const MAX_MISSED_STEPS: i64 = 10_000;
 /// A schedule.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Schedule {
-    /// The id of its PLAN memory.
+    /// The id of its PLAN memory, which also addresses the schedule.
     pub id: String,
+    /// What the schedule is for.
     pub content: String,
+    /// When it falls due (`cron:daily:09:00`, `cron:every:2h`, …).
     pub cron_tag: String,
+    /// Whether it is active, done or cancelled.
     pub status: ScheduleStatus,
-    /// When it next falls due (none once done or cancelled).
+    /// When it next falls due, in milliseconds since the Unix epoch (none once done or cancelled).
     pub next_due_at: Option<Millis>,
     /// Due times that passed without an acknowledgement.
     pub missed: i64,
+    /// When it was last acknowledged, in milliseconds since the Unix epoch (none until then).
     pub acknowledged_at: Option<Millis>,
+    /// When it was created, in milliseconds since the Unix epoch.
     pub created_at: Millis,
 }
 
@@ -69,9 +76,16 @@ impl From<ScheduleRow> for Schedule {
 #[serde(default, deny_unknown_fields)]
 #[schemars(extend("required" = ["entity_id", "content", "cron_tag"]))]
 pub struct ScheduleCreate {
+    /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+    /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
+    #[schemars(pattern(crate::field::ID_PATTERN))]
     pub entity_id: String,
+    /// What the schedule is for, stored as a PLAN memory: not blank, at most 50,000 characters.
+    #[schemars(length(min = 1, max = crate::field::MAX_CONTENT_CHARS))]
     pub content: String,
-    /// `cron:daily:09:00`, `cron:weekly:mon:09:00`, `cron:every:2h`, `cron:once:<RFC 3339>`, …
+    /// When it falls due: `cron:hourly`, `cron:daily[:HH:MM]`, `cron:weekly:DAY:HH:MM`,
+    /// `cron:weekdays:HH:MM`, `cron:monthly:D:HH:MM`, `cron:every:<duration>` (1 minute to 366
+    /// days) or `cron:once:<RFC 3339 time>` (in the future); times in UTC.
     pub cron_tag: String,
 }
 
@@ -80,9 +94,18 @@ pub struct ScheduleCreate {
 #[serde(default, deny_unknown_fields)]
 #[schemars(extend("required" = ["entity_id", "id"]))]
 pub struct ScheduleUpdate {
+    /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+    /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
+    #[schemars(pattern(crate::field::ID_PATTERN))]
     pub entity_id: String,
+    /// The schedule's id (its PLAN memory's).
+    #[schemars(pattern(crate::field::ID_PATTERN))]
     pub id: String,
+    /// New text: not blank, at most 50,000 characters (default unchanged; give this or `cron_tag`).
+    #[schemars(length(min = 1, max = crate::field::MAX_CONTENT_CHARS))]
     pub content: Option<String>,
+    /// A new schedule tag, as `schedule_create` takes it; it falls due from now on (default
+    /// unchanged).
     pub cron_tag: Option<String>,
 }
 
@@ -91,8 +114,11 @@ pub struct ScheduleUpdate {
 #[serde(default, deny_unknown_fields)]
 #[schemars(extend("required" = ["entity_id"]))]
 pub struct SchedulesRequest {
+    /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+    /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
+    #[schemars(pattern(crate::field::ID_PATTERN))]
     pub entity_id: String,
-    /// Done and cancelled ones too.
+    /// Done and cancelled schedules too (default false: only active ones).
     pub all: bool,
 }
 
@@ -101,7 +127,12 @@ pub struct SchedulesRequest {
 #[serde(default, deny_unknown_fields)]
 #[schemars(extend("required" = ["entity_id", "id"]))]
 pub struct ScheduleRef {
+    /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+    /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
+    #[schemars(pattern(crate::field::ID_PATTERN))]
     pub entity_id: String,
+    /// The schedule's id (its PLAN memory's).
+    #[schemars(pattern(crate::field::ID_PATTERN))]
     pub id: String,
 }
 

@@ -34,35 +34,64 @@ const LOOKAHEAD: usize = 64;
 #[serde(default, deny_unknown_fields)]
 #[schemars(extend("required" = ["entity_id", "content"]))]
 pub struct NewMemory {
+    /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+    /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
+    #[schemars(pattern(crate::field::ID_PATTERN))]
     pub entity_id: String,
+    /// What to remember: not blank, at most 50,000 characters (stored trimmed).
+    #[schemars(length(min = 1, max = crate::field::MAX_CONTENT_CHARS))]
     pub content: String,
-    /// Default EVENT.
+    /// The memory type, which sets how fast it decays (default EVENT).
     #[serde(rename = "type")]
     pub memory_type: Option<MemoryType>,
-    /// Default fact.
+    /// What sort of knowledge it is, for recall filters (default fact).
     pub kind: Option<Kind>,
-    /// Default working (promoted by use and time).
+    /// The memory layer (default working; use and time promote it).
     pub layer: Option<Layer>,
-    /// Default 0.5, then adjusted by surprise.
+    /// How much it matters, 0 to 1 (default 0.5, then adjusted by how surprising it is).
+    #[schemars(range(min = 0, max = 1))]
     pub importance: Option<f64>,
-    /// Default 1.0.
+    /// How sure the statement is, 0 to 1 (default 1).
+    #[schemars(range(min = 0, max = 1))]
     pub confidence: Option<f64>,
-    /// Default 0.
+    /// How it feels, from -1 (negative) to 1 (positive) (default 0).
+    #[schemars(range(min = -1, max = 1))]
     pub sentiment: Option<f64>,
-    /// Default agent (trust 0.7).
+    /// Who wrote it, which sets its trust (default agent, trust 0.7).
     pub source: Option<Source>,
-    /// Manual tags.
+    /// Manual tags: at most 64, each 1 to 64 characters once trimmed, duplicates dropped (default
+    /// none).
+    #[schemars(length(max = crate::field::MAX_TAGS), inner(length(min = 1, max = crate::field::MAX_TAG_CHARS)))]
     pub tags: Vec<String>,
+    /// Pinned memories do not decay (default false).
     pub pinned: bool,
+    /// When the memory stops being true (a deadline), in milliseconds since the Unix epoch, 1970 to
+    /// 9999 (default none).
+    #[schemars(range(min = 0, max = crate::clock::MAX_MILLIS))]
     pub expires_at: Option<Millis>,
+    /// A schedule tag starting `cron:`, at most 128 characters (default none; `schedule_create`
+    /// checks the full grammar).
+    #[schemars(length(max = prepare::MAX_CRON_TAG_CHARS), pattern("^cron:"))]
     pub cron_tag: Option<String>,
+    /// Where it came from (a message id, a document and chunk): 1 to 1,024 characters (default
+    /// none).
+    #[schemars(length(min = 1, max = crate::field::MAX_SOURCE_REF_CHARS))]
     pub source_ref: Option<String>,
+    /// The agent that wrote it (1 to 256 characters of `[A-Za-z0-9_:.-]`; default none).
+    #[schemars(pattern(crate::field::ID_PATTERN))]
     pub agent_id: Option<String>,
+    /// The conversation session it belongs to (1 to 256 characters of `[A-Za-z0-9_:.-]`; default
+    /// none).
+    #[schemars(pattern(crate::field::ID_PATTERN))]
     pub session_id: Option<String>,
+    /// The team it is shared with (1 to 256 characters of `[A-Za-z0-9_:.-]`; default none).
+    #[schemars(pattern(crate::field::ID_PATTERN))]
     pub team_id: Option<String>,
+    /// Who besides the owner's agent may see it (default private).
     pub visibility: Option<Visibility>,
-    /// When it was first said, for memories brought from elsewhere (not after now; default
-    /// now): it ages from then.
+    /// When it was first said, in milliseconds since the Unix epoch (not seconds: times before 1973
+    /// are refused as a likely unit mistake), not after now (default now): it ages from then.
+    #[schemars(range(min = 0))]
     pub created_at: Option<Millis>,
     /// The content's vector, when the caller embeds it.
     #[schemars(extend("x-embeds" = "content"))]
@@ -73,14 +102,17 @@ pub struct NewMemory {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct RememberOptions {
+    /// The agent that took part, stored with each memory (an id; default none).
     pub agent_id: Option<String>,
+    /// The conversation session, stored with each memory (an id; default none).
     pub session_id: Option<String>,
+    /// Where the conversation came from, stored with each memory (default none).
     pub source_ref: Option<String>,
     /// The team the memories are shared with (stored; teams are not enforced in search).
     pub team_id: Option<String>,
-    /// Default private.
+    /// Who besides the owner's agent may see the memories (default private).
     pub visibility: Option<Visibility>,
-    /// Default conversation (trust 0.6).
+    /// Who said it, which sets the memories' trust (default conversation, trust 0.6).
     pub source: Option<Source>,
 }
 
@@ -101,36 +133,65 @@ pub enum SkipReason {
 /// What happened to one input.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "action", rename_all = "snake_case")]
+#[schemars(transform = describe_action)]
 pub enum Outcome {
     /// A new memory was stored.
-    Created { id: String },
+    Created {
+        /// The id of the memory stored.
+        id: String,
+    },
     /// The input and an existing memory were merged into a new memory `id`; the existing one
     /// (`absorbed`) now has status merged.
     Merged {
+        /// The id of the new memory holding both.
         id: String,
+        /// The id of the existing memory merged into it (now with status merged).
         absorbed: String,
+        /// Cosine similarity of the input and the absorbed memory, 0 to 1.
         similarity: f64,
     },
     /// Nothing stored; `existing` is the memory that made it redundant.
     Skipped {
+        /// Why nothing was stored.
         reason: SkipReason,
+        /// The id of the memory that made the input redundant (none when the extractor found
+        /// nothing).
         existing: Option<String>,
+        /// Cosine similarity of the input and that memory, 0 to 1, when they were compared by
+        /// vector.
         similarity: Option<f64>,
     },
     /// The input contradicted memory `existing`; `mode` says what was done and `id` is the
     /// memory stored for it (none under keep_existing). `conflict` is listed by `conflicts`.
     Conflict {
+        /// The id of the memory stored for the input (none under keep_existing).
         id: Option<String>,
+        /// The id of the memory the input contradicted.
         existing: String,
+        /// What kind of contradiction it is.
         kind: ConflictKind,
+        /// What was done about it.
         mode: ConflictMode,
+        /// The id of the conflict, as `conflicts` lists it.
         conflict: String,
     },
+}
+
+/// Describes the tag every outcome carries, which the derive leaves bare.
+fn describe_action(schema: &mut schemars::Schema) {
+    let variants = schema.get_mut("oneOf").and_then(|v| v.as_array_mut());
+    for v in variants.into_iter().flatten() {
+        if let Some(action) = v.pointer_mut("/properties/action") {
+            action["description"] =
+                "What happened to the input: created, merged, skipped or conflict.".into();
+        }
+    }
 }
 
 /// Per-input outcomes of a write, in input order.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct WriteReport {
+    /// What happened to each input, in input order.
     pub outcomes: Vec<Outcome>,
     /// Why the built-in extractor stood in for an LLM's answer (`remember` only).
     #[serde(default, skip_serializing_if = "Option::is_none")]

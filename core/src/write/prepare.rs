@@ -11,7 +11,7 @@ use crate::store::View;
 use crate::text;
 
 /// Longest `cron_tag`, in characters.
-const MAX_CRON_TAG_CHARS: usize = 128;
+pub(crate) const MAX_CRON_TAG_CHARS: usize = 128;
 
 /// A checked input, ready to store.
 pub(crate) struct Prepared {
