@@ -179,7 +179,7 @@ try {
   const storage = dirBytes(persist);
   const stores = [...storeBytes.values()].sort((a, b) => a - b);
   const result = {
-    runtime: 'workerd (miniflare 4.20260730), Durable Objects on SQLite, storage on disk',
+    runtime: `workerd (miniflare ${JSON.parse(readFileSync(join(root, 'node_modules/miniflare/package.json'), 'utf8')).version}), Durable Objects on SQLite, storage on disk`,
     machine: '2 cores shared by workerd and the load generator',
     owners: OWNERS,
     memories_seeded_per_owner: SEEDED,

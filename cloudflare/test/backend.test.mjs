@@ -7,6 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Miniflare } from 'miniflare';
+import { compatibilityDate } from './runtime.mjs';
 
 const PROBE = `
 import { DurableObject } from 'cloudflare:workers';
@@ -30,7 +31,7 @@ test("a Durable Object's own SQLite refuses what the engine's store needs; pages
   const mf = new Miniflare({
     modules: true,
     script: PROBE,
-    compatibilityDate: '2026-07-30',
+    compatibilityDate,
     durableObjects: { PROBE: { className: 'Probe', useSQLite: true } },
   });
   try {

@@ -1,11 +1,15 @@
 // Starts the Worker and its Durable Objects in workerd (Cloudflare's open-source runtime, from
 // npm through miniflare) on this machine, with the same module rules as wrangler.toml.
 import { Miniflare } from 'miniflare';
+import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 export const TOKEN = 'test-token-0123456789';
+
+/** The Worker's compatibility date, as wrangler.toml gives it to `wrangler dev` and deploys. */
+export const compatibilityDate = readFileSync(join(root, 'cloudflare/wrangler.toml'), 'utf8').match(/^compatibility_date = "([\d-]+)"/m)[1];
 
 /**
  * A running Worker: `persist` a directory that keeps the objects' storage across restarts,
@@ -23,7 +27,7 @@ export async function start({ persist, hooks = true, token = TOKEN, vars = {} } 
       { type: 'Data', include: ['**/*.bin'] },
       { type: 'Text', include: ['**/schema.json'] },
     ],
-    compatibilityDate: '2026-07-30',
+    compatibilityDate,
     durableObjects: { MNEMO_OWNERS: { className: 'MnemoOwner', useSQLite: true } },
     durableObjectsPersist: persist ?? false,
     bindings: { ...(token === null ? {} : { MNEMO_TOKEN: token }), ...(hooks ? { MNEMO_TEST_HOOKS: '1' } : {}), ...vars },
