@@ -637,26 +637,37 @@ fn owner(entity_id: String) -> OwnerRef {
     OwnerRef { entity_id }
 }
 
-/// The engine calls one command makes. A value the engine would refuse is refused here with
-/// the engine's error (a `mnemo_core::Error` inside the `anyhow::Error`).
+/// The engine calls one command makes: one, or a batch per chunk of a file seeded or
+/// imported. A value the engine would refuse is refused here with the engine's error (a
+/// `mnemo_core::Error` inside the `anyhow::Error`).
 pub fn calls(command: Command) -> Result<Vec<Call>> {
-    let one = |c| Ok(vec![c]);
     match command {
+        Command::Seed {
+            file: Some(file), ..
+        } => seed_file(&file),
+        Command::Import { file, entity: None } => import_file(&file),
+        command => Ok(vec![call(command)?]),
+    }
+}
+
+/// The one engine call of a command that makes one.
+fn call(command: Command) -> Result<Call> {
+    Ok(match command {
         Command::Remember {
             entity,
             text,
             session,
             agent,
             source_ref,
-        } => one(Call::Remember(RememberArgs {
+        } => Call::Remember(RememberArgs {
             entity_id: entity,
             content: text,
             session_id: session,
             agent_id: agent,
             source_ref,
             ..Default::default()
-        })),
-        Command::Extract { text } => one(Call::Extract(ExtractArgs { content: text })),
+        }),
+        Command::Extract { text } => Call::Extract(ExtractArgs { content: text }),
         Command::Seed {
             entity,
             content,
@@ -665,27 +676,12 @@ pub fn calls(command: Command) -> Result<Vec<Call>> {
             tags,
             pinned,
             expires,
-            file,
+            file: None,
         } => {
-            if let Some(file) = file {
-                let field = |n: usize| format!("{} line {n}", file.display());
-                let lines = read_lines(&file, |n, reason| mnemo_core::Error::InvalidInput {
-                    field: field(n),
-                    reason,
-                })?;
-                let mut items: Vec<NewMemory> = Vec::with_capacity(lines.len());
-                for (n, line) in &lines {
-                    items.push(mnemo_core::api::from_text(&field(*n), line)?);
-                }
-                return Ok(items
-                    .chunks(SEED_BATCH)
-                    .map(|c| Call::Seed(SeedArgs { items: c.to_vec() }))
-                    .collect());
-            }
             let (Some(entity), Some(content)) = (entity, content) else {
                 bail!("seed needs --entity and a content, or --file");
             };
-            one(Call::Seed(SeedArgs {
+            Call::Seed(SeedArgs {
                 items: vec![NewMemory {
                     entity_id: entity,
                     content,
@@ -696,7 +692,7 @@ pub fn calls(command: Command) -> Result<Vec<Call>> {
                     expires_at: expires.as_deref().map(parse_now).transpose()?,
                     ..Default::default()
                 }],
-            }))
+            })
         }
         Command::Search {
             entity,
@@ -705,7 +701,7 @@ pub fn calls(command: Command) -> Result<Vec<Call>> {
             mode,
             types,
             include_archived,
-        } => one(Call::Search(SearchRequest {
+        } => Call::Search(SearchRequest {
             entity_id: entity,
             query,
             limit,
@@ -713,22 +709,22 @@ pub fn calls(command: Command) -> Result<Vec<Call>> {
             types: values("types", &types)?,
             include_archived,
             ..Default::default()
-        })),
-        Command::Get { entity, id } => one(Call::Get(memory_ref(entity, id))),
+        }),
+        Command::Get { entity, id } => Call::Get(memory_ref(entity, id)),
         Command::List {
             entity,
             limit,
             offset,
             states,
             types,
-        } => one(Call::List(ListRequest {
+        } => Call::List(ListRequest {
             entity_id: entity,
             limit,
             offset,
             states: values("states", &states)?,
             types: values("types", &types)?,
             ..Default::default()
-        })),
+        }),
         Command::Update {
             entity,
             id,
@@ -736,7 +732,7 @@ pub fn calls(command: Command) -> Result<Vec<Call>> {
             memory_type,
             importance,
             tags,
-        } => one(Call::Update(UpdateArgs {
+        } => Call::Update(UpdateArgs {
             entity_id: entity,
             id,
             patch: MemoryPatch {
@@ -746,29 +742,29 @@ pub fn calls(command: Command) -> Result<Vec<Call>> {
                 tags,
                 ..Default::default()
             },
-        })),
-        Command::Forget { entity, id } => one(Call::Forget(memory_ref(entity, id))),
-        Command::Reinforce { entity, id } => one(Call::Reinforce(memory_ref(entity, id))),
-        Command::Demote { entity, id } => one(Call::Demote(memory_ref(entity, id))),
-        Command::Pin { entity, id, off } => one(Call::Pin(PinArgs {
+        }),
+        Command::Forget { entity, id } => Call::Forget(memory_ref(entity, id)),
+        Command::Reinforce { entity, id } => Call::Reinforce(memory_ref(entity, id)),
+        Command::Demote { entity, id } => Call::Demote(memory_ref(entity, id)),
+        Command::Pin { entity, id, off } => Call::Pin(PinArgs {
             entity_id: entity,
             id,
             pinned: !off,
-        })),
+        }),
         Command::Status {
             entity,
             id,
             status,
             reason,
-        } => one(Call::SetStatus(SetStatusArgs {
+        } => Call::SetStatus(SetStatusArgs {
             entity_id: entity,
             id,
             status: value("status", &status)?,
             reason,
-        })),
-        Command::History { entity, id } => one(Call::StatusHistory(memory_ref(entity, id))),
-        Command::Stats { entity } => one(Call::Stats(owner(entity))),
-        Command::Scheduled { entity } => one(Call::Scheduled(owner(entity))),
+        }),
+        Command::History { entity, id } => Call::StatusHistory(memory_ref(entity, id)),
+        Command::Stats { entity } => Call::Stats(owner(entity)),
+        Command::Scheduled { entity } => Call::Scheduled(owner(entity)),
         Command::Heartbeat {
             entity,
             autonomy,
@@ -777,106 +773,63 @@ pub fn calls(command: Command) -> Result<Vec<Call>> {
             in_conversation,
             dry_run,
             query,
-        } => {
-            let context = query.is_some();
-            let req = HeartbeatRequest {
-                entity_id: entity,
-                autonomy: opt("autonomy", autonomy.as_deref())?,
-                utc_offset_minutes: utc_offset,
-                deadline_window,
-                in_conversation,
-                dry_run,
-                query,
-                ..Default::default()
-            };
-            one(if context {
-                Call::HeartbeatContext(req)
-            } else {
-                Call::HeartbeatCheck(req)
-            })
-        }
+        } => heartbeat(HeartbeatRequest {
+            entity_id: entity,
+            autonomy: opt("autonomy", autonomy.as_deref())?,
+            utc_offset_minutes: utc_offset,
+            deadline_window,
+            in_conversation,
+            dry_run,
+            query,
+            ..Default::default()
+        }),
         Command::Message {
             entity,
             role,
             act,
             session,
             text,
-        } => one(Call::RecordMessage(RecordMessage {
+        } => Call::RecordMessage(RecordMessage {
             entity_id: entity,
             role: Some(value("role", &role)?),
             content: text,
             act_id: act,
             session_id: session,
-        })),
-        Command::Schedule { action } => match action {
-            ScheduleAction::Create { entity, cron, text } => {
-                one(Call::ScheduleCreate(ScheduleCreate {
-                    entity_id: entity,
-                    content: text,
-                    cron_tag: cron,
-                }))
-            }
-            ScheduleAction::List { entity, all } => one(Call::Schedules(SchedulesRequest {
-                entity_id: entity,
-                all,
-            })),
-            ScheduleAction::Ack { entity, id } => one(Call::ScheduleAck(ScheduleRef {
-                entity_id: entity,
-                id,
-            })),
-            ScheduleAction::Update {
-                entity,
-                id,
-                cron,
-                text,
-            } => one(Call::ScheduleUpdate(ScheduleUpdate {
-                entity_id: entity,
-                id,
-                content: text,
-                cron_tag: cron,
-            })),
-            ScheduleAction::Cancel { entity, id } => one(Call::ScheduleCancel(ScheduleRef {
-                entity_id: entity,
-                id,
-            })),
-        },
+        }),
+        Command::Schedule { action } => schedule(action),
         Command::Conflicts {
             entity,
             open,
             resolved,
             limit,
-        } => one(Call::Conflicts(ConflictsRequest {
+        } => Call::Conflicts(ConflictsRequest {
             entity_id: entity,
-            status: match (open, resolved) {
-                (true, _) => Some(ConflictStatus::Open),
-                (_, true) => Some(ConflictStatus::Resolved),
-                _ => None,
-            },
+            status: conflict_status(open, resolved),
             limit,
-        })),
+        }),
         Command::Resolve {
             entity,
             id,
             resolution,
             reason,
-        } => one(Call::ResolveConflict(ResolveRequest {
+        } => Call::ResolveConflict(ResolveRequest {
             entity_id: entity,
             id,
             resolution: value("resolution", &resolution)?,
             reason,
-        })),
+        }),
         Command::Entities {
             entity,
             types,
             query,
             limit,
-        } => one(Call::Entities(EntitiesRequest {
+        } => Call::Entities(EntitiesRequest {
             entity_id: entity,
             types: values("types", &types)?,
             query,
             limit,
             ..Default::default()
-        })),
+        }),
         Command::Relationships {
             entity,
             of,
@@ -884,92 +837,47 @@ pub fn calls(command: Command) -> Result<Vec<Call>> {
             min_strength,
             stated_only,
             limit,
-        } => one(Call::Relationships(RelationshipsRequest {
+        } => Call::Relationships(RelationshipsRequest {
             entity_id: entity,
             entity: of,
             relations: values("relations", &relations)?,
             min_strength,
             stated_only,
             limit,
-        })),
+        }),
         Command::Traverse {
             entity,
             from,
             depth,
             relations,
-        } => one(Call::Traverse(TraverseRequest {
+        } => Call::Traverse(TraverseRequest {
             entity_id: entity,
             from,
             depth,
             relations: values("relations", &relations)?,
             ..Default::default()
-        })),
+        }),
         Command::Path {
             entity,
             from,
             to,
             max_depth,
-        } => one(Call::Path(PathRequest {
+        } => Call::Path(PathRequest {
             entity_id: entity,
             from,
             to,
             max_depth,
-        })),
-        Command::Maintain => one(Call::Maintain(NoArgs {})),
-        Command::Consolidate => one(Call::Consolidate(NoArgs {})),
-        Command::Reembed { model } => one(Call::Reembed(ReembedRequest { model })),
-        Command::Export { entity } => one(Call::Export(owner(entity))),
+        }),
+        Command::Maintain => Call::Maintain(NoArgs {}),
+        Command::Consolidate => Call::Consolidate(NoArgs {}),
+        Command::Reembed { model } => Call::Reembed(ReembedRequest { model }),
+        Command::Export { entity } => Call::Export(owner(entity)),
         Command::Import {
             file,
             entity: Some(entity),
-        } => {
-            let markdown = if file.as_os_str() == "-" {
-                let mut text = String::new();
-                std::io::Read::read_to_string(&mut std::io::stdin().lock(), &mut text)
-                    .context("reading markdown notes from stdin")?;
-                text
-            } else {
-                std::fs::read_to_string(&file)
-                    .with_context(|| format!("reading markdown notes from {}", file.display()))?
-            };
-            let source = file
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_else(|| "stdin".into());
-            one(Call::ImportNotes(NotesImport {
-                entity_id: entity,
-                markdown,
-                source: Some(source),
-            }))
-        }
-        Command::Import { file, entity: None } => {
-            if file
-                .extension()
-                .is_some_and(|e| e.eq_ignore_ascii_case("md") || e.eq_ignore_ascii_case("markdown"))
-            {
-                return Err(mnemo_core::Error::InvalidInput {
-                    field: "entity".into(),
-                    reason: format!(
-                        "{} is markdown notes: say whose they are with --entity",
-                        file.display()
-                    ),
-                }
-                .into());
-            }
-            // Chunks of lines, each its own transaction: what was acknowledged stays.
-            let lines = read_lines(&file, |line, reason| mnemo_core::Error::ImportLine {
-                line,
-                reason,
-            })?;
-            Ok(lines
-                .chunks(IMPORT_BATCH)
-                .map(|c| {
-                    let lines: Vec<&str> = c.iter().map(|(_, l)| l.as_str()).collect();
-                    Call::Import(ImportArgs {
-                        jsonl: lines.join("\n"),
-                    })
-                })
-                .collect())
+        } => import_notes(&file, entity)?,
+        Command::Seed { file: Some(_), .. } | Command::Import { entity: None, .. } => {
+            unreachable!("a batch per chunk of the file: handled by calls")
         }
         Command::Call { .. }
         | Command::Scenario { .. }
@@ -980,6 +888,128 @@ pub fn calls(command: Command) -> Result<Vec<Call>> {
         | Command::BenchHeartbeat { .. } => {
             unreachable!("handled by run")
         }
+    })
+}
+
+/// A `seed --file`: the file's JSONL memories, a call per [`SEED_BATCH`].
+fn seed_file(file: &Path) -> Result<Vec<Call>> {
+    let field = |n: usize| format!("{} line {n}", file.display());
+    let lines = read_lines(file, |n, reason| mnemo_core::Error::InvalidInput {
+        field: field(n),
+        reason,
+    })?;
+    let mut items: Vec<NewMemory> = Vec::with_capacity(lines.len());
+    for (n, line) in &lines {
+        items.push(mnemo_core::api::from_text(&field(*n), line)?);
+    }
+    Ok(items
+        .chunks(SEED_BATCH)
+        .map(|c| Call::Seed(SeedArgs { items: c.to_vec() }))
+        .collect())
+}
+
+/// An `import` without `--entity`: an export's JSONL, a call per [`IMPORT_BATCH`] lines, each
+/// its own transaction, so what was acknowledged stays. Markdown notes need an owner.
+fn import_file(file: &Path) -> Result<Vec<Call>> {
+    if file
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("md") || e.eq_ignore_ascii_case("markdown"))
+    {
+        return Err(mnemo_core::Error::InvalidInput {
+            field: "entity".into(),
+            reason: format!(
+                "{} is markdown notes: say whose they are with --entity",
+                file.display()
+            ),
+        }
+        .into());
+    }
+    let lines = read_lines(file, |line, reason| mnemo_core::Error::ImportLine {
+        line,
+        reason,
+    })?;
+    Ok(lines
+        .chunks(IMPORT_BATCH)
+        .map(|c| {
+            let lines: Vec<&str> = c.iter().map(|(_, l)| l.as_str()).collect();
+            Call::Import(ImportArgs {
+                jsonl: lines.join("\n"),
+            })
+        })
+        .collect())
+}
+
+/// An `import --entity`: the markdown notes of a file (or stdin), named for the file.
+fn import_notes(file: &Path, entity: String) -> Result<Call> {
+    let markdown = if file.as_os_str() == "-" {
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut std::io::stdin().lock(), &mut text)
+            .context("reading markdown notes from stdin")?;
+        text
+    } else {
+        std::fs::read_to_string(file)
+            .with_context(|| format!("reading markdown notes from {}", file.display()))?
+    };
+    let source = file
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "stdin".into());
+    Ok(Call::ImportNotes(NotesImport {
+        entity_id: entity,
+        markdown,
+        source: Some(source),
+    }))
+}
+
+/// A heartbeat: the context for a query when one is given, else a check.
+fn heartbeat(req: HeartbeatRequest) -> Call {
+    if req.query.is_some() {
+        Call::HeartbeatContext(req)
+    } else {
+        Call::HeartbeatCheck(req)
+    }
+}
+
+/// The call of a `schedule` subcommand.
+fn schedule(action: ScheduleAction) -> Call {
+    match action {
+        ScheduleAction::Create { entity, cron, text } => Call::ScheduleCreate(ScheduleCreate {
+            entity_id: entity,
+            content: text,
+            cron_tag: cron,
+        }),
+        ScheduleAction::List { entity, all } => Call::Schedules(SchedulesRequest {
+            entity_id: entity,
+            all,
+        }),
+        ScheduleAction::Ack { entity, id } => Call::ScheduleAck(ScheduleRef {
+            entity_id: entity,
+            id,
+        }),
+        ScheduleAction::Update {
+            entity,
+            id,
+            cron,
+            text,
+        } => Call::ScheduleUpdate(ScheduleUpdate {
+            entity_id: entity,
+            id,
+            content: text,
+            cron_tag: cron,
+        }),
+        ScheduleAction::Cancel { entity, id } => Call::ScheduleCancel(ScheduleRef {
+            entity_id: entity,
+            id,
+        }),
+    }
+}
+
+/// The conflicts `--open` or `--resolved` asks for (`--open` wins); all without either.
+fn conflict_status(open: bool, resolved: bool) -> Option<ConflictStatus> {
+    match (open, resolved) {
+        (true, _) => Some(ConflictStatus::Open),
+        (_, true) => Some(ConflictStatus::Resolved),
+        _ => None,
     }
 }
 

@@ -161,175 +161,190 @@ fn next_date(today: Date, m: Month, day: u8) -> Option<Date> {
 pub fn resolve(words: &[&str], now: Millis) -> Option<When> {
     let now_dt = OffsetDateTime::from_unix_timestamp_nanos(i128::from(now) * 1_000_000).ok()?;
     let today = now_dt.date();
-    let mut date: Option<(Date, bool)> = None;
-    let mut exact: Option<Millis> = None;
-    let mut time_of_day: Option<(u8, u8)> = None;
-    let at = |i: usize| words.get(i).copied().unwrap_or("");
+    let mut said = Said::default();
     let mut i = 0;
     while i < words.len() {
         let w = words[i];
-        if date.is_none() && exact.is_none() {
-            match (w, at(i + 1), at(i + 2)) {
-                ("today" | "tonight", _, _) => date = Some((today, false)),
-                ("day", "after", "tomorrow") => date = Some((today + Duration::days(2), false)),
-                ("tomorrow" | "tmrw" | "tmr", _, _) => {
-                    date = Some((today + Duration::days(1), false))
-                }
-                ("yesterday", _, _) => date = Some((today - Duration::days(1), true)),
-                ("next" | "this" | "coming", "week" | "weekend", _)
-                | ("end", "of", "the" | "this" | "next") => {
-                    let (which, unit) = if w == "end" {
-                        match (at(i + 2), at(i + 3)) {
-                            ("next", u) => ("next", u),
-                            (_, u) => ("this", u),
-                        }
-                    } else {
-                        (w, at(i + 1))
-                    };
-                    let next = which == "next";
-                    date = match unit {
-                        "week" | "weekend" => {
-                            let sunday = next_weekday(today, Weekday::Sunday, false);
-                            Some((sunday + Duration::days(if next { 7 } else { 0 }), false))
-                        }
-                        "month" => {
-                            let (y, m) = if next {
-                                let m = today.month().next();
-                                (today.year() + i32::from(m == Month::January), m)
-                            } else {
-                                (today.year(), today.month())
-                            };
-                            last_of_month(y, m).map(|d| (d, false))
-                        }
-                        "year" => last_of_month(today.year() + i32::from(next), Month::December)
-                            .map(|d| (d, false)),
-                        _ => None,
-                    };
-                }
-                ("next" | "this" | "coming", "month", _) => {
-                    let next = w == "next";
-                    let m = if next {
-                        today.month().next()
-                    } else {
-                        today.month()
-                    };
-                    let y = today.year() + i32::from(next && m == Month::January);
-                    date = last_of_month(y, m).map(|d| (d, false));
-                }
-                ("next" | "this", "year", _) => {
-                    date = last_of_month(today.year() + i32::from(w == "next"), Month::December)
-                        .map(|d| (d, false));
-                }
-                ("last", "week" | "weekend", _) => date = Some((today - Duration::days(7), true)),
-                ("last", "month", _) => date = Some((today - Duration::days(30), true)),
-                ("last", "year", _) => date = Some((today - Duration::days(365), true)),
-                ("last" | "next" | "this" | "on" | "by" | "until" | "coming" | "before", d, _)
-                    if calendar::weekday(d).is_some() =>
-                {
-                    let day = calendar::weekday(d).unwrap_or(Weekday::Monday);
-                    date = Some(match w {
-                        "last" => (previous_weekday(today, day), true),
-                        "next" => (next_weekday(today, day, true), false),
-                        _ => (next_weekday(today, day, false), false),
-                    });
-                    i += 1;
-                }
-                (d, _, _) if d.len() > 3 && calendar::weekday(d).is_some() => {
-                    date = calendar::weekday(d).map(|day| (next_weekday(today, day, false), false));
-                }
-                ("in" | "within", _, _) => {
-                    if let Some((n, used)) = count(words, i + 1) {
-                        let unit = at(i + 1 + used);
-                        let unit = unit.strip_suffix('s').unwrap_or(unit);
-                        let later = |d: Duration| Some(now + (d.whole_milliseconds() as Millis));
-                        match unit {
-                            "minute" | "min" => exact = later(Duration::minutes(n)),
-                            "hour" | "hr" => exact = later(Duration::hours(n)),
-                            "day" => date = Some((today + Duration::days(n), false)),
-                            "week" => date = Some((today + Duration::weeks(n), false)),
-                            "month" => date = Some((today + Duration::days(30 * n), false)),
-                            "year" => date = Some((today + Duration::days(365 * n), false)),
-                            _ => {}
-                        }
-                    }
-                    if date.is_none() && exact.is_none() {
-                        if let Some(y) = year_number(at(i + 1)) {
-                            let past = y < today.year();
-                            date = last_of_month(y, Month::December).map(|d| (d, past));
-                        } else if let Some(m) = month(at(i + 1)).filter(|_| at(i + 1).len() > 3) {
-                            let y = today.year() + i32::from((m as u8) < (today.month() as u8));
-                            date = last_of_month(y, m).map(|d| (d, false));
-                        }
-                    }
-                }
-                _ => {
-                    // "N days ago".
-                    if let Some((n, used)) = count(words, i) {
-                        let unit = at(i + used);
-                        let unit = unit.strip_suffix('s').unwrap_or(unit);
-                        if at(i + used + 1) == "ago" {
-                            let days = match unit {
-                                "day" => Some(n),
-                                "week" => Some(7 * n),
-                                "month" => Some(30 * n),
-                                "year" => Some(365 * n),
-                                _ => None,
-                            };
-                            if let Some(days) = days {
-                                date = Some((today - Duration::days(days), true));
-                            }
-                        }
-                    }
-                    if date.is_none() {
-                        date = calendar_date(words, i, today).map(|d| (d, false));
-                    }
-                }
-            }
+        if said.date.is_none() && said.exact.is_none() {
+            i += said.read_date(words, i, today, now);
         }
-        if time_of_day.is_none() {
+        if said.time_of_day.is_none() {
             if let Some((h, m, used)) = clock_time(words, i) {
-                time_of_day = Some((h, m));
+                said.time_of_day = Some((h, m));
                 i += used;
                 continue;
             }
             if let Some(&(_, h, m)) = DAY_PARTS.iter().find(|p| p.0 == w) {
-                time_of_day = Some((h, m));
+                said.time_of_day = Some((h, m));
             }
         }
         i += 1;
     }
-    if let Some(t) = exact {
-        return Some(When { at: t, past: false });
-    }
-    let (h, m) = match time_of_day {
-        Some(t) => t,
-        None => {
-            let (d, past) = date?;
-            return Some(When {
-                at: millis(end_of(d)),
-                past,
-            });
-        }
-    };
-    let time = Time::from_hms(h, m, 0).ok()?;
-    let (d, past) = match date {
-        Some(d) => d,
-        // A time alone: today, or tomorrow once it has passed.
-        None => {
-            let t = PrimitiveDateTime::new(today, time);
-            if millis(t) >= now {
-                (today, false)
-            } else {
-                (today + Duration::days(1), false)
+    said.when(today, now)
+}
+
+/// What the words said so far: a date (and whether it is past), an exact moment, a time of
+/// day.
+#[derive(Default)]
+struct Said {
+    date: Option<(Date, bool)>,
+    exact: Option<Millis>,
+    time_of_day: Option<(u8, u8)>,
+}
+
+impl Said {
+    /// Reads the date (or the exact moment) said at word `i`, if any; returns how many words
+    /// beyond `i` it took.
+    fn read_date(&mut self, words: &[&str], i: usize, today: Date, now: Millis) -> usize {
+        let at = |k: usize| words.get(k).copied().unwrap_or("");
+        let w = words[i];
+        match (w, at(i + 1), at(i + 2)) {
+            ("today" | "tonight", _, _) => self.date = Some((today, false)),
+            ("day", "after", "tomorrow") => self.date = Some((today + Duration::days(2), false)),
+            ("tomorrow" | "tmrw" | "tmr", _, _) => {
+                self.date = Some((today + Duration::days(1), false))
+            }
+            ("yesterday", _, _) => self.date = Some((today - Duration::days(1), true)),
+            ("next" | "this" | "coming", "week" | "weekend" | "month", _)
+            | ("next" | "this", "year", _) => {
+                self.date = end_of_period(w == "next", at(i + 1), today)
+            }
+            ("end", "of", "the" | "this" | "next") => {
+                self.date = end_of_period(at(i + 2) == "next", at(i + 3), today)
+            }
+            ("last", "week" | "weekend", _) => self.date = Some((today - Duration::days(7), true)),
+            ("last", "month", _) => self.date = Some((today - Duration::days(30), true)),
+            ("last", "year", _) => self.date = Some((today - Duration::days(365), true)),
+            ("last" | "next" | "this" | "on" | "by" | "until" | "coming" | "before", d, _)
+                if calendar::weekday(d).is_some() =>
+            {
+                let day = calendar::weekday(d).unwrap_or(Weekday::Monday);
+                self.date = Some(match w {
+                    "last" => (previous_weekday(today, day), true),
+                    "next" => (next_weekday(today, day, true), false),
+                    _ => (next_weekday(today, day, false), false),
+                });
+                return 1;
+            }
+            (d, _, _) if d.len() > 3 && calendar::weekday(d).is_some() => {
+                self.date =
+                    calendar::weekday(d).map(|day| (next_weekday(today, day, false), false));
+            }
+            ("in" | "within", _, _) => self.read_within(words, i, today, now),
+            _ => {
+                self.date = ago(words, i, today)
+                    .or_else(|| calendar_date(words, i, today).map(|d| (d, false)))
             }
         }
+        0
+    }
+
+    /// "in 3 days", "within 2 hours", "in 2019", "in March", at word `i` ("in").
+    fn read_within(&mut self, words: &[&str], i: usize, today: Date, now: Millis) {
+        let at = |k: usize| words.get(k).copied().unwrap_or("");
+        if let Some((n, used)) = count(words, i + 1) {
+            let unit = at(i + 1 + used);
+            let unit = unit.strip_suffix('s').unwrap_or(unit);
+            let later = |d: Duration| Some(now + (d.whole_milliseconds() as Millis));
+            match unit {
+                "minute" | "min" => self.exact = later(Duration::minutes(n)),
+                "hour" | "hr" => self.exact = later(Duration::hours(n)),
+                "day" => self.date = Some((today + Duration::days(n), false)),
+                "week" => self.date = Some((today + Duration::weeks(n), false)),
+                "month" => self.date = Some((today + Duration::days(30 * n), false)),
+                "year" => self.date = Some((today + Duration::days(365 * n), false)),
+                _ => {}
+            }
+        }
+        if self.date.is_none() && self.exact.is_none() {
+            if let Some(y) = year_number(at(i + 1)) {
+                let past = y < today.year();
+                self.date = last_of_month(y, Month::December).map(|d| (d, past));
+            } else if let Some(m) = month(at(i + 1)).filter(|_| at(i + 1).len() > 3) {
+                let y = today.year() + i32::from((m as u8) < (today.month() as u8));
+                self.date = last_of_month(y, m).map(|d| (d, false));
+            }
+        }
+    }
+
+    /// The moment said: the exact one, else the date at the time of day said (the date's end
+    /// when none is), or a time alone today (tomorrow once it has passed).
+    fn when(self, today: Date, now: Millis) -> Option<When> {
+        if let Some(t) = self.exact {
+            return Some(When { at: t, past: false });
+        }
+        let (h, m) = match self.time_of_day {
+            Some(t) => t,
+            None => {
+                let (d, past) = self.date?;
+                return Some(When {
+                    at: millis(end_of(d)),
+                    past,
+                });
+            }
+        };
+        let time = Time::from_hms(h, m, 0).ok()?;
+        let (d, past) = match self.date {
+            Some(d) => d,
+            // A time alone: today, or tomorrow once it has passed.
+            None => {
+                let t = PrimitiveDateTime::new(today, time);
+                if millis(t) >= now {
+                    (today, false)
+                } else {
+                    (today + Duration::days(1), false)
+                }
+            }
+        };
+        let at = if (h, m) == (23, 59) {
+            millis(end_of(d))
+        } else {
+            millis(PrimitiveDateTime::new(d, time))
+        };
+        Some(When { at, past })
+    }
+}
+
+/// The last day of this (or the `next`) week (its Sunday), month or year, as `unit` says.
+fn end_of_period(next: bool, unit: &str, today: Date) -> Option<(Date, bool)> {
+    match unit {
+        "week" | "weekend" => {
+            let sunday = next_weekday(today, Weekday::Sunday, false);
+            Some((sunday + Duration::days(if next { 7 } else { 0 }), false))
+        }
+        "month" => {
+            let (y, m) = if next {
+                let m = today.month().next();
+                (today.year() + i32::from(m == Month::January), m)
+            } else {
+                (today.year(), today.month())
+            };
+            last_of_month(y, m).map(|d| (d, false))
+        }
+        "year" => {
+            last_of_month(today.year() + i32::from(next), Month::December).map(|d| (d, false))
+        }
+        _ => None,
+    }
+}
+
+/// "N days ago" (weeks, months, years) at word `i`: a past date.
+fn ago(words: &[&str], i: usize, today: Date) -> Option<(Date, bool)> {
+    let at = |k: usize| words.get(k).copied().unwrap_or("");
+    let (n, used) = count(words, i)?;
+    let unit = at(i + used);
+    let unit = unit.strip_suffix('s').unwrap_or(unit);
+    if at(i + used + 1) != "ago" {
+        return None;
+    }
+    let days = match unit {
+        "day" => n,
+        "week" => 7 * n,
+        "month" => 30 * n,
+        "year" => 365 * n,
+        _ => return None,
     };
-    let at = if (h, m) == (23, 59) {
-        millis(end_of(d))
-    } else {
-        millis(PrimitiveDateTime::new(d, time))
-    };
-    Some(When { at, past })
+    Some((today - Duration::days(days), true))
 }
 
 /// "March 3", "March 3rd, 2027", "3 March", "the 3rd of March", "2026-12-01", "on the 15th".

@@ -162,6 +162,42 @@ fn truncate(s: &str, n: usize) -> String {
     }
 }
 
+/// Whether a deadline is critical: it falls within the hour, or passed within it.
+fn critical(m: &Memory, now: Millis) -> bool {
+    m.expires_at.is_some_and(|t| (t - now).abs() <= CRITICAL_MS)
+}
+
+/// The memories acts surfaced within the hour: signals leave them out (deadlines: until they
+/// turn critical).
+struct Surfaced<'a>(BTreeSet<&'a str>);
+
+impl<'a> Surfaced<'a> {
+    fn within_hour(recent_acts: &'a [ActRow], now: Millis) -> Self {
+        let hour_ago = now - HOUR_MS;
+        Surfaced(
+            recent_acts
+                .iter()
+                .filter(|a| a.at >= hour_ago)
+                .flat_map(|a| a.memory_ids.iter().map(String::as_str))
+                .collect_set(),
+        )
+    }
+
+    fn contains(&self, id: &str) -> bool {
+        self.0.contains(id)
+    }
+
+    /// Whether `m` was not surfaced within the hour.
+    fn fresh(&self, m: &Memory) -> bool {
+        !self.contains(m.id.as_str())
+    }
+
+    /// The rows whose memories were not surfaced within the hour.
+    fn fresh_rows(&self, rows: Vec<Row2>) -> Vec<Row2> {
+        rows.into_iter().filter(|(_, m)| self.fresh(m)).collect()
+    }
+}
+
 /// The scan of one owner: the store seen at one moment, and the heartbeat's settings.
 pub(crate) struct Scanner<'v, 's> {
     pub view: &'v mut View<'s>,
@@ -184,79 +220,29 @@ impl Scanner<'_, '_> {
             ..Default::default()
         };
         scan.scheduled.truncate(max);
+        let surfaced = Surfaced::within_hour(recent_acts, now);
 
-        // Surfaced within the hour: left out (deadlines: until they turn critical).
-        let hour_ago = now - HOUR_MS;
-        let surfaced: BTreeSet<&str> = recent_acts
-            .iter()
-            .filter(|a| a.at >= hour_ago)
-            .flat_map(|a| a.memory_ids.iter().map(String::as_str))
-            .collect_set();
-        let fresh = |m: &Memory| !surfaced.contains(m.id.as_str());
-
-        // Deadlines.
-        let conn = self.view.conn();
-        let mut deadlines = sql::expiring(
-            conn,
-            owner,
-            now - OVERDUE_GRACE_MS,
-            now + opts.deadline_window,
-            max,
-        )?;
-        let critical = |m: &Memory| m.expires_at.is_some_and(|t| (t - now).abs() <= CRITICAL_MS);
-        deadlines.retain(|(_, m)| {
-            let said = recent_acts
-                .iter()
-                .filter(|a| a.memory_ids.contains(&m.id))
-                .map(|a| a.at)
-                .max();
-            match said {
-                None => true,
-                // Said before it turned critical: say it once more.
-                Some(at) => critical(m) && m.expires_at.is_some_and(|t| at < t - CRITICAL_MS),
-            }
-        });
-        scan.critical_deadline = deadlines.iter().any(|(_, m)| critical(m));
-        scan.deadlines = deadlines;
-
-        // Open conflicts the owner is asked about.
+        scan.deadlines = self.deadlines(owner, now, opts, recent_acts)?;
+        scan.critical_deadline = scan.deadlines.iter().any(|(_, m)| critical(m, now));
         scan.conflicts = conflict::list(self.view, owner, Some(ConflictStatus::Open), max)?
             .into_iter()
-            .filter(|c| !surfaced.contains(c.existing.as_str()))
+            .filter(|c| !surfaced.contains(&c.existing))
             .collect();
-
         scan.continuity = self
             .continuity(owner, now)?
-            .filter(|(c, _)| c.last_memories.first().is_some_and(fresh));
-
-        // Stale monitors: plans tagged `monitor` not touched within their cadence.
-        let cadence = (self.cfg.monitor_cadence_hours * HOUR_MS as f64) as Millis;
-        scan.stale_monitors = sql::stale_monitors(self.view.conn(), owner, now - cadence, max)?
-            .into_iter()
-            .filter(|(_, m)| fresh(m))
-            .collect();
-
+            .filter(|(c, _)| c.last_memories.first().is_some_and(|m| surfaced.fresh(m)));
+        scan.stale_monitors = surfaced.fresh_rows(self.stale_monitors(owner, now, max)?);
         let since = last_act.map_or(now - DAY_MS, |a| a.at);
         scan.velocity = sql::created_since(self.view.conn(), owner, since, VELOCITY_CAP)?;
 
-        // Pending work.
-        let floor = self.cfg.importance_floor;
-        let pending = sql::pending(
-            self.view.conn(),
-            owner,
-            floor,
-            now - PENDING_UPDATED_MS,
-            (now - PENDING_UPDATED_MS, now + PENDING_EXPIRING_MS),
-            max,
-        )?;
+        let pending = self.pending(owner, now, max)?;
         let plans: Vec<Row2> = pending
             .iter()
             .filter(|(_, m)| m.memory_type == MemoryType::Plan)
             .take(GOALS)
             .cloned()
             .collect();
-        scan.pending = pending.into_iter().filter(|(_, m)| fresh(m)).collect();
-
+        scan.pending = surfaced.fresh_rows(pending);
         let goals = self.goals(owner, now, &plans)?;
         scan.snapshot.goals = goals
             .iter()
@@ -264,15 +250,13 @@ impl Scanner<'_, '_> {
             .collect();
         scan.goals = goals
             .into_iter()
-            .filter(|(g, _)| fresh(&g.plan))
+            .filter(|(g, _)| surfaced.fresh(&g.plan))
             .take(max)
             .collect();
 
         scan.gaps = self.knowledge_gaps(owner, now)?;
-        scan.gaps
-            .retain(|(g, _)| !surfaced.contains(g.memory_id.as_str()));
-        scan.decaying = self.decaying(owner, now, max)?;
-        scan.decaying.retain(|(_, m)| fresh(m));
+        scan.gaps.retain(|(g, _)| !surfaced.contains(&g.memory_id));
+        scan.decaying = surfaced.fresh_rows(self.decaying(owner, now, max)?);
         scan.sentiment = sentiment(sql::with_sentiment(
             self.view.conn(),
             owner,
@@ -287,6 +271,56 @@ impl Scanner<'_, '_> {
         scan.patterns.truncate(max);
         scan.deltas = self.positive_deltas(owner, now, last_act, &scan.snapshot)?;
         Ok(scan)
+    }
+
+    /// Deadlines within the window (or passed within a day) that no recent act said, or said
+    /// before they turned critical (said once more, then).
+    fn deadlines(
+        &self,
+        owner: &str,
+        now: Millis,
+        opts: &Options,
+        recent_acts: &[ActRow],
+    ) -> Result<Vec<Row2>> {
+        let mut deadlines = sql::expiring(
+            self.view.conn(),
+            owner,
+            now - OVERDUE_GRACE_MS,
+            now + opts.deadline_window,
+            opts.max_results,
+        )?;
+        deadlines.retain(|(_, m)| {
+            let said = recent_acts
+                .iter()
+                .filter(|a| a.memory_ids.contains(&m.id))
+                .map(|a| a.at)
+                .max();
+            match said {
+                None => true,
+                // Said before it turned critical: say it once more.
+                Some(at) => critical(m, now) && m.expires_at.is_some_and(|t| at < t - CRITICAL_MS),
+            }
+        });
+        Ok(deadlines)
+    }
+
+    /// Stale monitors: plans tagged `monitor` not touched within their cadence.
+    fn stale_monitors(&self, owner: &str, now: Millis, max: usize) -> Result<Vec<Row2>> {
+        let cadence = (self.cfg.monitor_cadence_hours * HOUR_MS as f64) as Millis;
+        sql::stale_monitors(self.view.conn(), owner, now - cadence, max)
+    }
+
+    /// Pending work of at least the importance floor: updated within 7 days, or expiring
+    /// within 14.
+    fn pending(&self, owner: &str, now: Millis, max: usize) -> Result<Vec<Row2>> {
+        sql::pending(
+            self.view.conn(),
+            owner,
+            self.cfg.importance_floor,
+            now - PENDING_UPDATED_MS,
+            (now - PENDING_UPDATED_MS, now + PENDING_EXPIRING_MS),
+            max,
+        )
     }
 
     /// The newest session, if under 12 h old: its CONTEXT/ACTIVITY memories and the plans

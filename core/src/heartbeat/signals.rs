@@ -111,122 +111,177 @@ fn hours(ms: Millis) -> String {
 
 /// Turns what the scan found into signals, most urgent first.
 pub(super) fn signals<'a>(scan: &'a Scan, now: Millis, window: Millis) -> Vec<Built<'a>> {
-    let mut out = Vec::new();
-    if !scan.scheduled.is_empty() {
-        let mut b = Built::new(
-            SignalKind::Scheduled,
-            format!(
-                "{} due",
-                plural(scan.scheduled.len(), "schedule", "schedules")
-            ),
+    [
+        scheduled(scan),
+        deadlines(scan, now, window),
+        conflicts(scan),
+        continuity(scan),
+        stale_monitors(scan),
+        velocity(scan),
+        pending_work(scan),
+        goal_progress(scan, now),
+        knowledge_gaps(scan),
+        positive_deltas(scan),
+        decaying(scan),
+        sentiment(scan),
+        relationships(scan),
+        patterns(scan),
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
+}
+
+/// Schedules due, each with the runs it missed.
+fn scheduled(scan: &Scan) -> Option<Built<'_>> {
+    if scan.scheduled.is_empty() {
+        return None;
+    }
+    let mut b = Built::new(
+        SignalKind::Scheduled,
+        format!(
+            "{} due",
+            plural(scan.scheduled.len(), "schedule", "schedules")
+        ),
+    );
+    for s in &scan.scheduled {
+        let missed = if s.missed > 0 {
+            format!(" ({} missed)", s.missed)
+        } else {
+            String::new()
+        };
+        b.item(
+            format!("scheduled:{}:{}", s.id, s.next_due.unwrap_or(0)),
+            [s.id.clone()],
+            format!("{} [{}]{missed}", quote(&s.content), s.cron_tag),
         );
-        for s in &scan.scheduled {
-            let missed = if s.missed > 0 {
-                format!(" ({} missed)", s.missed)
+    }
+    Some(b)
+}
+
+/// Deadlines within the window, each with the time left (or overdue).
+fn deadlines(scan: &Scan, now: Millis, window: Millis) -> Option<Built<'_>> {
+    if scan.deadlines.is_empty() {
+        return None;
+    }
+    let mut b = Built::new(
+        SignalKind::Deadlines,
+        format!(
+            "{} within {}",
+            plural(scan.deadlines.len(), "deadline", "deadlines"),
+            hours(window)
+        ),
+    )
+    .with("deadline", scan.deadlines.iter().map(|(pk, m)| (*pk, m)));
+    b.lines = scan
+        .deadlines
+        .iter()
+        .map(|(_, m)| {
+            let left = m.expires_at.unwrap_or(now) - now;
+            let when = if left < 0 {
+                format!("overdue by {}", hours(-left))
             } else {
-                String::new()
+                format!("due in {}", hours(left))
             };
-            b.item(
-                format!("scheduled:{}:{}", s.id, s.next_due.unwrap_or(0)),
-                [s.id.clone()],
-                format!("{} [{}]{missed}", quote(&s.content), s.cron_tag),
-            );
-        }
-        out.push(b);
+            format!("{} ({when})", quote(&m.content))
+        })
+        .collect();
+    Some(b)
+}
+
+/// Conflicts to ask about, each quoting both sides.
+fn conflicts(scan: &Scan) -> Option<Built<'_>> {
+    if scan.conflicts.is_empty() {
+        return None;
     }
-    if !scan.deadlines.is_empty() {
-        let mut b = Built::new(
-            SignalKind::Deadlines,
+    let mut b = Built::new(
+        SignalKind::Conflicts,
+        format!(
+            "{} to ask about",
+            plural(scan.conflicts.len(), "conflict", "conflicts")
+        ),
+    );
+    for c in &scan.conflicts {
+        b.item(
+            format!("conflict:{}", c.id),
+            std::iter::once(c.existing.clone()).chain(c.memory.clone()),
+            format!("{} ⟷ {}", quote(&c.existing_content), quote(&c.content)),
+        );
+    }
+    Some(b)
+}
+
+/// A paused session, with how to resume it.
+fn continuity(scan: &Scan) -> Option<Built<'_>> {
+    let (c, pks) = scan.continuity.as_ref()?;
+    let mut b = Built::new(
+        SignalKind::Continuity,
+        format!(
+            "a session paused {} ago",
+            hours((c.session_age_hours * 3_600_000.0) as Millis)
+        ),
+    )
+    .with("continuity", pks.iter().copied().zip(&c.last_memories));
+    b.lines = vec![c.resume_suggestion.clone()];
+    Some(b)
+}
+
+/// Monitors overdue for a check.
+fn stale_monitors(scan: &Scan) -> Option<Built<'_>> {
+    if scan.stale_monitors.is_empty() {
+        return None;
+    }
+    Some(
+        Built::new(
+            SignalKind::StaleMonitors,
             format!(
-                "{} within {}",
-                plural(scan.deadlines.len(), "deadline", "deadlines"),
-                hours(window)
+                "{} overdue for a check",
+                plural(scan.stale_monitors.len(), "monitor", "monitors")
             ),
         )
-        .with("deadline", scan.deadlines.iter().map(|(pk, m)| (*pk, m)));
-        b.lines = scan
-            .deadlines
-            .iter()
-            .map(|(_, m)| {
-                let left = m.expires_at.unwrap_or(now) - now;
-                let when = if left < 0 {
-                    format!("overdue by {}", hours(-left))
-                } else {
-                    format!("due in {}", hours(left))
-                };
-                format!("{} ({when})", quote(&m.content))
-            })
-            .collect();
-        out.push(b);
+        .with(
+            "monitor",
+            scan.stale_monitors.iter().map(|(pk, m)| (*pk, m)),
+        ),
+    )
+}
+
+/// Many memories written since the last check-in.
+fn velocity(scan: &Scan) -> Option<Built<'_>> {
+    if scan.velocity < tick::BUSY_VELOCITY {
+        return None;
     }
-    if !scan.conflicts.is_empty() {
-        let mut b = Built::new(
-            SignalKind::Conflicts,
-            format!(
-                "{} to ask about",
-                plural(scan.conflicts.len(), "conflict", "conflicts")
-            ),
-        );
-        for c in &scan.conflicts {
-            b.item(
-                format!("conflict:{}", c.id),
-                std::iter::once(c.existing.clone()).chain(c.memory.clone()),
-                format!("{} ⟷ {}", quote(&c.existing_content), quote(&c.content)),
-            );
-        }
-        out.push(b);
+    let mut b = Built::new(
+        SignalKind::MemoryVelocity,
+        format!(
+            "{} since the last check-in",
+            plural(scan.velocity, "new memory", "new memories")
+        ),
+    );
+    let line = b.summary.clone();
+    b.item("velocity".into(), [], line);
+    Some(b)
+}
+
+/// Plans and tasks open.
+fn pending_work(scan: &Scan) -> Option<Built<'_>> {
+    if scan.pending.is_empty() {
+        return None;
     }
-    if let Some((c, pks)) = &scan.continuity {
-        let mut b = Built::new(
-            SignalKind::Continuity,
+    Some(
+        Built::new(
+            SignalKind::PendingWork,
             format!(
-                "a session paused {} ago",
-                hours((c.session_age_hours * 3_600_000.0) as Millis)
+                "{} open",
+                plural(scan.pending.len(), "plan or task", "plans and tasks")
             ),
         )
-        .with("continuity", pks.iter().copied().zip(&c.last_memories));
-        b.lines = vec![c.resume_suggestion.clone()];
-        out.push(b);
-    }
-    if !scan.stale_monitors.is_empty() {
-        out.push(
-            Built::new(
-                SignalKind::StaleMonitors,
-                format!(
-                    "{} overdue for a check",
-                    plural(scan.stale_monitors.len(), "monitor", "monitors")
-                ),
-            )
-            .with(
-                "monitor",
-                scan.stale_monitors.iter().map(|(pk, m)| (*pk, m)),
-            ),
-        );
-    }
-    if scan.velocity >= tick::BUSY_VELOCITY {
-        let mut b = Built::new(
-            SignalKind::MemoryVelocity,
-            format!(
-                "{} since the last check-in",
-                plural(scan.velocity, "new memory", "new memories")
-            ),
-        );
-        let line = b.summary.clone();
-        b.item("velocity".into(), [], line);
-        out.push(b);
-    }
-    if !scan.pending.is_empty() {
-        out.push(
-            Built::new(
-                SignalKind::PendingWork,
-                format!(
-                    "{} open",
-                    plural(scan.pending.len(), "plan or task", "plans and tasks")
-                ),
-            )
-            .with("work", scan.pending.iter().map(|(pk, m)| (*pk, m))),
-        );
-    }
+        .with("work", scan.pending.iter().map(|(pk, m)| (*pk, m))),
+    )
+}
+
+/// Goals off track, once past their grace period.
+fn goal_progress(scan: &Scan, now: Millis) -> Option<Built<'_>> {
     let troubled: Vec<_> = scan
         .goals
         .iter()
@@ -234,132 +289,159 @@ pub(super) fn signals<'a>(scan: &'a Scan, now: Millis, window: Millis) -> Vec<Bu
             g.status != GoalStatus::OnTrack && now - g.plan.created_at >= GOAL_GRACE_MS
         })
         .collect();
-    if !troubled.is_empty() {
-        let mut b = Built::new(
-            SignalKind::GoalProgress,
-            format!("{} need attention", plural(troubled.len(), "goal", "goals")),
-        );
-        for (g, pk) in &troubled {
-            b.item(
-                format!("goal:{}:{}", g.plan.id, g.status),
-                [],
-                format!(
-                    "{} — {} ({} activities)",
-                    quote(&g.plan.content),
-                    g.status,
-                    g.activities.len()
-                ),
-            );
-            b.memories.push((*pk, &g.plan));
-        }
-        out.push(b);
+    if troubled.is_empty() {
+        return None;
     }
-    if !scan.gaps.is_empty() {
-        let mut b = Built::new(
-            SignalKind::KnowledgeGaps,
+    let mut b = Built::new(
+        SignalKind::GoalProgress,
+        format!("{} need attention", plural(troubled.len(), "goal", "goals")),
+    );
+    for (g, pk) in &troubled {
+        b.item(
+            format!("goal:{}:{}", g.plan.id, g.status),
+            [],
             format!(
-                "{} nothing answers yet",
-                plural(scan.gaps.len(), "question", "questions")
+                "{} — {} ({} activities)",
+                quote(&g.plan.content),
+                g.status,
+                g.activities.len()
             ),
         );
-        for (g, _) in &scan.gaps {
-            b.item(
-                format!("gap:{}", g.memory_id),
-                [g.memory_id.clone()],
-                quote(&g.question),
-            );
-        }
-        out.push(b);
+        b.memories.push((*pk, &g.plan));
     }
-    if !scan.deltas.is_empty() {
-        let mut b = Built::new(
-            SignalKind::PositiveDeltas,
+    Some(b)
+}
+
+/// Questions nothing answers yet.
+fn knowledge_gaps(scan: &Scan) -> Option<Built<'_>> {
+    if scan.gaps.is_empty() {
+        return None;
+    }
+    let mut b = Built::new(
+        SignalKind::KnowledgeGaps,
+        format!(
+            "{} nothing answers yet",
+            plural(scan.gaps.len(), "question", "questions")
+        ),
+    );
+    for (g, _) in &scan.gaps {
+        b.item(
+            format!("gap:{}", g.memory_id),
+            [g.memory_id.clone()],
+            quote(&g.question),
+        );
+    }
+    Some(b)
+}
+
+/// Improvements since the last check-in.
+fn positive_deltas(scan: &Scan) -> Option<Built<'_>> {
+    if scan.deltas.is_empty() {
+        return None;
+    }
+    let mut b = Built::new(
+        SignalKind::PositiveDeltas,
+        format!(
+            "{} since the last check-in",
+            plural(scan.deltas.len(), "improvement", "improvements")
+        ),
+    );
+    for d in &scan.deltas {
+        b.item(
+            format!("delta:{}:{}", d.kind, d.subject),
+            [],
+            d.description.clone(),
+        );
+    }
+    Some(b)
+}
+
+/// Important memories fading within a week.
+fn decaying(scan: &Scan) -> Option<Built<'_>> {
+    if scan.decaying.is_empty() {
+        return None;
+    }
+    Some(
+        Built::new(
+            SignalKind::Decaying,
             format!(
-                "{} since the last check-in",
-                plural(scan.deltas.len(), "improvement", "improvements")
+                "{} fading within a week",
+                plural(
+                    scan.decaying.len(),
+                    "important memory",
+                    "important memories"
+                )
             ),
-        );
-        for d in &scan.deltas {
-            b.item(
-                format!("delta:{}:{}", d.kind, d.subject),
-                [],
-                d.description.clone(),
-            );
-        }
-        out.push(b);
-    }
-    if !scan.decaying.is_empty() {
-        out.push(
-            Built::new(
-                SignalKind::Decaying,
-                format!(
-                    "{} fading within a week",
-                    plural(
-                        scan.decaying.len(),
-                        "important memory",
-                        "important memories"
-                    )
-                ),
-            )
-            .with("decay", scan.decaying.iter().map(|(pk, m)| (*pk, m))),
-        );
-    }
-    if let Some(t) = scan
+        )
+        .with("decay", scan.decaying.iter().map(|(pk, m)| (*pk, m))),
+    )
+}
+
+/// A sentiment trend that moved or has notable memories, with those memories.
+fn sentiment(scan: &Scan) -> Option<Built<'_>> {
+    let t = scan
         .sentiment
         .as_ref()
-        .filter(|t| t.direction != Trend::Stable || !t.notable.is_empty())
-    {
-        let mut b = Built::new(
-            SignalKind::Sentiment,
+        .filter(|t| t.direction != Trend::Stable || !t.notable.is_empty())?;
+    let mut b = Built::new(
+        SignalKind::Sentiment,
+        format!(
+            "sentiment {} ({:+.2})",
+            t.direction,
+            t.recent_avg - t.previous_avg
+        ),
+    );
+    let line = b.summary.clone();
+    b.item(format!("sentiment:{}", t.direction), [], line);
+    for m in &t.notable {
+        b.item(
+            format!("sentiment:{}", m.id),
+            [m.id.clone()],
+            quote(&m.content),
+        );
+    }
+    Some(b)
+}
+
+/// People and things silent while plans involve them.
+fn relationships(scan: &Scan) -> Option<Built<'_>> {
+    if scan.alerts.is_empty() {
+        return None;
+    }
+    let mut b = Built::new(
+        SignalKind::Relationships,
+        format!(
+            "{} silent while plans involve them",
+            plural(scan.alerts.len(), "person or thing", "people and things")
+        ),
+    );
+    for a in &scan.alerts {
+        b.item(
+            format!("rel:{}:{}", a.entity, a.urgency),
+            a.related_plans.iter().cloned(),
             format!(
-                "sentiment {} ({:+.2})",
-                t.direction,
-                t.recent_avg - t.previous_avg
+                "{} — silent {} days ({})",
+                a.entity, a.days_silent, a.urgency
             ),
         );
-        let line = b.summary.clone();
-        b.item(format!("sentiment:{}", t.direction), [], line);
-        for m in &t.notable {
-            b.item(
-                format!("sentiment:{}", m.id),
-                [m.id.clone()],
-                quote(&m.content),
-            );
-        }
-        out.push(b);
     }
-    if !scan.alerts.is_empty() {
-        let mut b = Built::new(
-            SignalKind::Relationships,
-            format!(
-                "{} silent while plans involve them",
-                plural(scan.alerts.len(), "person or thing", "people and things")
-            ),
-        );
-        for a in &scan.alerts {
-            b.item(
-                format!("rel:{}:{}", a.entity, a.urgency),
-                a.related_plans.iter().cloned(),
-                format!(
-                    "{} — silent {} days ({})",
-                    a.entity, a.days_silent, a.urgency
-                ),
-            );
-        }
-        out.push(b);
+    Some(b)
+}
+
+/// Topics usual for today.
+fn patterns(scan: &Scan) -> Option<Built<'_>> {
+    if scan.patterns.is_empty() {
+        return None;
     }
-    if !scan.patterns.is_empty() {
-        let mut b = Built::new(
-            SignalKind::Patterns,
-            format!(
-                "{} for today",
-                plural(scan.patterns.len(), "usual topic", "usual topics")
-            ),
-        );
-        for p in &scan.patterns {
-            b.item(format!("pattern:{}", p.topic), [], p.description.clone());
-        }
-        out.push(b);
+    let mut b = Built::new(
+        SignalKind::Patterns,
+        format!(
+            "{} for today",
+            plural(scan.patterns.len(), "usual topic", "usual topics")
+        ),
+    );
+    for p in &scan.patterns {
+        b.item(format!("pattern:{}", p.topic), [], p.description.clone());
     }
-    out
+    Some(b)
 }

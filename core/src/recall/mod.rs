@@ -22,7 +22,8 @@ pub(crate) use cache::Cache;
 pub use candidates::Candidate;
 pub use rank::{RankMode, ScoreBreakdown, Weights};
 
-use crate::decay;
+use crate::clock::Millis;
+use crate::decay::{self, RetentionConfig};
 use crate::dedup;
 use crate::embed;
 use crate::error::{Error, Result};
@@ -189,72 +190,300 @@ pub(crate) fn search(
     owner: &Owner,
     req: &SearchRequest,
 ) -> Result<Vec<SearchHit>> {
-    let limit = check(req)?;
-    let query = view.vector_for(&req.query, req.vector.as_deref())?;
-    let k = cfg.candidates.max(limit);
+    let search = Search::new(view, cfg, owner, req)?;
+    let candidates = search.candidates(view, cache)?;
+    let (admitted, rest) = search.admit_qualifying(view, candidates)?;
+    let scoring = search.scoring(view, &admitted)?;
+    let ranked = scoring.rank(admitted);
+    let kept = scoring.keep_diverse(view, ranked, rest)?;
+    search.record_hits(view, kept, scoring.now)
+}
 
-    // 1. Candidates — of hot and warm memories; of the archive tier too when asked, or when
-    //    those give fewer than `limit` answers of `archive_relevance` — and the entity filter.
-    let by_entity = !req.entities.is_empty();
-    let w = cfg.vector_weight;
-    let min_relevance = match req.min_score {
-        Some(min) => min,
-        None if by_entity => 0.0,
-        None => cfg.min_relevance,
-    };
-    let reach = if req.include_archived {
-        Reach::All
-    } else {
-        Reach::Warm
-    };
-    let mut candidates = candidates(view, cache, cfg, owner, req, &query, k, reach)?;
-    let good = min_relevance.max(cfg.archive_relevance);
-    let answers = |c: &[Candidate]| c.iter().filter(|c| c.relevance(w) >= good).count();
-    if reach == Reach::Warm && answers(&candidates) < limit && view.vectors(owner)?.has_cold() {
-        candidates = self::candidates(view, cache, cfg, owner, req, &query, k, Reach::Live)?;
-    }
-    lend_along_links(view, cfg, owner, &mut candidates, &query)?;
-    if by_entity {
-        candidates = naming(view, cfg, owner, &req.entities, candidates, &query)?;
+/// A candidate admitted, with its memory's fresh row.
+type Admitted = (Candidate, Memory);
+
+/// Candidates that may answer, in relevance order, not read yet.
+type Waiting = std::iter::Peekable<std::vec::IntoIter<Candidate>>;
+
+/// What the steps of one search share: the request, the settings, and what follows from them.
+struct Search<'a> {
+    cfg: &'a RecallConfig,
+    owner: &'a Owner,
+    req: &'a SearchRequest,
+    /// The query's vector.
+    query: Vec<f32>,
+    /// Results wanted.
+    limit: usize,
+    /// Candidates taken from each of the vector scan and the text index.
+    k: usize,
+    /// Only memories naming the entities asked for are searched.
+    by_entity: bool,
+    /// Relevance below which a candidate is not an answer: the caller's own minimum, else none
+    /// for an entity search (an entity's memories may share no word with the query), else the
+    /// configuration's.
+    min_relevance: f64,
+}
+
+impl<'a> Search<'a> {
+    /// Checks the request and finds its query's vector.
+    fn new(
+        view: &View,
+        cfg: &'a RecallConfig,
+        owner: &'a Owner,
+        req: &'a SearchRequest,
+    ) -> Result<Self> {
+        let limit = check(req)?;
+        let query = view.vector_for(&req.query, req.vector.as_deref())?;
+        let by_entity = !req.entities.is_empty();
+        let min_relevance = match req.min_score {
+            Some(min) => min,
+            None if by_entity => 0.0,
+            None => cfg.min_relevance,
+        };
+        Ok(Search {
+            cfg,
+            owner,
+            req,
+            query,
+            limit,
+            k: cfg.candidates.max(limit),
+            by_entity,
+            min_relevance,
+        })
     }
 
-    // 2. Admission, on fresh rows with the accesses not yet written applied. Relevance
-    //    decides what is an answer at all (an entity's memories may share no word with the
-    //    query: only the caller's own minimum applies to them). Rows are read in relevance
-    //    order and only as far as the answer reaches: every memory that qualifies (3.), and
-    //    the rest only should diversity (4.) leave the answer short.
-    candidates::by_relevance(&mut candidates, w);
-    let mut rest = candidates
+    fn relevance(&self, c: &Candidate) -> f64 {
+        c.relevance(self.cfg.vector_weight)
+    }
+
+    /// 1. The candidates — of hot and warm memories; of the archive tier too when asked, or
+    ///    when those give fewer than `limit` answers of `archive_relevance` — with relevance
+    ///    lent along co-recall links, and only (and every) memory naming the entities asked
+    ///    for, when asked.
+    fn candidates(&self, view: &mut View, cache: &mut Cache) -> Result<Vec<Candidate>> {
+        let reach = if self.req.include_archived {
+            Reach::All
+        } else {
+            Reach::Warm
+        };
+        let mut candidates = self.fused(view, cache, reach)?;
+        if reach == Reach::Warm
+            && self.answers(&candidates) < self.limit
+            && view.vectors(self.owner)?.has_cold()
+        {
+            candidates = self.fused(view, cache, Reach::Live)?;
+        }
+        lend_along_links(view, self.cfg, self.owner, &mut candidates, &self.query)?;
+        if self.by_entity {
+            let names = &self.req.entities;
+            candidates = naming(view, self.cfg, self.owner, names, candidates, &self.query)?;
+        }
+        Ok(candidates)
+    }
+
+    /// How many of `candidates` are good answers: at least `archive_relevance` relevant (or
+    /// the minimum asked for, when higher).
+    fn answers(&self, candidates: &[Candidate]) -> usize {
+        let good = self.min_relevance.max(self.cfg.archive_relevance);
+        candidates
+            .iter()
+            .filter(|c| self.relevance(c) >= good)
+            .count()
+    }
+
+    /// The candidates of the query within `reach`: cached, else the owner's `k` nearest
+    /// vectors and `k` best text matches fused, with relevance lent by session neighbours.
+    fn fused(&self, view: &mut View, cache: &mut Cache, reach: Reach) -> Result<Vec<Candidate>> {
+        let (cfg, owner, query, k) = (self.cfg, self.owner, &self.query[..], self.k);
+        let key = candidates::cache_key(owner, &self.req.query, query, reach, k);
+        let generation = view.generation(owner);
+        if let Some(c) = cache.get(&key, generation) {
+            return Ok(c);
+        }
+        let text_hits = self.text_matches(view, reach)?;
+        let conn = view.conn();
+        let set = view.vectors(owner)?;
+        // Cosines as search weighs them: a vector stored coarser counts for less.
+        let cosine = |pk| set.similarity(pk, query);
+        let nearest: Vec<(i64, f32)> = match reach {
+            Reach::Warm => set.nearest_warm(query, k),
+            Reach::Live | Reach::All => set.nearest(query, k),
+        }
         .into_iter()
-        .filter(|c| (by_entity || c.relevance(w) > 0.0) && c.relevance(w) >= min_relevance)
-        .peekable();
-    let conn = view.conn();
-    let admit = |view: &View, c: Candidate| -> Result<Option<(Candidate, Memory)>> {
-        let Some(mut m) = memories::by_pk(conn, owner, c.pk)? else {
+        .map(|(pk, c)| (pk, set.weigh(pk, c)))
+        .collect();
+        let mut c = candidates::fuse(&nearest, &text_hits, cosine);
+        candidates::lend_context(
+            &mut c,
+            cfg.vector_weight,
+            cfg.context_weight,
+            cfg.context_parents,
+            |pks| {
+                Ok(memories::session_neighbours(conn, owner, pks)?
+                    .into_iter()
+                    .map(|(a, b)| (a, b, 1.0))
+                    .collect())
+            },
+            cosine,
+        )?;
+        cache.put(key, generation, c.clone());
+        Ok(c)
+    }
+
+    /// The `k` best text matches of the query within `reach`: each memory's row, BM25, and how
+    /// much of what was asked it says.
+    fn text_matches(&self, view: &View, reach: Reach) -> Result<Vec<(i64, f64, f64)>> {
+        let terms = text::query_terms(&self.req.query);
+        let text_hits = memories::text_search(view.conn(), self.owner, &terms, reach, self.k)?;
+        let asked = text::Asked::new(&terms);
+        let pks: Vec<i64> = text_hits.iter().map(|h| h.0).collect();
+        let contents = memories::contents(view.conn(), &pks)?;
+        Ok(text_hits
+            .into_iter()
+            .map(|(pk, bm25)| {
+                let said = contents.get(&pk).map_or(0.0, |c| text::coverage(&asked, c));
+                (pk, bm25, said)
+            })
+            .collect())
+    }
+
+    /// 2. Admission, on fresh rows with the accesses not yet written applied. Rows are read in
+    ///    relevance order and only as far as the answer reaches: every memory that qualifies
+    ///    (3.); the rest wait, should diversity (4.) leave the answer short.
+    fn admit_qualifying(
+        &self,
+        view: &View,
+        mut candidates: Vec<Candidate>,
+    ) -> Result<(Vec<Admitted>, Waiting)> {
+        candidates::by_relevance(&mut candidates, self.cfg.vector_weight);
+        let answering: Vec<Candidate> = candidates
+            .into_iter()
+            .filter(|c| self.may_answer(c))
+            .collect();
+        let mut rest = answering.into_iter().peekable();
+        let mut admitted: Vec<Admitted> = Vec::new();
+        while let Some(c) = rest.next_if(|c| self.reads_on(&admitted, c)) {
+            admitted.extend(self.admit(view, c)?);
+        }
+        Ok((admitted, rest))
+    }
+
+    /// Whether a candidate is relevant enough to be an answer at all.
+    fn may_answer(&self, c: &Candidate) -> bool {
+        let relevance = self.relevance(c);
+        (self.by_entity || relevance > 0.0) && relevance >= self.min_relevance
+    }
+
+    /// Whether admission reads on to candidate `c`: while the answer is short, and for every
+    /// candidate within the relevance gate of the best admitted.
+    fn reads_on(&self, admitted: &[Admitted], c: &Candidate) -> bool {
+        admitted.len() < self.limit
+            || admitted.first().is_some_and(|(best, _)| {
+                self.relevance(c) >= self.cfg.relevance_gate * self.relevance(best)
+            })
+    }
+
+    /// Candidate `c` with its memory's fresh row (the accesses not yet written applied), if
+    /// the memory may appear in this search's results.
+    fn admit(&self, view: &View, c: Candidate) -> Result<Option<Admitted>> {
+        let Some(mut m) = memories::by_pk(view.conn(), self.owner, c.pk)? else {
             return Ok(None);
         };
         if let Some(p) = view.pending(c.pk) {
             decay::access(&mut m, p.count, p.at);
         }
-        Ok(rank::admits(req, &m).then_some((c, m)))
-    };
-    let mut admitted: Vec<(Candidate, Memory)> = Vec::new();
-    while let Some(c) = rest.next_if(|c| {
-        admitted.len() < limit
-            || admitted
-                .first()
-                .is_some_and(|(best, _)| c.relevance(w) >= cfg.relevance_gate * best.relevance(w))
-    }) {
-        admitted.extend(admit(view, c)?);
+        Ok(rank::admits(self.req, &m).then_some((c, m)))
     }
 
-    // 3. The gate decides which qualify, the mode's score orders them.
-    let relevances: Vec<f64> = admitted.iter().map(|(c, _)| c.relevance(w)).collect();
-    let qualified = rank::qualifying(&relevances, cfg.relevance_gate, limit);
-    let best = admitted.first().map_or(0.0, |(c, _)| c.relevance(w));
-    let (now, retention) = (view.now()?, view.retention());
-    let score = |(c, memory): (Candidate, Memory), qualifies: bool| {
-        let why = rank::score(&c, &memory, best, req.mode, now, cfg, retention);
+    /// 3. How the admitted are scored: against the best relevance admitted, at the call's time.
+    fn scoring<'s>(&'s self, view: &View<'s>, admitted: &[Admitted]) -> Result<Scoring<'s>> {
+        Ok(Scoring {
+            search: self,
+            best: admitted.first().map_or(0.0, |(c, _)| self.relevance(c)),
+            now: view.now()?,
+            retention: view.retention(),
+        })
+    }
+
+    /// 5. The hits are accesses, the top ones co-recalled, and they say which words of the
+    ///    query they said.
+    fn record_hits(
+        &self,
+        view: &mut View,
+        kept: Vec<Ranked>,
+        now: Millis,
+    ) -> Result<Vec<SearchHit>> {
+        let terms = text::query_terms(&self.req.query);
+        let pks: Vec<i64> = kept.iter().map(|r| r.pk).collect();
+        view.record_co_recall(&pks)?;
+        let mut hits = Vec::with_capacity(kept.len());
+        for Ranked {
+            pk,
+            mut memory,
+            mut why,
+            ..
+        } in kept
+        {
+            why.matched = text::matched(&terms, &memory.content);
+            decay::access(&mut memory, 1, now);
+            view.refresh(pk, &mut memory)?;
+            view.record_access(self.owner, pk)?;
+            hits.push(SearchHit {
+                memory,
+                score: why.score(),
+                why,
+            });
+        }
+        Ok(hits)
+    }
+}
+
+/// How a search scores its admitted memories.
+struct Scoring<'a> {
+    search: &'a Search<'a>,
+    /// The best relevance admitted.
+    best: f64,
+    now: Millis,
+    retention: &'a RetentionConfig,
+}
+
+impl Scoring<'_> {
+    /// 3. The gate decides which qualify, the mode's score orders them; the rest follow in
+    ///    relevance order.
+    fn rank(&self, admitted: Vec<Admitted>) -> Vec<Ranked> {
+        let s = self.search;
+        let relevances: Vec<f64> = admitted.iter().map(|(c, _)| s.relevance(c)).collect();
+        let qualified = rank::qualifying(&relevances, s.cfg.relevance_gate, s.limit);
+        let mut ranked: Vec<Ranked> = admitted
+            .into_iter()
+            .enumerate()
+            .map(|(i, hit)| self.score(hit, i < qualified))
+            .collect();
+        // Qualified first by score (ties by id); the rest keep their relevance order.
+        crate::order::sort_by(&mut ranked, |a, b| {
+            b.order.total_cmp(&a.order).then_with(|| {
+                if a.order.is_finite() {
+                    a.memory.id.cmp(&b.memory.id)
+                } else {
+                    std::cmp::Ordering::Equal
+                }
+            })
+        });
+        ranked
+    }
+
+    /// An admitted memory scored; ordered by that score when it qualifies.
+    fn score(&self, (c, memory): Admitted, qualifies: bool) -> Ranked {
+        let s = self.search;
+        let why = rank::score(
+            &c,
+            &memory,
+            self.best,
+            s.req.mode,
+            self.now,
+            s.cfg,
+            self.retention,
+        );
         Ranked {
             pk: c.pk,
             order: if qualifies {
@@ -265,59 +494,28 @@ pub(crate) fn search(
             memory,
             why,
         }
-    };
-    let mut ranked: Vec<Ranked> = admitted
-        .into_iter()
-        .enumerate()
-        .map(|(i, hit)| score(hit, i < qualified))
-        .collect();
-    // Qualified first by score (ties by id); the rest keep their relevance order.
-    crate::order::sort_by(&mut ranked, |a, b| {
-        b.order.total_cmp(&a.order).then_with(|| {
-            if a.order.is_finite() {
-                a.memory.id.cmp(&b.memory.id)
-            } else {
-                std::cmp::Ordering::Equal
+    }
+
+    /// 4. Diversity; should it leave the answer short, the memories not read yet follow, in
+    ///    relevance order (a second pass over the kept ones drops nothing more).
+    fn keep_diverse(
+        &self,
+        view: &mut View,
+        ranked: Vec<Ranked>,
+        mut rest: Waiting,
+    ) -> Result<Vec<Ranked>> {
+        let s = self.search;
+        let mut kept = diversify(view, s.cfg, s.owner, ranked, s.limit)?;
+        if kept.len() < s.limit && rest.peek().is_some() {
+            let mut more = Vec::new();
+            for c in rest {
+                more.extend(s.admit(view, c)?);
             }
-        })
-    });
-
-    // 4. Diversity; should it leave the answer short, the memories not read yet follow, in
-    //    relevance order (a second pass over the kept ones drops nothing more).
-    let mut kept = diversify(view, cfg, owner, ranked, limit)?;
-    if kept.len() < limit && rest.peek().is_some() {
-        let mut more = Vec::new();
-        for c in rest {
-            more.extend(admit(view, c)?);
+            kept.extend(more.into_iter().map(|hit| self.score(hit, false)));
+            kept = diversify(view, s.cfg, s.owner, kept, s.limit)?;
         }
-        kept.extend(more.into_iter().map(|hit| score(hit, false)));
-        kept = diversify(view, cfg, owner, kept, limit)?;
+        Ok(kept)
     }
-
-    // 5. The hits are accesses, the top ones co-recalled, and they say which words of the
-    //    query they said.
-    let terms = text::query_terms(&req.query);
-    let pks: Vec<i64> = kept.iter().map(|r| r.pk).collect();
-    view.record_co_recall(&pks)?;
-    let mut hits = Vec::with_capacity(kept.len());
-    for Ranked {
-        pk,
-        mut memory,
-        mut why,
-        ..
-    } in kept
-    {
-        why.matched = text::matched(&terms, &memory.content);
-        decay::access(&mut memory, 1, now);
-        view.refresh(pk, &mut memory)?;
-        view.record_access(owner, pk)?;
-        hits.push(SearchHit {
-            memory,
-            score: why.score(),
-            why,
-        });
-    }
-    Ok(hits)
 }
 
 /// The first `limit` of `ranked` that do not repeat one kept before them: a repeat is nearly
@@ -338,66 +536,6 @@ fn diversify(
         };
         close && !dedup::adds_information(&b.memory.content, &a.memory.content)
     }))
-}
-
-/// The candidates of a query: cached, else the owner's `k` nearest vectors and `k` best text
-/// matches fused, with relevance lent by session neighbours.
-#[allow(clippy::too_many_arguments)]
-fn candidates(
-    view: &mut View,
-    cache: &mut Cache,
-    cfg: &RecallConfig,
-    owner: &Owner,
-    req: &SearchRequest,
-    query: &[f32],
-    k: usize,
-    reach: Reach,
-) -> Result<Vec<Candidate>> {
-    let key = candidates::cache_key(owner, &req.query, query, reach, k);
-    let generation = view.generation(owner);
-    if let Some(c) = cache.get(&key, generation) {
-        return Ok(c);
-    }
-    let terms = text::query_terms(&req.query);
-    let text_hits = memories::text_search(view.conn(), owner, &terms, reach, k)?;
-    // How much of what was asked each text match says.
-    let asked = text::Asked::new(&terms);
-    let pks: Vec<i64> = text_hits.iter().map(|h| h.0).collect();
-    let contents = memories::contents(view.conn(), &pks)?;
-    let text_hits: Vec<(i64, f64, f64)> = text_hits
-        .into_iter()
-        .map(|(pk, bm25)| {
-            let said = contents.get(&pk).map_or(0.0, |c| text::coverage(&asked, c));
-            (pk, bm25, said)
-        })
-        .collect();
-    let conn = view.conn();
-    let set = view.vectors(owner)?;
-    // Cosines as search weighs them: a vector stored coarser counts for less.
-    let cosine = |pk| set.similarity(pk, query);
-    let nearest: Vec<(i64, f32)> = match reach {
-        Reach::Warm => set.nearest_warm(query, k),
-        Reach::Live | Reach::All => set.nearest(query, k),
-    }
-    .into_iter()
-    .map(|(pk, c)| (pk, set.weigh(pk, c)))
-    .collect();
-    let mut c = candidates::fuse(&nearest, &text_hits, cosine);
-    candidates::lend_context(
-        &mut c,
-        cfg.vector_weight,
-        cfg.context_weight,
-        cfg.context_parents,
-        |pks| {
-            Ok(memories::session_neighbours(conn, owner, pks)?
-                .into_iter()
-                .map(|(a, b)| (a, b, 1.0))
-                .collect())
-        },
-        cosine,
-    )?;
-    cache.put(key, generation, c.clone());
-    Ok(c)
 }
 
 /// Co-recall links lend relevance like a conversation does: each of the most relevant
