@@ -32,9 +32,9 @@ use tokio::io::AsyncWriteExt;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
-use crate::engine::{self, Engine, Outcome};
+use crate::engine::{self, Engine};
 use crate::runtime::Runtime;
-use mnemo_http::{Api, Gate, Handled, Reply, Request as ApiRequest, WatcherRoute};
+use mnemo_http::{Api, Gate, Handled, Outcome, Reply, Request as ApiRequest, WatcherRoute};
 pub use token::token;
 use watcher::Watcher;
 
@@ -151,11 +151,8 @@ async fn maintenance(engine: Engine, every: Duration) {
         ticks.tick().await;
         match engine.call("maintain", "{}".to_string()).await {
             Outcome::Answer(_) => {}
-            Outcome::Refused(e) => {
-                eprintln!(
-                    "mnemo: the maintenance pass was refused: {} ({})",
-                    e.message, e.code
-                )
+            Outcome::Refused { code, message } => {
+                eprintln!("mnemo: the maintenance pass was refused: {message} ({code})")
             }
             // The engine stopped: serving ends and says why.
             Outcome::Failed(_) => return,
@@ -351,7 +348,7 @@ async fn serve_request(State(app): State<Arc<App>>, request: Request) -> Respons
     };
     let exec = |method: String, args: String| {
         let engine = app.engine.clone();
-        async move { engine.call(&method, args).await.into() }
+        async move { engine.call(&method, args).await }
     };
     match mnemo_http::handle(&app.api, &request, exec).await {
         Handled::Reply(reply) => send(reply),
