@@ -171,7 +171,7 @@ fn write_group(
         .map(|job| ((job.method, job.args), job.reply))
         .unzip();
     let outcomes = match rt.batch(&calls) {
-        Ok(Ok(answers)) => answers.into_iter().map(outcome).collect(),
+        Ok(Ok(answers)) => answers.into_iter().map(outcome_of).collect(),
         // The group's commit failed: none of it stayed.
         Ok(Err(e)) => vec![Outcome::from(e); replies.len()],
         Err(e) => {
@@ -197,7 +197,7 @@ impl From<CallError> for Outcome {
 }
 
 /// What a call's answer came to.
-fn outcome(answer: Result<String, CallError>) -> Outcome {
+fn outcome_of(answer: Result<String, CallError>) -> Outcome {
     answer.map_or_else(Outcome::from, Outcome::Answer)
 }
 
@@ -205,7 +205,7 @@ fn outcome(answer: Result<String, CallError>) -> Outcome {
 /// component itself ends the thread.
 fn answer(job: Job, outcome: Result<Result<String, CallError>>) -> Result<()> {
     let (reply, result) = match outcome {
-        Ok(answer) => (outcome(answer), Ok(())),
+        Ok(answer) => (outcome_of(answer), Ok(())),
         Err(e) => (Outcome::Failed(format!("the engine failed: {e:#}")), Err(e)),
     };
     let _ = job.reply.send(reply);
