@@ -1,10 +1,12 @@
 // Mnemo on Cloudflare: a Worker that serves Mnemo's HTTP API (the routes of `mnemo serve`,
 // under /api/v1) and keeps each owner's memories in their own SQLite-backed Durable Object.
 //
-// The Worker checks the bearer token (the MNEMO_TOKEN secret), finds the request's owner and
-// forwards it to that owner's object. The object runs the engine (the same WebAssembly as the
-// browser package) on SQLite pages it keeps in its own storage, one row per page, and answers
-// through the engine's own routes (`Mnemo.http`), so both servers answer alike.
+// The Worker checks the bearer token (the MNEMO_TOKEN secret) and forwards the request to its
+// owner's object. The object runs the engine (the same WebAssembly as the browser package) on
+// SQLite pages it keeps in its own storage, one row per page. Everything else — the health
+// answer, which paths exist, the body limit, which owner a request concerns, every error and
+// its status, the routes themselves — is the engine's HTTP pipeline (`mnemo-http`, reached
+// through `Mnemo.http*`), the same as `mnemo serve`'s, so both servers answer alike.
 
 import { DurableObject } from 'cloudflare:workers';
 import wasm from '../../www/pkg/mnemo_wasm_bg.wasm';
@@ -12,11 +14,6 @@ import weights from '../../www/pkg/mnemo-static-v1.bin';
 import schema from '../../www/src/schema.json';
 import { initSync, Mnemo } from '../../www/pkg/mnemo_wasm.js';
 
-const PREFIX = '/api/v1/';
-/** Largest request body, as `mnemo serve` allows. */
-const MAX_BODY = 1 << 20;
-/** The header naming the owner a request is for, where its body and query do not. */
-const OWNER_HEADER = 'x-mnemo-owner';
 /**
  * Headers for tests (honoured only when the MNEMO_TEST_HOOKS variable is "1"): the options a
  * fresh object opens its store with (`{now, seed, config}`), the clock before this request, and
@@ -44,14 +41,10 @@ function load() {
   loaded = true;
 }
 
-function json(status, value) {
-  return new Response(typeof value === 'string' ? value : JSON.stringify(value), {
-    status,
-    headers: { 'content-type': 'application/json' },
-  });
+/** A reply of the engine's HTTP pipeline, `{status, body}`, as a Response. */
+function send({ status, body }) {
+  return new Response(body, { status, headers: { 'content-type': 'application/json' } });
 }
-
-const refuse = (status, code, message) => json(status, { error: message, code });
 
 /** Whether the request carries the bearer token (compared in constant time, as digests). */
 async function authorised(request, token) {
@@ -62,108 +55,28 @@ async function authorised(request, token) {
   return crypto.subtle.timingSafeEqual(given, wanted);
 }
 
-/** The request body, at most MAX_BODY bytes (null when larger). */
-async function readBody(request) {
-  const declared = Number(request.headers.get('content-length') ?? 0);
-  if (declared > MAX_BODY) return null;
-  const bytes = new Uint8Array(await request.arrayBuffer());
-  return bytes.length > MAX_BODY ? null : bytes;
-}
-
-/**
- * Every `entity_id` a request names: the header, the query, the path of `/stats/{owner}`, and
- * the body (its own, its items', and the records of an import's JSON lines).
- */
-function ownersNamed(request, url, body) {
-  const owners = new Set();
-  const header = request.headers.get(OWNER_HEADER);
-  if (header !== null) owners.add(header);
-  for (const v of url.searchParams.getAll('entity_id')) owners.add(v);
-  const stats = url.pathname.match(/^\/api\/v1\/stats\/([^/]+)\/?$/);
-  if (stats) {
-    try {
-      owners.add(decodeURIComponent(stats[1]));
-    } catch {
-      owners.add(stats[1]);
-    }
-  }
-  let value;
-  try {
-    value = body.length ? JSON.parse(new TextDecoder().decode(body)) : undefined;
-  } catch (e) {
-    // With an owner named elsewhere, the engine's routes refuse the body with the reason.
-    if (owners.size === 0) throw Object.assign(new Error(`malformed JSON body: ${e.message}`), { code: 'invalid_input' });
-  }
-  const visit = (v, depth) => {
-    if (v === null || typeof v !== 'object' || depth > 2) return;
-    if (Array.isArray(v)) return v.forEach((item) => visit(item, depth + 1));
-    if ('entity_id' in v && v.entity_id !== null && v.entity_id !== undefined) owners.add(v.entity_id);
-    for (const [k, inner] of Object.entries(v)) {
-      if (k === 'jsonl' && typeof inner === 'string') {
-        for (const line of inner.split('\n')) {
-          try {
-            visit(JSON.parse(line), depth + 1);
-          } catch {
-            // a malformed line: the engine's import names it
-          }
-        }
-      } else if (k !== 'entity_id') visit(inner, depth + 1);
-    }
-  };
-  visit(value, 0);
-  return owners;
-}
-
 export default {
-  /** The Worker: health, the token, then the owner's object. */
+  /** The Worker: what is answered before the token, the token, then the owner's object. */
   async fetch(request, env) {
-    const url = new URL(request.url);
-    if (url.pathname === '/api/v1/health' && request.method === 'GET') {
-      load();
-      return json(200, { status: 'ok', version: Mnemo.version(), timestamp: new Date().toISOString(), sse_clients: 0 });
-    }
-    if (!url.pathname.startsWith(PREFIX)) {
-      return refuse(404, 'not_found', `no route ${request.method} ${url.pathname}: routes start with ${PREFIX}`);
-    }
-    if (!env.MNEMO_TOKEN) {
-      return refuse(500, 'not_configured', 'MNEMO_TOKEN is not set: run `wrangler secret put MNEMO_TOKEN`');
-    }
-    if (!(await authorised(request, env.MNEMO_TOKEN))) return json(401, { error: 'unauthorized' });
-    const body = await readBody(request);
-    if (body === null) return refuse(413, 'body_too_large', 'request body exceeds 1 MiB');
-    let owners;
-    try {
-      owners = [...ownersNamed(request, url, body)];
-    } catch (e) {
-      return refuse(400, e.code, e.message);
-    }
-    if (owners.length === 0 && request.headers.has('x-mnemo-object')) owners.push(request.headers.get('x-mnemo-object'));
-    if (owners.length > 1 && request.headers.has('x-mnemo-object')) owners.length = 1;
-    if (owners.length === 0) {
-      return refuse(
-        400,
-        'owner_required',
-        `each owner's memories live in their own Durable Object: name the owner with entity_id (in the body or the query) or the ${OWNER_HEADER} header`,
-      );
-    }
-    if (owners.length > 1) {
-      return refuse(400, 'owner_required', `one owner per request here; this one names ${owners.length}: ${JSON.stringify(owners.slice(0, 5))}`);
-    }
-    const [owner] = owners;
-    if (typeof owner !== 'string') return refuse(400, 'invalid_input', 'invalid entity_id: expected a string');
     load();
-    try {
-      // The engine's own rule for owner ids: a bad one never reaches (or creates) an object.
-      Mnemo.checkOwner(owner);
-    } catch (e) {
-      return refuse(400, e.code ?? 'invalid_input', e.message);
+    const url = new URL(request.url);
+    const early = Mnemo.httpGate(request.method, url.pathname);
+    if (early) return send(early);
+    if (!env.MNEMO_TOKEN) {
+      return send(Mnemo.httpError('not_configured', 'MNEMO_TOKEN is not set: run `wrangler secret put MNEMO_TOKEN`'));
     }
+    if (!(await authorised(request, env.MNEMO_TOKEN))) return send(Mnemo.httpUnauthorized());
+    const tooLarge = Mnemo.httpCheckLength(request.headers.get('content-length'));
+    if (tooLarge) return send(tooLarge);
+    const body = new Uint8Array(await request.arrayBuffer());
+    const store = request.headers.get('x-mnemo-object');
+    const found = Mnemo.httpOwner(request.method, url.pathname, url.search.slice(1), request.headers, body, store);
+    if (found.owner === undefined) return send(found);
     const hooks = TEST_HOOKS.filter((h) => request.headers.has(h));
     if (hooks.length && env.MNEMO_TEST_HOOKS !== '1') {
-      return refuse(400, 'invalid_input', `${hooks.join(', ')}: test hooks, off in this deployment`);
+      return send(Mnemo.httpError('invalid_input', `${hooks.join(', ')}: test hooks, off in this deployment`));
     }
-    const object = request.headers.get('x-mnemo-object') ?? owner;
-    const stub = env.MNEMO_OWNERS.get(env.MNEMO_OWNERS.idFromName(object));
+    const stub = env.MNEMO_OWNERS.get(env.MNEMO_OWNERS.idFromName(store ?? found.owner));
     // The object holds this owner only, so it needs no owner beyond what the request says.
     const headers = new Headers();
     for (const h of hooks) headers.set(h, request.headers.get(h));
@@ -267,11 +180,11 @@ export class MnemoOwner extends DurableObject {
         return store.http(request.method, url.pathname, url.search.slice(1), body);
       });
     } catch (e) {
-      return refuse(e.code === 'invalid_input' ? 400 : 500, e.code ?? 'internal_error', e.message);
+      return send(Mnemo.httpError(String(e?.code ?? 'internal_error'), String(e?.message ?? e)));
     }
     this.#last = Date.now();
     await this.#schedule(this.#idle());
-    const response = json(reply.status, reply.body);
+    const response = send(reply);
     response.headers.set('x-mnemo-pages-read', String(this.io.read));
     response.headers.set('x-mnemo-pages-written', String(this.io.written));
     response.headers.set('x-mnemo-store-bytes', String(this.pages.pages() * Mnemo.pageBytes()));

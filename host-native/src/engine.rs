@@ -18,6 +18,7 @@ use tokio::sync::oneshot;
 
 use crate::ahead::Providers;
 use crate::runtime::{CallError, Clock, Runtime};
+use mnemo_http::Outcome;
 
 /// The calls that write, as the engine's call schema marks them: these are grouped.
 pub fn writes(schema: &serde_json::Value) -> HashSet<String> {
@@ -32,30 +33,6 @@ pub fn writes(schema: &serde_json::Value) -> HashSet<String> {
 
 /// Most calls one group commit takes (the rest wait for the next).
 const MAX_GROUP: usize = 512;
-
-/// What a call came to.
-#[derive(Debug, Clone)]
-pub enum Outcome {
-    /// The engine's JSON answer.
-    Answer(String),
-    /// The engine refused the call (bad input, not found, …).
-    Refused(CallError),
-    /// The engine could not run it (it has stopped, or the component failed).
-    Failed(String),
-}
-
-impl From<Outcome> for mnemo_http::Outcome {
-    fn from(outcome: Outcome) -> Self {
-        match outcome {
-            Outcome::Answer(text) => mnemo_http::Outcome::Answer(text),
-            Outcome::Refused(e) => mnemo_http::Outcome::Refused {
-                code: e.code,
-                message: e.message,
-            },
-            Outcome::Failed(message) => mnemo_http::Outcome::Failed(message),
-        }
-    }
-}
 
 enum Message {
     Call(Job),
@@ -193,9 +170,9 @@ fn write_group(
         .map(|job| ((job.method, job.args), job.reply))
         .unzip();
     let outcomes = match rt.batch(&calls) {
-        Ok(Ok(answers)) => answers.into_iter().map(Outcome::from).collect(),
+        Ok(Ok(answers)) => answers.into_iter().map(outcome_of).collect(),
         // The group's commit failed: none of it stayed.
-        Ok(Err(e)) => vec![Outcome::Refused(e); replies.len()],
+        Ok(Err(e)) => vec![Outcome::from(e); replies.len()],
         Err(e) => {
             let message = format!("the engine failed: {e:#}");
             for reply in replies {
@@ -209,20 +186,25 @@ fn write_group(
     Ok(())
 }
 
-impl From<Result<String, CallError>> for Outcome {
-    fn from(answer: Result<String, CallError>) -> Outcome {
-        match answer {
-            Ok(text) => Outcome::Answer(text),
-            Err(e) => Outcome::Refused(e),
+impl From<CallError> for Outcome {
+    fn from(e: CallError) -> Outcome {
+        Outcome::Refused {
+            code: e.code,
+            message: e.message,
         }
     }
+}
+
+/// What a call's answer came to.
+fn outcome_of(answer: Result<String, CallError>) -> Outcome {
+    answer.map_or_else(Outcome::from, Outcome::Answer)
 }
 
 /// Sends a call's outcome to its request (gone if the client left); a failure of the
 /// component itself ends the thread.
 fn answer(job: Job, outcome: Result<Result<String, CallError>>) -> Result<()> {
     let (reply, result) = match outcome {
-        Ok(answer) => (Outcome::from(answer), Ok(())),
+        Ok(answer) => (outcome_of(answer), Ok(())),
         Err(e) => (Outcome::Failed(format!("the engine failed: {e:#}")), Err(e)),
     };
     let _ = job.reply.send(reply);

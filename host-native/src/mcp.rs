@@ -23,8 +23,9 @@ use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, Stream
 use rmcp::{ErrorData as McpError, ServerHandler, ServiceExt};
 use serde_json::{json, Value};
 
-use crate::engine::{self, Engine, Outcome};
+use crate::engine::{self, Engine};
 use crate::runtime::Runtime;
+use mnemo_http::Outcome;
 
 /// Where the MCP server listens.
 pub enum Transport {
@@ -170,7 +171,7 @@ impl ServerHandler for Mnemo {
                 result.structured_content = structured;
                 Ok(result.into())
             }
-            Outcome::Refused(e) => Ok(refusal(&e.code, &e.message)),
+            Outcome::Refused { code, message } => Ok(refusal(&code, &message)),
             Outcome::Failed(message) => Err(McpError::internal_error(message, None)),
         }
     }

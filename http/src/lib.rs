@@ -1,12 +1,25 @@
 //! # mnemo-http
 //!
 //! Mnemo's HTTP API — Keyoku's routes under `/api/v1`, and every engine call at
-//! `/api/v1/call/{method}` — as engine calls, with no I/O: which call a request makes
-//! ([`routes`]), the shape its answer takes ([`keyoku`]), and the answer itself ([`respond`]).
-//! The native server (`mnemo serve`, on hyper) and the Cloudflare Durable Object (the engine
-//! compiled for Workers) both serve the API through this crate, so they answer alike.
+//! `/api/v1/call/{method}` — from request bytes to response bytes, with no I/O. A server
+//! keeps only its transport (connections, timeouts, reading at most [`MAX_BODY`], the token's
+//! secret) and asks this crate everything else, in this order:
+//!
+//! 1. [`gate`]: the health answer ([`health`]) and paths outside the API, before the token;
+//! 2. the token (the server's secret), refused with [`Reply::unauthorized`];
+//! 3. [`check_length`] on the declared length, then the body read;
+//! 4. [`owner_of`] where each owner's memories live apart (the Worker sends the request to
+//!    that owner's Durable Object);
+//! 5. [`handle`] (or [`handle_now`]): the body and query parsed, the route ([`routes`]), its
+//!    engine calls run through the server's engine, the answer given its shape ([`keyoku`]).
+//!
+//! Every error answer takes its status from its code ([`status_of`]). `mnemo serve` (on
+//! hyper), the wasm binding's `Mnemo.http` (the Durable Object's engine) and the Worker in
+//! front of it all serve the API through this crate, so they answer alike.
 
 pub mod keyoku;
+mod reply;
+mod request;
 pub mod routes;
 
 use std::future::Future;
@@ -16,122 +29,138 @@ use std::task::{Context, Poll, Waker};
 use serde_json::{json, Value};
 
 use keyoku::Form;
+pub use reply::{status_of, Reply};
+pub use request::{
+    check_length, gate, has_body, health, owner_of, parse_body, parse_query, Gate, Request,
+    MAX_BODY, OWNER_HEADER,
+};
 pub use routes::{route, EngineCall, Route, Shapes, WatcherRoute, PREFIX};
 
-/// The largest request body served (1 MiB).
-pub const MAX_BODY: usize = 1 << 20;
-
-/// What an engine call came to.
+/// What an engine call came to, as every face that runs one hands it over.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Outcome {
     /// The engine's JSON answer.
     Answer(String),
     /// The engine refused the call (bad input, not found, …).
     Refused { code: String, message: String },
-    /// The engine could not run it.
+    /// The engine could not run it (it has stopped, or failed).
     Failed(String),
 }
 
-/// An HTTP answer: status and JSON body.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Reply {
-    pub status: u16,
-    pub body: String,
-}
-
-impl Reply {
-    /// A JSON answer.
-    pub fn json(status: u16, body: String) -> Reply {
-        Reply { status, body }
-    }
-
-    /// An error answer: `{"error": message, "code": code}`.
-    pub fn error(status: u16, code: &str, message: impl Into<String>) -> Reply {
-        Reply::json(
-            status,
-            json!({ "error": message.into(), "code": code }).to_string(),
-        )
-    }
-
-    /// `401` for a request without the right bearer token.
-    pub fn unauthorized() -> Reply {
-        Reply::json(401, json!({ "error": "unauthorized" }).to_string())
-    }
-
-    /// `413` for a body over [`MAX_BODY`].
-    pub fn too_large() -> Reply {
-        Reply::error(413, "body_too_large", "request body exceeds 1 MiB")
-    }
-
-    /// `404` for a path outside [`PREFIX`] or no route.
-    pub fn no_route(method: &str, path: &str) -> Reply {
-        if path.starts_with(PREFIX) {
-            Reply::error(404, "not_found", format!("no route {method} {path}"))
-        } else {
-            Reply::error(
-                404,
-                "not_found",
-                format!("no route {method} {path}: routes start with {PREFIX}"),
-            )
-        }
-    }
-
+impl Outcome {
     /// The answer to a call the engine refused or could not run.
-    pub fn failure(outcome: Outcome) -> Reply {
-        match outcome {
-            Outcome::Refused { code, message } => {
-                Reply::error(routes::status_of(&code), &code, message)
-            }
-            Outcome::Failed(message) => Reply::error(500, "internal_error", message),
-            Outcome::Answer(_) => {
-                Reply::error(500, "internal_error", "an answer taken for a failure")
-            }
+    fn failure(self) -> Reply {
+        match self {
+            Outcome::Refused { code, message } => Reply::error(&code, message),
+            Outcome::Failed(message) => Reply::error("internal_error", message),
+            Outcome::Answer(_) => Reply::error("internal_error", "an answer taken for a failure"),
         }
     }
 }
 
-/// Whether requests with this method carry a JSON body.
-pub fn has_body(method: &http::Method) -> bool {
-    matches!(
-        *method,
-        http::Method::POST | http::Method::PUT | http::Method::PATCH | http::Method::DELETE
-    )
+/// What the pipeline knows of the engine: its call schema (served at `/schema`) and how each
+/// call reads query parameters ([`Shapes`]).
+pub struct Api {
+    shapes: Shapes,
+    schema: String,
 }
 
-/// A request body as the JSON object routes take: `{}` when empty or blank; refused (400,
-/// or 413 over [`MAX_BODY`]) when not UTF-8, not JSON, or not an object.
-pub fn parse_body(bytes: &[u8]) -> Result<Value, Reply> {
-    if bytes.len() > MAX_BODY {
-        return Err(Reply::too_large());
+impl Api {
+    /// From the engine's call schema.
+    pub fn new(schema: &Value) -> Api {
+        Api {
+            shapes: Shapes::from_schema(schema),
+            schema: schema.to_string(),
+        }
     }
-    if bytes.iter().all(u8::is_ascii_whitespace) {
-        return Ok(json!({}));
+
+    /// From the text of the engine's call schema (`schema.json`), served as given; refused
+    /// with the reason when it is not one.
+    pub fn from_text(text: &str) -> Result<Api, String> {
+        let schema: Value =
+            serde_json::from_str(text).map_err(|e| format!("invalid schema: {e}"))?;
+        if !schema["calls"].is_array() {
+            return Err(
+                "invalid schema: expected the engine's call schema (schema.json), with calls"
+                    .into(),
+            );
+        }
+        Ok(Api {
+            shapes: Shapes::from_schema(&schema),
+            schema: text.to_string(),
+        })
     }
-    let text = std::str::from_utf8(bytes)
-        .map_err(|_| Reply::error(400, "invalid_input", "the body is not valid UTF-8"))?;
-    let value: Value = serde_json::from_str(text)
-        .map_err(|e| Reply::error(400, "invalid_input", format!("malformed JSON body: {e}")))?;
-    if !value.is_object() {
-        return Err(Reply::error(
-            400,
-            "invalid_input",
-            "the body must be a JSON object",
-        ));
-    }
-    Ok(value)
 }
 
-/// A query string's pairs, percent-decoded.
-pub fn parse_query(query: &str) -> Vec<(String, String)> {
-    form_urlencoded::parse(query.as_bytes())
-        .into_owned()
-        .collect()
+/// What [`handle`] came to.
+#[derive(Debug, PartialEq)]
+pub enum Handled {
+    /// The answer.
+    Reply(Reply),
+    /// A watcher route, or the event stream: for a server that runs the watcher (`mnemo
+    /// serve`; [`handle_now`] answers them 501).
+    Watcher(WatcherRoute),
+}
+
+/// Answers a request of the API (one [`gate`] let through, its token checked): its body and
+/// query read, its route's engine calls run through `exec(method, args)`.
+pub async fn handle<F, Fut>(api: &Api, request: &Request<'_>, exec: F) -> Handled
+where
+    F: FnMut(String, String) -> Fut,
+    Fut: Future<Output = Outcome>,
+{
+    let Ok(method) = http::Method::from_bytes(request.method.as_bytes()) else {
+        let why = format!("invalid method {:?}", request.method);
+        return Handled::Reply(Reply::error("invalid_input", why));
+    };
+    let path = request.path;
+    if !path.starts_with(PREFIX) {
+        return Handled::Reply(Reply::no_route(request.method, path));
+    }
+    let body = if has_body(request.method) {
+        match parse_body(request.body) {
+            Ok(body) => body,
+            Err(refused) => return Handled::Reply(refused),
+        }
+    } else {
+        json!({})
+    };
+    let params = parse_query(request.query);
+    Handled::Reply(match route(&api.shapes, method, path, &params, body) {
+        Route::Call(call) => respond(exec, call).await,
+        Route::Schema => Reply::json(200, api.schema.clone()),
+        Route::Watcher(watcher) => return Handled::Watcher(watcher),
+        Route::Unsupported(why) => Reply::error("not_implemented", why),
+        Route::NotFound => Reply::no_route(request.method, path),
+    })
+}
+
+/// [`handle`] for an engine that answers in place (no waiting) and runs no watcher: the
+/// Durable Object's.
+pub fn handle_now(
+    api: &Api,
+    request: &Request<'_>,
+    mut exec: impl FnMut(&str, &str) -> Outcome,
+) -> Reply {
+    let future = pin!(handle(api, request, |method, args| {
+        std::future::ready(exec(&method, &args))
+    }));
+    match future.poll(&mut Context::from_waker(Waker::noop())) {
+        Poll::Ready(Handled::Reply(reply)) => reply,
+        Poll::Ready(Handled::Watcher(_)) => Reply::error(
+            "not_implemented",
+            "the watcher and its event stream run in the native server (mnemo serve); \
+             here, poll POST /api/v1/heartbeat/check",
+        ),
+        // Every step is a ready future, so the first poll finishes.
+        Poll::Pending => Reply::error("internal_error", "the engine did not answer in place"),
+    }
 }
 
 /// Runs a route's engine call through `exec(method, args)`: its owner looked up first when the
 /// request addressed a memory by id alone, schedules read as their memories, the answer given
 /// the route's form.
-pub async fn respond<F, Fut>(mut exec: F, mut call: EngineCall) -> Reply
+async fn respond<F, Fut>(mut exec: F, mut call: EngineCall) -> Reply
 where
     F: FnMut(String, String) -> Fut,
     Fut: Future<Output = Outcome>,
@@ -146,20 +175,19 @@ where
                     o.insert("entity_id".into(), owner);
                 }
             }
-            outcome => return Reply::failure(outcome),
+            outcome => return outcome.failure(),
         }
     }
     let outcome = exec(call.method.clone(), call.args.to_string()).await;
     let (text, form) = match (outcome, call.form) {
         (Outcome::Answer(text), Form::Mnemo) => return Reply::json(200, text),
         (Outcome::Answer(text), form) => (text, form),
-        (outcome, _) => return Reply::failure(outcome),
+        (outcome, _) => return outcome.failure(),
     };
     let answer: Value = match serde_json::from_str(&text) {
         Ok(answer) => answer,
         Err(e) => {
             return Reply::error(
-                500,
                 "internal_error",
                 format!("the engine answered unreadable JSON: {e}"),
             )
@@ -182,73 +210,8 @@ where
                     .and_then(|p| p["memories"].as_array().cloned())
                     .unwrap_or_default();
             }
-            outcome => return Reply::failure(outcome),
+            outcome => return outcome.failure(),
         }
     }
     Reply::json(200, keyoku::reshape(form, answer, &rows).to_string())
-}
-
-/// [`respond`] for an engine that answers in place (no waiting): the Durable Object's.
-pub fn respond_now(mut exec: impl FnMut(&str, &str) -> Outcome, call: EngineCall) -> Reply {
-    let future = pin!(respond(
-        |method, args| std::future::ready(exec(&method, &args)),
-        call
-    ));
-    match future.poll(&mut Context::from_waker(Waker::noop())) {
-        Poll::Ready(reply) => reply,
-        // Every step is a ready future, so the first poll finishes.
-        Poll::Pending => Reply::error(500, "internal_error", "the engine did not answer in place"),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn bodies_are_json_objects_or_refused() {
-        assert_eq!(parse_body(b"").unwrap(), json!({}));
-        assert_eq!(parse_body(b" \n").unwrap(), json!({}));
-        assert_eq!(parse_body(br#"{"a":1}"#).unwrap(), json!({"a": 1}));
-        for bad in [&b"[1]"[..], b"\"x\"", b"{", b"\xff\xfe", b"null"] {
-            assert_eq!(parse_body(bad).unwrap_err().status, 400, "{bad:?}");
-        }
-        assert_eq!(
-            parse_body(&vec![b' '; MAX_BODY + 1]).unwrap_err().status,
-            413
-        );
-    }
-
-    #[test]
-    fn a_memory_named_by_id_alone_is_located_then_read() {
-        let shapes = Shapes::from_schema(&json!({}));
-        let Route::Call(call) = route(
-            &shapes,
-            http::Method::GET,
-            "/api/v1/memories/m1",
-            &[],
-            json!({}),
-        ) else {
-            panic!("not a call");
-        };
-        let mut seen = Vec::new();
-        let reply = respond_now(
-            |method, args| {
-                seen.push((method.to_string(), args.to_string()));
-                match method {
-                    "locate" => Outcome::Answer(r#"{"entity_id":"ana"}"#.into()),
-                    _ => Outcome::Refused {
-                        code: "not_found".into(),
-                        message: "no memory m1".into(),
-                    },
-                }
-            },
-            call,
-        );
-        assert_eq!(seen[0], ("locate".into(), r#"{"id":"m1"}"#.into()));
-        assert_eq!(seen[1].0, "get");
-        assert!(seen[1].1.contains(r#""entity_id":"ana""#), "{}", seen[1].1);
-        assert_eq!(reply.status, 404);
-        assert_eq!(reply.body, r#"{"error":"no memory m1","code":"not_found"}"#);
-    }
 }

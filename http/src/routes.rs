@@ -1,7 +1,6 @@
 //! The routes under `/api/v1`, as engine calls: which call a request makes, its arguments
 //! (the body, the path's ids, query parameters typed by the call's schema), the shape its
-//! answer takes (Keyoku's on Keyoku's routes, see [`keyoku`]), and the HTTP status of the
-//! engine's error codes. Pure: no I/O here.
+//! answer takes (Keyoku's on Keyoku's routes, see [`keyoku`]). Pure: no I/O here.
 
 use std::collections::HashMap;
 
@@ -53,16 +52,6 @@ pub enum Route {
     Unsupported(&'static str),
     /// No such route.
     NotFound,
-}
-
-/// HTTP status of an engine error code.
-pub fn status_of(code: &str) -> u16 {
-    match code {
-        "not_found" => 404,
-        "embedder_mismatch" | "schema_too_new" => 409,
-        "storage_error" | "embedder_error" | "extractor_error" => 500,
-        _ => 400,
-    }
 }
 
 /// How a call's query parameters are read, from its declared arguments: numbers, booleans

@@ -6,7 +6,7 @@
 //! - **browser/edge** (`wasm32-unknown-unknown`, wasm-bindgen): the `Mnemo` class the npm
 //!   package in `www/` wraps; JSON text in and out, stores in memory, OPFS, or a host's
 //!   page store (a Cloudflare Durable Object, `cloudflare/`), which can also be served
-//!   Mnemo's HTTP API (`mnemo-http`).
+//!   Mnemo's HTTP API (`mnemo-http`, through the functions of `http`).
 //!   Build: `npm run build` (cargo → wasm-bindgen → wasm-opt).
 //! - **component** (`wasm32-wasip2`, wit-bindgen): the `mnemo` world of `wit/mnemo.wit`, run
 //!   by the native host (`host-native/`); the store is a SQLite file in a preopened directory.
@@ -16,6 +16,8 @@
 //! Natively it holds `typescript`, which generates the npm package's TypeScript declarations
 //! and call table from the engine's call schema, and `reference`, which writes `docs/API.md`.
 
+#[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+mod http;
 #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
 mod interop;
 #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]

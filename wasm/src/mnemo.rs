@@ -8,7 +8,7 @@ use mnemo_core::{
     Clock, Config, Engine, EngineBuilder, ManualClock, Millis, SeededEntropy, StaticModel,
     SuppliedVectors,
 };
-use mnemo_http::{Outcome, Reply, Route, Shapes};
+use mnemo_http::Api;
 use serde::Deserialize;
 use wasm_bindgen::prelude::*;
 
@@ -29,8 +29,8 @@ thread_local! {
     /// The default embedder's weights, once `loadModel` has been given them (one parsed copy
     /// per thread serves every store it opens).
     static WEIGHTS: RefCell<Option<Arc<StaticModel>>> = const { RefCell::new(None) };
-    /// The call schema `loadSchema` was given, and how each call reads query parameters.
-    static SCHEMA: RefCell<Option<(Shapes, String)>> = const { RefCell::new(None) };
+    /// The HTTP API of the call schema `loadSchema` was given (see `http`).
+    pub(crate) static API: RefCell<Option<Api>> = const { RefCell::new(None) };
 }
 
 /// Options of `Mnemo.open`, `Mnemo.fromBytes` and `Mnemo.restore`.
@@ -73,7 +73,7 @@ struct EmbeddingOptions {
 /// A Mnemo store: every engine call, on memory or an OPFS file.
 #[wasm_bindgen]
 pub struct Mnemo {
-    engine: Engine,
+    pub(crate) engine: Engine,
     /// Set when the store was opened with a fixed `now`.
     clock: Option<ManualClock>,
 }
@@ -108,81 +108,6 @@ impl Mnemo {
     #[wasm_bindgen(js_name = pageBytes)]
     pub fn page_bytes() -> u32 {
         pages::PAGE as u32
-    }
-
-    /// Serves one request of Mnemo's HTTP API (the routes of `mnemo serve`, under `/api/v1`)
-    /// on this store: `query` is the URL's query string without `?`, `body` the raw body.
-    /// Answers `{status, body}` with a JSON body; the caller checks the token first. The
-    /// watcher's routes belong to the native server and are answered 501.
-    pub fn http(
-        &mut self,
-        method: &str,
-        path: &str,
-        query: &str,
-        body: &[u8],
-    ) -> Result<JsValue, JsValue> {
-        let reply = self.serve(method, path, query, body);
-        let out = js_sys::Object::new();
-        Reflect::set(&out, &"status".into(), &reply.status.into())?;
-        Reflect::set(&out, &"body".into(), &reply.body.into())?;
-        Ok(out.into())
-    }
-
-    fn serve(&mut self, method: &str, path: &str, query: &str, body: &[u8]) -> Reply {
-        let Ok(verb) = http::Method::from_bytes(method.as_bytes()) else {
-            return Reply::error(400, "invalid_input", format!("invalid method {method:?}"));
-        };
-        if !path.starts_with(mnemo_http::PREFIX) {
-            return Reply::no_route(method, path);
-        }
-        let body = if mnemo_http::has_body(&verb) {
-            match mnemo_http::parse_body(body) {
-                Ok(body) => body,
-                Err(refused) => return refused,
-            }
-        } else {
-            serde_json::json!({})
-        };
-        let params = mnemo_http::parse_query(query);
-        let route = SCHEMA.with(|s| {
-            s.borrow()
-                .as_ref()
-                .map(|(shapes, _)| mnemo_http::route(shapes, verb, path, &params, body))
-        });
-        let Some(route) = route else {
-            return Reply::error(
-                500,
-                "internal_error",
-                "the HTTP routes need the call schema: call Mnemo.loadSchema(schema.json) first",
-            );
-        };
-        match route {
-            Route::Call(call) => {
-                let engine = &mut self.engine;
-                mnemo_http::respond_now(
-                    |method, args| match engine.call_json(method, args) {
-                        Ok(answer) => Outcome::Answer(answer),
-                        Err(e) => Outcome::Refused {
-                            code: e.code().to_string(),
-                            message: e.to_string(),
-                        },
-                    },
-                    call,
-                )
-            }
-            Route::Schema => SCHEMA.with(|s| {
-                let text = s.borrow().as_ref().map(|(_, text)| text.clone());
-                Reply::json(200, text.unwrap_or_default())
-            }),
-            Route::Watcher(_) => Reply::error(
-                501,
-                "not_implemented",
-                "the watcher and its event stream run in the native server (mnemo serve); \
-                 here, poll POST /api/v1/heartbeat/check",
-            ),
-            Route::Unsupported(why) => Reply::error(501, "not_implemented", why),
-            Route::NotFound => Reply::no_route(method, path),
-        }
     }
 
     /// Opens an in-memory store from a whole SQLite image made by `exportBytes`.
@@ -270,26 +195,9 @@ impl Mnemo {
     /// `http` reads each route's argument types from. Checked here.
     #[wasm_bindgen(js_name = loadSchema)]
     pub fn load_schema(text: &str) -> Result<(), JsValue> {
-        let schema: serde_json::Value = serde_json::from_str(text)
-            .map_err(|e| coded(&format!("invalid schema: {e}"), "invalid_input"))?;
-        if !schema["calls"].is_array() {
-            return Err(coded(
-                "invalid schema: expected the engine's call schema (schema.json), with calls",
-                "invalid_input",
-            ));
-        }
-        let shapes = Shapes::from_schema(&schema);
-        SCHEMA.with(|s| *s.borrow_mut() = Some((shapes, text.to_string())));
+        let api = Api::from_text(text).map_err(|why| coded(&why, "invalid_input"))?;
+        API.with(|a| *a.borrow_mut() = Some(api));
         Ok(())
-    }
-
-    /// Checks an owner id as every call checks `entity_id` (a host routing by owner refuses a
-    /// bad one before it reaches a store); the error names what is wrong.
-    #[wasm_bindgen(js_name = checkOwner)]
-    pub fn check_owner(id: &str) -> Result<(), JsValue> {
-        mnemo_core::field::Id::parse("entity_id", id)
-            .map(drop)
-            .map_err(error)
     }
 
     /// This build's version.

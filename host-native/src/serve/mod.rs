@@ -6,9 +6,10 @@
 //! connection over that gets 503 and is closed), never more than the process's file limit
 //! allows. Malformed requests get hyper's 400 (or 431, 505) and the connection closes.
 //!
-//! Every route but health needs the Bearer token, compared in constant time. Health answers
-//! here; every other route becomes an engine call ([`routes`]) run by the engine's own thread
-//! ([`engine`]), which groups concurrent writes into one commit.
+//! What a request means and how it is answered is `mnemo-http`'s: this module keeps the
+//! transport — the limits above, the Bearer token (compared in constant time), reading the
+//! body — and runs the engine calls of a route on the engine's own thread ([`engine`]), which
+//! groups concurrent writes into one commit, and the watcher's routes.
 
 mod token;
 mod watcher;
@@ -22,20 +23,18 @@ use axum::body::{Body, Bytes};
 use axum::extract::{Request, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
 use axum::Router;
 use http_body_util::{BodyExt, LengthLimitError, Limited};
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
-use serde_json::{json, Value};
 use subtle::ConstantTimeEq;
 use tokio::io::AsyncWriteExt;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
-use crate::engine::{self, Engine, Outcome};
+use crate::engine::{self, Engine};
 use crate::runtime::Runtime;
-use mnemo_http::{keyoku, routes, EngineCall, Reply, Route, Shapes, WatcherRoute};
+use mnemo_http::{Api, Gate, Handled, Outcome, Reply, Request as ApiRequest, WatcherRoute};
 pub use token::token;
 use watcher::Watcher;
 
@@ -71,8 +70,7 @@ pub struct Settings {
 /// What every request handler shares.
 struct App {
     token: String,
-    shapes: Shapes,
-    schema: String,
+    api: Api,
     engine: Engine,
     watcher: Watcher,
     timeout: Duration,
@@ -83,7 +81,7 @@ struct App {
 pub fn serve(mut rt: Runtime, token: String, settings: Settings) -> Result<()> {
     let schema = rt.schema()?;
     let writes = engine::writes(&schema);
-    let shapes = Shapes::from_schema(&schema);
+    let api = Api::new(&schema);
     let max_connections = connection_limit(settings.max_connections)?;
     let tokio = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -103,16 +101,12 @@ pub fn serve(mut rt: Runtime, token: String, settings: Settings) -> Result<()> {
         let (engine, engine_thread) = Engine::start(rt, writes)?;
         let app = Arc::new(App {
             token,
-            shapes,
-            schema: schema.to_string(),
+            api,
             engine: engine.clone(),
             watcher: Watcher::new(engine.clone()),
             timeout: settings.timeout,
         });
-        let router = Router::new()
-            .route("/api/v1/health", get(health))
-            .fallback(api)
-            .with_state(app);
+        let router = Router::new().fallback(serve_request).with_state(app);
         eprintln!("mnemo: serving http://{addr}/api/v1");
         let permits = Arc::new(Semaphore::new(max_connections));
         if !settings.maintain_every.is_zero() {
@@ -157,11 +151,8 @@ async fn maintenance(engine: Engine, every: Duration) {
         ticks.tick().await;
         match engine.call("maintain", "{}".to_string()).await {
             Outcome::Answer(_) => {}
-            Outcome::Refused(e) => {
-                eprintln!(
-                    "mnemo: the maintenance pass was refused: {} ({})",
-                    e.message, e.code
-                )
+            Outcome::Refused { code, message } => {
+                eprintln!("mnemo: the maintenance pass was refused: {message} ({code})")
             }
             // The engine stopped: serving ends and says why.
             Outcome::Failed(_) => return,
@@ -289,14 +280,15 @@ async fn connection(
 
 /// Tells a client over the connection limit to come back later, and closes.
 async fn refuse_busy(mut stream: TcpStream) {
-    let body = json!({
-        "error": "the server is serving as many connections as it may; retry shortly",
-        "code": "busy",
-    })
-    .to_string();
+    let refusal = Reply::error(
+        "busy",
+        "the server is serving as many connections as it may; retry shortly",
+    );
+    let status = StatusCode::from_u16(refusal.status).unwrap_or(StatusCode::SERVICE_UNAVAILABLE);
     let response = format!(
-        "HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\ncontent-length: {}\r\nretry-after: 1\r\nconnection: close\r\n\r\n{body}",
-        body.len()
+        "HTTP/1.1 {status}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nretry-after: 1\r\nconnection: close\r\n\r\n{}",
+        refusal.body.len(),
+        refusal.body
     );
     let _ = tokio::time::timeout(REFUSAL_WRITE, async {
         let _ = stream.write_all(response.as_bytes()).await;
@@ -305,20 +297,15 @@ async fn refuse_busy(mut stream: TcpStream) {
     .await;
 }
 
-/// A JSON answer.
-fn reply(status: u16, body: String) -> Response {
-    let status = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-    (status, [(header::CONTENT_TYPE, "application/json")], body).into_response()
-}
-
-/// An error answer: `{"error": message, "code": code}`.
-fn error(status: u16, code: &str, message: impl Into<String>) -> Response {
-    send(Reply::error(status, code, message))
-}
-
-/// The HTTP form of an API answer.
+/// The HTTP form of an answer: its status, its JSON body.
 fn send(answer: Reply) -> Response {
-    reply(answer.status, answer.body)
+    let status = StatusCode::from_u16(answer.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    (
+        status,
+        [(header::CONTENT_TYPE, "application/json")],
+        answer.body,
+    )
+        .into_response()
 }
 
 /// The system clock in ms since the epoch (health's timestamp only; the engine keeps its own).
@@ -328,55 +315,45 @@ pub(crate) fn now_ms() -> i64 {
         .map_or(0, |d| d.as_millis() as i64)
 }
 
-/// `GET /api/v1/health`: answered without the engine or the token.
-async fn health(State(app): State<Arc<App>>) -> Response {
-    reply(
-        200,
-        json!({
-            "status": "ok",
-            "version": env!("CARGO_PKG_VERSION"),
-            "timestamp": keyoku::rfc3339(now_ms()),
-            "sse_clients": app.watcher.clients(),
-        })
-        .to_string(),
-    )
-}
-
-/// Every other route: the token, the body, then the engine call the route makes.
-async fn api(State(app): State<Arc<App>>, request: Request) -> Response {
+/// Every request: what `mnemo-http` answers before the token, the token, the body, then the
+/// answer `mnemo-http` gives, its engine calls run on the engine thread.
+async fn serve_request(State(app): State<Arc<App>>, request: Request) -> Response {
     let (parts, body) = request.into_parts();
-    if !parts.uri.path().starts_with(routes::PREFIX) {
-        return send(Reply::no_route(parts.method.as_str(), parts.uri.path()));
+    let (method, path) = (parts.method.as_str(), parts.uri.path());
+    match mnemo_http::gate(method, path) {
+        Gate::Health => {
+            let version = env!("CARGO_PKG_VERSION");
+            return send(mnemo_http::health(version, now_ms(), app.watcher.clients()));
+        }
+        Gate::Answer(reply) => return send(reply),
+        Gate::Api => {}
     }
     if !authorised(&parts.headers, &app.token) {
         return send(Reply::unauthorized());
     }
-    let body = if mnemo_http::has_body(&parts.method) {
+    let body = if mnemo_http::has_body(method) {
         match read_body(&parts.headers, body, app.timeout).await {
             Ok(body) => body,
-            Err(refused) => return refused,
+            Err(refused) => return send(refused),
         }
     } else {
-        json!({})
+        Bytes::new()
     };
-    let params = mnemo_http::parse_query(parts.uri.query().unwrap_or(""));
-    let path = parts.uri.path();
-    match routes::route(&app.shapes, parts.method.clone(), path, &params, body) {
-        Route::Call(call) => send(run(&app.engine, call).await),
-        Route::Schema => reply(200, app.schema.clone()),
-        Route::Watcher(w) => watch(&app.watcher, w),
-        Route::Unsupported(why) => error(501, "not_implemented", why),
-        Route::NotFound => send(Reply::no_route(parts.method.as_str(), path)),
-    }
-}
-
-/// Runs a route's engine call on the engine thread (see [`mnemo_http::respond`]).
-async fn run(engine: &Engine, call: EngineCall) -> Reply {
+    let request = ApiRequest {
+        method,
+        path,
+        query: parts.uri.query().unwrap_or(""),
+        owner: None,
+        body: &body,
+    };
     let exec = |method: String, args: String| {
-        let engine = engine.clone();
-        async move { engine.call(&method, args).await.into() }
+        let engine = app.engine.clone();
+        async move { engine.call(&method, args).await }
     };
-    mnemo_http::respond(exec, call).await
+    match mnemo_http::handle(&app.api, &request, exec).await {
+        Handled::Reply(reply) => send(reply),
+        Handled::Watcher(route) => watch(&app.watcher, route),
+    }
 }
 
 /// A watcher route, or the event stream.
@@ -390,10 +367,10 @@ fn watch(watcher: &Watcher, route: WatcherRoute) -> Response {
         WatcherRoute::Watch(body) => watcher.watch(&body),
         WatcherRoute::Unwatch(body) => watcher.unwatch(&body),
     };
-    match answer {
-        Ok(v) => reply(200, v.to_string()),
-        Err(why) => error(400, "invalid_input", why),
-    }
+    send(match answer {
+        Ok(v) => Reply::json(200, v.to_string()),
+        Err(why) => Reply::error("invalid_input", why),
+    })
 }
 
 /// Whether a request carries the server's bearer token (compared in constant time).
@@ -406,38 +383,25 @@ pub(crate) fn authorised(headers: &HeaderMap, token: &str) -> bool {
     })
 }
 
-/// The request body as a JSON object (`{}` when empty): at most [`MAX_BODY`], arriving
-/// within `timeout`.
-async fn read_body(headers: &HeaderMap, body: Body, timeout: Duration) -> Result<Value, Response> {
-    let too_large = || send(Reply::too_large());
+/// The request body's bytes: at most [`MAX_BODY`], arriving within `timeout`.
+async fn read_body(headers: &HeaderMap, body: Body, timeout: Duration) -> Result<Bytes, Reply> {
     let declared = headers
         .get(header::CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<u64>().ok());
-    if declared.is_some_and(|n| n > MAX_BODY as u64) {
-        return Err(too_large());
+        .and_then(|v| v.to_str().ok());
+    mnemo_http::check_length(declared)?;
+    match tokio::time::timeout(timeout, Limited::new(body, MAX_BODY).collect()).await {
+        Err(_) => Err(Reply::error(
+            "timeout",
+            format!(
+                "the request body did not arrive within {} s",
+                timeout.as_secs()
+            ),
+        )),
+        Ok(Err(e)) if e.downcast_ref::<LengthLimitError>().is_some() => Err(Reply::too_large()),
+        Ok(Err(e)) => Err(Reply::error(
+            "invalid_input",
+            format!("cannot read the body: {e}"),
+        )),
+        Ok(Ok(collected)) => Ok(collected.to_bytes()),
     }
-    let bytes: Bytes =
-        match tokio::time::timeout(timeout, Limited::new(body, MAX_BODY).collect()).await {
-            Err(_) => {
-                return Err(error(
-                    408,
-                    "timeout",
-                    format!(
-                        "the request body did not arrive within {} s",
-                        timeout.as_secs()
-                    ),
-                ))
-            }
-            Ok(Err(e)) if e.downcast_ref::<LengthLimitError>().is_some() => return Err(too_large()),
-            Ok(Err(e)) => {
-                return Err(error(
-                    400,
-                    "invalid_input",
-                    format!("cannot read the body: {e}"),
-                ))
-            }
-            Ok(Ok(collected)) => collected.to_bytes(),
-        };
-    mnemo_http::parse_body(&bytes).map_err(send)
 }

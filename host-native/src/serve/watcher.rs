@@ -16,7 +16,8 @@ use tokio::time::Instant;
 use tokio_stream::wrappers::BroadcastStream;
 use tokio_stream::{Stream, StreamExt};
 
-use crate::engine::{Engine, Outcome};
+use crate::engine::Engine;
+use mnemo_http::Outcome;
 
 /// Ticks kept for `/watcher/history`.
 const HISTORY: usize = 500;
@@ -200,7 +201,7 @@ impl Watcher {
                 serde_json::from_str::<Value>(&text).unwrap_or(Value::Null),
                 None,
             ),
-            Outcome::Refused(e) => (Value::Null, Some(e.message)),
+            Outcome::Refused { message, .. } => (Value::Null, Some(message)),
             Outcome::Failed(m) => (Value::Null, Some(m)),
         };
         let mut s = self.lock();
