@@ -36,7 +36,7 @@ pub struct Cli {
     /// that lives in another time, e.g. to watch a schedule fall due.
     #[arg(long, global = true)]
     pub start_at: Option<String>,
-    /// Print one JSON document instead of text.
+    /// Print one JSON document instead of text (`export`: JSONL, one per line).
     #[arg(long, global = true)]
     pub json: bool,
     /// Seed of the memory-id generator (default: random).

@@ -60,6 +60,7 @@ pub fn status_of(code: &str) -> u16 {
     match code {
         "not_found" => 404,
         "embedder_mismatch" | "schema_too_new" => 409,
+        "storage_full" => 507,
         "storage_error" | "embedder_error" | "extractor_error" => 500,
         _ => 400,
     }
