@@ -7,7 +7,7 @@
 //!
 //! Writes go first because a group's writers are all answered at its commit while readers are
 //! answered one at a time: readers first made every writer wait for all of them as well. At 64
-//! clients (`mnemo bench-serve`, four 4-s runs each) p99 was 58.6 ms with readers first and is
+//! clients (`mnemo-bench serve`, four 4-s runs each) p99 was 58.6 ms with readers first and is
 //! 54.5 ms with writers first, at the same throughput.
 
 use std::collections::HashSet;
