@@ -311,7 +311,7 @@ fn the_commands_cover_a_memory_from_write_to_export() {
     assert_eq!(jsonl.lines().count(), 5, "{jsonl}");
     for line in jsonl.lines() {
         let memory: Value = serde_json::from_str(line).expect("each line is JSON");
-        assert_eq!(memory["entity_id"], "ana", "{line}");
+        assert_eq!(memory["memory"]["entity_id"], "ana", "{line}");
     }
     let file = p.join("ana.jsonl");
     std::fs::write(&file, &jsonl).unwrap();
