@@ -1,9 +1,9 @@
 // `npm run bench:wasmtime`: the same seed-and-search workload (the native benchmarks' corpus:
 // 10,000 memories with 384-d vectors, 1,000 hybrid searches) natively and inside wasmtime
-// (`mnemo bench`), both through the JSON call path on a SQLite file, plus the `mnemo` start-up
-// time with a cold and a warm compile cache; then heartbeat_check on the 100,000-memory owner
-// that core's heartbeat bench builds (natively there, inside wasmtime through
-// `mnemo bench-heartbeat`; MNEMO_BENCH_HEARTBEAT=0 skips it). Writes
+// (`mnemo-bench workload`), both through the JSON call path on a SQLite file, plus the `mnemo`
+// start-up time with a cold and a warm compile cache; then heartbeat_check on the 100,000-memory
+// owner that core's heartbeat bench builds (natively there, inside wasmtime through
+// `mnemo-bench heartbeat`; MNEMO_BENCH_HEARTBEAT=0 skips it). Writes
 // bench-results/wasmtime.json.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,8 +17,9 @@ const q = Number(process.env.MNEMO_BENCH_Q ?? 1_000);
 const corpus = join(root, benchCorpus(n, q));
 const target = process.env.CARGO_TARGET_DIR ?? join(root, 'target');
 execFileSync('cargo', ['build', '-q', '--release', '-p', 'mnemo-core', '--example', 'workload'], { cwd: root, stdio: 'inherit' });
-execFileSync('cargo', ['build', '-q', '--release', '-p', 'mnemo-host'], { cwd: root, stdio: 'inherit' });
+execFileSync('cargo', ['build', '-q', '--release', '-p', 'mnemo-host', '-p', 'mnemo-bench'], { cwd: root, stdio: 'inherit' });
 const mnemo = join(target, 'release/mnemo');
+const bench = join(target, 'release/mnemo-bench');
 const json = (cmd, args, env = {}) => JSON.parse(execFileSync(cmd, args, { encoding: 'utf8', env: { ...process.env, ...env } }));
 
 /** Rates and percentiles from a run's raw timings (`{memories, seed_seconds, search_ms: [...]}`). */
@@ -35,7 +36,7 @@ function summary(run) {
 }
 
 const native = summary(json(join(target, 'release/examples/workload'), [corpus]));
-const wasmtime = summary(json(mnemo, ['bench', corpus]));
+const wasmtime = summary(json(bench, ['workload', corpus]));
 
 // Start-up: a whole `mnemo stats` process, first with an empty compile cache, then warm.
 const data = mkdtempSync(join(tmpdir(), 'mnemo-startup-'));
@@ -60,7 +61,7 @@ let heartbeat;
 if (process.env.MNEMO_BENCH_HEARTBEAT !== '0') {
   execFileSync('cargo', ['bench', '-q', '-p', 'mnemo-core', '--bench', 'heartbeat'], { cwd: root, stdio: 'inherit' });
   const nativeBeat = JSON.parse(readFileSync(join(target, 'mnemo-bench-heartbeat.json'), 'utf8'));
-  const beat = json(mnemo, ['--data', join(target, 'mnemo-heartbeat-bench'), '--now', '1795428000000', 'bench-heartbeat', '--entity', 'bench-owner']);
+  const beat = json(bench, ['heartbeat', '--data', join(target, 'mnemo-heartbeat-bench'), '--now', '1795428000000', '--entity', 'bench-owner']);
   const ms = [...beat.check_ms].sort((a, b) => a - b);
   const pct = (p) => round(ms[Math.floor((p / 100) * ms.length)]);
   heartbeat = {

@@ -125,9 +125,23 @@ pub enum Error {
         reason: String,
     },
 
+    /// The disk holding the store is full (SQLite's `SQLITE_FULL`): the write was not stored.
+    #[error("the disk holding the store is full ({0}); nothing of this call was stored: free disk space, then try again")]
+    StorageFull(rusqlite::Error),
+
     /// SQLite reported an error.
     #[error("storage error: {0}")]
-    Storage(#[from] rusqlite::Error),
+    Storage(rusqlite::Error),
+}
+
+/// SQLite's errors, with a full disk told apart: that one the user can fix.
+impl From<rusqlite::Error> for Error {
+    fn from(e: rusqlite::Error) -> Self {
+        match e.sqlite_error_code() {
+            Some(rusqlite::ErrorCode::DiskFull) => Error::StorageFull(e),
+            _ => Error::Storage(e),
+        }
+    }
 }
 
 impl Error {
@@ -148,6 +162,7 @@ impl Error {
             Error::SchemaTooNew { .. } => "schema_too_new",
             Error::NotAStore(_) => "not_a_store",
             Error::ImportLine { .. } => "import_error",
+            Error::StorageFull(_) => "storage_full",
             Error::Storage(_) => "storage_error",
         }
     }

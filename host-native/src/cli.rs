@@ -36,7 +36,7 @@ pub struct Cli {
     /// that lives in another time, e.g. to watch a schedule fall due.
     #[arg(long, global = true)]
     pub start_at: Option<String>,
-    /// Print one JSON document instead of text.
+    /// Print one JSON document instead of text (`export`: JSONL, one per line).
     #[arg(long, global = true)]
     pub json: bool,
     /// Seed of the memory-id generator (default: random).
@@ -429,30 +429,6 @@ pub enum Command {
         #[arg(long, default_value_t = 18901, requires = "http")]
         port: u16,
     },
-    /// Time the benchmark workload (a corpus from core's bench_corpus example) inside the
-    /// component on a fresh store: seeding in batches of 1,000, then each search.
-    #[command(hide = true)]
-    Bench { corpus: PathBuf },
-    /// Load-test `mnemo serve` on loopback (a fresh store, real HTTP clients) and write the
-    /// figures as JSON: seeds per second with 16 clients, a mixed load at 4/16/64 clients,
-    /// search latency over 3,000 memories.
-    BenchServe {
-        /// Where the JSON goes.
-        #[arg(long, default_value = "target/bench-serve.json")]
-        out: PathBuf,
-        /// Seconds each timed run lasts.
-        #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..=600))]
-        seconds: u64,
-    },
-    /// Time dry-run heartbeat checks inside the component on the store in --data (core's
-    /// heartbeat bench builds one in target/mnemo-heartbeat-bench).
-    #[command(hide = true)]
-    BenchHeartbeat {
-        #[arg(long)]
-        entity: String,
-        #[arg(long, default_value_t = 300)]
-        checks: usize,
-    },
     /// Any engine call by name, with JSON arguments; `--list` lists the calls, `--schema`
     /// prints the JSON Schema of one call's arguments and result.
     Call {
@@ -486,10 +462,7 @@ impl Command {
             }
             | Command::Serve { .. }
             | Command::Mcp { .. } => Need::Create,
-            Command::Extract { .. }
-            | Command::Scenario { .. }
-            | Command::Bench { .. }
-            | Command::BenchServe { .. } => Need::Scratch,
+            Command::Extract { .. } | Command::Scenario { .. } => Need::Scratch,
             Command::Call {
                 method,
                 list,
@@ -541,7 +514,7 @@ fn opt<T: DeserializeOwned>(field: &str, text: Option<&str>) -> Result<Option<T>
     text.map(|t| value(field, t)).transpose()
 }
 
-/// A whole text input: a file, or `-` for stdin (scenarios and benchmark corpora).
+/// A whole text input: a file, or `-` for stdin (scenarios).
 pub fn read_input(path: &PathBuf) -> Result<String> {
     let mut s = String::new();
     if path.as_os_str() == "-" {
@@ -882,10 +855,7 @@ fn call(command: Command) -> Result<Call> {
         Command::Call { .. }
         | Command::Scenario { .. }
         | Command::Serve { .. }
-        | Command::Mcp { .. }
-        | Command::Bench { .. }
-        | Command::BenchServe { .. }
-        | Command::BenchHeartbeat { .. } => {
+        | Command::Mcp { .. } => {
             unreachable!("handled by run")
         }
     })

@@ -156,7 +156,8 @@ fn run(
             answer(job, outcome)?;
         }
     }
-    rt.close()
+    rt.close_or_warn();
+    Ok(())
 }
 
 /// Runs the writes waiting as one group commit and answers each once it is durable.

@@ -2,15 +2,10 @@
 //! wasmtime on a store in the data directory, so the native tool and the browser run the same
 //! engine code and give the same JSON.
 
-mod ahead;
-mod bench_serve;
 mod cli;
-mod datadir;
 mod engine;
 mod mcp;
 mod output;
-mod providers;
-mod runtime;
 mod serve;
 mod tools;
 
@@ -24,6 +19,7 @@ use serde_json::json;
 
 use cli::{parse_now, Cli, Command};
 use datadir::DataDir;
+use mnemo_host::{ahead, datadir, providers, random_seed, runtime};
 use runtime::{Clock, Options, Runtime};
 
 fn run(cli: Cli) -> Result<ExitCode> {
@@ -36,13 +32,6 @@ fn run(cli: Cli) -> Result<ExitCode> {
         (None, None) => Clock::System,
     };
     let seed = cli.seed.unwrap_or_else(random_seed);
-    if let Command::Bench { corpus } = &cli.command {
-        return tools::bench(corpus);
-    }
-    if let Command::BenchServe { out, seconds } = &cli.command {
-        bench_serve::run(out, *seconds)?;
-        return Ok(ExitCode::SUCCESS);
-    }
     let json = cli.json;
     let need = cli.command.need();
     // The store is opened only when a command is ready to use it.
@@ -78,10 +67,6 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Ok((dir, rt))
     };
     let calls = match cli.command {
-        Command::BenchHeartbeat { entity, checks } => {
-            let (_dir, rt) = open(need)?;
-            return tools::bench_heartbeat(rt, &entity, checks);
-        }
         Command::Serve {
             bind,
             port,
@@ -226,19 +211,6 @@ fn generic_call(
             Err(e) => Ok(refuse(json, &e.code, &e.message)),
         }
     })
-}
-
-/// 64 bits that differ between runs (the id generator's seed when none is given).
-pub(crate) fn random_seed() -> u64 {
-    use std::hash::{BuildHasher, Hasher};
-    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
-    h.write_u128(
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_nanos())
-            .unwrap_or(0),
-    );
-    h.finish()
 }
 
 fn main() -> ExitCode {

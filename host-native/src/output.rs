@@ -1,4 +1,5 @@
-//! What the CLI prints: one JSON document with `--json`, else short text per kind of answer.
+//! What the CLI prints: one JSON document with `--json` (an export: one per line, JSONL), else
+//! short text per kind of answer.
 //! Answers arrive typed (`mnemo_core::Answer`), so every field read here is checked by the
 //! compiler; a call without a text form of its own is printed as indented JSON.
 
@@ -18,7 +19,10 @@ pub fn print(answers: Vec<Answer>, as_json: bool) -> Result<()> {
     let Some(answer) = merge(answers) else {
         return Ok(());
     };
-    if as_json {
+    if let (true, Answer::Export(jsonl)) = (as_json, &answer) {
+        // JSON already: one object per line, the file `import` reads.
+        print!("{jsonl}");
+    } else if as_json {
         println!("{}", serde_json::to_value(&answer)?);
     } else {
         print!("{}", human(&answer)?);

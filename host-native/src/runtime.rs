@@ -233,11 +233,25 @@ impl Runtime {
             .call_methods(&mut self.store)?)
     }
 
-    /// Runs `f`, then closes the store whatever `f` answered.
+    /// Runs `f`, then closes the store whatever `f` answered; `f`'s answer stands (see
+    /// [`Runtime::close_or_warn`]).
     pub fn close_after<T>(mut self, f: impl FnOnce(&mut Runtime) -> Result<T>) -> Result<T> {
         let result = f(&mut self);
-        self.close()?;
+        self.close_or_warn();
         result
+    }
+
+    /// Closes the store; a failure is a warning on stderr, not the command's. Closing only
+    /// settles the file (it copies the write-ahead log back into `mnemo.db`): every write was
+    /// durable at its commit, and a log that cannot be copied back (a full disk) stays beside
+    /// the store, read at the next open and copied back at a later close.
+    pub fn close_or_warn(self) {
+        if let Err(e) = self.close() {
+            eprintln!(
+                "mnemo: warning: the store was not settled at close ({e:#}); every committed \
+                 write is kept in {DB_FILE}-wal and settled into {DB_FILE} at a later close"
+            );
+        }
     }
 
     /// The endpoints the component calls, shared with the threads that fetch their answers

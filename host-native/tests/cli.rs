@@ -299,10 +299,22 @@ fn the_commands_cover_a_memory_from_write_to_export() {
         "not_found"
     );
 
-    // Export, then import into another directory: the same memories come back.
-    let jsonl = ok(p, &["export", "--entity", "ana"]);
+    // Export, then import into another directory: the same memories come back. With `--json`
+    // the export is JSON too: JSONL, one memory's object per line.
+    let out = mnemo(p, &["--json", "--now", T0, "export", "--entity", "ana"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let jsonl = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(jsonl.lines().count(), 5, "{jsonl}");
+    for line in jsonl.lines() {
+        let memory: Value = serde_json::from_str(line).expect("each line is JSON");
+        assert_eq!(memory["memory"]["entity_id"], "ana", "{line}");
+    }
     let file = p.join("ana.jsonl");
-    std::fs::write(&file, jsonl.as_str().unwrap()).unwrap();
+    std::fs::write(&file, &jsonl).unwrap();
     let other = Data::new("commands-import");
     let report = ok(&other.0, &["import", file.to_str().unwrap()]);
     assert_eq!(report["restored"], 5);

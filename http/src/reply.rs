@@ -16,6 +16,7 @@ pub fn status_of(code: &str) -> u16 {
         "embedder_mismatch" | "schema_too_new" => 409,
         "body_too_large" => 413,
         "storage_error" | "embedder_error" | "extractor_error" => 500,
+        "storage_full" => 507,
         // Faults of the server, not of the request.
         "internal_error" | "not_configured" => 500,
         "not_implemented" => 501,

@@ -11,7 +11,7 @@ wit_bindgen::generate!({ world: "mnemo", path: "wit" });
 use exports::mnemo::engine::engine::{self as wit, GuestStore, OpenOptions};
 use mnemo::engine::host;
 
-/// How the component's connection runs.
+/// Opens the store's file at `path` for the component's one connection, which runs so:
 ///
 /// - `locking_mode = EXCLUSIVE`: the host holds an OS lock on the data directory, so this is
 ///   the store's only connection: keep SQLite's lock between transactions instead of taking
@@ -19,11 +19,24 @@ use mnemo::engine::host;
 ///   It also lets WAL keep its index in memory, as WASI has no shared memory.
 /// - `journal_mode = WAL`: a commit appends to `mnemo.db-wal` and syncs once, instead of
 ///   writing a rollback journal and the database and syncing both; `close` copies it back.
+///   Turning a file to WAL writes its header (through a rollback journal): on a disk too full
+///   for that the file stays as it is, so it still reads, and a write is refused as
+///   `storage_full`.
 /// - `synchronous = FULL`: every commit is synced before the call answers, so what a host
 ///   acknowledged survives a crash of the machine, not only of the process. A host that
 ///   groups its writes (`call-batch`) pays that sync once per group.
-const CONNECTION_PRAGMAS: &str =
-    "PRAGMA locking_mode = EXCLUSIVE; PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;";
+fn connect(path: &str) -> rusqlite::Result<rusqlite::Connection> {
+    let conn = rusqlite::Connection::open(path)?;
+    conn.execute_batch("PRAGMA locking_mode = EXCLUSIVE;")?;
+    match conn.query_row("PRAGMA journal_mode = WAL", [], |r| r.get::<_, String>(0)) {
+        Err(e) if e.sqlite_error_code() == Some(rusqlite::ErrorCode::DiskFull) => {}
+        other => {
+            other?;
+        }
+    }
+    conn.execute_batch("PRAGMA synchronous = FULL;")?;
+    Ok(conn)
+}
 
 /// The host's clock.
 struct HostClock;
@@ -94,9 +107,7 @@ impl GuestStore for Store {
                 dim: e.dimension as usize,
             });
         }
-        let conn = rusqlite::Connection::open(&options.path)
-            .and_then(|c| c.execute_batch(CONNECTION_PRAGMAS).map(|_| c))
-            .map_err(|e| error(Error::Storage(e)))?;
+        let conn = connect(&options.path).map_err(|e| error(Error::from(e)))?;
         let engine = builder.open_connection(conn).map_err(error)?;
         Ok(wit::Store::new(Store(RefCell::new(engine))))
     }

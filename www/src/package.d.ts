@@ -67,6 +67,6 @@ export interface MnemoError extends Error {
   code:
     | 'invalid_input' | 'unknown_value' | 'not_found' | 'dimension_mismatch' | 'non_finite_vector'
     | 'embedder_mismatch' | 'embedder_error' | 'extractor_error' | 'schema_too_new' | 'not_a_store'
-    | 'import_error' | 'storage_error' | 'storage_unavailable' | 'store_locked' | 'store_moved'
-    | 'closed' | 'worker_error' | 'internal_error' | string;
+    | 'import_error' | 'storage_error' | 'storage_full' | 'storage_unavailable' | 'store_locked'
+    | 'store_moved' | 'closed' | 'worker_error' | 'internal_error' | string;
 }

@@ -306,7 +306,7 @@ pub fn open(conn: &mut Connection, now: Millis) -> Result<()> {
             rusqlite::Error::SqliteFailure(f, _) if f.code == rusqlite::ErrorCode::NotADatabase => {
                 Error::NotAStore("the file is not a SQLite database".into())
             }
-            e => Error::Storage(e),
+            e => Error::from(e),
         })?;
     let tables: i64 = conn.query_row("SELECT count(*) FROM sqlite_schema", [], |r| r.get(0))?;
     if app_id != APPLICATION_ID && (app_id != 0 || tables > 0) {

@@ -412,7 +412,8 @@ fn better(a: (i64, f32), b: (i64, f32)) -> std::cmp::Ordering {
 
 /// Mean share of the exact top `k` of each query (by dot product, ties to the lower key) that
 /// `set.nearest` finds, `set` holding `all` under keys 0, 1, …: how much the prefilter keeps
-/// (the vectors bench and the LoCoMo test measure it).
+/// (the vectors bench and the LoCoMo test measure it). Feature `measure`.
+#[cfg(any(test, feature = "measure"))]
 pub fn recall_at(set: &OwnerVectors, all: &[Vec<f32>], queries: &[Vec<f32>], k: usize) -> f64 {
     let found: usize = queries
         .iter()
@@ -426,7 +427,8 @@ pub fn recall_at(set: &OwnerVectors, all: &[Vec<f32>], queries: &[Vec<f32>], k: 
 }
 
 /// The `k` of `all` (keys 0, 1, …) nearest `query` by an exact scan, as `nearest` answers:
-/// (key, dot product), best first, ties to the lower key.
+/// (key, dot product), best first, ties to the lower key. Feature `measure`.
+#[cfg(any(test, feature = "measure"))]
 pub fn exact_nearest(all: &[Vec<f32>], query: &[f32], k: usize) -> Vec<(i64, f32)> {
     let mut exact: Vec<(i64, f32)> = all
         .iter()

@@ -1,6 +1,6 @@
-//! `mnemo bench-serve`: the HTTP server under load, measured as its users see it. Starts this
-//! binary's `serve` on loopback over a fresh store and drives it with real HTTP clients
-//! (ureq, one kept-alive connection each), then writes the figures as JSON:
+//! `mnemo-bench serve`: the HTTP server under load, measured as its users see it. Starts a
+//! `mnemo serve` on loopback over a fresh store and drives it with real HTTP clients (ureq, one
+//! kept-alive connection each), then writes the figures as JSON:
 //!
 //! - single-memory seeds per second with 16 clients;
 //! - a mixed load (remember, seed, search in turn) at 4, 16 and 64 clients: requests per
@@ -17,6 +17,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
+use mnemo_host::random_seed;
 use serde_json::{json, Value};
 
 /// Clients of the seed run (the figure the server is asked to reach: 3,000 seeds/s).
@@ -39,6 +40,20 @@ const TOPICS: [&str; 12] = [
     "holiday", "library", "bicycle",
 ];
 
+/// The `mnemo` built beside this binary (`cargo build --release -p mnemo-host` puts both in
+/// `target/release`).
+pub fn beside_this() -> Result<PathBuf> {
+    let exe = std::env::current_exe()?;
+    let mnemo = exe.with_file_name("mnemo");
+    if !mnemo.is_file() {
+        bail!(
+            "no mnemo beside {}: build it first (cargo build --release -p mnemo-host), or pass --mnemo",
+            exe.display()
+        );
+    }
+    Ok(mnemo)
+}
+
 /// A server process on a scratch data directory, stopped and removed on drop.
 struct Server {
     child: Child,
@@ -47,18 +62,18 @@ struct Server {
 }
 
 impl Server {
-    fn start(token: &str) -> Result<Server> {
-        Server::start_with(token, &[])
+    fn start(mnemo: &Path, token: &str) -> Result<Server> {
+        Server::start_with(mnemo, token, &[])
     }
 
-    /// Starts `serve` with `args` given before it (e.g. an LLM endpoint).
-    fn start_with(token: &str, args: &[&str]) -> Result<Server> {
+    /// Starts `mnemo serve` with `args` given before it (e.g. an LLM endpoint).
+    fn start_with(mnemo: &Path, token: &str, args: &[&str]) -> Result<Server> {
         let data = std::env::temp_dir().join(format!(
             "mnemo-bench-serve-{}-{}",
             std::process::id(),
-            crate::random_seed()
+            random_seed()
         ));
-        let mut child = Command::new(std::env::current_exe()?)
+        let mut child = Command::new(mnemo)
             .args(["--data", &data.to_string_lossy()])
             .args(args)
             .args(["serve", "--port", "0"])
@@ -282,9 +297,10 @@ fn quantile<T>(sorted: &[(T, Duration)], q: f64) -> f64 {
     (sorted[i].1.as_secs_f64() * 1e6).round() / 1e3
 }
 
-/// Runs every measurement and writes the JSON to `out`.
-pub fn run(out: &Path, seconds: u64) -> Result<()> {
-    let token = format!("bench-{:x}", crate::random_seed());
+/// Runs every measurement on servers of the `mnemo` binary at `mnemo` and writes the JSON to
+/// `out`.
+pub fn run(mnemo: &Path, out: &Path, seconds: u64) -> Result<()> {
+    let token = format!("bench-{:x}", random_seed());
     let span = Duration::from_secs(seconds);
     let mut report = json!({
         "what": "mnemo serve on loopback, driven by ureq clients with one kept-alive connection each",
@@ -294,7 +310,7 @@ pub fn run(out: &Path, seconds: u64) -> Result<()> {
 
     // Single-memory seeds, 16 clients, on a fresh store.
     {
-        let server = Server::start(&token)?;
+        let server = Server::start(mnemo, &token)?;
         let (n, elapsed, lat) = drive(&server.base, &token, SEED_CLIENTS, span, |client, c, i| {
             client
                 .post(
@@ -314,7 +330,7 @@ pub fn run(out: &Path, seconds: u64) -> Result<()> {
     }
 
     // Search over 3,000 memories by one kept-alive client, then the mixed runs on that store.
-    let server = Server::start(&token)?;
+    let server = Server::start(mnemo, &token)?;
     let client = Client::new(&server.base, &token);
     for batch in (0..SEARCH_STORE).collect::<Vec<_>>().chunks(1_000) {
         let items: Vec<Value> = batch
@@ -377,7 +393,7 @@ pub fn run(out: &Path, seconds: u64) -> Result<()> {
 
     // An LLM extractor that takes LLM_DELAY: each client remembers, then searches.
     let llm = slow_chat()?;
-    let server = Server::start_with(&token, &["--llm-url", &llm, "--llm-model", "slow"])?;
+    let server = Server::start_with(mnemo, &token, &["--llm-url", &llm, "--llm-model", "slow"])?;
     let client = Client::new(&server.base, &token);
     let items: Vec<Value> = (0..SEARCH_STORE / 10)
         .map(|i| json!({ "entity_id": OWNER, "content": note(9_999, i) }))
