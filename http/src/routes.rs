@@ -61,6 +61,7 @@ pub fn status_of(code: &str) -> u16 {
         "not_found" => 404,
         "embedder_mismatch" | "schema_too_new" => 409,
         "storage_error" | "embedder_error" | "extractor_error" => 500,
+        "internal" => 500,
         _ => 400,
     }
 }

@@ -132,7 +132,11 @@ macro_rules! calls {
         impl Answer {
             /// Reads the JSON answer of `method` back into its type.
             pub fn from_json(method: &str, json: &str) -> Result<Answer> {
-                let bad = |e: serde_json::Error| Error::invalid("answer", e.to_string());
+                // The answer is the engine's own JSON: one that does not read back is not
+                // the caller's fault.
+                let bad = |e: serde_json::Error| {
+                    Error::bug(format!("the answer of {method} does not read back: {e}"))
+                };
                 match method {
                     $($method => Ok(Answer::$variant(serde_json::from_str(json).map_err(bad)?)),)+
                     other => Err(Error::UnknownValue {
@@ -509,6 +513,11 @@ impl Answer {
     }
 }
 
+/// An answer that JSON cannot hold: the engine made it, so the fault is the engine's.
+fn unwritable(e: serde_json::Error) -> Error {
+    Error::bug(format!("the answer does not serialise as JSON: {e}"))
+}
+
 impl Engine {
     /// `remember` as every face calls it: through the engine's extractor, or with what the
     /// host already extracted, or with an LLM's answer to check.
@@ -545,9 +554,8 @@ impl Engine {
         let answer = self.run(call)?;
         // Through the text: a 32-bit float (a vector element) then reads as the shortest
         // decimal that gives its bits back, as every face prints it, not as its 64-bit widening.
-        let text =
-            serde_json::to_string(&answer).map_err(|e| Error::invalid("result", e.to_string()))?;
-        serde_json::from_str(&text).map_err(|e| Error::invalid("result", e.to_string()))
+        let text = serde_json::to_string(&answer).map_err(unwritable)?;
+        serde_json::from_str(&text).map_err(unwritable)
     }
 
     /// Runs a call given as a method name and JSON arguments, answering JSON text.
@@ -555,7 +563,7 @@ impl Engine {
         // Written straight from the typed answer (fields in declaration order): going through
         // a `Value` first built, wrote and freed a tree of maps, most of a cached search.
         let answer = self.run(Call::from_json(method, args)?)?;
-        serde_json::to_string(&answer).map_err(|e| Error::invalid("result", e.to_string()))
+        serde_json::to_string(&answer).map_err(unwritable)
     }
 
     /// Runs calls in order as one group commit: each succeeds or fails as if run alone, and
