@@ -26,6 +26,29 @@ pub fn check_time(field: &str, t: Millis) -> crate::Result<()> {
     }
 }
 
+/// Earliest time a caller may give a record (a memory's `created_at`, `expires_at`):
+/// 1973-03-03T09:46:40Z, 10^11 ms. A time in seconds since the epoch (1690000000 is July
+/// 2023) reads as a day of January 1970 in milliseconds, so anything earlier is taken for
+/// seconds and refused rather than stored in 1970; real dates from 1973 on pass. The host's
+/// clock is not held to it (tests run engines at small fixed times).
+pub const MIN_PLAUSIBLE_MS: Millis = 100_000_000_000;
+
+/// Checks a time a caller gives a record: [`check_time`], and not before
+/// [`MIN_PLAUSIBLE_MS`], which is what a time in seconds looks like.
+pub fn check_record_time(field: &str, t: Millis) -> crate::Result<()> {
+    check_time(field, t)?;
+    if t < MIN_PLAUSIBLE_MS {
+        return Err(crate::Error::invalid(
+            field,
+            format!(
+                "{t} is before 1973-03-03 ({MIN_PLAUSIBLE_MS}): looks like seconds; times are \
+                 milliseconds since the Unix epoch (multiply by 1000)"
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// The host's notion of "now".
 pub trait Clock {
     /// Current time in milliseconds since the Unix epoch.

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::clock::{check_time, Millis};
+use crate::clock::{check_record_time, Millis};
 use crate::error::{Error, Result};
 use crate::field::{Content, Id, Limit, Owner, Reason, Sentiment, SourceRef, Tags, Unit};
 use crate::model::*;
@@ -227,7 +227,7 @@ pub(crate) fn update(
     let (pk, mut m) = live(tx, owner, id)?;
     let now = tx.now()?;
     if let Some(t) = patch.expires_at {
-        check_time("expires_at", t)?;
+        check_record_time("expires_at", t)?;
     }
     let importance = Unit::parse_opt("importance", patch.importance)?;
     let confidence = Unit::parse_opt("confidence", patch.confidence)?;

@@ -116,6 +116,11 @@ pub enum Error {
     #[error("not a Mnemo store: {0}")]
     NotAStore(String),
 
+    /// A fault that is not the caller's: a bug in Mnemo, or a store damaged underneath it.
+    /// Calling again with other arguments does not help; the message says what to report.
+    #[error("internal error: {0}")]
+    Internal(String),
+
     /// One line of a JSONL import could not be used; nothing from the import was written.
     #[error("import line {line}: {reason}")]
     ImportLine {
@@ -161,6 +166,7 @@ impl Error {
             Error::Extractor(_) => "extractor_error",
             Error::SchemaTooNew { .. } => "schema_too_new",
             Error::NotAStore(_) => "not_a_store",
+            Error::Internal(_) => "internal",
             Error::ImportLine { .. } => "import_error",
             Error::StorageFull(_) => "storage_full",
             Error::Storage(_) => "storage_error",
@@ -172,6 +178,21 @@ impl Error {
             field: field.into(),
             reason: reason.into(),
         }
+    }
+
+    /// A fault of Mnemo's own code (an answer that does not serialise, a state that cannot
+    /// be): `what` says what failed.
+    pub(crate) fn bug(what: impl std::fmt::Display) -> Self {
+        Error::Internal(format!(
+            "{what}; this is a bug in Mnemo, not in the call: please report it"
+        ))
+    }
+
+    /// A stored value that does not read back as Mnemo wrote it: `what` names it.
+    pub(crate) fn damaged(what: impl std::fmt::Display) -> Self {
+        Error::Internal(format!(
+            "{what}; the store is damaged (changed outside Mnemo?): restore it from a backup"
+        ))
     }
 
     /// The same error with a bad field named inside `prefix` (`memories[2]` + `importance` →

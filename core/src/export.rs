@@ -97,7 +97,8 @@ pub(crate) fn export(view: &View, owner: &Owner) -> Result<String> {
             links,
         };
         out.push_str(
-            &serde_json::to_string(&record).map_err(|e| Error::invalid("export", e.to_string()))?,
+            &serde_json::to_string(&record)
+                .map_err(|e| Error::bug(format!("an export record does not serialise: {e}")))?,
         );
         out.push('\n');
     }

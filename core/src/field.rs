@@ -6,10 +6,11 @@ use std::ops::Deref;
 
 use crate::error::{Error, Result};
 
-/// Longest id / entity id, in bytes (the id pattern `[A-Za-z0-9_:.-]{1,256}`).
+/// What every id and entity id must match, as a JSON Schema `pattern` states it: the one
+/// statement of the id's characters and length, which the check and its error message read.
+pub const ID_PATTERN: &str = "^[A-Za-z0-9_:.-]{1,256}$";
+/// Longest id / entity id, in bytes (the length in [`ID_PATTERN`]).
 pub const MAX_ID_LEN: usize = 256;
-/// The pattern every id and entity id matches, as the JSON Schema states it.
-pub const ID_PATTERN: &str = r"^[A-Za-z0-9_:.-]{1,256}$";
 /// Longest content accepted, in characters (applied on every surface).
 pub const MAX_CONTENT_CHARS: usize = 50_000;
 /// Most tags on one memory.
@@ -19,7 +20,30 @@ pub const MAX_TAG_CHARS: usize = 64;
 /// Most results one call may return, and the largest page.
 pub const MAX_LIMIT: usize = 1000;
 
-/// Checks an id against `[A-Za-z0-9_:.-]{1,256}`.
+/// The character class of [`ID_PATTERN`] (`A-Za-z0-9_:.-`).
+fn id_class() -> &'static str {
+    let class = ID_PATTERN.strip_prefix("^[").unwrap_or(ID_PATTERN);
+    class.split(']').next().unwrap_or(class)
+}
+
+/// The items of a regular expression's character class, as `(first, last)` pairs: `a-z` is a
+/// range, any other character (a `-` at either end included) stands for itself.
+fn class_items(class: &str) -> impl Iterator<Item = (char, char)> + '_ {
+    let mut chars = class.chars();
+    std::iter::from_fn(move || {
+        let first = chars.next()?;
+        let mut ahead = chars.clone();
+        match (ahead.next(), ahead.next()) {
+            (Some('-'), Some(last)) => {
+                chars = ahead;
+                Some((first, last))
+            }
+            _ => Some((first, first)),
+        }
+    })
+}
+
+/// Checks an id against [`ID_PATTERN`].
 fn check_id(field: &str, id: &str) -> Result<()> {
     if id.is_empty() {
         return Err(Error::invalid(field, "must not be empty"));
@@ -30,13 +54,20 @@ fn check_id(field: &str, id: &str) -> Result<()> {
             format!("is {} bytes; at most {MAX_ID_LEN} allowed", id.len()),
         ));
     }
-    if let Some(c) = id
-        .chars()
-        .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '_' | ':' | '.' | '-')))
-    {
+    let allowed = |c: char| class_items(id_class()).any(|(a, b)| (a..=b).contains(&c));
+    if let Some(c) = id.chars().find(|&c| !allowed(c)) {
+        let items: Vec<String> = class_items(id_class())
+            .map(|(a, b)| {
+                if a == b {
+                    a.to_string()
+                } else {
+                    format!("{a}-{b}")
+                }
+            })
+            .collect();
         return Err(Error::invalid(
             field,
-            format!("contains {c:?}; only A-Z a-z 0-9 _ : . - are allowed"),
+            format!("contains {c:?}; only {} are allowed", items.join(" ")),
         ));
     }
     Ok(())
@@ -306,6 +337,26 @@ impl Reason {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_id_check_and_its_message_read_the_declared_pattern() {
+        assert_eq!(id_class(), "A-Za-z0-9_:.-");
+        assert!(ID_PATTERN.ends_with(&format!("{{1,{MAX_ID_LEN}}}$")));
+        let e = Id::parse("entity_id", "it's").unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "invalid entity_id: contains '\\''; only A-Z a-z 0-9 _ : . - are allowed"
+        );
+        // Every character the class names is allowed, and no other ASCII one.
+        for c in (0u8..128).map(char::from) {
+            let named = c.is_ascii_alphanumeric() || "_:.-".contains(c);
+            assert_eq!(Id::parse("id", &c.to_string()).is_ok(), named, "{c:?}");
+        }
+        assert_eq!(
+            class_items("-a-c_").collect::<Vec<_>>(),
+            [('-', '-'), ('a', 'c'), ('_', '_')]
+        );
+    }
 
     #[test]
     fn ids_follow_the_pattern() {

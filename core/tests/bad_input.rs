@@ -496,3 +496,95 @@ fn clock_and_timestamps_out_of_range() {
     let err = other.import_jsonl(export.as_bytes()).unwrap_err();
     assert!(err.to_string().contains("created_at"), "{err}");
 }
+
+#[test]
+fn a_time_in_seconds_is_refused_with_a_hint_about_units() {
+    let (mut e, id) = setup();
+    // 1690000000 is July 2023 in seconds, and 20 January 1970 in milliseconds.
+    let seconds = 1_690_000_000;
+    for field in ["created_at", "expires_at"] {
+        let item = match field {
+            "created_at" => NewMemory {
+                created_at: Some(seconds),
+                ..mem("u", "the launch went well")
+            },
+            _ => NewMemory {
+                expires_at: Some(seconds),
+                ..mem("u", "the launch is on friday")
+            },
+        };
+        let msg = rejects(&mut e, "invalid_input", |e| {
+            e.seed(vec![mem("u", "a fine memory"), item]).map(drop)
+        });
+        assert_eq!(
+            msg,
+            format!(
+                "invalid memories[1].{field}: 1690000000 is before 1973-03-03 (100000000000): \
+                 looks like seconds; times are milliseconds since the Unix epoch (multiply by 1000)"
+            )
+        );
+    }
+    let msg = rejects(&mut e, "invalid_input", |e| {
+        e.update(
+            "u",
+            &id,
+            MemoryPatch {
+                expires_at: Some(seconds),
+                ..Default::default()
+            },
+        )
+        .map(drop)
+    });
+    assert!(
+        msg.contains("expires_at") && msg.contains("multiply by 1000"),
+        "{msg}"
+    );
+    // Through the call vocabulary every face speaks, the same words.
+    let err = e
+        .call_json(
+            "seed",
+            r#"{"items": [{"entity_id": "u", "content": "x", "created_at": 1690000000}]}"#,
+        )
+        .unwrap_err();
+    assert_eq!(err.code(), "invalid_input");
+    assert!(err
+        .to_string()
+        .starts_with("invalid memories[0].created_at: 1690000000 is before"));
+    // The same times in milliseconds are stored, down to the earliest plausible one.
+    for (created_at, content) in [
+        (seconds * 1000, "the launch went well"),
+        (clock::MIN_PLAUSIBLE_MS, "grandpa bought the red bicycle"),
+    ] {
+        let id = seed_one(
+            &mut e,
+            NewMemory {
+                created_at: Some(created_at),
+                ..mem("u", content)
+            },
+        );
+        assert_eq!(e.get("u", &id).unwrap().created_at, created_at);
+    }
+}
+
+#[test]
+fn one_oversized_item_fails_the_whole_batch_and_is_named_by_its_place() {
+    let (mut e, _) = setup();
+    let mut items: Vec<NewMemory> = (0..500)
+        .map(|i| {
+            mem(
+                "u",
+                &format!("batch memory number {i} about topic {}", i % 23),
+            )
+        })
+        .collect();
+    items[17].content = "x".repeat(field::MAX_CONTENT_CHARS + 1);
+    let msg = rejects(&mut e, "invalid_input", |e| e.seed(items).map(drop));
+    assert_eq!(
+        msg,
+        format!(
+            "invalid memories[17].content: is {} characters; at most {} allowed",
+            field::MAX_CONTENT_CHARS + 1,
+            field::MAX_CONTENT_CHARS
+        )
+    );
+}

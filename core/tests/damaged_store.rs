@@ -46,3 +46,41 @@ fn maintain_refuses_a_damaged_store_and_says_what_to_do() {
         assert!(message.contains(needle), "{needle:?} not in {message:?}");
     }
 }
+
+#[test]
+fn a_stored_value_changed_outside_mnemo_is_an_internal_fault_not_the_callers() {
+    let dir = TempDir::new("damaged-row");
+    let path = dir.file("m.db");
+    let open = || {
+        Engine::builder(ManualClock::new(T0))
+            .entropy(SeededEntropy::new(7))
+            .open(&path)
+    };
+    let id = {
+        let mut e = open().unwrap();
+        e.schedule_create(&ScheduleCreate {
+            entity_id: "kai".into(),
+            content: "stand-up".into(),
+            cron_tag: "cron:daily:09:00".into(),
+        })
+        .unwrap()
+        .id
+    };
+    // The tag was checked when the schedule was made; a tool writing the file underneath
+    // Mnemo changes it to one that does not parse.
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    let changed = conn
+        .execute("UPDATE schedules SET cron_tag = 'cron:fortnightly'", [])
+        .unwrap();
+    assert_eq!(changed, 1);
+    drop(conn);
+    let mut e = open().unwrap();
+    let args = format!(r#"{{"entity_id": "kai", "id": "{id}"}}"#);
+    let err = e.call_json("schedule_ack", &args).unwrap_err();
+    // Not `invalid_input`: no argument of this call is wrong, and no other would help.
+    assert_eq!(err.code(), "internal", "{err}");
+    let message = err.to_string();
+    for needle in [id.as_str(), "cron:fortnightly", "damaged", "backup"] {
+        assert!(message.contains(needle), "{needle:?} not in {message:?}");
+    }
+}

@@ -468,15 +468,16 @@ impl Command {
                 list,
                 schema,
                 ..
-            } => match method.as_deref() {
+            } => match mnemo_core::CALLS
+                .iter()
+                .find(|c| Some(c.method) == method.as_deref())
+            {
                 _ if *list || *schema => Need::Scratch,
-                Some("remember" | "seed" | "import" | "record_message" | "schedule_create") => {
-                    Need::Create
-                }
-                Some("extract" | "llm_instructions") => Need::Scratch,
-                Some(m) if mnemo_core::METHODS.contains(&m) => Need::Existing,
+                Some(c) if c.creates => Need::Create,
+                Some(c) if c.stateless => Need::Scratch,
+                Some(_) => Need::Existing,
                 // The engine refuses an unknown method, naming it, whatever the store.
-                _ => Need::Scratch,
+                None => Need::Scratch,
             },
             _ => Need::Existing,
         }

@@ -950,7 +950,24 @@ fn a_read_on_a_missing_store_is_an_error_and_creates_nothing() {
     let x = ok(&d.0, &["extract", "My sister Ana lives in Porto"]);
     assert_eq!(x[0]["type"], "RELATIONSHIP");
     ok(&d.0, &["call", "--list"]);
+    // So do the calls declared `pure` (their answer is the same on any store).
+    let x = ok(
+        &d.0,
+        &[
+            "call",
+            "extract",
+            r#"{"content": "My sister Ana lives in Porto"}"#,
+        ],
+    );
+    assert_eq!(x[0]["type"], "RELATIONSHIP");
+    assert!(ok(&d.0, &["call", "llm_instructions"]).is_string());
     assert_eq!(std::fs::read_dir(&d.0).unwrap().count(), 0);
+    // A call declared `add` creates the store, as the typed commands that add do.
+    let message = r#"{"entity_id": "ana", "role": "user", "content": "hello"}"#;
+    ok(&d.0, &["call", "record_message", message]);
+    assert!(d.0.join("mnemo.db").exists());
+    std::fs::remove_dir_all(&d.0).unwrap();
+    std::fs::create_dir(&d.0).unwrap();
     // A write creates the store; then reads work.
     ok(
         &d.0,

@@ -17,6 +17,7 @@ pub fn status_of(code: &str) -> u16 {
         "body_too_large" => 413,
         "storage_error" | "embedder_error" | "extractor_error" => 500,
         "storage_full" => 507,
+        "internal" => 500,
         // Faults of the server, not of the request.
         "internal_error" | "not_configured" => 500,
         "not_implemented" => 501,

@@ -12,15 +12,9 @@ use serde_json::{Map, Value};
 /// Marks a vector field in the schema; its value names the field holding the vector's text.
 const EMBEDS: &str = mnemo_core::api::EMBEDS;
 
-/// Calls whose JS method takes the one field of their arguments directly.
-const UNWRAPPED: &[(&str, &str)] = &[("seed", "items"), ("import", "jsonl")];
-
-/// The field a call's JS method takes directly, if it does.
-fn unwrapped(method: &str) -> Option<&'static str> {
-    UNWRAPPED
-        .iter()
-        .find(|(m, _)| *m == method)
-        .map(|(_, f)| *f)
+/// The field a call's JS method takes directly, if the declaration says it takes one.
+fn unwrapped(call: &Value) -> Option<&str> {
+    call["unwrap"].as_str()
 }
 
 /// Type names of earlier releases of the package, kept as aliases.
@@ -285,7 +279,7 @@ fn slots(schema: &Value, defs: &Value, path: &mut Vec<String>, out: &mut Vec<Slo
 fn method_signature(call: &Value, defs: &Value) -> String {
     let method = call["method"].as_str().unwrap_or_default();
     let args = ts(&call["args"], "  ");
-    let params = match unwrapped(method) {
+    let params = match unwrapped(call) {
         Some(field) => {
             let def = ref_name(&call["args"]).map_or(&call["args"], |n| &defs[n]);
             format!("{field}: {}", ts(&def["properties"][field], "  "))
@@ -366,7 +360,7 @@ pub fn generate(schema: &Value) -> Bindings {
                 )
             })
             .collect();
-        let unwrap = unwrapped(method).map_or(String::new(), |f| format!(", unwrap: '{f}'"));
+        let unwrap = unwrapped(call).map_or(String::new(), |f| format!(", unwrap: '{f}'"));
         let _ = writeln!(
             c,
             "  {{ method: '{method}', name: '{}', embeds: [{}]{unwrap} }},",

@@ -65,6 +65,7 @@ export interface OpenOptions {
 /** Errors carry the engine's message and a stable machine-readable code. */
 export interface MnemoError extends Error {
   code:
+    | 'internal'
     | 'invalid_input' | 'unknown_value' | 'not_found' | 'dimension_mismatch' | 'non_finite_vector'
     | 'embedder_mismatch' | 'embedder_error' | 'extractor_error' | 'schema_too_new' | 'not_a_store'
     | 'import_error' | 'storage_error' | 'storage_full' | 'storage_unavailable' | 'store_locked'

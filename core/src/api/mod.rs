@@ -54,6 +54,16 @@ pub struct CallInfo {
     /// Whether the call writes the store as a rule (a host groups these into one commit; the
     /// others only read, though a read may write what searches recorded, as any call may).
     pub writes: bool,
+    /// Whether the call adds to the store and so may be the first thing written to it: a face
+    /// creates a missing store for it, where for any other call a missing store is a mistake
+    /// (a mistyped data directory).
+    pub creates: bool,
+    /// Whether the answer does not depend on what the store holds: a face may run the call
+    /// on a scratch store.
+    pub stateless: bool,
+    /// The one field of the arguments that a face's method takes directly (`seed(items)` in
+    /// JS rather than `seed({items})`), if it takes one.
+    pub unwrap: Option<&'static str>,
 }
 
 impl CallInfo {
@@ -63,13 +73,17 @@ impl CallInfo {
     }
 }
 
-/// Declares every engine call once. Each entry: its doc comment (what it does), whether it
-/// `read`s or `write`s the store, the `Call` variant, the method name, the argument and result types, optionally the MCP tool name, and
-/// the engine code that runs it.
+/// Declares every engine call once. Each entry: its doc comment (what it does), how it uses
+/// the store (`pure`: not at all, its answer is the same on any store; `read`; `write`; `add`:
+/// writes what may be the store's first content, see [`CallInfo::creates`]), the `Call`
+/// variant, the method name, the argument and result types, optionally the MCP tool name and
+/// the argument field a face's method takes directly (`unwrap`), and the engine code that
+/// runs it.
 macro_rules! calls {
     ($(
         $(#[doc = $doc:literal])+
-        $access:ident $variant:ident($method:literal, $args:ty) -> $result:ty $(, mcp $mcp:literal)? =>
+        $access:ident $variant:ident($method:literal, $args:ty) -> $result:ty
+            $(, mcp $mcp:literal)? $(, unwrap $unwrap:literal)? =>
             |$engine:ident, $a:pat_param| $run:expr;
     )+) => {
         /// One engine call with its arguments.
@@ -93,8 +107,11 @@ macro_rules! calls {
         pub const CALLS: &[CallInfo] = &[$(CallInfo {
             method: $method,
             doc: concat!($($doc, "\n"),+),
-            mcp: calls!(@mcp $($mcp)?),
+            mcp: calls!(@opt $($mcp)?),
             writes: calls!(@writes $access),
+            creates: calls!(@creates $access),
+            stateless: calls!(@stateless $access),
+            unwrap: calls!(@opt $($unwrap)?),
         }),+];
 
         impl Call {
@@ -132,7 +149,11 @@ macro_rules! calls {
         impl Answer {
             /// Reads the JSON answer of `method` back into its type.
             pub fn from_json(method: &str, json: &str) -> Result<Answer> {
-                let bad = |e: serde_json::Error| Error::invalid("answer", e.to_string());
+                // The answer is the engine's own JSON: one that does not read back is not
+                // the caller's fault.
+                let bad = |e: serde_json::Error| {
+                    Error::bug(format!("the answer of {method} does not read back: {e}"))
+                };
                 match method {
                     $($method => Ok(Answer::$variant(serde_json::from_str(json).map_err(bad)?)),)+
                     other => Err(Error::UnknownValue {
@@ -171,21 +192,27 @@ macro_rules! calls {
                 .collect()
         }
     };
-    (@mcp $mcp:literal) => { Some($mcp) };
-    (@mcp) => { None };
+    (@opt $value:literal) => { Some($value) };
+    (@opt) => { None };
+    (@writes pure) => { false };
     (@writes read) => { false };
     (@writes write) => { true };
+    (@writes add) => { true };
+    (@creates add) => { true };
+    (@creates $access:ident) => { false };
+    (@stateless pure) => { true };
+    (@stateless $access:ident) => { false };
 }
 
 calls! {
     /// Remembers a piece of conversation: the extractor (or the host's own extraction, or an
     /// LLM's answer) turns it into memories, which are stored with dedup and conflict checks.
-    write Remember("remember", RememberArgs) -> WriteReport, mcp "memory_store" =>
+    add Remember("remember", RememberArgs) -> WriteReport, mcp "memory_store" =>
         |e, a| e.remember_args(a);
     /// What the extractor finds in a text, without storing anything.
-    read Extract("extract", ExtractArgs) -> Vec<Extracted> => |e, a| e.extract(&a.content);
+    pure Extract("extract", ExtractArgs) -> Vec<Extracted> => |e, a| e.extract(&a.content);
     /// Stores structured memories (at most 10,000, one transaction) with three-tier dedup.
-    write Seed("seed", SeedArgs) -> WriteReport => |e, a| e.seed(a.items);
+    add Seed("seed", SeedArgs) -> WriteReport, unwrap "items" => |e, a| e.seed(a.items);
     /// Hybrid search of one owner's memories, ranked by a mode; every hit says why.
     read Search("search", SearchRequest) -> Vec<SearchHit>, mcp "memory_search" =>
         |e, a| e.search(&a);
@@ -239,7 +266,8 @@ calls! {
     /// All of one owner's memories as JSONL (vectors, status history, graph).
     read Export("export", OwnerRef) -> String => |e, a| e.export_jsonl(&a.entity_id);
     /// Imports JSONL: full exports restored exactly, plain records written like `seed`.
-    write Import("import", ImportArgs) -> ImportReport => |e, a| e.import_jsonl(a.jsonl.as_bytes());
+    add Import("import", ImportArgs) -> ImportReport, unwrap "jsonl" =>
+        |e, a| e.import_jsonl(a.jsonl.as_bytes());
     /// Stores markdown notes (a MEMORY.md): each bullet and paragraph through the extractor,
     /// tagged with its heading; importing them again adds nothing.
     write ImportNotes("import_notes", NotesImport) -> WriteReport => |e, a| e.import_notes(&a);
@@ -273,10 +301,10 @@ calls! {
     write ResolveConflict("resolve_conflict", ResolveRequest) -> Conflict =>
         |e, a| e.resolve_conflict(&a);
     /// The instructions an LLM extractor is given, with the JSON schema of its answer.
-    read LlmInstructions("llm_instructions", NoArgs) -> String =>
+    pure LlmInstructions("llm_instructions", NoArgs) -> String =>
         |e, _a| Ok::<_, Error>(e.llm_instructions().to_string());
     /// Creates a schedule: a cron-tagged plan that falls due again and again.
-    write ScheduleCreate("schedule_create", ScheduleCreate) -> Schedule, mcp "schedule_create" =>
+    add ScheduleCreate("schedule_create", ScheduleCreate) -> Schedule, mcp "schedule_create" =>
         |e, a| e.schedule_create(&a);
     /// An owner's schedules, soonest due first.
     read Schedules("schedules", SchedulesRequest) -> Vec<Schedule>, mcp "schedule_list" =>
@@ -298,7 +326,7 @@ calls! {
     write HeartbeatContext("heartbeat_context", HeartbeatRequest) -> HeartbeatContext =>
         |e, a| e.heartbeat_context(&a);
     /// Records a message of the conversation, so the heartbeat knows who talks.
-    write RecordMessage("record_message", RecordMessage) -> Message => |e, a| e.record_message(&a);
+    add RecordMessage("record_message", RecordMessage) -> Message => |e, a| e.record_message(&a);
     /// An owner's recorded conversation (both roles), newest first.
     read Messages("messages", MessagesRequest) -> Vec<Message> => |e, a| e.messages(&a);
 }
@@ -527,6 +555,11 @@ impl Answer {
     }
 }
 
+/// An answer that JSON cannot hold: the engine made it, so the fault is the engine's.
+fn unwritable(e: serde_json::Error) -> Error {
+    Error::bug(format!("the answer does not serialise as JSON: {e}"))
+}
+
 impl Engine {
     /// `remember` as every face calls it: through the engine's extractor, or with what the
     /// host already extracted, or with an LLM's answer to check.
@@ -563,9 +596,8 @@ impl Engine {
         let answer = self.run(call)?;
         // Through the text: a 32-bit float (a vector element) then reads as the shortest
         // decimal that gives its bits back, as every face prints it, not as its 64-bit widening.
-        let text =
-            serde_json::to_string(&answer).map_err(|e| Error::invalid("result", e.to_string()))?;
-        serde_json::from_str(&text).map_err(|e| Error::invalid("result", e.to_string()))
+        let text = serde_json::to_string(&answer).map_err(unwritable)?;
+        serde_json::from_str(&text).map_err(unwritable)
     }
 
     /// Runs a call given as a method name and JSON arguments, answering JSON text.
@@ -573,7 +605,7 @@ impl Engine {
         // Written straight from the typed answer (fields in declaration order): going through
         // a `Value` first built, wrote and freed a tree of maps, most of a cached search.
         let answer = self.run(Call::from_json(method, args)?)?;
-        serde_json::to_string(&answer).map_err(|e| Error::invalid("result", e.to_string()))
+        serde_json::to_string(&answer).map_err(unwritable)
     }
 
     /// Runs calls in order as one group commit: each succeeds or fails as if run alone, and

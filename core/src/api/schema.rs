@@ -19,8 +19,8 @@ pub(super) struct CallSchema {
 /// field of the same object the vector is of.
 pub const EMBEDS: &str = "x-embeds";
 
-/// The schema document: `{"$schema", "calls": [{method, summary, mcp?, args, result}],
-/// "$defs"}`. Argument schemas describe what a call accepts (fields with a default may be left
+/// The schema document: `{"$schema", "calls": [{method, summary, writes, creates, stateless,
+/// args, result, mcp?, unwrap?}], "$defs"}` (the [`CallInfo`] of each call, and its types). Argument schemas describe what a call accepts (fields with a default may be left
 /// out); result schemas what it answers (every field is there unless said otherwise). A type
 /// in both (an extracted memory) is described as an argument.
 pub fn schema() -> Value {
@@ -33,11 +33,16 @@ pub fn schema() -> Value {
                 "method": c.info.method,
                 "summary": c.info.summary(),
                 "writes": c.info.writes,
+                "creates": c.info.creates,
+                "stateless": c.info.stateless,
                 "args": c.args,
                 "result": c.result,
             });
             if let Some(tool) = c.info.mcp {
                 call["mcp"] = json!(tool);
+            }
+            if let Some(field) = c.info.unwrap {
+                call["unwrap"] = json!(field);
             }
             call
         })
@@ -86,6 +91,40 @@ mod tests {
         for r in all {
             let name = r.strip_prefix("#/$defs/").expect("local reference");
             assert!(s["$defs"].get(name).is_some(), "unresolved {r}");
+        }
+    }
+
+    #[test]
+    fn what_faces_decide_by_call_is_declared_with_it() {
+        let s = schema();
+        let call = |m: &str| {
+            s["calls"]
+                .as_array()
+                .and_then(|c| c.iter().find(|c| c["method"] == m))
+                .cloned()
+                .expect(m)
+        };
+        assert_eq!(call("seed")["unwrap"], json!("items"));
+        assert_eq!(call("import")["unwrap"], json!("jsonl"));
+        assert!(call("remember").get("unwrap").is_none());
+        assert_eq!(call("remember")["creates"], json!(true));
+        assert_eq!(call("forget")["creates"], json!(false));
+        assert_eq!(call("extract")["stateless"], json!(true));
+        assert_eq!(call("search")["stateless"], json!(false));
+        for info in crate::api::CALLS {
+            // A call that adds writes; one that needs no store writes none.
+            assert!(!info.creates || info.writes, "{}", info.method);
+            assert!(!info.stateless || !info.writes, "{}", info.method);
+            // A method takes a field directly only when it is the arguments' one field.
+            if let Some(field) = info.unwrap {
+                let args = &call(info.method)["args"];
+                let name = args["$ref"]
+                    .as_str()
+                    .and_then(|r| r.strip_prefix("#/$defs/"));
+                let props = &s["$defs"][name.unwrap_or_default()]["properties"];
+                let fields: Vec<&String> = props.as_object().expect("properties").keys().collect();
+                assert_eq!(fields, [field], "{}", info.method);
+            }
         }
     }
 

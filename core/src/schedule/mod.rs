@@ -228,6 +228,17 @@ pub(crate) fn mark_surfaced(tx: &Tx, due: &[ScheduleRow]) -> Result<()> {
     sql::save_all(tx.conn(), due)
 }
 
+/// The stored tag of a schedule, checked when it was created: one that does not parse now was
+/// changed outside Mnemo.
+fn stored_tag(s: &ScheduleRow) -> Result<Tag> {
+    Tag::parse(&s.cron_tag).map_err(|e| {
+        Error::damaged(format!(
+            "schedule {}'s stored cron_tag {:?} does not parse ({e})",
+            s.id, s.cron_tag
+        ))
+    })
+}
+
 /// Acknowledges a schedule: it moves on to its next due time (a one-off is done).
 pub(crate) fn ack(tx: &mut Tx, owner: &Owner, id: &Id) -> Result<Schedule> {
     let mut s = row(tx, owner, id)?;
@@ -237,7 +248,7 @@ pub(crate) fn ack(tx: &mut Tx, owner: &Owner, id: &Id) -> Result<Schedule> {
             format!("schedule {} is {}", s.id, s.status),
         ));
     }
-    let tag = Tag::parse(&s.cron_tag)?;
+    let tag = stored_tag(&s)?;
     let now = tx.now()?;
     s.acknowledged_at = Some(now);
     s.next_due = tag.next_after(now.max(s.next_due.unwrap_or(now)), s.start_at);

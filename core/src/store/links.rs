@@ -41,7 +41,7 @@ pub(crate) fn record(conn: &Connection, co_recalls: &[(i64, i64, i64, Millis)]) 
         return Ok(());
     }
     let list = serde_json::to_string(co_recalls)
-        .map_err(|e| Error::invalid("co-recalls", e.to_string()))?;
+        .map_err(|e| Error::bug(format!("co-recalls do not serialise: {e}")))?;
     conn.prepare_cached(
         "INSERT INTO memory_links (a, b, kind, count, strength, last_at, decayed_at) \
          SELECT p.value ->> 0, p.value ->> 1, ?2, p.value ->> 2, min(?3, (p.value ->> 2) * ?4), \

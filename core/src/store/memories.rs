@@ -394,8 +394,9 @@ pub fn vectors(conn: &Connection, owner: &str, dim: usize) -> Result<Vec<StoredV
     let mut out = Vec::new();
     for row in rows {
         let (pk, blob, precision, cold) = row?;
-        let (vector, precision) = stored_vector(&blob, &precision, dim)
-            .ok_or_else(|| Error::NotAStore(format!("memory {pk} has a damaged vector")))?;
+        let (vector, precision) = stored_vector(&blob, &precision, dim).ok_or_else(|| {
+            Error::damaged(format!("memory {pk}'s stored vector does not decode"))
+        })?;
         out.push(StoredVector {
             pk,
             vector,

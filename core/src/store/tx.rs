@@ -345,7 +345,7 @@ impl<'s> Tx<'s> {
         let tx = self
             .tx
             .take()
-            .ok_or_else(|| Error::invalid("transaction", "already finished"))?;
+            .ok_or_else(|| Error::bug("a transaction was committed after it finished"))?;
         let (committed, nested) = match tx {
             Inner::Own(tx) => (tx.commit(), false),
             Inner::Nested(conn) => {
@@ -497,7 +497,11 @@ impl<'s> Tx<'s> {
             }
         }
         let pk = inserted.ok_or_else(|| {
-            Error::invalid("entropy", "the host's random source keeps repeating ids")
+            Error::Internal(
+                "the host's random source keeps repeating ids; a fault of the host's entropy, \
+                 not of the call"
+                    .into(),
+            )
         })?;
         self.sync_hash(pk, m);
         self.index_text_of(pk)?;

@@ -420,7 +420,7 @@ fn write_one(
     if let Some(&(npk, sim)) = neighbours.first().filter(band) {
         let (_, existing) = memories::by_pks(tx.conn(), &owner, &[npk])?
             .pop()
-            .ok_or_else(|| Error::NotAStore(format!("vector of missing memory {npk}")))?;
+            .ok_or_else(|| Error::bug(format!("the vector index holds missing memory {npk}")))?;
         match dedup::judge(dedup, sim as f64, &p.memory.content, &existing.content) {
             Verdict::Create => {}
             Verdict::Skip { similarity, subset } => {

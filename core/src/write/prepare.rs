@@ -1,7 +1,7 @@
 //! Checking one input and building the row and vector it would be stored as.
 
 use super::Input;
-use crate::clock::check_time;
+use crate::clock::check_record_time;
 use crate::error::{Error, Result};
 use crate::field::{Content, Id, Sentiment, SourceRef, Tags, Unit};
 use crate::graph;
@@ -54,7 +54,7 @@ pub(crate) fn prepare(view: &View, input: Input) -> Result<Prepared> {
         }
     }
     if let Some(t) = n.expires_at {
-        check_time("expires_at", t)?;
+        check_record_time("expires_at", t)?;
     }
     let manual_tags = Tags::parse("tags", &n.tags)?.into_vec();
     let auto_tags: Vec<String> = Tags::parse("extracted tags", &auto_tags)?
@@ -68,7 +68,7 @@ pub(crate) fn prepare(view: &View, input: Input) -> Result<Prepared> {
     let now = view.now()?;
     let created_at = match n.created_at {
         Some(t) => {
-            check_time("created_at", t)?;
+            check_record_time("created_at", t)?;
             if t > now {
                 return Err(Error::invalid("created_at", "is after now"));
             }
