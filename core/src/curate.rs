@@ -93,8 +93,9 @@ pub struct MemoryPatch {
     /// Replaces the manual tags: at most 64, each 1 to 64 characters once trimmed.
     #[schemars(length(max = crate::field::MAX_TAGS), inner(length(min = 1, max = crate::field::MAX_TAG_CHARS)))]
     pub tags: Option<Vec<String>>,
-    /// A new expiry (a deadline), in milliseconds since the Unix epoch, 1970 to 9999.
-    #[schemars(range(min = 0, max = crate::clock::MAX_MILLIS))]
+    /// A new expiry (a deadline), in milliseconds since the Unix epoch, from 1973 (an earlier
+    /// value looks like seconds and is refused) to 9999.
+    #[schemars(range(min = crate::clock::MIN_PLAUSIBLE_MS, max = crate::clock::MAX_MILLIS))]
     pub expires_at: Option<Millis>,
     /// A new source reference: 1 to 1,024 characters.
     #[schemars(length(min = 1, max = crate::field::MAX_SOURCE_REF_CHARS))]

@@ -93,7 +93,10 @@ export interface Extracted {
    * trimmed.
    */
   tags?: string[];
-  /** When it stops being true, in milliseconds since the Unix epoch, 1970 to 9999 (default none). */
+  /**
+   * When it stops being true, in milliseconds since the Unix epoch, from 1973 (an earlier value
+   * looks like seconds and is refused) to 9999 (default none).
+   */
   expires_at?: number | null;
   /** The entities it names, for the knowledge graph (at most 64; default none). */
   entities?: EntityMention[];
@@ -192,8 +195,8 @@ export interface NewMemory {
   /** Pinned memories do not decay (default false). */
   pinned?: boolean;
   /**
-   * When the memory stops being true (a deadline), in milliseconds since the Unix epoch, 1970 to
-   * 9999 (default none).
+   * When the memory stops being true (a deadline), in milliseconds since the Unix epoch, from
+   * 1973 (an earlier value looks like seconds and is refused) to 9999 (default none).
    */
   expires_at?: number | null;
   /**
@@ -357,7 +360,10 @@ export interface MemoryPatch {
   sentiment?: number | null;
   /** Replaces the manual tags: at most 64, each 1 to 64 characters once trimmed. */
   tags?: string[] | null;
-  /** A new expiry (a deadline), in milliseconds since the Unix epoch, 1970 to 9999. */
+  /**
+   * A new expiry (a deadline), in milliseconds since the Unix epoch, from 1973 (an earlier
+   * value looks like seconds and is refused) to 9999.
+   */
   expires_at?: number | null;
   /** A new source reference: 1 to 1,024 characters. */
   source_ref?: string | null;

@@ -59,8 +59,9 @@ pub struct Extracted {
     /// trimmed.
     #[schemars(length(max = crate::field::MAX_TAGS), inner(length(min = 1, max = crate::field::MAX_TAG_CHARS)))]
     pub tags: Vec<String>,
-    /// When it stops being true, in milliseconds since the Unix epoch, 1970 to 9999 (default none).
-    #[schemars(range(min = 0, max = crate::clock::MAX_MILLIS))]
+    /// When it stops being true, in milliseconds since the Unix epoch, from 1973 (an earlier value
+    /// looks like seconds and is refused) to 9999 (default none).
+    #[schemars(range(min = crate::clock::MIN_PLAUSIBLE_MS, max = crate::clock::MAX_MILLIS))]
     pub expires_at: Option<Millis>,
     /// The entities it names, for the knowledge graph (at most 64; default none).
     #[schemars(length(max = crate::graph::MAX_PER_MEMORY))]

@@ -65,9 +65,9 @@ pub struct NewMemory {
     pub tags: Vec<String>,
     /// Pinned memories do not decay (default false).
     pub pinned: bool,
-    /// When the memory stops being true (a deadline), in milliseconds since the Unix epoch, 1970 to
-    /// 9999 (default none).
-    #[schemars(range(min = 0, max = crate::clock::MAX_MILLIS))]
+    /// When the memory stops being true (a deadline), in milliseconds since the Unix epoch, from
+    /// 1973 (an earlier value looks like seconds and is refused) to 9999 (default none).
+    #[schemars(range(min = crate::clock::MIN_PLAUSIBLE_MS, max = crate::clock::MAX_MILLIS))]
     pub expires_at: Option<Millis>,
     /// A schedule tag starting `cron:`, at most 128 characters (default none; `schedule_create`
     /// checks the full grammar).
@@ -91,7 +91,7 @@ pub struct NewMemory {
     pub visibility: Option<Visibility>,
     /// When it was first said, in milliseconds since the Unix epoch (not seconds: times before 1973
     /// are refused as a likely unit mistake), not after now (default now): it ages from then.
-    #[schemars(range(min = 0))]
+    #[schemars(range(min = crate::clock::MIN_PLAUSIBLE_MS))]
     pub created_at: Option<Millis>,
     /// The content's vector, when the caller embeds it.
     #[schemars(extend("x-embeds" = "content"))]
