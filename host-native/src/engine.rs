@@ -173,7 +173,7 @@ fn write_group(
     let outcomes = match rt.batch(&calls) {
         Ok(Ok(answers)) => answers.into_iter().map(outcome_of).collect(),
         // The group's commit failed: none of it stayed.
-        Ok(Err(e)) => vec![Outcome::from(e); replies.len()],
+        Ok(Err(e)) => vec![outcome_of(Err(e)); replies.len()],
         Err(e) => {
             let message = format!("the engine failed: {e:#}");
             for reply in replies {
@@ -187,18 +187,15 @@ fn write_group(
     Ok(())
 }
 
-impl From<CallError> for Outcome {
-    fn from(e: CallError) -> Outcome {
-        Outcome::Refused {
+/// What a call's answer came to: the engine's JSON, or its refusal.
+fn outcome_of(answer: Result<String, CallError>) -> Outcome {
+    answer.map_or_else(
+        |e| Outcome::Refused {
             code: e.code,
             message: e.message,
-        }
-    }
-}
-
-/// What a call's answer came to.
-fn outcome_of(answer: Result<String, CallError>) -> Outcome {
-    answer.map_or_else(Outcome::from, Outcome::Answer)
+        },
+        Outcome::Answer,
+    )
 }
 
 /// Sends a call's outcome to its request (gone if the client left); a failure of the

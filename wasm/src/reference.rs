@@ -9,6 +9,8 @@ use std::fmt::Write;
 
 use serde_json::{Map, Value};
 
+use crate::typescript::{json_types, ref_name};
+
 /// What the reference says before the calls: where it comes from and how a call is reached.
 const PREAMBLE: &str = "\
 # Mnemo API reference
@@ -44,11 +46,6 @@ and the JS package then offer it; a typed CLI command or a text rendering in
 `host-native/src/output.rs` is optional. Tests ask every face for every declared call.
 ";
 
-/// The definition a `$ref` names.
-fn ref_name(schema: &Value) -> Option<&str> {
-    schema["$ref"].as_str()?.strip_prefix("#/$defs/")
-}
-
 /// A type name as a link to its section.
 fn type_link(name: &str) -> String {
     format!("[`{name}`](#type-{})", name.to_lowercase())
@@ -70,11 +67,7 @@ fn type_of(schema: &Value) -> String {
             return alternatives(options.iter().map(type_of));
         }
     }
-    let types: Vec<&str> = match &schema["type"] {
-        Value::String(t) => vec![t.as_str()],
-        Value::Array(ts) => ts.iter().filter_map(Value::as_str).collect(),
-        _ => Vec::new(),
-    };
+    let types = json_types(schema);
     if types.is_empty() {
         return "any".into();
     }

@@ -105,8 +105,17 @@ fn wrap(text: &str, width: usize) -> Vec<String> {
 }
 
 /// The definition a `$ref` names.
-fn ref_name(schema: &Value) -> Option<&str> {
+pub(crate) fn ref_name(schema: &Value) -> Option<&str> {
     schema["$ref"].as_str()?.strip_prefix("#/$defs/")
+}
+
+/// The JSON types a schema's `type` names (one, a list, or none).
+pub(crate) fn json_types(schema: &Value) -> Vec<&str> {
+    match &schema["type"] {
+        Value::String(t) => vec![t.as_str()],
+        Value::Array(ts) => ts.iter().filter_map(Value::as_str).collect(),
+        _ => Vec::new(),
+    }
 }
 
 /// The TypeScript type of a schema.
@@ -128,11 +137,7 @@ fn ts(schema: &Value, indent: &str) -> String {
             return union(options.iter().map(|o| ts(o, indent)));
         }
     }
-    let types: Vec<&str> = match &schema["type"] {
-        Value::String(t) => vec![t.as_str()],
-        Value::Array(ts) => ts.iter().filter_map(Value::as_str).collect(),
-        _ => Vec::new(),
-    };
+    let types = json_types(schema);
     if types.is_empty() {
         return "unknown".into();
     }
