@@ -9,7 +9,7 @@ use std::fmt::Write;
 
 use serde_json::{Map, Value};
 
-use crate::typescript::{json_types, ref_name};
+use crate::typescript::{distinct, json_types, ref_name};
 
 /// What the reference says before the calls: where it comes from and how a call is reached.
 const PREAMBLE: &str = "\
@@ -83,13 +83,7 @@ fn type_of(schema: &Value) -> String {
 
 /// Distinct alternatives joined by "or".
 fn alternatives(parts: impl IntoIterator<Item = String>) -> String {
-    let mut seen = Vec::new();
-    for p in parts {
-        if !seen.contains(&p) {
-            seen.push(p);
-        }
-    }
-    seen.join(" or ")
+    distinct(parts).join(" or ")
 }
 
 /// Numeric formats that only say the width of a number (its range is stated apart).

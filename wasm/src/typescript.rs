@@ -169,13 +169,18 @@ fn nullable(schema: &Value) -> Option<String> {
 
 /// Distinct alternatives joined by `|`.
 fn union(parts: impl IntoIterator<Item = String>) -> String {
+    distinct(parts).join(" | ")
+}
+
+/// The parts, each once, in their first order.
+pub(crate) fn distinct(parts: impl IntoIterator<Item = String>) -> Vec<String> {
     let mut seen = Vec::new();
     for p in parts {
         if !seen.contains(&p) {
             seen.push(p);
         }
     }
-    seen.join(" | ")
+    seen
 }
 
 /// An object type: its properties, or a map of one value type.
