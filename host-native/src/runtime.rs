@@ -145,6 +145,11 @@ impl Runtime {
     pub fn open(options: Options) -> Result<Runtime> {
         let mut config = Config::new();
         config.cache(Some(cache()?));
+        // Linear memory is initialised by copying the data segments, not from a memfd image:
+        // sealing that memfd fails now and then with EBUSY on a busy machine (the kernel waits
+        // for pinned pages and gives up), which stopped a command before it ran. The copy is
+        // of the component's data segments, once per start.
+        config.memory_init_cow(false);
         // `MNEMO_PERFMAP=1 perf record …` names the component's functions in the profile.
         if std::env::var_os("MNEMO_PERFMAP").is_some() {
             config.profiler(wasmtime::ProfilingStrategy::PerfMap);
