@@ -4,12 +4,11 @@
 //! type the calls name. `cargo run -p mnemo-wasm --example bindings` writes it beside the npm
 //! package's bindings; a test fails when the checked-in file differs from what this produces.
 
-use std::collections::BTreeSet;
 use std::fmt::Write;
 
 use serde_json::{Map, Value};
 
-use crate::typescript::{distinct, json_types, ref_name};
+use crate::typescript::{distinct, json_types, ref_name, required};
 
 /// What the reference says before the calls: where it comes from and how a call is reached.
 const PREAMBLE: &str = "\
@@ -165,12 +164,7 @@ fn prose(text: Option<&str>) -> String {
 
 /// The table of an object's fields.
 fn field_table(out: &mut String, schema: &Value, props: &Map<String, Value>) {
-    let required: BTreeSet<&str> = schema["required"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_str)
-        .collect();
+    let required = required(schema);
     out.push_str("| field | type | required | description | limits |\n");
     out.push_str("|---|---|---|---|---|\n");
     for (name, prop) in props {

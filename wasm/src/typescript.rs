@@ -109,6 +109,16 @@ pub(crate) fn ref_name(schema: &Value) -> Option<&str> {
     schema["$ref"].as_str()?.strip_prefix("#/$defs/")
 }
 
+/// The names of an object schema's required properties.
+pub(crate) fn required(schema: &Value) -> BTreeSet<&str> {
+    schema["required"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect()
+}
+
 /// The JSON types a schema's `type` names (one, a list, or none).
 pub(crate) fn json_types(schema: &Value) -> Vec<&str> {
     match &schema["type"] {
@@ -202,12 +212,7 @@ fn object(schema: &Value, indent: &str) -> String {
 
 /// The fields of an object type, one per line.
 fn fields(out: &mut String, schema: &Value, props: &Map<String, Value>, indent: &str) {
-    let required: BTreeSet<&str> = schema["required"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_str)
-        .collect();
+    let required = required(schema);
     for (name, prop) in props {
         doc(out, prop["description"].as_str(), indent);
         let optional = if required.contains(name.as_str()) {
