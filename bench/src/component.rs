@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 use mnemo_core::api::SeedArgs;
-use mnemo_core::{Call, HeartbeatRequest, NewMemory, SearchRequest};
+use mnemo_core::{Call, HeartbeatRequest, Id, NewMemory, SearchRequest};
 use mnemo_host::datadir::{DataDir, Need};
 use mnemo_host::runtime::{Clock, Embedding, Options, Runtime};
 use serde_json::json;
@@ -97,9 +97,8 @@ pub fn heartbeat(data: &Path, now: i64, entity: &str, checks: usize) -> Result<(
         config: String::new(),
     })?;
     let call = Call::HeartbeatCheck(HeartbeatRequest {
-        entity_id: entity.to_string(),
         dry_run: true,
-        ..Default::default()
+        ..HeartbeatRequest::new(Id::owner(entity)?)
     });
     let args = call.args_json();
     let mut ms = Vec::with_capacity(checks + 1);

@@ -180,7 +180,7 @@ export class MnemoOwner extends DurableObject {
         return store.http(request.method, url.pathname, url.search.slice(1), body);
       });
     } catch (e) {
-      return send(Mnemo.httpError(String(e?.code ?? 'internal_error'), String(e?.message ?? e)));
+      return send(Mnemo.httpError(String(e?.code ?? 'internal'), String(e?.message ?? e)));
     }
     this.#last = Date.now();
     await this.#schedule(this.#idle());

@@ -76,19 +76,20 @@ fn memory(i: usize, at: Millis) -> NewMemory {
         _ => format!("Note {i} about the {topic} and {who}"),
     };
     let plan = t == MemoryType::Plan;
+    let tags: &[String] = match i % 500 {
+        0 => &["monitor".into()],
+        n if n % 13 == 0 => &["gym".into()],
+        _ => &[],
+    };
     NewMemory {
-        entity_id: OWNER.into(),
-        content,
         memory_type: Some(t),
-        importance: Some(0.2 + (i % 7) as f64 * 0.12),
-        sentiment: i.is_multiple_of(5).then(|| (i % 11) as f64 / 5.0 - 1.0),
+        importance: Some(Unit::parse("importance", 0.2 + (i % 7) as f64 * 0.12).expect("0 to 1")),
+        sentiment: i
+            .is_multiple_of(5)
+            .then(|| Sentiment::parse((i % 11) as f64 / 5.0 - 1.0).expect("-1 to 1")),
         expires_at: (plan && i.is_multiple_of(16)).then(|| at + (1 + (i % 40) as Millis) * DAY_MS),
-        tags: match i % 500 {
-            0 => vec!["monitor".into()],
-            n if n % 13 == 0 => vec!["gym".into()],
-            _ => Vec::new(),
-        },
-        ..Default::default()
+        tags: Tags::parse("tags", tags).expect("valid tags"),
+        ..NewMemory::new(OWNER, &content).expect("a valid owner and content")
     }
 }
 
@@ -135,8 +136,8 @@ fn build(path: &Path, n: usize) {
             _ => format!("cron:every:{}h", 1 + i % 6),
         };
         e.schedule_create(&ScheduleCreate {
-            entity_id: OWNER.into(),
-            content: format!("Routine {i}"),
+            entity_id: Id::owner(OWNER).expect("a valid owner"),
+            content: Content::parse("content", &format!("Routine {i}")).expect("valid content"),
             cron_tag: tag,
         })
         .expect("schedule");
@@ -209,9 +210,8 @@ fn main() {
     let clock = ManualClock::new(NOW);
     let mut e = engine(&path, &clock, Config::default());
     let req = HeartbeatRequest {
-        entity_id: OWNER.into(),
         dry_run: true,
-        ..Default::default()
+        ..HeartbeatRequest::new(Id::owner(OWNER).expect("a valid owner"))
     };
     let t = Instant::now();
     let first = e.heartbeat_check(&req).expect("first check");

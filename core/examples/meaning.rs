@@ -32,7 +32,8 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use mnemo_core::{
-    Config, Engine, HashEmbedder, ManualClock, NewMemory, RankMode, SearchRequest, SuppliedVectors,
+    Config, Engine, HashEmbedder, Id, Limit, ManualClock, NewMemory, RankMode, SearchRequest,
+    SuppliedVectors,
 };
 use serde_json::{json, Value};
 
@@ -141,10 +142,8 @@ fn store(
         .iter()
         .enumerate()
         .map(|(i, f)| NewMemory {
-            entity_id: owner_of(i),
-            content: f.clone(),
             vector: (model == Model::MiniLm).then(|| set.minilm[i].clone()),
-            ..Default::default()
+            ..NewMemory::new(&owner_of(i), f).expect("a valid owner and fact")
         })
         .collect();
     let report = e.seed(items).expect("the facts are stored");
@@ -164,12 +163,10 @@ fn search(
     min_score: Option<f64>,
 ) -> Vec<(String, f64)> {
     e.search(&SearchRequest {
-        entity_id: owner.into(),
-        query: text.into(),
         vector: vector.cloned(),
-        limit: Some(3),
+        limit: Some(Limit::new(3).expect("in range")),
         min_score,
-        ..Default::default()
+        ..SearchRequest::new(Id::owner(owner).expect("a valid owner"), text)
     })
     .expect("search runs")
     .into_iter()
@@ -318,11 +315,9 @@ fn importance(set: &Set) -> Value {
     }
     let top = |e: &mut Engine, q: &str, mode: RankMode| -> Vec<String> {
         e.search(&SearchRequest {
-            entity_id: "me".into(),
-            query: q.into(),
-            limit: Some(3),
+            limit: Some(Limit::new(3).expect("in range")),
             mode,
-            ..Default::default()
+            ..SearchRequest::new(Id::owner("me").expect("a valid owner"), q)
         })
         .expect("search")
         .into_iter()

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::curate;
 use crate::error::{Error, Result};
-use crate::field::{Id, Limit};
+use crate::field::{Id, Limit, Owner};
 use crate::model::Memory;
 use crate::store::{memories, View};
 
@@ -21,11 +21,9 @@ const DEFAULT_SAMPLE: usize = 10;
 pub struct SampleRequest {
     /// Only this owner's memories (every owner's when absent): 1 to 256 characters of
     /// `[A-Za-z0-9_:.-]`.
-    #[schemars(pattern(crate::field::ID_PATTERN))]
-    pub entity_id: Option<String>,
+    pub entity_id: Option<Owner>,
     /// How many memories to draw, 1 to 1,000 (default 10).
-    #[schemars(range(min = 1, max = crate::field::MAX_LIMIT))]
-    pub limit: Option<usize>,
+    pub limit: Option<Limit>,
 }
 
 /// Where a memory lives, as answered by `locate`.
@@ -111,9 +109,9 @@ pub(crate) fn store_stats(view: &View) -> Result<StoreStats> {
 /// Memories drawn at random (with the host's randomness) from one owner's live memories, or
 /// every owner's. A look, not a use: no access is recorded.
 pub(crate) fn sample(view: &View, req: &SampleRequest) -> Result<Vec<Memory>> {
-    let owner = req.entity_id.as_deref().map(Id::owner).transpose()?;
-    let limit = Limit::parse(req.limit, DEFAULT_SAMPLE)?.get();
-    let mut pks = memories::live_pks(view.conn(), owner.as_deref())?;
+    let owner = req.entity_id.as_ref();
+    let limit = Limit::or(req.limit, DEFAULT_SAMPLE);
+    let mut pks = memories::live_pks(view.conn(), owner.map(Id::as_str))?;
     // The first `limit` places of a Fisher–Yates shuffle.
     let take = limit.min(pks.len());
     for i in 0..take {

@@ -32,21 +32,23 @@ pub struct Page {
 
 /// Filters and paging for `list`. Empty lists mean "any"; by default DELETED memories are
 /// left out.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(default, deny_unknown_fields)]
-#[schemars(extend("required" = ["entity_id"]))]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct ListRequest {
     /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
     /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
-    #[schemars(pattern(crate::field::ID_PATTERN))]
-    pub entity_id: String,
+    pub entity_id: Owner,
     /// Only memories of these types (any when empty).
+    #[serde(default)]
     pub types: Vec<MemoryType>,
     /// Only memories in these lifecycle states (any but DELETED when empty).
+    #[serde(default)]
     pub states: Vec<State>,
     /// Only memories with these validity statuses (any when empty).
+    #[serde(default)]
     pub statuses: Vec<Status>,
     /// Only memories of these kinds (any when empty).
+    #[serde(default)]
     pub kinds: Vec<Kind>,
     /// Only memories carrying this tag, manual or automatic (default any).
     pub tag: Option<String>,
@@ -54,16 +56,37 @@ pub struct ListRequest {
     pub pinned: Option<bool>,
     /// Only these memories (at most 1,000 ids): a read of several by id that, unlike `get`, is not
     /// an access.
-    #[schemars(length(max = 1000), inner(pattern(crate::field::ID_PATTERN)))]
-    pub ids: Vec<String>,
+    #[schemars(length(max = 1000))]
+    #[serde(default)]
+    pub ids: Vec<Id>,
     /// Page size, 1 to 1,000 (default 50).
-    #[schemars(range(min = 1, max = crate::field::MAX_LIMIT))]
-    pub limit: Option<usize>,
+    pub limit: Option<Limit>,
     /// Memories to skip before the page starts, at most 1,000,000,000 (default 0).
     #[schemars(range(max = MAX_OFFSET))]
+    #[serde(default)]
     pub offset: usize,
     /// Oldest first instead of newest first.
+    #[serde(default)]
     pub oldest_first: bool,
+}
+
+impl ListRequest {
+    /// The first page of `owner`'s memories, every filter left to its default.
+    pub fn new(owner: Owner) -> ListRequest {
+        ListRequest {
+            entity_id: owner,
+            types: Vec::new(),
+            states: Vec::new(),
+            statuses: Vec::new(),
+            kinds: Vec::new(),
+            tag: None,
+            pinned: None,
+            ids: Vec::new(),
+            limit: None,
+            offset: 0,
+            oldest_first: false,
+        }
+    }
 }
 
 /// Changes for `update`; absent fields stay as they are.
@@ -71,8 +94,7 @@ pub struct ListRequest {
 #[serde(default, deny_unknown_fields)]
 pub struct MemoryPatch {
     /// New content: not blank, at most 50,000 characters; re-hashed, re-embedded and re-indexed.
-    #[schemars(length(min = 1, max = crate::field::MAX_CONTENT_CHARS))]
-    pub content: Option<String>,
+    pub content: Option<Content>,
     /// Vector for the new content, when the caller embeds it.
     #[schemars(extend("x-embeds" = "content"))]
     pub vector: Option<Vec<f32>>,
@@ -82,24 +104,19 @@ pub struct MemoryPatch {
     /// A new kind.
     pub kind: Option<Kind>,
     /// A new importance, 0 to 1.
-    #[schemars(range(min = 0, max = 1))]
-    pub importance: Option<f64>,
+    pub importance: Option<Unit>,
     /// A new confidence, 0 to 1.
-    #[schemars(range(min = 0, max = 1))]
-    pub confidence: Option<f64>,
+    pub confidence: Option<Unit>,
     /// A new sentiment, from -1 to 1.
-    #[schemars(range(min = -1, max = 1))]
-    pub sentiment: Option<f64>,
+    pub sentiment: Option<Sentiment>,
     /// Replaces the manual tags: at most 64, each 1 to 64 characters once trimmed.
-    #[schemars(length(max = crate::field::MAX_TAGS), inner(length(min = 1, max = crate::field::MAX_TAG_CHARS)))]
-    pub tags: Option<Vec<String>>,
+    pub tags: Option<Tags>,
     /// A new expiry (a deadline), in milliseconds since the Unix epoch, from 1973 (an earlier
     /// value looks like seconds and is refused) to 9999.
     #[schemars(range(min = crate::clock::MIN_PLAUSIBLE_MS, max = crate::clock::MAX_MILLIS))]
     pub expires_at: Option<Millis>,
     /// A new source reference: 1 to 1,024 characters.
-    #[schemars(length(min = 1, max = crate::field::MAX_SOURCE_REF_CHARS))]
-    pub source_ref: Option<String>,
+    pub source_ref: Option<SourceRef>,
 }
 
 /// Counts of one owner's memories.
@@ -151,7 +168,7 @@ const MAX_LIST_IDS: usize = 1_000;
 
 /// A page of memories matching the filters, newest first unless asked otherwise.
 pub(crate) fn list(view: &View, owner: &Owner, req: &ListRequest) -> Result<Page> {
-    let limit = Limit::parse(req.limit, DEFAULT_LIST_LIMIT)?;
+    let limit = Limit::or(req.limit, DEFAULT_LIST_LIMIT);
     if req.offset > MAX_OFFSET {
         return Err(Error::invalid(
             "offset",
@@ -164,11 +181,7 @@ pub(crate) fn list(view: &View, owner: &Owner, req: &ListRequest) -> Result<Page
             format!("{} ids; at most {MAX_LIST_IDS}", req.ids.len()),
         ));
     }
-    let ids: Vec<String> = req
-        .ids
-        .iter()
-        .map(|id| Id::parse("ids", id).map(|i| i.to_string()))
-        .collect::<Result<_>>()?;
+    let ids: Vec<String> = req.ids.iter().map(Id::to_string).collect();
     let live: Vec<State> = State::ALL
         .iter()
         .copied()
@@ -189,7 +202,7 @@ pub(crate) fn list(view: &View, owner: &Owner, req: &ListRequest) -> Result<Page
         pinned: req.pinned,
         newest_first: !req.oldest_first,
     };
-    let (memories, total) = memories::list(view.conn(), &f, limit.get(), req.offset)?;
+    let (memories, total) = memories::list(view.conn(), &f, limit, req.offset)?;
     Ok(Page { total, memories })
 }
 
@@ -204,9 +217,8 @@ pub(crate) fn new_content(
     live(view, owner, id)?;
     match &patch.content {
         Some(c) => {
-            let c = Content::parse("content", c)?;
-            let v = view.vector_for(&c, patch.vector.as_deref())?;
-            Ok(Some((c, v)))
+            let v = view.vector_for(c, patch.vector.as_deref())?;
+            Ok(Some((c.clone(), v)))
         }
         None if patch.vector.is_some() => Err(Error::invalid(
             "vector",
@@ -230,19 +242,17 @@ pub(crate) fn update(
     if let Some(t) = patch.expires_at {
         check_record_time("expires_at", t)?;
     }
-    let importance = Unit::parse_opt("importance", patch.importance)?;
-    let confidence = Unit::parse_opt("confidence", patch.confidence)?;
     if let Some(s) = patch.sentiment {
-        m.sentiment = Sentiment::parse(s)?.get();
+        m.sentiment = s.get();
     }
-    if let Some(tags) = &patch.tags {
-        m.manual_tags = Tags::parse("tags", tags)?.into_vec();
+    if let Some(tags) = patch.tags {
+        m.manual_tags = tags.into_vec();
     }
-    if let Some(r) = &patch.source_ref {
-        m.source_ref = Some(SourceRef::parse(r)?.into_string());
+    if let Some(r) = patch.source_ref {
+        m.source_ref = Some(r.into_string());
     }
-    m.importance = importance.map_or(m.importance, Unit::get);
-    m.confidence = confidence.map_or(m.confidence, Unit::get);
+    m.importance = patch.importance.map_or(m.importance, Unit::get);
+    m.confidence = patch.confidence.map_or(m.confidence, Unit::get);
     m.memory_type = patch.memory_type.unwrap_or(m.memory_type);
     m.kind = patch.kind.unwrap_or(m.kind);
     m.expires_at = patch.expires_at.or(m.expires_at);
@@ -326,10 +336,9 @@ pub(crate) fn set_status(
     owner: &Owner,
     id: &Id,
     status: Status,
-    reason: &str,
+    reason: &Reason,
 ) -> Result<Memory> {
     let (pk, mut m) = live(tx, owner, id)?;
-    let reason = Reason::parse(reason)?;
     if m.status == status {
         return Err(Error::invalid(
             "status",

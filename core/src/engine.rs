@@ -17,7 +17,7 @@ use crate::embed::{self, Embedder, StaticModel};
 use crate::error::{Error, Result};
 use crate::export::{self, ImportReport};
 use crate::extract::{self, Extracted, Extraction, Extractor, RuleExtractor};
-use crate::field::{Content, Id, Limit, Reason};
+use crate::field::{Content, Id, Limit, Owner, Reason, SourceRef, Tags};
 use crate::graph::{
     self, EntitiesRequest, Entity, GraphPath, PathRequest, Relationship, RelationshipsRequest,
     Traversal, TraverseRequest,
@@ -307,26 +307,24 @@ impl Engine {
         content: &str,
         opts: RememberOptions,
     ) -> Result<WriteReport> {
-        self.remember_by(entity_id, content, opts, |x, content, now| {
+        let (owner, content) = (Id::owner(entity_id)?, Content::parse("content", content)?);
+        self.remember_by(&owner, &content, opts, |x, content, now| {
             x.extraction(content, now)
         })
     }
 
-    /// Checks the owner and the content, then stores what `extract` finds in it (at one time
-    /// for the extraction and the write); the report says why the built-in extractor stood
-    /// in, if it did.
+    /// Stores what `extract` finds in the content (at one time for the extraction and the
+    /// write); the report says why the built-in extractor stood in, if it did.
     pub(crate) fn remember_by(
         &mut self,
-        entity_id: &str,
-        content: &str,
+        owner: &Owner,
+        content: &Content,
         opts: RememberOptions,
         extract: impl FnOnce(&dyn Extractor, &str, Millis) -> Result<Extraction>,
     ) -> Result<WriteReport> {
-        let owner = Id::owner(entity_id)?;
-        Content::parse("content", content)?;
         let now = self.store.now()?;
         let extraction = extract(&*self.extractor, content, now)?;
-        let mut report = self.write_extracted(&owner, extraction.memories, &opts, now)?;
+        let mut report = self.write_extracted(owner, extraction.memories, &opts, now)?;
         report.fallback = extraction.fallback;
         Ok(report)
     }
@@ -335,7 +333,7 @@ impl Engine {
     /// extractor, tagged with its heading, `source_ref` `{source}:{line}`; one transaction.
     /// Importing the same notes again stores nothing new (their statements are duplicates).
     pub fn import_notes(&mut self, req: &NotesImport) -> Result<WriteReport> {
-        let owner = Id::owner(&req.entity_id)?;
+        let owner = &req.entity_id;
         let source = req.source.as_deref().unwrap_or("notes");
         let notes = notes::read(&req.markdown)?;
         if notes.len() > write::MAX_BATCH {
@@ -352,13 +350,14 @@ impl Engine {
         let mut inputs = Vec::new();
         for note in notes {
             let opts = RememberOptions {
-                source_ref: Some(format!("{source}:{}", note.line)),
+                source_ref: Some(SourceRef::parse(&format!("{source}:{}", note.line))?),
                 source: Some(Source::Import),
                 ..Default::default()
             };
+            let heading = Tags::parse("markdown", note.heading.as_slice())?;
             let found = self.extractor.extract(&note.text, now)?;
-            for mut input in write::from_extracted(&owner, found, &opts) {
-                input.memory.tags.extend(note.heading.clone());
+            for mut input in write::from_extracted(owner, found, &opts)? {
+                input.memory.tags = heading.clone();
                 inputs.push(input);
             }
         }
@@ -383,9 +382,18 @@ impl Engine {
         extracted: Vec<Extracted>,
         opts: RememberOptions,
     ) -> Result<WriteReport> {
-        let owner = Id::owner(entity_id)?;
+        self.remember_found(&Id::owner(entity_id)?, extracted, opts)
+    }
+
+    /// [`Engine::remember_extracted`] for a checked owner.
+    pub(crate) fn remember_found(
+        &mut self,
+        owner: &Owner,
+        extracted: Vec<Extracted>,
+        opts: RememberOptions,
+    ) -> Result<WriteReport> {
         let now = self.store.now()?;
-        self.write_extracted(&owner, extracted, &opts, now)
+        self.write_extracted(owner, extracted, &opts, now)
     }
 
     /// Stores one piece of conversation's extracted memories; an empty list is reported as
@@ -400,7 +408,7 @@ impl Engine {
         if extracted.is_empty() {
             return Ok(WriteReport::not_significant());
         }
-        self.write(write::from_extracted(owner, extracted, opts), now)
+        self.write(write::from_extracted(owner, extracted, opts)?, now)
     }
 
     /// Checks and embeds the inputs (before the write begins, so a slow embedder never holds
@@ -423,12 +431,12 @@ impl Engine {
     /// Hybrid search of one owner's memories: cache → vector scan + BM25 → fusion → filters
     /// → composite ranking → diversity. Every returned hit counts as an access.
     pub fn search(&mut self, req: &SearchRequest) -> Result<Vec<SearchHit>> {
-        let owner = Id::owner(&req.entity_id)?;
+        let owner = &req.entity_id;
         let hits = recall::search(
             &mut self.store.snapshot(),
             &mut self.cache,
             &self.config.recall,
-            &owner,
+            owner,
             req,
         )?;
         let (accesses, co_recalls) = self.store.pending();
@@ -447,8 +455,8 @@ impl Engine {
     /// A page of memories matching the filters, newest first unless asked otherwise.
     pub fn list(&mut self, req: &ListRequest) -> Result<Page> {
         self.store.flush()?;
-        let owner = Id::owner(&req.entity_id)?;
-        curate::list(&self.store.read(), &owner, req)
+        let owner = &req.entity_id;
+        curate::list(&self.store.read(), owner, req)
     }
 
     /// Changes a memory. New content is re-hashed, re-embedded and re-indexed.
@@ -523,8 +531,9 @@ impl Engine {
         reason: &str,
     ) -> Result<Memory> {
         let (owner, id) = (Id::owner(entity_id)?, Id::parse("id", id)?);
+        let reason = Reason::parse(reason)?;
         self.store
-            .transaction(|tx| curate::set_status(tx, &owner, &id, status, reason))
+            .transaction(|tx| curate::set_status(tx, &owner, &id, status, &reason))
     }
 
     /// A memory's status changes, oldest first (also for deleted memories).
@@ -538,14 +547,14 @@ impl Engine {
     /// link first.
     pub fn related(&mut self, req: &RelatedRequest) -> Result<Vec<RelatedMemory>> {
         self.store.flush()?;
-        let (owner, id) = (Id::owner(&req.entity_id)?, Id::parse("id", &req.id)?);
-        let limit = Limit::parse(req.limit, DEFAULT_RELATED)?.get();
+        let (owner, id) = (&req.entity_id, &req.id);
+        let limit = Limit::or(req.limit, DEFAULT_RELATED);
         let view = self.store.read();
-        let (pk, m) = memories::get(view.conn(), &owner, &id)?.ok_or_else(|| Error::NotFound {
+        let (pk, m) = memories::get(view.conn(), owner, id)?.ok_or_else(|| Error::NotFound {
             entity_id: owner.to_string(),
             id: id.to_string(),
         })?;
-        links::related(view.conn(), &owner, pk, &m, view.now()?, limit)
+        links::related(view.conn(), owner, pk, &m, view.now()?, limit)
     }
 
     /// Counts of an owner's memories by type, state, status and tier.
@@ -675,46 +684,45 @@ impl Engine {
 
     /// An owner's entities, most mentioned first.
     pub fn entities(&mut self, req: &EntitiesRequest) -> Result<Vec<Entity>> {
-        let owner = Id::owner(&req.entity_id)?;
-        graph::entities(&self.store.read(), &owner, req)
+        let owner = &req.entity_id;
+        graph::entities(&self.store.read(), owner, req)
     }
 
     /// An owner's relationships (or one entity's), strongest first.
     pub fn relationships(&mut self, req: &RelationshipsRequest) -> Result<Vec<Relationship>> {
-        let owner = Id::owner(&req.entity_id)?;
-        graph::relationships(&self.store.read(), &owner, req)
+        let owner = &req.entity_id;
+        graph::relationships(&self.store.read(), owner, req)
     }
 
     /// Breadth-first from an entity, up to `depth` hops, along relationships either way.
     pub fn traverse(&mut self, req: &TraverseRequest) -> Result<Traversal> {
-        let owner = Id::owner(&req.entity_id)?;
-        graph::traverse(&self.store.read(), &owner, req)
+        let owner = &req.entity_id;
+        graph::traverse(&self.store.read(), owner, req)
     }
 
     /// The shortest path between two entities (fewest hops; ties go to the relationships
     /// stated first).
     pub fn path(&mut self, req: &PathRequest) -> Result<GraphPath> {
-        let owner = Id::owner(&req.entity_id)?;
-        graph::path(&self.store.read(), &owner, req)
+        let owner = &req.entity_id;
+        graph::path(&self.store.read(), owner, req)
     }
 
     // ---- Conflicts ----
 
     /// An owner's conflicts, newest first.
     pub fn conflicts(&mut self, req: &ConflictsRequest) -> Result<Vec<Conflict>> {
-        let owner = Id::owner(&req.entity_id)?;
-        let limit = Limit::parse(req.limit, conflict::DEFAULT_LIMIT)?;
-        conflict::list(&self.store.read(), &owner, req.status, limit.get())
+        let owner = &req.entity_id;
+        let limit = Limit::or(req.limit, conflict::DEFAULT_LIMIT);
+        conflict::list(&self.store.read(), owner, req.status, limit)
     }
 
     /// Decides an open conflict: keep the existing memory (the new one becomes superseded),
     /// use the new one (the existing one becomes superseded), merge them into one memory, or
     /// keep both.
     pub fn resolve_conflict(&mut self, req: &ResolveRequest) -> Result<Conflict> {
-        let (owner, id) = (Id::owner(&req.entity_id)?, Id::parse("id", &req.id)?);
-        let reason = req.reason.as_deref().map(Reason::parse).transpose()?;
+        let (owner, id) = (&req.entity_id, &req.id);
         self.store
-            .transaction(|tx| conflict::resolve(tx, &owner, &id, req.resolution, reason.as_ref()))
+            .transaction(|tx| conflict::resolve(tx, owner, id, req.resolution, req.reason.as_ref()))
     }
 
     // ---- Schedules ----
@@ -730,8 +738,8 @@ impl Engine {
 
     /// An owner's schedules, soonest due first.
     pub fn schedules(&mut self, req: &SchedulesRequest) -> Result<Vec<Schedule>> {
-        let owner = Id::owner(&req.entity_id)?;
-        schedule::list(&self.store.read(), &owner, req.all)
+        let owner = &req.entity_id;
+        schedule::list(&self.store.read(), owner, req.all)
     }
 
     /// The owner's schedules that are due now, each due time reported once. Due times that
@@ -750,25 +758,24 @@ impl Engine {
 
     /// Acknowledges a schedule: it moves on to its next due time (a one-off is done).
     pub fn schedule_ack(&mut self, req: &ScheduleRef) -> Result<Schedule> {
-        let (owner, id) = (Id::owner(&req.entity_id)?, Id::parse("id", &req.id)?);
-        self.store.transaction(|tx| schedule::ack(tx, &owner, &id))
+        let (owner, id) = (&req.entity_id, &req.id);
+        self.store.transaction(|tx| schedule::ack(tx, owner, id))
     }
 
     /// Changes a schedule's text or tag; a new tag falls due from now on.
     pub fn schedule_update(&mut self, req: &ScheduleUpdate) -> Result<Schedule> {
-        let (owner, id) = (Id::owner(&req.entity_id)?, Id::parse("id", &req.id)?);
+        let (owner, id) = (&req.entity_id, &req.id);
         let view = self.store.read();
-        let edit = schedule::edit(&view, &owner, &id, req)?;
+        let edit = schedule::edit(&view, owner, id, req)?;
         let now = view.now()?;
         self.store
-            .transaction_at(now, |tx| schedule::update(tx, &owner, &id, edit))
+            .transaction_at(now, |tx| schedule::update(tx, owner, id, edit))
     }
 
     /// Cancels a schedule: it no longer falls due, and its memory decays like any plan.
     pub fn schedule_cancel(&mut self, req: &ScheduleRef) -> Result<Schedule> {
-        let (owner, id) = (Id::owner(&req.entity_id)?, Id::parse("id", &req.id)?);
-        self.store
-            .transaction(|tx| schedule::cancel(tx, &owner, &id))
+        let (owner, id) = (&req.entity_id, &req.id);
+        self.store.transaction(|tx| schedule::cancel(tx, owner, id))
     }
 
     // ---- The heartbeat ----
@@ -790,16 +797,13 @@ impl Engine {
     /// that match it — everything an agent needs to word what it says.
     pub fn heartbeat_context(&mut self, req: &HeartbeatRequest) -> Result<HeartbeatContext> {
         let (owner, opts) = heartbeat::options(req, &self.config.heartbeat)?;
-        let top_k = Limit::parse(req.top_k, CONTEXT_MEMORIES)?;
         // The search is checked before the check records an act: a bad query changes nothing.
         let search = match &req.query {
             Some(q) => {
                 Content::parse("query", q)?;
                 let search = SearchRequest {
-                    entity_id: owner.to_string(),
-                    query: q.clone(),
-                    limit: Some(top_k.get()),
-                    ..Default::default()
+                    limit: Some(req.top_k.unwrap_or(Limit::fixed(CONTEXT_MEMORIES))),
+                    ..SearchRequest::new(owner.clone(), q.clone())
                 };
                 recall::check(&search)?;
                 Some(search)
@@ -838,9 +842,9 @@ impl Engine {
     /// Records a message of the conversation (the owner's or the agent's), so the heartbeat
     /// knows when the owner is talking, answers, or has gone quiet.
     pub fn record_message(&mut self, req: &RecordMessage) -> Result<Message> {
-        let owner = Id::owner(&req.entity_id)?;
+        let owner = &req.entity_id;
         self.store
-            .transaction(|tx| heartbeat::record_message(tx, &owner, req))
+            .transaction(|tx| heartbeat::record_message(tx, owner, req))
     }
 
     /// An owner's recorded conversation (both roles), newest first: what a chat app shows

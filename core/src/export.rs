@@ -144,9 +144,6 @@ pub(crate) fn read(view: &View, bytes: &[u8]) -> Result<Import> {
         } else {
             let mut n: NewMemory =
                 crate::json::from_text("", line).map_err(|e| bad(e.to_string()))?;
-            Id::owner(&n.entity_id)
-                .and_then(|_| Content::parse("content", &n.content))
-                .map_err(|e| bad(e.to_string()))?;
             n.source.get_or_insert(Source::Import);
             plain.push(n);
         }

@@ -1,10 +1,160 @@
-//! Checked values. A call's arguments are parsed into these types once, where the call enters
-//! the engine; the code behind takes them and checks nothing again. Each error names the field
-//! and says what is expected.
+//! Checked values. A call's arguments are parsed into these types once, as the call's JSON is
+//! read: each type deserialises only from a value that passes its check (the path of the value
+//! names the field in the error), and its JSON Schema states that check, so the schema faces
+//! show is the engine's rule. The code behind takes them and checks nothing again. Rust callers
+//! build them with `parse`, whose error names the field and says what is expected.
 
+use std::borrow::Cow;
 use std::ops::Deref;
 
+use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
+use serde::de::{self, Visitor};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
 use crate::error::{Error, Result};
+
+/// Reads a checked type's raw value (a string, a number, a list of strings) and checks it
+/// inside the deserialiser's own visit of the value, so a refusal is placed right after that
+/// value and its path names it (`args.items[0].importance`), as a wrong type would be.
+trait Raw: Sized {
+    fn read<'de, D: Deserializer<'de>, T>(
+        d: D,
+        check: fn(Self) -> CheckResult<T>,
+    ) -> std::result::Result<T, D::Error>;
+}
+
+/// A check's verdict: the checked value, or why the raw one is refused.
+type CheckResult<T> = std::result::Result<T, String>;
+
+/// The visitor of one raw type, with the check to run on what it reads.
+struct Check<T, R>(fn(R) -> CheckResult<T>);
+
+impl<'de, T> Visitor<'de> for Check<T, String> {
+    type Value = T;
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a string")
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> std::result::Result<T, E> {
+        (self.0)(v.to_string()).map_err(E::custom)
+    }
+    fn visit_string<E: de::Error>(self, v: String) -> std::result::Result<T, E> {
+        (self.0)(v).map_err(E::custom)
+    }
+}
+
+impl<'de, T> Visitor<'de> for Check<T, f64> {
+    type Value = T;
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("f64")
+    }
+    fn visit_f64<E: de::Error>(self, v: f64) -> std::result::Result<T, E> {
+        (self.0)(v).map_err(E::custom)
+    }
+    fn visit_i64<E: de::Error>(self, v: i64) -> std::result::Result<T, E> {
+        (self.0)(v as f64).map_err(E::custom)
+    }
+    fn visit_u64<E: de::Error>(self, v: u64) -> std::result::Result<T, E> {
+        (self.0)(v as f64).map_err(E::custom)
+    }
+}
+
+impl<'de, T> Visitor<'de> for Check<T, usize> {
+    type Value = T;
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("usize")
+    }
+    fn visit_u64<E: de::Error>(self, v: u64) -> std::result::Result<T, E> {
+        let n =
+            usize::try_from(v).map_err(|_| E::invalid_value(de::Unexpected::Unsigned(v), &self))?;
+        (self.0)(n).map_err(E::custom)
+    }
+    fn visit_i64<E: de::Error>(self, v: i64) -> std::result::Result<T, E> {
+        match u64::try_from(v) {
+            Ok(v) => self.visit_u64(v),
+            Err(_) => Err(E::invalid_value(de::Unexpected::Signed(v), &self)),
+        }
+    }
+}
+
+impl<'de, T> Visitor<'de> for Check<T, Vec<String>> {
+    type Value = T;
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a sequence")
+    }
+    fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> std::result::Result<T, A::Error> {
+        let mut items = Vec::new();
+        while let Some(item) = seq.next_element::<String>()? {
+            items.push(item);
+        }
+        (self.0)(items).map_err(de::Error::custom)
+    }
+}
+
+impl Raw for String {
+    fn read<'de, D: Deserializer<'de>, T>(
+        d: D,
+        check: fn(Self) -> CheckResult<T>,
+    ) -> std::result::Result<T, D::Error> {
+        d.deserialize_string(Check(check))
+    }
+}
+
+impl Raw for f64 {
+    fn read<'de, D: Deserializer<'de>, T>(
+        d: D,
+        check: fn(Self) -> CheckResult<T>,
+    ) -> std::result::Result<T, D::Error> {
+        d.deserialize_f64(Check(check))
+    }
+}
+
+impl Raw for usize {
+    fn read<'de, D: Deserializer<'de>, T>(
+        d: D,
+        check: fn(Self) -> CheckResult<T>,
+    ) -> std::result::Result<T, D::Error> {
+        d.deserialize_u64(Check(check))
+    }
+}
+
+impl Raw for Vec<String> {
+    fn read<'de, D: Deserializer<'de>, T>(
+        d: D,
+        check: fn(Self) -> CheckResult<T>,
+    ) -> std::result::Result<T, D::Error> {
+        d.deserialize_seq(Check(check))
+    }
+}
+
+/// Makes a checked type read as its raw value through `$check` (the reason it refuses one
+/// becomes the parse error at the value's path), write as its raw value, and show `$schema`.
+macro_rules! checked {
+    ($ty:ident($raw:ty), $check:path, $schema:expr) => {
+        impl<'de> Deserialize<'de> for $ty {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+                <$raw as Raw>::read(d, $check)
+            }
+        }
+
+        impl Serialize for $ty {
+            fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+                self.0.serialize(s)
+            }
+        }
+
+        impl JsonSchema for $ty {
+            fn inline_schema() -> bool {
+                true
+            }
+            fn schema_name() -> Cow<'static, str> {
+                stringify!($ty).into()
+            }
+            fn json_schema(_: &mut SchemaGenerator) -> Schema {
+                $schema
+            }
+        }
+    };
+}
 
 /// What every id and entity id must match, as a JSON Schema `pattern` states it: the one
 /// statement of the id's characters and length, which the check and its error message read.
@@ -43,15 +193,15 @@ fn class_items(class: &str) -> impl Iterator<Item = (char, char)> + '_ {
     })
 }
 
-/// Checks an id against [`ID_PATTERN`].
-fn check_id(field: &str, id: &str) -> Result<()> {
+/// Why `id` does not match [`ID_PATTERN`], if it does not.
+fn check_id(id: &str) -> CheckResult<()> {
     if id.is_empty() {
-        return Err(Error::invalid(field, "must not be empty"));
+        return Err("must not be empty".into());
     }
     if id.len() > MAX_ID_LEN {
-        return Err(Error::invalid(
-            field,
-            format!("is {} bytes; at most {MAX_ID_LEN} allowed", id.len()),
+        return Err(format!(
+            "is {} bytes; at most {MAX_ID_LEN} allowed",
+            id.len()
         ));
     }
     let allowed = |c: char| class_items(id_class()).any(|(a, b)| (a..=b).contains(&c));
@@ -65,22 +215,22 @@ fn check_id(field: &str, id: &str) -> Result<()> {
                 }
             })
             .collect();
-        return Err(Error::invalid(
-            field,
-            format!("contains {c:?}; only {} are allowed", items.join(" ")),
+        return Err(format!(
+            "contains {c:?}; only {} are allowed",
+            items.join(" ")
         ));
     }
     Ok(())
 }
 
-/// An id: of an owner, a memory, a session, an agent, a conflict, an act.
+/// An id: of an owner, a memory, a session, an agent, a team, a conflict, an act.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Id(String);
 
 impl Id {
     /// Parses the id in `field`.
     pub fn parse(field: &str, id: &str) -> Result<Id> {
-        check_id(field, id)?;
+        check_id(id).map_err(|reason| Error::invalid(field, reason))?;
         Ok(Id(id.to_string()))
     }
 
@@ -93,7 +243,17 @@ impl Id {
     pub fn as_str(&self) -> &str {
         &self.0
     }
+
+    fn check(id: String) -> CheckResult<Id> {
+        check_id(&id).map(|()| Id(id))
+    }
 }
+
+checked!(
+    Id(String),
+    Id::check,
+    json_schema!({"type": "string", "pattern": ID_PATTERN})
+);
 
 impl Deref for Id {
     type Target = str;
@@ -102,9 +262,23 @@ impl Deref for Id {
     }
 }
 
+impl AsRef<str> for Id {
+    fn as_ref(&self) -> &str {
+        &self.0
+    }
+}
+
 impl std::fmt::Display for Id {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.0)
+    }
+}
+
+impl std::str::FromStr for Id {
+    type Err = Error;
+    /// Parses an id, named `id` in the error.
+    fn from_str(id: &str) -> Result<Id> {
+        Id::parse("id", id)
     }
 }
 
@@ -131,27 +305,41 @@ pub struct Content(String);
 impl Content {
     /// Parses the text in `field`.
     pub fn parse(field: &str, content: &str) -> Result<Content> {
-        if content.trim().is_empty() {
-            return Err(Error::invalid(field, "must not be empty"));
-        }
-        let n = content.chars().count();
-        if n > MAX_CONTENT_CHARS {
-            return Err(Error::invalid(
-                field,
-                format!("is {n} characters; at most {MAX_CONTENT_CHARS} allowed"),
-            ));
-        }
-        if content.contains('\0') {
-            return Err(Error::invalid(field, "contains a NUL character"));
-        }
-        Ok(Content(content.to_string()))
+        Content::check(content.to_string()).map_err(|reason| Error::invalid(field, reason))
     }
 
     /// The text as given.
     pub fn as_str(&self) -> &str {
         &self.0
     }
+
+    /// The text, owned.
+    pub fn into_string(self) -> String {
+        self.0
+    }
+
+    fn check(content: String) -> CheckResult<Content> {
+        if content.trim().is_empty() {
+            return Err("must not be empty".into());
+        }
+        let n = content.chars().count();
+        if n > MAX_CONTENT_CHARS {
+            return Err(format!(
+                "is {n} characters; at most {MAX_CONTENT_CHARS} allowed"
+            ));
+        }
+        if content.contains('\0') {
+            return Err("contains a NUL character".into());
+        }
+        Ok(Content(content))
+    }
 }
+
+checked!(
+    Content(String),
+    Content::check,
+    json_schema!({"type": "string", "minLength": 1, "maxLength": MAX_CONTENT_CHARS})
+);
 
 impl Deref for Content {
     type Target = str;
@@ -168,25 +356,31 @@ pub struct Tags(Vec<String>);
 impl Tags {
     /// Parses the tags in `field`.
     pub fn parse(field: &str, tags: &[String]) -> Result<Tags> {
+        Tags::check(tags.to_vec()).map_err(|reason| Error::invalid(field, reason))
+    }
+
+    /// The tags.
+    pub fn into_vec(self) -> Vec<String> {
+        self.0
+    }
+
+    fn check(tags: Vec<String>) -> CheckResult<Tags> {
         if tags.len() > MAX_TAGS {
-            return Err(Error::invalid(
-                field,
-                format!("{} tags given; at most {MAX_TAGS} allowed", tags.len()),
+            return Err(format!(
+                "{} tags given; at most {MAX_TAGS} allowed",
+                tags.len()
             ));
         }
         let mut out: Vec<String> = Vec::with_capacity(tags.len());
-        for t in tags {
+        for t in &tags {
             let t = t.trim();
             if t.is_empty() {
-                return Err(Error::invalid(field, "a tag must not be empty"));
+                return Err("a tag must not be empty".into());
             }
             if t.chars().count() > MAX_TAG_CHARS || t.contains('\0') {
-                return Err(Error::invalid(
-                    field,
-                    format!(
-                        "tag {:?} is longer than {MAX_TAG_CHARS} characters or has a NUL",
-                        t.chars().take(20).collect::<String>()
-                    ),
+                return Err(format!(
+                    "tag {:?} is longer than {MAX_TAG_CHARS} characters or has a NUL",
+                    t.chars().take(20).collect::<String>()
                 ));
             }
             if !out.iter().any(|o| o == t) {
@@ -195,12 +389,17 @@ impl Tags {
         }
         Ok(Tags(out))
     }
-
-    /// The tags.
-    pub fn into_vec(self) -> Vec<String> {
-        self.0
-    }
 }
+
+checked!(
+    Tags(Vec<String>),
+    Tags::check,
+    json_schema!({
+        "type": "array",
+        "maxItems": MAX_TAGS,
+        "items": {"type": "string", "minLength": 1, "maxLength": MAX_TAG_CHARS}
+    })
+);
 
 impl Deref for Tags {
     type Target = [String];
@@ -216,13 +415,7 @@ pub struct Unit(f64);
 impl Unit {
     /// Parses the number in `field`.
     pub fn parse(field: &str, v: f64) -> Result<Unit> {
-        if !v.is_finite() || !(0.0..=1.0).contains(&v) {
-            return Err(Error::invalid(
-                field,
-                format!("{v} is not a number between 0 and 1"),
-            ));
-        }
-        Ok(Unit(v))
+        Unit::check(v).map_err(|reason| Error::invalid(field, reason))
     }
 
     /// An optional score.
@@ -234,7 +427,20 @@ impl Unit {
     pub fn get(self) -> f64 {
         self.0
     }
+
+    fn check(v: f64) -> CheckResult<Unit> {
+        if !v.is_finite() || !(0.0..=1.0).contains(&v) {
+            return Err(format!("{v} is not a number between 0 and 1"));
+        }
+        Ok(Unit(v))
+    }
 }
+
+checked!(
+    Unit(f64),
+    Unit::check,
+    json_schema!({"type": "number", "minimum": 0, "maximum": 1})
+);
 
 /// A sentiment between −1 and 1.
 #[derive(Debug, Clone, Copy, PartialEq, PartialOrd)]
@@ -243,21 +449,28 @@ pub struct Sentiment(f64);
 impl Sentiment {
     /// Parses a sentiment (the field `sentiment`).
     pub fn parse(v: f64) -> Result<Sentiment> {
-        if v.is_finite() && (-1.0..=1.0).contains(&v) {
-            Ok(Sentiment(v))
-        } else {
-            Err(Error::invalid(
-                "sentiment",
-                format!("{v} is not a number between -1 and 1"),
-            ))
-        }
+        Sentiment::check(v).map_err(|reason| Error::invalid("sentiment", reason))
     }
 
     /// The number.
     pub fn get(self) -> f64 {
         self.0
     }
+
+    fn check(v: f64) -> CheckResult<Sentiment> {
+        if v.is_finite() && (-1.0..=1.0).contains(&v) {
+            Ok(Sentiment(v))
+        } else {
+            Err(format!("{v} is not a number between -1 and 1"))
+        }
+    }
 }
+
+checked!(
+    Sentiment(f64),
+    Sentiment::check,
+    json_schema!({"type": "number", "minimum": -1, "maximum": 1})
+);
 
 /// Longest `source_ref`, in characters.
 pub const MAX_SOURCE_REF_CHARS: usize = 1024;
@@ -269,20 +482,34 @@ pub struct SourceRef(String);
 impl SourceRef {
     /// Parses a `source_ref`: 1 to 1,024 characters without NUL.
     pub fn parse(r: &str) -> Result<SourceRef> {
-        if r.is_empty() || r.chars().count() > MAX_SOURCE_REF_CHARS || r.contains('\0') {
-            return Err(Error::invalid(
-                "source_ref",
-                format!("must be 1 to {MAX_SOURCE_REF_CHARS} characters without NUL"),
-            ));
-        }
-        Ok(SourceRef(r.to_string()))
+        SourceRef::check(r.to_string()).map_err(|reason| Error::invalid("source_ref", reason))
     }
 
     /// The reference.
     pub fn into_string(self) -> String {
         self.0
     }
+
+    /// The reference as text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    fn check(r: String) -> CheckResult<SourceRef> {
+        if r.is_empty() || r.chars().count() > MAX_SOURCE_REF_CHARS || r.contains('\0') {
+            return Err(format!(
+                "must be 1 to {MAX_SOURCE_REF_CHARS} characters without NUL"
+            ));
+        }
+        Ok(SourceRef(r))
+    }
 }
+
+checked!(
+    SourceRef(String),
+    SourceRef::check,
+    json_schema!({"type": "string", "minLength": 1, "maxLength": MAX_SOURCE_REF_CHARS})
+);
 
 /// How many results a call returns, or the size of a page: 1 to [`MAX_LIMIT`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -293,19 +520,44 @@ impl Limit {
     pub fn parse(limit: Option<usize>, default: usize) -> Result<Limit> {
         match limit {
             None => Ok(Limit(default)),
-            Some(n) if (1..=MAX_LIMIT).contains(&n) => Ok(Limit(n)),
-            Some(n) => Err(Error::invalid(
-                "limit",
-                format!("{n} is not between 1 and {MAX_LIMIT}"),
-            )),
+            Some(n) => Limit::check(n).map_err(|reason| Error::invalid("limit", reason)),
         }
+    }
+
+    /// A limit of `n`, named `limit` in the error.
+    pub fn new(n: usize) -> Result<Limit> {
+        Limit::check(n).map_err(|reason| Error::invalid("limit", reason))
+    }
+
+    /// A limit the engine itself sets (a named default, within bounds).
+    pub(crate) const fn fixed(n: usize) -> Limit {
+        Limit(n)
+    }
+
+    /// The number given, or `default` when none was.
+    pub fn or(limit: Option<Limit>, default: usize) -> usize {
+        limit.map_or(default, Limit::get)
     }
 
     /// The number.
     pub fn get(self) -> usize {
         self.0
     }
+
+    fn check(n: usize) -> CheckResult<Limit> {
+        if (1..=MAX_LIMIT).contains(&n) {
+            Ok(Limit(n))
+        } else {
+            Err(format!("{n} is not between 1 and {MAX_LIMIT}"))
+        }
+    }
 }
+
+checked!(
+    Limit(usize),
+    Limit::check,
+    json_schema!({"type": "integer", "format": "uint", "minimum": 1, "maximum": MAX_LIMIT})
+);
 
 /// A short free text (a reason for a status change or a resolution): trimmed, 1 to
 /// [`MAX_REASON_CHARS`] characters.
@@ -318,21 +570,28 @@ pub const MAX_REASON_CHARS: usize = 1000;
 impl Reason {
     /// Parses a `reason`.
     pub fn parse(reason: &str) -> Result<Reason> {
-        let r = reason.trim();
-        if r.is_empty() || r.chars().count() > MAX_REASON_CHARS {
-            return Err(Error::invalid(
-                "reason",
-                format!("must be 1 to {MAX_REASON_CHARS} characters"),
-            ));
-        }
-        Ok(Reason(r.to_string()))
+        Reason::check(reason.to_string()).map_err(|r| Error::invalid("reason", r))
     }
 
     /// The reason.
     pub fn as_str(&self) -> &str {
         &self.0
     }
+
+    fn check(reason: String) -> CheckResult<Reason> {
+        let r = reason.trim();
+        if r.is_empty() || r.chars().count() > MAX_REASON_CHARS {
+            return Err(format!("must be 1 to {MAX_REASON_CHARS} characters"));
+        }
+        Ok(Reason(r.to_string()))
+    }
 }
+
+checked!(
+    Reason(String),
+    Reason::check,
+    json_schema!({"type": "string", "minLength": 1, "maxLength": MAX_REASON_CHARS})
+);
 
 #[cfg(test)]
 mod tests {
@@ -356,6 +615,71 @@ mod tests {
             class_items("-a-c_").collect::<Vec<_>>(),
             [('-', '-'), ('a', 'c'), ('_', '_')]
         );
+    }
+
+    /// Arguments made of checked fields, as a call's are.
+    #[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+    #[allow(dead_code)]
+    struct Args {
+        entity_id: Id,
+        tags: Option<Tags>,
+        importance: Option<Unit>,
+        limit: Option<Limit>,
+        items: Option<Vec<Args>>,
+    }
+
+    #[test]
+    fn a_refused_value_is_named_by_its_path_wherever_it_stands() {
+        let err = |json: &str| {
+            crate::json::from_text::<Args>("args", json)
+                .unwrap_err()
+                .to_string()
+        };
+        // Last in its object or not, after spaces or a newline, nested in a list.
+        for (json, field) in [
+            (
+                r#"{"entity_id": "a", "importance": 1.5}"#,
+                "args.importance",
+            ),
+            (
+                r#"{"importance": 1.5 , "entity_id": "a"}"#,
+                "args.importance",
+            ),
+            (
+                "{\"entity_id\": \"a\",\n \"importance\":\n 2\n}",
+                "args.importance",
+            ),
+            (r#"{"entity_id": "", "limit": 5}"#, "args.entity_id"),
+            (r#"{"limit": 5, "entity_id": "it's"}"#, "args.entity_id"),
+            (r#"{"entity_id": "a", "limit": 0}"#, "args.limit"),
+            (r#"{"entity_id": "a", "limit": -1}"#, "args.limit"),
+            (r#"{"entity_id": "a", "tags": ["x", " "]}"#, "args.tags"),
+            (r#"{"tags": ["x", " "], "entity_id": "a"}"#, "args.tags"),
+            (r#"{"tags": ["x", 5], "entity_id": "a"}"#, "args.tags[1]"),
+            (
+                r#"{"entity_id": "a", "items": [{"entity_id": "b"}, {"entity_id": "c", "importance": 7}]}"#,
+                "args.items[1].importance",
+            ),
+            (
+                r#"{"entity_id": "a", "items": [{"entity_id": ""}]}"#,
+                "args.items[0].entity_id",
+            ),
+        ] {
+            let e = err(json);
+            assert!(e.starts_with(&format!("invalid {field}: ")), "{json}: {e}");
+        }
+        assert_eq!(
+            err(r#"{"entity_id": "a", "importance": 1.5}"#),
+            "invalid args.importance: 1.5 is not a number between 0 and 1"
+        );
+        assert_eq!(
+            err(r#"{"entity_id": 5}"#),
+            "invalid args.entity_id: invalid type: integer `5`, expected a string"
+        );
+        // What the check refuses, the schema states.
+        let schema = serde_json::to_value(schemars::schema_for!(Args)).unwrap();
+        assert_eq!(schema["properties"]["entity_id"]["pattern"], ID_PATTERN);
+        assert_eq!(schema["properties"]["limit"]["maximum"], MAX_LIMIT);
     }
 
     #[test]

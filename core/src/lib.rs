@@ -7,11 +7,11 @@
 //! extraction come in through traits, so every target runs the same code.
 //!
 //! ```
-//! use mnemo_core::{Engine, ManualClock, NewMemory, SearchRequest};
+//! use mnemo_core::{Engine, Id, ManualClock, NewMemory, SearchRequest};
 //! let clock = ManualClock::new(1_700_000_000_000);
 //! let mut engine = Engine::builder(clock.clone()).open_in_memory()?;
-//! engine.seed(vec![NewMemory { entity_id: "ana".into(), content: "Ana drinks green tea".into(), ..Default::default() }])?;
-//! let hits = engine.search(&SearchRequest { entity_id: "ana".into(), query: "what tea?".into(), ..Default::default() })?;
+//! engine.seed(vec![NewMemory::new("ana", "Ana drinks green tea")?])?;
+//! let hits = engine.search(&SearchRequest::new(Id::owner("ana")?, "what tea?"))?;
 //! assert_eq!(hits[0].memory.content, "Ana drinks green tea");
 //! # Ok::<(), mnemo_core::Error>(())
 //! ```
@@ -93,6 +93,7 @@ pub use extract::{
     EntityMention, Extracted, Extraction, Extractor, LlmExtractor, PassThrough, RelationMention,
     RuleExtractor,
 };
+pub use field::{Content, Id, Limit, Owner, Reason, Sentiment, SourceRef, Tags, Unit};
 pub use graph::{
     EntitiesRequest, Entity, EntityType, GraphPath, Node, PathRequest, Relation, Relationship,
     RelationshipsRequest, Traversal, TraverseRequest,

@@ -5,20 +5,18 @@
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
-use crate::field::MAX_TAG_CHARS;
+use crate::field::{Owner, MAX_TAG_CHARS};
 
 /// Longest notes text `import_notes` takes, in characters.
 pub const MAX_NOTES_CHARS: usize = 1_000_000;
 
 /// Arguments of `import_notes`.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(default, deny_unknown_fields)]
-#[schemars(extend("required" = ["entity_id", "markdown"]))]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct NotesImport {
     /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
     /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
-    #[schemars(pattern(crate::field::ID_PATTERN))]
-    pub entity_id: String,
+    pub entity_id: Owner,
     /// The notes, as markdown: at most 1,000,000 characters and 10,000 notes.
     #[schemars(length(max = MAX_NOTES_CHARS))]
     pub markdown: String,

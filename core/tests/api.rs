@@ -14,9 +14,9 @@ fn update_reembeds_and_reindexes() {
             "u",
             &id,
             MemoryPatch {
-                content: Some("the meeting moved to room Borealis".into()),
-                tags: Some(vec!["meetings".into()]),
-                importance: Some(0.9),
+                content: Some(content("the meeting moved to room Borealis")),
+                tags: Some(tags(&["meetings"])),
+                importance: Some(unit(0.9)),
                 ..Default::default()
             },
         )
@@ -59,16 +59,15 @@ fn list_filters_and_pages() {
             &mut e,
             NewMemory {
                 memory_type: Some(ty),
-                tags: if i == 3 { vec!["vip".into()] } else { vec![] },
+                tags: if i == 3 { tags(&["vip"]) } else { tags(&[]) },
                 ..mem("u", &format!("distinct entry {i} zebra{i}"))
             },
         ));
     }
     let page = e
         .list(&ListRequest {
-            entity_id: "u".into(),
-            limit: Some(3),
-            ..Default::default()
+            limit: limit(3),
+            ..ListRequest::new(id("u"))
         })
         .unwrap();
     assert_eq!(page.total, 7);
@@ -81,10 +80,9 @@ fn list_filters_and_pages() {
     );
     let page2 = e
         .list(&ListRequest {
-            entity_id: "u".into(),
-            limit: Some(3),
+            limit: limit(3),
             offset: 6,
-            ..Default::default()
+            ..ListRequest::new(id("u"))
         })
         .unwrap();
     assert_eq!(
@@ -97,19 +95,17 @@ fn list_filters_and_pages() {
     );
     let plans = e
         .list(&ListRequest {
-            entity_id: "u".into(),
             types: vec![MemoryType::Plan],
             oldest_first: true,
-            ..Default::default()
+            ..ListRequest::new(id("u"))
         })
         .unwrap();
     assert_eq!(plans.total, 4);
     assert_eq!(plans.memories[0].id, all[0]);
     let vip = e
         .list(&ListRequest {
-            entity_id: "u".into(),
             tag: Some("vip".into()),
-            ..Default::default()
+            ..ListRequest::new(id("u"))
         })
         .unwrap();
     assert_eq!(
@@ -122,29 +118,19 @@ fn list_filters_and_pages() {
     e.pin("u", &all[2], true).unwrap();
     assert_eq!(
         e.list(&ListRequest {
-            entity_id: "u".into(),
             pinned: Some(true),
-            ..Default::default()
+            ..ListRequest::new(id("u"))
         })
         .unwrap()
         .total,
         1
     );
     e.forget("u", &all[1]).unwrap();
+    assert_eq!(e.list(&ListRequest::new(id("u"))).unwrap().total, 6);
     assert_eq!(
         e.list(&ListRequest {
-            entity_id: "u".into(),
-            ..Default::default()
-        })
-        .unwrap()
-        .total,
-        6
-    );
-    assert_eq!(
-        e.list(&ListRequest {
-            entity_id: "u".into(),
             states: vec![State::Deleted],
-            ..Default::default()
+            ..ListRequest::new(id("u"))
         })
         .unwrap()
         .total,
@@ -272,7 +258,7 @@ fn owners_are_isolated_everywhere() {
             "bob",
             &ana,
             MemoryPatch {
-                content: Some("hacked".into()),
+                content: Some(content("hacked")),
                 ..Default::default()
             },
         )
@@ -287,15 +273,7 @@ fn owners_are_isolated_everywhere() {
     ] {
         assert_eq!(err.code(), "not_found");
     }
-    assert_eq!(
-        e.list(&ListRequest {
-            entity_id: "bob".into(),
-            ..Default::default()
-        })
-        .unwrap()
-        .total,
-        1
-    );
+    assert_eq!(e.list(&ListRequest::new(id("bob"))).unwrap().total, 1);
     assert_eq!(e.stats("bob").unwrap().total, 1);
     assert!(!e.export_jsonl("bob").unwrap().contains("PIN"));
     assert_eq!(
@@ -311,8 +289,8 @@ fn export_import_round_trips_exactly_through_a_file() {
     let a = seed_one(
         &mut e,
         NewMemory {
-            tags: vec!["x".into()],
-            source_ref: Some("msg-1".into()),
+            tags: tags(&["x"]),
+            source_ref: Some(SourceRef::parse("msg-1").unwrap()),
             ..mem("u", "Ünïcödé — 東京 trip in May 🚀")
         },
     );
@@ -359,10 +337,7 @@ fn import_plain_records_go_through_dedup() {
         }
     ));
     let m = e
-        .list(&ListRequest {
-            entity_id: "u".into(),
-            ..Default::default()
-        })
+        .list(&ListRequest::new(id("u")))
         .unwrap()
         .memories
         .remove(0);

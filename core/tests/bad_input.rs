@@ -17,6 +17,19 @@ fn rejects(e: &mut Engine, code: &str, f: impl FnOnce(&mut Engine) -> Result<()>
     err.to_string()
 }
 
+/// The JSON arguments of a `seed` of one memory of `u` saying `c`, with `field` set to `value`:
+/// a value the checked types cannot hold, sent as every face sends it.
+fn seed_with(field: &str, value: serde_json::Value) -> String {
+    let mut item = serde_json::json!({"entity_id": "u", "content": "c"});
+    item[field] = value;
+    serde_json::json!({ "items": [item] }).to_string()
+}
+
+/// The JSON arguments of an `update` of memory `id` of `u` with `patch`.
+fn update_with(id: &str, patch: serde_json::Value) -> String {
+    serde_json::json!({"entity_id": "u", "id": id, "patch": patch}).to_string()
+}
+
 fn setup() -> (Engine, String) {
     let (mut e, _) = engine();
     let id = seed_one(&mut e, mem("u", "an existing memory about gardening"));
@@ -28,28 +41,31 @@ fn empty_and_oversized_content() {
     let (mut e, id) = setup();
     let huge = "x".repeat(1_000_000);
     for content in ["", "   \n\t", huge.as_str(), "nul\0byte"] {
+        // Rust callers cannot build such a memory; faces send it as JSON.
+        let err = NewMemory::new("u", content).unwrap_err();
+        assert_eq!(err.code(), "invalid_input");
+        assert!(err.to_string().starts_with("invalid content: "), "{err}");
         let msg = rejects(&mut e, "invalid_input", |e| {
-            e.seed(vec![mem("u", content)]).map(drop)
+            e.call_json("seed", &seed_with("content", content.into()))
+                .map(drop)
         });
-        assert!(msg.contains("content"), "{msg}");
+        assert!(msg.contains("args.items[0].content"), "{msg}");
         rejects(&mut e, "invalid_input", |e| {
             e.remember("u", content, RememberOptions::default())
                 .map(drop)
         });
-        rejects(&mut e, "invalid_input", |e| {
-            e.update(
-                "u",
-                &id,
-                MemoryPatch {
-                    content: Some(content.into()),
-                    ..Default::default()
-                },
+        let msg = rejects(&mut e, "invalid_input", |e| {
+            e.call_json(
+                "update",
+                &update_with(&id, serde_json::json!({ "content": content })),
             )
             .map(drop)
         });
+        assert!(msg.contains("args.patch.content"), "{msg}");
     }
     let msg = rejects(&mut e, "invalid_input", |e| {
-        e.seed(vec![mem("u", &huge)]).map(drop)
+        e.call_json("seed", &seed_with("content", huge.as_str().into()))
+            .map(drop)
     });
     assert!(msg.contains("1000000 characters; at most 50000"), "{msg}");
     // The limit counts characters, not bytes.
@@ -79,11 +95,7 @@ fn fts5_syntax_in_queries_is_plain_text() {
         "\u{0}",
     ] {
         let hits = e
-            .search(&SearchRequest {
-                entity_id: "u".into(),
-                query: q.into(),
-                ..Default::default()
-            })
+            .search(&SearchRequest::new(common::id("u"), q))
             .unwrap_or_else(|err| panic!("{q:?}: {err}"));
         assert!(hits.len() <= 1, "{q:?}");
     }
@@ -97,39 +109,40 @@ fn fts5_syntax_in_queries_is_plain_text() {
 #[test]
 fn query_limits() {
     let (mut e, _) = setup();
-    let q = |query: String, limit| SearchRequest {
-        entity_id: "u".into(),
-        query,
-        limit,
-        ..Default::default()
-    };
+    let q = |query: String| SearchRequest::new(id("u"), query);
     rejects(&mut e, "invalid_input", |e| {
-        e.search(&q("x".repeat(10_001), None)).map(drop)
+        e.search(&q("x".repeat(10_001))).map(drop)
     });
     rejects(&mut e, "invalid_input", |e| {
-        e.search(&q("   ".into(), None)).map(drop)
+        e.search(&q("   ".into())).map(drop)
     });
-    rejects(&mut e, "invalid_input", |e| {
-        e.search(&q("x".into(), Some(0))).map(drop)
-    });
-    rejects(&mut e, "invalid_input", |e| {
-        e.search(&q("x".into(), Some(1001))).map(drop)
-    });
+    // Limits out of range cannot be built in Rust; faces send them as JSON.
+    assert!(Limit::new(0).is_err() && Limit::new(1001).is_err());
+    for n in [0, 1001] {
+        let msg = rejects(&mut e, "invalid_input", |e| {
+            e.call_json(
+                "search",
+                &format!(r#"{{"entity_id":"u","query":"x","limit":{n}}}"#),
+            )
+            .map(drop)
+        });
+        assert_eq!(
+            msg,
+            format!("invalid args.limit: {n} is not between 1 and 1000")
+        );
+    }
     rejects(&mut e, "invalid_input", |e| {
         e.search(&SearchRequest {
             min_score: Some(f64::NAN),
-            ..q("x".into(), None)
+            ..q("x".into())
         })
         .map(drop)
     });
-    rejects(&mut e, "invalid_input", |e| {
-        e.list(&ListRequest {
-            entity_id: "u".into(),
-            limit: Some(5000),
-            ..Default::default()
-        })
-        .map(drop)
+    let msg = rejects(&mut e, "invalid_input", |e| {
+        e.call_json("list", r#"{"entity_id":"u","limit":5000}"#)
+            .map(drop)
     });
+    assert_eq!(msg, "invalid args.limit: 5000 is not between 1 and 1000");
 }
 
 #[test]
@@ -150,10 +163,8 @@ fn vectors_of_wrong_dimension_or_not_finite() {
         assert!(msg.contains("vector"), "{msg}");
         rejects(&mut e, code, |e| {
             e.search(&SearchRequest {
-                entity_id: "u".into(),
-                query: "x".into(),
                 vector: Some(v.clone()),
-                ..Default::default()
+                ..SearchRequest::new(common::id("u"), "x")
             })
             .map(drop)
         });
@@ -162,7 +173,7 @@ fn vectors_of_wrong_dimension_or_not_finite() {
                 "u",
                 &id,
                 MemoryPatch {
-                    content: Some("changed".into()),
+                    content: Some(content("changed")),
                     vector: Some(v.clone()),
                     ..Default::default()
                 },
@@ -196,29 +207,34 @@ fn bad_ids_on_every_call() {
         &"a".repeat(257),
         "x'; DROP TABLE memories;--",
     ] {
-        rejects(&mut e, "invalid_input", |e| {
-            e.seed(vec![mem(bad, "content")]).map(drop)
+        // A bad id cannot be built in Rust; faces send it as JSON.
+        assert_eq!(bad.parse::<Id>().unwrap_err().code(), "invalid_input");
+        let msg = rejects(&mut e, "invalid_input", |e| {
+            e.call_json("seed", &seed_with("entity_id", bad.into()))
+                .map(drop)
         });
+        assert!(
+            msg.starts_with("invalid args.items[0].entity_id: "),
+            "{msg}"
+        );
         rejects(&mut e, "invalid_input", |e| e.get(bad, &id).map(drop));
         rejects(&mut e, "invalid_input", |e| e.get("u", bad).map(drop));
-        rejects(&mut e, "invalid_input", |e| {
-            e.search(&SearchRequest {
-                entity_id: bad.into(),
-                query: "x".into(),
-                ..Default::default()
-            })
-            .map(drop)
+        let msg = rejects(&mut e, "invalid_input", |e| {
+            let args = serde_json::json!({"entity_id": bad, "query": "x"});
+            e.call_json("search", &args.to_string()).map(drop)
         });
+        assert!(msg.starts_with("invalid args.entity_id: "), "{msg}");
         rejects(&mut e, "invalid_input", |e| e.forget("u", bad).map(drop));
         rejects(&mut e, "invalid_input", |e| e.stats(bad).map(drop));
         rejects(&mut e, "invalid_input", |e| e.export_jsonl(bad).map(drop));
-        rejects(&mut e, "invalid_input", |e| {
-            e.seed(vec![NewMemory {
-                session_id: Some(bad.into()),
-                ..mem("u", "content")
-            }])
-            .map(drop)
+        let msg = rejects(&mut e, "invalid_input", |e| {
+            e.call_json("seed", &seed_with("session_id", bad.into()))
+                .map(drop)
         });
+        assert!(
+            msg.starts_with("invalid args.items[0].session_id: "),
+            "{msg}"
+        );
     }
     rejects(&mut e, "not_found", |e| {
         e.get("u", "mem_0000000000000000").map(drop)
@@ -228,86 +244,69 @@ fn bad_ids_on_every_call() {
 #[test]
 fn out_of_range_fields() {
     let (mut e, id) = setup();
-    let cases: Vec<(NewMemory, &str)> = vec![
+    // Values the checked types refuse cannot be built in Rust (NaN cannot be written in JSON:
+    // only a Rust caller could give it, and the type refuses it)…
+    for (err, field) in [
         (
-            NewMemory {
-                importance: Some(f64::NAN),
-                ..mem("u", "c")
-            },
+            Unit::parse("importance", f64::NAN).unwrap_err(),
             "importance",
         ),
+        (Unit::parse("importance", -0.1).unwrap_err(), "importance"),
+        (Unit::parse("confidence", 1.01).unwrap_err(), "confidence"),
+        (Sentiment::parse(2.0).unwrap_err(), "sentiment"),
+        (Tags::parse("tags", &["".into()]).unwrap_err(), "tags"),
         (
-            NewMemory {
-                importance: Some(-0.1),
-                ..mem("u", "c")
-            },
-            "importance",
-        ),
-        (
-            NewMemory {
-                confidence: Some(1.01),
-                ..mem("u", "c")
-            },
-            "confidence",
-        ),
-        (
-            NewMemory {
-                sentiment: Some(2.0),
-                ..mem("u", "c")
-            },
-            "sentiment",
-        ),
-        (
-            NewMemory {
-                tags: vec!["".into()],
-                ..mem("u", "c")
-            },
-            "tags",
-        ),
-        (
-            NewMemory {
-                tags: (0..65).map(|i| format!("t{i}")).collect(),
-                ..mem("u", "c")
-            },
-            "tags",
-        ),
-        (
-            NewMemory {
-                tags: vec!["x".repeat(65)],
-                ..mem("u", "c")
-            },
-            "tags",
-        ),
-        (
-            NewMemory {
-                source_ref: Some("r".repeat(1025)),
-                ..mem("u", "c")
-            },
+            SourceRef::parse(&"r".repeat(1025)).unwrap_err(),
             "source_ref",
         ),
-        (
-            NewMemory {
-                cron_tag: Some("daily".into()),
-                ..mem("u", "c")
-            },
-            "cron_tag",
-        ),
-    ];
-    for (m, field) in cases {
-        let msg = rejects(&mut e, "invalid_input", |e| e.seed(vec![m]).map(drop));
-        assert!(msg.contains(field), "{msg}");
+    ] {
+        assert_eq!(err.code(), "invalid_input", "{err}");
+        assert!(
+            err.to_string().starts_with(&format!("invalid {field}: ")),
+            "{err}"
+        );
     }
-    rejects(&mut e, "invalid_input", |e| {
-        e.update(
-            "u",
-            &id,
-            MemoryPatch {
-                importance: Some(7.0),
-                ..Default::default()
-            },
+    // …so faces send them as JSON, and the engine refuses them there.
+    let tags65: Vec<String> = (0..65).map(|i| format!("t{i}")).collect();
+    let cases: Vec<(&str, serde_json::Value)> = vec![
+        ("importance", (-0.1).into()),
+        ("importance", 1.5.into()),
+        ("confidence", 1.01.into()),
+        ("sentiment", 2.0.into()),
+        ("tags", serde_json::json!([""])),
+        ("tags", tags65.into()),
+        ("tags", serde_json::json!(["x".repeat(65)])),
+        ("source_ref", "r".repeat(1025).into()),
+    ];
+    for (field, value) in cases {
+        let msg = rejects(&mut e, "invalid_input", |e| {
+            e.call_json("seed", &seed_with(field, value)).map(drop)
+        });
+        assert!(
+            msg.starts_with(&format!("invalid args.items[0].{field}: ")),
+            "{msg}"
+        );
+    }
+    // A bad cron tag is the engine's to refuse.
+    let msg = rejects(&mut e, "invalid_input", |e| {
+        e.seed(vec![NewMemory {
+            cron_tag: Some("daily".into()),
+            ..mem("u", "c")
+        }])
+        .map(drop)
+    });
+    assert!(msg.contains("cron_tag"), "{msg}");
+    let msg = rejects(&mut e, "invalid_input", |e| {
+        e.call_json(
+            "update",
+            &update_with(&id, serde_json::json!({"importance": 7.0})),
         )
         .map(drop)
     });
+    assert_eq!(
+        msg,
+        "invalid args.patch.importance: 7 is not a number between 0 and 1"
+    );
     rejects(&mut e, "invalid_input", |e| {
         e.set_status("u", &id, Status::Challenged, &"r".repeat(1001))
             .map(drop)
@@ -482,9 +481,8 @@ fn clock_and_timestamps_out_of_range() {
     });
     rejects(&mut e, "invalid_input", |e| {
         e.list(&ListRequest {
-            entity_id: "u".into(),
             offset: usize::MAX,
-            ..Default::default()
+            ..ListRequest::new(common::id("u"))
         })
         .map(drop)
     });
@@ -569,7 +567,7 @@ fn a_time_in_seconds_is_refused_with_a_hint_about_units() {
 #[test]
 fn one_oversized_item_fails_the_whole_batch_and_is_named_by_its_place() {
     let (mut e, _) = setup();
-    let mut items: Vec<NewMemory> = (0..500)
+    let items: Vec<NewMemory> = (0..500)
         .map(|i| {
             mem(
                 "u",
@@ -577,12 +575,16 @@ fn one_oversized_item_fails_the_whole_batch_and_is_named_by_its_place() {
             )
         })
         .collect();
-    items[17].content = "x".repeat(field::MAX_CONTENT_CHARS + 1);
-    let msg = rejects(&mut e, "invalid_input", |e| e.seed(items).map(drop));
+    // Oversized content cannot be built in Rust; faces send it as JSON.
+    let mut args = serde_json::json!({ "items": items });
+    args["items"][17]["content"] = "x".repeat(field::MAX_CONTENT_CHARS + 1).into();
+    let msg = rejects(&mut e, "invalid_input", |e| {
+        e.call_json("seed", &args.to_string()).map(drop)
+    });
     assert_eq!(
         msg,
         format!(
-            "invalid memories[17].content: is {} characters; at most {} allowed",
+            "invalid args.items[17].content: is {} characters; at most {} allowed",
             field::MAX_CONTENT_CHARS + 1,
             field::MAX_CONTENT_CHARS
         )

@@ -423,11 +423,7 @@ fn the_change_counter_moves_only_when_the_store_is_written() {
     let seeded = e.changes();
     assert!(seeded > start);
     e.stats("ana").unwrap();
-    e.list(&ListRequest {
-        entity_id: "ana".into(),
-        ..Default::default()
-    })
-    .unwrap();
+    e.list(&ListRequest::new(common::id("ana"))).unwrap();
     assert_eq!(e.changes(), seeded, "reads wrote");
     // A search's accesses are written with the next write (or flush): then the counter moves.
     search(&mut e, "ana", "tea");
@@ -489,9 +485,8 @@ fn host_extracted_memories_are_stored_with_their_vectors() {
     assert_eq!(report["outcomes"].as_array().unwrap().len(), 2);
     let page = e
         .list(&ListRequest {
-            entity_id: "ana".into(),
             oldest_first: true,
-            ..Default::default()
+            ..ListRequest::new(id("ana"))
         })
         .unwrap();
     let got: Vec<_> = page
@@ -525,9 +520,8 @@ fn host_extracted_memories_are_stored_with_their_vectors() {
     );
     let hits = e
         .search(&SearchRequest {
-            entity_id: "ana".into(),
             vector: Some(vec![0.0, 1.0, 0.0, 0.0]),
-            ..Default::default()
+            ..SearchRequest::new(id("ana"), "")
         })
         .unwrap();
     assert_eq!(hits[0].memory.content, "The cat is called Miso");

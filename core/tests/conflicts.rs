@@ -32,9 +32,8 @@ fn created(o: &Outcome) -> String {
 
 fn status(e: &mut Engine, id: &str) -> Status {
     e.list(&ListRequest {
-        entity_id: "kai".into(),
-        limit: Some(100),
-        ..Default::default()
+        limit: limit(100),
+        ..ListRequest::new(common::id("kai"))
     })
     .unwrap()
     .memories
@@ -46,7 +45,7 @@ fn status(e: &mut Engine, id: &str) -> Status {
 
 fn conflicts(e: &mut Engine, status: Option<ConflictStatus>) -> Vec<Conflict> {
     e.conflicts(&ConflictsRequest {
-        entity_id: "kai".into(),
+        entity_id: id("kai"),
         status,
         limit: None,
     })
@@ -128,10 +127,10 @@ fn a_bare_contradiction_is_asked_about_until_resolved() {
 
     let done = e
         .resolve_conflict(&ResolveRequest {
-            entity_id: "kai".into(),
-            id: conflict.clone(),
+            entity_id: id("kai"),
+            id: id(&conflict),
             resolution: Resolution::UseNew,
-            reason: Some("asked: stopped drinking it".into()),
+            reason: Some(Reason::parse("asked: stopped drinking it").unwrap()),
         })
         .unwrap();
     assert_eq!(
@@ -144,8 +143,8 @@ fn a_bare_contradiction_is_asked_about_until_resolved() {
         .contains("asked: stopped drinking it"));
     let again = e
         .resolve_conflict(&ResolveRequest {
-            entity_id: "kai".into(),
-            id: conflict.clone(),
+            entity_id: id("kai"),
+            id: id(&conflict),
             resolution: Resolution::KeepBoth,
             reason: None,
         })
@@ -153,8 +152,8 @@ fn a_bare_contradiction_is_asked_about_until_resolved() {
     assert_eq!(again.code(), "invalid_input");
     let other = e
         .resolve_conflict(&ResolveRequest {
-            entity_id: "bo".into(),
-            id: conflict,
+            entity_id: id("bo"),
+            id: id(&conflict),
             resolution: Resolution::KeepBoth,
             reason: None,
         })
@@ -187,8 +186,8 @@ fn every_resolution_of_an_open_conflict() {
         };
         assert_eq!(kind, ConflictKind::PreferenceFlip);
         e.resolve_conflict(&ResolveRequest {
-            entity_id: "kai".into(),
-            id: conflict,
+            entity_id: id("kai"),
+            id: id(&conflict),
             resolution,
             reason: None,
         })
@@ -201,9 +200,8 @@ fn every_resolution_of_an_open_conflict() {
         if resolution == Resolution::Merge {
             let live: Vec<Memory> = e
                 .list(&ListRequest {
-                    entity_id: "kai".into(),
                     statuses: vec![Status::Active],
-                    ..Default::default()
+                    ..ListRequest::new(id("kai"))
                 })
                 .unwrap()
                 .memories;
@@ -319,12 +317,7 @@ fn what_is_not_a_conflict_stays_apart() {
         "{r:?}"
     );
     assert!(conflicts(&mut e, None).is_empty());
-    let bad = e
-        .conflicts(&ConflictsRequest {
-            entity_id: "k k".into(),
-            status: None,
-            limit: None,
-        })
-        .unwrap_err();
-    assert_eq!(bad.code(), "invalid_input");
+    // An id the type refuses comes as JSON, as every face sends it.
+    let bad = refused(&mut e, "conflicts", r#"{"entity_id":"k k"}"#);
+    assert!(bad.starts_with("invalid args.entity_id: "), "{bad}");
 }

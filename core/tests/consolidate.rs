@@ -73,10 +73,7 @@ const TEA: [&str; 5] = [
 
 fn relations(e: &mut Engine, owner: &str) -> Vec<String> {
     let mut all: Vec<String> = e
-        .relationships(&RelationshipsRequest {
-            entity_id: owner.into(),
-            ..Default::default()
-        })
+        .relationships(&RelationshipsRequest::new(id(owner)))
         .unwrap()
         .into_iter()
         .map(|r| format!("{} {} {}", r.from, r.relation, r.to))
@@ -181,10 +178,9 @@ fn seed_aged(e: &mut Engine, owner: &str, n: usize, apart: i64) -> Vec<String> {
 fn ids_in(e: &mut Engine, owner: &str, state: State) -> Vec<String> {
     let mut ids: Vec<String> = e
         .list(&ListRequest {
-            entity_id: owner.into(),
             states: vec![state],
-            limit: Some(1000),
-            ..Default::default()
+            limit: limit(1000),
+            ..ListRequest::new(id(owner))
         })
         .unwrap()
         .memories
@@ -198,10 +194,8 @@ fn ids_in(e: &mut Engine, owner: &str, state: State) -> Vec<String> {
 /// Whether a search of `owner` for `query` returns memory `id`.
 fn finds(e: &mut Engine, owner: &str, query: &str, id: &str, include_archived: bool) -> bool {
     e.search(&SearchRequest {
-        entity_id: owner.into(),
-        query: query.into(),
         include_archived,
-        ..Default::default()
+        ..SearchRequest::new(common::id(owner), query)
     })
     .unwrap()
     .iter()
@@ -346,9 +340,8 @@ fn near_duplicates_in_clusters_of_five_become_one_memory_that_keeps_what_each_sa
     assert_eq!((c.clusters, c.merged, c.more), (1, 5, false), "{c:?}");
     let merged = e
         .list(&ListRequest {
-            entity_id: "kai".into(),
             statuses: vec![Status::Merged],
-            ..Default::default()
+            ..ListRequest::new(id("kai"))
         })
         .unwrap()
         .memories;
@@ -382,10 +375,8 @@ fn near_duplicates_in_clusters_of_five_become_one_memory_that_keeps_what_each_sa
     // A search finds the one memory, not the five.
     let hits = e
         .search(&SearchRequest {
-            entity_id: "kai".into(),
-            query: "tea".into(),
             vector: Some(at_cosine(0.98)),
-            ..Default::default()
+            ..SearchRequest::new(id("kai"), "tea")
         })
         .unwrap();
     assert_eq!(hits[0].memory.id, into);
@@ -571,7 +562,7 @@ fn a_merged_memory_never_outgrows_what_a_caller_may_write() {
     let items: Vec<NewMemory> = (0..7)
         .map(|i| {
             let mut m = vmem("kai", &long(i), at_cosine(0.99 - 0.01 * i as f32));
-            m.importance = Some(0.9 - 0.1 * i as f64);
+            m.importance = Some(unit(0.9 - 0.1 * i as f64));
             m
         })
         .collect();
@@ -580,9 +571,8 @@ fn a_merged_memory_never_outgrows_what_a_caller_may_write() {
     assert_eq!((c.clusters, c.merged), (1, 5), "{c:?}");
     let live = e
         .list(&ListRequest {
-            entity_id: "kai".into(),
             statuses: vec![Status::Active],
-            ..Default::default()
+            ..ListRequest::new(id("kai"))
         })
         .unwrap()
         .memories;
@@ -636,7 +626,7 @@ fn merged_with_llm(
         .iter()
         .zip([0.99, 0.97, 0.95, 0.93, 0.91])
         .map(|(s, c)| NewMemory {
-            importance: Some(if s.contains("Porto") { 0.9 } else { 0.5 }),
+            importance: Some(unit(if s.contains("Porto") { 0.9 } else { 0.5 })),
             ..vmem("kai", s, at_cosine(c))
         })
         .collect();

@@ -29,7 +29,7 @@ fn crash_writer_child() {
     for batch in 0.. {
         let items: Vec<NewMemory> = (0..50)
             .map(|i| NewMemory {
-                session_id: Some(format!("s{batch}")),
+                session_id: Some(id(&format!("s{batch}"))),
                 ..mem("u", &format!("batch {batch} note {i} about topic{}", i % 7))
             })
             .collect();
@@ -62,9 +62,8 @@ fn a_killed_writer_loses_nothing_it_acknowledged() {
     let mut e = Engine::builder(ManualClock::new(T0)).open(&path).unwrap();
     let page = e
         .list(&ListRequest {
-            entity_id: "u".into(),
-            limit: Some(1000),
-            ..Default::default()
+            limit: limit(1000),
+            ..ListRequest::new(id("u"))
         })
         .unwrap();
     let stored: std::collections::HashSet<String> =

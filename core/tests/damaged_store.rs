@@ -59,8 +59,8 @@ fn a_stored_value_changed_outside_mnemo_is_an_internal_fault_not_the_callers() {
     let id = {
         let mut e = open().unwrap();
         e.schedule_create(&ScheduleCreate {
-            entity_id: "kai".into(),
-            content: "stand-up".into(),
+            entity_id: id("kai"),
+            content: content("stand-up"),
             cron_tag: "cron:daily:09:00".into(),
         })
         .unwrap()

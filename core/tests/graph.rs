@@ -12,9 +12,8 @@ fn say(e: &mut Engine, owner: &str, text: &str) -> WriteReport {
 
 fn rel(e: &mut Engine, owner: &str, entity: &str) -> Vec<String> {
     e.relationships(&RelationshipsRequest {
-        entity_id: owner.into(),
         entity: Some(entity.into()),
-        ..Default::default()
+        ..RelationshipsRequest::new(id(owner))
     })
     .unwrap()
     .into_iter()
@@ -42,12 +41,7 @@ fn remember_builds_a_graph_with_aliases_evidence_and_reverses() {
         "Ana moved to Porto in 2019, she loves it there.",
     );
 
-    let ents = e
-        .entities(&EntitiesRequest {
-            entity_id: "kai".into(),
-            ..Default::default()
-        })
-        .unwrap();
+    let ents = e.entities(&EntitiesRequest::new(id("kai"))).unwrap();
     let ana = ents
         .iter()
         .find(|x| x.name == "Ana Souza")
@@ -68,9 +62,8 @@ fn remember_builds_a_graph_with_aliases_evidence_and_reverses() {
         .any(|x| x.name == "Farfetch" && x.entity_type == EntityType::Organization));
     let people = e
         .entities(&EntitiesRequest {
-            entity_id: "kai".into(),
             types: vec![EntityType::Location],
-            ..Default::default()
+            ..EntitiesRequest::new(id("kai"))
         })
         .unwrap();
     assert!(people.iter().all(|x| x.entity_type == EntityType::Location));
@@ -91,9 +84,8 @@ fn remember_builds_a_graph_with_aliases_evidence_and_reverses() {
     }
     let all = e
         .relationships(&RelationshipsRequest {
-            entity_id: "kai".into(),
             relations: vec![Relation::LivesIn],
-            ..Default::default()
+            ..RelationshipsRequest::new(id("kai"))
         })
         .unwrap();
     assert_eq!(all.len(), 1);
@@ -106,9 +98,8 @@ fn remember_builds_a_graph_with_aliases_evidence_and_reverses() {
     );
     let works = e
         .relationships(&RelationshipsRequest {
-            entity_id: "kai".into(),
             relations: vec![Relation::WorksAt],
-            ..Default::default()
+            ..RelationshipsRequest::new(id("kai"))
         })
         .unwrap();
     assert!(
@@ -119,25 +110,22 @@ fn remember_builds_a_graph_with_aliases_evidence_and_reverses() {
     clock.advance(90 * DAY_MS);
     let later = e
         .relationships(&RelationshipsRequest {
-            entity_id: "kai".into(),
             relations: vec![Relation::LivesIn],
-            ..Default::default()
+            ..RelationshipsRequest::new(id("kai"))
         })
         .unwrap();
     assert!(later[0].strength < all[0].strength - 0.2);
     let strong = e
         .relationships(&RelationshipsRequest {
-            entity_id: "kai".into(),
             min_strength: Some(0.9),
-            ..Default::default()
+            ..RelationshipsRequest::new(id("kai"))
         })
         .unwrap();
     assert!(strong.is_empty());
     let stated = e
         .relationships(&RelationshipsRequest {
-            entity_id: "kai".into(),
             stated_only: true,
-            ..Default::default()
+            ..RelationshipsRequest::new(id("kai"))
         })
         .unwrap();
     assert!(stated.iter().all(|r| !r.inferred) && !stated.is_empty());
@@ -153,10 +141,8 @@ fn traversal_and_shortest_paths_stay_within_reach() {
 
     let t = |e: &mut Engine, depth| {
         e.traverse(&TraverseRequest {
-            entity_id: "kai".into(),
-            from: "user".into(),
             depth: Some(depth),
-            ..Default::default()
+            ..TraverseRequest::new(id("kai"), "user")
         })
         .unwrap()
     };
@@ -183,18 +169,16 @@ fn traversal_and_shortest_paths_stay_within_reach() {
     );
     let only = e
         .traverse(&TraverseRequest {
-            entity_id: "kai".into(),
-            from: "user".into(),
             depth: Some(5),
             relations: vec![Relation::Uses],
-            ..Default::default()
+            ..TraverseRequest::new(id("kai"), "user")
         })
         .unwrap();
     assert_eq!(only.nodes.len(), 2);
 
     let p = e
         .path(&PathRequest {
-            entity_id: "kai".into(),
+            entity_id: id("kai"),
             from: "user".into(),
             to: "London".into(),
             max_depth: None,
@@ -216,7 +200,7 @@ fn traversal_and_shortest_paths_stay_within_reach() {
     );
     let short = e
         .path(&PathRequest {
-            entity_id: "kai".into(),
+            entity_id: id("kai"),
             from: "user".into(),
             to: "London".into(),
             max_depth: Some(2),
@@ -227,17 +211,15 @@ fn traversal_and_shortest_paths_stay_within_reach() {
     for (depth, code) in [(Some(0), "invalid_input"), (Some(6), "invalid_input")] {
         let err = e
             .traverse(&TraverseRequest {
-                entity_id: "kai".into(),
-                from: "user".into(),
                 depth,
-                ..Default::default()
+                ..TraverseRequest::new(id("kai"), "user")
             })
             .unwrap_err();
         assert_eq!(err.code(), code);
     }
     let err = e
         .path(&PathRequest {
-            entity_id: "kai".into(),
+            entity_id: id("kai"),
             from: "user".into(),
             to: "Atlantis".into(),
             max_depth: None,
@@ -265,9 +247,8 @@ fn owners_have_separate_graphs_and_search_filters_by_entity() {
     assert!(rel(&mut e, "bo", "Ana").contains(&"user friend_of Ana".to_string()));
     let err = e
         .relationships(&RelationshipsRequest {
-            entity_id: "bo".into(),
             entity: Some("Porto".into()),
-            ..Default::default()
+            ..RelationshipsRequest::new(id("bo"))
         })
         .unwrap_err();
     assert_eq!(err.code(), "not_found", "bo's graph has no Porto");
@@ -275,10 +256,8 @@ fn owners_have_separate_graphs_and_search_filters_by_entity() {
     // Every memory naming Ana, even one sharing no word with the query; nothing else.
     let hits = e
         .search(&SearchRequest {
-            entity_id: "kai".into(),
-            query: "what does she do for work".into(),
             entities: vec!["ana".into()],
-            ..Default::default()
+            ..SearchRequest::new(id("kai"), "what does she do for work")
         })
         .unwrap();
     let contents: Vec<&str> = hits.iter().map(|h| h.memory.content.as_str()).collect();
@@ -286,10 +265,8 @@ fn owners_have_separate_graphs_and_search_filters_by_entity() {
     assert!(contents.iter().all(|c| c.contains("Ana")));
     let none = e
         .search(&SearchRequest {
-            entity_id: "kai".into(),
-            query: "Korean".into(),
             entities: vec!["Nobody".into()],
-            ..Default::default()
+            ..SearchRequest::new(id("kai"), "Korean")
         })
         .unwrap();
     assert!(none.is_empty());
@@ -350,10 +327,7 @@ fn a_host_extractors_bad_graph_is_refused_whole() {
         assert!(err.to_string().contains(field), "{err}");
         assert_eq!(e.stats("kai").unwrap().total, 0);
         assert!(e
-            .entities(&EntitiesRequest {
-                entity_id: "kai".into(),
-                ..Default::default()
-            })
+            .entities(&EntitiesRequest::new(id("kai")))
             .unwrap()
             .is_empty());
     }
@@ -378,10 +352,7 @@ fn export_and_import_carry_the_graph() {
     fresh.import_jsonl(jsonl.as_bytes()).unwrap();
     let all = |e: &mut Engine| {
         let mut v: Vec<String> = e
-            .relationships(&RelationshipsRequest {
-                entity_id: "kai".into(),
-                ..Default::default()
-            })
+            .relationships(&RelationshipsRequest::new(id("kai")))
             .unwrap()
             .into_iter()
             .map(|r| {
@@ -397,10 +368,7 @@ fn export_and_import_carry_the_graph() {
     assert_eq!(all(&mut fresh), all(&mut e));
     let names = |e: &mut Engine| {
         let mut v: Vec<(String, Vec<String>)> = e
-            .entities(&EntitiesRequest {
-                entity_id: "kai".into(),
-                ..Default::default()
-            })
+            .entities(&EntitiesRequest::new(id("kai")))
             .unwrap()
             .into_iter()
             .map(|x| (x.name, x.aliases))

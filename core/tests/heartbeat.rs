@@ -7,6 +7,9 @@ use std::rc::Rc;
 
 use mnemo_core::*;
 
+mod common;
+use common::{content, id, limit, refused, tags, unit};
+
 /// Monday 2026-11-23 10:00 UTC (working hours).
 const MON_10AM: Millis = 1_795_392_000_000 + 10 * HOUR;
 const MINUTE: Millis = 60_000;
@@ -32,7 +35,7 @@ fn put(e: &mut Engine, m: NewMemory) -> String {
     let importance = m.importance;
     let r = e
         .seed(vec![NewMemory {
-            entity_id: OWNER.into(),
+            entity_id: id(OWNER),
             ..m
         }])
         .unwrap();
@@ -54,12 +57,22 @@ fn put(e: &mut Engine, m: NewMemory) -> String {
     id
 }
 
-fn mem(content: &str, t: MemoryType, importance: f64) -> NewMemory {
+fn mem(text: &str, t: MemoryType, importance: f64) -> NewMemory {
     NewMemory {
-        content: content.into(),
         memory_type: Some(t),
-        importance: Some(importance),
-        ..Default::default()
+        importance: Some(unit(importance)),
+        ..NewMemory::of(id(OWNER), content(text))
+    }
+}
+
+/// A message of `owner` in no session, delivering no act.
+fn msg(owner: &str, role: MessageRole, text: &str) -> RecordMessage {
+    RecordMessage {
+        entity_id: id(owner),
+        role,
+        content: content(text),
+        session_id: None,
+        act_id: None,
     }
 }
 
@@ -73,9 +86,8 @@ fn vec2(a: usize, wa: f32, b: usize) -> Vec<f32> {
 
 fn req() -> HeartbeatRequest {
     HeartbeatRequest {
-        entity_id: OWNER.into(),
         dry_run: true,
-        ..Default::default()
+        ..HeartbeatRequest::new(id(OWNER))
     }
 }
 
@@ -116,8 +128,8 @@ fn scheduled_surfaces_once_per_due_time_through_acts() {
     let (mut e, clock) = engine();
     background(&mut e);
     e.schedule_create(&ScheduleCreate {
-        entity_id: OWNER.into(),
-        content: "Stand-up".into(),
+        entity_id: id(OWNER),
+        content: content("Stand-up"),
         cron_tag: "cron:daily:11:00".into(),
     })
     .unwrap();
@@ -246,8 +258,8 @@ fn open_conflicts_signal_until_resolved() {
     );
     assert_eq!(r.conflicts.len(), 1);
     e.resolve_conflict(&ResolveRequest {
-        entity_id: OWNER.into(),
-        id: r.conflicts[0].id.clone(),
+        entity_id: id(OWNER),
+        id: id(&r.conflicts[0].id),
         resolution: Resolution::UseNew,
         reason: None,
     })
@@ -302,14 +314,14 @@ fn stale_monitors_after_their_cadence() {
     put(
         &mut e,
         NewMemory {
-            tags: vec!["monitor".into()],
+            tags: tags(&["monitor"]),
             ..mem("Watch the backup job", MemoryType::Plan, 0.6)
         },
     );
     put(
         &mut e,
         NewMemory {
-            tags: vec!["monitor".into()],
+            tags: tags(&["monitor"]),
             ..mem("Note about monitors", MemoryType::Context, 0.6)
         },
     );
@@ -449,7 +461,7 @@ fn goal_progress_from_stored_vectors() {
             OWNER,
             id,
             MemoryPatch {
-                importance: Some(0.8),
+                importance: Some(unit(0.8)),
                 ..Default::default()
             },
         )
@@ -539,7 +551,7 @@ fn sentiment_trend_over_felt_memories() {
         put(
             &mut e,
             NewMemory {
-                sentiment: Some(*s),
+                sentiment: Some(Sentiment::parse(*s).unwrap()),
                 vector: Some(vec2(100 + i, 1.0, 120)),
                 ..mem(&format!("feeling {i}"), MemoryType::Event, 0.5)
             },
@@ -558,7 +570,7 @@ fn sentiment_trend_over_felt_memories() {
         put(
             &mut e,
             NewMemory {
-                sentiment: Some(0.1),
+                sentiment: Some(Sentiment::parse(0.1).unwrap()),
                 vector: Some(vec2(130 + i, 1.0, 150)),
                 ..mem(&format!("calm {i}"), MemoryType::Event, 0.5)
             },
@@ -606,7 +618,7 @@ fn patterns_recur_on_the_same_weekday() {
             put(
                 &mut e,
                 NewMemory {
-                    tags: vec!["gym".into()],
+                    tags: tags(&["gym"]),
                     vector: Some(vec2((week * 10 + i) as usize, 1.0, 299)),
                     ..mem(&format!("workout {week} {i}"), MemoryType::Activity, 0.3)
                 },
@@ -637,7 +649,7 @@ fn positive_deltas_against_the_last_acts_snapshot() {
         &mut e,
         NewMemory {
             vector: Some(vec2(0, 1.0, 1)),
-            tags: vec!["urgent".into()],
+            tags: tags(&["urgent"]),
             ..mem("Run a marathon", MemoryType::Plan, 0.8)
         },
     );
@@ -653,7 +665,7 @@ fn positive_deltas_against_the_last_acts_snapshot() {
         OWNER,
         &plan,
         MemoryPatch {
-            importance: Some(0.8),
+            importance: Some(unit(0.8)),
             ..Default::default()
         },
     )
@@ -689,13 +701,8 @@ fn first_contact_then_messages_drive_conversation_and_response_rate() {
     );
     let again = check(&mut e);
     assert_ne!(again.decision_reason, DecisionReason::FirstContact);
-    e.record_message(&RecordMessage {
-        entity_id: OWNER.into(),
-        role: Some(MessageRole::User),
-        content: "hi".into(),
-        ..Default::default()
-    })
-    .unwrap();
+    e.record_message(&msg(OWNER, MessageRole::User, "hi"))
+        .unwrap();
     assert!(check(&mut e).in_conversation);
     clock.advance(16 * MINUTE);
     let r = check(&mut e);
@@ -725,25 +732,17 @@ fn first_contact_then_messages_drive_conversation_and_response_rate() {
     assert_eq!(check(&mut e).response_rate, 0.0);
     // An agent message delivers the next act, and the owner answers it.
     clock.advance(DAY);
-    let id = deadline(&mut e, 3).act_id.expect("acted");
+    let act_id = deadline(&mut e, 3).act_id.expect("acted");
     let m = e
         .record_message(&RecordMessage {
-            entity_id: OWNER.into(),
-            role: Some(MessageRole::Agent),
-            content: "Your deadline is close".into(),
-            act_id: Some(id.clone()),
-            ..Default::default()
+            act_id: Some(id(&act_id)),
+            ..msg(OWNER, MessageRole::Agent, "Your deadline is close")
         })
         .unwrap();
-    assert_eq!(m.act_id.as_deref(), Some(id.as_str()));
+    assert_eq!(m.act_id.as_deref(), Some(act_id.as_str()));
     clock.advance(30 * MINUTE);
-    e.record_message(&RecordMessage {
-        entity_id: OWNER.into(),
-        role: Some(MessageRole::User),
-        content: "thanks, on it".into(),
-        ..Default::default()
-    })
-    .unwrap();
+    e.record_message(&msg(OWNER, MessageRole::User, "thanks, on it"))
+        .unwrap();
     let ctx = e.heartbeat_context(&req()).unwrap();
     assert_eq!(
         ctx.report.response_rate, 0.2,
@@ -752,11 +751,8 @@ fn first_contact_then_messages_drive_conversation_and_response_rate() {
     assert_eq!(ctx.recent_messages[0].content, "Your deadline is close");
     let err = e
         .record_message(&RecordMessage {
-            entity_id: "other".into(),
-            role: Some(MessageRole::Agent),
-            content: "x".into(),
-            act_id: Some(id),
-            ..Default::default()
+            act_id: Some(id(&act_id)),
+            ..msg("other", MessageRole::Agent, "x")
         })
         .unwrap_err();
     assert!(err.to_string().contains("no act"), "{err}");
@@ -822,15 +818,13 @@ fn bad_input_is_refused_and_writes_nothing() {
     let (mut e, _) = engine();
     background(&mut e);
     let changes = e.changes();
+    // Ids the type refuses to hold come as JSON, as every face sends them.
+    for owner in ["", "a b"] {
+        let args = serde_json::json!({"entity_id": owner, "dry_run": false}).to_string();
+        let err = refused(&mut e, "heartbeat_check", &args);
+        assert!(err.contains("args.entity_id"), "{err}");
+    }
     let bad = [
-        HeartbeatRequest {
-            entity_id: "".into(),
-            ..req()
-        },
-        HeartbeatRequest {
-            entity_id: "a b".into(),
-            ..req()
-        },
         HeartbeatRequest {
             utc_offset_minutes: Some(900),
             ..req()
@@ -886,46 +880,33 @@ fn bad_input_is_refused_and_writes_nothing() {
     }
     for m in [
         RecordMessage {
-            entity_id: OWNER.into(),
-            content: "hi".into(),
-            ..Default::default()
+            act_id: Some(id("act_1")),
+            ..msg(OWNER, MessageRole::User, "hi")
         },
         RecordMessage {
-            entity_id: OWNER.into(),
-            role: Some(MessageRole::User),
-            content: " ".into(),
-            ..Default::default()
-        },
-        RecordMessage {
-            entity_id: OWNER.into(),
-            role: Some(MessageRole::User),
-            content: "x".repeat(50_001),
-            ..Default::default()
-        },
-        RecordMessage {
-            entity_id: OWNER.into(),
-            role: Some(MessageRole::User),
-            content: "hi".into(),
-            act_id: Some("act_1".into()),
-            ..Default::default()
-        },
-        RecordMessage {
-            entity_id: OWNER.into(),
-            role: Some(MessageRole::Agent),
-            content: "hi".into(),
-            act_id: Some("act_missing".into()),
-            ..Default::default()
-        },
-        RecordMessage {
-            entity_id: OWNER.into(),
-            role: Some(MessageRole::User),
-            content: "hi".into(),
-            session_id: Some("'; DROP TABLE messages;--".into()),
-            ..Default::default()
+            act_id: Some(id("act_missing")),
+            ..msg(OWNER, MessageRole::Agent, "hi")
         },
     ] {
         let err = e.record_message(&m).unwrap_err();
         assert!(matches!(err, Error::InvalidInput { .. }), "{m:?}: {err}");
+    }
+    // A message without a role, content and ids the types refuse to hold come as JSON.
+    let err = refused(
+        &mut e,
+        "record_message",
+        r#"{"entity_id":"kai","content":"hi"}"#,
+    );
+    assert_eq!(err, "invalid args: missing field `role`");
+    for (field, value) in [
+        ("content", " ".to_string()),
+        ("content", "x".repeat(50_001)),
+        ("session_id", "'; DROP TABLE messages;--".to_string()),
+    ] {
+        let mut args = serde_json::json!({"entity_id": OWNER, "role": "user", "content": "hi"});
+        args[field] = value.into();
+        let err = refused(&mut e, "record_message", &args.to_string());
+        assert!(err.contains(&format!("args.{field}")), "{err}");
     }
     for (method, args) in [
         (
@@ -947,12 +928,7 @@ fn bad_input_is_refused_and_writes_nothing() {
     }
     assert_eq!(e.changes(), changes, "nothing written");
     let ok = e
-        .record_message(&RecordMessage {
-            entity_id: OWNER.into(),
-            role: Some(MessageRole::User),
-            content: "héllo 👋 \u{202e}".into(),
-            ..Default::default()
-        })
+        .record_message(&msg(OWNER, MessageRole::User, "héllo 👋 \u{202e}"))
         .unwrap();
     assert!(ok.id.starts_with("msg_"));
 }
@@ -962,18 +938,13 @@ fn owners_are_kept_apart() {
     let (mut e, _) = engine();
     background(&mut e);
     e.seed(vec![NewMemory {
-        entity_id: "other".into(),
+        entity_id: id("other"),
         expires_at: Some(MON_10AM + HOUR * 2),
         ..mem("Other's deadline", MemoryType::Plan, 0.9)
     }])
     .unwrap();
-    e.record_message(&RecordMessage {
-        entity_id: "other".into(),
-        role: Some(MessageRole::User),
-        content: "hi".into(),
-        ..Default::default()
-    })
-    .unwrap();
+    e.record_message(&msg("other", MessageRole::User, "hi"))
+        .unwrap();
     let r = check(&mut e);
     assert!(
         r.deadlines.is_empty() && r.pending_work.is_empty() && !r.in_conversation,
@@ -1000,7 +971,7 @@ fn positive_deltas_for_reengaged_entities_and_recovered_sentiment_and_none_witho
         put(
             &mut e,
             NewMemory {
-                sentiment: Some(*s),
+                sentiment: Some(Sentiment::parse(*s).unwrap()),
                 vector: Some(vec2(100 + i, 1.0, 120)),
                 ..mem(&format!("feeling {i}"), MemoryType::Event, 0.5)
             },
@@ -1040,7 +1011,7 @@ fn positive_deltas_for_reengaged_entities_and_recovered_sentiment_and_none_witho
         put(
             &mut e,
             NewMemory {
-                sentiment: Some(0.4),
+                sentiment: Some(Sentiment::parse(0.4).unwrap()),
                 vector: Some(vec2(130 + i, 1.0, 150)),
                 ..mem(&format!("better {i}"), MemoryType::Event, 0.5)
             },
@@ -1131,13 +1102,8 @@ fn a_nudge_after_silence_is_about_a_recent_important_memory() {
         );
     }
     assert!(act(&mut e).should_act, "first contact");
-    e.record_message(&RecordMessage {
-        entity_id: OWNER.into(),
-        role: Some(MessageRole::User),
-        content: "bye".into(),
-        ..Default::default()
-    })
-    .unwrap();
+    e.record_message(&msg(OWNER, MessageRole::User, "bye"))
+        .unwrap();
     clock.advance(8 * DAY);
     // Quiet for 8 days: nothing is pending any more, so the agent may check in.
     let r = act(&mut e);
@@ -1231,11 +1197,8 @@ fn the_recorded_conversation_comes_back_newest_first_for_its_owner_only() {
     let (mut e, clock) = engine();
     let say = |e: &mut Engine, owner: &str, role: MessageRole, text: &str| {
         e.record_message(&RecordMessage {
-            entity_id: owner.into(),
-            role: Some(role),
-            content: text.into(),
-            session_id: Some("s1".into()),
-            act_id: None,
+            session_id: Some(id("s1")),
+            ..msg(owner, role, text)
         })
         .unwrap()
     };
@@ -1251,7 +1214,7 @@ fn the_recorded_conversation_comes_back_newest_first_for_its_owner_only() {
     say(&mut e, "someone-else", MessageRole::User, "not yours");
     let got = e
         .messages(&MessagesRequest {
-            entity_id: OWNER.into(),
+            entity_id: id(OWNER),
             limit: None,
         })
         .unwrap();
@@ -1266,22 +1229,17 @@ fn the_recorded_conversation_comes_back_newest_first_for_its_owner_only() {
     );
     let one = e
         .messages(&MessagesRequest {
-            entity_id: OWNER.into(),
-            limit: Some(1),
+            entity_id: id(OWNER),
+            limit: limit(1),
         })
         .unwrap();
     assert_eq!(one.len(), 1);
-    for (owner, limit, field) in [
-        (OWNER, Some(0), "limit"),
-        (OWNER, Some(1001), "limit"),
-        ("a b'--", None, "entity_id"),
+    for (args, field) in [
+        (r#"{"entity_id":"kai","limit":0}"#, "args.limit"),
+        (r#"{"entity_id":"kai","limit":1001}"#, "args.limit"),
+        (r#"{"entity_id":"a b'--"}"#, "args.entity_id"),
     ] {
-        let err = e
-            .messages(&MessagesRequest {
-                entity_id: owner.into(),
-                limit,
-            })
-            .unwrap_err();
-        assert!(err.to_string().contains(field), "{err}");
+        let err = refused(&mut e, "messages", args);
+        assert!(err.contains(field), "{err}");
     }
 }

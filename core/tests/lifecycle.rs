@@ -160,10 +160,8 @@ fn archived_memories_leave_default_search_and_come_back_on_explicit_access() {
     assert!(search(&mut e, "u", "spare key blue pot").is_empty());
     let archived = e
         .search(&SearchRequest {
-            entity_id: "u".into(),
-            query: "spare key blue pot".into(),
             include_archived: true,
-            ..Default::default()
+            ..SearchRequest::new(common::id("u"), "spare key blue pot")
         })
         .unwrap();
     assert_eq!(ids(&archived), vec![id.clone()]);
@@ -208,7 +206,7 @@ fn layer_promotion_by_time_and_by_use() {
     let id = seed_one(
         &mut e,
         NewMemory {
-            importance: Some(0.9),
+            importance: Some(unit(0.9)),
             ..mem("u", "deploys go out on fridays after review")
         },
     );

@@ -30,8 +30,8 @@ fn garden_with(config: Config) -> (Engine, ManualClock, Vec<String>, String) {
 
 fn related(e: &mut Engine, id: &str) -> Vec<RelatedMemory> {
     e.related(&RelatedRequest {
-        entity_id: OWNER.into(),
-        id: id.into(),
+        entity_id: common::id(OWNER),
+        id: common::id(id),
         limit: None,
     })
     .unwrap()
@@ -174,16 +174,16 @@ fn links_stay_within_an_owner_and_leave_with_their_memories() {
     // Another owner cannot read them, even naming the memory.
     let err = e
         .related(&RelatedRequest {
-            entity_id: "bo".into(),
-            id: garden[0].clone(),
+            entity_id: id("bo"),
+            id: id(&garden[0]),
             limit: None,
         })
         .unwrap_err();
     assert_eq!(err.code(), "not_found");
     assert!(e
         .related(&RelatedRequest {
-            entity_id: "bo".into(),
-            id: bo,
+            entity_id: id("bo"),
+            id: id(&bo),
             limit: None,
         })
         .unwrap()
@@ -213,10 +213,8 @@ fn limit_orders_by_strength() {
     for _ in 0..2 {
         let hits = e
             .search(&SearchRequest {
-                entity_id: OWNER.into(),
-                query: "tomatoes roses".into(),
-                limit: Some(2),
-                ..Default::default()
+                limit: limit(2),
+                ..SearchRequest::new(id(OWNER), "tomatoes roses")
             })
             .unwrap();
         let mut got = ids(&hits);
@@ -230,9 +228,9 @@ fn limit_orders_by_strength() {
     assert!(linked[0].1 > linked[1].1);
     let one = e
         .related(&RelatedRequest {
-            entity_id: OWNER.into(),
-            id: garden[0].clone(),
-            limit: Some(1),
+            entity_id: id(OWNER),
+            id: id(&garden[0]),
+            limit: limit(1),
         })
         .unwrap();
     assert_eq!(one.len(), 1);
@@ -388,7 +386,7 @@ fn created(r: WriteReport) -> Vec<String> {
 
 fn tagged(owner: &str, content: &str, tags: &[&str]) -> NewMemory {
     NewMemory {
-        tags: tags.iter().map(|t| t.to_string()).collect(),
+        tags: common::tags(tags),
         ..mem(owner, content)
     }
 }
@@ -456,16 +454,16 @@ fn consolidation_relates_memories_naming_the_same_entity_or_sharing_tags() {
     for id in [&bo_ines, &bo_pot] {
         let err = e
             .related(&RelatedRequest {
-                entity_id: OWNER.into(),
-                id: id.to_string(),
+                entity_id: common::id(OWNER),
+                id: common::id(id),
                 limit: None,
             })
             .unwrap_err();
         assert_eq!(err.code(), "not_found");
         assert!(e
             .related(&RelatedRequest {
-                entity_id: "bo".into(),
-                id: id.to_string(),
+                entity_id: common::id("bo"),
+                id: common::id(id),
                 limit: None,
             })
             .unwrap()
@@ -490,7 +488,7 @@ fn consolidation_relates_memories_naming_the_same_entity_or_sharing_tags() {
         OWNER,
         &kiln,
         MemoryPatch {
-            tags: Some(vec!["ceramics".into()]),
+            tags: Some(tags(&["ceramics"])),
             ..Default::default()
         },
     )
@@ -515,7 +513,7 @@ fn a_pair_linked_both_ways_is_one_related_memory() {
             OWNER,
             id,
             MemoryPatch {
-                tags: Some(vec!["garden".into()]),
+                tags: Some(tags(&["garden"])),
                 ..Default::default()
             },
         )

@@ -114,10 +114,8 @@ fn fading_memories_are_stored_coarser_as_their_retention_calls_for() {
     // It is archived by now: an archive search finds it.
     let hits = e
         .search(&SearchRequest {
-            entity_id: "ana".into(),
-            query: NOTES[0].into(),
             include_archived: true,
-            ..Default::default()
+            ..SearchRequest::new(id("ana"), NOTES[0])
         })
         .unwrap();
     let hit = hits.iter().find(|h| &h.memory.id == oldest).expect("found");

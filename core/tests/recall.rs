@@ -5,11 +5,7 @@ use common::*;
 use mnemo_core::*;
 
 fn req(owner: &str, query: &str) -> SearchRequest {
-    SearchRequest {
-        entity_id: owner.into(),
-        query: query.into(),
-        ..Default::default()
-    }
+    SearchRequest::new(id(owner), query)
 }
 
 #[test]
@@ -69,7 +65,7 @@ fn ranking_modes_order_by_their_weights() {
     let important = seed_one(
         &mut e,
         NewMemory {
-            importance: Some(1.0),
+            importance: Some(unit(1.0)),
             memory_type: Some(MemoryType::Identity),
             ..mem("u", "project falcon budget approved")
         },
@@ -78,7 +74,7 @@ fn ranking_modes_order_by_their_weights() {
     let fresh = seed_one(
         &mut e,
         NewMemory {
-            importance: Some(0.05),
+            importance: Some(unit(0.05)),
             memory_type: Some(MemoryType::Identity),
             ..mem("u", "project falcon budget revised")
         },
@@ -227,7 +223,7 @@ fn when_diversity_drops_a_hit_the_next_relevant_memory_fills_the_answer() {
     let hits = e
         .search(&SearchRequest {
             vector: Some(at_cosine(1.0)),
-            limit: Some(2),
+            limit: limit(2),
             ..req("u", "alpha")
         })
         .unwrap();
@@ -266,7 +262,7 @@ fn cache_serves_repeats_and_writes_to_the_owner_invalidate_it() {
 fn session_neighbours_lend_relevance() {
     let (mut e, _) = engine();
     let s = |c: &str| NewMemory {
-        session_id: Some("s1".into()),
+        session_id: Some(id("s1")),
         ..mem("u", c)
     };
     let r = e
@@ -310,7 +306,7 @@ fn limit_and_min_score() {
     }
     assert_eq!(
         e.search(&SearchRequest {
-            limit: Some(5),
+            limit: limit(5),
             ..req("u", "meeting roadmap")
         })
         .unwrap()
@@ -319,7 +315,7 @@ fn limit_and_min_score() {
     );
     assert_eq!(
         e.search(&SearchRequest {
-            limit: Some(25),
+            limit: limit(25),
             ..req("u", "meeting roadmap")
         })
         .unwrap()
@@ -328,14 +324,14 @@ fn limit_and_min_score() {
     );
     let all = e
         .search(&SearchRequest {
-            limit: Some(30),
+            limit: limit(30),
             ..req("u", "meeting roadmap")
         })
         .unwrap();
     let cut = all[10].score;
     let above = e
         .search(&SearchRequest {
-            limit: Some(30),
+            limit: limit(30),
             min_score: Some(cut),
             ..req("u", "meeting roadmap")
         })

@@ -3,6 +3,9 @@
 //! update, cancel, and bad input that writes nothing.
 use mnemo_core::*;
 
+mod common;
+use common::{content, id, refused};
+
 /// Monday 2028-02-28 08:00 UTC (2028 is a leap year).
 const MON_8AM: Millis = 1_835_337_600_000;
 const HOUR: Millis = 3_600_000;
@@ -12,10 +15,10 @@ fn at(clock: &ManualClock, t: Millis) -> ManualClock {
     clock.clone()
 }
 
-fn create(e: &mut Engine, content: &str, tag: &str) -> Schedule {
+fn create(e: &mut Engine, text: &str, tag: &str) -> Schedule {
     e.schedule_create(&ScheduleCreate {
-        entity_id: "kai".into(),
-        content: content.into(),
+        entity_id: id("kai"),
+        content: content(text),
         cron_tag: tag.into(),
     })
     .unwrap()
@@ -58,8 +61,8 @@ fn each_due_time_is_reported_once_and_acknowledged() {
     );
     let acked = e
         .schedule_ack(&ScheduleRef {
-            entity_id: "kai".into(),
-            id: s.id.clone(),
+            entity_id: id("kai"),
+            id: id(&s.id),
         })
         .unwrap();
     assert_eq!(acked.next_due_at, Some(MON_8AM + 25 * HOUR));
@@ -68,8 +71,8 @@ fn each_due_time_is_reported_once_and_acknowledged() {
     assert!(e.scheduled("bo").unwrap().is_empty());
     let err = e
         .schedule_ack(&ScheduleRef {
-            entity_id: "bo".into(),
-            id: s.id,
+            entity_id: id("bo"),
+            id: id(&s.id),
         })
         .unwrap_err();
     assert_eq!(err.code(), "not_found");
@@ -95,7 +98,7 @@ fn a_week_of_hourly_ticks_for_every_form() {
     // Nothing was acknowledged: each due time a later one overtook is missed.
     let all = e
         .schedules(&SchedulesRequest {
-            entity_id: "kai".into(),
+            entity_id: id("kai"),
             all: false,
         })
         .unwrap();
@@ -116,7 +119,7 @@ fn monthly_schedules_follow_month_ends_and_leap_days() {
     for _ in 0..3 {
         let due = e
             .schedules(&SchedulesRequest {
-                entity_id: "kai".into(),
+                entity_id: id("kai"),
                 all: false,
             })
             .unwrap()[0]
@@ -126,8 +129,8 @@ fn monthly_schedules_follow_month_ends_and_leap_days() {
         assert_eq!(e.scheduled("kai").unwrap().len(), 1);
         dues.push(due);
         e.schedule_ack(&ScheduleRef {
-            entity_id: "kai".into(),
-            id: s.id.clone(),
+            entity_id: id("kai"),
+            id: id(&s.id),
         })
         .unwrap();
     }
@@ -146,8 +149,8 @@ fn one_offs_update_cancel_and_refusals() {
     at(&clock, MON_8AM + 5 * HOUR);
     assert_eq!(e.scheduled("kai").unwrap().len(), 1);
     let r = ScheduleRef {
-        entity_id: "kai".into(),
-        id: once.id.clone(),
+        entity_id: id("kai"),
+        id: id(&once.id),
     };
     let done = e.schedule_ack(&r).unwrap();
     assert_eq!(
@@ -159,9 +162,9 @@ fn one_offs_update_cancel_and_refusals() {
     let s = create(&mut e, "stretch", "cron:every:2h");
     let u = e
         .schedule_update(&ScheduleUpdate {
-            entity_id: "kai".into(),
-            id: s.id.clone(),
-            content: Some("stretch and breathe".into()),
+            entity_id: id("kai"),
+            id: id(&s.id),
+            content: Some(content("stretch and breathe")),
             cron_tag: Some("cron:daily:07:00".into()),
         })
         .unwrap();
@@ -172,14 +175,14 @@ fn one_offs_update_cancel_and_refusals() {
     assert_eq!(u.next_due_at, Some(MON_8AM + 23 * HOUR));
     let c = e
         .schedule_cancel(&ScheduleRef {
-            entity_id: "kai".into(),
-            id: s.id.clone(),
+            entity_id: id("kai"),
+            id: id(&s.id),
         })
         .unwrap();
     assert_eq!((c.status, c.next_due_at), (ScheduleStatus::Cancelled, None));
     assert_eq!(
         e.schedules(&SchedulesRequest {
-            entity_id: "kai".into(),
+            entity_id: id("kai"),
             all: false
         })
         .unwrap()
@@ -188,7 +191,7 @@ fn one_offs_update_cancel_and_refusals() {
     );
     assert_eq!(
         e.schedules(&SchedulesRequest {
-            entity_id: "kai".into(),
+            entity_id: id("kai"),
             all: true
         })
         .unwrap()
@@ -202,22 +205,27 @@ fn one_offs_update_cancel_and_refusals() {
     );
 
     let before = e.stats("kai").unwrap().total;
-    for (tag, content) in [
-        ("cron:daily:24:00", "x"),
-        ("cron:every:1s", "x"),
-        ("cron:once:2020-01-01T00:00:00Z", "x"),
-        ("weekly", "x"),
-        ("cron:daily", ""),
-        ("cron:daily", &"y".repeat(60_000)),
+    for tag in [
+        "cron:daily:24:00",
+        "cron:every:1s",
+        "cron:once:2020-01-01T00:00:00Z",
+        "weekly",
     ] {
         let err = e
             .schedule_create(&ScheduleCreate {
-                entity_id: "kai".into(),
-                content: content.into(),
+                entity_id: id("kai"),
+                content: content("x"),
                 cron_tag: tag.into(),
             })
             .unwrap_err();
         assert_eq!(err.code(), "invalid_input", "{tag}");
+    }
+    // Content the type refuses to hold comes as JSON, as every face sends it.
+    for text in ["".to_string(), "y".repeat(60_000)] {
+        let args =
+            serde_json::json!({"entity_id": "kai", "content": text, "cron_tag": "cron:daily"});
+        let err = refused(&mut e, "schedule_create", &args.to_string());
+        assert!(err.contains("args.content"), "{err}");
     }
     assert_eq!(
         e.stats("kai").unwrap().total,

@@ -239,22 +239,22 @@ fn the_embedder_never_runs_while_the_store_is_write_locked() {
         "u",
         &id,
         MemoryPatch {
-            content: Some("the boiler was serviced in July".into()),
+            content: Some(content("the boiler was serviced in July")),
             ..Default::default()
         },
     )
     .unwrap();
     let s = e
         .schedule_create(&ScheduleCreate {
-            entity_id: "u".into(),
-            content: "water the plants".into(),
+            entity_id: common::id("u"),
+            content: content("water the plants"),
             cron_tag: "cron:daily:09:00".into(),
         })
         .unwrap();
     e.schedule_update(&ScheduleUpdate {
-        entity_id: "u".into(),
-        id: s.id,
-        content: Some("water the plants and the herbs".into()),
+        entity_id: common::id("u"),
+        id: common::id(&s.id),
+        content: Some(content("water the plants and the herbs")),
         cron_tag: None,
     })
     .unwrap();
@@ -294,12 +294,7 @@ fn a_call_reads_the_clock_once_for_all_it_writes() {
         })
         .collect();
     assert!(!created.is_empty(), "{report:?}");
-    let entities = e
-        .entities(&EntitiesRequest {
-            entity_id: "u".into(),
-            ..Default::default()
-        })
-        .unwrap();
+    let entities = e.entities(&EntitiesRequest::new(id("u"))).unwrap();
     assert!(!entities.is_empty());
     for x in &entities {
         assert_eq!(x.first_seen, created[0], "{x:?}");

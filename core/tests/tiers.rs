@@ -14,7 +14,7 @@ fn importance(e: &mut Engine, id: &str, importance: f64) {
         OWNER,
         id,
         MemoryPatch {
-            importance: Some(importance),
+            importance: Some(unit(importance)),
             ..Default::default()
         },
     )
@@ -57,11 +57,9 @@ fn garden() -> (Engine, ManualClock, String) {
 fn search_with(e: &mut Engine, query: &str, include_archived: bool) -> Vec<String> {
     ids(&e
         .search(&SearchRequest {
-            entity_id: OWNER.into(),
-            query: query.into(),
             include_archived,
-            limit: Some(10),
-            ..Default::default()
+            limit: limit(10),
+            ..SearchRequest::new(id(OWNER), query)
         })
         .unwrap())
 }
@@ -104,7 +102,7 @@ fn a_second_tiering_changes_nothing_and_owners_stay_apart() {
     seed_one(
         &mut e,
         NewMemory {
-            importance: Some(0.1),
+            importance: Some(unit(0.1)),
             ..mem("bo", "Bo keeps a garden gnome too")
         },
     );

@@ -10,7 +10,7 @@ fn created_memory_has_defaults_and_is_searchable() {
     let id = seed_one(
         &mut e,
         NewMemory {
-            tags: vec!["drinks".into()],
+            tags: tags(&["drinks"]),
             ..mem("ana", "Ana drinks green tea every morning")
         },
     );
@@ -105,9 +105,8 @@ fn tier_three_merges_new_information_and_marks_the_absorbed_memory() {
     assert_eq!(merged.content, "I live in Lisbon. I have a cat named Miso.");
     let page = e
         .list(&ListRequest {
-            entity_id: "u".into(),
             statuses: vec![Status::Merged],
-            ..Default::default()
+            ..ListRequest::new(common::id("u"))
         })
         .unwrap();
     assert_eq!(page.memories[0].id, old);
@@ -121,10 +120,8 @@ fn tier_three_merges_new_information_and_marks_the_absorbed_memory() {
     // The absorbed memory no longer comes back from search; the merged one does.
     let hits = e
         .search(&SearchRequest {
-            entity_id: "u".into(),
-            query: "Lisbon".into(),
             vector: Some(at_cosine(1.0)),
-            ..Default::default()
+            ..SearchRequest::new(common::id("u"), "Lisbon")
         })
         .unwrap();
     assert_eq!(ids(&hits), vec![id.clone()]);
@@ -248,7 +245,7 @@ fn surprise_raises_novel_and_lowers_redundant_importance() {
         let id = seed_one(
             &mut e,
             NewMemory {
-                importance: Some(i),
+                importance: Some(unit(i)),
                 ..vmem("w", text, v)
             },
         );
@@ -263,17 +260,32 @@ fn a_bad_item_fails_the_whole_batch_and_writes_nothing() {
     let (mut e, _) = engine();
     seed_one(&mut e, mem("u", "kept"));
     let before = snapshot(&mut e, "u");
+    // An importance out of range cannot be built in Rust; faces send it as JSON.
+    let err = e
+        .call_json(
+            "seed",
+            r#"{"items":[{"entity_id":"u","content":"fine"},
+                {"entity_id":"u","content":"bad","importance":1.5}]}"#,
+        )
+        .unwrap_err();
+    assert_eq!(err.code(), "invalid_input");
+    assert!(
+        err.to_string().contains("args.items[1].importance"),
+        "{err}"
+    );
+    assert_eq!(snapshot(&mut e, "u"), before);
+    // A value only the engine checks fails the batch the same way from Rust.
     let err = e
         .seed(vec![
             mem("u", "fine"),
             NewMemory {
-                importance: Some(1.5),
+                cron_tag: Some("daily".into()),
                 ..mem("u", "bad")
             },
         ])
         .unwrap_err();
     assert_eq!(err.code(), "invalid_input");
-    assert!(err.to_string().contains("memories[1].importance"), "{err}");
+    assert!(err.to_string().contains("memories[1].cron_tag"), "{err}");
     assert_eq!(snapshot(&mut e, "u"), before);
     // A batch failing inside the transaction (a vector-less item in a supplied-vector store)
     // also leaves nothing behind.
@@ -285,10 +297,8 @@ fn a_bad_item_fails_the_whole_batch_and_writes_nothing() {
     assert_eq!(v.stats("u").unwrap().total, 0);
     assert!(v
         .search(&SearchRequest {
-            entity_id: "u".into(),
-            query: "one".into(),
             vector: Some(at_cosine(1.0)),
-            ..Default::default()
+            ..SearchRequest::new(id("u"), "one")
         })
         .unwrap()
         .is_empty());
@@ -298,8 +308,8 @@ fn a_bad_item_fails_the_whole_batch_and_writes_nothing() {
 fn remember_stores_each_statement_typed_with_its_context() {
     let (mut e, _) = engine();
     let opts = RememberOptions {
-        session_id: Some("s1".into()),
-        source_ref: Some("msg-1".into()),
+        session_id: Some(id("s1")),
+        source_ref: Some(SourceRef::parse("msg-1").unwrap()),
         ..Default::default()
     };
     let r = e
@@ -416,13 +426,13 @@ fn merge_with_the_builtin_embedder_re_embeds_the_merged_text() {
     let old = seed_one(
         &mut e,
         NewMemory {
-            tags: vec!["home".into()],
+            tags: tags(&["home"]),
             ..mem("u", "Ana lives in Lisbon near the river")
         },
     );
     let r = e
         .seed(vec![NewMemory {
-            tags: vec!["pets".into()],
+            tags: tags(&["pets"]),
             ..mem(
                 "u",
                 "Ana lives in Lisbon near the river with a cat named Miso",
@@ -561,9 +571,8 @@ fn a_captured_chat_exchange_stores_what_the_user_said_without_labels() {
     assert!(stored.iter().all(|m| m.expires_at.is_none()), "{stored:?}");
     let beat = e
         .heartbeat_check(&HeartbeatRequest {
-            entity_id: "ana".into(),
             dry_run: true,
-            ..Default::default()
+            ..HeartbeatRequest::new(id("ana"))
         })
         .unwrap();
     assert!(beat.deadlines.is_empty(), "{:?}", beat.deadlines);
@@ -739,9 +748,8 @@ fn a_large_owners_batch_dedups_against_itself_and_the_store() {
     );
     let old = e
         .list(&ListRequest {
-            entity_id: "u".into(),
             statuses: vec![Status::Merged],
-            ..Default::default()
+            ..ListRequest::new(id("u"))
         })
         .unwrap();
     assert!(

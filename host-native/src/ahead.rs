@@ -21,7 +21,7 @@ use std::sync::Mutex;
 use lru::LruCache;
 use mnemo_core::api::RememberArgs;
 use mnemo_core::extract::{self, Extractor, LlmExtractor, RuleExtractor};
-use mnemo_core::field::{Content, Id};
+use mnemo_core::field::Content;
 use mnemo_core::Call;
 
 use crate::providers::{HttpChat, HttpEmbedder};
@@ -144,10 +144,15 @@ impl Providers {
             Call::Remember(a) => self.remember_texts(a, now),
             Call::Seed(a) => (a.items.into_iter())
                 .filter(|m| m.vector.is_none())
-                .map(|m| m.content)
+                .map(|m| m.content.into_string())
                 .collect(),
             Call::Search(r) if r.vector.is_none() => vec![r.query],
-            Call::Update(u) if u.patch.vector.is_none() => u.patch.content.into_iter().collect(),
+            Call::Update(u) if u.patch.vector.is_none() => u
+                .patch
+                .content
+                .into_iter()
+                .map(Content::into_string)
+                .collect(),
             _ => Vec::new(),
         };
         let Some(h) = self.embedder() else { return };
@@ -180,13 +185,12 @@ impl Providers {
             return None;
         }
         // The text the engine would extract from: the content, or the messages' transcript.
-        let text = match &a.messages {
-            Some(messages) if a.content.is_empty() => extract::transcript(messages).ok()?,
-            Some(_) => return None,
-            None => a.content.clone(),
+        let text = match (&a.messages, &a.content) {
+            (Some(messages), None) => extract::transcript(messages).ok()?,
+            (None, Some(content)) => content.as_str().to_string(),
+            _ => return None,
         };
-        Id::owner(&a.entity_id).ok()?;
-        Content::parse("content", &text).ok()?;
+        Content::parse("messages", &text).ok()?;
         a.extracted = Some(RuleExtractor.extract(&text, now).ok()?);
         serde_json::to_string::<RememberArgs>(&a).ok()
     }
@@ -200,12 +204,13 @@ impl Providers {
                 .map(|x| x.content)
                 .collect();
         }
-        let text = match &a.messages {
-            Some(messages) => match extract::transcript(messages) {
+        let text = match (&a.messages, a.content) {
+            (Some(messages), _) => match extract::transcript(messages) {
                 Ok(t) => t,
                 Err(_) => return Vec::new(),
             },
-            None => a.content,
+            (None, Some(content)) => content.into_string(),
+            (None, None) => return Vec::new(),
         };
         if text.trim().is_empty() {
             return Vec::new();

@@ -6,18 +6,9 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
-use mnemo_core::api::{
-    ExtractArgs, ImportArgs, MemoryRef, NoArgs, OwnerRef, PinArgs, RememberArgs, SeedArgs,
-    SetStatusArgs, UpdateArgs,
-};
-use mnemo_core::notes::NotesImport;
-use mnemo_core::{
-    Call, ConflictStatus, ConflictsRequest, EntitiesRequest, HeartbeatRequest, ListRequest,
-    MemoryPatch, NewMemory, PathRequest, RecordMessage, ReembedRequest, RelationshipsRequest,
-    ResolveRequest, ScheduleCreate, ScheduleRef, ScheduleUpdate, SchedulesRequest, SearchRequest,
-    TraverseRequest,
-};
-use serde::de::DeserializeOwned;
+use mnemo_core::api::{ImportArgs, SeedArgs};
+use mnemo_core::{Call, NewMemory};
+use serde_json::{json, Value};
 
 use crate::datadir::Need;
 
@@ -496,25 +487,6 @@ pub fn parse_now(s: &str) -> Result<i64> {
     Ok((t.unix_timestamp_nanos() / 1_000_000) as i64)
 }
 
-/// A command's value of one of the engine's types (an enum spelled as in JSON), refused the
-/// way the engine refuses a bad argument.
-fn value<T: DeserializeOwned>(field: &str, text: &str) -> Result<T> {
-    Ok(mnemo_core::api::from_value(
-        field,
-        &serde_json::Value::String(text.to_string()),
-    )?)
-}
-
-/// Several values of one of the engine's types.
-fn values<T: DeserializeOwned>(field: &str, texts: &[String]) -> Result<Vec<T>> {
-    texts.iter().map(|t| value(field, t)).collect()
-}
-
-/// An optional value of one of the engine's types.
-fn opt<T: DeserializeOwned>(field: &str, text: Option<&str>) -> Result<Option<T>> {
-    text.map(|t| value(field, t)).transpose()
-}
-
 /// A whole text input: a file, or `-` for stdin (scenarios).
 pub fn read_input(path: &PathBuf) -> Result<String> {
     let mut s = String::new();
@@ -603,14 +575,6 @@ fn read_lines(
     }
 }
 
-fn memory_ref(entity_id: String, id: String) -> MemoryRef {
-    MemoryRef { entity_id, id }
-}
-
-fn owner(entity_id: String) -> OwnerRef {
-    OwnerRef { entity_id }
-}
-
 /// The engine calls one command makes: one, or a batch per chunk of a file seeded or
 /// imported. A value the engine would refuse is refused here with the engine's error (a
 /// `mnemo_core::Error` inside the `anyhow::Error`).
@@ -624,24 +588,23 @@ pub fn calls(command: Command) -> Result<Vec<Call>> {
     }
 }
 
-/// The one engine call of a command that makes one.
+/// The one engine call of a command that makes one: its flags written as the call's JSON
+/// arguments (flags not given left out) and parsed as every face parses them, so a bad value
+/// is refused with the engine's own error, named by its argument (`args.limit`).
 fn call(command: Command) -> Result<Call> {
-    Ok(match command {
+    let (method, args) = match command {
         Command::Remember {
             entity,
             text,
             session,
             agent,
             source_ref,
-        } => Call::Remember(RememberArgs {
-            entity_id: entity,
-            content: text,
-            session_id: session,
-            agent_id: agent,
-            source_ref,
-            ..Default::default()
-        }),
-        Command::Extract { text } => Call::Extract(ExtractArgs { content: text }),
+        } => (
+            "remember",
+            json!({"entity_id": entity, "content": text, "session_id": session,
+                   "agent_id": agent, "source_ref": source_ref}),
+        ),
+        Command::Extract { text } => ("extract", json!({ "content": text })),
         Command::Seed {
             entity,
             content,
@@ -655,18 +618,11 @@ fn call(command: Command) -> Result<Call> {
             let (Some(entity), Some(content)) = (entity, content) else {
                 bail!("seed needs --entity and a content, or --file");
             };
-            Call::Seed(SeedArgs {
-                items: vec![NewMemory {
-                    entity_id: entity,
-                    content,
-                    memory_type: opt("type", memory_type.as_deref())?,
-                    importance,
-                    tags,
-                    pinned,
-                    expires_at: expires.as_deref().map(parse_now).transpose()?,
-                    ..Default::default()
-                }],
-            })
+            let expires_at = expires.as_deref().map(parse_now).transpose()?;
+            let item = given(json!({"entity_id": entity, "content": content,
+                "type": memory_type, "importance": importance, "tags": tags, "pinned": pinned,
+                "expires_at": expires_at}));
+            ("seed", json!({ "items": [item] }))
         }
         Command::Search {
             entity,
@@ -675,30 +631,23 @@ fn call(command: Command) -> Result<Call> {
             mode,
             types,
             include_archived,
-        } => Call::Search(SearchRequest {
-            entity_id: entity,
-            query,
-            limit,
-            mode: opt("mode", mode.as_deref())?.unwrap_or_default(),
-            types: values("types", &types)?,
-            include_archived,
-            ..Default::default()
-        }),
-        Command::Get { entity, id } => Call::Get(memory_ref(entity, id)),
+        } => (
+            "search",
+            json!({"entity_id": entity, "query": query, "limit": limit, "mode": mode,
+                   "types": types, "include_archived": include_archived}),
+        ),
+        Command::Get { entity, id } => ("get", memory_ref(entity, id)),
         Command::List {
             entity,
             limit,
             offset,
             states,
             types,
-        } => Call::List(ListRequest {
-            entity_id: entity,
-            limit,
-            offset,
-            states: values("states", &states)?,
-            types: values("types", &types)?,
-            ..Default::default()
-        }),
+        } => (
+            "list",
+            json!({"entity_id": entity, "limit": limit, "offset": offset, "states": states,
+                   "types": types}),
+        ),
         Command::Update {
             entity,
             id,
@@ -706,39 +655,33 @@ fn call(command: Command) -> Result<Call> {
             memory_type,
             importance,
             tags,
-        } => Call::Update(UpdateArgs {
-            entity_id: entity,
-            id,
-            patch: MemoryPatch {
-                content,
-                memory_type: opt("type", memory_type.as_deref())?,
-                importance,
-                tags,
-                ..Default::default()
-            },
-        }),
-        Command::Forget { entity, id } => Call::Forget(memory_ref(entity, id)),
-        Command::Reinforce { entity, id } => Call::Reinforce(memory_ref(entity, id)),
-        Command::Demote { entity, id } => Call::Demote(memory_ref(entity, id)),
-        Command::Pin { entity, id, off } => Call::Pin(PinArgs {
-            entity_id: entity,
-            id,
-            pinned: !off,
-        }),
+        } => {
+            let patch = given(json!({"content": content, "type": memory_type,
+                "importance": importance, "tags": tags}));
+            (
+                "update",
+                json!({"entity_id": entity, "id": id, "patch": patch}),
+            )
+        }
+        Command::Forget { entity, id } => ("forget", memory_ref(entity, id)),
+        Command::Reinforce { entity, id } => ("reinforce", memory_ref(entity, id)),
+        Command::Demote { entity, id } => ("demote", memory_ref(entity, id)),
+        Command::Pin { entity, id, off } => (
+            "pin",
+            json!({"entity_id": entity, "id": id, "pinned": !off}),
+        ),
         Command::Status {
             entity,
             id,
             status,
             reason,
-        } => Call::SetStatus(SetStatusArgs {
-            entity_id: entity,
-            id,
-            status: value("status", &status)?,
-            reason,
-        }),
-        Command::History { entity, id } => Call::StatusHistory(memory_ref(entity, id)),
-        Command::Stats { entity } => Call::Stats(owner(entity)),
-        Command::Scheduled { entity } => Call::Scheduled(owner(entity)),
+        } => (
+            "set_status",
+            json!({"entity_id": entity, "id": id, "status": status, "reason": reason}),
+        ),
+        Command::History { entity, id } => ("status_history", memory_ref(entity, id)),
+        Command::Stats { entity } => ("stats", owner(entity)),
+        Command::Scheduled { entity } => ("scheduled", owner(entity)),
         Command::Heartbeat {
             entity,
             autonomy,
@@ -747,63 +690,64 @@ fn call(command: Command) -> Result<Call> {
             in_conversation,
             dry_run,
             query,
-        } => heartbeat(HeartbeatRequest {
-            entity_id: entity,
-            autonomy: opt("autonomy", autonomy.as_deref())?,
-            utc_offset_minutes: utc_offset,
-            deadline_window,
-            in_conversation,
-            dry_run,
-            query,
-            ..Default::default()
-        }),
+        } => (
+            // The context for a query when one is given, else a check.
+            if query.is_some() {
+                "heartbeat_context"
+            } else {
+                "heartbeat_check"
+            },
+            json!({"entity_id": entity, "autonomy": autonomy, "utc_offset_minutes": utc_offset,
+                   "deadline_window": deadline_window, "in_conversation": in_conversation,
+                   "dry_run": dry_run, "query": query}),
+        ),
         Command::Message {
             entity,
             role,
             act,
             session,
             text,
-        } => Call::RecordMessage(RecordMessage {
-            entity_id: entity,
-            role: Some(value("role", &role)?),
-            content: text,
-            act_id: act,
-            session_id: session,
-        }),
+        } => (
+            "record_message",
+            json!({"entity_id": entity, "role": role, "content": text, "act_id": act,
+                   "session_id": session}),
+        ),
         Command::Schedule { action } => schedule(action),
         Command::Conflicts {
             entity,
             open,
             resolved,
             limit,
-        } => Call::Conflicts(ConflictsRequest {
-            entity_id: entity,
-            status: conflict_status(open, resolved),
-            limit,
-        }),
+        } => {
+            // `--open` wins; all conflicts without either.
+            let status = match (open, resolved) {
+                (true, _) => Some("open"),
+                (_, true) => Some("resolved"),
+                _ => None,
+            };
+            (
+                "conflicts",
+                json!({"entity_id": entity, "status": status, "limit": limit}),
+            )
+        }
         Command::Resolve {
             entity,
             id,
             resolution,
             reason,
-        } => Call::ResolveConflict(ResolveRequest {
-            entity_id: entity,
-            id,
-            resolution: value("resolution", &resolution)?,
-            reason,
-        }),
+        } => (
+            "resolve_conflict",
+            json!({"entity_id": entity, "id": id, "resolution": resolution, "reason": reason}),
+        ),
         Command::Entities {
             entity,
             types,
             query,
             limit,
-        } => Call::Entities(EntitiesRequest {
-            entity_id: entity,
-            types: values("types", &types)?,
-            query,
-            limit,
-            ..Default::default()
-        }),
+        } => (
+            "entities",
+            json!({"entity_id": entity, "types": types, "query": query, "limit": limit}),
+        ),
         Command::Relationships {
             entity,
             of,
@@ -811,41 +755,33 @@ fn call(command: Command) -> Result<Call> {
             min_strength,
             stated_only,
             limit,
-        } => Call::Relationships(RelationshipsRequest {
-            entity_id: entity,
-            entity: of,
-            relations: values("relations", &relations)?,
-            min_strength,
-            stated_only,
-            limit,
-        }),
+        } => (
+            "relationships",
+            json!({"entity_id": entity, "entity": of, "relations": relations,
+                   "min_strength": min_strength, "stated_only": stated_only, "limit": limit}),
+        ),
         Command::Traverse {
             entity,
             from,
             depth,
             relations,
-        } => Call::Traverse(TraverseRequest {
-            entity_id: entity,
-            from,
-            depth,
-            relations: values("relations", &relations)?,
-            ..Default::default()
-        }),
+        } => (
+            "traverse",
+            json!({"entity_id": entity, "from": from, "depth": depth, "relations": relations}),
+        ),
         Command::Path {
             entity,
             from,
             to,
             max_depth,
-        } => Call::Path(PathRequest {
-            entity_id: entity,
-            from,
-            to,
-            max_depth,
-        }),
-        Command::Maintain => Call::Maintain(NoArgs {}),
-        Command::Consolidate => Call::Consolidate(NoArgs {}),
-        Command::Reembed { model } => Call::Reembed(ReembedRequest { model }),
-        Command::Export { entity } => Call::Export(owner(entity)),
+        } => (
+            "path",
+            json!({"entity_id": entity, "from": from, "to": to, "max_depth": max_depth}),
+        ),
+        Command::Maintain => ("maintain", json!({})),
+        Command::Consolidate => ("consolidate", json!({})),
+        Command::Reembed { model } => ("reembed", json!({ "model": model })),
+        Command::Export { entity } => ("export", owner(entity)),
         Command::Import {
             file,
             entity: Some(entity),
@@ -859,7 +795,29 @@ fn call(command: Command) -> Result<Call> {
         | Command::Mcp { .. } => {
             unreachable!("handled by run")
         }
-    })
+    };
+    Ok(Call::parse(method, &given(args))?)
+}
+
+/// The arguments without the flags not given (`null`, an empty list): the call's defaults
+/// stand for them.
+fn given(args: Value) -> Value {
+    match args {
+        Value::Object(map) => Value::Object(
+            map.into_iter()
+                .filter(|(_, v)| !v.is_null() && v.as_array().is_none_or(|a| !a.is_empty()))
+                .collect(),
+        ),
+        other => other,
+    }
+}
+
+fn memory_ref(entity_id: String, id: String) -> Value {
+    json!({ "entity_id": entity_id, "id": id })
+}
+
+fn owner(entity_id: String) -> Value {
+    json!({ "entity_id": entity_id })
 }
 
 /// A `seed --file`: the file's JSONL memories, a call per [`SEED_BATCH`].
@@ -911,7 +869,7 @@ fn import_file(file: &Path) -> Result<Vec<Call>> {
 }
 
 /// An `import --entity`: the markdown notes of a file (or stdin), named for the file.
-fn import_notes(file: &Path, entity: String) -> Result<Call> {
+fn import_notes(file: &Path, entity: String) -> Result<(&'static str, Value)> {
     let markdown = if file.as_os_str() == "-" {
         let mut text = String::new();
         std::io::Read::read_to_string(&mut std::io::stdin().lock(), &mut text)
@@ -925,62 +883,33 @@ fn import_notes(file: &Path, entity: String) -> Result<Call> {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "stdin".into());
-    Ok(Call::ImportNotes(NotesImport {
-        entity_id: entity,
-        markdown,
-        source: Some(source),
-    }))
+    Ok((
+        "import_notes",
+        json!({"entity_id": entity, "markdown": markdown, "source": source}),
+    ))
 }
 
-/// A heartbeat: the context for a query when one is given, else a check.
-fn heartbeat(req: HeartbeatRequest) -> Call {
-    if req.query.is_some() {
-        Call::HeartbeatContext(req)
-    } else {
-        Call::HeartbeatCheck(req)
-    }
-}
-
-/// The call of a `schedule` subcommand.
-fn schedule(action: ScheduleAction) -> Call {
+/// The call of a `schedule` subcommand, with its arguments.
+fn schedule(action: ScheduleAction) -> (&'static str, Value) {
     match action {
-        ScheduleAction::Create { entity, cron, text } => Call::ScheduleCreate(ScheduleCreate {
-            entity_id: entity,
-            content: text,
-            cron_tag: cron,
-        }),
-        ScheduleAction::List { entity, all } => Call::Schedules(SchedulesRequest {
-            entity_id: entity,
-            all,
-        }),
-        ScheduleAction::Ack { entity, id } => Call::ScheduleAck(ScheduleRef {
-            entity_id: entity,
-            id,
-        }),
+        ScheduleAction::Create { entity, cron, text } => (
+            "schedule_create",
+            json!({"entity_id": entity, "content": text, "cron_tag": cron}),
+        ),
+        ScheduleAction::List { entity, all } => {
+            ("schedules", json!({"entity_id": entity, "all": all}))
+        }
+        ScheduleAction::Ack { entity, id } => ("schedule_ack", memory_ref(entity, id)),
         ScheduleAction::Update {
             entity,
             id,
             cron,
             text,
-        } => Call::ScheduleUpdate(ScheduleUpdate {
-            entity_id: entity,
-            id,
-            content: text,
-            cron_tag: cron,
-        }),
-        ScheduleAction::Cancel { entity, id } => Call::ScheduleCancel(ScheduleRef {
-            entity_id: entity,
-            id,
-        }),
-    }
-}
-
-/// The conflicts `--open` or `--resolved` asks for (`--open` wins); all without either.
-fn conflict_status(open: bool, resolved: bool) -> Option<ConflictStatus> {
-    match (open, resolved) {
-        (true, _) => Some(ConflictStatus::Open),
-        (_, true) => Some(ConflictStatus::Resolved),
-        _ => None,
+        } => (
+            "schedule_update",
+            json!({"entity_id": entity, "id": id, "content": text, "cron_tag": cron}),
+        ),
+        ScheduleAction::Cancel { entity, id } => ("schedule_cancel", memory_ref(entity, id)),
     }
 }
 

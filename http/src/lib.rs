@@ -52,8 +52,8 @@ impl Outcome {
     fn failure(self) -> Reply {
         match self {
             Outcome::Refused { code, message } => Reply::error(&code, message),
-            Outcome::Failed(message) => Reply::error("internal_error", message),
-            Outcome::Answer(_) => Reply::error("internal_error", "an answer taken for a failure"),
+            Outcome::Failed(message) => Reply::error("internal", message),
+            Outcome::Answer(_) => Reply::error("internal", "an answer taken for a failure"),
         }
     }
 }
@@ -153,7 +153,7 @@ pub fn handle_now(
              here, poll POST /api/v1/heartbeat/check",
         ),
         // Every step is a ready future, so the first poll finishes.
-        Poll::Pending => Reply::error("internal_error", "the engine did not answer in place"),
+        Poll::Pending => Reply::error("internal", "the engine did not answer in place"),
     }
 }
 
@@ -188,7 +188,7 @@ where
         Ok(answer) => answer,
         Err(e) => {
             return Reply::error(
-                "internal_error",
+                "internal",
                 format!("the engine answered unreadable JSON: {e}"),
             )
         }

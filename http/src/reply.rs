@@ -17,9 +17,8 @@ pub fn status_of(code: &str) -> u16 {
         "body_too_large" => 413,
         "storage_error" | "embedder_error" | "extractor_error" => 500,
         "storage_full" => 507,
-        "internal" => 500,
-        // Faults of the server, not of the request.
-        "internal_error" | "not_configured" => 500,
+        // Faults of the engine or the server, not of the request.
+        "internal" | "not_configured" => 500,
         "not_implemented" => 501,
         "busy" => 503,
         // `invalid_input`, `owner_required`, `unknown_value`, …: the caller's to fix.
@@ -92,7 +91,7 @@ mod tests {
             ("body_too_large", 413),
             ("schema_too_new", 409),
             ("storage_error", 500),
-            ("internal_error", 500),
+            ("internal", 500),
             ("not_implemented", 501),
         ] {
             let reply = Reply::error(code, "why");

@@ -291,9 +291,9 @@ fn an_engine_refusal_takes_the_status_of_its_code_and_a_failure_is_500() {
         (
             Outcome::Failed("the engine has stopped".into()),
             500,
-            "internal_error",
+            "internal",
         ),
-        (Outcome::Answer("not json".into()), 500, "internal_error"),
+        (Outcome::Answer("not json".into()), 500, "internal"),
     ] {
         let (reply, _) = answer(
             &request(

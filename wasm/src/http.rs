@@ -40,7 +40,7 @@ impl Mnemo {
                 }
             }),
             None => Reply::error(
-                "internal_error",
+                "internal",
                 "the HTTP routes need the call schema: call Mnemo.loadSchema(schema.json) first",
             ),
         });

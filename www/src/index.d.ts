@@ -16,7 +16,7 @@ export interface RememberArgs {
    * The piece of conversation, at most 50,000 characters (a chat capture's `User:` /
    * `Assistant:` lines keep only the user's turns). Required unless `messages` is given.
    */
-  content?: string;
+  content?: string | null;
   /**
    * The conversation as role-tagged messages instead of `content` (at least one): only what
    * the user said is remembered.
@@ -707,7 +707,7 @@ export interface RecordMessage {
    */
   entity_id: string;
   /** Who said it: `user` (the owner) or `agent`. */
-  role: MessageRole | null;
+  role: MessageRole;
   /** What was said: not blank, at most 50,000 characters. */
   content: string;
   /** The conversation session (1 to 256 characters of `[A-Za-z0-9_:.-]`; default none). */

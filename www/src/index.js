@@ -71,7 +71,7 @@ class LocalTransport {
       case 'close':
         return this.#store.close();
     }
-    return Promise.reject(coded(`unknown operation ${op}`, 'internal_error'));
+    return Promise.reject(coded(`unknown operation ${op}`, 'internal'));
   }
   terminate() {}
 }

@@ -65,9 +65,8 @@ export interface OpenOptions {
 /** Errors carry the engine's message and a stable machine-readable code. */
 export interface MnemoError extends Error {
   code:
-    | 'internal'
     | 'invalid_input' | 'unknown_value' | 'not_found' | 'dimension_mismatch' | 'non_finite_vector'
     | 'embedder_mismatch' | 'embedder_error' | 'extractor_error' | 'schema_too_new' | 'not_a_store'
     | 'import_error' | 'storage_error' | 'storage_full' | 'storage_unavailable' | 'store_locked'
-    | 'store_moved' | 'closed' | 'worker_error' | 'internal_error' | string;
+    | 'store_moved' | 'closed' | 'worker_error' | 'internal' | string;
 }

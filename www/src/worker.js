@@ -25,7 +25,7 @@ self.onmessage = async ({ data: { id, op, payload } }) => {
     self.postMessage({
       id,
       ok: false,
-      error: { message: e?.message ?? String(e), code: e?.code ?? 'internal_error' },
+      error: { message: e?.message ?? String(e), code: e?.code ?? 'internal' },
     });
   }
 };

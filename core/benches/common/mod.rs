@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use mnemo_core::{
-    Config, Engine, Entropy, ManualClock, NewMemory, Outcome, RecallConfig, SearchRequest,
+    Config, Engine, Entropy, Id, ManualClock, NewMemory, Outcome, RecallConfig, SearchRequest,
     SeededEntropy, SuppliedVectors,
 };
 
@@ -319,10 +319,8 @@ impl Corpus {
         let content =
             format!("{subject} {verb} the {a} {b} and a {c} during the {d} trip (note {i}).");
         NewMemory {
-            entity_id: OWNER.into(),
-            content,
             vector: Some(self.vector(&mut rng, topic)),
-            ..Default::default()
+            ..NewMemory::new(OWNER, &content).expect("a valid owner and content")
         }
     }
 
@@ -340,11 +338,10 @@ impl Corpus {
         let topic = q % TOPICS;
         let (a, b) = (topic_word(&mut rng, topic), topic_word(&mut rng, topic));
         let c = WORDS[rng.below(WORDS.len())];
+        let owner = Id::owner(OWNER).expect("a valid owner");
         SearchRequest {
-            entity_id: OWNER.into(),
-            query: format!("what was said on {a} {b} {c}?"),
             vector: Some(self.vector(&mut rng, topic)),
-            ..Default::default()
+            ..SearchRequest::new(owner, format!("what was said on {a} {b} {c}?"))
         }
     }
 

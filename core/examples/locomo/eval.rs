@@ -9,8 +9,8 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use mnemo_core::{
-    Config, Engine, HashEmbedder, ManualClock, Millis, NewMemory, Outcome, RankMode,
-    RememberOptions, SearchRequest, SkipReason, SuppliedVectors, DAY_MS,
+    Config, Content, Engine, HashEmbedder, Id, Limit, ManualClock, Millis, NewMemory, Outcome,
+    RankMode, RememberOptions, SearchRequest, SkipReason, SourceRef, SuppliedVectors, DAY_MS,
 };
 use serde_json::{json, Value};
 
@@ -275,6 +275,7 @@ pub fn evaluate(opts: &Options) -> Result<Report, String> {
         let owner = conv["sample_id"]
             .as_str()
             .ok_or("conversation without sample_id")?;
+        let owner_id = Id::owner(owner).map_err(|e| e.to_string())?;
         let c = &conv["conversation"];
         let mut sessions: Vec<(u32, &Vec<Value>, Millis)> = Vec::new();
         for (k, v) in c.as_object().ok_or("conversation is not an object")? {
@@ -323,13 +324,14 @@ pub fn evaluate(opts: &Options) -> Result<Report, String> {
                 };
                 turn_ids.insert(dia_id.to_string());
                 dia.push(dia_id.to_string());
+                let content = Content::parse("content", &content).map_err(|e| e.to_string())?;
+                let session_id = Id::parse("session_id", &format!("session-{session}"))
+                    .map_err(|e| e.to_string())?;
                 batch.push(NewMemory {
-                    entity_id: owner.into(),
-                    content,
-                    source_ref: Some(dia_id.into()),
-                    session_id: Some(format!("session-{session}")),
+                    source_ref: Some(SourceRef::parse(dia_id).map_err(|e| e.to_string())?),
+                    session_id: Some(session_id),
                     vector,
-                    ..Default::default()
+                    ..NewMemory::of(owner_id.clone(), content)
                 });
             }
             // Each outcome with the turn it came from.
@@ -421,12 +423,10 @@ pub fn evaluate(opts: &Options) -> Result<Report, String> {
                 None => None,
             };
             let req = SearchRequest {
-                entity_id: owner.into(),
-                query: question.into(),
                 vector,
-                limit: Some(10),
+                limit: Some(Limit::new(10).map_err(|e| e.to_string())?),
                 mode,
-                ..Default::default()
+                ..SearchRequest::new(owner_id.clone(), question)
             };
             let hits = engine.search(&req).map_err(|e| e.to_string())?;
             // What the search recorded (accesses, co-recalls) is written, as an agent's next

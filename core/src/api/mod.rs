@@ -27,6 +27,7 @@ use crate::engine::{EmbedRequest, Embeddings, Engine, ReembedReport, ReembedRequ
 use crate::error::{Error, Result};
 use crate::export::ImportReport;
 use crate::extract::{ChatMessage, Extracted};
+use crate::field::{Content, Id, Owner, Reason, SourceRef};
 use crate::graph::{
     EntitiesRequest, Entity, GraphPath, PathRequest, Relationship, RelationshipsRequest, Traversal,
     TraverseRequest,
@@ -246,7 +247,7 @@ calls! {
     write Pin("pin", PinArgs) -> Memory => |e, a| e.pin(&a.entity_id, &a.id, a.pinned);
     /// Changes a memory's validity status, with the reason in its history.
     write SetStatus("set_status", SetStatusArgs) -> Memory =>
-        |e, a| e.set_status(&a.entity_id, &a.id, a.status, &a.reason);
+        |e, a| e.set_status(&a.entity_id, &a.id, a.status, a.reason.as_str());
     /// A memory's status changes, oldest first.
     read StatusHistory("status_history", MemoryRef) -> Vec<StatusChange> =>
         |e, a| e.status_history(&a.entity_id, &a.id);
@@ -332,18 +333,16 @@ calls! {
 }
 
 /// Arguments of `remember`: a piece of conversation, or what a host extractor found in it.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(default, deny_unknown_fields)]
-#[schemars(extend("required" = ["entity_id"]))]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct RememberArgs {
     /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
     /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
-    #[schemars(pattern(crate::field::ID_PATTERN))]
-    pub entity_id: String,
+    pub entity_id: Owner,
     /// The piece of conversation, at most 50,000 characters (a chat capture's `User:` /
     /// `Assistant:` lines keep only the user's turns). Required unless `messages` is given.
-    #[schemars(length(max = crate::field::MAX_CONTENT_CHARS))]
-    pub content: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub content: Option<Content>,
     /// The conversation as role-tagged messages instead of `content` (at least one): only what
     /// the user said is remembered.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -360,23 +359,19 @@ pub struct RememberArgs {
     /// The agent that took part, stored with each memory (1 to 256 characters of `[A-Za-z0-9_:.-]`;
     /// default none).
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schemars(pattern(crate::field::ID_PATTERN))]
-    pub agent_id: Option<String>,
+    pub agent_id: Option<Id>,
     /// The conversation session, stored with each memory; memories of one session lend each other
     /// relevance in search (1 to 256 characters of `[A-Za-z0-9_:.-]`; default none).
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schemars(pattern(crate::field::ID_PATTERN))]
-    pub session_id: Option<String>,
+    pub session_id: Option<Id>,
     /// Where the conversation came from (a message id, a document and chunk): 1 to 1,024
     /// characters, stored with each memory (default none).
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schemars(length(min = 1, max = crate::field::MAX_SOURCE_REF_CHARS))]
-    pub source_ref: Option<String>,
+    pub source_ref: Option<SourceRef>,
     /// The team the memories are shared with, stored with them (1 to 256 characters of
     /// `[A-Za-z0-9_:.-]`; default none).
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schemars(pattern(crate::field::ID_PATTERN))]
-    pub team_id: Option<String>,
+    pub team_id: Option<Id>,
     /// Who besides the owner's agent may see them (default private).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub visibility: Option<Visibility>,
@@ -386,6 +381,23 @@ pub struct RememberArgs {
 }
 
 impl RememberArgs {
+    /// `owner`'s piece of conversation `content`, every option left to its default.
+    pub fn new(owner: Owner, content: Content) -> RememberArgs {
+        RememberArgs {
+            entity_id: owner,
+            content: Some(content),
+            messages: None,
+            extracted: None,
+            llm_output: None,
+            agent_id: None,
+            session_id: None,
+            source_ref: None,
+            team_id: None,
+            visibility: None,
+            source: None,
+        }
+    }
+
     fn options(&self) -> RememberOptions {
         RememberOptions {
             agent_id: self.agent_id.clone(),
@@ -399,19 +411,16 @@ impl RememberArgs {
 }
 
 /// Arguments of `extract`.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(default, deny_unknown_fields)]
-#[schemars(extend("required" = ["content"]))]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct ExtractArgs {
     /// The text to extract memories from: not blank, at most 50,000 characters.
-    #[schemars(length(min = 1, max = crate::field::MAX_CONTENT_CHARS))]
-    pub content: String,
+    pub content: Content,
 }
 
 /// Arguments of `seed`.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(default, deny_unknown_fields)]
-#[schemars(extend("required" = ["items"]))]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct SeedArgs {
     /// The memories to store, in order, in one transaction (at most 10,000).
     #[schemars(length(max = crate::write::MAX_BATCH))]
@@ -419,71 +428,58 @@ pub struct SeedArgs {
 }
 
 /// One memory of one owner.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(default, deny_unknown_fields)]
-#[schemars(extend("required" = ["entity_id", "id"]))]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct MemoryRef {
     /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
     /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
-    #[schemars(pattern(crate::field::ID_PATTERN))]
-    pub entity_id: String,
+    pub entity_id: Owner,
     /// The memory's id, as the write that stored it answered: 1 to 256 characters of
     /// `[A-Za-z0-9_:.-]`.
-    #[schemars(pattern(crate::field::ID_PATTERN))]
-    pub id: String,
+    pub id: Id,
 }
 
 /// A memory by its id alone.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(default, deny_unknown_fields)]
-#[schemars(extend("required" = ["id"]))]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct IdRef {
     /// The id of the memory to find the owner of.
-    #[schemars(pattern(crate::field::ID_PATTERN))]
-    pub id: String,
+    pub id: Id,
 }
 
 /// One owner.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(default, deny_unknown_fields)]
-#[schemars(extend("required" = ["entity_id"]))]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct OwnerRef {
     /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
     /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
-    #[schemars(pattern(crate::field::ID_PATTERN))]
-    pub entity_id: String,
+    pub entity_id: Owner,
 }
 
 /// Arguments of `update`.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(default, deny_unknown_fields)]
-#[schemars(extend("required" = ["entity_id", "id", "patch"]))]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct UpdateArgs {
     /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
     /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
-    #[schemars(pattern(crate::field::ID_PATTERN))]
-    pub entity_id: String,
+    pub entity_id: Owner,
     /// The memory's id, as the write that stored it answered: 1 to 256 characters of
     /// `[A-Za-z0-9_:.-]`.
-    #[schemars(pattern(crate::field::ID_PATTERN))]
-    pub id: String,
+    pub id: Id,
     /// The changes; fields left out stay as they are.
     pub patch: MemoryPatch,
 }
 
 /// Arguments of `pin`.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(default, deny_unknown_fields)]
-#[schemars(extend("required" = ["entity_id", "id", "pinned"]))]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct PinArgs {
     /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
     /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
-    #[schemars(pattern(crate::field::ID_PATTERN))]
-    pub entity_id: String,
+    pub entity_id: Owner,
     /// The memory's id, as the write that stored it answered: 1 to 256 characters of
     /// `[A-Za-z0-9_:.-]`.
-    #[schemars(pattern(crate::field::ID_PATTERN))]
-    pub id: String,
+    pub id: Id,
     /// True to pin (the memory no longer decays), false to unpin.
     pub pinned: bool,
 }
@@ -494,23 +490,19 @@ pub struct PinArgs {
 pub struct SetStatusArgs {
     /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
     /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
-    #[schemars(pattern(crate::field::ID_PATTERN))]
-    pub entity_id: String,
+    pub entity_id: Owner,
     /// The memory's id, as the write that stored it answered: 1 to 256 characters of
     /// `[A-Za-z0-9_:.-]`.
-    #[schemars(pattern(crate::field::ID_PATTERN))]
-    pub id: String,
+    pub id: Id,
     /// The new validity status; it must differ from the memory's current one.
     pub status: Status,
     /// Why, written to the memory's status history: 1 to 1,000 characters once trimmed.
-    #[schemars(length(min = 1, max = crate::field::MAX_REASON_CHARS))]
-    pub reason: String,
+    pub reason: Reason,
 }
 
 /// Arguments of `import`: JSONL as made by `export`, or plain records.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(default, deny_unknown_fields)]
-#[schemars(extend("required" = ["jsonl"]))]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct ImportArgs {
     /// One JSON record per line: full records as `export` writes them, or plain records
     /// (`entity_id`, `content` and optional fields as in `seed`).
@@ -565,28 +557,41 @@ impl Engine {
     /// host already extracted, or with an LLM's answer to check.
     pub(crate) fn remember_args(&mut self, mut args: RememberArgs) -> Result<WriteReport> {
         let options = args.options();
-        if let Some(messages) = args.messages.take() {
-            if !args.content.is_empty() {
+        let content = match (args.content.take(), args.messages.take()) {
+            (Some(_), Some(_)) => {
                 return Err(Error::invalid(
                     "messages",
                     "give the conversation as content or as messages, not both",
-                ));
+                ))
             }
-            args.content = crate::extract::transcript(&messages)?;
-        }
-        match (args.extracted.take(), args.llm_output.take()) {
-            (Some(_), Some(_)) => Err(Error::invalid(
+            (Some(content), None) => Some(content),
+            (None, Some(messages)) => Some(Content::parse(
+                "messages",
+                &crate::extract::transcript(&messages)?,
+            )?),
+            (None, None) => None,
+        };
+        let owner = &args.entity_id;
+        match (args.extracted.take(), args.llm_output.take(), content) {
+            (Some(_), Some(_), _) => Err(Error::invalid(
                 "args",
                 "give either extracted memories or an LLM's answer, not both",
             )),
-            (Some(x), None) => self.remember_extracted(&args.entity_id, x, options),
-            (None, Some(answer)) => self.remember_by(
-                &args.entity_id,
-                &args.content,
-                options,
-                |_, content, now| crate::extract::from_answer(&answer, content, now),
-            ),
-            (None, None) => self.remember(&args.entity_id, &args.content, options),
+            (Some(x), None, _) => self.remember_found(owner, x, options),
+            (None, _, None) => Err(Error::invalid(
+                "content",
+                "is required (or messages, or extracted memories)",
+            )),
+            (None, Some(answer), Some(content)) => {
+                self.remember_by(owner, &content, options, |_, content, now| {
+                    crate::extract::from_answer(&answer, content, now)
+                })
+            }
+            (None, None, Some(content)) => {
+                self.remember_by(owner, &content, options, |x, content, now| {
+                    x.extraction(content, now)
+                })
+            }
         }
     }
 

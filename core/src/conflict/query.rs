@@ -7,7 +7,7 @@ use super::sql::{self, ConflictRow};
 use super::{ConflictKind, ConflictMode, ConflictStatus, Resolution};
 use crate::clock::Millis;
 use crate::error::{Error, Result};
-use crate::field::{Id, Owner, Reason};
+use crate::field::{Id, Limit, Owner, Reason};
 use crate::store::{Tx, View};
 
 /// Default page size of `conflicts`.
@@ -62,19 +62,16 @@ impl From<ConflictRow> for Conflict {
 }
 
 /// Filters for [`Engine::conflicts`](crate::Engine::conflicts).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(default, deny_unknown_fields)]
-#[schemars(extend("required" = ["entity_id"]))]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct ConflictsRequest {
     /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
     /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
-    #[schemars(pattern(crate::field::ID_PATTERN))]
-    pub entity_id: String,
+    pub entity_id: Owner,
     /// Only open (or only resolved) conflicts.
     pub status: Option<ConflictStatus>,
     /// At most this many, newest first, 1 to 1,000 (default 50).
-    #[schemars(range(min = 1, max = crate::field::MAX_LIMIT))]
-    pub limit: Option<usize>,
+    pub limit: Option<Limit>,
 }
 
 /// A decision on an open conflict, for [`Engine::resolve_conflict`](crate::Engine::resolve_conflict).
@@ -83,18 +80,15 @@ pub struct ConflictsRequest {
 pub struct ResolveRequest {
     /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
     /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
-    #[schemars(pattern(crate::field::ID_PATTERN))]
-    pub entity_id: String,
+    pub entity_id: Owner,
     /// The conflict's id, as `conflicts` lists it.
-    #[schemars(pattern(crate::field::ID_PATTERN))]
-    pub id: String,
+    pub id: Id,
     /// Which statement stands.
     pub resolution: Resolution,
     /// Why, written to the memories' status history: 1 to 1,000 characters once trimmed (default
     /// "resolved by the user").
     #[serde(default)]
-    #[schemars(length(min = 1, max = crate::field::MAX_REASON_CHARS))]
-    pub reason: Option<String>,
+    pub reason: Option<Reason>,
 }
 
 /// An owner's conflicts, newest first.

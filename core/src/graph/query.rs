@@ -61,65 +61,102 @@ pub struct Relationship {
 }
 
 /// Filters and paging for [`Engine::entities`](crate::Engine::entities).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(default, deny_unknown_fields)]
-#[schemars(extend("required" = ["entity_id"]))]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct EntitiesRequest {
     /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
     /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
-    #[schemars(pattern(crate::field::ID_PATTERN))]
-    pub entity_id: String,
+    pub entity_id: Owner,
     /// Only these types (any when empty).
+    #[serde(default)]
     pub types: Vec<EntityType>,
     /// Only entities with a name or alias containing this (case-insensitive).
     pub query: Option<String>,
     /// Page size, 1 to 1,000 (default 50).
-    #[schemars(range(min = 1, max = crate::field::MAX_LIMIT))]
-    pub limit: Option<usize>,
+    pub limit: Option<Limit>,
     /// Entities to skip before the page starts (default 0).
+    #[serde(default)]
     pub offset: usize,
 }
 
+impl EntitiesRequest {
+    /// `owner`'s entities, every filter left to its default.
+    pub fn new(owner: Owner) -> EntitiesRequest {
+        EntitiesRequest {
+            entity_id: owner,
+            types: Vec::new(),
+            query: None,
+            limit: None,
+            offset: 0,
+        }
+    }
+}
+
 /// Filters for [`Engine::relationships`](crate::Engine::relationships).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(default, deny_unknown_fields)]
-#[schemars(extend("required" = ["entity_id"]))]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct RelationshipsRequest {
     /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
     /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
-    #[schemars(pattern(crate::field::ID_PATTERN))]
-    pub entity_id: String,
+    pub entity_id: Owner,
     /// Only relationships touching this entity (a name or alias).
     pub entity: Option<String>,
     /// Only these relations (any when empty).
+    #[serde(default)]
     pub relations: Vec<Relation>,
     /// Drop relationships weaker than this (strength is 0 to 1; default none dropped).
     pub min_strength: Option<f64>,
     /// Leave out inferred reverse edges.
+    #[serde(default)]
     pub stated_only: bool,
     /// At most this many, strongest first, 1 to 1,000 (default 50).
-    #[schemars(range(min = 1, max = crate::field::MAX_LIMIT))]
-    pub limit: Option<usize>,
+    pub limit: Option<Limit>,
+}
+
+impl RelationshipsRequest {
+    /// `owner`'s relationships, every filter left to its default.
+    pub fn new(owner: Owner) -> RelationshipsRequest {
+        RelationshipsRequest {
+            entity_id: owner,
+            entity: None,
+            relations: Vec::new(),
+            min_strength: None,
+            stated_only: false,
+            limit: None,
+        }
+    }
 }
 
 /// A breadth-first walk from one entity, for [`Engine::traverse`](crate::Engine::traverse).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(default, deny_unknown_fields)]
-#[schemars(extend("required" = ["entity_id", "from"]))]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct TraverseRequest {
     /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
     /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
-    #[schemars(pattern(crate::field::ID_PATTERN))]
-    pub entity_id: String,
+    pub entity_id: Owner,
     /// Where to start (a name or alias; `user` is the owner).
     pub from: String,
     /// Hops to walk, 1 to 5 (default 2).
     #[schemars(range(min = 1, max = MAX_DEPTH))]
     pub depth: Option<usize>,
     /// Follow only these relations (any when empty).
+    #[serde(default)]
     pub relations: Vec<Relation>,
     /// Follow only relationships at least this strong (strength is 0 to 1; default any).
     pub min_strength: Option<f64>,
+}
+
+impl TraverseRequest {
+    /// A walk of `owner`'s graph from the entity `from`, every option left to its default.
+    pub fn new(owner: Owner, from: impl Into<String>) -> TraverseRequest {
+        TraverseRequest {
+            entity_id: owner,
+            from: from.into(),
+            depth: None,
+            relations: Vec::new(),
+            min_strength: None,
+        }
+    }
 }
 
 /// One entity reached by a traversal.
@@ -144,14 +181,12 @@ pub struct Traversal {
 }
 
 /// The shortest path between two entities, for [`Engine::path`](crate::Engine::path).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(default, deny_unknown_fields)]
-#[schemars(extend("required" = ["entity_id", "from", "to"]))]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct PathRequest {
     /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
     /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
-    #[schemars(pattern(crate::field::ID_PATTERN))]
-    pub entity_id: String,
+    pub entity_id: Owner,
     /// The entity to start from (a name or alias; `user` is the owner).
     pub from: String,
     /// The entity to reach (a name or alias).
@@ -220,7 +255,7 @@ fn relationship(r: RelationRow, now: Millis) -> Relationship {
 
 /// An owner's entities, most mentioned first.
 pub(crate) fn entities(view: &View, owner: &Owner, req: &EntitiesRequest) -> Result<Vec<Entity>> {
-    let limit = Limit::parse(req.limit, DEFAULT_LIMIT)?.get();
+    let limit = Limit::or(req.limit, DEFAULT_LIMIT);
     let q = req.query.as_deref().map(key).filter(|q| !q.is_empty());
     let rows = sql::entities(
         view.conn(),
@@ -250,7 +285,7 @@ pub(crate) fn relationships(
     owner: &Owner,
     req: &RelationshipsRequest,
 ) -> Result<Vec<Relationship>> {
-    let limit = Limit::parse(req.limit, DEFAULT_LIMIT)?.get();
+    let limit = Limit::or(req.limit, DEFAULT_LIMIT);
     let floor = min_strength(req.min_strength)?;
     let pk = match &req.entity {
         Some(name) => Some(entity_named(view, owner, "entity", name)?.pk),

@@ -217,14 +217,12 @@ string_enum! {
 
 /// Arguments of `heartbeat_check` and `heartbeat_context`; unset options take the engine's
 /// `heartbeat` configuration.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(default, deny_unknown_fields)]
-#[schemars(extend("required" = ["entity_id"]))]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct HeartbeatRequest {
     /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
     /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
-    #[schemars(pattern(crate::field::ID_PATTERN))]
-    pub entity_id: String,
+    pub entity_id: Owner,
     /// How freely the agent may speak up (default: the configuration's, `suggest`).
     pub autonomy: Option<Autonomy>,
     /// Whether the owner is in a conversation now; by default, a message under 15 min old.
@@ -241,14 +239,32 @@ pub struct HeartbeatRequest {
     #[schemars(range(min = 1, max = MAX_RESULTS))]
     pub max_results: Option<usize>,
     /// Decide but record nothing (no act, no schedule marked surfaced).
+    #[serde(default)]
     pub dry_run: bool,
     /// `heartbeat_context` only: also search memories for this text, at most 10,000 characters
     /// (default none).
     #[schemars(length(max = crate::recall::MAX_QUERY_CHARS))]
     pub query: Option<String>,
     /// `heartbeat_context` only: how many memories the query returns, 1 to 1,000 (default 5).
-    #[schemars(range(min = 1, max = crate::field::MAX_LIMIT))]
-    pub top_k: Option<usize>,
+    pub top_k: Option<Limit>,
+}
+
+impl HeartbeatRequest {
+    /// A check for `owner` with every option taken from the configuration.
+    pub fn new(owner: Owner) -> HeartbeatRequest {
+        HeartbeatRequest {
+            entity_id: owner,
+            autonomy: None,
+            in_conversation: None,
+            utc_offset_minutes: None,
+            quiet_hours: None,
+            deadline_window: None,
+            max_results: None,
+            dry_run: false,
+            query: None,
+            top_k: None,
+        }
+    }
 }
 
 /// Heartbeat settings (`Config.heartbeat`).
@@ -524,38 +540,31 @@ pub struct HeartbeatContext {
 }
 
 /// A message of the conversation, for [`Engine::record_message`](crate::Engine::record_message).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(default, deny_unknown_fields)]
-#[schemars(extend("required" = ["entity_id", "role", "content"]))]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct RecordMessage {
     /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
     /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
-    #[schemars(pattern(crate::field::ID_PATTERN))]
-    pub entity_id: String,
+    pub entity_id: Owner,
     /// Who said it: `user` (the owner) or `agent`.
-    pub role: Option<MessageRole>,
+    pub role: MessageRole,
     /// What was said: not blank, at most 50,000 characters.
-    #[schemars(length(min = 1, max = crate::field::MAX_CONTENT_CHARS))]
-    pub content: String,
+    pub content: Content,
     /// The conversation session (1 to 256 characters of `[A-Za-z0-9_:.-]`; default none).
-    #[schemars(pattern(crate::field::ID_PATTERN))]
-    pub session_id: Option<String>,
+    pub session_id: Option<Id>,
     /// The act an agent message delivers (`act_id` of a heartbeat report; default none).
-    pub act_id: Option<String>,
+    pub act_id: Option<Id>,
 }
 
 /// Arguments of `messages`: an owner's recorded conversation.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(default, deny_unknown_fields)]
-#[schemars(extend("required" = ["entity_id"]))]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct MessagesRequest {
     /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
     /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
-    #[schemars(pattern(crate::field::ID_PATTERN))]
-    pub entity_id: String,
+    pub entity_id: Owner,
     /// Messages wanted, newest first, 1 to 1,000 (default 50).
-    #[schemars(range(min = 1, max = crate::field::MAX_LIMIT))]
-    pub limit: Option<usize>,
+    pub limit: Option<Limit>,
 }
 
 /// Messages `messages` returns unless asked otherwise.
@@ -563,9 +572,8 @@ const MESSAGES_LIMIT: usize = 50;
 
 /// An owner's recorded messages, both roles, newest first.
 pub(crate) fn messages(view: &View, req: &MessagesRequest) -> Result<Vec<Message>> {
-    let owner = Id::owner(&req.entity_id)?;
-    let limit = Limit::parse(req.limit, MESSAGES_LIMIT)?.get();
-    sql::messages(view.conn(), &owner, None, limit)
+    let limit = Limit::or(req.limit, MESSAGES_LIMIT);
+    sql::messages(view.conn(), &req.entity_id, None, limit)
 }
 
 /// A recorded message.
@@ -657,20 +665,15 @@ pub(crate) fn recent_messages(view: &View, owner: &Owner) -> Result<Vec<Message>
 /// Records a message of the conversation (the owner's or the agent's), so the heartbeat knows
 /// when the owner is talking, answers, or has gone quiet.
 pub(crate) fn record_message(tx: &mut Tx, owner: &Owner, req: &RecordMessage) -> Result<Message> {
-    let role = req
-        .role
-        .ok_or_else(|| Error::invalid("role", "give \"user\" or \"agent\""))?;
-    let content = Content::parse("content", &req.content)?;
-    let session_id = Id::parse_opt("session_id", req.session_id.as_deref())?;
+    let role = req.role;
     if let Some(a) = &req.act_id {
-        let a = Id::parse("act_id", a)?;
         if role != MessageRole::Agent {
             return Err(Error::invalid(
                 "act_id",
                 "only an agent message delivers an act",
             ));
         }
-        if !sql::act_exists(tx.conn(), owner, &a)? {
+        if !sql::act_exists(tx.conn(), owner, a)? {
             return Err(Error::invalid(
                 "act_id",
                 format!("no act {:?} for entity {:?}", a.as_str(), owner.as_str()),
@@ -682,9 +685,9 @@ pub(crate) fn record_message(tx: &mut Tx, owner: &Owner, req: &RecordMessage) ->
     let row = Message {
         id: text::derived_id("msg", &[owner.as_bytes()], &[now, pk]),
         role,
-        content: content.as_str().to_string(),
-        session_id: session_id.map(Into::into),
-        act_id: req.act_id.clone(),
+        content: req.content.as_str().to_string(),
+        session_id: req.session_id.clone().map(Into::into),
+        act_id: req.act_id.clone().map(Into::into),
         at: now,
     };
     sql::prune(tx.conn(), owner, now - KEEP_MS)?;

@@ -9,26 +9,23 @@ use serde::{Deserialize, Serialize};
 use super::{of, Kind};
 use crate::clock::Millis;
 use crate::error::Result;
+use crate::field::{Id, Limit, Owner};
 use crate::graph;
 use crate::links::shared::Shareable;
 use crate::model::Memory;
 use crate::store::memories;
 
 /// Which memory's links to read.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(default, deny_unknown_fields)]
-#[schemars(extend("required" = ["entity_id", "id"]))]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct RelatedRequest {
     /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
     /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
-    #[schemars(pattern(crate::field::ID_PATTERN))]
-    pub entity_id: String,
+    pub entity_id: Owner,
     /// The memory whose links to follow.
-    #[schemars(pattern(crate::field::ID_PATTERN))]
-    pub id: String,
+    pub id: Id,
     /// Memories wanted, 1 to 1,000 (default 10).
-    #[schemars(range(min = 1, max = crate::field::MAX_LIMIT))]
-    pub limit: Option<usize>,
+    pub limit: Option<Limit>,
 }
 
 /// A memory linked to another, and what links them.

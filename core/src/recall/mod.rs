@@ -51,14 +51,13 @@ impl Default for RecallFilter {
 }
 
 /// A search. Only `entity_id` and `query` (or `vector`) are required.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(default, deny_unknown_fields)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 #[schemars(extend("required" = ["entity_id", "query"]))]
 pub struct SearchRequest {
     /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
     /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
-    #[schemars(pattern(crate::field::ID_PATTERN))]
-    pub entity_id: String,
+    pub entity_id: Owner,
     /// What to look for, in words: at most 10,000 characters; may be empty when `vector` is given.
     #[schemars(length(max = MAX_QUERY_CHARS))]
     pub query: String,
@@ -66,22 +65,44 @@ pub struct SearchRequest {
     #[schemars(extend("x-embeds" = "query"))]
     pub vector: Option<Vec<f32>>,
     /// Results wanted, 1 to 1,000 (default 10).
-    #[schemars(range(min = 1, max = crate::field::MAX_LIMIT))]
-    pub limit: Option<usize>,
+    pub limit: Option<Limit>,
     /// How hits are ordered among comparably relevant ones (default balanced).
+    #[serde(default)]
     pub mode: RankMode,
     /// Which kinds of memory may appear (default full_context: every kind).
+    #[serde(default)]
     pub recall: RecallFilter,
     /// Search ARCHIVED memories too (default false: only when the others give too few good
     /// answers).
+    #[serde(default)]
     pub include_archived: bool,
     /// Only these types (any when empty).
+    #[serde(default)]
     pub types: Vec<MemoryType>,
     /// Drop hits whose relevance (`why.relevance`, 0 to 1, comparable across queries) is below this
     /// (default: the configuration's `recall.min_relevance`, 0.1; 0 with `entities`).
     pub min_score: Option<f64>,
     /// Only memories that name one of these entities of the owner's graph (names or aliases).
+    #[serde(default)]
     pub entities: Vec<String>,
+}
+
+impl SearchRequest {
+    /// A search of `owner`'s memories for `query`, every option left to its default.
+    pub fn new(owner: Owner, query: impl Into<String>) -> SearchRequest {
+        SearchRequest {
+            entity_id: owner,
+            query: query.into(),
+            vector: None,
+            limit: None,
+            mode: RankMode::default(),
+            recall: RecallFilter::default(),
+            include_archived: false,
+            types: Vec::new(),
+            min_score: None,
+            entities: Vec::new(),
+        }
+    }
 }
 
 /// One search result and why it ranked there.
@@ -165,7 +186,7 @@ struct Ranked {
 /// Checks a search request's own fields (the owner is checked by the caller); returns its
 /// limit.
 pub(crate) fn check(req: &SearchRequest) -> Result<usize> {
-    let limit = Limit::parse(req.limit, DEFAULT_LIMIT)?.get();
+    let limit = Limit::or(req.limit, DEFAULT_LIMIT);
     let n = req.query.chars().count();
     if n > MAX_QUERY_CHARS {
         return Err(Error::invalid(

@@ -72,17 +72,14 @@ impl From<ScheduleRow> for Schedule {
 }
 
 /// A new schedule, for [`Engine::schedule_create`](crate::Engine::schedule_create).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(default, deny_unknown_fields)]
-#[schemars(extend("required" = ["entity_id", "content", "cron_tag"]))]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct ScheduleCreate {
     /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
     /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
-    #[schemars(pattern(crate::field::ID_PATTERN))]
-    pub entity_id: String,
+    pub entity_id: Owner,
     /// What the schedule is for, stored as a PLAN memory: not blank, at most 50,000 characters.
-    #[schemars(length(min = 1, max = crate::field::MAX_CONTENT_CHARS))]
-    pub content: String,
+    pub content: Content,
     /// When it falls due: `cron:hourly`, `cron:daily[:HH:MM]`, `cron:weekly:DAY:HH:MM`,
     /// `cron:weekdays:HH:MM`, `cron:monthly:D:HH:MM`, `cron:every:<duration>` (1 minute to 366
     /// days) or `cron:once:<RFC 3339 time>` (in the future); times in UTC.
@@ -90,50 +87,42 @@ pub struct ScheduleCreate {
 }
 
 /// Changes to a schedule, for [`Engine::schedule_update`](crate::Engine::schedule_update).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(default, deny_unknown_fields)]
-#[schemars(extend("required" = ["entity_id", "id"]))]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct ScheduleUpdate {
     /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
     /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
-    #[schemars(pattern(crate::field::ID_PATTERN))]
-    pub entity_id: String,
+    pub entity_id: Owner,
     /// The schedule's id (its PLAN memory's).
-    #[schemars(pattern(crate::field::ID_PATTERN))]
-    pub id: String,
+    pub id: Id,
     /// New text: not blank, at most 50,000 characters (default unchanged; give this or `cron_tag`).
-    #[schemars(length(min = 1, max = crate::field::MAX_CONTENT_CHARS))]
-    pub content: Option<String>,
+    pub content: Option<Content>,
     /// A new schedule tag, as `schedule_create` takes it; it falls due from now on (default
     /// unchanged).
     pub cron_tag: Option<String>,
 }
 
 /// Which schedules [`Engine::schedules`](crate::Engine::schedules) lists.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(default, deny_unknown_fields)]
-#[schemars(extend("required" = ["entity_id"]))]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct SchedulesRequest {
     /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
     /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
-    #[schemars(pattern(crate::field::ID_PATTERN))]
-    pub entity_id: String,
+    pub entity_id: Owner,
     /// Done and cancelled schedules too (default false: only active ones).
+    #[serde(default)]
     pub all: bool,
 }
 
 /// One schedule of one owner.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(default, deny_unknown_fields)]
-#[schemars(extend("required" = ["entity_id", "id"]))]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct ScheduleRef {
     /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
     /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
-    #[schemars(pattern(crate::field::ID_PATTERN))]
-    pub entity_id: String,
+    pub entity_id: Owner,
     /// The schedule's id (its PLAN memory's).
-    #[schemars(pattern(crate::field::ID_PATTERN))]
-    pub id: String,
+    pub id: Id,
 }
 
 /// A schedule checked and embedded, ready to store.
@@ -161,12 +150,10 @@ pub(crate) fn prepare(view: &View, req: &ScheduleCreate) -> Result<NewSchedule> 
     let prepared = write::prepare(
         view,
         NewMemory {
-            entity_id: req.entity_id.clone(),
-            content: req.content.clone(),
             memory_type: Some(MemoryType::Plan),
             source: Some(Source::User),
             cron_tag: Some(req.cron_tag.clone()),
-            ..Default::default()
+            ..NewMemory::of(req.entity_id.clone(), req.content.clone())
         }
         .into(),
     )?;

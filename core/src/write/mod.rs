@@ -11,7 +11,7 @@ use crate::conflict::{self, ConflictConfig, ConflictKind, ConflictMode};
 use crate::dedup::{self, DedupConfig, Verdict, SURPRISE_K};
 use crate::error::{Error, Result};
 use crate::extract::Extracted;
-use crate::field::Owner;
+use crate::field::{Content, Id, Owner, Sentiment, SourceRef, Tags, Unit};
 use crate::graph;
 use crate::graph::{EntityMention, RelationMention};
 use crate::model::*;
@@ -30,40 +30,35 @@ pub const MAX_BATCH: usize = 10_000;
 const LOOKAHEAD: usize = 64;
 
 /// A structured memory to store. Only `entity_id` and `content` are required.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(default, deny_unknown_fields)]
-#[schemars(extend("required" = ["entity_id", "content"]))]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct NewMemory {
     /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
     /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
-    #[schemars(pattern(crate::field::ID_PATTERN))]
-    pub entity_id: String,
+    pub entity_id: Owner,
     /// What to remember: not blank, at most 50,000 characters (stored trimmed).
-    #[schemars(length(min = 1, max = crate::field::MAX_CONTENT_CHARS))]
-    pub content: String,
+    pub content: Content,
     /// The memory type, which sets how fast it decays (default EVENT).
-    #[serde(rename = "type")]
+    #[serde(rename = "type", default)]
     pub memory_type: Option<MemoryType>,
     /// What sort of knowledge it is, for recall filters (default fact).
     pub kind: Option<Kind>,
     /// The memory layer (default working; use and time promote it).
     pub layer: Option<Layer>,
     /// How much it matters, 0 to 1 (default 0.5, then adjusted by how surprising it is).
-    #[schemars(range(min = 0, max = 1))]
-    pub importance: Option<f64>,
+    pub importance: Option<Unit>,
     /// How sure the statement is, 0 to 1 (default 1).
-    #[schemars(range(min = 0, max = 1))]
-    pub confidence: Option<f64>,
+    pub confidence: Option<Unit>,
     /// How it feels, from -1 (negative) to 1 (positive) (default 0).
-    #[schemars(range(min = -1, max = 1))]
-    pub sentiment: Option<f64>,
+    pub sentiment: Option<Sentiment>,
     /// Who wrote it, which sets its trust (default agent, trust 0.7).
     pub source: Option<Source>,
     /// Manual tags: at most 64, each 1 to 64 characters once trimmed, duplicates dropped (default
     /// none).
-    #[schemars(length(max = crate::field::MAX_TAGS), inner(length(min = 1, max = crate::field::MAX_TAG_CHARS)))]
-    pub tags: Vec<String>,
+    #[serde(default)]
+    pub tags: Tags,
     /// Pinned memories do not decay (default false).
+    #[serde(default)]
     pub pinned: bool,
     /// When the memory stops being true (a deadline), in milliseconds since the Unix epoch, from
     /// 1973 (an earlier value looks like seconds and is refused) to 9999 (default none).
@@ -75,18 +70,14 @@ pub struct NewMemory {
     pub cron_tag: Option<String>,
     /// Where it came from (a message id, a document and chunk): 1 to 1,024 characters (default
     /// none).
-    #[schemars(length(min = 1, max = crate::field::MAX_SOURCE_REF_CHARS))]
-    pub source_ref: Option<String>,
+    pub source_ref: Option<SourceRef>,
     /// The agent that wrote it (1 to 256 characters of `[A-Za-z0-9_:.-]`; default none).
-    #[schemars(pattern(crate::field::ID_PATTERN))]
-    pub agent_id: Option<String>,
+    pub agent_id: Option<Id>,
     /// The conversation session it belongs to (1 to 256 characters of `[A-Za-z0-9_:.-]`; default
     /// none).
-    #[schemars(pattern(crate::field::ID_PATTERN))]
-    pub session_id: Option<String>,
+    pub session_id: Option<Id>,
     /// The team it is shared with (1 to 256 characters of `[A-Za-z0-9_:.-]`; default none).
-    #[schemars(pattern(crate::field::ID_PATTERN))]
-    pub team_id: Option<String>,
+    pub team_id: Option<Id>,
     /// Who besides the owner's agent may see it (default private).
     pub visibility: Option<Visibility>,
     /// When it was first said, in milliseconds since the Unix epoch (not seconds: times before 1973
@@ -98,18 +89,55 @@ pub struct NewMemory {
     pub vector: Option<Vec<f32>>,
 }
 
+impl NewMemory {
+    /// A memory of `owner` saying `content`, every other field left to its default.
+    pub fn of(owner: Owner, content: Content) -> NewMemory {
+        NewMemory {
+            entity_id: owner,
+            content,
+            memory_type: None,
+            kind: None,
+            layer: None,
+            importance: None,
+            confidence: None,
+            sentiment: None,
+            source: None,
+            tags: Tags::default(),
+            pinned: false,
+            expires_at: None,
+            cron_tag: None,
+            source_ref: None,
+            agent_id: None,
+            session_id: None,
+            team_id: None,
+            visibility: None,
+            created_at: None,
+            vector: None,
+        }
+    }
+
+    /// [`NewMemory::of`] from text: the owner and the content checked, named `entity_id` and
+    /// `content` in the error.
+    pub fn new(entity_id: &str, content: &str) -> Result<NewMemory> {
+        Ok(NewMemory::of(
+            Id::owner(entity_id)?,
+            Content::parse("content", content)?,
+        ))
+    }
+}
+
 /// Context for [`Engine::remember`](crate::Engine::remember).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct RememberOptions {
     /// The agent that took part, stored with each memory (an id; default none).
-    pub agent_id: Option<String>,
+    pub agent_id: Option<Id>,
     /// The conversation session, stored with each memory (an id; default none).
-    pub session_id: Option<String>,
+    pub session_id: Option<Id>,
     /// Where the conversation came from, stored with each memory (default none).
-    pub source_ref: Option<String>,
+    pub source_ref: Option<SourceRef>,
     /// The team the memories are shared with (stored; teams are not enforced in search).
-    pub team_id: Option<String>,
+    pub team_id: Option<Id>,
     /// Who besides the owner's agent may see the memories (default private).
     pub visibility: Option<Visibility>,
     /// Who said it, which sets the memories' trust (default conversation, trust 0.6).
@@ -254,37 +282,43 @@ impl From<NewMemory> for Input {
     }
 }
 
-/// The inputs for what an extractor found in one piece of conversation.
+/// The inputs for what an extractor found in one piece of conversation, each checked as a
+/// caller's memory is (an extractor's or a host's output is named by its place,
+/// `memories[2].content`).
 pub(crate) fn from_extracted(
     owner: &Owner,
     extracted: Vec<Extracted>,
     opts: &RememberOptions,
-) -> Vec<Input> {
+) -> Result<Vec<Input>> {
     extracted
         .into_iter()
-        .map(|x| Input {
-            memory: NewMemory {
-                entity_id: owner.to_string(),
-                content: x.content,
-                memory_type: Some(x.memory_type),
-                kind: Some(x.kind),
-                importance: Some(x.importance),
-                confidence: Some(x.confidence),
-                sentiment: Some(x.sentiment),
-                source: Some(opts.source.unwrap_or(Source::Conversation)),
-                expires_at: x.expires_at,
-                source_ref: opts.source_ref.clone(),
-                agent_id: opts.agent_id.clone(),
-                session_id: opts.session_id.clone(),
-                team_id: opts.team_id.clone(),
-                visibility: opts.visibility,
-                vector: x.vector,
-                ..Default::default()
-            },
-            auto_tags: x.tags,
-            entities: x.entities,
-            relationships: x.relationships,
-            conflicts: true,
+        .enumerate()
+        .map(|(i, x)| {
+            let input = || -> Result<Input> {
+                Ok(Input {
+                    memory: NewMemory {
+                        memory_type: Some(x.memory_type),
+                        kind: Some(x.kind),
+                        importance: Some(Unit::parse("importance", x.importance)?),
+                        confidence: Some(Unit::parse("confidence", x.confidence)?),
+                        sentiment: Some(Sentiment::parse(x.sentiment)?),
+                        source: Some(opts.source.unwrap_or(Source::Conversation)),
+                        expires_at: x.expires_at,
+                        source_ref: opts.source_ref.clone(),
+                        agent_id: opts.agent_id.clone(),
+                        session_id: opts.session_id.clone(),
+                        team_id: opts.team_id.clone(),
+                        visibility: opts.visibility,
+                        vector: x.vector,
+                        ..NewMemory::of(owner.clone(), Content::parse("content", &x.content)?)
+                    },
+                    auto_tags: Tags::parse("extracted tags", &x.tags)?.into_vec(),
+                    entities: x.entities,
+                    relationships: x.relationships,
+                    conflicts: true,
+                })
+            };
+            input().map_err(|e| e.within(&format!("memories[{i}]")))
         })
         .collect()
 }

@@ -3,7 +3,7 @@
 use super::Input;
 use crate::clock::check_record_time;
 use crate::error::{Error, Result};
-use crate::field::{Content, Id, Sentiment, SourceRef, Tags, Unit};
+use crate::field::{Sentiment, SourceRef, Unit};
 use crate::graph;
 use crate::graph::{EntityMention, RelationMention};
 use crate::model::*;
@@ -36,15 +36,6 @@ pub(crate) fn prepare(view: &View, input: Input) -> Result<Prepared> {
         conflicts,
     } = input;
     graph::check(&entities, &relationships)?;
-    let owner = Id::owner(&n.entity_id)?;
-    let content = Content::parse("content", &n.content)?;
-    let agent_id = Id::parse_opt("agent_id", n.agent_id.as_deref())?;
-    let session_id = Id::parse_opt("session_id", n.session_id.as_deref())?;
-    let team_id = Id::parse_opt("team_id", n.team_id.as_deref())?;
-    let importance = Unit::parse_opt("importance", n.importance)?;
-    let confidence = Unit::parse_opt("confidence", n.confidence)?;
-    let sentiment = n.sentiment.map(Sentiment::parse).transpose()?;
-    let source_ref = n.source_ref.as_deref().map(SourceRef::parse).transpose()?;
     if let Some(c) = &n.cron_tag {
         if !c.starts_with("cron:") || c.chars().count() > MAX_CRON_TAG_CHARS {
             return Err(Error::invalid(
@@ -56,15 +47,14 @@ pub(crate) fn prepare(view: &View, input: Input) -> Result<Prepared> {
     if let Some(t) = n.expires_at {
         check_record_time("expires_at", t)?;
     }
-    let manual_tags = Tags::parse("tags", &n.tags)?.into_vec();
-    let auto_tags: Vec<String> = Tags::parse("extracted tags", &auto_tags)?
-        .into_vec()
+    let manual_tags = n.tags.into_vec();
+    let auto_tags: Vec<String> = auto_tags
         .into_iter()
         .filter(|t| !manual_tags.contains(t))
         .collect();
-    let vector = view.vector_for(&content, n.vector.as_deref())?;
+    let vector = view.vector_for(&n.content, n.vector.as_deref())?;
     let source = n.source.unwrap_or(Source::Agent);
-    let content = content.trim().to_string();
+    let content = n.content.trim().to_string();
     let now = view.now()?;
     let created_at = match n.created_at {
         Some(t) => {
@@ -79,10 +69,10 @@ pub(crate) fn prepare(view: &View, input: Input) -> Result<Prepared> {
     Ok(Prepared {
         memory: Memory {
             id: String::new(),
-            entity_id: owner.into(),
-            agent_id: agent_id.map(Into::into),
-            session_id: session_id.map(Into::into),
-            team_id: team_id.map(Into::into),
+            entity_id: n.entity_id.into(),
+            agent_id: n.agent_id.map(Into::into),
+            session_id: n.session_id.map(Into::into),
+            team_id: n.team_id.map(Into::into),
             visibility: n.visibility.unwrap_or(Visibility::Private),
             content_hash: text::content_hash(&content),
             content,
@@ -92,9 +82,9 @@ pub(crate) fn prepare(view: &View, input: Input) -> Result<Prepared> {
             state: State::Active,
             status: Status::Active,
             tier: Tier::Hot,
-            importance: importance.map_or(0.5, Unit::get),
-            confidence: confidence.map_or(1.0, Unit::get),
-            sentiment: sentiment.map_or(0.0, Sentiment::get),
+            importance: n.importance.map_or(0.5, Unit::get),
+            confidence: n.confidence.map_or(1.0, Unit::get),
+            sentiment: n.sentiment.map_or(0.0, Sentiment::get),
             source,
             trust: source.trust(),
             access_count: 0,
@@ -105,7 +95,7 @@ pub(crate) fn prepare(view: &View, input: Input) -> Result<Prepared> {
             auto_tags,
             expires_at: n.expires_at,
             cron_tag: n.cron_tag,
-            source_ref: source_ref.map(SourceRef::into_string),
+            source_ref: n.source_ref.map(SourceRef::into_string),
             surprise: None,
             merged_into: None,
             created_at,

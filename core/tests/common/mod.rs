@@ -79,11 +79,43 @@ pub fn at_cosine(c: f32) -> Vec<f32> {
 
 /// A memory for `owner` with `content`.
 pub fn mem(owner: &str, content: &str) -> NewMemory {
-    NewMemory {
-        entity_id: owner.into(),
-        content: content.into(),
-        ..Default::default()
-    }
+    NewMemory::new(owner, content).expect("a valid owner and content")
+}
+
+/// `id` as a checked id (an owner, a memory, an agent…).
+pub fn id(id: &str) -> Id {
+    id.parse().expect("a valid id")
+}
+
+/// `n` as a checked limit.
+pub fn limit(n: usize) -> Option<Limit> {
+    Some(Limit::new(n).expect("a limit in range"))
+}
+
+/// `v` as a checked score between 0 and 1 (an importance, a confidence).
+pub fn unit(v: f64) -> Unit {
+    Unit::parse("unit", v).expect("a number between 0 and 1")
+}
+
+/// `t` as checked tags.
+pub fn tags(t: &[&str]) -> Tags {
+    let t: Vec<String> = t.iter().map(|t| t.to_string()).collect();
+    Tags::parse("tags", &t).expect("valid tags")
+}
+
+/// `text` as checked content.
+pub fn content(text: &str) -> Content {
+    Content::parse("content", text).expect("valid content")
+}
+
+/// The message of the error `method` answers to the JSON `args`, which must be a refusal of
+/// invalid input (what every face sends goes this way).
+pub fn refused(e: &mut Engine, method: &str, args: &str) -> String {
+    let err = e
+        .call_json(method, args)
+        .expect_err(&format!("{method} {args} must be refused"));
+    assert_eq!(err.code(), "invalid_input", "{method} {args}: {err}");
+    err.to_string()
 }
 
 /// A memory with a supplied vector.
@@ -102,12 +134,8 @@ pub fn seed_one(e: &mut Engine, m: NewMemory) -> String {
 
 /// A search of `owner` for `query` with defaults.
 pub fn search(e: &mut Engine, owner: &str, query: &str) -> Vec<SearchHit> {
-    e.search(&SearchRequest {
-        entity_id: owner.into(),
-        query: query.into(),
-        ..Default::default()
-    })
-    .expect("search")
+    e.search(&SearchRequest::new(id(owner), query))
+        .expect("search")
 }
 
 /// Ids of hits, in order.
@@ -127,10 +155,9 @@ pub fn snapshot(e: &mut Engine, owner: &str) -> String {
 /// Every memory of `owner` in any state (deleted ones too), newest first. Not an access.
 pub fn all_states(e: &mut Engine, owner: &str) -> Vec<Memory> {
     let req = ListRequest {
-        entity_id: owner.into(),
         states: State::ALL.to_vec(),
-        limit: Some(1000),
-        ..Default::default()
+        limit: limit(1000),
+        ..ListRequest::new(id(owner))
     };
     e.list(&req).expect("list").memories
 }

@@ -7,6 +7,7 @@ use mnemo_core::api::{
     SetStatusArgs, UpdateArgs,
 };
 use mnemo_core::*;
+use serde_json::json;
 
 use super::exports::mnemo::engine::engine::Error;
 use super::{Clock, Options, Runtime};
@@ -64,17 +65,30 @@ fn code(rt: &mut Runtime, call: Call) -> String {
 }
 
 fn mem(owner: &str, content: &str) -> NewMemory {
-    NewMemory {
-        entity_id: owner.into(),
-        content: content.into(),
-        ..Default::default()
-    }
+    NewMemory::new(owner, content).expect("a valid memory")
+}
+
+fn to_id(id: &str) -> Id {
+    id.parse().expect("a valid id")
+}
+
+fn text(text: &str) -> Content {
+    Content::parse("content", text).expect("valid content")
+}
+
+fn unit(v: f64) -> Unit {
+    Unit::parse("importance", v).expect("a number from 0 to 1")
+}
+
+fn tags(tags: &[&str]) -> Tags {
+    let tags: Vec<String> = tags.iter().map(|t| t.to_string()).collect();
+    Tags::parse("tags", &tags).expect("valid tags")
 }
 
 fn mref(owner: &str, id: &str) -> MemoryRef {
     MemoryRef {
-        entity_id: owner.into(),
-        id: id.into(),
+        entity_id: to_id(owner),
+        id: to_id(id),
     }
 }
 
@@ -89,7 +103,7 @@ fn export(rt: &mut Runtime, owner: &str) -> String {
     let Answer::Export(jsonl) = ok(
         rt,
         Call::Export(OwnerRef {
-            entity_id: owner.into(),
+            entity_id: to_id(owner),
         }),
     ) else {
         panic!("export answered something else")
@@ -135,8 +149,8 @@ fn typed_calls_round_trip_through_the_component() {
         vec![
             NewMemory {
                 memory_type: Some(MemoryType::Preference),
-                importance: Some(0.8),
-                tags: vec!["drinks".into()],
+                importance: Some(unit(0.8)),
+                tags: tags(&["drinks"]),
                 ..mem("ana", "Ana drinks green tea every morning")
             },
             mem("ana", "Ana's sister Eva is a nurse in Porto"),
@@ -146,10 +160,11 @@ fn typed_calls_round_trip_through_the_component() {
     let Answer::Remember(said) = ok(
         &mut rt,
         Call::Remember(RememberArgs {
-            entity_id: "ana".into(),
-            content: "My brother Tiago works at Shopify. I moved to Lisbon in March.".into(),
-            session_id: Some("s1".into()),
-            ..Default::default()
+            session_id: Some(to_id("s1")),
+            ..RememberArgs::new(
+                to_id("ana"),
+                text("My brother Tiago works at Shopify. I moved to Lisbon in March."),
+            )
         }),
     ) else {
         panic!("remember")
@@ -164,10 +179,8 @@ fn typed_calls_round_trip_through_the_component() {
     let Answer::Search(hits) = ok(
         &mut rt,
         Call::Search(SearchRequest {
-            entity_id: "ana".into(),
-            query: "what does Ana drink?".into(),
             mode: RankMode::Important,
-            ..Default::default()
+            ..SearchRequest::new(to_id("ana"), "what does Ana drink?")
         }),
     ) else {
         panic!("search")
@@ -178,9 +191,8 @@ fn typed_calls_round_trip_through_the_component() {
     let Answer::List(page) = ok(
         &mut rt,
         Call::List(ListRequest {
-            entity_id: "ana".into(),
             types: vec![MemoryType::Preference],
-            ..Default::default()
+            ..ListRequest::new(to_id("ana"))
         }),
     ) else {
         panic!("list")
@@ -190,10 +202,10 @@ fn typed_calls_round_trip_through_the_component() {
     let updated = memory(ok(
         &mut rt,
         Call::Update(UpdateArgs {
-            entity_id: "ana".into(),
-            id: ids[1].clone(),
+            entity_id: to_id("ana"),
+            id: to_id(&ids[1]),
             patch: MemoryPatch {
-                importance: Some(0.9),
+                importance: Some(unit(0.9)),
                 ..Default::default()
             },
         }),
@@ -210,8 +222,8 @@ fn typed_calls_round_trip_through_the_component() {
     let pinned = memory(ok(
         &mut rt,
         Call::Pin(PinArgs {
-            entity_id: "ana".into(),
-            id: ids[1].clone(),
+            entity_id: to_id("ana"),
+            id: to_id(&ids[1]),
             pinned: true,
         }),
     ));
@@ -219,10 +231,10 @@ fn typed_calls_round_trip_through_the_component() {
     let challenged = memory(ok(
         &mut rt,
         Call::SetStatus(SetStatusArgs {
-            entity_id: "ana".into(),
-            id: ids[1].clone(),
+            entity_id: to_id("ana"),
+            id: to_id(&ids[1]),
             status: Status::Challenged,
-            reason: "Eva changed jobs".into(),
+            reason: Reason::parse("Eva changed jobs").expect("a reason"),
         }),
     ));
     assert_eq!(challenged.status, Status::Challenged);
@@ -234,7 +246,7 @@ fn typed_calls_round_trip_through_the_component() {
     let Answer::Stats(stats) = ok(
         &mut rt,
         Call::Stats(OwnerRef {
-            entity_id: "ana".into(),
+            entity_id: to_id("ana"),
         }),
     ) else {
         panic!("stats")
@@ -247,7 +259,7 @@ fn typed_calls_round_trip_through_the_component() {
     let Answer::Extract(found) = ok(
         &mut rt,
         Call::Extract(ExtractArgs {
-            content: "I moved to Porto".into(),
+            content: text("I moved to Porto"),
         }),
     ) else {
         panic!("extract")
@@ -265,9 +277,8 @@ fn typed_calls_round_trip_through_the_component() {
     let Answer::Relationships(rels) = ok(
         &mut rt,
         Call::Relationships(RelationshipsRequest {
-            entity_id: "ana".into(),
             entity: Some("Tiago".into()),
-            ..Default::default()
+            ..RelationshipsRequest::new(to_id("ana"))
         }),
     ) else {
         panic!("relationships")
@@ -278,7 +289,7 @@ fn typed_calls_round_trip_through_the_component() {
     let Answer::Path(path) = ok(
         &mut rt,
         Call::Path(PathRequest {
-            entity_id: "ana".into(),
+            entity_id: to_id("ana"),
             from: "user".into(),
             to: "Shopify".into(),
             max_depth: None,
@@ -289,19 +300,13 @@ fn typed_calls_round_trip_through_the_component() {
     assert!(path.found && path.hops.len() == 2);
 
     // Conflicts, then schedules.
-    let remember = |content: &str| {
-        Call::Remember(RememberArgs {
-            entity_id: "ana".into(),
-            content: content.into(),
-            ..Default::default()
-        })
-    };
+    let remember = |content: &str| Call::Remember(RememberArgs::new(to_id("ana"), text(content)));
     ok(&mut rt, remember("I like coffee."));
     ok(&mut rt, remember("I don't like coffee."));
     let Answer::Conflicts(unresolved) = ok(
         &mut rt,
         Call::Conflicts(ConflictsRequest {
-            entity_id: "ana".into(),
+            entity_id: to_id("ana"),
             status: Some(ConflictStatus::Open),
             limit: None,
         }),
@@ -311,8 +316,8 @@ fn typed_calls_round_trip_through_the_component() {
     let Answer::ResolveConflict(done) = ok(
         &mut rt,
         Call::ResolveConflict(ResolveRequest {
-            entity_id: "ana".into(),
-            id: unresolved[0].id.clone(),
+            entity_id: to_id("ana"),
+            id: to_id(&unresolved[0].id),
             resolution: Resolution::UseNew,
             reason: None,
         }),
@@ -323,16 +328,16 @@ fn typed_calls_round_trip_through_the_component() {
     let Answer::ScheduleCreate(made) = ok(
         &mut rt,
         Call::ScheduleCreate(ScheduleCreate {
-            entity_id: "ana".into(),
-            content: "Water the plants".into(),
+            entity_id: to_id("ana"),
+            content: text("Water the plants"),
             cron_tag: "cron:daily:18:00".into(),
         }),
     ) else {
         panic!("schedule")
     };
     let sref = ScheduleRef {
-        entity_id: "ana".into(),
-        id: made.id.clone(),
+        entity_id: to_id("ana"),
+        id: to_id(&made.id),
     };
     assert!(
         matches!(ok(&mut rt, Call::ScheduleAck(sref.clone())), Answer::ScheduleAck(s) if s.acknowledged_at == Some(T0))
@@ -372,23 +377,61 @@ fn bad_arguments_are_refused_and_change_nothing() {
         vector: Some(vec![0.5; 3]),
         ..mem("ana", "a vector too short")
     };
-    let late = NewMemory {
-        importance: Some(1.5),
-        ..mem("ana", "fine on its own")
-    };
     assert_eq!(
         code(&mut rt, seeding(vec![mem("ana", "ok"), short])),
         "dimension_mismatch"
     );
-    assert_eq!(code(&mut rt, seeding(vec![late])), "invalid_input");
-    assert_eq!(
-        code(&mut rt, seeding(vec![mem("", "no owner")])),
-        "invalid_input"
-    );
-    assert_eq!(
-        code(&mut rt, seeding(vec![mem("ana", &"x".repeat(60_000))])),
-        "invalid_input"
-    );
+    // Values the typed vocabulary cannot hold, as a host's JSON sends them: each is refused
+    // in parsing, named by its path.
+    let long = "x".repeat(60_000);
+    for (method, args, field) in [
+        (
+            "seed",
+            json!({"items": [{"entity_id": "ana", "content": "fine", "importance": 1.5}]}),
+            "args.items[0].importance",
+        ),
+        (
+            "seed",
+            json!({"items": [{"entity_id": "", "content": "no owner"}]}),
+            "args.items[0].entity_id",
+        ),
+        (
+            "seed",
+            json!({"items": [{"entity_id": "ana", "content": long}]}),
+            "args.items[0].content",
+        ),
+        (
+            "get",
+            json!({"entity_id": "ana'; DROP TABLE memories; --", "id": id}),
+            "args.entity_id",
+        ),
+        (
+            "set_status",
+            json!({"entity_id": "ana", "id": id, "status": "invalidated", "reason": "  "}),
+            "args.reason",
+        ),
+        (
+            "search",
+            json!({"entity_id": "ana", "query": "rowing", "limit": 5000}),
+            "args.limit",
+        ),
+        (
+            "heartbeat_check",
+            json!({"entity_id": "ana; DROP TABLE memories", "dry_run": true}),
+            "args.entity_id",
+        ),
+    ] {
+        let e = rt
+            .call(method, &args.to_string())
+            .expect("no trap")
+            .unwrap_err();
+        assert_eq!(e.code, "invalid_input", "{args}: {}", e.message);
+        assert!(
+            e.message.starts_with(&format!("invalid {field}: ")),
+            "{}",
+            e.message
+        );
+    }
     assert_eq!(
         code(&mut rt, Call::Get(mref("ana", "no-such-id"))),
         "not_found"
@@ -397,25 +440,6 @@ fn bad_arguments_are_refused_and_change_nothing() {
         code(&mut rt, Call::Get(mref("bob", &id))),
         "not_found",
         "another owner's memory"
-    );
-    assert_eq!(
-        code(
-            &mut rt,
-            Call::Get(mref("ana'; DROP TABLE memories; --", &id))
-        ),
-        "invalid_input"
-    );
-    assert_eq!(
-        code(
-            &mut rt,
-            Call::SetStatus(SetStatusArgs {
-                entity_id: "ana".into(),
-                id: id.clone(),
-                status: Status::Invalidated,
-                reason: "  ".into(),
-            })
-        ),
-        "invalid_input"
     );
     assert_eq!(
         code(
@@ -429,23 +453,9 @@ fn bad_arguments_are_refused_and_change_nothing() {
     assert_eq!(
         code(
             &mut rt,
-            Call::Search(SearchRequest {
-                entity_id: "ana".into(),
-                query: "rowing".into(),
-                limit: Some(5000),
-                ..Default::default()
-            })
-        ),
-        "invalid_input"
-    );
-    assert_eq!(
-        code(
-            &mut rt,
             Call::Traverse(TraverseRequest {
-                entity_id: "ana".into(),
-                from: "user".into(),
                 depth: Some(9),
-                ..Default::default()
+                ..TraverseRequest::new(to_id("ana"), "user")
             })
         ),
         "invalid_input"
@@ -487,9 +497,8 @@ fn the_heartbeat_runs_in_the_component() {
         }],
     );
     let req = HeartbeatRequest {
-        entity_id: "ana".into(),
         dry_run: true,
-        ..Default::default()
+        ..HeartbeatRequest::new(to_id("ana"))
     };
     let Answer::HeartbeatCheck(dry) = ok(&mut rt, Call::HeartbeatCheck(req.clone())) else {
         panic!("check")
@@ -514,11 +523,11 @@ fn the_heartbeat_runs_in_the_component() {
     let Answer::RecordMessage(msg) = ok(
         &mut rt,
         Call::RecordMessage(RecordMessage {
-            entity_id: "ana".into(),
-            role: Some(MessageRole::Agent),
-            content: "Your invoice is due today".into(),
+            entity_id: to_id("ana"),
+            role: MessageRole::Agent,
+            content: text("Your invoice is due today"),
             session_id: None,
-            act_id: Some(act.clone()),
+            act_id: Some(to_id(&act)),
         }),
     ) else {
         panic!("message")
@@ -553,10 +562,6 @@ fn the_heartbeat_runs_in_the_component() {
             ..req.clone()
         },
         HeartbeatRequest {
-            entity_id: "ana; DROP TABLE memories".into(),
-            ..req.clone()
-        },
-        HeartbeatRequest {
             quiet_hours: Some(QuietHours {
                 enabled: true,
                 start: 30,
@@ -572,11 +577,11 @@ fn the_heartbeat_runs_in_the_component() {
         );
     }
     let bad_message = RecordMessage {
-        entity_id: "ana".into(),
-        role: Some(MessageRole::User),
-        content: "x".into(),
+        entity_id: to_id("ana"),
+        role: MessageRole::User,
+        content: text("x"),
         session_id: None,
-        act_id: Some(act),
+        act_id: Some(to_id(&act)),
     };
     assert_eq!(
         code(&mut rt, Call::RecordMessage(bad_message)),
