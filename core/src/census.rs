@@ -22,6 +22,10 @@ pub struct SampleRequest {
     /// Only this owner's memories (every owner's when absent): 1 to 256 characters of
     /// `[A-Za-z0-9_:.-]`.
     pub entity_id: Option<Owner>,
+    /// The agent the call is made for: it sees its own memories, `global` ones and `team`
+    /// ones of the owner's teams it is a member of, and changes only its own (default none: the
+    /// owner's view, which sees and changes every memory).
+    pub agent_id: Option<Id>,
     /// How many memories to draw, 1 to 1,000 (default 10).
     pub limit: Option<Limit>,
 }

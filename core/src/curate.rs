@@ -38,6 +38,10 @@ pub struct ListRequest {
     /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
     /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
     pub entity_id: Owner,
+    /// The agent the call is made for: it sees its own memories, `global` ones and `team`
+    /// ones of the owner's teams it is a member of, and changes only its own (default none: the
+    /// owner's view, which sees and changes every memory).
+    pub agent_id: Option<Id>,
     /// Only memories of these types (any when empty).
     #[serde(default)]
     pub types: Vec<MemoryType>,
@@ -75,6 +79,7 @@ impl ListRequest {
     pub fn new(owner: Owner) -> ListRequest {
         ListRequest {
             entity_id: owner,
+            agent_id: None,
             types: Vec::new(),
             states: Vec::new(),
             statuses: Vec::new(),
@@ -144,15 +149,29 @@ pub struct Stats {
     pub vector_bytes: u64,
 }
 
-/// A live (not deleted) memory of `owner`.
+/// A live (not deleted) memory of `owner` that the caller may see (another agent's private
+/// memory is not found, as another owner's is).
 pub(crate) fn live(view: &View, owner: &Owner, id: &Id) -> Result<(i64, Memory)> {
     match memories::get(view.conn(), owner, id)? {
-        Some((pk, m)) if m.state != State::Deleted => Ok((pk, m)),
+        Some((pk, m)) if m.state != State::Deleted && view.viewer().sees(&m) => Ok((pk, m)),
         _ => Err(Error::NotFound {
             entity_id: owner.to_string(),
             id: id.to_string(),
         }),
     }
+}
+
+/// A live memory of `owner` that the caller may change: any in the owner's view, only its
+/// own for an agent (one it may only see is refused, and left as it is).
+pub(crate) fn own(view: &View, owner: &Owner, id: &Id) -> Result<(i64, Memory)> {
+    let (pk, m) = live(view, owner, id)?;
+    if !view.viewer().may_change(&m) {
+        return Err(Error::invalid(
+            "id",
+            format!("memory {id} is not this agent's: an agent changes only its own memories"),
+        ));
+    }
+    Ok((pk, m))
 }
 
 /// A memory by id. Counts as an access: an archived memory comes back to ACTIVE.
@@ -214,7 +233,7 @@ pub(crate) fn new_content(
     id: &Id,
     patch: &MemoryPatch,
 ) -> Result<Option<(Content, Vec<f32>)>> {
-    live(view, owner, id)?;
+    own(view, owner, id)?;
     match &patch.content {
         Some(c) => {
             let v = view.vector_for(c, patch.vector.as_deref())?;
@@ -237,7 +256,7 @@ pub(crate) fn update(
     patch: MemoryPatch,
     content: Option<(Content, Vec<f32>)>,
 ) -> Result<Memory> {
-    let (pk, mut m) = live(tx, owner, id)?;
+    let (pk, mut m) = own(tx, owner, id)?;
     let now = tx.now()?;
     if let Some(t) = patch.expires_at {
         check_record_time("expires_at", t)?;
@@ -268,7 +287,7 @@ pub(crate) fn update(
 
 /// Soft-deletes a memory (purged after `purge_retention_days`).
 pub(crate) fn forget(tx: &mut Tx, owner: &Owner, id: &Id) -> Result<Memory> {
-    let (pk, mut m) = live(tx, owner, id)?;
+    let (pk, mut m) = own(tx, owner, id)?;
     let now = tx.now()?;
     m.state = State::Deleted;
     m.state_changed_at = now;
@@ -288,13 +307,20 @@ pub struct ForgetAllReport {
 
 /// Forgets every live memory of `owner`, as `forget` would one by one.
 pub(crate) fn forget_all(tx: &mut Tx, owner: &Owner) -> Result<ForgetAllReport> {
-    let ids = memories::live_ids(tx.conn(), owner)?;
-    for id in &ids {
-        forget(tx, owner, &Id::parse("id", id)?)?;
+    // An agent forgets its own memories only.
+    let mut forgotten = 0;
+    for id in memories::live_ids(tx.conn(), owner)? {
+        let id = Id::parse("id", &id)?;
+        let mine =
+            memories::get(tx.conn(), owner, &id)?.is_some_and(|(_, m)| tx.viewer().may_change(&m));
+        if mine {
+            forget(tx, owner, &id)?;
+            forgotten += 1;
+        }
     }
     Ok(ForgetAllReport {
         entity_id: owner.to_string(),
-        forgotten: ids.len(),
+        forgotten,
     })
 }
 
@@ -309,7 +335,7 @@ pub(crate) fn demote(tx: &mut Tx, owner: &Owner, id: &Id) -> Result<Memory> {
 }
 
 fn feedback(tx: &mut Tx, owner: &Owner, id: &Id, delta: i64, access: bool) -> Result<Memory> {
-    let (pk, mut m) = live(tx, owner, id)?;
+    let (pk, mut m) = own(tx, owner, id)?;
     let now = tx.now()?;
     m.feedback = m.feedback.saturating_add(delta);
     if access {
@@ -322,7 +348,7 @@ fn feedback(tx: &mut Tx, owner: &Owner, id: &Id, delta: i64, access: bool) -> Re
 /// Pins (immune to decay) or unpins a memory. Either counts as an access, so an unpinned
 /// memory starts decaying from now rather than from when it was pinned.
 pub(crate) fn pin(tx: &mut Tx, owner: &Owner, id: &Id, pinned: bool) -> Result<Memory> {
-    let (pk, mut m) = live(tx, owner, id)?;
+    let (pk, mut m) = own(tx, owner, id)?;
     let now = tx.now()?;
     m.pinned = pinned;
     tx.access(pk, &mut m, 1, now)?;
@@ -338,7 +364,7 @@ pub(crate) fn set_status(
     status: Status,
     reason: &Reason,
 ) -> Result<Memory> {
-    let (pk, mut m) = live(tx, owner, id)?;
+    let (pk, mut m) = own(tx, owner, id)?;
     if m.status == status {
         return Err(Error::invalid(
             "status",
@@ -362,10 +388,12 @@ pub(crate) fn set_status(
 
 /// A memory's status changes, oldest first (also for deleted memories).
 pub(crate) fn status_history(view: &View, owner: &Owner, id: &Id) -> Result<Vec<StatusChange>> {
-    let (pk, _) = memories::get(view.conn(), owner, id)?.ok_or_else(|| Error::NotFound {
-        entity_id: owner.to_string(),
-        id: id.to_string(),
-    })?;
+    let (pk, _) = memories::get(view.conn(), owner, id)?
+        .filter(|(_, m)| view.viewer().sees(m))
+        .ok_or_else(|| Error::NotFound {
+            entity_id: owner.to_string(),
+            id: id.to_string(),
+        })?;
     memories::status_history(view.conn(), pk)
 }
 

@@ -34,7 +34,9 @@ use crate::recall::{self, Cache, SearchHit, SearchRequest};
 use crate::schedule::{
     self, Schedule, ScheduleCreate, ScheduleRef, ScheduleUpdate, SchedulesRequest,
 };
+use crate::store::viewer::Viewer;
 use crate::store::{memories, Store};
+use crate::team::{self, MemberAdd, MemberRef, Team, TeamCreate, TeamDeleted, TeamMember, TeamRef};
 use crate::write::{self, Input, NewMemory, RememberOptions, WriteReport};
 
 /// The first bytes of every SQLite database file.
@@ -289,6 +291,54 @@ impl Engine {
         let value = f(self);
         self.store.commit_group()?;
         Ok(value)
+    }
+
+    // ---- Who a call reads for ----
+
+    /// Runs `f` for `agent` of `owner` (the owner's view when neither an agent nor a team is
+    /// named): every memory it reads is one the agent may see — its own, `global` ones, and
+    /// `team` ones of the owner's teams it is a member of (only `team`'s, when one is named;
+    /// only its own with `own_only`) — and it changes only its own.
+    pub(crate) fn as_agent<T>(
+        &mut self,
+        owner: &Owner,
+        agent: Option<&Id>,
+        team: Option<&Id>,
+        own_only: bool,
+        f: impl FnOnce(&mut Engine) -> Result<T>,
+    ) -> Result<T> {
+        if agent.is_none() && team.is_none() {
+            return f(self);
+        }
+        let conn = self.store.conn();
+        let mut teams = match agent {
+            Some(a) => team::teams_of(conn, owner, a)?,
+            None => Default::default(),
+        };
+        if let Some(t) = team {
+            if team::find(conn, owner, t)?.is_none() {
+                return Err(Error::invalid(
+                    "team_id",
+                    format!("no team {:?} of entity {:?}", t.as_str(), owner.as_str()),
+                ));
+            }
+            if agent.is_some() && !teams.contains(t.as_str()) {
+                return Err(Error::invalid(
+                    "team_id",
+                    format!("the agent is not a member of team {:?}", t.as_str()),
+                ));
+            }
+            teams = std::iter::once(t.to_string()).collect();
+        }
+        self.store.viewer().set(Some(Viewer {
+            agent: agent.map(Id::to_string),
+            teams,
+            own_only,
+        }));
+        // Pending accesses are written as the owner's, after the call.
+        let out = f(self);
+        self.store.viewer().set(None);
+        out
     }
 
     // ---- Writing ----
@@ -550,11 +600,16 @@ impl Engine {
         let (owner, id) = (&req.entity_id, &req.id);
         let limit = Limit::or(req.limit, DEFAULT_RELATED);
         let view = self.store.read();
-        let (pk, m) = memories::get(view.conn(), owner, id)?.ok_or_else(|| Error::NotFound {
-            entity_id: owner.to_string(),
-            id: id.to_string(),
-        })?;
-        links::related(view.conn(), owner, pk, &m, view.now()?, limit)
+        let viewer = view.viewer();
+        let (pk, m) = memories::get(view.conn(), owner, id)?
+            .filter(|(_, m)| viewer.sees(m))
+            .ok_or_else(|| Error::NotFound {
+                entity_id: owner.to_string(),
+                id: id.to_string(),
+            })?;
+        links::related(view.conn(), owner, pk, &m, view.now()?, limit, |m| {
+            viewer.sees(m)
+        })
     }
 
     /// Counts of an owner's memories by type, state, status and tier.
@@ -851,6 +906,38 @@ impl Engine {
     /// again after a reload.
     pub fn messages(&mut self, req: &MessagesRequest) -> Result<Vec<Message>> {
         heartbeat::messages(&self.store.read(), req)
+    }
+
+    // ---- Teams ----
+
+    /// Makes a team of agents for the owner.
+    pub fn team_create(&mut self, req: &TeamCreate) -> Result<Team> {
+        self.store.transaction(|tx| team::create(tx, req))
+    }
+
+    /// A team of the owner.
+    pub fn team_get(&mut self, req: &TeamRef) -> Result<Team> {
+        team::get(&self.store.read(), &req.entity_id, &req.team_id)
+    }
+
+    /// Deletes a team and its memberships; its memories stay with their writers.
+    pub fn team_delete(&mut self, req: &TeamRef) -> Result<TeamDeleted> {
+        self.store.transaction(|tx| team::delete(tx, req))
+    }
+
+    /// Adds an agent to a team.
+    pub fn team_member_add(&mut self, req: &MemberAdd) -> Result<TeamMember> {
+        self.store.transaction(|tx| team::add_member(tx, req))
+    }
+
+    /// A team's members, in the order they joined.
+    pub fn team_members(&mut self, req: &TeamRef) -> Result<Vec<TeamMember>> {
+        team::members(&self.store.read(), req)
+    }
+
+    /// Removes an agent from a team (not its last member).
+    pub fn team_member_remove(&mut self, req: &MemberRef) -> Result<TeamMember> {
+        self.store.transaction(|tx| team::remove_member(tx, req))
     }
 
     /// The instructions an LLM extractor is given, with the JSON schema of its answer.

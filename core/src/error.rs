@@ -53,6 +53,15 @@ pub enum Error {
         name: String,
     },
 
+    /// No team with this id belongs to this owner.
+    #[error("no team {id:?} for entity {entity_id:?}; make one with `team_create`")]
+    UnknownTeam {
+        /// The owner asked about.
+        entity_id: String,
+        /// The team id asked for.
+        id: String,
+    },
+
     /// No conflict with this id belongs to this owner.
     #[error("no conflict {id:?} for entity {entity_id:?}; list them with `conflicts`")]
     UnknownConflict {
@@ -158,7 +167,8 @@ impl Error {
             Error::NotFound { .. }
             | Error::UnknownId { .. }
             | Error::UnknownEntity { .. }
-            | Error::UnknownConflict { .. } => "not_found",
+            | Error::UnknownConflict { .. }
+            | Error::UnknownTeam { .. } => "not_found",
             Error::DimensionMismatch { .. } => "dimension_mismatch",
             Error::NonFiniteVector { .. } => "non_finite_vector",
             Error::EmbedderMismatch { .. } => "embedder_mismatch",

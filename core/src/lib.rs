@@ -65,6 +65,7 @@ mod order;
 pub mod recall;
 pub mod schedule;
 mod store;
+pub mod team;
 pub mod text;
 mod tier;
 /// Public for the benchmarks (`--bench vectors`) only; not part of the API.

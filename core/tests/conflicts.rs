@@ -46,6 +46,7 @@ fn status(e: &mut Engine, id: &str) -> Status {
 fn conflicts(e: &mut Engine, status: Option<ConflictStatus>) -> Vec<Conflict> {
     e.conflicts(&ConflictsRequest {
         entity_id: id("kai"),
+        agent_id: None,
         status,
         limit: None,
     })

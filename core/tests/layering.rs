@@ -28,6 +28,7 @@ const RANKS: &[(&str, &str)] = &[
     ("store", "store"),
     ("graph", "features"),
     ("links", "features"),
+    ("team", "features"),
     ("extract", "features"),
     ("dedup", "features"),
     ("conflict", "features"),

@@ -31,6 +31,7 @@ fn garden_with(config: Config) -> (Engine, ManualClock, Vec<String>, String) {
 fn related(e: &mut Engine, id: &str) -> Vec<RelatedMemory> {
     e.related(&RelatedRequest {
         entity_id: common::id(OWNER),
+        agent_id: None,
         id: common::id(id),
         limit: None,
     })
@@ -175,6 +176,7 @@ fn links_stay_within_an_owner_and_leave_with_their_memories() {
     let err = e
         .related(&RelatedRequest {
             entity_id: id("bo"),
+            agent_id: None,
             id: id(&garden[0]),
             limit: None,
         })
@@ -183,6 +185,7 @@ fn links_stay_within_an_owner_and_leave_with_their_memories() {
     assert!(e
         .related(&RelatedRequest {
             entity_id: id("bo"),
+            agent_id: None,
             id: id(&bo),
             limit: None,
         })
@@ -229,6 +232,7 @@ fn limit_orders_by_strength() {
     let one = e
         .related(&RelatedRequest {
             entity_id: id(OWNER),
+            agent_id: None,
             id: id(&garden[0]),
             limit: limit(1),
         })
@@ -455,6 +459,7 @@ fn consolidation_relates_memories_naming_the_same_entity_or_sharing_tags() {
         let err = e
             .related(&RelatedRequest {
                 entity_id: common::id(OWNER),
+                agent_id: None,
                 id: common::id(id),
                 limit: None,
             })
@@ -463,6 +468,7 @@ fn consolidation_relates_memories_naming_the_same_entity_or_sharing_tags() {
         assert!(e
             .related(&RelatedRequest {
                 entity_id: common::id("bo"),
+                agent_id: None,
                 id: common::id(id),
                 limit: None,
             })

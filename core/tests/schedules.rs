@@ -99,6 +99,7 @@ fn a_week_of_hourly_ticks_for_every_form() {
     let all = e
         .schedules(&SchedulesRequest {
             entity_id: id("kai"),
+            agent_id: None,
             all: false,
         })
         .unwrap();
@@ -120,6 +121,7 @@ fn monthly_schedules_follow_month_ends_and_leap_days() {
         let due = e
             .schedules(&SchedulesRequest {
                 entity_id: id("kai"),
+                agent_id: None,
                 all: false,
             })
             .unwrap()[0]
@@ -183,6 +185,7 @@ fn one_offs_update_cancel_and_refusals() {
     assert_eq!(
         e.schedules(&SchedulesRequest {
             entity_id: id("kai"),
+            agent_id: None,
             all: false
         })
         .unwrap()
@@ -192,6 +195,7 @@ fn one_offs_update_cancel_and_refusals() {
     assert_eq!(
         e.schedules(&SchedulesRequest {
             entity_id: id("kai"),
+            agent_id: None,
             all: true
         })
         .unwrap()

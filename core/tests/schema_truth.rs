@@ -206,6 +206,16 @@ fn bases(method: &str) -> Vec<Value> {
         "entities" | "relationships" | "conflicts" | "schedules" | "messages" | "scheduled"
         | "stats" | "export" | "forget_all" => vec![json!({"entity_id": "ana"})],
         "traverse" => vec![json!({"entity_id": "ana", "from": "user"})],
+        "team_create" => vec![json!({"entity_id": "ana", "name": "Kitchen"})],
+        "team_get" | "team_delete" | "team_members" => {
+            vec![json!({"entity_id": "ana", "team_id": "$team"})]
+        }
+        "team_member_add" => {
+            vec![json!({"entity_id": "ana", "team_id": "$team", "agent_id": "cy"})]
+        }
+        "team_member_remove" => {
+            vec![json!({"entity_id": "ana", "team_id": "$team", "agent_id": "bo"})]
+        }
         "path" => vec![json!({"entity_id": "ana", "from": "user", "to": "tea"})],
         "resolve_conflict" => {
             vec![
@@ -250,7 +260,14 @@ const NAMED_OTHERWISE: &[(&str, &str)] = &[
 
 /// Fields naming something that must exist, with the words the engine refuses a well-formed id
 /// of nothing with (by the field's name): such a refusal is not of the value's form.
-const MUST_EXIST: &[(&str, &str, &str)] = &[("record_message", "act_id", "no act ")];
+const MUST_EXIST: &[(&str, &str, &str)] = &[
+    ("record_message", "act_id", "no act "),
+    ("remember", "team_id", "no team "),
+    ("seed", "team_id", "no team "),
+    ("heartbeat_check", "team_id", "no team "),
+    ("heartbeat_context", "team_id", "no team "),
+    ("team_member_remove", "agent_id", "no member "),
+];
 
 /// A fresh engine with one memory, one schedule and one heartbeat act of `ana`, and their ids
 /// by placeholder.
@@ -270,9 +287,27 @@ fn fixtures() -> (Engine, Vec<(&'static str, String)>) {
         .expect("heartbeat")
         .act_id
         .expect("a first contact is an act");
+    let team = e
+        .call(
+            Call::parse("team_create", &json!({"entity_id": "ana", "name": "Crew"})).expect("args"),
+        )
+        .expect("team")["id"]
+        .as_str()
+        .expect("team id")
+        .to_string();
+    for agent in ["al", "bo"] {
+        let add = json!({"entity_id": "ana", "team_id": team, "agent_id": agent});
+        e.call(Call::parse("team_member_add", &add).expect("args"))
+            .expect("member");
+    }
     (
         e,
-        vec![("$memory", memory), ("$schedule", schedule), ("$act", act)],
+        vec![
+            ("$memory", memory),
+            ("$schedule", schedule),
+            ("$act", act),
+            ("$team", team),
+        ],
     )
 }
 

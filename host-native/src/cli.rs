@@ -412,6 +412,10 @@ pub enum Command {
         /// Act for this owner only: no tool takes an entity_id.
         #[arg(long)]
         entity: Option<String>,
+        /// Act as this agent of the owner: it sees its own memories, `global` ones and those
+        /// of its teams, and changes only its own; no tool takes an agent_id.
+        #[arg(long)]
+        agent: Option<String>,
         /// Serve over streamable HTTP instead of stdio.
         #[arg(long)]
         http: bool,

@@ -88,6 +88,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Mcp {
             entity,
+            agent,
             http,
             bind,
             port,
@@ -102,7 +103,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             } else {
                 mcp::Transport::Stdio
             };
-            mcp::run(rt, transport, entity)?;
+            mcp::run(rt, transport, mcp::Bound { entity, agent })?;
             return Ok(ExitCode::SUCCESS);
         }
         Command::Call {

@@ -45,18 +45,42 @@ struct Def {
     method: String,
 }
 
-/// The MCP server: the tools, the engine, and the one owner it may be bound to.
+/// The MCP server: the tools, the engine, and the one owner and agent it may be bound to.
 #[derive(Clone)]
 struct Mnemo {
     tools: Arc<Vec<Def>>,
     engine: Engine,
-    entity: Option<String>,
+    bound: Bound,
+}
+
+/// Who a server acts for: one owner (`--entity`), one agent of it (`--agent`), or whoever each
+/// call names.
+#[derive(Debug, Clone, Default)]
+pub struct Bound {
+    /// The owner every call acts on.
+    pub entity: Option<String>,
+    /// The agent every call is made for: it sees and changes what that agent may.
+    pub agent: Option<String>,
+}
+
+impl Bound {
+    /// The arguments a bound server fills in, by field, with what they name: the owner (an
+    /// entity), the agent.
+    fn fields(&self) -> impl Iterator<Item = (&'static str, &'static str, &String)> {
+        [
+            ("entity_id", "entity", &self.entity),
+            ("agent_id", "agent", &self.agent),
+        ]
+        .into_iter()
+        .filter_map(|(k, what, v)| v.as_ref().map(|v| (k, what, v)))
+    }
 }
 
 /// The tools of the engine's call schema (calls with an MCP name). A tool's input schema is
-/// its call's argument schema, with the schema's definitions beside it; bound to `entity`,
-/// `entity_id` is left out of it.
-fn tools(schema: &Value, entity: Option<&str>) -> Vec<Def> {
+/// its call's argument schema, with the schema's definitions beside it; what the server is
+/// bound to (`entity_id`, `agent_id`) is left out of it. Bound to an agent, only the calls an
+/// agent makes are offered (those taking `agent_id`): not the owner's team management.
+fn tools(schema: &Value, bound: &Bound) -> Vec<Def> {
     let defs = schema["$defs"].clone();
     let mut out = Vec::new();
     for call in schema["calls"].as_array().into_iter().flatten() {
@@ -73,12 +97,18 @@ fn tools(schema: &Value, entity: Option<&str>) -> Vec<Def> {
         let Some(o) = args.as_object_mut() else {
             continue;
         };
-        if entity.is_some() {
+        let takes_agent = o
+            .get("properties")
+            .is_some_and(|p| p.get("agent_id").is_some());
+        if bound.agent.is_some() && !takes_agent {
+            continue;
+        }
+        for (field, _, _) in bound.fields() {
             if let Some(p) = o.get_mut("properties").and_then(Value::as_object_mut) {
-                p.remove("entity_id");
+                p.remove(field);
             }
             if let Some(r) = o.get_mut("required").and_then(Value::as_array_mut) {
-                r.retain(|k| k != "entity_id");
+                r.retain(|k| k != field);
             }
         }
         o.insert("type".into(), json!("object"));
@@ -110,10 +140,15 @@ fn refusal(code: &str, message: &str) -> CallToolResponse {
 
 impl ServerHandler for Mnemo {
     fn get_info(&self) -> ServerConfig {
-        let scope = match &self.entity {
+        let mut scope = match &self.bound.entity {
             Some(e) => format!("Every tool acts on the memories of {e:?}."),
             None => "Every tool takes the entity_id (the user) whose memories it acts on.".into(),
         };
+        if let Some(a) = &self.bound.agent {
+            scope.push_str(&format!(
+                " You are agent {a:?}: you see your own memories and those shared with you."
+            ));
+        }
         InitializeResult::new(ServerCapabilities::builder().enable_tools().build())
             .with_server_info(Implementation::new("mnemo", env!("CARGO_PKG_VERSION")))
             .with_instructions(format!(
@@ -145,16 +180,16 @@ impl ServerHandler for Mnemo {
             ));
         };
         let mut args: JsonObject = request.arguments.unwrap_or_default();
-        if let Some(entity) = &self.entity {
-            match args.get("entity_id") {
-                Some(Value::String(e)) if e != entity => {
+        for (field, what, value) in self.bound.fields() {
+            match args.get(field) {
+                Some(given) if given != &json!(value) => {
                     return Ok(refusal(
                         "invalid_input",
-                        &format!("this server acts for entity {entity:?} only"),
+                        &format!("this server acts for {what} {value:?} only"),
                     ))
                 }
                 _ => {
-                    args.insert("entity_id".into(), json!(entity));
+                    args.insert(field.into(), json!(value));
                 }
             }
         }
@@ -179,14 +214,15 @@ impl ServerHandler for Mnemo {
 
 /// Serves MCP until the client leaves (stdio), or until SIGINT/SIGTERM (HTTP); then closes
 /// the store.
-pub fn run(mut rt: Runtime, transport: Transport, entity: Option<String>) -> Result<()> {
+pub fn run(mut rt: Runtime, transport: Transport, bound: Bound) -> Result<()> {
     let schema = rt.schema()?;
-    if let Some(e) = &entity {
-        if e.trim().is_empty() {
-            bail!("--entity must name an owner");
-        }
+    if bound.entity.as_ref().is_some_and(|e| e.trim().is_empty()) {
+        bail!("--entity must name an owner");
     }
-    let tools = Arc::new(tools(&schema, entity.as_deref()));
+    if bound.agent.as_ref().is_some_and(|a| a.trim().is_empty()) {
+        bail!("--agent must name an agent");
+    }
+    let tools = Arc::new(tools(&schema, &bound));
     let writes = engine::writes(&schema);
     let threads = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -197,7 +233,7 @@ pub fn run(mut rt: Runtime, transport: Transport, entity: Option<String>) -> Res
         let server = Mnemo {
             tools,
             engine: engine.clone(),
-            entity,
+            bound,
         };
         let served = match transport {
             Transport::Stdio => stdio(server).await,

@@ -66,6 +66,92 @@ fn an_mcp_client_uses_every_tool_over_stdio() {
     let _ = std::fs::remove_dir_all(data);
 }
 
+/// `mnemo call` on the store in `data`: its JSON answer.
+fn call(data: &Path, method: &str, args: serde_json::Value) -> serde_json::Value {
+    let out = Command::new(env!("CARGO_BIN_EXE_mnemo"))
+        .args(["--data", data.to_str().unwrap(), "call", method])
+        .arg(args.to_string())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{method}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn an_mcp_server_bound_to_an_agent_shows_it_only_what_it_may_see() {
+    use serde_json::json;
+    let data = Server::fresh("mcp-agent");
+    call(
+        &data,
+        "team_create",
+        json!({"entity_id": "acme", "name": "Platform", "id": "platform"}),
+    );
+    for agent in ["alice", "bob"] {
+        let member = json!({"entity_id": "acme", "team_id": "platform", "agent_id": agent});
+        call(&data, "team_member_add", member);
+    }
+    let mut ids = serde_json::Map::new();
+    for (key, agent, team, visibility, content) in [
+        (
+            "alice_private",
+            Some("alice"),
+            None,
+            "private",
+            "The vault code is kumquat 4711",
+        ),
+        (
+            "alice_team",
+            Some("alice"),
+            Some("platform"),
+            "team",
+            "Deploy the rutabaga release on Friday",
+        ),
+        (
+            "alice_global",
+            Some("alice"),
+            None,
+            "global",
+            "The office is near the quince market",
+        ),
+        (
+            "carol_private",
+            Some("carol"),
+            None,
+            "private",
+            "Carol is allergic to persimmon",
+        ),
+        (
+            "owner_private",
+            None,
+            None,
+            "private",
+            "The salary review settled on kiwano terms",
+        ),
+    ] {
+        let item = json!({"entity_id": "acme", "agent_id": agent, "team_id": team,
+            "visibility": visibility, "content": content, "type": "PLAN"});
+        let r = call(&data, "seed", json!({"items": [item]}));
+        ids.insert(key.into(), r["outcomes"][0]["id"].clone());
+    }
+    let out = Command::new("node")
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp-agent-client.mjs"))
+        .args([env!("CARGO_BIN_EXE_mnemo"), data.to_str().unwrap()])
+        .arg(serde_json::Value::Object(ids).to_string())
+        .output()
+        .expect("node runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && stdout.contains("\"leaks\":0"),
+        "the agent's MCP session failed:\n{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let _ = std::fs::remove_dir_all(data);
+}
+
 #[test]
 fn an_mcp_server_bound_to_one_owner_takes_no_entity_id() {
     let data = Server::fresh("mcp-bound");

@@ -4,10 +4,12 @@
 //! ride along wherever Keyoku's shapes have no field of that name (`why`, `outcomes`, `status`,
 //! `manual_tags`, …). Pure: no I/O here.
 //!
+//! `agent_id` on search and the heartbeat, `team_aware` on search and `team_id` on the
+//! heartbeat filter what the call sees, by the engine's rule (its own memories, `global` ones,
+//! those of its teams); teams (`/teams`) belong to the owner named by `entity_id` in the body
+//! or the query.
+//!
 //! Where Keyoku's engine does something Mnemo does not, the request is still accepted:
-//! - `agent_id` on search and the heartbeat, and `team_aware`: one store serves one agent;
-//!   memories keep the `agent_id`, `team_id` and `visibility` they were written with, but
-//!   searches are not filtered by them (teams are answered 501).
 //! - `analyze` and `activity_summary` on the heartbeat: no LLM runs, so no `analysis`.
 //! - search `mode: "semantic"` ranks by Mnemo's most relevance-weighted mode, `historical`.
 
@@ -41,7 +43,7 @@ pub enum Form {
     Owners,
     /// `{status: "deleted", id}` from a forgotten memory.
     Deleted,
-    /// `{status: "deleted", entity_id, count}` from `forget_all`.
+    /// `{status: "deleted_all", entity_id, count}` from `forget_all`, as Keyoku answers.
     DeletedAll,
     /// `UpdateTagsResult` from an updated memory.
     Tags,
@@ -57,8 +59,10 @@ pub enum Form {
     Heartbeat,
     /// `HeartbeatContextResult`, its relevant memories held to the threshold as in `Search`.
     HeartbeatContext(Option<f64>),
-    /// `{status: "recorded", id}` from a recorded message.
+    /// `{status: "ok", id}` from a recorded message, as Keyoku answers.
     Recorded,
+    /// The answer with `status` (a team member `added` or `removed`, as Keyoku answers).
+    Status(&'static str),
 }
 
 /// An engine time (ms since the epoch) as RFC 3339, as Keyoku writes times.
@@ -409,7 +413,7 @@ pub fn reshape(form: Form, answer: Value, rows: &[Value]) -> Value {
             json!({ "status": "deleted", "id": answer["id"], "memory": memory(answer) })
         }
         Form::DeletedAll => with(
-            json!({ "status": "deleted", "count": answer["forgotten"] }),
+            json!({ "status": "deleted_all", "count": answer["forgotten"] }),
             answer,
         ),
         Form::Tags => {
@@ -426,7 +430,8 @@ pub fn reshape(form: Form, answer: Value, rows: &[Value]) -> Value {
         }),
         Form::Heartbeat => heartbeat(answer, rows),
         Form::HeartbeatContext(min) => heartbeat_context(answer, rows, min),
-        Form::Recorded => with(json!({ "status": "recorded" }), answer),
+        Form::Recorded => with(json!({ "status": "ok" }), answer),
+        Form::Status(status) => with(json!({ "status": status }), answer),
     }
 }
 
@@ -527,7 +532,7 @@ fn threshold(o: &mut Map<String, Value>) -> Option<f64> {
     Some(min)
 }
 
-/// `POST /search`: Keyoku's `agent_id` and `team_aware` accepted, `semantic` mode mapped, and
+/// `POST /search`: `semantic` mode mapped, and
 /// `min_score` (a similarity threshold) answered with the hits' form.
 pub fn search_args(body: Value) -> (Value, Form) {
     let mut o = match object(body) {
@@ -535,10 +540,6 @@ pub fn search_args(body: Value) -> (Value, Form) {
         Err(v) => return (v, Form::Search(None)),
     };
     let min = threshold(&mut o);
-    drop_keys(
-        &mut o,
-        &[("agent_id", Kind::Text), ("team_aware", Kind::Flag)],
-    );
     if o.get("mode").and_then(Value::as_str) == Some("semantic") {
         o.insert("mode".into(), json!("historical"));
     }
@@ -556,8 +557,6 @@ pub fn heartbeat_args(body: Value) -> (Value, Option<f64>) {
     drop_keys(
         &mut o,
         &[
-            ("agent_id", Kind::Text),
-            ("team_id", Kind::Text),
             ("analyze", Kind::Flag),
             ("activity_summary", Kind::Text),
             ("decay_threshold", Kind::Number),

@@ -149,6 +149,17 @@ fn with(mut args: Value, key: &str, value: Value) -> Value {
     args
 }
 
+/// A body with the owner the query names (`?entity_id=`), when it names none itself: Keyoku's
+/// team requests carry no owner in their bodies.
+fn owned(body: Value, params: &[(String, String)]) -> Value {
+    match params.iter().find(|(k, _)| k == "entity_id") {
+        Some((_, owner)) if body.get("entity_id").is_none() => {
+            with(body, "entity_id", json!(owner))
+        }
+        _ => body,
+    }
+}
+
 /// The call a request makes: `path` without its query, `params` the query's pairs as sent,
 /// `body` the JSON object sent (`{}` for none).
 pub fn route(
@@ -183,9 +194,13 @@ pub fn route(
     let query = |method: &str| shapes.args(method, params);
     let owner_given = params.iter().any(|(k, _)| k == "entity_id");
     match (method, segments.as_slice()) {
-        (Method::POST, ["remember"]) => call("remember", keyoku::remember_args(body), Form::Remember),
+        (Method::POST, ["remember"]) => {
+            call("remember", keyoku::remember_args(body), Form::Remember)
+        }
         (Method::POST, ["extract"]) => call("extract", body, Form::Mnemo),
-        (Method::GET, ["extract", "instructions"]) => call("llm_instructions", json!({}), Form::Mnemo),
+        (Method::GET, ["extract", "instructions"]) => {
+            call("llm_instructions", json!({}), Form::Mnemo)
+        }
         (Method::POST, ["seed"]) => call("seed", keyoku::seed_args(body), Form::Seed),
         (Method::POST, ["search"]) => {
             let (args, form) = keyoku::search_args(body);
@@ -195,11 +210,11 @@ pub fn route(
         (Method::POST, ["reembed"]) => call("reembed", body, Form::Mnemo),
         (Method::GET, ["stats"]) if owner_given => call("stats", query("stats"), Form::Stats),
         (Method::GET, ["stats"]) => call("store_stats", json!({}), Form::GlobalStats),
-        (Method::GET, ["stats", entity]) => call("stats", json!({ "entity_id": entity }), Form::Stats),
-        (Method::GET, ["memories"]) => call("list", query("list"), Form::Memories),
-        (Method::GET, ["memories", "sample"]) => {
-            call("sample", query("sample"), Form::MemoryList)
+        (Method::GET, ["stats", entity]) => {
+            call("stats", json!({ "entity_id": entity }), Form::Stats)
         }
+        (Method::GET, ["memories"]) => call("list", query("list"), Form::Memories),
+        (Method::GET, ["memories", "sample"]) => call("sample", query("sample"), Form::MemoryList),
         (Method::POST, ["memories"]) => call("seed", json!({ "items": [body] }), Form::Seed),
         (Method::DELETE, ["memories"]) => call("forget_all", body, Form::DeletedAll),
         (Method::GET, ["memories", id]) => on("get", query("get"), id, Form::Memory),
@@ -207,7 +222,10 @@ pub fn route(
         (Method::PUT, ["memories", id, "tags"]) => {
             let mut b = body;
             let entity = b.as_object_mut().and_then(|o| o.remove("entity_id"));
-            let tags = b.as_object_mut().and_then(|o| o.remove("tags")).unwrap_or(Value::Null);
+            let tags = b
+                .as_object_mut()
+                .and_then(|o| o.remove("tags"))
+                .unwrap_or(Value::Null);
             let mut args = json!({ "patch": { "tags": tags } });
             if let Some(e) = entity {
                 args = with(args, "entity_id", e);
@@ -224,16 +242,28 @@ pub fn route(
             on("update", args, id, Form::Memory)
         }
         (Method::POST, ["memories", id, action @ ("reinforce" | "demote" | "pin" | "status")]) => {
-            let method = if *action == "status" { "set_status" } else { action };
+            let method = if *action == "status" {
+                "set_status"
+            } else {
+                action
+            };
             on(method, body, id, Form::Memory)
         }
-        (Method::GET, ["memories", id, "history"]) => on("status_history", query("status_history"), id, Form::Mnemo),
+        (Method::GET, ["memories", id, "history"]) => {
+            on("status_history", query("status_history"), id, Form::Mnemo)
+        }
         // Keyoku's entities are the owners; with an owner, Mnemo's graph entities.
-        (Method::GET, ["entities"]) if owner_given => call("entities", query("entities"), Form::Mnemo),
+        (Method::GET, ["entities"]) if owner_given => {
+            call("entities", query("entities"), Form::Mnemo)
+        }
         (Method::GET, ["entities"]) => call("store_stats", json!({}), Form::Owners),
         (Method::GET, ["graph", "entities"]) => call("entities", query("entities"), Form::Mnemo),
         (Method::GET, ["conflicts"]) => call("conflicts", query("conflicts"), Form::Mnemo),
-        (Method::POST, ["schedule"]) => call("schedule_create", keyoku::schedule_create_args(body), Form::Schedule),
+        (Method::POST, ["schedule"]) => call(
+            "schedule_create",
+            keyoku::schedule_create_args(body),
+            Form::Schedule,
+        ),
         // Keyoku lists every live schedule here; the ones due now are `/call/scheduled`.
         (Method::GET, ["scheduled"]) => {
             let mut args = query("schedules");
@@ -252,16 +282,29 @@ pub fn route(
                 None => call("schedule_ack", b, Form::Mnemo),
             }
         }
-        (Method::POST, ["schedule", id, "ack"]) => on("schedule_ack", body, id, Form::ScheduleStatus("acknowledged")),
-        (Method::PUT | Method::PATCH, ["schedule", id]) => {
-            on("schedule_update", keyoku::schedule_update_args(body), id, Form::Schedule)
-        }
-        (Method::DELETE, ["schedule", id]) => {
-            on("schedule_cancel", query("schedule_cancel"), id, Form::ScheduleStatus("cancelled"))
-        }
-        (Method::POST, ["heartbeat", "check"]) => {
-            call("heartbeat_check", keyoku::heartbeat_args(body).0, Form::Heartbeat)
-        }
+        (Method::POST, ["schedule", id, "ack"]) => on(
+            "schedule_ack",
+            body,
+            id,
+            Form::ScheduleStatus("acknowledged"),
+        ),
+        (Method::PUT | Method::PATCH, ["schedule", id]) => on(
+            "schedule_update",
+            keyoku::schedule_update_args(body),
+            id,
+            Form::Schedule,
+        ),
+        (Method::DELETE, ["schedule", id]) => on(
+            "schedule_cancel",
+            query("schedule_cancel"),
+            id,
+            Form::ScheduleStatus("cancelled"),
+        ),
+        (Method::POST, ["heartbeat", "check"]) => call(
+            "heartbeat_check",
+            keyoku::heartbeat_args(body).0,
+            Form::Heartbeat,
+        ),
         (Method::POST, ["heartbeat", "context"]) => {
             let (args, min) = keyoku::heartbeat_args(body);
             call("heartbeat_context", args, Form::HeartbeatContext(min))
@@ -269,14 +312,46 @@ pub fn route(
         (Method::POST, ["heartbeat", "record-message" | "message"]) => {
             call("record_message", keyoku::message_args(body), Form::Recorded)
         }
-        (Method::POST, ["conflicts", id, "resolve"]) => call("resolve_conflict", with(body, "id", json!(id)), Form::Mnemo),
-        (Method::GET, ["graph", "relationships"]) => call("relationships", query("relationships"), Form::Mnemo),
+        (Method::POST, ["conflicts", id, "resolve"]) => {
+            call("resolve_conflict", with(body, "id", json!(id)), Form::Mnemo)
+        }
+        (Method::GET, ["graph", "relationships"]) => {
+            call("relationships", query("relationships"), Form::Mnemo)
+        }
         (Method::GET, ["graph", "traverse"]) => call("traverse", query("traverse"), Form::Mnemo),
         (Method::GET, ["graph", "path"]) => call("path", query("path"), Form::Mnemo),
         (Method::GET, ["export"]) => call("export", query("export"), Form::Mnemo),
         (Method::POST, ["import"]) => call("import", body, Form::Mnemo),
-        (_, ["teams", ..]) => Route::Unsupported(
-            "teams are not supported: memories keep the team_id and visibility they were written with, but Mnemo does not share them between agents",
+        // Keyoku's teams; Mnemo's belong to an owner, named with entity_id (body or query).
+        (Method::POST, ["teams"]) => call("team_create", owned(body, params), Form::Mnemo),
+        (Method::GET, ["teams", id]) => call(
+            "team_get",
+            with(query("team_get"), "team_id", json!(id)),
+            Form::Mnemo,
+        ),
+        (Method::DELETE, ["teams", id]) => call(
+            "team_delete",
+            with(query("team_delete"), "team_id", json!(id)),
+            Form::Mnemo,
+        ),
+        (Method::POST, ["teams", id, "members"]) => call(
+            "team_member_add",
+            with(owned(body, params), "team_id", json!(id)),
+            Form::Status("added"),
+        ),
+        (Method::GET, ["teams", id, "members"]) => call(
+            "team_members",
+            with(query("team_members"), "team_id", json!(id)),
+            Form::Mnemo,
+        ),
+        (Method::DELETE, ["teams", id, "members", agent]) => call(
+            "team_member_remove",
+            with(
+                with(query("team_member_remove"), "team_id", json!(id)),
+                "agent_id",
+                json!(agent),
+            ),
+            Form::Status("removed"),
         ),
         (Method::GET, ["watcher", "status"]) => Route::Watcher(WatcherRoute::Status),
         (Method::GET, ["watcher", "history"]) => {

@@ -254,11 +254,76 @@ fn watcher_routes_go_to_the_server_that_runs_one_and_are_501_elsewhere() {
     let (status, code, message) = refusal(&reply);
     assert_eq!((status, code.as_str()), (501, "not_implemented"));
     assert!(message.contains("mnemo serve"), "{message}");
-    let (reply, _) = answer(
-        &request("GET", "/api/v1/teams/t1", b""),
-        Outcome::Failed("unused".into()),
+}
+
+#[test]
+fn keyokus_team_routes_are_the_owners_team_calls() {
+    let member = Outcome::Answer(
+        r#"{"team_id":"t1","agent_id":"bob","role":"member","joined_at":1}"#.into(),
     );
-    assert_eq!(refusal(&reply).0, 501);
+    for (method, path, sent, call, args, status) in [
+        (
+            "POST",
+            "/api/v1/teams?entity_id=acme",
+            json!({"name": "Ops", "description": "d"}),
+            "team_create",
+            json!({"entity_id": "acme", "name": "Ops", "description": "d"}),
+            None,
+        ),
+        (
+            "GET",
+            "/api/v1/teams/t1?entity_id=acme",
+            json!(null),
+            "team_get",
+            json!({"entity_id": "acme", "team_id": "t1"}),
+            None,
+        ),
+        (
+            "DELETE",
+            "/api/v1/teams/t1?entity_id=acme",
+            json!(null),
+            "team_delete",
+            json!({"entity_id": "acme", "team_id": "t1"}),
+            None,
+        ),
+        (
+            "POST",
+            "/api/v1/teams/t1/members?entity_id=acme",
+            json!({"agent_id": "bob"}),
+            "team_member_add",
+            json!({"entity_id": "acme", "team_id": "t1", "agent_id": "bob"}),
+            Some("added"),
+        ),
+        (
+            "GET",
+            "/api/v1/teams/t1/members?entity_id=acme",
+            json!(null),
+            "team_members",
+            json!({"entity_id": "acme", "team_id": "t1"}),
+            None,
+        ),
+        (
+            "DELETE",
+            "/api/v1/teams/t1/members/bob?entity_id=acme",
+            json!(null),
+            "team_member_remove",
+            json!({"entity_id": "acme", "team_id": "t1", "agent_id": "bob"}),
+            Some("removed"),
+        ),
+    ] {
+        let bytes = if sent.is_null() {
+            Vec::new()
+        } else {
+            sent.to_string().into_bytes()
+        };
+        let (reply, calls) = answer(&request(method, path, &bytes), member.clone());
+        assert_eq!(calls, vec![(call.to_string(), args)], "{method} {path}");
+        assert_eq!(reply.status, 200, "{method} {path}: {}", reply.body);
+        if let Some(status) = status {
+            assert_eq!(body(&reply)["status"], status, "Keyoku's {method} {path}");
+            assert_eq!(body(&reply)["agent_id"], "bob");
+        }
+    }
 }
 
 #[test]

@@ -256,8 +256,15 @@ fn definition(out: &mut String, name: &str, schema: &Value) {
     out.push('\n');
 }
 
-/// Where a call's arguments hold texts whose vectors a host embedder may supply.
-fn slots(schema: &Value, defs: &Value, path: &mut Vec<String>, out: &mut Vec<Slot>) {
+/// Calls `visit(path, name, property)` for every property of an argument object, of the
+/// objects inside it and of their lists' items: `path` is the keys down to the object holding
+/// it, `*` standing for each item of a list.
+fn properties(
+    schema: &Value,
+    defs: &Value,
+    path: &mut Vec<String>,
+    visit: &mut impl FnMut(&[String], &str, &Value),
+) {
     if path.len() > 8 {
         return;
     }
@@ -266,14 +273,7 @@ fn slots(schema: &Value, defs: &Value, path: &mut Vec<String>, out: &mut Vec<Slo
         None => schema,
     };
     for (name, prop) in schema["properties"].as_object().into_iter().flatten() {
-        if let Some(text) = prop[EMBEDS].as_str() {
-            out.push(Slot {
-                path: path.clone(),
-                text: text.to_string(),
-                vector: name.clone(),
-            });
-            continue;
-        }
+        visit(path, name, prop);
         let target = match ref_name(prop) {
             Some(n) => &defs[n],
             None => prop,
@@ -281,13 +281,46 @@ fn slots(schema: &Value, defs: &Value, path: &mut Vec<String>, out: &mut Vec<Slo
         path.push(name.clone());
         if target.get("items").is_some() {
             path.push("*".into());
-            slots(&target["items"], defs, path, out);
+            properties(&target["items"], defs, path, visit);
             path.pop();
         } else if target.get("properties").is_some() {
-            slots(target, defs, path, out);
+            properties(target, defs, path, visit);
         }
         path.pop();
     }
+}
+
+/// Where a call's arguments hold texts whose vectors a host embedder may supply.
+fn slots(schema: &Value, defs: &Value) -> Vec<Slot> {
+    let mut out = Vec::new();
+    properties(schema, defs, &mut Vec::new(), &mut |path, name, prop| {
+        if let Some(text) = prop[EMBEDS].as_str() {
+            out.push(Slot {
+                path: path.to_vec(),
+                text: text.to_string(),
+                vector: name.to_string(),
+            });
+        }
+    });
+    out
+}
+
+/// Where a call's arguments name the agent they are for (`agent_id`): a handle opened for one
+/// agent fills them in.
+fn agent_paths(schema: &Value, defs: &Value) -> Vec<Vec<String>> {
+    let mut out = Vec::new();
+    properties(schema, defs, &mut Vec::new(), &mut |path, name, _| {
+        if name == "agent_id" {
+            out.push(path.to_vec());
+        }
+    });
+    out
+}
+
+/// A path as a JS array literal.
+fn js_path(path: &[String]) -> String {
+    let items: Vec<String> = path.iter().map(|p| format!("'{p}'")).collect();
+    format!("[{}]", items.join(", "))
 }
 
 /// The JS method of a call: its name, parameters and result.
@@ -358,29 +391,31 @@ pub fn generate(schema: &Value) -> Bindings {
 
     // The call table.
     let mut c = String::from(HEADER);
-    c += "\n/**\n * Every engine call: its snake_case `method`, its `name` on `Mnemo`, the `embeds` where a host\n * embedder supplies vectors — the objects at `path` (`*`: each item of a list) get `vector` from\n * their `text` — and, for a method that takes its one argument directly, the field it `unwrap`s.\n */\nexport const CALLS = [\n";
+    c += "\n/**\n * Every engine call: its snake_case `method`, its `name` on `Mnemo`, the `embeds` where a host\n * embedder supplies vectors — the objects at `path` (`*`: each item of a list) get `vector` from\n * their `text` —, the paths of the objects that name the `agent_id` a call is for (`agents`), and,\n * for a method that takes its one argument directly, the field it `unwrap`s.\n */\nexport const CALLS = [\n";
     for call in &calls {
         let method = call["method"].as_str().unwrap_or_default();
-        let mut found = Vec::new();
-        slots(&call["args"], defs, &mut Vec::new(), &mut found);
-        let embeds: Vec<String> = found
+        let embeds: Vec<String> = slots(&call["args"], defs)
             .iter()
             .map(|s| {
-                let path: Vec<String> = s.path.iter().map(|p| format!("'{p}'")).collect();
                 format!(
-                    "{{ path: [{}], text: '{}', vector: '{}' }}",
-                    path.join(", "),
+                    "{{ path: {}, text: '{}', vector: '{}' }}",
+                    js_path(&s.path),
                     s.text,
                     s.vector
                 )
             })
             .collect();
+        let agents: Vec<String> = agent_paths(&call["args"], defs)
+            .iter()
+            .map(|p| js_path(p))
+            .collect();
         let unwrap = unwrapped(call).map_or(String::new(), |f| format!(", unwrap: '{f}'"));
         let _ = writeln!(
             c,
-            "  {{ method: '{method}', name: '{}', embeds: [{}]{unwrap} }},",
+            "  {{ method: '{method}', name: '{}', embeds: [{}], agents: [{}]{unwrap} }},",
             camel(method),
-            embeds.join(", ")
+            embeds.join(", "),
+            agents.join(", ")
         );
     }
     c += "];\n";
@@ -430,15 +465,14 @@ mod tests {
     fn vectors_are_found_where_the_schema_marks_them() {
         let schema = mnemo_core::api::schema();
         let defs = &schema["$defs"];
-        let of = |method: &str| {
+        let args = |method: &str| {
             let call = schema["calls"]
                 .as_array()
                 .and_then(|c| c.iter().find(|c| c["method"] == method))
                 .expect("declared");
-            let mut out = Vec::new();
-            slots(&call["args"], defs, &mut Vec::new(), &mut out);
-            out
+            call["args"].clone()
         };
+        let of = |method: &str| slots(&args(method), defs);
         let slot = |path: &[&str], text: &str| Slot {
             path: path.iter().map(|p| p.to_string()).collect(),
             text: text.into(),
@@ -449,5 +483,10 @@ mod tests {
         assert_eq!(of("update"), vec![slot(&["patch"], "content")]);
         assert_eq!(of("remember"), vec![slot(&["extracted", "*"], "content")]);
         assert!(of("get").is_empty());
+        // And where a handle opened for one agent names it.
+        let agents = |method: &str| agent_paths(&args(method), defs);
+        assert_eq!(agents("seed"), vec![vec!["items".to_string(), "*".into()]]);
+        assert_eq!(agents("search"), vec![Vec::<String>::new()]);
+        assert!(agents("team_create").is_empty());
     }
 }

@@ -237,7 +237,10 @@ function hostOptions(options) {
   if (options === null || typeof options !== 'object') {
     throw coded('invalid options: expected an object', 'invalid_input');
   }
-  const { embed, extract, summarise, ...rest } = options;
+  const { embed, extract, summarise, agent, ...rest } = options;
+  if (agent !== undefined && (typeof agent !== 'string' || !/^[A-Za-z0-9_:.-]{1,256}$/.test(agent))) {
+    throw coded('invalid agent: expected an agent id (1 to 256 characters of A-Z a-z 0-9 _ : . -)', 'invalid_input');
+  }
   if (embed !== undefined) {
     const ok =
       embed && typeof embed.embed === 'function' && typeof embed.model === 'string' && Number.isInteger(embed.dimension);
@@ -252,7 +255,7 @@ function hostOptions(options) {
   if (summarise !== undefined && typeof summarise !== 'function') {
     throw coded('invalid summarise: expected a function (texts) → summary', 'invalid_input');
   }
-  return { rest, embed, extract, summarise };
+  return { rest, embed, extract, summarise, agent };
 }
 
 /** A Mnemo store. Every method returns a promise; arguments and results are plain objects. */
@@ -261,18 +264,22 @@ export class Mnemo {
   #embed;
   #extract;
   #summarise;
+  #agent;
   #llmInstructions;
 
-  constructor(transport, { embed, extract, summarise }) {
+  constructor(transport, { embed, extract, summarise, agent }) {
     this.#t = transport;
     this.#embed = embed;
     this.#extract = extract;
     this.#summarise = summarise;
+    this.#agent = agent;
   }
 
   /**
    * Opens (creating if needed) a store: `{name, storage: 'opfs' | 'idb' | 'memory', embed?,
-   * extract?, summarise?, now?, seed?, config?, worker?, share?}`. When another tab holds the store, this
+   * extract?, summarise?, agent?, now?, seed?, config?, worker?, share?}`. With `agent`, every
+   * call that names an agent is made for that one: it sees its own memories, `global` ones and
+   * those of its teams, and changes only its own. When another tab holds the store, this
    * tab is served through it (unless `share: false`, which rejects with `store_locked`).
    */
   static async open(options = {}) {
@@ -308,7 +315,9 @@ export class Mnemo {
   /** Runs an engine call by its snake_case name, after host extraction and embedding. */
   async call(method, args = {}) {
     if (typeof method !== 'string') throw coded('invalid method: expected a string', 'invalid_input');
-    if (args !== null && typeof args === 'object' && !Array.isArray(args)) args = await this.#prepare(method, args);
+    if (args !== null && typeof args === 'object' && !Array.isArray(args)) {
+      args = await this.#prepare(method, this.#forAgent(method, args));
+    }
     const answer = await this.#t.request('call', { method, args });
     if (this.#summarise && (method === 'consolidate' || method === 'maintain')) await this.#summariseMerges(answer);
     return answer;
@@ -341,6 +350,22 @@ export class Mnemo {
   async #instructions() {
     this.#llmInstructions ??= await this.#t.request('call', { method: 'llm_instructions', args: {} });
     return this.#llmInstructions;
+  }
+
+  /** `args` with this handle's agent where the call names one (a copy; another agent refused). */
+  #forAgent(method, args) {
+    const paths = BY_METHOD.get(method)?.agents ?? [];
+    if (this.#agent === undefined || !paths.length) return args;
+    args = plain(args);
+    for (const path of paths) {
+      for (const o of objectsAt(args, path)) {
+        if (o.agent_id === undefined) o.agent_id = this.#agent;
+        else if (o.agent_id !== this.#agent) {
+          throw coded(`invalid agent_id: this store was opened for agent ${JSON.stringify(this.#agent)} only`, 'invalid_input');
+        }
+      }
+    }
+    return args;
   }
 
   async #prepare(method, args) {

@@ -43,6 +43,11 @@ export interface OpenOptions {
   /** Your own embedding model; without it the store uses the built-in `mnemo-static-v1`. */
   embed?: Embedder;
   /**
+   * The agent this handle acts for: every call that names an agent is made for it (it sees its
+   * own memories, `global` ones and those of its teams, and changes only its own).
+   */
+  agent?: string;
+  /**
    * Where the built-in embedder's weights come from: their bytes, or a URL (default:
    * `mnemo-static-v1.bin` beside the package's WebAssembly; browsers keep it in the Cache API
    * after the first download). The first store of a thread loads them; later ones reuse them.

@@ -41,6 +41,7 @@ use crate::model::{Memory, Source, Status, StatusChange, Visibility};
 use crate::notes::NotesImport;
 use crate::recall::{SearchHit, SearchRequest};
 use crate::schedule::{Schedule, ScheduleCreate, ScheduleRef, ScheduleUpdate, SchedulesRequest};
+use crate::team::{MemberAdd, MemberRef, Team, TeamCreate, TeamDeleted, TeamMember, TeamRef};
 use crate::write::{NewMemory, RememberOptions, WriteReport};
 
 /// What the declaration says of one call, for faces that list calls (CLI help, MCP tools).
@@ -216,47 +217,64 @@ calls! {
     add Seed("seed", SeedArgs) -> WriteReport, unwrap "items" => |e, a| e.seed(a.items);
     /// Hybrid search of one owner's memories, ranked by a mode; every hit says why.
     read Search("search", SearchRequest) -> Vec<SearchHit>, mcp "memory_search" =>
-        |e, a| e.search(&a);
+        |e, a| e.as_agent(&a.entity_id, a.agent_id.as_ref(), None, a.team_aware == Some(false),
+            |e| e.search(&a));
     /// One memory by id (an access: an archived memory comes back).
-    read Get("get", MemoryRef) -> Memory, mcp "memory_get" => |e, a| e.get(&a.entity_id, &a.id);
+    read Get("get", MemoryRef) -> Memory, mcp "memory_get" =>
+        |e, a| a.run(e, |e| e.get(&a.entity_id, &a.id));
     /// A page of an owner's memories, filtered, newest first unless asked otherwise.
-    read List("list", ListRequest) -> Page => |e, a| e.list(&a);
+    read List("list", ListRequest) -> Page =>
+        |e, a| e.as_agent(&a.entity_id, a.agent_id.as_ref(), None, false, |e| e.list(&a));
     /// Changes a memory; new content is re-hashed, re-embedded and re-indexed.
     write Update("update", UpdateArgs) -> Memory, mcp "memory_update" =>
-        |e, a| e.update(&a.entity_id, &a.id, a.patch);
+        |e, a| e.as_agent(&a.entity_id.clone(), a.agent_id.clone().as_ref(), None, false,
+            |e| e.update(&a.entity_id, &a.id, a.patch));
     /// Forgets a memory (soft delete; purged after the retention period).
     write Forget("forget", MemoryRef) -> Memory, mcp "memory_forget" =>
-        |e, a| e.forget(&a.entity_id, &a.id);
+        |e, a| a.run(e, |e| e.forget(&a.entity_id, &a.id));
     /// Forgets every memory of an owner.
-    write ForgetAll("forget_all", OwnerRef) -> ForgetAllReport => |e, a| e.forget_all(&a.entity_id);
+    write ForgetAll("forget_all", OwnerRef) -> ForgetAllReport =>
+        |e, a| a.run(e, |e| e.forget_all(&a.entity_id));
     /// The owner of a memory found by its id alone (for hosts serving many owners behind one
     /// key); not found when no owner has it.
     read Locate("locate", IdRef) -> Location => |e, a| e.locate(&a.id);
     /// Memories drawn at random (the host's randomness) from one owner or every owner; not an
     /// access.
-    read Sample("sample", SampleRequest) -> Vec<Memory> => |e, a| e.sample(&a);
+    read Sample("sample", SampleRequest) -> Vec<Memory> => |e, a| match &a.entity_id {
+        Some(owner) => e.as_agent(owner, a.agent_id.as_ref(), None, false, |e| e.sample(&a)),
+        None if a.agent_id.is_some() => Err(Error::invalid(
+            "agent_id",
+            "an agent samples one owner's memories: give entity_id",
+        )),
+        None => e.sample(&a),
+    };
     /// Counts of every owner's memories, and the owners.
     read StoreStats("store_stats", NoArgs) -> StoreStats => |e, _a| e.store_stats();
     /// Reinforces a memory: feedback +3, and it counts as used.
     write Reinforce("reinforce", MemoryRef) -> Memory, mcp "memory_reinforce" =>
-        |e, a| e.reinforce(&a.entity_id, &a.id);
+        |e, a| a.run(e, |e| e.reinforce(&a.entity_id, &a.id));
     /// Demotes a memory: feedback −1.
     write Demote("demote", MemoryRef) -> Memory, mcp "memory_demote" =>
-        |e, a| e.demote(&a.entity_id, &a.id);
+        |e, a| a.run(e, |e| e.demote(&a.entity_id, &a.id));
     /// Pins a memory (exempt from decay) or unpins it.
-    write Pin("pin", PinArgs) -> Memory => |e, a| e.pin(&a.entity_id, &a.id, a.pinned);
+    write Pin("pin", PinArgs) -> Memory => |e, a| {
+        e.as_agent(&a.entity_id, a.agent_id.as_ref(), None, false,
+            |e| e.pin(&a.entity_id, &a.id, a.pinned))
+    };
     /// Changes a memory's validity status, with the reason in its history.
     write SetStatus("set_status", SetStatusArgs) -> Memory =>
-        |e, a| e.set_status(&a.entity_id, &a.id, a.status, a.reason.as_str());
+        |e, a| e.as_agent(&a.entity_id, a.agent_id.as_ref(), None, false,
+            |e| e.set_status(&a.entity_id, &a.id, a.status, a.reason.as_str()));
     /// A memory's status changes, oldest first.
     read StatusHistory("status_history", MemoryRef) -> Vec<StatusChange> =>
-        |e, a| e.status_history(&a.entity_id, &a.id);
+        |e, a| a.run(e, |e| e.status_history(&a.entity_id, &a.id));
     /// Memories linked to this one — returned together by searches three times or more, or
     /// sharing its entities and tags — strongest link first: a chain of thought to follow.
     read Related("related", RelatedRequest) -> Vec<RelatedMemory>, mcp "memory_related" =>
-        |e, a| e.related(&a);
+        |e, a| e.as_agent(&a.entity_id, a.agent_id.as_ref(), None, false, |e| e.related(&a));
     /// Counts of an owner's memories by type, state, status and tier.
-    read Stats("stats", OwnerRef) -> Stats, mcp "memory_stats" => |e, a| e.stats(&a.entity_id);
+    read Stats("stats", OwnerRef) -> Stats, mcp "memory_stats" =>
+        |e, a| a.run(e, |e| e.stats(&a.entity_id));
     /// The maintenance pass: decay, lifecycle and purges of the memories that are due.
     write Maintain("maintain", NoArgs) -> MaintainReport => |e, _a| e.maintain();
     /// The maintenance pass, then consolidation now: stale-edge cleanup, auto-tag refresh,
@@ -265,7 +283,7 @@ calls! {
     /// for one owner only).
     write Consolidate("consolidate", NoArgs) -> MaintainReport => |e, _a| e.consolidate();
     /// All of one owner's memories as JSONL (vectors, status history, graph).
-    read Export("export", OwnerRef) -> String => |e, a| e.export_jsonl(&a.entity_id);
+    read Export("export", OwnerRef) -> String => |e, a| a.run(e, |e| e.export_jsonl(&a.entity_id));
     /// Imports JSONL: full exports restored exactly, plain records written like `seed`.
     add Import("import", ImportArgs) -> ImportReport, unwrap "jsonl" =>
         |e, a| e.import_jsonl(a.jsonl.as_bytes());
@@ -297,7 +315,8 @@ calls! {
     /// The shortest path between two entities.
     read Path("path", PathRequest) -> GraphPath => |e, a| e.path(&a);
     /// Conflicts found on writes, newest first.
-    read Conflicts("conflicts", ConflictsRequest) -> Vec<Conflict> => |e, a| e.conflicts(&a);
+    read Conflicts("conflicts", ConflictsRequest) -> Vec<Conflict> =>
+        |e, a| e.as_agent(&a.entity_id, a.agent_id.as_ref(), None, false, |e| e.conflicts(&a));
     /// Decides an open conflict.
     write ResolveConflict("resolve_conflict", ResolveRequest) -> Conflict =>
         |e, a| e.resolve_conflict(&a);
@@ -309,9 +328,10 @@ calls! {
         |e, a| e.schedule_create(&a);
     /// An owner's schedules, soonest due first.
     read Schedules("schedules", SchedulesRequest) -> Vec<Schedule>, mcp "schedule_list" =>
-        |e, a| e.schedules(&a);
+        |e, a| e.as_agent(&a.entity_id, a.agent_id.as_ref(), None, false, |e| e.schedules(&a));
     /// The schedules due now, each due time reported once.
-    write Scheduled("scheduled", OwnerRef) -> Vec<Schedule> => |e, a| e.scheduled(&a.entity_id);
+    write Scheduled("scheduled", OwnerRef) -> Vec<Schedule> =>
+        |e, a| a.run(e, |e| e.scheduled(&a.entity_id));
     /// Acknowledges a schedule: it moves on to its next due time.
     write ScheduleAck("schedule_ack", ScheduleRef) -> Schedule => |e, a| e.schedule_ack(&a);
     /// Changes a schedule's text or tag.
@@ -322,14 +342,33 @@ calls! {
     /// Whether the agent should speak up for an owner now, and why; records the act unless
     /// a dry run. No model call.
     write HeartbeatCheck("heartbeat_check", HeartbeatRequest) -> HeartbeatReport,
-        mcp "heartbeat_check" => |e, a| e.heartbeat_check(&a);
+        mcp "heartbeat_check" => |e, a| e.as_agent(&a.entity_id, a.agent_id.as_ref(),
+            a.team_id.as_ref(), false, |e| e.heartbeat_check(&a));
     /// The heartbeat's report, the agent's recent messages and the memories matching a query.
     write HeartbeatContext("heartbeat_context", HeartbeatRequest) -> HeartbeatContext =>
-        |e, a| e.heartbeat_context(&a);
+        |e, a| e.as_agent(&a.entity_id, a.agent_id.as_ref(), a.team_id.as_ref(), false,
+            |e| e.heartbeat_context(&a));
     /// Records a message of the conversation, so the heartbeat knows who talks.
     add RecordMessage("record_message", RecordMessage) -> Message => |e, a| e.record_message(&a);
     /// An owner's recorded conversation (both roles), newest first.
     read Messages("messages", MessagesRequest) -> Vec<Message> => |e, a| e.messages(&a);
+    /// Makes a team of agents: its members see the memories written for it with visibility
+    /// `team`.
+    write TeamCreate("team_create", TeamCreate) -> Team, mcp "team_create" =>
+        |e, a| e.team_create(&a);
+    /// A team of the owner.
+    read TeamGet("team_get", TeamRef) -> Team, mcp "team_get" => |e, a| e.team_get(&a);
+    /// Deletes a team and its memberships; its memories stay with their writers.
+    write TeamDelete("team_delete", TeamRef) -> TeamDeleted => |e, a| e.team_delete(&a);
+    /// Adds an agent to a team.
+    write TeamMemberAdd("team_member_add", MemberAdd) -> TeamMember, mcp "team_member_add" =>
+        |e, a| e.team_member_add(&a);
+    /// A team's members, in the order they joined.
+    read TeamMembers("team_members", TeamRef) -> Vec<TeamMember>, mcp "team_members" =>
+        |e, a| e.team_members(&a);
+    /// Removes an agent from a team (not its last member: delete the team instead).
+    write TeamMemberRemove("team_member_remove", MemberRef) -> TeamMember =>
+        |e, a| e.team_member_remove(&a);
 }
 
 /// Arguments of `remember`: a piece of conversation, or what a host extractor found in it.
@@ -434,6 +473,10 @@ pub struct MemoryRef {
     /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
     /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
     pub entity_id: Owner,
+    /// The agent the call is made for: it sees its own memories, `global` ones and `team`
+    /// ones of the owner's teams it is a member of, and changes only its own (default none: the
+    /// owner's view, which sees and changes every memory).
+    pub agent_id: Option<Id>,
     /// The memory's id, as the write that stored it answered: 1 to 256 characters of
     /// `[A-Za-z0-9_:.-]`.
     pub id: Id,
@@ -454,6 +497,10 @@ pub struct OwnerRef {
     /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
     /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
     pub entity_id: Owner,
+    /// The agent the call is made for: it sees its own memories, `global` ones and `team`
+    /// ones of the owner's teams it is a member of, and changes only its own (default none: the
+    /// owner's view, which sees and changes every memory).
+    pub agent_id: Option<Id>,
 }
 
 /// Arguments of `update`.
@@ -463,6 +510,10 @@ pub struct UpdateArgs {
     /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
     /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
     pub entity_id: Owner,
+    /// The agent the call is made for: it sees its own memories, `global` ones and `team`
+    /// ones of the owner's teams it is a member of, and changes only its own (default none: the
+    /// owner's view, which sees and changes every memory).
+    pub agent_id: Option<Id>,
     /// The memory's id, as the write that stored it answered: 1 to 256 characters of
     /// `[A-Za-z0-9_:.-]`.
     pub id: Id,
@@ -477,6 +528,10 @@ pub struct PinArgs {
     /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
     /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
     pub entity_id: Owner,
+    /// The agent the call is made for: it sees its own memories, `global` ones and `team`
+    /// ones of the owner's teams it is a member of, and changes only its own (default none: the
+    /// owner's view, which sees and changes every memory).
+    pub agent_id: Option<Id>,
     /// The memory's id, as the write that stored it answered: 1 to 256 characters of
     /// `[A-Za-z0-9_:.-]`.
     pub id: Id,
@@ -491,6 +546,10 @@ pub struct SetStatusArgs {
     /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
     /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
     pub entity_id: Owner,
+    /// The agent the call is made for: it sees its own memories, `global` ones and `team`
+    /// ones of the owner's teams it is a member of, and changes only its own (default none: the
+    /// owner's view, which sees and changes every memory).
+    pub agent_id: Option<Id>,
     /// The memory's id, as the write that stored it answered: 1 to 256 characters of
     /// `[A-Za-z0-9_:.-]`.
     pub id: Id,
@@ -521,6 +580,20 @@ pub struct ModelInfo {
     pub model: String,
     /// The length of its vectors.
     pub dimension: usize,
+}
+
+impl MemoryRef {
+    /// Runs `f` for the agent the reference names (the owner's view when none).
+    fn run<T>(&self, e: &mut Engine, f: impl FnOnce(&mut Engine) -> Result<T>) -> Result<T> {
+        e.as_agent(&self.entity_id, self.agent_id.as_ref(), None, false, f)
+    }
+}
+
+impl OwnerRef {
+    /// Runs `f` for the agent the reference names (the owner's view when none).
+    fn run<T>(&self, e: &mut Engine, f: impl FnOnce(&mut Engine) -> Result<T>) -> Result<T> {
+        e.as_agent(&self.entity_id, self.agent_id.as_ref(), None, false, f)
+    }
 }
 
 impl Call {

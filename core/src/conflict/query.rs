@@ -68,6 +68,10 @@ pub struct ConflictsRequest {
     /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
     /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
     pub entity_id: Owner,
+    /// The agent the call is made for: it sees its own memories, `global` ones and `team`
+    /// ones of the owner's teams it is a member of, and changes only its own (default none: the
+    /// owner's view, which sees and changes every memory).
+    pub agent_id: Option<Id>,
     /// Only open (or only resolved) conflicts.
     pub status: Option<ConflictStatus>,
     /// At most this many, newest first, 1 to 1,000 (default 50).

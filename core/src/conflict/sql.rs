@@ -125,7 +125,9 @@ pub fn list(
     limit: usize,
 ) -> Result<Vec<ConflictRow>> {
     let mut stmt = conn.prepare_cached(&format!(
-        "{SELECT} WHERE c.owner = ?1 AND (?2 IS NULL OR c.status = ?2) ORDER BY c.created_at DESC, c.pk DESC LIMIT ?3"
+        "{SELECT} WHERE c.owner = ?1 AND (?2 IS NULL OR c.status = ?2) \
+         AND mnemo_visible(e.agent_id, e.visibility, e.team_id) \
+         ORDER BY c.created_at DESC, c.pk DESC LIMIT ?3"
     ))?;
     let rows = stmt.query_map(
         params![owner, status.map(|s| s.as_str()), limit as i64],

@@ -104,7 +104,19 @@ pub(super) fn merge_clusters(
         }
         // Archived memories stay where they are: a merge would bring them back into use.
         let mut members = memories::by_pks(tx.conn(), owner, &keys)?;
-        members.retain(|(_, m)| m.state != State::Archived);
+        // Only memories of one writer, visibility and team merge: a merge never moves what
+        // one agent keeps to itself into a memory another may see, nor destroys another's.
+        let Some(scope) = members
+            .iter()
+            .find(|(k, _)| k == pk)
+            .map(|(_, m)| (m.agent_id.clone(), m.visibility, m.team_id.clone()))
+        else {
+            continue;
+        };
+        members.retain(|(_, m)| {
+            m.state != State::Archived
+                && (m.agent_id.clone(), m.visibility, m.team_id.clone()) == scope
+        });
         if members.len() < CLUSTER_MIN {
             continue;
         }

@@ -223,6 +223,13 @@ pub struct HeartbeatRequest {
     /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
     /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
     pub entity_id: Owner,
+    /// The agent the call is made for: it sees its own memories, `global` ones and `team`
+    /// ones of the owner's teams it is a member of, and changes only its own (default none: the
+    /// owner's view, which sees and changes every memory).
+    pub agent_id: Option<Id>,
+    /// A team of the owner: the check sees that team's `team` memories and `global` ones (with
+    /// `agent_id`, the agent's own too), as Keyoku's team heartbeat does (default none).
+    pub team_id: Option<Id>,
     /// How freely the agent may speak up (default: the configuration's, `suggest`).
     pub autonomy: Option<Autonomy>,
     /// Whether the owner is in a conversation now; by default, a message under 15 min old.
@@ -254,6 +261,8 @@ impl HeartbeatRequest {
     pub fn new(owner: Owner) -> HeartbeatRequest {
         HeartbeatRequest {
             entity_id: owner,
+            agent_id: None,
+            team_id: None,
             autonomy: None,
             in_conversation: None,
             utc_offset_minutes: None,

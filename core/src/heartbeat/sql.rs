@@ -15,7 +15,8 @@ use crate::store::{json_list, parse};
 pub type Row2 = (i64, Memory);
 
 /// Searchable (ACTIVE, status active) rows of one owner.
-const LIVE: &str = "entity_id = ?1 AND state = 'ACTIVE' AND status = 'active'";
+const LIVE: &str = "entity_id = ?1 AND state = 'ACTIVE' AND status = 'active' \
+                    AND mnemo_visible(agent_id, visibility, team_id)";
 
 fn memories(conn: &Connection, sql: &str, args: impl rusqlite::Params) -> Result<Vec<Row2>> {
     let mut stmt = conn.prepare_cached(sql)?;
@@ -27,7 +28,7 @@ fn memories(conn: &Connection, sql: &str, args: impl rusqlite::Params) -> Result
 pub fn live_count(conn: &Connection, owner: &str, cap: usize) -> Result<usize> {
     let n: i64 = conn
         .prepare_cached(
-            "SELECT count(*) FROM (SELECT 1 FROM memories WHERE entity_id = ?1 AND state != 'DELETED' AND status = 'active' LIMIT ?2)",
+            "SELECT count(*) FROM (SELECT 1 FROM memories WHERE entity_id = ?1 AND state != 'DELETED' AND status = 'active' AND mnemo_visible(agent_id, visibility, team_id) LIMIT ?2)",
         )?
         .query_row(params![owner, cap as i64], |r| r.get(0))?;
     Ok(n as usize)
@@ -37,7 +38,7 @@ pub fn live_count(conn: &Connection, owner: &str, cap: usize) -> Result<usize> {
 pub fn created_since(conn: &Connection, owner: &str, since: Millis, cap: usize) -> Result<usize> {
     let n: i64 = conn
         .prepare_cached(
-            "SELECT count(*) FROM (SELECT 1 FROM memories WHERE entity_id = ?1 AND created_at > ?2 AND state != 'DELETED' LIMIT ?3)",
+            "SELECT count(*) FROM (SELECT 1 FROM memories WHERE entity_id = ?1 AND created_at > ?2 AND state != 'DELETED' AND mnemo_visible(agent_id, visibility, team_id) LIMIT ?3)",
         )?
         .query_row(params![owner, since, cap as i64], |r| r.get(0))?;
     Ok(n as usize)
@@ -448,7 +449,7 @@ pub fn topics_in(
 /// When the owner's newest memory was written.
 pub fn newest_created(conn: &Connection, owner: &str) -> Result<Option<Millis>> {
     Ok(conn
-        .prepare_cached("SELECT max(created_at) FROM memories WHERE entity_id = ?1")?
+        .prepare_cached("SELECT max(created_at) FROM memories WHERE entity_id = ?1 AND mnemo_visible(agent_id, visibility, team_id)")?
         .query_row([owner], |r| r.get(0))?)
 }
 

@@ -63,7 +63,8 @@ pub(crate) fn export(conn: &Connection, pk: i64, m: &Memory) -> Result<Vec<LinkR
     let mut stmt = conn.prepare_cached(
         "SELECT o.id, o.created_at, l.count, l.strength, l.last_at, l.decayed_at, l.kind \
          FROM memory_links l JOIN memories o ON o.pk = CASE WHEN l.a = ?1 THEN l.b ELSE l.a END \
-         WHERE l.a = ?1 OR l.b = ?1 ORDER BY o.created_at, o.id, l.kind",
+         WHERE (l.a = ?1 OR l.b = ?1) AND mnemo_visible(o.agent_id, o.visibility, o.team_id) \
+         ORDER BY o.created_at, o.id, l.kind",
     )?;
     let rows = stmt.query_map(params![pk], |r| {
         let kind: String = r.get(6)?;

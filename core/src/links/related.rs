@@ -22,6 +22,10 @@ pub struct RelatedRequest {
     /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
     /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
     pub entity_id: Owner,
+    /// The agent the call is made for: it sees its own memories, `global` ones and `team`
+    /// ones of the owner's teams it is a member of, and changes only its own (default none: the
+    /// owner's view, which sees and changes every memory).
+    pub agent_id: Option<Id>,
     /// The memory whose links to follow.
     pub id: Id,
     /// Memories wanted, 1 to 1,000 (default 10).
@@ -65,6 +69,7 @@ pub(crate) fn related(
     m: &Memory,
     now: Millis,
     limit: usize,
+    sees: impl Fn(&Memory) -> bool,
 ) -> Result<Vec<RelatedMemory>> {
     let mut ends: BTreeMap<i64, Ends> = BTreeMap::new();
     for link in of(conn, pk)? {
@@ -87,7 +92,7 @@ pub(crate) fn related(
         let Some(memory) = memories::by_pk(conn, owner, other)? else {
             continue;
         };
-        if !memories::searchable(&memory) {
+        if !memories::searchable(&memory) || !sees(&memory) {
             continue;
         }
         let theirs = Shareable::of(conn, other, &memory)?;

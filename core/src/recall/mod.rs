@@ -27,7 +27,7 @@ use crate::decay::{self, RetentionConfig};
 use crate::dedup;
 use crate::embed;
 use crate::error::{Error, Result};
-use crate::field::{Limit, Owner, MAX_LIMIT};
+use crate::field::{Id, Limit, Owner, MAX_LIMIT};
 use crate::graph;
 use crate::links;
 use crate::model::{Memory, MemoryType, RecallFilter};
@@ -58,6 +58,13 @@ pub struct SearchRequest {
     /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
     /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
     pub entity_id: Owner,
+    /// The agent the call is made for: it sees its own memories, `global` ones and `team`
+    /// ones of the owner's teams it is a member of, and changes only its own (default none: the
+    /// owner's view, which sees and changes every memory).
+    pub agent_id: Option<Id>,
+    /// With `agent_id`: false to search only the agent's own memories, as Keyoku's client
+    /// asks when it is not team-aware (default true: everything the agent may see).
+    pub team_aware: Option<bool>,
     /// What to look for, in words: at most 10,000 characters; may be empty when `vector` is given.
     #[schemars(length(max = MAX_QUERY_CHARS))]
     pub query: String,
@@ -92,6 +99,8 @@ impl SearchRequest {
     pub fn new(owner: Owner, query: impl Into<String>) -> SearchRequest {
         SearchRequest {
             entity_id: owner,
+            agent_id: None,
+            team_aware: None,
             query: query.into(),
             vector: None,
             limit: None,
@@ -413,7 +422,7 @@ impl<'a> Search<'a> {
         if let Some(p) = view.pending(c.pk) {
             decay::access(&mut m, p.count, p.at);
         }
-        Ok(rank::admits(self.req, &m).then_some((c, m)))
+        Ok((rank::admits(self.req, &m) && view.viewer().sees(&m)).then_some((c, m)))
     }
 
     /// 3. How the admitted are scored: against the best relevance admitted, at the call's time.

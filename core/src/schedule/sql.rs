@@ -87,7 +87,7 @@ pub fn save_all(conn: &Connection, rows: &[ScheduleRow]) -> Result<()> {
 /// One schedule of an owner, by its memory's id.
 pub fn get(conn: &Connection, owner: &str, id: &str) -> Result<Option<ScheduleRow>> {
     Ok(conn
-        .prepare_cached(&format!("{SELECT} WHERE s.owner = ?1 AND m.id = ?2"))?
+        .prepare_cached(&format!("{SELECT} WHERE s.owner = ?1 AND mnemo_visible(m.agent_id, m.visibility, m.team_id) AND m.id = ?2"))?
         .query_row(params![owner, id], row)
         .optional()?)
 }
@@ -95,7 +95,7 @@ pub fn get(conn: &Connection, owner: &str, id: &str) -> Result<Option<ScheduleRo
 /// An owner's schedules, soonest due first (active only unless `all`).
 pub fn list(conn: &Connection, owner: &str, all: bool) -> Result<Vec<ScheduleRow>> {
     let mut stmt = conn.prepare_cached(&format!(
-        "{SELECT} WHERE s.owner = ?1 AND (?2 OR s.status = 'active') \
+        "{SELECT} WHERE s.owner = ?1 AND mnemo_visible(m.agent_id, m.visibility, m.team_id) AND (?2 OR s.status = 'active') \
          ORDER BY s.next_due IS NULL, s.next_due, s.memory_pk"
     ))?;
     let rows = stmt.query_map(params![owner, all], row)?;
@@ -105,7 +105,7 @@ pub fn list(conn: &Connection, owner: &str, all: bool) -> Result<Vec<ScheduleRow
 /// An owner's active schedules due at `now`.
 pub fn due(conn: &Connection, owner: &str, now: Millis) -> Result<Vec<ScheduleRow>> {
     let mut stmt = conn.prepare_cached(&format!(
-        "{SELECT} WHERE s.owner = ?1 AND s.status = 'active' AND s.next_due <= ?2 ORDER BY s.next_due, s.memory_pk"
+        "{SELECT} WHERE s.owner = ?1 AND mnemo_visible(m.agent_id, m.visibility, m.team_id) AND s.status = 'active' AND s.next_due <= ?2 ORDER BY s.next_due, s.memory_pk"
     ))?;
     let rows = stmt.query_map(params![owner, now], row)?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)

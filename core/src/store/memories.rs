@@ -4,6 +4,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::sync::LazyLock;
 
+use super::viewer::VISIBLE;
 use rusqlite::types::Value;
 use rusqlite::{params, params_from_iter, Connection, OptionalExtension, Row};
 
@@ -464,7 +465,8 @@ pub fn vector_census(
     let mut stmt = conn.prepare_cached(
         "SELECT v.precision, count(*), sum(length(v.embedding)) \
          FROM memory_vectors v JOIN memories m ON m.pk = v.pk \
-         WHERE m.state != 'DELETED' AND (?1 IS NULL OR m.entity_id = ?1) GROUP BY v.precision",
+         WHERE m.state != 'DELETED' AND (?1 IS NULL OR m.entity_id = ?1) \
+         AND mnemo_visible(m.agent_id, m.visibility, m.team_id) GROUP BY v.precision",
     )?;
     let rows = stmt.query_map([owner], |r| {
         Ok((
@@ -674,7 +676,7 @@ pub fn list(
     limit: usize,
     offset: usize,
 ) -> Result<(Vec<Memory>, usize)> {
-    let mut sql = String::from(" FROM memories WHERE entity_id = ?");
+    let mut sql = format!(" FROM memories WHERE entity_id = ? AND {VISIBLE}");
     let mut args: Vec<Value> = vec![Value::Text(f.owner.to_string())];
     fn any_of(sql: &mut String, args: &mut Vec<Value>, column: &str, values: Vec<&'static str>) {
         if !values.is_empty() {
@@ -744,8 +746,8 @@ pub fn count_by(
         "state != 'DELETED'"
     };
     let filter = match (owner.is_some(), include_deleted) {
-        (true, true) => " WHERE entity_id = ?1".to_string(),
-        (true, false) => format!(" WHERE entity_id = ?1 AND {deleted}"),
+        (true, true) => format!(" WHERE entity_id = ?1 AND {VISIBLE}"),
+        (true, false) => format!(" WHERE entity_id = ?1 AND {VISIBLE} AND {deleted}"),
         (false, true) => String::new(),
         (false, false) => format!(" WHERE {deleted}"),
     };
@@ -843,7 +845,8 @@ pub fn live_pks(conn: &Connection, owner: Option<&str>) -> Result<Vec<i64>> {
     let rows = match owner {
         Some(o) => conn
             .prepare_cached(
-                "SELECT pk FROM memories WHERE entity_id = ?1 AND state != 'DELETED' ORDER BY pk",
+                "SELECT pk FROM memories WHERE entity_id = ?1 AND state != 'DELETED' \
+                 AND mnemo_visible(agent_id, visibility, team_id) ORDER BY pk",
             )?
             .query_map([o], |r| r.get(0))?
             .collect::<rusqlite::Result<_>>(),
@@ -880,7 +883,7 @@ pub fn export_rows(conn: &Connection, owner: &str, dim: usize) -> Result<Vec<Exp
         "SELECT {COLUMNS}, \
          (SELECT embedding FROM memory_vectors v WHERE v.pk = memories.pk), \
          (SELECT precision FROM memory_vectors v WHERE v.pk = memories.pk) \
-         FROM memories WHERE entity_id = ?1 ORDER BY created_at, id"
+         FROM memories WHERE entity_id = ?1 AND {VISIBLE} ORDER BY created_at, id"
     ))?;
     let rows = stmt.query_map([owner], |r| {
         let (pk, m) = memory_from_row(r)?;

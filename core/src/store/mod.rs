@@ -9,6 +9,7 @@ pub(crate) mod links;
 pub(crate) mod memories;
 pub(crate) mod schema;
 mod tx;
+pub(crate) mod viewer;
 
 use rusqlite::{Connection, Row};
 
@@ -30,6 +31,8 @@ pub(crate) struct Store {
     embedder: Box<dyn Embedder>,
     retention: RetentionConfig,
     derived: Derived,
+    /// Who the call running now reads for.
+    viewer: viewer::Current,
 }
 
 impl Store {
@@ -91,6 +94,8 @@ impl Store {
                 schema::set_meta(&conn, "embedding_dim", &dim.to_string())?;
             }
         }
+        let viewer = viewer::Current::default();
+        viewer.install(&conn)?;
         Ok(Store {
             conn,
             clock,
@@ -98,6 +103,7 @@ impl Store {
             embedder,
             retention,
             derived: Derived::default(),
+            viewer,
         })
     }
 
@@ -111,6 +117,11 @@ impl Store {
     /// The embedder the store's vectors come from.
     pub fn embedder(&self) -> &dyn Embedder {
         &*self.embedder
+    }
+
+    /// Who the call running now reads for.
+    pub fn viewer(&self) -> &viewer::Current {
+        &self.viewer
     }
 
     /// The connection (whole-store operations: images, change counts).
@@ -150,6 +161,7 @@ impl Store {
             embedder: &*self.embedder,
             entropy: &*self.entropy,
             retention: &self.retention,
+            viewer: &self.viewer,
         };
         (&self.conn, &mut self.derived, host)
     }

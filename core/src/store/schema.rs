@@ -286,6 +286,29 @@ DROP TRIGGER IF EXISTS memories_fts_insert;
 -- batch of writes into a large owner changed a page of it for most writes.
 DROP INDEX IF EXISTS memories_owner_hash;
 "#,
+    r#"
+-- Teams of agents (team/): each owner's own. A memory with visibility 'team' and a team_id is
+-- seen by the agents that are members of that team of its owner (store/viewer.rs).
+CREATE TABLE IF NOT EXISTS teams (
+    owner TEXT NOT NULL,
+    id TEXT NOT NULL,
+    name TEXT NOT NULL,
+    description TEXT NOT NULL,
+    default_visibility TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL,
+    PRIMARY KEY (owner, id)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS team_members (
+    owner TEXT NOT NULL,
+    team_id TEXT NOT NULL,
+    agent_id TEXT NOT NULL,
+    role TEXT NOT NULL,
+    joined_at INTEGER NOT NULL,
+    PRIMARY KEY (owner, team_id, agent_id)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS team_members_agent ON team_members(owner, agent_id);
+"#,
 ];
 
 /// Prepared statements kept per connection: more than the engine's distinct statements.

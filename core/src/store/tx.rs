@@ -150,6 +150,8 @@ pub(crate) struct Host<'s> {
     pub embedder: &'s dyn Embedder,
     pub entropy: &'s dyn Entropy,
     pub retention: &'s RetentionConfig,
+    /// Who the call reads for.
+    pub viewer: &'s super::viewer::Current,
 }
 
 /// Read access to the store at one moment: its rows, the owners' vector sets (loaded on first
@@ -195,6 +197,11 @@ impl<'s> View<'s> {
         self.host.entropy
     }
 
+    /// Who the call reads for: which memories it may see and change.
+    pub fn viewer(&self) -> &'s super::viewer::Current {
+        self.host.viewer
+    }
+
     /// The vector for `content`: the caller's (checked and normalised), or the embedder's.
     pub fn vector_for(&self, content: &str, supplied: Option<&[f32]>) -> Result<Vec<f32>> {
         embed::vector_for(self.host.embedder, content, supplied)
@@ -225,7 +232,18 @@ impl<'s> View<'s> {
     }
 
     /// A live (not deleted) memory of `owner` with this content hash, if any (the oldest).
+    #[cfg(test)]
     pub fn by_hash(&mut self, owner: &str, hash: &str) -> Result<Option<(i64, Memory)>> {
+        self.by_hash_where(owner, hash, |_| true)
+    }
+
+    /// [`View::by_hash`] among the memories `keep` accepts.
+    pub fn by_hash_where(
+        &mut self,
+        owner: &str,
+        hash: &str,
+        keep: impl Fn(&Memory) -> bool,
+    ) -> Result<Option<(i64, Memory)>> {
         if !self.derived.hashes.contains_key(owner) {
             let loaded = OwnerHashes::load(self.conn, owner)?;
             self.derived.hashes.insert(owner.to_string(), loaded);
@@ -233,7 +251,7 @@ impl<'s> View<'s> {
         let pks = self.derived.hashes[owner].candidates(hash);
         Ok(memories::by_pks(self.conn, owner, &pks)?
             .into_iter()
-            .find(|(_, m)| m.content_hash == hash && m.state != State::Deleted))
+            .find(|(_, m)| m.content_hash == hash && m.state != State::Deleted && keep(m)))
     }
 
     /// The generation of `owner`: it moves on whenever a transaction writes its memories.

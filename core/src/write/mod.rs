@@ -398,6 +398,44 @@ fn store_one(
     Ok(outcome)
 }
 
+/// Who wrote a memory and who may see it: dedup and conflicts compare a write only with
+/// memories of the same scope.
+#[derive(Debug, Clone, PartialEq)]
+struct Scope {
+    agent_id: Option<String>,
+    visibility: Visibility,
+    team_id: Option<String>,
+}
+
+impl Scope {
+    fn of(m: &Memory) -> Scope {
+        Scope {
+            agent_id: m.agent_id.clone(),
+            visibility: m.visibility,
+            team_id: m.team_id.clone(),
+        }
+    }
+
+    fn holds(&self, m: &Memory) -> bool {
+        m.agent_id == self.agent_id && m.visibility == self.visibility && m.team_id == self.team_id
+    }
+
+    /// The neighbours of this scope, in order.
+    fn of_neighbours(
+        &self,
+        tx: &Tx,
+        owner: &str,
+        neighbours: Vec<(i64, f32)>,
+    ) -> Result<Vec<(i64, f32)>> {
+        let pks: Vec<i64> = neighbours.iter().map(|n| n.0).collect();
+        let rows = memories::by_pks(tx.conn(), owner, &pks)?;
+        Ok(neighbours
+            .into_iter()
+            .filter(|(pk, _)| rows.iter().any(|(k, m)| k == pk && self.holds(m)))
+            .collect())
+    }
+}
+
 /// Dedup and conflicts, then create, merge or skip one prepared memory (its neighbours
 /// perhaps looked up `ahead`).
 fn write_one(
@@ -408,8 +446,13 @@ fn write_one(
 ) -> Result<Outcome> {
     let now = tx.now()?;
     let owner = p.memory.entity_id.clone();
+    // Only a memory of the same writer, visibility and team is a duplicate or a contradiction
+    // of this one: another agent's memory is neither merged into nor superseded.
+    let scope = Scope::of(&p.memory);
     // Tier 1: exact hash. Saying it again counts as using the memory.
-    if let Some((pk, mut existing)) = tx.by_hash(&owner, &p.memory.content_hash)? {
+    if let Some((pk, mut existing)) =
+        tx.by_hash_where(&owner, &p.memory.content_hash, |m| scope.holds(m))?
+    {
         tx.access(pk, &mut existing, 1, now)?;
         return Ok(Outcome::Skipped {
             reason: SkipReason::ExactDuplicate,
@@ -421,6 +464,7 @@ fn write_one(
     let neighbours = tx
         .vectors(&owner)?
         .neighbours_since(&p.vector, SURPRISE_K, ahead);
+    let neighbours = scope.of_neighbours(tx, &owner, neighbours)?;
     // A contradiction can look like a near-duplicate: conflicts are looked for first.
     if p.conflicts {
         if let Some(found) = conflict::find(

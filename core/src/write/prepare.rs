@@ -55,6 +55,13 @@ pub(crate) fn prepare(view: &View, input: Input) -> Result<Prepared> {
     let vector = view.vector_for(&n.content, n.vector.as_deref())?;
     let source = n.source.unwrap_or(Source::Agent);
     let content = n.content.trim().to_string();
+    let visibility = crate::team::write_visibility(
+        view,
+        &n.entity_id,
+        n.agent_id.as_deref(),
+        n.team_id.as_deref(),
+        n.visibility,
+    )?;
     let now = view.now()?;
     let created_at = match n.created_at {
         Some(t) => {
@@ -73,7 +80,7 @@ pub(crate) fn prepare(view: &View, input: Input) -> Result<Prepared> {
             agent_id: n.agent_id.map(Into::into),
             session_id: n.session_id.map(Into::into),
             team_id: n.team_id.map(Into::into),
-            visibility: n.visibility.unwrap_or(Visibility::Private),
+            visibility,
             content_hash: text::content_hash(&content),
             content,
             memory_type: n.memory_type.unwrap_or(MemoryType::Event),

@@ -1,0 +1,603 @@
+//! Many agents on one owner's store, proved by attack: every read call, made for each agent
+//! (a team member, a teammate, an agent outside the team, an ex-member) and for the owner,
+//! returns exactly the memories that caller may see — its own, `global` ones, and `team` ones
+//! of its teams — and no text or id of any other; an agent changes only its own memories;
+//! dedup and conflicts never cross from one agent's memory to another's.
+mod common;
+
+use std::collections::BTreeMap;
+
+use common::*;
+use mnemo_core::*;
+use serde_json::{json, Value};
+
+/// Runs a call, its answer as JSON text, or the error's code and message.
+fn call(e: &mut Engine, method: &str, args: Value) -> Result<String, (String, String)> {
+    e.call_json(method, &args.to_string())
+        .map_err(|err| (err.code().to_string(), err.to_string()))
+}
+
+fn ok(e: &mut Engine, method: &str, args: Value) -> Value {
+    let text = call(e, method, args.clone())
+        .unwrap_or_else(|(code, m)| panic!("{method} {args}: {code}: {m}"));
+    serde_json::from_str(&text).expect("JSON")
+}
+
+/// A memory of the scenario: what it says (a word no other says), and who wrote it how.
+struct Written {
+    key: &'static str,
+    content: &'static str,
+    agent: Option<&'static str>,
+    visibility: &'static str,
+    team: Option<&'static str>,
+}
+
+const WRITTEN: &[Written] = &[
+    Written {
+        key: "alice_private",
+        content: "The vault code is kumquat 4711",
+        agent: Some("alice"),
+        visibility: "private",
+        team: None,
+    },
+    Written {
+        key: "alice_team",
+        content: "Deploy the rutabaga release on Friday",
+        agent: Some("alice"),
+        visibility: "team",
+        team: Some("$team"),
+    },
+    Written {
+        key: "alice_global",
+        content: "The office moved to Porto near the quince market",
+        agent: Some("alice"),
+        visibility: "global",
+        team: None,
+    },
+    Written {
+        key: "carol_private",
+        content: "Carol is allergic to persimmon and peanuts",
+        agent: Some("carol"),
+        visibility: "private",
+        team: None,
+    },
+    Written {
+        key: "owner_private",
+        content: "The salary review settled on kiwano terms",
+        agent: None,
+        visibility: "private",
+        team: None,
+    },
+];
+
+/// Who may see which memory: the rule, written out for each caller.
+fn expected(caller: Option<&str>) -> Vec<&'static str> {
+    match caller {
+        None => WRITTEN.iter().map(|w| w.key).collect(),
+        Some("alice") => vec!["alice_private", "alice_team", "alice_global"],
+        Some("bob") => vec!["alice_team", "alice_global"],
+        Some("carol") => vec!["alice_global", "carol_private"],
+        Some("dave") => vec!["alice_global"],
+        Some(other) => panic!("no caller {other}"),
+    }
+}
+
+/// The store of the scenario: a team (alice, bob; dave joined and left), the memories, and
+/// their ids by key.
+fn scenario() -> (Engine, ManualClock, String, BTreeMap<&'static str, String>) {
+    let (mut e, clock) = engine();
+    let team = ok(
+        &mut e,
+        "team_create",
+        json!({"entity_id": "acme", "name": "Platform"}),
+    );
+    let team = team["id"].as_str().expect("team id").to_string();
+    for agent in ["alice", "bob", "dave"] {
+        ok(
+            &mut e,
+            "team_member_add",
+            json!({"entity_id": "acme", "team_id": team, "agent_id": agent}),
+        );
+    }
+    ok(
+        &mut e,
+        "team_member_remove",
+        json!({"entity_id": "acme", "team_id": team, "agent_id": "dave"}),
+    );
+    let mut ids = BTreeMap::new();
+    for w in WRITTEN {
+        let mut item = json!({
+            "entity_id": "acme", "content": w.content, "visibility": w.visibility,
+            "type": "PLAN", "expires_at": T0 + 3_600_000,
+        });
+        if let Some(a) = w.agent {
+            item["agent_id"] = json!(a);
+        }
+        if w.team.is_some() {
+            item["team_id"] = json!(team);
+        }
+        let r = ok(&mut e, "seed", json!({ "items": [item] }));
+        let id = r["outcomes"][0]["id"]
+            .as_str()
+            .expect("created")
+            .to_string();
+        ids.insert(w.key, id);
+    }
+    // Two searches return every memory together, so each is linked to the others by
+    // co-recall (`related` must not follow a link into a memory the caller may not see).
+    clock.advance(60_000);
+    for _ in 0..3 {
+        ok(
+            &mut e,
+            "search",
+            json!({"entity_id": "acme", "query": "vault rutabaga Porto persimmon salary kumquat quince kiwano", "limit": 10, "min_score": 0.0}),
+        );
+    }
+    (e, clock, team, ids)
+}
+
+/// Every read call a caller can make, each answer as text.
+fn reads(
+    e: &mut Engine,
+    caller: Option<&str>,
+    ids: &BTreeMap<&str, String>,
+) -> Vec<(String, String)> {
+    let who = |mut args: Value| {
+        args["entity_id"] = json!("acme");
+        if let Some(a) = caller {
+            args["agent_id"] = json!(a);
+        }
+        args
+    };
+    let mut out = Vec::new();
+    let mut read = |e: &mut Engine, name: String, method: &str, args: Value| {
+        let text = match call(e, method, who(args)) {
+            Ok(t) => t,
+            Err((code, m)) => format!("error {code}: {m}"),
+        };
+        out.push((name, text));
+    };
+    for w in WRITTEN {
+        let words = w.content;
+        read(
+            e,
+            format!("search {}", w.key),
+            "search",
+            json!({"query": words, "min_score": 0.0, "limit": 50}),
+        );
+        read(
+            e,
+            format!("search own {}", w.key),
+            "search",
+            json!({"query": words, "min_score": 0.0, "team_aware": false}),
+        );
+        read(
+            e,
+            format!("heartbeat_context {}", w.key),
+            "heartbeat_context",
+            json!({"query": words, "dry_run": true}),
+        );
+    }
+    for (key, id) in ids {
+        read(e, format!("get {key}"), "get", json!({ "id": id }));
+        read(
+            e,
+            format!("status_history {key}"),
+            "status_history",
+            json!({ "id": id }),
+        );
+        read(e, format!("related {key}"), "related", json!({ "id": id }));
+    }
+    read(
+        e,
+        "list".into(),
+        "list",
+        json!({"limit": 1000, "states": ["ACTIVE", "STALE", "ARCHIVED", "DELETED"]}),
+    );
+    read(
+        e,
+        "list by ids".into(),
+        "list",
+        json!({"ids": ids.values().collect::<Vec<_>>()}),
+    );
+    read(e, "sample".into(), "sample", json!({"limit": 1000}));
+    read(e, "export".into(), "export", json!({}));
+    read(e, "stats".into(), "stats", json!({}));
+    read(
+        e,
+        "heartbeat_check".into(),
+        "heartbeat_check",
+        json!({"dry_run": true}),
+    );
+    read(e, "conflicts".into(), "conflicts", json!({}));
+    read(e, "schedules".into(), "schedules", json!({"all": true}));
+    out
+}
+
+#[test]
+fn every_read_shows_each_caller_exactly_what_it_may_see() {
+    let (mut e, _clock, _team, ids) = scenario();
+    let (mut probes, mut leaks) = (0, Vec::new());
+    for caller in [
+        None,
+        Some("alice"),
+        Some("bob"),
+        Some("carol"),
+        Some("dave"),
+    ] {
+        let may = expected(caller);
+        let answers = reads(&mut e, caller, &ids);
+        for (name, text) in &answers {
+            for w in WRITTEN {
+                probes += 1;
+                // A refusal repeats the id asked for: that shows nothing.
+                let asked = name.ends_with(&format!(" {}", w.key)) && text.starts_with("error ");
+                let shown =
+                    text.contains(w.content) || (!asked && text.contains(ids[w.key].as_str()));
+                if shown && !may.contains(&w.key) {
+                    leaks.push(format!("{caller:?} {name}: shows {}", w.key));
+                }
+            }
+        }
+        // And each caller does see what it may: by get, list and search.
+        let find = |name: &str| &answers.iter().find(|(n, _)| n == name).expect(name).1;
+        for key in &may {
+            let content = WRITTEN
+                .iter()
+                .find(|w| &w.key == key)
+                .map(|w| w.content)
+                .unwrap();
+            assert!(
+                find(&format!("get {key}")).contains(content),
+                "{caller:?} get {key}"
+            );
+            assert!(find("list").contains(content), "{caller:?} list {key}");
+            assert!(
+                find(&format!("search {key}")).contains(content),
+                "{caller:?} search {key}"
+            );
+            assert!(find("export").contains(content), "{caller:?} export {key}");
+        }
+        let stats: Value = serde_json::from_str(find("stats")).expect("stats");
+        assert_eq!(
+            stats["total"],
+            may.len(),
+            "{caller:?} stats count what it sees"
+        );
+        let total: Value = serde_json::from_str(find("list")).expect("list");
+        assert_eq!(total["total"], may.len(), "{caller:?} list total");
+        // Not team-aware: the agent's own memories only.
+        if let Some(agent) = caller {
+            let own = find("search own alice_global");
+            let alices = agent == "alice";
+            assert_eq!(
+                own.contains("quince market"),
+                alices,
+                "{caller:?} own search"
+            );
+        }
+    }
+    assert!(probes >= 950, "{probes} probes");
+    assert!(
+        leaks.is_empty(),
+        "{} leaks of {probes} probes:\n{}",
+        leaks.len(),
+        leaks.join("\n")
+    );
+}
+
+#[test]
+fn an_agent_changes_only_its_own_memories() {
+    let (mut e, _clock, _team, ids) = scenario();
+    let before = ok(&mut e, "export", json!({"entity_id": "acme"}));
+    for method in ["forget", "reinforce", "demote"] {
+        for key in [
+            "alice_team",
+            "alice_global",
+            "alice_private",
+            "owner_private",
+        ] {
+            let args = json!({"entity_id": "acme", "agent_id": "bob", "id": ids[key]});
+            let (code, _) = call(&mut e, method, args).expect_err("refused");
+            let seen = expected(Some("bob")).contains(&key);
+            assert_eq!(
+                code,
+                if seen { "invalid_input" } else { "not_found" },
+                "{method} {key}"
+            );
+        }
+    }
+    let patch = json!({"entity_id": "acme", "agent_id": "bob", "id": ids["alice_team"], "patch": {"content": "Deploy nothing"}});
+    assert_eq!(
+        call(&mut e, "update", patch).unwrap_err().0,
+        "invalid_input"
+    );
+    let pin = json!({"entity_id": "acme", "agent_id": "carol", "id": ids["alice_private"], "pinned": true});
+    assert_eq!(call(&mut e, "pin", pin).unwrap_err().0, "not_found");
+    let status = json!({"entity_id": "acme", "agent_id": "bob", "id": ids["alice_global"], "status": "invalidated", "reason": "no"});
+    assert_eq!(
+        call(&mut e, "set_status", status).unwrap_err().0,
+        "invalid_input"
+    );
+    // Forgetting everything, bob forgets his own: none.
+    let all = ok(
+        &mut e,
+        "forget_all",
+        json!({"entity_id": "acme", "agent_id": "bob"}),
+    );
+    assert_eq!(all["forgotten"], 0);
+    assert_eq!(
+        ok(&mut e, "export", json!({"entity_id": "acme"})),
+        before,
+        "nothing changed"
+    );
+    // Alice changes hers.
+    let args = json!({"entity_id": "acme", "agent_id": "alice", "id": ids["alice_team"]});
+    assert_eq!(ok(&mut e, "reinforce", args)["feedback"], 3);
+    let all = ok(
+        &mut e,
+        "forget_all",
+        json!({"entity_id": "acme", "agent_id": "alice"}),
+    );
+    assert_eq!(all["forgotten"], 3);
+    let left = ok(&mut e, "list", json!({"entity_id": "acme"}));
+    assert_eq!(left["total"], 2, "carol's and the owner's stay");
+}
+
+#[test]
+fn saying_what_another_agent_keeps_private_makes_ones_own_memory() {
+    let (mut e, _clock, team, ids) = scenario();
+    // Bob says word for word what Alice keeps private: his own memory, hers untouched.
+    let r = ok(
+        &mut e,
+        "seed",
+        json!({"items": [{"entity_id": "acme", "agent_id": "bob", "content": "The vault code is kumquat 4711"}]}),
+    );
+    assert_eq!(r["outcomes"][0]["action"], "created", "{r}");
+    assert_ne!(r["outcomes"][0]["id"], json!(ids["alice_private"]));
+    // Said again by Bob, it is Bob's duplicate.
+    let again = ok(
+        &mut e,
+        "seed",
+        json!({"items": [{"entity_id": "acme", "agent_id": "bob", "content": "The vault code is kumquat 4711"}]}),
+    );
+    assert_eq!(again["outcomes"][0]["action"], "skipped");
+    assert_eq!(again["outcomes"][0]["existing"], r["outcomes"][0]["id"]);
+    // A contradiction by Carol of Alice's global note does not supersede it.
+    let said = ok(
+        &mut e,
+        "remember",
+        json!({"entity_id": "acme", "agent_id": "carol", "content": "The office did not move to Porto near the quince market"}),
+    );
+    assert!(
+        said["outcomes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|o| o["action"] != "conflict"),
+        "{said}"
+    );
+    let alice = ok(
+        &mut e,
+        "get",
+        json!({"entity_id": "acme", "id": ids["alice_global"]}),
+    );
+    assert_eq!(alice["status"], "active");
+    // The same words for the team by Bob are the team's, not Alice's private ones.
+    let shared = ok(
+        &mut e,
+        "seed",
+        json!({"items": [{"entity_id": "acme", "agent_id": "bob", "team_id": team, "content": "The vault code is kumquat 4711"}]}),
+    );
+    assert_eq!(shared["outcomes"][0]["action"], "created");
+    let got = ok(
+        &mut e,
+        "get",
+        json!({"entity_id": "acme", "id": shared["outcomes"][0]["id"]}),
+    );
+    assert_eq!(got["visibility"], "team", "the team's default visibility");
+}
+
+#[test]
+fn teams_refuse_bad_requests_and_change_nothing() {
+    let (mut e, _clock, team, _ids) = scenario();
+    let before = ok(
+        &mut e,
+        "team_members",
+        json!({"entity_id": "acme", "team_id": team}),
+    );
+    let refused = [
+        (
+            "team_get",
+            json!({"entity_id": "acme", "team_id": "no-such-team"}),
+            "not_found",
+        ),
+        (
+            "team_get",
+            json!({"entity_id": "other", "team_id": team}),
+            "not_found",
+        ),
+        (
+            "team_member_add",
+            json!({"entity_id": "other", "team_id": team, "agent_id": "eve"}),
+            "not_found",
+        ),
+        (
+            "team_member_add",
+            json!({"entity_id": "acme", "team_id": team, "agent_id": "alice"}),
+            "invalid_input",
+        ),
+        (
+            "team_member_add",
+            json!({"entity_id": "acme", "team_id": team, "agent_id": "eve; DROP TABLE teams"}),
+            "invalid_input",
+        ),
+        (
+            "team_member_add",
+            json!({"entity_id": "acme", "team_id": team, "agent_id": "Ána"}),
+            "invalid_input",
+        ),
+        (
+            "team_member_add",
+            json!({"entity_id": "acme", "team_id": team, "agent_id": "eve", "role": "owner"}),
+            "invalid_input",
+        ),
+        (
+            "team_member_remove",
+            json!({"entity_id": "acme", "team_id": team, "agent_id": "zed"}),
+            "invalid_input",
+        ),
+        (
+            "team_create",
+            json!({"entity_id": "acme", "name": ""}),
+            "invalid_input",
+        ),
+        (
+            "team_create",
+            json!({"entity_id": "acme", "name": "x".repeat(201)}),
+            "invalid_input",
+        ),
+        (
+            "team_create",
+            json!({"entity_id": "acme", "name": "A", "default_visibility": "public"}),
+            "invalid_input",
+        ),
+        (
+            "team_create",
+            json!({"entity_id": "acme", "name": 5}),
+            "invalid_input",
+        ),
+        (
+            "seed",
+            json!({"items": [{"entity_id": "acme", "content": "x", "team_id": "no-such-team"}]}),
+            "invalid_input",
+        ),
+        (
+            "seed",
+            json!({"items": [{"entity_id": "acme", "content": "x", "agent_id": "carol", "team_id": team}]}),
+            "invalid_input",
+        ),
+        (
+            "seed",
+            json!({"items": [{"entity_id": "acme", "content": "x", "visibility": "team"}]}),
+            "invalid_input",
+        ),
+        (
+            "seed",
+            json!({"items": [{"entity_id": "acme", "content": "x", "visibility": "everyone"}]}),
+            "invalid_input",
+        ),
+        (
+            "seed",
+            json!({"items": [{"entity_id": "other", "content": "x", "team_id": team}]}),
+            "invalid_input",
+        ),
+        (
+            "search",
+            json!({"entity_id": "acme", "agent_id": "", "query": "x"}),
+            "invalid_input",
+        ),
+        (
+            "search",
+            json!({"entity_id": "acme", "agent_id": "a b", "query": "x"}),
+            "invalid_input",
+        ),
+        (
+            "heartbeat_check",
+            json!({"entity_id": "acme", "agent_id": "carol", "team_id": team}),
+            "invalid_input",
+        ),
+        (
+            "heartbeat_check",
+            json!({"entity_id": "acme", "team_id": "no-such-team"}),
+            "invalid_input",
+        ),
+        (
+            "entities",
+            json!({"entity_id": "acme", "agent_id": "bob"}),
+            "invalid_input",
+        ),
+        ("sample", json!({"agent_id": "bob"}), "invalid_input"),
+    ];
+    for (method, args, code) in refused {
+        let err = call(&mut e, method, args.clone()).expect_err("refused");
+        assert_eq!(err.0, code, "{method} {args}: {}", err.1);
+    }
+    // The last member stays: delete the team instead.
+    ok(
+        &mut e,
+        "team_member_remove",
+        json!({"entity_id": "acme", "team_id": team, "agent_id": "bob"}),
+    );
+    let last = call(
+        &mut e,
+        "team_member_remove",
+        json!({"entity_id": "acme", "team_id": team, "agent_id": "alice"}),
+    );
+    assert!(last.unwrap_err().1.contains("last member"));
+    ok(
+        &mut e,
+        "team_member_add",
+        json!({"entity_id": "acme", "team_id": team, "agent_id": "bob", "role": "admin"}),
+    );
+    let after = ok(
+        &mut e,
+        "team_members",
+        json!({"entity_id": "acme", "team_id": team}),
+    );
+    assert_eq!(
+        after.as_array().unwrap().len(),
+        before.as_array().unwrap().len()
+    );
+    assert_eq!(after[1]["role"], "admin");
+}
+
+#[test]
+fn a_deleted_teams_memories_stay_with_their_writers() {
+    let (mut e, _clock, team, ids) = scenario();
+    let gone = ok(
+        &mut e,
+        "team_delete",
+        json!({"entity_id": "acme", "team_id": team}),
+    );
+    assert_eq!(
+        (gone["status"].as_str(), gone["members_removed"].as_u64()),
+        (Some("deleted"), Some(2))
+    );
+    let bob = json!({"entity_id": "acme", "agent_id": "bob", "id": ids["alice_team"]});
+    assert_eq!(call(&mut e, "get", bob).unwrap_err().0, "not_found");
+    let alice = json!({"entity_id": "acme", "agent_id": "alice", "id": ids["alice_team"]});
+    assert_eq!(
+        ok(&mut e, "get", alice)["content"],
+        "Deploy the rutabaga release on Friday"
+    );
+    assert_eq!(
+        call(
+            &mut e,
+            "team_get",
+            json!({"entity_id": "acme", "team_id": team})
+        )
+        .unwrap_err()
+        .0,
+        "not_found"
+    );
+}
+
+#[test]
+fn a_team_heartbeat_sees_the_teams_and_the_global_memories() {
+    let (mut e, _clock, team, _ids) = scenario();
+    let r = ok(
+        &mut e,
+        "heartbeat_context",
+        json!({"entity_id": "acme", "team_id": team, "dry_run": true, "query": "rutabaga kumquat quince kiwano persimmon"}),
+    );
+    let text = r.to_string();
+    assert!(
+        text.contains("rutabaga") && text.contains("quince"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("kumquat") && !text.contains("kiwano") && !text.contains("persimmon"),
+        "{text}"
+    );
+}
