@@ -353,7 +353,7 @@ fn a_keyoku_client_session_gets_every_shape_its_types_read() {
     );
     assert_eq!(
         (st, status(&rec), rec["id"].is_string()),
-        (200, "recorded", true),
+        (200, "ok", true),
         "{rec}"
     );
     let (_, ctx) = s.send(
@@ -441,7 +441,7 @@ fn a_keyoku_client_session_gets_every_shape_its_types_read() {
 
     // deleteAllMemories(entityId): {status}; only that owner's.
     let (st, all) = s.send("DELETE", "/api/v1/memories", json!({"entity_id": "ana"}));
-    assert_eq!((st, status(&all)), (200, "deleted"), "{all}");
+    assert_eq!((st, status(&all)), (200, "deleted_all"), "{all}");
     assert_eq!(
         assert_memories(
             &s.send(
@@ -456,22 +456,47 @@ fn a_keyoku_client_session_gets_every_shape_its_types_read() {
     let (_, global) = s.send("GET", "/api/v1/stats", Value::Null);
     assert_eq!(global["total_memories"], 0, "{global}");
 
-    // Teams are answered 501 with why, never a silent success.
-    for (method, path, body) in [
-        (
-            "POST",
-            "/api/v1/teams",
-            json!({"name": "crew", "description": "x"}),
-        ),
-        ("GET", "/api/v1/teams/t1/members", Value::Null),
-    ] {
-        let (st, e) = s.send(method, path, body);
-        assert_eq!(
-            (st, e["error"].is_string()),
-            (501, true),
-            "{method} {path}: {e}"
-        );
+    // Keyoku's team methods, with its client's request shapes; Mnemo's teams belong to an
+    // owner, named in the query.
+    let (st, team) = s.send(
+        "POST",
+        "/api/v1/teams?entity_id=ana",
+        json!({"name": "crew", "description": "the support agents"}),
+    );
+    assert_eq!(st, 200, "{team}");
+    let tid = team["id"].as_str().expect("Team.id").to_string();
+    for key in ["name", "description", "default_visibility", "created_at", "updated_at"] {
+        assert!(!team[key].is_null(), "Team.{key}: {team}");
     }
+    let (st, got) = s.send("GET", &format!("/api/v1/teams/{tid}?entity_id=ana"), Value::Null);
+    assert_eq!((st, got["name"].as_str()), (200, Some("crew")));
+    for agent in ["claw", "scout"] {
+        let (st, added) = s.send(
+            "POST",
+            &format!("/api/v1/teams/{tid}/members?entity_id=ana"),
+            json!({"agent_id": agent}),
+        );
+        assert_eq!((st, status(&added), added["agent_id"].as_str()), (200, "added", Some(agent)));
+    }
+    let (_, members) = s.send("GET", &format!("/api/v1/teams/{tid}/members?entity_id=ana"), Value::Null);
+    let listed: Vec<&str> = members.as_array().expect("TeamMember[]").iter().map(|m| m["agent_id"].as_str().unwrap_or("")).collect();
+    assert_eq!(listed, ["claw", "scout"]);
+    // A team memory of claw's: scout (its teammate) finds it, rover (outside) does not.
+    s.send("POST", "/api/v1/remember", json!({"entity_id": "ana", "agent_id": "claw", "team_id": tid,
+        "content": "The refund policy changed to 60 days."}));
+    for (agent, sees) in [("scout", true), ("rover", false)] {
+        let (_, hits) = s.send("POST", "/api/v1/search", json!({"entity_id": "ana", "query": "refund policy",
+            "agent_id": agent, "team_aware": true}));
+        assert_eq!(hits.to_string().contains("60 days"), sees, "{agent}: {hits}");
+    }
+    let (st, removed) = s.send("DELETE", &format!("/api/v1/teams/{tid}/members/scout?entity_id=ana"), Value::Null);
+    assert_eq!((st, status(&removed)), (200, "removed"));
+    let (st, e) = s.send("POST", "/api/v1/teams", json!({"name": "crew"}));
+    assert_eq!(st, 400, "a team without an owner: {e}");
+    assert!(e["error"].as_str().is_some_and(|m| m.contains("entity_id")), "{e}");
+    let (st, gone) = s.send("DELETE", &format!("/api/v1/teams/{tid}?entity_id=ana"), Value::Null);
+    assert_eq!((st, status(&gone)), (200, "deleted"));
+    assert_eq!(s.send("GET", &format!("/api/v1/teams/{tid}?entity_id=ana"), Value::Null).0, 404);
 }
 
 /// Keyoku's `HeartbeatResult` fields (also read from a `HeartbeatContextResult`).
