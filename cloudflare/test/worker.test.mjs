@@ -51,7 +51,7 @@ test('owners live in different objects and never see each other', async () => {
       const valid = /^[A-Za-z0-9_:.-]{1,256}$/.test(other);
       assert.equal(r.status, valid ? 200 : 400, `${other}: ${r.text}`);
       if (valid) assert.deepEqual(r.body, [], other);
-      else assert.match(r.body.error, /invalid entity_id/, other);
+      else assert.match(r.body.error, /invalid args\.entity_id: /, other);
       const get = await send(mf, 'GET', `/api/v1/memories/${id}?entity_id=${encodeURIComponent(other)}`);
       assert.notEqual(get.status, 200, `${other} read ana's memory: ${get.text}`);
     }

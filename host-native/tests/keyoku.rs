@@ -623,7 +623,7 @@ fn keyoku_shaped_bad_input_gets_a_clear_error_and_changes_nothing() {
             "DELETE",
             "/api/v1/memories",
             json!({"entity_id": "ana' OR '1'='1", "extra": true}),
-            "extra",
+            "entity_id",
         ),
     ] {
         let (st, e) = s.send(method, path, body.clone());

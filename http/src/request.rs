@@ -147,14 +147,11 @@ pub fn owner_of(request: &Request, store: Option<&str>) -> Result<String, Reply>
                 "each owner's memories live in their own Durable Object: name the owner with entity_id (in the body or the query) or the {OWNER_HEADER} header"
             ),
         )),
-        [Value::String(owner)] => match Id::owner(owner) {
-            Ok(_) => Ok(owner.clone()),
+        // Read as the engine reads a call's `entity_id`: the same refusal, word for word.
+        [owner] => match mnemo_core::api::from_value::<Id>("args.entity_id", owner) {
+            Ok(owner) => Ok(owner.into()),
             Err(e) => Err(Reply::error(e.code(), e.to_string())),
         },
-        [_] => Err(Reply::error(
-            "invalid_input",
-            "invalid entity_id: expected a string",
-        )),
         many => Err(Reply::error(
             "owner_required",
             format!(

@@ -524,7 +524,7 @@ fn an_owner_id_the_engine_would_refuse_never_reaches_a_store() {
             owner(&request("POST", "/api/v1/search", body.as_bytes())).unwrap_err();
         assert_eq!((status, code.as_str()), (400, "invalid_input"), "{bad:?}");
         assert!(
-            message.starts_with("invalid entity_id"),
+            message.starts_with("invalid args.entity_id: "),
             "{bad:?}: {message}"
         );
     }
@@ -547,7 +547,7 @@ fn an_owner_id_the_engine_would_refuse_never_reaches_a_store() {
         Err((
             400,
             "invalid_input".into(),
-            "invalid entity_id: expected a string".into()
+            "invalid args.entity_id: invalid type: integer `42`, expected a string".into()
         ))
     );
 }
