@@ -96,13 +96,13 @@ fn scenario() -> (Engine, ManualClock, String, BTreeMap<&'static str, String>) {
         ok(
             &mut e,
             "team_member_add",
-            json!({"entity_id": "acme", "team_id": team, "agent_id": agent}),
+            json!({"entity_id": "acme", "team_id": team, "member_id": agent}),
         );
     }
     ok(
         &mut e,
         "team_member_remove",
-        json!({"entity_id": "acme", "team_id": team, "agent_id": "dave"}),
+        json!({"entity_id": "acme", "team_id": team, "member_id": "dave"}),
     );
     let mut ids = BTreeMap::new();
     for w in WRITTEN {
@@ -351,7 +351,7 @@ fn saying_what_another_agent_keeps_private_makes_ones_own_memory() {
     let r = ok(
         &mut e,
         "seed",
-        json!({"items": [{"entity_id": "acme", "agent_id": "bob", "content": "The vault code is kumquat 4711"}]}),
+        json!({"items": [{"entity_id": "acme", "agent_id": "bob", "visibility": "private", "content": "The vault code is kumquat 4711"}]}),
     );
     assert_eq!(r["outcomes"][0]["action"], "created", "{r}");
     assert_ne!(r["outcomes"][0]["id"], json!(ids["alice_private"]));
@@ -359,7 +359,7 @@ fn saying_what_another_agent_keeps_private_makes_ones_own_memory() {
     let again = ok(
         &mut e,
         "seed",
-        json!({"items": [{"entity_id": "acme", "agent_id": "bob", "content": "The vault code is kumquat 4711"}]}),
+        json!({"items": [{"entity_id": "acme", "agent_id": "bob", "visibility": "private", "content": "The vault code is kumquat 4711"}]}),
     );
     assert_eq!(again["outcomes"][0]["action"], "skipped");
     assert_eq!(again["outcomes"][0]["existing"], r["outcomes"][0]["id"]);
@@ -419,32 +419,32 @@ fn teams_refuse_bad_requests_and_change_nothing() {
         ),
         (
             "team_member_add",
-            json!({"entity_id": "other", "team_id": team, "agent_id": "eve"}),
+            json!({"entity_id": "other", "team_id": team, "member_id": "eve"}),
             "not_found",
         ),
         (
             "team_member_add",
-            json!({"entity_id": "acme", "team_id": team, "agent_id": "alice"}),
+            json!({"entity_id": "acme", "team_id": team, "member_id": "alice"}),
             "invalid_input",
         ),
         (
             "team_member_add",
-            json!({"entity_id": "acme", "team_id": team, "agent_id": "eve; DROP TABLE teams"}),
+            json!({"entity_id": "acme", "team_id": team, "member_id": "eve; DROP TABLE teams"}),
             "invalid_input",
         ),
         (
             "team_member_add",
-            json!({"entity_id": "acme", "team_id": team, "agent_id": "Ána"}),
+            json!({"entity_id": "acme", "team_id": team, "member_id": "Ána"}),
             "invalid_input",
         ),
         (
             "team_member_add",
-            json!({"entity_id": "acme", "team_id": team, "agent_id": "eve", "role": "owner"}),
+            json!({"entity_id": "acme", "team_id": team, "member_id": "eve", "role": "owner"}),
             "invalid_input",
         ),
         (
             "team_member_remove",
-            json!({"entity_id": "acme", "team_id": team, "agent_id": "zed"}),
+            json!({"entity_id": "acme", "team_id": team, "member_id": "zed"}),
             "invalid_input",
         ),
         (
@@ -527,18 +527,18 @@ fn teams_refuse_bad_requests_and_change_nothing() {
     ok(
         &mut e,
         "team_member_remove",
-        json!({"entity_id": "acme", "team_id": team, "agent_id": "bob"}),
+        json!({"entity_id": "acme", "team_id": team, "member_id": "bob"}),
     );
     let last = call(
         &mut e,
         "team_member_remove",
-        json!({"entity_id": "acme", "team_id": team, "agent_id": "alice"}),
+        json!({"entity_id": "acme", "team_id": team, "member_id": "alice"}),
     );
     assert!(last.unwrap_err().1.contains("last member"));
     ok(
         &mut e,
         "team_member_add",
-        json!({"entity_id": "acme", "team_id": team, "agent_id": "bob", "role": "admin"}),
+        json!({"entity_id": "acme", "team_id": team, "member_id": "bob", "role": "admin"}),
     );
     let after = ok(
         &mut e,

@@ -211,10 +211,10 @@ fn bases(method: &str) -> Vec<Value> {
             vec![json!({"entity_id": "ana", "team_id": "$team"})]
         }
         "team_member_add" => {
-            vec![json!({"entity_id": "ana", "team_id": "$team", "agent_id": "cy"})]
+            vec![json!({"entity_id": "ana", "team_id": "$team", "member_id": "cy"})]
         }
         "team_member_remove" => {
-            vec![json!({"entity_id": "ana", "team_id": "$team", "agent_id": "bo"})]
+            vec![json!({"entity_id": "ana", "team_id": "$team", "member_id": "bo"})]
         }
         "path" => vec![json!({"entity_id": "ana", "from": "user", "to": "tea"})],
         "resolve_conflict" => {
@@ -266,7 +266,7 @@ const MUST_EXIST: &[(&str, &str, &str)] = &[
     ("seed", "team_id", "no team "),
     ("heartbeat_check", "team_id", "no team "),
     ("heartbeat_context", "team_id", "no team "),
-    ("team_member_remove", "agent_id", "no member "),
+    ("team_member_remove", "member_id", "no member "),
 ];
 
 /// A fresh engine with one memory, one schedule and one heartbeat act of `ana`, and their ids
@@ -296,7 +296,7 @@ fn fixtures() -> (Engine, Vec<(&'static str, String)>) {
         .expect("team id")
         .to_string();
     for agent in ["al", "bo"] {
-        let add = json!({"entity_id": "ana", "team_id": team, "agent_id": agent});
+        let add = json!({"entity_id": "ana", "team_id": team, "member_id": agent});
         e.call(Call::parse("team_member_add", &add).expect("args"))
             .expect("member");
     }

@@ -81,6 +81,20 @@ fn a_keyoku_client_session_gets_every_shape_its_types_read() {
     assert_eq!((st, status(&h)), (200, "ok"));
     assert!(is_time(&h["timestamp"]) && h["sse_clients"].is_u64(), "{h}");
 
+    // The team the plugin writes for (Mnemo's teams are the owner's: made first).
+    let (st, crew) = s.send(
+        "POST",
+        "/api/v1/teams?entity_id=ana",
+        json!({"name": "Crew", "id": "crew"}),
+    );
+    assert_eq!(st, 200, "{crew}");
+    let (st, joined) = s.send(
+        "POST",
+        "/api/v1/teams/crew/members?entity_id=ana",
+        json!({"agent_id": "claw"}),
+    );
+    assert_eq!(st, 200, "{joined}");
+
     // remember(entityId, content, {session_id, agent_id, source, team_id, visibility}):
     // RememberResult. The plugin's MEMORY.md import sends source "migration".
     let (st, r) = s.send(
@@ -465,10 +479,20 @@ fn a_keyoku_client_session_gets_every_shape_its_types_read() {
     );
     assert_eq!(st, 200, "{team}");
     let tid = team["id"].as_str().expect("Team.id").to_string();
-    for key in ["name", "description", "default_visibility", "created_at", "updated_at"] {
+    for key in [
+        "name",
+        "description",
+        "default_visibility",
+        "created_at",
+        "updated_at",
+    ] {
         assert!(!team[key].is_null(), "Team.{key}: {team}");
     }
-    let (st, got) = s.send("GET", &format!("/api/v1/teams/{tid}?entity_id=ana"), Value::Null);
+    let (st, got) = s.send(
+        "GET",
+        &format!("/api/v1/teams/{tid}?entity_id=ana"),
+        Value::Null,
+    );
     assert_eq!((st, got["name"].as_str()), (200, Some("crew")));
     for agent in ["claw", "scout"] {
         let (st, added) = s.send(
@@ -476,27 +500,70 @@ fn a_keyoku_client_session_gets_every_shape_its_types_read() {
             &format!("/api/v1/teams/{tid}/members?entity_id=ana"),
             json!({"agent_id": agent}),
         );
-        assert_eq!((st, status(&added), added["agent_id"].as_str()), (200, "added", Some(agent)));
+        assert_eq!(
+            (st, status(&added), added["agent_id"].as_str()),
+            (200, "added", Some(agent))
+        );
     }
-    let (_, members) = s.send("GET", &format!("/api/v1/teams/{tid}/members?entity_id=ana"), Value::Null);
-    let listed: Vec<&str> = members.as_array().expect("TeamMember[]").iter().map(|m| m["agent_id"].as_str().unwrap_or("")).collect();
+    let (_, members) = s.send(
+        "GET",
+        &format!("/api/v1/teams/{tid}/members?entity_id=ana"),
+        Value::Null,
+    );
+    let listed: Vec<&str> = members
+        .as_array()
+        .expect("TeamMember[]")
+        .iter()
+        .map(|m| m["agent_id"].as_str().unwrap_or(""))
+        .collect();
     assert_eq!(listed, ["claw", "scout"]);
     // A team memory of claw's: scout (its teammate) finds it, rover (outside) does not.
-    s.send("POST", "/api/v1/remember", json!({"entity_id": "ana", "agent_id": "claw", "team_id": tid,
-        "content": "The refund policy changed to 60 days."}));
+    s.send(
+        "POST",
+        "/api/v1/remember",
+        json!({"entity_id": "ana", "agent_id": "claw", "team_id": tid,
+        "content": "The refund policy changed to 60 days."}),
+    );
     for (agent, sees) in [("scout", true), ("rover", false)] {
-        let (_, hits) = s.send("POST", "/api/v1/search", json!({"entity_id": "ana", "query": "refund policy",
-            "agent_id": agent, "team_aware": true}));
-        assert_eq!(hits.to_string().contains("60 days"), sees, "{agent}: {hits}");
+        let (_, hits) = s.send(
+            "POST",
+            "/api/v1/search",
+            json!({"entity_id": "ana", "query": "refund policy",
+            "agent_id": agent, "team_aware": true}),
+        );
+        assert_eq!(
+            hits.to_string().contains("60 days"),
+            sees,
+            "{agent}: {hits}"
+        );
     }
-    let (st, removed) = s.send("DELETE", &format!("/api/v1/teams/{tid}/members/scout?entity_id=ana"), Value::Null);
+    let (st, removed) = s.send(
+        "DELETE",
+        &format!("/api/v1/teams/{tid}/members/scout?entity_id=ana"),
+        Value::Null,
+    );
     assert_eq!((st, status(&removed)), (200, "removed"));
     let (st, e) = s.send("POST", "/api/v1/teams", json!({"name": "crew"}));
     assert_eq!(st, 400, "a team without an owner: {e}");
-    assert!(e["error"].as_str().is_some_and(|m| m.contains("entity_id")), "{e}");
-    let (st, gone) = s.send("DELETE", &format!("/api/v1/teams/{tid}?entity_id=ana"), Value::Null);
+    assert!(
+        e["error"].as_str().is_some_and(|m| m.contains("entity_id")),
+        "{e}"
+    );
+    let (st, gone) = s.send(
+        "DELETE",
+        &format!("/api/v1/teams/{tid}?entity_id=ana"),
+        Value::Null,
+    );
     assert_eq!((st, status(&gone)), (200, "deleted"));
-    assert_eq!(s.send("GET", &format!("/api/v1/teams/{tid}?entity_id=ana"), Value::Null).0, 404);
+    assert_eq!(
+        s.send(
+            "GET",
+            &format!("/api/v1/teams/{tid}?entity_id=ana"),
+            Value::Null
+        )
+        .0,
+        404
+    );
 }
 
 /// Keyoku's `HeartbeatResult` fields (also read from a `HeartbeatContextResult`).

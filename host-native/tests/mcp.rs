@@ -69,7 +69,7 @@ fn an_mcp_client_uses_every_tool_over_stdio() {
 /// `mnemo call` on the store in `data`: its JSON answer.
 fn call(data: &Path, method: &str, args: serde_json::Value) -> serde_json::Value {
     let out = Command::new(env!("CARGO_BIN_EXE_mnemo"))
-        .args(["--data", data.to_str().unwrap(), "call", method])
+        .args(["--data", data.to_str().unwrap(), "call", "--json", method])
         .arg(args.to_string())
         .output()
         .unwrap();
@@ -91,7 +91,7 @@ fn an_mcp_server_bound_to_an_agent_shows_it_only_what_it_may_see() {
         json!({"entity_id": "acme", "name": "Platform", "id": "platform"}),
     );
     for agent in ["alice", "bob"] {
-        let member = json!({"entity_id": "acme", "team_id": "platform", "agent_id": agent});
+        let member = json!({"entity_id": "acme", "team_id": "platform", "member_id": agent});
         call(&data, "team_member_add", member);
     }
     let mut ids = serde_json::Map::new();

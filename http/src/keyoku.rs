@@ -576,6 +576,19 @@ pub fn schedule_create_args(body: Value) -> Value {
     Value::Object(o)
 }
 
+/// `POST /teams/{id}/members`: Keyoku's `agent_id` (the agent joining) is Mnemo's
+/// `member_id` (an `agent_id` names the agent a call is made for).
+pub fn member_args(body: Value) -> Value {
+    let mut o = match object(body) {
+        Ok(o) => o,
+        Err(v) => return v,
+    };
+    if let Some(agent) = o.remove("agent_id") {
+        o.entry("member_id").or_insert(agent);
+    }
+    Value::Object(o)
+}
+
 /// `PUT /schedule/{id}`: Keyoku's `new_content` is Mnemo's `content`.
 pub fn schedule_update_args(body: Value) -> Value {
     let mut o = match object(body) {

@@ -336,7 +336,11 @@ pub fn route(
         ),
         (Method::POST, ["teams", id, "members"]) => call(
             "team_member_add",
-            with(owned(body, params), "team_id", json!(id)),
+            with(
+                keyoku::member_args(owned(body, params)),
+                "team_id",
+                json!(id),
+            ),
             Form::Status("added"),
         ),
         (Method::GET, ["teams", id, "members"]) => call(
@@ -348,7 +352,7 @@ pub fn route(
             "team_member_remove",
             with(
                 with(query("team_member_remove"), "team_id", json!(id)),
-                "agent_id",
+                "member_id",
                 json!(agent),
             ),
             Form::Status("removed"),

@@ -291,7 +291,7 @@ fn keyokus_team_routes_are_the_owners_team_calls() {
             "/api/v1/teams/t1/members?entity_id=acme",
             json!({"agent_id": "bob"}),
             "team_member_add",
-            json!({"entity_id": "acme", "team_id": "t1", "agent_id": "bob"}),
+            json!({"entity_id": "acme", "team_id": "t1", "member_id": "bob"}),
             Some("added"),
         ),
         (
@@ -307,7 +307,7 @@ fn keyokus_team_routes_are_the_owners_team_calls() {
             "/api/v1/teams/t1/members/bob?entity_id=acme",
             json!(null),
             "team_member_remove",
-            json!({"entity_id": "acme", "team_id": "t1", "agent_id": "bob"}),
+            json!({"entity_id": "acme", "team_id": "t1", "member_id": "bob"}),
             Some("removed"),
         ),
     ] {

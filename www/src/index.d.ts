@@ -239,6 +239,17 @@ export interface SearchRequest {
    * `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
    */
   entity_id: string;
+  /**
+   * The agent the call is made for: it sees its own memories, `global` ones and `team`
+   * ones of the owner's teams it is a member of, and changes only its own (default none: the
+   * owner's view, which sees and changes every memory).
+   */
+  agent_id?: string | null;
+  /**
+   * With `agent_id`: false to search only the agent's own memories, as Keyoku's client
+   * asks when it is not team-aware (default true: everything the agent may see).
+   */
+  team_aware?: boolean | null;
   /** What to look for, in words: at most 10,000 characters; may be empty when `vector` is given. */
   query: string;
   /** The query's vector, when the caller embeds it; else the engine's embedder is used. */
@@ -279,6 +290,12 @@ export interface MemoryRef {
    */
   entity_id: string;
   /**
+   * The agent the call is made for: it sees its own memories, `global` ones and `team`
+   * ones of the owner's teams it is a member of, and changes only its own (default none: the
+   * owner's view, which sees and changes every memory).
+   */
+  agent_id?: string | null;
+  /**
    * The memory's id, as the write that stored it answered: 1 to 256 characters of
    * `[A-Za-z0-9_:.-]`.
    */
@@ -295,6 +312,12 @@ export interface ListRequest {
    * `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
    */
   entity_id: string;
+  /**
+   * The agent the call is made for: it sees its own memories, `global` ones and `team`
+   * ones of the owner's teams it is a member of, and changes only its own (default none: the
+   * owner's view, which sees and changes every memory).
+   */
+  agent_id?: string | null;
   /** Only memories of these types (any when empty). */
   types?: MemoryType[];
   /** Only memories in these lifecycle states (any but DELETED when empty). */
@@ -333,6 +356,12 @@ export interface UpdateArgs {
    * `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
    */
   entity_id: string;
+  /**
+   * The agent the call is made for: it sees its own memories, `global` ones and `team`
+   * ones of the owner's teams it is a member of, and changes only its own (default none: the
+   * owner's view, which sees and changes every memory).
+   */
+  agent_id?: string | null;
   /**
    * The memory's id, as the write that stored it answered: 1 to 256 characters of
    * `[A-Za-z0-9_:.-]`.
@@ -376,6 +405,12 @@ export interface OwnerRef {
    * `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
    */
   entity_id: string;
+  /**
+   * The agent the call is made for: it sees its own memories, `global` ones and `team`
+   * ones of the owner's teams it is a member of, and changes only its own (default none: the
+   * owner's view, which sees and changes every memory).
+   */
+  agent_id?: string | null;
 }
 
 /** A memory by its id alone. */
@@ -391,6 +426,12 @@ export interface SampleRequest {
    * `[A-Za-z0-9_:.-]`.
    */
   entity_id?: string | null;
+  /**
+   * The agent the call is made for: it sees its own memories, `global` ones and `team`
+   * ones of the owner's teams it is a member of, and changes only its own (default none: the
+   * owner's view, which sees and changes every memory).
+   */
+  agent_id?: string | null;
   /** How many memories to draw, 1 to 1,000 (default 10). */
   limit?: number | null;
 }
@@ -405,6 +446,12 @@ export interface PinArgs {
    * `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
    */
   entity_id: string;
+  /**
+   * The agent the call is made for: it sees its own memories, `global` ones and `team`
+   * ones of the owner's teams it is a member of, and changes only its own (default none: the
+   * owner's view, which sees and changes every memory).
+   */
+  agent_id?: string | null;
   /**
    * The memory's id, as the write that stored it answered: 1 to 256 characters of
    * `[A-Za-z0-9_:.-]`.
@@ -421,6 +468,12 @@ export interface SetStatusArgs {
    * `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
    */
   entity_id: string;
+  /**
+   * The agent the call is made for: it sees its own memories, `global` ones and `team`
+   * ones of the owner's teams it is a member of, and changes only its own (default none: the
+   * owner's view, which sees and changes every memory).
+   */
+  agent_id?: string | null;
   /**
    * The memory's id, as the write that stored it answered: 1 to 256 characters of
    * `[A-Za-z0-9_:.-]`.
@@ -439,6 +492,12 @@ export interface RelatedRequest {
    * `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
    */
   entity_id: string;
+  /**
+   * The agent the call is made for: it sees its own memories, `global` ones and `team`
+   * ones of the owner's teams it is a member of, and changes only its own (default none: the
+   * owner's view, which sees and changes every memory).
+   */
+  agent_id?: string | null;
   /** The memory whose links to follow. */
   id: string;
   /** Memories wanted, 1 to 1,000 (default 10). */
@@ -557,6 +616,12 @@ export interface ConflictsRequest {
    * `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
    */
   entity_id: string;
+  /**
+   * The agent the call is made for: it sees its own memories, `global` ones and `team`
+   * ones of the owner's teams it is a member of, and changes only its own (default none: the
+   * owner's view, which sees and changes every memory).
+   */
+  agent_id?: string | null;
   /** Only open (or only resolved) conflicts. */
   status?: ConflictStatus | null;
   /** At most this many, newest first, 1 to 1,000 (default 50). */
@@ -611,6 +676,12 @@ export interface SchedulesRequest {
    * `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
    */
   entity_id: string;
+  /**
+   * The agent the call is made for: it sees its own memories, `global` ones and `team`
+   * ones of the owner's teams it is a member of, and changes only its own (default none: the
+   * owner's view, which sees and changes every memory).
+   */
+  agent_id?: string | null;
   /** Done and cancelled schedules too (default false: only active ones). */
   all?: boolean;
 }
@@ -654,6 +725,17 @@ export interface HeartbeatRequest {
    * `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
    */
   entity_id: string;
+  /**
+   * The agent the call is made for: it sees its own memories, `global` ones and `team`
+   * ones of the owner's teams it is a member of, and changes only its own (default none: the
+   * owner's view, which sees and changes every memory).
+   */
+  agent_id?: string | null;
+  /**
+   * A team of the owner: the check sees that team's `team` memories and `global` ones (with
+   * `agent_id`, the agent's own too), as Keyoku's team heartbeat does (default none).
+   */
+  team_id?: string | null;
   /** How freely the agent may speak up (default: the configuration's, `suggest`). */
   autonomy?: Autonomy | null;
   /** Whether the owner is in a conversation now; by default, a message under 15 min old. */
@@ -728,6 +810,68 @@ export interface MessagesRequest {
   entity_id: string;
   /** Messages wanted, newest first, 1 to 1,000 (default 50). */
   limit?: number | null;
+}
+
+/** Arguments of `team_create`. */
+export interface TeamCreate {
+  /**
+   * The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+   * `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
+   */
+  entity_id: string;
+  /** The team's name: 1 to 200 characters. */
+  name: string;
+  /** What it is for: at most 2,000 characters (default empty). */
+  description?: string;
+  /** The visibility of memories written for the team without one (default `team`). */
+  default_visibility?: Visibility | null;
+  /**
+   * The team's id: 1 to 256 characters of `[A-Za-z0-9_:.-]`, not one of the owner's teams
+   * already (default: a new id, `team_…`).
+   */
+  id?: string | null;
+}
+
+/** One team of one owner. */
+export interface TeamRef {
+  /**
+   * The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+   * `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
+   */
+  entity_id: string;
+  /** The team's id, as `team_create` answered. */
+  team_id: string;
+}
+
+/** Arguments of `team_member_add`. */
+export interface MemberAdd {
+  /**
+   * The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+   * `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
+   */
+  entity_id: string;
+  /** The team's id, as `team_create` answered. */
+  team_id: string;
+  /** The agent joining (its `agent_id`): 1 to 256 characters of `[A-Za-z0-9_:.-]`. */
+  member_id: string;
+  /** What it is in the team (default member). */
+  role?: TeamRole | null;
+}
+
+/** What a member is in its team (recorded for the host; both see the same memories). */
+export type TeamRole = 'member' | 'admin';
+
+/** One member of one team. */
+export interface MemberRef {
+  /**
+   * The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+   * `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
+   */
+  entity_id: string;
+  /** The team's id, as `team_create` answered. */
+  team_id: string;
+  /** The member (its `agent_id`): 1 to 256 characters of `[A-Za-z0-9_:.-]`. */
+  member_id: string;
 }
 
 /** Per-input outcomes of a write, in input order. */
@@ -1602,6 +1746,44 @@ export interface Message {
   at: number;
 }
 
+/** A team of agents. */
+export interface Team {
+  /** The team's id, as `team_create` answered. */
+  id: string;
+  /** Its name. */
+  name: string;
+  /** What it is for. */
+  description: string;
+  /** The visibility of memories written for the team without one. */
+  default_visibility: Visibility;
+  /** When it was made, in milliseconds since the Unix epoch. */
+  created_at: number;
+  /** When it last changed, in milliseconds since the Unix epoch. */
+  updated_at: number;
+}
+
+/** What `team_delete` did. */
+export interface TeamDeleted {
+  /** `deleted`. */
+  status: string;
+  /** The team deleted. */
+  team_id: string;
+  /** Memberships removed with it (its memories stay with their writers). */
+  members_removed: number;
+}
+
+/** A member of a team. */
+export interface TeamMember {
+  /** The team. */
+  team_id: string;
+  /** The agent. */
+  agent_id: string;
+  /** What it is in the team. */
+  role: TeamRole;
+  /** When it joined, in milliseconds since the Unix epoch. */
+  joined_at: number;
+}
+
 /** Names of earlier releases. */
 export type SearchArgs = SearchRequest;
 export type ListArgs = ListRequest;
@@ -1738,6 +1920,18 @@ export declare class Mnemo {
   recordMessage(args: RecordMessage): Promise<Message>;
   /** An owner's recorded conversation (both roles), newest first. */
   messages(args: MessagesRequest): Promise<Message[]>;
+  /** Makes a team of agents: its members see the memories written for it with visibility `team`. */
+  teamCreate(args: TeamCreate): Promise<Team>;
+  /** A team of the owner. */
+  teamGet(args: TeamRef): Promise<Team>;
+  /** Deletes a team and its memberships; its memories stay with their writers. */
+  teamDelete(args: TeamRef): Promise<TeamDeleted>;
+  /** Adds an agent to a team. */
+  teamMemberAdd(args: MemberAdd): Promise<TeamMember>;
+  /** A team's members, in the order they joined. */
+  teamMembers(args: TeamRef): Promise<TeamMember[]>;
+  /** Removes an agent from a team (not its last member: delete the team instead). */
+  teamMemberRemove(args: MemberRef): Promise<TeamMember>;
 }
 
 export default Mnemo;

@@ -87,6 +87,36 @@ test('memory storage: seed, search, get, and owners stay apart', async () => {
   await assert.rejects(m.stats({ entity_id: 'ana' }), { code: 'closed' });
 });
 
+test('a store opened for an agent sees and changes only what that agent may', async () => {
+  const owner = await open();
+  await owner.teamCreate({ entity_id: 'acme', name: 'Platform', id: 'platform' });
+  for (const member_id of ['alice', 'bob']) await owner.teamMemberAdd({ entity_id: 'acme', team_id: 'platform', member_id });
+  const { outcomes } = await owner.seed([
+    { entity_id: 'acme', agent_id: 'alice', visibility: 'private', content: 'The vault code is kumquat 4711' },
+    { entity_id: 'acme', agent_id: 'alice', team_id: 'platform', content: 'Deploy the rutabaga release on Friday' },
+    { entity_id: 'acme', agent_id: 'carol', content: 'Carol is allergic to persimmon' },
+  ]);
+  const [secret, shared, carols] = outcomes.map((o) => o.id);
+  const bob = await Mnemo.fromBytes(await owner.exportBytes(), { now: T0, seed: 7, agent: 'bob' });
+  const seen = JSON.stringify([
+    await bob.search({ entity_id: 'acme', query: 'vault kumquat rutabaga persimmon', min_score: 0 }),
+    await bob.list({ entity_id: 'acme' }),
+    await bob.stats({ entity_id: 'acme' }),
+    await bob.export({ entity_id: 'acme' }),
+  ]);
+  assert.ok(seen.includes('rutabaga'), 'bob sees his team\'s memory');
+  for (const word of ['kumquat', 'persimmon']) assert.ok(!seen.includes(word), `bob sees ${word}: ${seen}`);
+  for (const id of [secret, carols]) await assert.rejects(bob.get({ entity_id: 'acme', id }), { code: 'not_found' });
+  await assert.rejects(bob.forget({ entity_id: 'acme', id: shared }), { code: 'invalid_input' });
+  await assert.rejects(bob.search({ entity_id: 'acme', agent_id: 'alice', query: 'vault' }), /opened for agent "bob" only/);
+  // What bob writes is his, even in alice's words.
+  const mine = await bob.seed([{ entity_id: 'acme', content: 'The vault code is kumquat 4711' }]);
+  assert.equal(mine.outcomes[0].action, 'created');
+  assert.equal((await bob.get({ entity_id: 'acme', id: mine.outcomes[0].id })).agent_id, 'bob');
+  await assert.rejects(Mnemo.open({ agent: "bob'; --" }), { code: 'invalid_input' });
+  await Promise.all([owner.close(), bob.close()]);
+});
+
 test('exportBytes and fromBytes round-trip a whole store', async () => {
   const m = await open();
   await m.seed(facts);

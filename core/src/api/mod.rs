@@ -354,7 +354,7 @@ calls! {
     read Messages("messages", MessagesRequest) -> Vec<Message> => |e, a| e.messages(&a);
     /// Makes a team of agents: its members see the memories written for it with visibility
     /// `team`.
-    write TeamCreate("team_create", TeamCreate) -> Team, mcp "team_create" =>
+    add TeamCreate("team_create", TeamCreate) -> Team, mcp "team_create" =>
         |e, a| e.team_create(&a);
     /// A team of the owner.
     read TeamGet("team_get", TeamRef) -> Team, mcp "team_get" => |e, a| e.team_get(&a);

@@ -109,8 +109,8 @@ pub struct MemberAdd {
     pub entity_id: Owner,
     /// The team's id, as `team_create` answered.
     pub team_id: Id,
-    /// The agent joining: 1 to 256 characters of `[A-Za-z0-9_:.-]`.
-    pub agent_id: Id,
+    /// The agent joining (its `agent_id`): 1 to 256 characters of `[A-Za-z0-9_:.-]`.
+    pub member_id: Id,
     /// What it is in the team (default member).
     pub role: Option<TeamRole>,
 }
@@ -124,8 +124,8 @@ pub struct MemberRef {
     pub entity_id: Owner,
     /// The team's id, as `team_create` answered.
     pub team_id: Id,
-    /// The member: 1 to 256 characters of `[A-Za-z0-9_:.-]`.
-    pub agent_id: Id,
+    /// The member (its `agent_id`): 1 to 256 characters of `[A-Za-z0-9_:.-]`.
+    pub member_id: Id,
 }
 
 /// What `team_delete` did.
@@ -223,18 +223,18 @@ pub(crate) fn members(view: &View, req: &TeamRef) -> Result<Vec<TeamMember>> {
 pub(crate) fn add_member(tx: &mut Tx, req: &MemberAdd) -> Result<TeamMember> {
     found(tx.conn(), &req.entity_id, &req.team_id)?;
     let current = sql::members(tx.conn(), &req.entity_id, &req.team_id)?;
-    if current.iter().any(|m| m.agent_id == req.agent_id.as_str()) {
+    if current.iter().any(|m| m.agent_id == req.member_id.as_str()) {
         return Err(Error::invalid(
-            "agent_id",
+            "member_id",
             format!(
                 "{} is already a member of team {}",
-                req.agent_id, req.team_id
+                req.member_id, req.team_id
             ),
         ));
     }
     let member = TeamMember {
         team_id: req.team_id.to_string(),
-        agent_id: req.agent_id.to_string(),
+        agent_id: req.member_id.to_string(),
         role: req.role.unwrap_or(TeamRole::Member),
         joined_at: tx.now()?,
     };
@@ -248,48 +248,59 @@ pub(crate) fn remove_member(tx: &mut Tx, req: &MemberRef) -> Result<TeamMember> 
     let current = sql::members(tx.conn(), &req.entity_id, &req.team_id)?;
     let Some(member) = current
         .iter()
-        .find(|m| m.agent_id == req.agent_id.as_str())
+        .find(|m| m.agent_id == req.member_id.as_str())
         .cloned()
     else {
         return Err(Error::invalid(
-            "agent_id",
+            "member_id",
             format!(
                 "no member {:?} in team {:?}",
-                req.agent_id.as_str(),
+                req.member_id.as_str(),
                 req.team_id.as_str()
             ),
         ));
     };
     if current.len() == 1 {
         return Err(Error::invalid(
-            "agent_id",
+            "member_id",
             format!(
                 "{} is the last member of team {}: delete the team instead",
-                req.agent_id, req.team_id
+                req.member_id, req.team_id
             ),
         ));
     }
-    sql::remove_member(tx.conn(), &req.entity_id, &req.team_id, &req.agent_id)?;
+    sql::remove_member(tx.conn(), &req.entity_id, &req.team_id, &req.member_id)?;
     Ok(member)
 }
 
-/// The visibility a write gets, checked: a team must be the owner's and the writing agent one
-/// of its members; without a visibility, the team's default, else `private`; `team` needs a
-/// team.
-pub(crate) fn write_visibility(
+/// The team and visibility a write gets, checked: a team must be the owner's and the writing
+/// agent one of its members. Without a team, an agent's one team of the owner is its team (as
+/// Keyoku looks up the agent's team); with several or none, no team. Without a visibility, the
+/// team's default, else `private`; `team` needs a team.
+pub(crate) fn write_scope(
     view: &View,
     owner: &str,
     agent: Option<&str>,
     team: Option<&str>,
     visibility: Option<Visibility>,
-) -> Result<Visibility> {
-    let Some(team_id) = team else {
+) -> Result<(Option<String>, Visibility)> {
+    let inferred = match (team, agent) {
+        (None, Some(agent)) => {
+            let teams = sql::teams_of(view.conn(), owner, agent)?;
+            match teams.len() {
+                1 => teams.into_iter().next(),
+                _ => None,
+            }
+        }
+        _ => None,
+    };
+    let Some(team_id) = team.or(inferred.as_deref()) else {
         return match visibility {
             Some(Visibility::Team) => Err(Error::invalid(
                 "visibility",
                 "team visibility needs a team_id",
             )),
-            v => Ok(v.unwrap_or(Visibility::Private)),
+            v => Ok((None, v.unwrap_or(Visibility::Private))),
         };
     };
     let Some(found) = sql::get(view.conn(), owner, team_id)? else {
@@ -306,5 +317,8 @@ pub(crate) fn write_visibility(
             ));
         }
     }
-    Ok(visibility.unwrap_or(found.default_visibility))
+    Ok((
+        Some(team_id.to_string()),
+        visibility.unwrap_or(found.default_visibility),
+    ))
 }

@@ -55,7 +55,7 @@ pub(crate) fn prepare(view: &View, input: Input) -> Result<Prepared> {
     let vector = view.vector_for(&n.content, n.vector.as_deref())?;
     let source = n.source.unwrap_or(Source::Agent);
     let content = n.content.trim().to_string();
-    let visibility = crate::team::write_visibility(
+    let (team_id, visibility) = crate::team::write_scope(
         view,
         &n.entity_id,
         n.agent_id.as_deref(),
@@ -79,7 +79,7 @@ pub(crate) fn prepare(view: &View, input: Input) -> Result<Prepared> {
             entity_id: n.entity_id.into(),
             agent_id: n.agent_id.map(Into::into),
             session_id: n.session_id.map(Into::into),
-            team_id: n.team_id.map(Into::into),
+            team_id,
             visibility,
             content_hash: text::content_hash(&content),
             content,

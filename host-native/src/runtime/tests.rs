@@ -88,6 +88,7 @@ fn tags(tags: &[&str]) -> Tags {
 fn mref(owner: &str, id: &str) -> MemoryRef {
     MemoryRef {
         entity_id: to_id(owner),
+        agent_id: None,
         id: to_id(id),
     }
 }
@@ -104,6 +105,7 @@ fn export(rt: &mut Runtime, owner: &str) -> String {
         rt,
         Call::Export(OwnerRef {
             entity_id: to_id(owner),
+            agent_id: None,
         }),
     ) else {
         panic!("export answered something else")
@@ -203,6 +205,7 @@ fn typed_calls_round_trip_through_the_component() {
         &mut rt,
         Call::Update(UpdateArgs {
             entity_id: to_id("ana"),
+            agent_id: None,
             id: to_id(&ids[1]),
             patch: MemoryPatch {
                 importance: Some(unit(0.9)),
@@ -223,6 +226,7 @@ fn typed_calls_round_trip_through_the_component() {
         &mut rt,
         Call::Pin(PinArgs {
             entity_id: to_id("ana"),
+            agent_id: None,
             id: to_id(&ids[1]),
             pinned: true,
         }),
@@ -232,6 +236,7 @@ fn typed_calls_round_trip_through_the_component() {
         &mut rt,
         Call::SetStatus(SetStatusArgs {
             entity_id: to_id("ana"),
+            agent_id: None,
             id: to_id(&ids[1]),
             status: Status::Challenged,
             reason: Reason::parse("Eva changed jobs").expect("a reason"),
@@ -247,6 +252,7 @@ fn typed_calls_round_trip_through_the_component() {
         &mut rt,
         Call::Stats(OwnerRef {
             entity_id: to_id("ana"),
+            agent_id: None,
         }),
     ) else {
         panic!("stats")
@@ -307,6 +313,7 @@ fn typed_calls_round_trip_through_the_component() {
         &mut rt,
         Call::Conflicts(ConflictsRequest {
             entity_id: to_id("ana"),
+            agent_id: None,
             status: Some(ConflictStatus::Open),
             limit: None,
         }),
