@@ -11,6 +11,8 @@
 //!
 //! Where Keyoku's engine does something Mnemo does not, the request is still accepted:
 //! - `analyze` and `activity_summary` on the heartbeat: no LLM runs, so no `analysis`.
+//! - `auto_ack_scheduled` on the heartbeat: a check acknowledges nothing; `scheduled` reports
+//!   each due time once, and `POST /schedule/ack` moves a schedule on.
 //! - search `mode: "semantic"` ranks by Mnemo's most relevance-weighted mode, `historical`.
 
 use serde_json::{json, Map, Value};
@@ -381,6 +383,12 @@ fn heartbeat_context(c: Value, rows: &[Value], min: Option<f64>) -> Value {
         .collect();
     out.insert("recent_messages".into(), Value::Array(texts));
     out.insert("messages".into(), messages);
+    // When there is nothing to say, Keyoku's engine leaves these out rather than sending null.
+    for key in ["highest_urgency_tier", "continuity", "sentiment_trend"] {
+        if out.get(key).is_some_and(Value::is_null) {
+            out.remove(key);
+        }
+    }
     Value::Object(out)
 }
 
@@ -559,6 +567,7 @@ pub fn heartbeat_args(body: Value) -> (Value, Option<f64>) {
         &[
             ("analyze", Kind::Flag),
             ("activity_summary", Kind::Text),
+            ("auto_ack_scheduled", Kind::Flag),
             ("decay_threshold", Kind::Number),
             ("importance_floor", Kind::Number),
         ],
@@ -621,6 +630,24 @@ pub fn message_args(body: Value) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_context_with_nothing_to_say_leaves_keyokus_optional_fields_out() {
+        let quiet = json!({"report": {"entity_id": "ana", "urgency_tier": null, "continuity": null,
+            "sentiment_trend": null}, "relevant_memories": [], "recent_messages": []});
+        let out = heartbeat_context(quiet, &[], None);
+        for key in ["highest_urgency_tier", "continuity", "sentiment_trend"] {
+            assert!(out.get(key).is_none(), "{key}: {out}");
+        }
+        let trend = json!({"direction": "improving"});
+        let said = json!({"report": {"entity_id": "ana", "urgency_tier": "elevated",
+            "sentiment_trend": trend}, "relevant_memories": [], "recent_messages": []});
+        let out = heartbeat_context(said, &[], None);
+        assert_eq!(out["highest_urgency_tier"], "elevated");
+        assert_eq!(out["sentiment_trend"]["direction"], "improving");
+        let (args, _) = heartbeat_args(json!({"entity_id": "ana", "auto_ack_scheduled": false}));
+        assert_eq!(args, json!({"entity_id": "ana"}));
+    }
 
     #[test]
     fn times_round_trip_and_bad_times_pass_through() {
