@@ -464,16 +464,25 @@ fn write_one(
     let neighbours = tx
         .vectors(&owner)?
         .neighbours_since(&p.vector, SURPRISE_K, ahead);
-    let neighbours = scope.of_neighbours(tx, &owner, neighbours)?;
-    // A contradiction can look like a near-duplicate: conflicts are looked for first.
+    // An agent's write is weighed (its surprise) against its own scope only: what other agents
+    // keep must not show in what it sees of its own memory. The owner's view sees everything.
+    let agents = p.memory.agent_id.is_some();
+    let neighbours = if agents {
+        scope.of_neighbours(tx, &owner, neighbours)?
+    } else {
+        neighbours
+    };
+    // A contradiction can look like a near-duplicate: conflicts are looked for first, among
+    // the neighbours of this write's scope.
     if p.conflicts {
-        if let Some(found) = conflict::find(
-            tx,
-            settings.conflicts,
-            &p.memory,
-            &p.relationships,
-            &neighbours,
-        )? {
+        let scoped = if agents {
+            neighbours.clone()
+        } else {
+            scope.of_neighbours(tx, &owner, neighbours.clone())?
+        };
+        if let Some(found) =
+            conflict::find(tx, settings.conflicts, &p.memory, &p.relationships, &scoped)?
+        {
             let settled = conflict::settle(
                 tx,
                 settings.conflicts,
@@ -481,7 +490,7 @@ fn write_one(
                 p.memory,
                 &p.vector,
                 p.supplied_vector,
-                &neighbours,
+                &scoped,
             )?;
             return Ok(Outcome::Conflict {
                 id: settled.id,
@@ -492,13 +501,21 @@ fn write_one(
             });
         }
     }
-    // Only a neighbour inside the dedup band needs its row read.
+    // The nearest neighbour of this write's scope inside the dedup band is compared: only
+    // neighbours inside the band need their rows read (in a store of one scope, the nearest).
     let dedup = settings.dedup;
-    let band = |n: &&(i64, f32)| dedup.enabled && n.1 as f64 >= dedup.merge_threshold;
-    if let Some(&(npk, sim)) = neighbours.first().filter(band) {
-        let (_, existing) = memories::by_pks(tx.conn(), &owner, &[npk])?
+    let band = |n: &(i64, f32)| dedup.enabled && n.1 as f64 >= dedup.merge_threshold;
+    let mut nearest = None;
+    for &(npk, sim) in neighbours.iter().filter(|n| band(n)) {
+        let (_, m) = memories::by_pks(tx.conn(), &owner, &[npk])?
             .pop()
             .ok_or_else(|| Error::bug(format!("the vector index holds missing memory {npk}")))?;
+        if scope.holds(&m) {
+            nearest = Some((npk, sim, m));
+            break;
+        }
+    }
+    if let Some((npk, sim, existing)) = nearest {
         match dedup::judge(dedup, sim as f64, &p.memory.content, &existing.content) {
             Verdict::Create => {}
             Verdict::Skip { similarity, subset } => {
