@@ -73,6 +73,7 @@ fn msg(owner: &str, role: MessageRole, text: &str) -> RecordMessage {
         content: content(text),
         session_id: None,
         act_id: None,
+        action_ref: None,
     }
 }
 
@@ -736,6 +737,7 @@ fn first_contact_then_messages_drive_conversation_and_response_rate() {
     let m = e
         .record_message(&RecordMessage {
             act_id: Some(id(&act_id)),
+            action_ref: None,
             ..msg(OWNER, MessageRole::Agent, "Your deadline is close")
         })
         .unwrap();
@@ -752,6 +754,7 @@ fn first_contact_then_messages_drive_conversation_and_response_rate() {
     let err = e
         .record_message(&RecordMessage {
             act_id: Some(id(&act_id)),
+            action_ref: None,
             ..msg("other", MessageRole::Agent, "x")
         })
         .unwrap_err();
@@ -881,10 +884,12 @@ fn bad_input_is_refused_and_writes_nothing() {
     for m in [
         RecordMessage {
             act_id: Some(id("act_1")),
+            action_ref: None,
             ..msg(OWNER, MessageRole::User, "hi")
         },
         RecordMessage {
             act_id: Some(id("act_missing")),
+            action_ref: None,
             ..msg(OWNER, MessageRole::Agent, "hi")
         },
     ] {
@@ -1241,5 +1246,57 @@ fn the_recorded_conversation_comes_back_newest_first_for_its_owner_only() {
     ] {
         let err = refused(&mut e, "messages", args);
         assert!(err.contains(field), "{err}");
+    }
+}
+
+#[test]
+fn a_hosts_own_act_ids_are_linked_when_known_and_recorded_unlinked_when_not() {
+    // Keyoku's plugin sends act ids it made itself (`action_id`, as `action_ref`): a message
+    // is recorded either way, linked only to an act of its owner.
+    let (mut e, _clock) = engine();
+    let act = e
+        .heartbeat_check(&HeartbeatRequest::new(id(OWNER)))
+        .unwrap()
+        .act_id
+        .expect("a first contact is an act");
+    let send = |e: &mut Engine, action_ref: &str| -> serde_json::Value {
+        let args = serde_json::json!({"entity_id": OWNER, "role": "agent", "content": "hi",
+            "action_ref": action_ref});
+        serde_json::from_str(&e.call_json("record_message", &args.to_string()).unwrap()).unwrap()
+    };
+    assert_eq!(send(&mut e, &act)["act_id"], act.as_str());
+    for unknown in [
+        "plugin-act-42",
+        "not an id at all ✓",
+        "act_of_another_owner",
+    ] {
+        let m = send(&mut e, unknown);
+        assert!(m["act_id"].is_null(), "{unknown}: {m}");
+    }
+    // Another owner's act is not linked, and a checked act_id is still refused when unknown.
+    let other = serde_json::json!({"entity_id": "ben", "role": "agent", "content": "hi", "action_ref": act});
+    let m: serde_json::Value =
+        serde_json::from_str(&e.call_json("record_message", &other.to_string()).unwrap()).unwrap();
+    assert!(m["act_id"].is_null(), "{m}");
+    for (args, field) in [
+        (
+            format!(
+                r#"{{"entity_id":"{OWNER}","role":"agent","content":"hi","act_id":"plugin-act-42"}}"#
+            ),
+            "act_id",
+        ),
+        (
+            format!(
+                r#"{{"entity_id":"{OWNER}","role":"agent","content":"hi","act_id":"{act}","action_ref":"{act}"}}"#
+            ),
+            "action_ref",
+        ),
+        (
+            format!(r#"{{"entity_id":"{OWNER}","role":"agent","content":"hi","action_ref":""}}"#),
+            "action_ref",
+        ),
+    ] {
+        let why = refused(&mut e, "record_message", &args);
+        assert!(why.contains(field), "{args}: {why}");
     }
 }

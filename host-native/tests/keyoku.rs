@@ -661,12 +661,6 @@ fn keyoku_shaped_bad_input_gets_a_clear_error_and_changes_nothing() {
             "deadline_window",
         ),
         (
-            "POST",
-            "/api/v1/heartbeat/record-message",
-            json!({"entity_id": "ana", "message": "hi", "action_id": "act_nope"}),
-            "act_id",
-        ),
-        (
             "PUT",
             &format!("/api/v1/memories/{id}/tags"),
             json!({"tags": "tea"}),

@@ -611,13 +611,14 @@ pub fn schedule_update_args(body: Value) -> Value {
 }
 
 /// `POST /heartbeat/record-message`: Keyoku's `message` and `action_id` in the engine's
-/// words (`content`, `act_id`), an agent's message unless said otherwise.
+/// words (`content`, and `action_ref`: the plugin's own act ids are recorded unlinked rather
+/// than refused), an agent's message unless said otherwise.
 pub fn message_args(body: Value) -> Value {
     let mut o = match object(body) {
         Ok(o) => o,
         Err(v) => return v,
     };
-    for (theirs, ours) in [("message", "content"), ("action_id", "act_id")] {
+    for (theirs, ours) in [("message", "content"), ("action_id", "action_ref")] {
         if let Some(v) = o.remove(theirs) {
             o.entry(ours).or_insert(v);
         }
@@ -630,6 +631,17 @@ pub fn message_args(body: Value) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_keyoku_message_carries_its_action_id_as_a_reference_to_link_if_known() {
+        let args = message_args(
+            json!({"entity_id": "ana", "message": "hi", "action_id": "plugin-7", "agent_id": "claw"}),
+        );
+        assert_eq!(
+            args,
+            json!({"entity_id": "ana", "content": "hi", "action_ref": "plugin-7", "role": "agent"})
+        );
+    }
 
     #[test]
     fn a_context_with_nothing_to_say_leaves_keyokus_optional_fields_out() {

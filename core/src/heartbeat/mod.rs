@@ -563,7 +563,16 @@ pub struct RecordMessage {
     pub session_id: Option<Id>,
     /// The act an agent message delivers (`act_id` of a heartbeat report; default none).
     pub act_id: Option<Id>,
+    /// An act id the host made itself, as Keyoku's plugin sends (`action_id`): 1 to 1,024
+    /// characters; the message is linked to the act when it names one of the owner's, and
+    /// recorded without a link when not (default none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 1, max = MAX_ACTION_REF_CHARS))]
+    pub action_ref: Option<String>,
 }
+
+/// Longest `action_ref`, in characters.
+pub const MAX_ACTION_REF_CHARS: usize = 1024;
 
 /// Arguments of `messages`: an owner's recorded conversation.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -675,6 +684,27 @@ pub(crate) fn recent_messages(view: &View, owner: &Owner) -> Result<Vec<Message>
 /// when the owner is talking, answers, or has gone quiet.
 pub(crate) fn record_message(tx: &mut Tx, owner: &Owner, req: &RecordMessage) -> Result<Message> {
     let role = req.role;
+    let linked = match &req.action_ref {
+        Some(_) if req.act_id.is_some() => {
+            return Err(Error::invalid(
+                "action_ref",
+                "give the act as act_id (checked) or action_ref (linked if known), not both",
+            ))
+        }
+        Some(r) if r.is_empty() || r.chars().count() > MAX_ACTION_REF_CHARS => {
+            return Err(Error::invalid(
+                "action_ref",
+                format!("must be 1 to {MAX_ACTION_REF_CHARS} characters"),
+            ))
+        }
+        Some(r) => match Id::parse("action_ref", r) {
+            Ok(a) if role == MessageRole::Agent && sql::act_exists(tx.conn(), owner, &a)? => {
+                Some(a)
+            }
+            _ => None,
+        },
+        None => req.act_id.clone(),
+    };
     if let Some(a) = &req.act_id {
         if role != MessageRole::Agent {
             return Err(Error::invalid(
@@ -696,7 +726,7 @@ pub(crate) fn record_message(tx: &mut Tx, owner: &Owner, req: &RecordMessage) ->
         role,
         content: req.content.as_str().to_string(),
         session_id: req.session_id.clone().map(Into::into),
-        act_id: req.act_id.clone().map(Into::into),
+        act_id: linked.map(Into::into),
         at: now,
     };
     sql::prune(tx.conn(), owner, now - KEEP_MS)?;

@@ -535,6 +535,7 @@ fn the_heartbeat_runs_in_the_component() {
             content: text("Your invoice is due today"),
             session_id: None,
             act_id: Some(to_id(&act)),
+            action_ref: None,
         }),
     ) else {
         panic!("message")
@@ -589,6 +590,7 @@ fn the_heartbeat_runs_in_the_component() {
         content: text("x"),
         session_id: None,
         act_id: Some(to_id(&act)),
+        action_ref: None,
     };
     assert_eq!(
         code(&mut rt, Call::RecordMessage(bad_message)),
