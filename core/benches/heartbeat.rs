@@ -139,6 +139,7 @@ fn build(path: &Path, n: usize) {
             entity_id: Id::owner(OWNER).expect("a valid owner"),
             content: Content::parse("content", &format!("Routine {i}")).expect("valid content"),
             cron_tag: tag,
+            agent_id: None,
         })
         .expect("schedule");
     }

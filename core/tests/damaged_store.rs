@@ -62,6 +62,7 @@ fn a_stored_value_changed_outside_mnemo_is_an_internal_fault_not_the_callers() {
             entity_id: id("kai"),
             content: content("stand-up"),
             cron_tag: "cron:daily:09:00".into(),
+            agent_id: None,
         })
         .unwrap()
         .id

@@ -132,6 +132,7 @@ fn scheduled_surfaces_once_per_due_time_through_acts() {
         entity_id: id(OWNER),
         content: content("Stand-up"),
         cron_tag: "cron:daily:11:00".into(),
+        agent_id: None,
     })
     .unwrap();
     assert!(

@@ -20,6 +20,7 @@ fn create(e: &mut Engine, text: &str, tag: &str) -> Schedule {
         entity_id: id("kai"),
         content: content(text),
         cron_tag: tag.into(),
+        agent_id: None,
     })
     .unwrap()
 }
@@ -220,6 +221,7 @@ fn one_offs_update_cancel_and_refusals() {
                 entity_id: id("kai"),
                 content: content("x"),
                 cron_tag: tag.into(),
+                agent_id: None,
             })
             .unwrap_err();
         assert_eq!(err.code(), "invalid_input", "{tag}");

@@ -279,6 +279,7 @@ fn fixtures() -> (Engine, Vec<(&'static str, String)>) {
             entity_id: id("ana"),
             content: content("Water the plants"),
             cron_tag: "cron:daily:09:00".into(),
+            agent_id: None,
         })
         .expect("schedule")
         .id;

@@ -249,6 +249,7 @@ fn the_embedder_never_runs_while_the_store_is_write_locked() {
             entity_id: common::id("u"),
             content: content("water the plants"),
             cron_tag: "cron:daily:09:00".into(),
+            agent_id: None,
         })
         .unwrap();
     e.schedule_update(&ScheduleUpdate {

@@ -640,7 +640,11 @@ fn heartbeat_routes() {
         "/api/v1/heartbeat/record-message",
         json!({"entity_id": "kai", "action_id": "plugin-act-7", "message": "Done!"}),
     );
-    assert_eq!((st, m["status"].as_str(), m["act_id"].is_null()), (200, Some("ok"), true), "{m}");
+    assert_eq!(
+        (st, m["status"].as_str(), m["act_id"].is_null()),
+        (200, Some("ok"), true),
+        "{m}"
+    );
     let (st, m) = s.send(
         "POST",
         "/api/v1/heartbeat/record-message",

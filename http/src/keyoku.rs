@@ -575,16 +575,6 @@ pub fn heartbeat_args(body: Value) -> (Value, Option<f64>) {
     (Value::Object(o), min)
 }
 
-/// `POST /schedule`: the agent is accepted (one store serves one agent).
-pub fn schedule_create_args(body: Value) -> Value {
-    let mut o = match object(body) {
-        Ok(o) => o,
-        Err(v) => return v,
-    };
-    drop_keys(&mut o, &[("agent_id", Kind::Text)]);
-    Value::Object(o)
-}
-
 /// `POST /teams/{id}/members`: Keyoku's `agent_id` (the agent joining) is Mnemo's
 /// `member_id` (an `agent_id` names the agent a call is made for).
 pub fn member_args(body: Value) -> Value {

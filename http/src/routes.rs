@@ -259,19 +259,9 @@ pub fn route(
         (Method::GET, ["entities"]) => call("store_stats", json!({}), Form::Owners),
         (Method::GET, ["graph", "entities"]) => call("entities", query("entities"), Form::Mnemo),
         (Method::GET, ["conflicts"]) => call("conflicts", query("conflicts"), Form::Mnemo),
-        (Method::POST, ["schedule"]) => call(
-            "schedule_create",
-            keyoku::schedule_create_args(body),
-            Form::Schedule,
-        ),
+        (Method::POST, ["schedule"]) => call("schedule_create", body, Form::Schedule),
         // Keyoku lists every live schedule here; the ones due now are `/call/scheduled`.
-        (Method::GET, ["scheduled"]) => {
-            let mut args = query("schedules");
-            if let Some(o) = args.as_object_mut() {
-                o.remove("agent_id");
-            }
-            call("schedules", args, Form::Schedules)
-        }
+        (Method::GET, ["scheduled"]) => call("schedules", query("schedules"), Form::Schedules),
         (Method::GET, ["schedules"]) => call("schedules", query("schedules"), Form::Mnemo),
         (Method::POST, ["schedule", "ack"]) => {
             let mut b = body;

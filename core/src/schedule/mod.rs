@@ -84,6 +84,10 @@ pub struct ScheduleCreate {
     /// `cron:weekdays:HH:MM`, `cron:monthly:D:HH:MM`, `cron:every:<duration>` (1 minute to 366
     /// days) or `cron:once:<RFC 3339 time>` (in the future); times in UTC.
     pub cron_tag: String,
+    /// The agent whose plan it is, recorded with its memory (it and the owner's view see it;
+    /// 1 to 256 characters of `[A-Za-z0-9_:.-]`; default none: the owner's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent_id: Option<Id>,
 }
 
 /// Changes to a schedule, for [`Engine::schedule_update`](crate::Engine::schedule_update).
@@ -157,6 +161,7 @@ pub(crate) fn prepare(view: &View, req: &ScheduleCreate) -> Result<NewSchedule> 
             memory_type: Some(MemoryType::Plan),
             source: Some(Source::User),
             cron_tag: Some(req.cron_tag.clone()),
+            agent_id: req.agent_id.clone(),
             ..NewMemory::of(req.entity_id.clone(), req.content.clone())
         }
         .into(),

@@ -338,6 +338,7 @@ fn typed_calls_round_trip_through_the_component() {
             entity_id: to_id("ana"),
             content: text("Water the plants"),
             cron_tag: "cron:daily:18:00".into(),
+            agent_id: None,
         }),
     ) else {
         panic!("schedule")

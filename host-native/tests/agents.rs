@@ -1,0 +1,251 @@
+//! Many agents on one owner, over HTTP, proved by attack: `mnemo serve` on loopback, every read
+//! route (Keyoku's REST routes and `/call/{method}`) asked by each caller — the owner, a team
+//! member that wrote, its teammate, an agent outside the team — shows no text and no id of a
+//! memory that caller may not see, and shows it what it may.
+mod common;
+
+use std::collections::BTreeMap;
+
+use common::Server;
+use serde_json::{json, Value};
+
+/// The memories: key, the agent that wrote it, its visibility, whether it is the team's, what
+/// it says (a word no other says).
+const WRITTEN: &[(&str, Option<&str>, &str, bool, &str)] = &[
+    (
+        "alice_private",
+        Some("alice"),
+        "private",
+        false,
+        "The vault code is kumquat 4711",
+    ),
+    (
+        "alice_team",
+        Some("alice"),
+        "team",
+        true,
+        "Deploy the rutabaga release on Friday",
+    ),
+    (
+        "alice_global",
+        Some("alice"),
+        "global",
+        false,
+        "The office is near the quince market",
+    ),
+    (
+        "carol_private",
+        Some("carol"),
+        "private",
+        false,
+        "Carol is allergic to persimmon",
+    ),
+    (
+        "owner_private",
+        None,
+        "private",
+        false,
+        "The salary review settled on kiwano terms",
+    ),
+];
+
+/// What each caller may see.
+fn may_see(caller: Option<&str>) -> Vec<&'static str> {
+    match caller {
+        None => WRITTEN.iter().map(|w| w.0).collect(),
+        Some("alice") => vec!["alice_private", "alice_team", "alice_global"],
+        Some("bob") => vec!["alice_team", "alice_global"],
+        Some("carol") => vec!["alice_global", "carol_private"],
+        Some(other) => panic!("no caller {other}"),
+    }
+}
+
+#[test]
+fn every_http_read_route_shows_each_agent_only_what_it_may_see() {
+    let s = Server::start("agents", None);
+    let call = |method: &str, args: Value| {
+        let (st, answer) = s.send("POST", &format!("/api/v1/call/{method}"), args.clone());
+        assert_eq!(st, 200, "{method} {args}: {answer}");
+        answer
+    };
+    call(
+        "team_create",
+        json!({"entity_id": "acme", "name": "Platform", "id": "platform"}),
+    );
+    for member in ["alice", "bob"] {
+        call(
+            "team_member_add",
+            json!({"entity_id": "acme", "team_id": "platform", "member_id": member}),
+        );
+    }
+    let mut ids = BTreeMap::new();
+    for (key, agent, visibility, team, content) in WRITTEN {
+        let item = json!({"entity_id": "acme", "agent_id": agent, "visibility": visibility,
+            "team_id": team.then_some("platform"), "content": content, "type": "PLAN",
+            "expires_at": 4_102_444_800_000i64});
+        let r = call("seed", json!({ "items": [item] }));
+        ids.insert(
+            *key,
+            r["outcomes"][0]["id"]
+                .as_str()
+                .expect("created")
+                .to_string(),
+        );
+    }
+    // Searches returning every memory together link them by co-recall: `related` must not
+    // follow a link into a memory its caller may not see.
+    for _ in 0..3 {
+        call(
+            "search",
+            json!({"entity_id": "acme", "min_score": 0, "limit": 10,
+            "query": "vault rutabaga office quince persimmon salary kumquat kiwano"}),
+        );
+    }
+
+    let (mut probes, mut leaks) = (0, Vec::new());
+    for caller in [None, Some("alice"), Some("bob"), Some("carol")] {
+        let who = caller.map_or(String::new(), |a| format!("&agent_id={a}"));
+        let body = |mut b: Value| {
+            b["entity_id"] = json!("acme");
+            if let Some(a) = caller {
+                b["agent_id"] = json!(a);
+            }
+            b
+        };
+        let mut asked: Vec<(String, Option<&str>, u16, Value)> = Vec::new();
+        let mut ask =
+            |name: String, id: Option<&'static str>, method: &str, path: String, b: Value| {
+                let (st, answer) = s.send(method, &path, b);
+                asked.push((name, id, st, answer));
+            };
+        for (key, _, _, _, content) in WRITTEN {
+            let b = body(json!({"query": content, "min_score": 0, "limit": 50}));
+            ask(
+                format!("POST /search {key}"),
+                None,
+                "POST",
+                "/api/v1/search".into(),
+                b,
+            );
+            let b = body(json!({"query": content, "min_score": 0, "team_aware": false}));
+            ask(
+                format!("POST /search not team-aware {key}"),
+                None,
+                "POST",
+                "/api/v1/search".into(),
+                b,
+            );
+            let b = body(json!({"query": content, "dry_run": true}));
+            ask(
+                format!("POST /heartbeat/context {key}"),
+                None,
+                "POST",
+                "/api/v1/heartbeat/context".into(),
+                b,
+            );
+            let id = &ids[key];
+            ask(
+                format!("GET /memories/{{id}} {key}"),
+                Some(key),
+                "GET",
+                format!("/api/v1/memories/{id}?entity_id=acme{who}"),
+                Value::Null,
+            );
+            ask(
+                format!("GET /memories/{{id}}/history {key}"),
+                Some(key),
+                "GET",
+                format!("/api/v1/memories/{id}/history?entity_id=acme{who}"),
+                Value::Null,
+            );
+            ask(
+                format!("POST /call/related {key}"),
+                Some(key),
+                "POST",
+                "/api/v1/call/related".into(),
+                body(json!({ "id": id })),
+            );
+        }
+        for (name, path) in [
+            ("GET /memories", "/api/v1/memories?limit=1000"),
+            ("GET /memories/sample", "/api/v1/memories/sample?limit=1000"),
+            ("GET /stats", "/api/v1/stats?x=1"),
+            ("GET /export", "/api/v1/export?x=1"),
+            ("GET /conflicts", "/api/v1/conflicts?x=1"),
+            ("GET /schedules", "/api/v1/schedules?all=true"),
+            ("GET /scheduled", "/api/v1/scheduled?x=1"),
+        ] {
+            ask(
+                name.into(),
+                None,
+                "GET",
+                format!("{path}&entity_id=acme{who}"),
+                Value::Null,
+            );
+        }
+        ask(
+            "POST /heartbeat/check".into(),
+            None,
+            "POST",
+            "/api/v1/heartbeat/check".into(),
+            body(json!({})),
+        );
+        ask(
+            "POST /call/list".into(),
+            None,
+            "POST",
+            "/api/v1/call/list".into(),
+            body(json!({"ids": ids.values().collect::<Vec<_>>(), "limit": 1000})),
+        );
+
+        let may = may_see(caller);
+        for (name, id_asked, status, answer) in &asked {
+            assert!(
+                *status == 200 || *status == 404,
+                "{caller:?} {name}: {status} {answer}"
+            );
+            let text = answer.to_string();
+            for (key, _, _, _, content) in WRITTEN {
+                probes += 1;
+                // A refusal repeats the id it was asked about: that shows nothing.
+                let named = *status == 404 && id_asked == &Some(*key);
+                let shown = text.contains(content) || (!named && text.contains(ids[key].as_str()));
+                if shown && !may.contains(key) {
+                    leaks.push(format!("{caller:?} {name} shows {key}"));
+                }
+            }
+        }
+        // And each caller sees what it may, by get, list and search.
+        for key in &may {
+            let content = WRITTEN
+                .iter()
+                .find(|w| w.0 == *key)
+                .map(|w| w.4)
+                .unwrap_or_default();
+            for route in [
+                format!("GET /memories/{{id}} {key}"),
+                "GET /memories".into(),
+                format!("POST /search {key}"),
+            ] {
+                let (_, _, st, answer) = asked.iter().find(|a| a.0 == route).expect("asked");
+                assert!(
+                    answer.to_string().contains(content),
+                    "{caller:?} {route}: {st} {answer}"
+                );
+            }
+        }
+        let stats = &asked.iter().find(|a| a.0 == "GET /stats").expect("stats").3;
+        assert_eq!(
+            stats["total_memories"].as_u64().or(stats["total"].as_u64()),
+            Some(may.len() as u64),
+            "{caller:?}: {stats}"
+        );
+    }
+    assert!(probes >= 600, "{probes} probes");
+    assert!(
+        leaks.is_empty(),
+        "{} leaks of {probes} probes:\n{}",
+        leaks.len(),
+        leaks.join("\n")
+    );
+}
