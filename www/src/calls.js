@@ -42,7 +42,7 @@ export const CALLS = [
   { method: 'conflicts', name: 'conflicts', embeds: [], agents: [[]] },
   { method: 'resolve_conflict', name: 'resolveConflict', embeds: [], agents: [] },
   { method: 'llm_instructions', name: 'llmInstructions', embeds: [], agents: [] },
-  { method: 'schedule_create', name: 'scheduleCreate', embeds: [], agents: [] },
+  { method: 'schedule_create', name: 'scheduleCreate', embeds: [], agents: [[]] },
   { method: 'schedules', name: 'schedules', embeds: [], agents: [[]] },
   { method: 'scheduled', name: 'scheduled', embeds: [], agents: [[]] },
   { method: 'schedule_ack', name: 'scheduleAck', embeds: [], agents: [] },

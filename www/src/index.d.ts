@@ -667,6 +667,11 @@ export interface ScheduleCreate {
    * days) or `cron:once:<RFC 3339 time>` (in the future); times in UTC.
    */
   cron_tag: string;
+  /**
+   * The agent whose plan it is, recorded with its memory (it and the owner's view see it;
+   * 1 to 256 characters of `[A-Za-z0-9_:.-]`; default none: the owner's).
+   */
+  agent_id?: string | null;
 }
 
 /** Which schedules `Engine::schedules`(crate::Engine::schedules) lists. */
@@ -796,6 +801,12 @@ export interface RecordMessage {
   session_id?: string | null;
   /** The act an agent message delivers (`act_id` of a heartbeat report; default none). */
   act_id?: string | null;
+  /**
+   * An act id the host made itself, as Keyoku's plugin sends (`action_id`): 1 to 1,024
+   * characters; the message is linked to the act when it names one of the owner's, and
+   * recorded without a link when not (default none).
+   */
+  action_ref?: string | null;
 }
 
 /** Who wrote a recorded message. */
