@@ -169,17 +169,20 @@ fn every_http_read_route_shows_each_agent_only_what_it_may_see() {
         for (name, path) in [
             ("GET /memories", "/api/v1/memories?limit=1000"),
             ("GET /memories/sample", "/api/v1/memories/sample?limit=1000"),
-            ("GET /stats", "/api/v1/stats?x=1"),
-            ("GET /export", "/api/v1/export?x=1"),
-            ("GET /conflicts", "/api/v1/conflicts?x=1"),
+            ("GET /stats", "/api/v1/stats"),
+            ("GET /export", "/api/v1/export"),
+            ("GET /conflicts", "/api/v1/conflicts?limit=100"),
             ("GET /schedules", "/api/v1/schedules?all=true"),
-            ("GET /scheduled", "/api/v1/scheduled?x=1"),
+            ("GET /scheduled", "/api/v1/scheduled"),
         ] {
             ask(
                 name.into(),
                 None,
                 "GET",
-                format!("{path}&entity_id=acme{who}"),
+                format!(
+                    "{path}{}entity_id=acme{who}",
+                    if path.contains('?') { '&' } else { '?' }
+                ),
                 Value::Null,
             );
         }
