@@ -514,13 +514,14 @@ fn schedule_routes() {
     let (st, created) = s.send(
         "POST",
         "/api/v1/schedule",
-        json!({"entity_id": "kai", "content": "stand-up", "cron_tag": "cron:every:1h"}),
+        json!({"entity_id": "kai", "agent_id": "bot", "content": "stand-up", "cron_tag": "cron:every:1h"}),
     );
     assert_eq!(st, 200, "{created}");
     let id = created["id"].as_str().unwrap().to_string();
     let (st, list) = s.send("GET", "/api/v1/schedules?entity_id=kai", Value::Null);
     assert_eq!((st, list[0]["id"].as_str()), (200, Some(id.as_str())));
-    // Keyoku's list: every live schedule, as PLAN memories; the due ones are `scheduled`.
+    // Keyoku's list: every live schedule of the agent, as PLAN memories; the due ones are
+    // `scheduled`. Another agent lists none of bot's.
     let (st, all) = s.send(
         "GET",
         "/api/v1/scheduled?entity_id=kai&agent_id=bot",
@@ -530,6 +531,16 @@ fn schedule_routes() {
         (st, all[0]["id"].as_str(), all[0]["type"].as_str()),
         (200, Some(id.as_str()), Some("PLAN")),
         "{all}"
+    );
+    let (st, none) = s.send(
+        "GET",
+        "/api/v1/scheduled?entity_id=kai&agent_id=other",
+        Value::Null,
+    );
+    assert_eq!(
+        (st, none.as_array().map(Vec::len)),
+        (200, Some(0)),
+        "{none}"
     );
     let (st, due) = s.send(
         "POST",
@@ -658,8 +669,9 @@ fn heartbeat_routes() {
     );
     assert_eq!(st, 200, "{c}");
     assert_eq!(c["in_conversation"], true);
-    assert_eq!(c["recent_messages"][0], "Hi Kai!");
-    assert_eq!(c["messages"][0]["content"], "Hi Kai!");
+    assert_eq!(c["recent_messages"][0], "Done!");
+    assert_eq!(c["recent_messages"][1], "Hi Kai!");
+    assert_eq!(c["messages"][1]["content"], "Hi Kai!");
     assert_eq!(
         c["relevant_memories"][0]["memory"]["content"],
         "Kai drinks green tea"
@@ -708,9 +720,10 @@ fn heartbeat_routes() {
         "/api/v1/heartbeat/context",
         json!({"entity_id": "kai", "dry_run": true}),
     );
+    // The two agent messages recorded above, and none of the refused ones.
     assert_eq!(
         after["recent_messages"].as_array().map(Vec::len),
-        Some(1),
+        Some(2),
         "{after}"
     );
     for path in [
