@@ -287,7 +287,12 @@ pub(crate) fn update(
 
 /// Soft-deletes a memory (purged after `purge_retention_days`).
 pub(crate) fn forget(tx: &mut Tx, owner: &Owner, id: &Id) -> Result<Memory> {
-    let (pk, mut m) = own(tx, owner, id)?;
+    let (pk, m) = own(tx, owner, id)?;
+    forget_row(tx, pk, m)
+}
+
+/// Soft-deletes memory `pk`, read as `m`.
+fn forget_row(tx: &mut Tx, pk: i64, mut m: Memory) -> Result<Memory> {
     let now = tx.now()?;
     m.state = State::Deleted;
     m.state_changed_at = now;
@@ -310,12 +315,11 @@ pub(crate) fn forget_all(tx: &mut Tx, owner: &Owner) -> Result<ForgetAllReport> 
     // An agent forgets its own memories only.
     let mut forgotten = 0;
     for id in memories::live_ids(tx.conn(), owner)? {
-        let id = Id::parse("id", &id)?;
-        let mine =
-            memories::get(tx.conn(), owner, &id)?.is_some_and(|(_, m)| tx.viewer().may_change(&m));
-        if mine {
-            forget(tx, owner, &id)?;
-            forgotten += 1;
+        if let Some((pk, m)) = memories::get(tx.conn(), owner, &id)? {
+            if tx.viewer().may_change(&m) {
+                forget_row(tx, pk, m)?;
+                forgotten += 1;
+            }
         }
     }
     Ok(ForgetAllReport {

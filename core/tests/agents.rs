@@ -468,6 +468,16 @@ fn teams_refuse_bad_requests_and_change_nothing() {
             "invalid_input",
         ),
         (
+            "team_create",
+            json!({"entity_id": "acme", "name": "A\u{0}B"}),
+            "invalid_input",
+        ),
+        (
+            "team_create",
+            json!({"entity_id": "acme", "name": "A", "description": "x\u{0}"}),
+            "invalid_input",
+        ),
+        (
             "seed",
             json!({"items": [{"entity_id": "acme", "content": "x", "team_id": "no-such-team"}]}),
             "invalid_input",

@@ -158,16 +158,17 @@ fn not_found(owner: &Owner, id: &Id) -> Error {
 /// Makes a team (its id drawn from the host's randomness).
 pub(crate) fn create(tx: &mut Tx, req: &TeamCreate) -> Result<Team> {
     let name = req.name.trim();
-    if name.is_empty() || name.chars().count() > MAX_TEAM_NAME_CHARS {
+    if name.is_empty() || name.chars().count() > MAX_TEAM_NAME_CHARS || name.contains('\0') {
         return Err(Error::invalid(
             "name",
-            format!("must be 1 to {MAX_TEAM_NAME_CHARS} characters"),
+            format!("must be 1 to {MAX_TEAM_NAME_CHARS} characters without NUL"),
         ));
     }
-    if req.description.chars().count() > MAX_TEAM_DESCRIPTION_CHARS || req.name.contains('\0') {
+    let description = &req.description;
+    if description.chars().count() > MAX_TEAM_DESCRIPTION_CHARS || description.contains('\0') {
         return Err(Error::invalid(
             "description",
-            format!("must be at most {MAX_TEAM_DESCRIPTION_CHARS} characters"),
+            format!("must be at most {MAX_TEAM_DESCRIPTION_CHARS} characters, without NUL"),
         ));
     }
     let now = tx.now()?;
