@@ -341,6 +341,21 @@ impl Engine {
         out
     }
 
+    /// Runs `f` reading as of `until` (none: now): memories written later are not seen.
+    fn as_of<T>(
+        &mut self,
+        until: Option<Millis>,
+        f: impl FnOnce(&mut Engine) -> Result<T>,
+    ) -> Result<T> {
+        if until.is_none() {
+            return f(self);
+        }
+        self.store.viewer().set_until(until);
+        let out = f(self);
+        self.store.viewer().set_until(None);
+        out
+    }
+
     // ---- Writing ----
 
     /// Stores structured memories (one transaction for the batch), with three-tier dedup.
@@ -845,7 +860,7 @@ impl Engine {
             ));
         }
         let (owner, opts) = heartbeat::options(req, &self.config.heartbeat)?;
-        self.heartbeat(&owner, &opts)
+        self.as_of(opts.as_of, |e| e.heartbeat(&owner, &opts))
     }
 
     /// `heartbeat_check`, with the agent's recent messages and (given a query) the memories
@@ -865,12 +880,16 @@ impl Engine {
             }
             None => None,
         };
-        let report = self.heartbeat(&owner, &opts)?;
-        let recent_messages = heartbeat::recent_messages(&self.store.read(), &owner)?;
-        let relevant_memories = match search {
-            Some(search) => self.search(&search)?,
-            None => Vec::new(),
-        };
+        let (report, relevant_memories) = self.as_of(opts.as_of, |e| {
+            let report = e.heartbeat(&owner, &opts)?;
+            let relevant = match &search {
+                Some(search) => e.search(search)?,
+                None => Vec::new(),
+            };
+            Ok((report, relevant))
+        })?;
+        let agent = req.agent_id.as_ref().map(Id::as_str);
+        let recent_messages = heartbeat::recent_messages(&self.store.read(), &owner, agent)?;
         Ok(HeartbeatContext {
             report,
             recent_messages,
@@ -881,7 +900,10 @@ impl Engine {
     /// One check, and its act recorded.
     fn heartbeat(&mut self, owner: &Id, opts: &heartbeat::Options) -> Result<HeartbeatReport> {
         self.store.flush()?;
-        let mut view = self.store.read();
+        let mut view = match opts.as_of {
+            Some(t) => self.store.read_at(t),
+            None => self.store.read(),
+        };
         let heartbeat::Checked { mut report, act } =
             heartbeat::check(&mut view, &self.config.heartbeat, owner, opts)?;
         let now = view.now()?;

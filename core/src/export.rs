@@ -79,12 +79,13 @@ pub(crate) fn export(view: &View, owner: &Owner) -> Result<String> {
     let conn = view.conn();
     let mut out = String::new();
     let dim = view.embedder().dimension();
+    let mut sight = graph::Sight::of(view);
     for (pk, memory, stored) in memories::export_rows(conn, owner, dim)? {
         let (embedding, embedding_precision) = match stored {
             Some((v, p)) => (Some(v), p),
             None => (None, Precision::F32),
         };
-        let (entities, relationships) = graph::memory_graph(conn, pk)?;
+        let (entities, relationships) = sight.memory_graph(pk)?;
         let links = links::export(conn, pk, &memory)?;
         let record = ExportRecord {
             memory,

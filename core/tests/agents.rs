@@ -17,6 +17,17 @@ fn call(e: &mut Engine, method: &str, args: Value) -> Result<String, (String, St
         .map_err(|err| (err.code().to_string(), err.to_string()))
 }
 
+/// Fails with the leaks found, if any, and unless enough probes were made.
+fn no_leaks(probes: usize, at_least: usize, leaks: &[String]) {
+    assert!(probes >= at_least, "{probes} probes");
+    assert!(
+        leaks.is_empty(),
+        "{} leaks of {probes} probes:\n{}",
+        leaks.len(),
+        leaks.join("\n")
+    );
+}
+
 fn ok(e: &mut Engine, method: &str, args: Value) -> Value {
     let text = call(e, method, args.clone())
         .unwrap_or_else(|(code, m)| panic!("{method} {args}: {code}: {m}"));
@@ -277,13 +288,7 @@ fn every_read_shows_each_caller_exactly_what_it_may_see() {
             );
         }
     }
-    assert!(probes >= 950, "{probes} probes");
-    assert!(
-        leaks.is_empty(),
-        "{} leaks of {probes} probes:\n{}",
-        leaks.len(),
-        leaks.join("\n")
-    );
+    no_leaks(probes, 950, &leaks);
 }
 
 #[test]
@@ -524,7 +529,12 @@ fn teams_refuse_bad_requests_and_change_nothing() {
         ),
         (
             "entities",
-            json!({"entity_id": "acme", "agent_id": "bob"}),
+            json!({"entity_id": "acme", "agent_id": "b\0b"}),
+            "invalid_input",
+        ),
+        (
+            "path",
+            json!({"entity_id": "acme", "agent_id": 7, "from": "a", "to": "b"}),
             "invalid_input",
         ),
         ("sample", json!({"agent_id": "bob"}), "invalid_input"),
@@ -610,4 +620,252 @@ fn a_team_heartbeat_sees_the_teams_and_the_global_memories() {
         !text.contains("kumquat") && !text.contains("kiwano") && !text.contains("persimmon"),
         "{text}"
     );
+}
+
+/// The graph an agent reads is what the memories it may see say: another agent's private
+/// statement adds no entity, relationship, name or count, on any graph call or in an export.
+#[test]
+fn an_agents_graph_is_what_the_memories_it_may_see_say() {
+    let (mut e, _clock) = engine();
+    for (agent, visibility, content) in [
+        ("alice", "private", "My sister Ana Souza lives in Lisbon."),
+        ("bob", "global", "My sister Ana lives in Porto."),
+    ] {
+        ok(
+            &mut e,
+            "remember",
+            json!({"entity_id": "acme", "agent_id": agent, "visibility": visibility, "content": content}),
+        );
+    }
+    // What alice alone said: a surname and a city.
+    let secret = ["Souza", "Lisbon"];
+    let (mut probes, mut leaks) = (0, Vec::new());
+    for caller in [None, Some("alice"), Some("bob"), Some("carol")] {
+        let who = |mut args: Value| {
+            args["entity_id"] = json!("acme");
+            if let Some(a) = caller {
+                args["agent_id"] = json!(a);
+            }
+            args
+        };
+        let mut answers = Vec::new();
+        for (method, args) in [
+            ("entities", json!({})),
+            ("entities", json!({"query": "souza"})),
+            ("entities", json!({"query": "lisbon"})),
+            ("relationships", json!({})),
+            ("relationships", json!({"entity": "Ana"})),
+            ("relationships", json!({"entity": "Lisbon"})),
+            ("relationships", json!({"entity": "Ana Souza"})),
+            ("traverse", json!({"from": "user", "depth": 5})),
+            ("traverse", json!({"from": "Ana", "depth": 5})),
+            ("traverse", json!({"from": "Lisbon"})),
+            ("path", json!({"from": "user", "to": "Lisbon"})),
+            ("path", json!({"from": "Ana Souza", "to": "Porto"})),
+            ("export", json!({})),
+        ] {
+            let text = match call(&mut e, method, who(args.clone())) {
+                Ok(t) => t,
+                // A refusal names what was asked for: that shows nothing.
+                Err((code, _)) => format!("error {code}"),
+            };
+            answers.push((format!("{method} {args}"), text));
+        }
+        let alice_sees = matches!(caller, None | Some("alice"));
+        for (name, text) in &answers {
+            for word in secret {
+                probes += 1;
+                if !alice_sees && text.contains(word) {
+                    leaks.push(format!("{caller:?} {name}: shows {word}"));
+                }
+            }
+        }
+        let find = |name: &str| &answers.iter().find(|(n, _)| n == name).expect(name).1;
+        let ents: Value = serde_json::from_str(find("entities {}")).expect("entities");
+        let names: Vec<&str> = ents
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x["name"].as_str().unwrap())
+            .collect();
+        let rels = find("relationships {}");
+        match caller {
+            None | Some("alice") => {
+                assert!(
+                    names.contains(&"Ana Souza") && names.contains(&"Lisbon"),
+                    "{caller:?} {names:?}"
+                );
+                assert!(rels.contains("\"Lisbon\""), "{caller:?} {rels}");
+                let path: Value =
+                    serde_json::from_str(find(r#"path {"from":"user","to":"Lisbon"}"#)).unwrap();
+                assert_eq!(path["found"], true, "{caller:?}");
+            }
+            Some("bob") | Some("carol") => {
+                // Bob and Carol (his memory is global) know Ana by the name his memory
+                // gives her, her sibling tie stated once.
+                assert!(
+                    names.contains(&"Ana") && names.contains(&"Porto"),
+                    "{names:?}"
+                );
+                let ana = ents
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .find(|x| x["name"] == "Ana")
+                    .unwrap();
+                assert_eq!(
+                    (
+                        ana["mentions"].as_i64(),
+                        ana["aliases"].as_array().map(Vec::len)
+                    ),
+                    (Some(1), Some(0))
+                );
+                let r: Value =
+                    serde_json::from_str(find(r#"relationships {"entity":"Ana"}"#)).unwrap();
+                let sib = r
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .find(|x| x["relation"] == "sibling_of" && x["from"] == "user")
+                    .expect("sibling");
+                assert_eq!(
+                    (sib["to"].as_str(), sib["evidence"].as_i64()),
+                    (Some("Ana"), Some(1))
+                );
+                assert_eq!(
+                    find(r#"relationships {"entity":"Ana Souza"}"#),
+                    "error not_found"
+                );
+                assert_eq!(find(r#"traverse {"from":"Lisbon"}"#), "error not_found");
+            }
+            _ => unreachable!(),
+        }
+    }
+    no_leaks(probes, 100, &leaks);
+}
+
+/// Each agent's conversation is its own: `messages` and the heartbeat context's recent
+/// messages for an agent hold only what was said in its conversation; the owner reads all.
+#[test]
+fn an_agent_reads_only_its_own_conversation() {
+    let (mut e, _clock) = engine();
+    for (agent, role, text) in [
+        (Some("alice"), "user", "I am pregnant, keep it quiet"),
+        (Some("alice"), "agent", "Congratulations, noted privately"),
+        (Some("bob"), "agent", "Your build passed"),
+        (None, "agent", "Good morning"),
+    ] {
+        let mut m = json!({"entity_id": "acme", "role": role, "content": text});
+        if let Some(a) = agent {
+            m["agent_id"] = json!(a);
+        }
+        let r = ok(&mut e, "record_message", m);
+        assert_eq!(r["agent_id"], json!(agent), "{r}");
+    }
+    let said = |e: &mut Engine, method: &str, args: Value| -> Vec<String> {
+        let r = ok(e, method, args);
+        let list = if method == "messages" {
+            r
+        } else {
+            r["recent_messages"].clone()
+        };
+        list.as_array()
+            .expect("messages")
+            .iter()
+            .map(|m| m["content"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let bob = said(
+        &mut e,
+        "messages",
+        json!({"entity_id": "acme", "agent_id": "bob"}),
+    );
+    assert_eq!(bob, vec!["Your build passed"]);
+    let alice = said(
+        &mut e,
+        "messages",
+        json!({"entity_id": "acme", "agent_id": "alice"}),
+    );
+    assert_eq!(alice.len(), 2, "{alice:?}");
+    assert_eq!(
+        said(&mut e, "messages", json!({"entity_id": "acme"})).len(),
+        4
+    );
+    let ctx = |agent: &str| json!({"entity_id": "acme", "agent_id": agent, "dry_run": true});
+    assert_eq!(
+        said(&mut e, "heartbeat_context", ctx("bob")),
+        vec!["Your build passed"]
+    );
+    assert_eq!(
+        said(&mut e, "heartbeat_context", ctx("alice")),
+        vec!["Congratulations, noted privately"]
+    );
+    assert!(said(&mut e, "heartbeat_context", ctx("carol")).is_empty());
+    for bad in [
+        json!({"entity_id": "acme", "agent_id": "a b"}),
+        json!({"entity_id": "acme", "agent_id": ""}),
+        json!({"entity_id": "acme", "agent_id": ["bob"]}),
+    ] {
+        let err = call(&mut e, "messages", bad.clone()).expect_err("refused");
+        assert_eq!(err.0, "invalid_input", "{bad}: {}", err.1);
+        let mut m = bad.clone();
+        m["role"] = json!("user");
+        m["content"] = json!("hello");
+        let err = call(&mut e, "record_message", m).expect_err("refused");
+        assert!(err.1.contains("agent_id"), "{bad}: {}", err.1);
+    }
+    assert_eq!(
+        said(&mut e, "messages", json!({"entity_id": "acme"})).len(),
+        4
+    );
+}
+
+/// A schedule is its agent's to acknowledge, change and cancel; another agent cannot touch it
+/// (nor learn it exists), and the owner can.
+#[test]
+fn an_agent_changes_only_its_own_schedules() {
+    let (mut e, _clock) = engine();
+    let made = ok(
+        &mut e,
+        "schedule_create",
+        json!({"entity_id": "acme", "agent_id": "alice", "content": "Water the plants", "cron_tag": "cron:daily:09:00"}),
+    );
+    let id = made["id"].as_str().expect("id").to_string();
+    let before = ok(
+        &mut e,
+        "schedules",
+        json!({"entity_id": "acme", "all": true}),
+    );
+    for (method, extra) in [
+        ("schedule_ack", json!({})),
+        ("schedule_update", json!({"content": "Water nothing"})),
+        ("schedule_cancel", json!({})),
+    ] {
+        let mut args = json!({"entity_id": "acme", "agent_id": "bob", "id": id});
+        for (k, v) in extra.as_object().unwrap() {
+            args[k] = v.clone();
+        }
+        let err = call(&mut e, method, args).expect_err("bob may not");
+        assert_eq!(err.0, "not_found", "{method}: {}", err.1);
+    }
+    assert_eq!(
+        ok(
+            &mut e,
+            "schedules",
+            json!({"entity_id": "acme", "all": true})
+        ),
+        before,
+        "nothing changed"
+    );
+    let mut args = json!({"entity_id": "acme", "agent_id": "alice", "id": id});
+    let acked = ok(&mut e, "schedule_ack", args.clone());
+    assert!(acked["acknowledged_at"].is_number(), "{acked}");
+    args["content"] = json!("Water the ferns");
+    ok(&mut e, "schedule_update", args);
+    let gone = ok(
+        &mut e,
+        "schedule_cancel",
+        json!({"entity_id": "acme", "id": id}),
+    );
+    assert_eq!(gone["status"], "cancelled", "the owner may");
 }

@@ -179,6 +179,7 @@ fn traversal_and_shortest_paths_stay_within_reach() {
     let p = e
         .path(&PathRequest {
             entity_id: id("kai"),
+            agent_id: None,
             from: "user".into(),
             to: "London".into(),
             max_depth: None,
@@ -201,6 +202,7 @@ fn traversal_and_shortest_paths_stay_within_reach() {
     let short = e
         .path(&PathRequest {
             entity_id: id("kai"),
+            agent_id: None,
             from: "user".into(),
             to: "London".into(),
             max_depth: Some(2),
@@ -220,6 +222,7 @@ fn traversal_and_shortest_paths_stay_within_reach() {
     let err = e
         .path(&PathRequest {
             entity_id: id("kai"),
+            agent_id: None,
             from: "user".into(),
             to: "Atlantis".into(),
             max_depth: None,

@@ -69,6 +69,7 @@ fn mem(text: &str, t: MemoryType, importance: f64) -> NewMemory {
 fn msg(owner: &str, role: MessageRole, text: &str) -> RecordMessage {
     RecordMessage {
         entity_id: id(owner),
+        agent_id: None,
         role,
         content: content(text),
         session_id: None,
@@ -1221,6 +1222,7 @@ fn the_recorded_conversation_comes_back_newest_first_for_its_owner_only() {
     let got = e
         .messages(&MessagesRequest {
             entity_id: id(OWNER),
+            agent_id: None,
             limit: None,
         })
         .unwrap();
@@ -1236,6 +1238,7 @@ fn the_recorded_conversation_comes_back_newest_first_for_its_owner_only() {
     let one = e
         .messages(&MessagesRequest {
             entity_id: id(OWNER),
+            agent_id: None,
             limit: limit(1),
         })
         .unwrap();
@@ -1299,5 +1302,84 @@ fn a_hosts_own_act_ids_are_linked_when_known_and_recorded_unlinked_when_not() {
     ] {
         let why = refused(&mut e, "record_message", &args);
         assert!(why.contains(field), "{args}: {why}");
+    }
+}
+
+/// Keyoku's `virtual_now`: a check decides as of the time it is given, not the host's clock —
+/// what is due then, from the memories written by then — and refuses a time it cannot read.
+#[test]
+fn a_check_as_of_a_time_sees_what_was_written_by_then() {
+    let (mut e, clock) = engine();
+    background(&mut e);
+    let invoice = put(
+        &mut e,
+        NewMemory {
+            expires_at: Some(MON_10AM + 5 * HOUR),
+            ..mem("Send the invoice", MemoryType::Plan, 0.7)
+        },
+    );
+    clock.set(MON_10AM + 2 * HOUR);
+    let venue = put(
+        &mut e,
+        NewMemory {
+            expires_at: Some(MON_10AM + 5 * HOUR),
+            ..mem("Book the venue", MemoryType::Plan, 0.7)
+        },
+    );
+    e.schedule_create(&ScheduleCreate {
+        entity_id: id(OWNER),
+        content: content("Stand-up"),
+        cron_tag: "cron:daily:13:00".into(),
+        agent_id: None,
+    })
+    .unwrap();
+    let at = |t: Millis| HeartbeatRequest {
+        as_of: Some(t),
+        ..req()
+    };
+    let deadlines = |r: &HeartbeatReport| -> Vec<String> {
+        let mut d: Vec<String> = r.deadlines.iter().map(|m| m.id.clone()).collect();
+        d.sort();
+        d
+    };
+    let hour_in = e.heartbeat_check(&at(MON_10AM + HOUR)).unwrap();
+    assert_eq!(
+        deadlines(&hour_in),
+        vec![invoice.clone()],
+        "the venue came later"
+    );
+    let mut both = vec![invoice, venue];
+    both.sort();
+    assert_eq!(deadlines(&check(&mut e)), both, "now: both");
+    // 13:05 on the virtual clock: the stand-up is due, though the host's clock says 12:00.
+    assert!(fired(&check(&mut e), SignalKind::Scheduled).is_none());
+    let later = e
+        .heartbeat_check(&at(MON_10AM + 3 * HOUR + 5 * MINUTE))
+        .unwrap();
+    assert!(fired(&later, SignalKind::Scheduled).is_some());
+    // The context's memories are those written by then, too.
+    let ctx = e
+        .heartbeat_context(&HeartbeatRequest {
+            query: Some("Book the venue".into()),
+            ..at(MON_10AM + HOUR)
+        })
+        .unwrap();
+    assert!(ctx
+        .relevant_memories
+        .iter()
+        .all(|h| h.memory.content != "Book the venue"));
+    // A time it cannot read is refused, and nothing is recorded.
+    for bad in [
+        r#"{"entity_id":"kai","as_of":1795392000}"#,
+        r#"{"entity_id":"kai","as_of":-1}"#,
+        r#"{"entity_id":"kai","as_of":1e300}"#,
+        r#"{"entity_id":"kai","as_of":"2026-11-27T10:00:00Z"}"#,
+        r#"{"entity_id":"kai","as_of":null,"dry_run":"yes"}"#,
+    ] {
+        let err = refused(&mut e, "heartbeat_check", bad);
+        assert!(
+            err.contains("as_of") || err.contains("dry_run"),
+            "{bad}: {err}"
+        );
     }
 }

@@ -223,6 +223,7 @@ fn a_store_from_before_requantisation_has_its_vectors_looked_at_after_the_upgrad
             "DROP INDEX memory_vectors_requantise;
              ALTER TABLE memory_vectors DROP COLUMN requantise_at;
              CREATE INDEX memories_owner_hash ON memories(entity_id, content_hash);
+             ALTER TABLE messages DROP COLUMN agent_id;
              DELETE FROM migrations WHERE version >= 6;
              PRAGMA user_version = 5;",
         )

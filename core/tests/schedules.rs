@@ -63,6 +63,7 @@ fn each_due_time_is_reported_once_and_acknowledged() {
     let acked = e
         .schedule_ack(&ScheduleRef {
             entity_id: id("kai"),
+            agent_id: None,
             id: id(&s.id),
         })
         .unwrap();
@@ -73,6 +74,7 @@ fn each_due_time_is_reported_once_and_acknowledged() {
     let err = e
         .schedule_ack(&ScheduleRef {
             entity_id: id("bo"),
+            agent_id: None,
             id: id(&s.id),
         })
         .unwrap_err();
@@ -133,6 +135,7 @@ fn monthly_schedules_follow_month_ends_and_leap_days() {
         dues.push(due);
         e.schedule_ack(&ScheduleRef {
             entity_id: id("kai"),
+            agent_id: None,
             id: id(&s.id),
         })
         .unwrap();
@@ -153,6 +156,7 @@ fn one_offs_update_cancel_and_refusals() {
     assert_eq!(e.scheduled("kai").unwrap().len(), 1);
     let r = ScheduleRef {
         entity_id: id("kai"),
+        agent_id: None,
         id: id(&once.id),
     };
     let done = e.schedule_ack(&r).unwrap();
@@ -166,6 +170,7 @@ fn one_offs_update_cancel_and_refusals() {
     let u = e
         .schedule_update(&ScheduleUpdate {
             entity_id: id("kai"),
+            agent_id: None,
             id: id(&s.id),
             content: Some(content("stretch and breathe")),
             cron_tag: Some("cron:daily:07:00".into()),
@@ -179,6 +184,7 @@ fn one_offs_update_cancel_and_refusals() {
     let c = e
         .schedule_cancel(&ScheduleRef {
             entity_id: id("kai"),
+            agent_id: None,
             id: id(&s.id),
         })
         .unwrap();

@@ -254,6 +254,7 @@ fn the_embedder_never_runs_while_the_store_is_write_locked() {
         .unwrap();
     e.schedule_update(&ScheduleUpdate {
         entity_id: common::id("u"),
+        agent_id: None,
         id: common::id(&s.id),
         content: Some(content("water the plants and the herbs")),
         cron_tag: None,

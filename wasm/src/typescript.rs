@@ -9,6 +9,9 @@ use std::fmt::Write;
 
 use serde_json::{Map, Value};
 
+use mnemo_core::api::properties;
+pub(crate) use mnemo_core::api::ref_name;
+
 /// Marks a vector field in the schema; its value names the field holding the vector's text.
 const EMBEDS: &str = mnemo_core::api::EMBEDS;
 
@@ -102,11 +105,6 @@ fn wrap(text: &str, width: usize) -> Vec<String> {
         out.push(cur);
     }
     out
-}
-
-/// The definition a `$ref` names.
-pub(crate) fn ref_name(schema: &Value) -> Option<&str> {
-    schema["$ref"].as_str()?.strip_prefix("#/$defs/")
 }
 
 /// The names of an object schema's required properties.
@@ -256,40 +254,6 @@ fn definition(out: &mut String, name: &str, schema: &Value) {
     out.push('\n');
 }
 
-/// Calls `visit(path, name, property)` for every property of an argument object, of the
-/// objects inside it and of their lists' items: `path` is the keys down to the object holding
-/// it, `*` standing for each item of a list.
-fn properties(
-    schema: &Value,
-    defs: &Value,
-    path: &mut Vec<String>,
-    visit: &mut impl FnMut(&[String], &str, &Value),
-) {
-    if path.len() > 8 {
-        return;
-    }
-    let schema = match ref_name(schema) {
-        Some(name) => &defs[name],
-        None => schema,
-    };
-    for (name, prop) in schema["properties"].as_object().into_iter().flatten() {
-        visit(path, name, prop);
-        let target = match ref_name(prop) {
-            Some(n) => &defs[n],
-            None => prop,
-        };
-        path.push(name.clone());
-        if target.get("items").is_some() {
-            path.push("*".into());
-            properties(&target["items"], defs, path, visit);
-            path.pop();
-        } else if target.get("properties").is_some() {
-            properties(target, defs, path, visit);
-        }
-        path.pop();
-    }
-}
-
 /// Where a call's arguments hold texts whose vectors a host embedder may supply.
 fn slots(schema: &Value, defs: &Value) -> Vec<Slot> {
     let mut out = Vec::new();
@@ -300,18 +264,6 @@ fn slots(schema: &Value, defs: &Value) -> Vec<Slot> {
                 text: text.to_string(),
                 vector: name.to_string(),
             });
-        }
-    });
-    out
-}
-
-/// Where a call's arguments name the agent they are for (`agent_id`): a handle opened for one
-/// agent fills them in.
-fn agent_paths(schema: &Value, defs: &Value) -> Vec<Vec<String>> {
-    let mut out = Vec::new();
-    properties(schema, defs, &mut Vec::new(), &mut |path, name, _| {
-        if name == "agent_id" {
-            out.push(path.to_vec());
         }
     });
     out
@@ -391,7 +343,7 @@ pub fn generate(schema: &Value) -> Bindings {
 
     // The call table.
     let mut c = String::from(HEADER);
-    c += "\n/**\n * Every engine call: its snake_case `method`, its `name` on `Mnemo`, the `embeds` where a host\n * embedder supplies vectors — the objects at `path` (`*`: each item of a list) get `vector` from\n * their `text` —, the paths of the objects that name the `agent_id` a call is for (`agents`), and,\n * for a method that takes its one argument directly, the field it `unwrap`s.\n */\nexport const CALLS = [\n";
+    c += "\n/**\n * Every engine call: its snake_case `method`, its `name` on `Mnemo`, the `embeds` where a host\n * embedder supplies vectors — the objects at `path` (`*`: each item of a list) get `vector` from\n * their `text` —, the paths of the objects that name the `agent_id` a call is for (`agents`),\n * whether it is the `owner`'s (a handle opened for an agent refuses it), and, for a method that\n * takes its one argument directly, the field it `unwrap`s.\n */\nexport const CALLS = [\n";
     for call in &calls {
         let method = call["method"].as_str().unwrap_or_default();
         let embeds: Vec<String> = slots(&call["args"], defs)
@@ -405,14 +357,29 @@ pub fn generate(schema: &Value) -> Bindings {
                 )
             })
             .collect();
-        let agents: Vec<String> = agent_paths(&call["args"], defs)
-            .iter()
-            .map(|p| js_path(p))
+        let agents: Vec<String> = call["agents"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|p| {
+                let path: Vec<String> = p
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|k| k.as_str().map(String::from))
+                    .collect();
+                js_path(&path)
+            })
             .collect();
         let unwrap = unwrapped(call).map_or(String::new(), |f| format!(", unwrap: '{f}'"));
+        let owner = if call["owner"] == Value::Bool(true) {
+            ", owner: true"
+        } else {
+            ""
+        };
         let _ = writeln!(
             c,
-            "  {{ method: '{method}', name: '{}', embeds: [{}], agents: [{}]{unwrap} }},",
+            "  {{ method: '{method}', name: '{}', embeds: [{}], agents: [{}]{owner}{unwrap} }},",
             camel(method),
             embeds.join(", "),
             agents.join(", ")
@@ -483,10 +450,5 @@ mod tests {
         assert_eq!(of("update"), vec![slot(&["patch"], "content")]);
         assert_eq!(of("remember"), vec![slot(&["extracted", "*"], "content")]);
         assert!(of("get").is_empty());
-        // And where a handle opened for one agent names it.
-        let agents = |method: &str| agent_paths(&args(method), defs);
-        assert_eq!(agents("seed"), vec![vec!["items".to_string(), "*".into()]]);
-        assert_eq!(agents("search"), vec![Vec::<String>::new()]);
-        assert!(agents("team_create").is_empty());
     }
 }

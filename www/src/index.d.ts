@@ -548,6 +548,12 @@ export interface EntitiesRequest {
    * `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
    */
   entity_id: string;
+  /**
+   * The agent the call is made for: it sees what its own memories, `global` ones and `team`
+   * ones of the owner's teams it is a member of say — entities they name, relationships they
+   * state, counted from them (default none: the owner's whole graph).
+   */
+  agent_id?: string | null;
   /** Only these types (any when empty). */
   types?: EntityType[];
   /** Only entities with a name or alias containing this (case-insensitive). */
@@ -565,6 +571,12 @@ export interface RelationshipsRequest {
    * `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
    */
   entity_id: string;
+  /**
+   * The agent the call is made for: it sees what its own memories, `global` ones and `team`
+   * ones of the owner's teams it is a member of say — entities they name, relationships they
+   * state, counted from them (default none: the owner's whole graph).
+   */
+  agent_id?: string | null;
   /** Only relationships touching this entity (a name or alias). */
   entity?: string | null;
   /** Only these relations (any when empty). */
@@ -584,6 +596,12 @@ export interface TraverseRequest {
    * `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
    */
   entity_id: string;
+  /**
+   * The agent the call is made for: it sees what its own memories, `global` ones and `team`
+   * ones of the owner's teams it is a member of say — entities they name, relationships they
+   * state, counted from them (default none: the owner's whole graph).
+   */
+  agent_id?: string | null;
   /** Where to start (a name or alias; `user` is the owner). */
   from: string;
   /** Hops to walk, 1 to 5 (default 2). */
@@ -601,6 +619,12 @@ export interface PathRequest {
    * `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
    */
   entity_id: string;
+  /**
+   * The agent the call is made for: it sees what its own memories, `global` ones and `team`
+   * ones of the owner's teams it is a member of say — entities they name, relationships they
+   * state, counted from them (default none: the owner's whole graph).
+   */
+  agent_id?: string | null;
   /** The entity to start from (a name or alias; `user` is the owner). */
   from: string;
   /** The entity to reach (a name or alias). */
@@ -698,6 +722,11 @@ export interface ScheduleRef {
    * `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
    */
   entity_id: string;
+  /**
+   * The agent the call is made for: it changes only its own schedules (default none: the
+   * owner's view, which changes any).
+   */
+  agent_id?: string | null;
   /** The schedule's id (its PLAN memory's). */
   id: string;
 }
@@ -709,6 +738,11 @@ export interface ScheduleUpdate {
    * `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
    */
   entity_id: string;
+  /**
+   * The agent the call is made for: it changes only its own schedules (default none: the
+   * owner's view, which changes any).
+   */
+  agent_id?: string | null;
   /** The schedule's id (its PLAN memory's). */
   id: string;
   /** New text: not blank, at most 50,000 characters (default unchanged; give this or `cron_tag`). */
@@ -759,6 +793,13 @@ export interface HeartbeatRequest {
   /** Decide but record nothing (no act, no schedule marked surfaced). */
   dry_run?: boolean;
   /**
+   * Decide as of this time instead of the host's clock, in milliseconds since the Unix epoch
+   * from 1973 to 9999: memories written later are not seen, and an act is recorded at this
+   * time (Keyoku's `virtual_now`; to replay or simulate a day, with `dry_run` to record
+   * nothing) (default now).
+   */
+  as_of?: number | null;
+  /**
    * `heartbeat_context` only: also search memories for this text, at most 10,000 characters
    * (default none).
    */
@@ -797,6 +838,11 @@ export interface RecordMessage {
   role: MessageRole;
   /** What was said: not blank, at most 50,000 characters. */
   content: string;
+  /**
+   * The agent whose conversation it is part of (1 to 256 characters of `[A-Za-z0-9_:.-]`;
+   * default none: the owner's own).
+   */
+  agent_id?: string | null;
   /** The conversation session (1 to 256 characters of `[A-Za-z0-9_:.-]`; default none). */
   session_id?: string | null;
   /** The act an agent message delivers (`act_id` of a heartbeat report; default none). */
@@ -819,6 +865,8 @@ export interface MessagesRequest {
    * `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
    */
   entity_id: string;
+  /** Only this agent's conversation (default none: every message of the owner's). */
+  agent_id?: string | null;
   /** Messages wanted, newest first, 1 to 1,000 (default 50). */
   limit?: number | null;
 }
@@ -1749,6 +1797,8 @@ export interface Message {
   role: MessageRole;
   /** What was said. */
   content: string;
+  /** The agent whose conversation it is part of (none: the owner's own). */
+  agent_id: string | null;
   /** The conversation session, if one was named. */
   session_id: string | null;
   /** The act an agent message delivered, if any. */

@@ -18,7 +18,7 @@ use serde_json::Value;
 /// JSON parsing with errors named by path, re-exported where faces have always found it.
 pub use crate::json::{from_text, from_value};
 pub use scenario::{run_scenario, Scenario, Step};
-pub use schema::{schema, EMBEDS};
+pub use schema::{for_agent, properties, ref_name, schema, EMBEDS};
 
 use crate::census::{Location, SampleRequest, StoreStats};
 use crate::conflict::{Conflict, ConflictsRequest, ResolveRequest};
@@ -305,15 +305,18 @@ calls! {
     write Reembed("reembed", ReembedRequest) -> ReembedReport => |e, a| e.reembed(&a);
     /// The entities of an owner's knowledge graph, most mentioned first.
     read Entities("entities", EntitiesRequest) -> Vec<Entity>, mcp "memory_entities" =>
-        |e, a| e.entities(&a);
+        |e, a| e.as_agent(&a.entity_id, a.agent_id.as_ref(), None, false, |e| e.entities(&a));
     /// Relationships of an owner's graph (or of one entity), strongest first.
     read Relationships("relationships", RelationshipsRequest) -> Vec<Relationship>,
         mcp "memory_relationships" =>
-        |e, a| e.relationships(&a);
+        |e, a| e.as_agent(&a.entity_id, a.agent_id.as_ref(), None, false,
+            |e| e.relationships(&a));
     /// A breadth-first walk of the graph from an entity.
-    read Traverse("traverse", TraverseRequest) -> Traversal => |e, a| e.traverse(&a);
+    read Traverse("traverse", TraverseRequest) -> Traversal =>
+        |e, a| e.as_agent(&a.entity_id, a.agent_id.as_ref(), None, false, |e| e.traverse(&a));
     /// The shortest path between two entities.
-    read Path("path", PathRequest) -> GraphPath => |e, a| e.path(&a);
+    read Path("path", PathRequest) -> GraphPath =>
+        |e, a| e.as_agent(&a.entity_id, a.agent_id.as_ref(), None, false, |e| e.path(&a));
     /// Conflicts found on writes, newest first.
     read Conflicts("conflicts", ConflictsRequest) -> Vec<Conflict> =>
         |e, a| e.as_agent(&a.entity_id, a.agent_id.as_ref(), None, false, |e| e.conflicts(&a));
@@ -333,12 +336,16 @@ calls! {
     write Scheduled("scheduled", OwnerRef) -> Vec<Schedule> =>
         |e, a| a.run(e, |e| e.scheduled(&a.entity_id));
     /// Acknowledges a schedule: it moves on to its next due time.
-    write ScheduleAck("schedule_ack", ScheduleRef) -> Schedule => |e, a| e.schedule_ack(&a);
+    write ScheduleAck("schedule_ack", ScheduleRef) -> Schedule =>
+        |e, a| e.as_agent(&a.entity_id, a.agent_id.as_ref(), None, false, |e| e.schedule_ack(&a));
     /// Changes a schedule's text or tag.
     write ScheduleUpdate("schedule_update", ScheduleUpdate) -> Schedule =>
-        |e, a| e.schedule_update(&a);
+        |e, a| e.as_agent(&a.entity_id, a.agent_id.as_ref(), None, false,
+            |e| e.schedule_update(&a));
     /// Cancels a schedule.
-    write ScheduleCancel("schedule_cancel", ScheduleRef) -> Schedule => |e, a| e.schedule_cancel(&a);
+    write ScheduleCancel("schedule_cancel", ScheduleRef) -> Schedule =>
+        |e, a| e.as_agent(&a.entity_id, a.agent_id.as_ref(), None, false,
+            |e| e.schedule_cancel(&a));
     /// Whether the agent should speak up for an owner now, and why; records the act unless
     /// a dry run. No model call.
     write HeartbeatCheck("heartbeat_check", HeartbeatRequest) -> HeartbeatReport,

@@ -7,6 +7,7 @@ use schemars::generate::SchemaSettings;
 use serde_json::{json, Value};
 
 use super::{declared, CallInfo};
+use crate::error::{Error, Result};
 
 /// One call as the schema describes it.
 pub(super) struct CallSchema {
@@ -20,22 +21,35 @@ pub(super) struct CallSchema {
 pub const EMBEDS: &str = "x-embeds";
 
 /// The schema document: `{"$schema", "calls": [{method, summary, writes, creates, stateless,
-/// args, result, mcp?, unwrap?}], "$defs"}` (the [`CallInfo`] of each call, and its types). Argument schemas describe what a call accepts (fields with a default may be left
+/// agents, owner, args, result, mcp?, unwrap?}], "$defs"}` (the [`CallInfo`] of each call, where
+/// its arguments name an agent and whether it is the owner's — see [`for_agent`] —, and its
+/// types). Argument schemas describe what a call accepts (fields with a default may be left
 /// out); result schemas what it answers (every field is there unless said otherwise). A type
 /// in both (an extracted memory) is described as an argument.
 pub fn schema() -> Value {
     let mut args = SchemaSettings::default().for_deserialize().into_generator();
     let mut results = SchemaSettings::default().for_serialize().into_generator();
-    let calls: Vec<Value> = declared(&mut args, &mut results)
+    let declared = declared(&mut args, &mut results);
+    let mut defs = args.definitions().clone();
+    for (name, def) in results.definitions() {
+        defs.entry(name.clone()).or_insert_with(|| def.clone());
+    }
+    let all = Value::Object(defs.clone());
+    let calls: Vec<Value> = declared
         .into_iter()
         .map(|c| {
+            let args = Value::from(c.args);
+            let agents = agent_paths(&args, &all);
+            let owner = owners(&c.info, &args, &all, &agents);
             let mut call = json!({
                 "method": c.info.method,
                 "summary": c.info.summary(),
                 "writes": c.info.writes,
                 "creates": c.info.creates,
                 "stateless": c.info.stateless,
-                "args": c.args,
+                "agents": agents,
+                "owner": owner,
+                "args": args,
                 "result": c.result,
             });
             if let Some(tool) = c.info.mcp {
@@ -47,16 +61,136 @@ pub fn schema() -> Value {
             call
         })
         .collect();
-    let mut defs = args.definitions().clone();
-    for (name, def) in results.definitions() {
-        defs.entry(name.clone()).or_insert_with(|| def.clone());
-    }
     json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "Mnemo calls",
         "calls": calls,
         "$defs": defs,
     })
+}
+
+/// The definition a `$ref` names.
+pub fn ref_name(schema: &Value) -> Option<&str> {
+    schema["$ref"].as_str()?.strip_prefix("#/$defs/")
+}
+
+/// Calls `visit(path, name, property)` for every property of an argument object, of the
+/// objects inside it and of their lists' items: `path` is the keys down to the object holding
+/// it, `*` standing for each item of a list.
+pub fn properties(
+    schema: &Value,
+    defs: &Value,
+    path: &mut Vec<String>,
+    visit: &mut impl FnMut(&[String], &str, &Value),
+) {
+    if path.len() > 8 {
+        return;
+    }
+    let schema = match ref_name(schema) {
+        Some(name) => &defs[name],
+        None => schema,
+    };
+    for (name, prop) in schema["properties"].as_object().into_iter().flatten() {
+        visit(path, name, prop);
+        let target = match ref_name(prop) {
+            Some(n) => &defs[n],
+            None => prop,
+        };
+        path.push(name.clone());
+        if target.get("items").is_some() {
+            path.push("*".into());
+            properties(&target["items"], defs, path, visit);
+            path.pop();
+        } else if target.get("properties").is_some() {
+            properties(target, defs, path, visit);
+        }
+        path.pop();
+    }
+}
+
+/// Where a call's arguments name the agent they are made for (`agent_id`): the paths of the
+/// objects holding it.
+fn agent_paths(args: &Value, defs: &Value) -> Vec<Vec<String>> {
+    let mut out = Vec::new();
+    properties(args, defs, &mut Vec::new(), &mut |path, name, _| {
+        if name == "agent_id" {
+            out.push(path.to_vec());
+        }
+    });
+    out
+}
+
+/// Whether a call is the owner's, which a face acting for one agent refuses: one that names no
+/// agent yet reads or changes an owner's store (teams, conflicts), or that writes store-wide
+/// (imports, maintenance). Stateless calls and store-wide reads (`embed`, `store_stats`) are
+/// anyone's.
+fn owners(info: &CallInfo, args: &Value, defs: &Value, agents: &[Vec<String>]) -> bool {
+    let mut owned = false;
+    properties(args, defs, &mut Vec::new(), &mut |_, name, _| {
+        owned |= name == "entity_id";
+    });
+    agents.is_empty() && !info.stateless && (owned || info.writes)
+}
+
+/// Makes the arguments of `call` (its entry in [`schema`]) ones for `agent`, as a face acting
+/// for one agent does: `agent_id` filled in wherever the call names one, another agent refused,
+/// and the owner's calls refused.
+pub fn for_agent(call: &Value, args: &mut Value, agent: &str) -> Result<()> {
+    let method = call["method"].as_str().unwrap_or_default();
+    if call["owner"] == Value::Bool(true) {
+        return Err(Error::invalid(
+            "method",
+            format!("{method} is the owner's, and this acts for agent {agent:?} only"),
+        ));
+    }
+    for path in call["agents"].as_array().into_iter().flatten() {
+        let path: Vec<&str> = path
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .collect();
+        let mut refused = None;
+        objects_at(args, &path, &mut |o| match o.get("agent_id") {
+            None | Some(Value::Null) => {
+                o.insert("agent_id".into(), json!(agent));
+            }
+            Some(given) if given == &json!(agent) => {}
+            Some(_) => refused = Some(()),
+        });
+        if refused.is_some() {
+            return Err(Error::invalid(
+                "agent_id",
+                format!("this acts for agent {agent:?} only"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Calls `f` on each object at `path` in `v` (`*`: each item of a list).
+fn objects_at(
+    v: &mut Value,
+    path: &[&str],
+    f: &mut impl FnMut(&mut serde_json::Map<String, Value>),
+) {
+    match path.split_first() {
+        None => {
+            if let Value::Object(o) = v {
+                f(o);
+            }
+        }
+        Some((&"*", rest)) => {
+            if let Value::Array(items) = v {
+                items.iter_mut().for_each(|x| objects_at(x, rest, f));
+            }
+        }
+        Some((key, rest)) => {
+            if let Some(x) = v.get_mut(*key) {
+                objects_at(x, rest, f);
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -147,5 +281,46 @@ mod tests {
             s["$defs"]["NewMemory"]["properties"]["vector"][EMBEDS],
             json!("content")
         );
+    }
+
+    #[test]
+    fn a_call_for_one_agent_is_filled_in_and_the_owners_calls_are_refused() {
+        let doc = schema();
+        let call = |m: &str| {
+            doc["calls"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|c| c["method"] == m)
+                .unwrap()
+                .clone()
+        };
+        assert_eq!(call("seed")["agents"], json!([["items", "*"]]));
+        assert_eq!(call("search")["agents"], json!([[]]));
+        for (m, owner) in [
+            ("team_create", true),
+            ("team_member_add", true),
+            ("import", true),
+            ("consolidate", true),
+            ("search", false),
+            ("embed", false),
+            ("extract", false),
+        ] {
+            assert_eq!(call(m)["owner"], json!(owner), "{m}");
+        }
+        let mut args = json!({"items": [{"content": "a"}, {"content": "b", "agent_id": "bob"}]});
+        for_agent(&call("seed"), &mut args, "bob").unwrap();
+        assert_eq!(args["items"][0]["agent_id"], "bob");
+        let mut args = json!({"items": [{"content": "a", "agent_id": "alice"}]});
+        let err = for_agent(&call("seed"), &mut args, "bob").unwrap_err();
+        assert!(err.to_string().contains("agent \"bob\" only"), "{err}");
+        let err = for_agent(&call("team_member_add"), &mut json!({}), "bob").unwrap_err();
+        assert!(
+            err.to_string().contains("team_member_add is the owner's"),
+            "{err}"
+        );
+        let mut args = json!({"query": "x"});
+        for_agent(&call("search"), &mut args, "bob").unwrap();
+        assert_eq!(args, json!({"query": "x", "agent_id": "bob"}));
     }
 }

@@ -72,7 +72,7 @@ pub(crate) fn find(
         if existing.status != Status::Active || existing.state == State::Deleted {
             continue;
         }
-        let (_, stated) = graph::memory_graph(conn, pk)?;
+        let (_, stated) = graph::Sight::new(conn, false).memory_graph(pk)?;
         let old = Statement {
             content: &existing.content,
             memory_type: existing.memory_type,

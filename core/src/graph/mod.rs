@@ -5,6 +5,7 @@
 
 mod query;
 mod record;
+mod sight;
 mod sql;
 
 use serde::{Deserialize, Serialize};
@@ -21,8 +22,9 @@ pub use query::{
     Traversal, TraverseRequest,
 };
 pub(crate) use record::{check, record, MAX_PER_MEMORY};
+pub(crate) use sight::Sight;
 pub(crate) use sql::{
-    by_key, entities_named_by, entity, memories_naming, memory_graph, naming_the_same, stating,
+    by_key, entities_named_by, entity, memories_naming, naming_the_same, stating,
 };
 
 /// An entity a memory names.

@@ -5,11 +5,12 @@ use std::collections::{BTreeMap, VecDeque};
 
 use serde::{Deserialize, Serialize};
 
+use super::sight::Sight;
 use super::sql::{self, EntityRow, RelationRow};
 use super::{key, strength, EntityType, Relation};
 use crate::clock::Millis;
 use crate::error::{Error, Result};
-use crate::field::{Limit, Owner};
+use crate::field::{Id, Limit, Owner};
 use crate::store::View;
 
 /// Deepest traversal or path.
@@ -67,6 +68,10 @@ pub struct EntitiesRequest {
     /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
     /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
     pub entity_id: Owner,
+    /// The agent the call is made for: it sees what its own memories, `global` ones and `team`
+    /// ones of the owner's teams it is a member of say — entities they name, relationships they
+    /// state, counted from them (default none: the owner's whole graph).
+    pub agent_id: Option<Id>,
     /// Only these types (any when empty).
     #[serde(default)]
     pub types: Vec<EntityType>,
@@ -84,6 +89,7 @@ impl EntitiesRequest {
     pub fn new(owner: Owner) -> EntitiesRequest {
         EntitiesRequest {
             entity_id: owner,
+            agent_id: None,
             types: Vec::new(),
             query: None,
             limit: None,
@@ -99,6 +105,10 @@ pub struct RelationshipsRequest {
     /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
     /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
     pub entity_id: Owner,
+    /// The agent the call is made for: it sees what its own memories, `global` ones and `team`
+    /// ones of the owner's teams it is a member of say — entities they name, relationships they
+    /// state, counted from them (default none: the owner's whole graph).
+    pub agent_id: Option<Id>,
     /// Only relationships touching this entity (a name or alias).
     pub entity: Option<String>,
     /// Only these relations (any when empty).
@@ -118,6 +128,7 @@ impl RelationshipsRequest {
     pub fn new(owner: Owner) -> RelationshipsRequest {
         RelationshipsRequest {
             entity_id: owner,
+            agent_id: None,
             entity: None,
             relations: Vec::new(),
             min_strength: None,
@@ -134,6 +145,10 @@ pub struct TraverseRequest {
     /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
     /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
     pub entity_id: Owner,
+    /// The agent the call is made for: it sees what its own memories, `global` ones and `team`
+    /// ones of the owner's teams it is a member of say — entities they name, relationships they
+    /// state, counted from them (default none: the owner's whole graph).
+    pub agent_id: Option<Id>,
     /// Where to start (a name or alias; `user` is the owner).
     pub from: String,
     /// Hops to walk, 1 to 5 (default 2).
@@ -151,6 +166,7 @@ impl TraverseRequest {
     pub fn new(owner: Owner, from: impl Into<String>) -> TraverseRequest {
         TraverseRequest {
             entity_id: owner,
+            agent_id: None,
             from: from.into(),
             depth: None,
             relations: Vec::new(),
@@ -187,6 +203,10 @@ pub struct PathRequest {
     /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
     /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
     pub entity_id: Owner,
+    /// The agent the call is made for: it sees what its own memories, `global` ones and `team`
+    /// ones of the owner's teams it is a member of say — entities they name, relationships they
+    /// state, counted from them (default none: the owner's whole graph).
+    pub agent_id: Option<Id>,
     /// The entity to start from (a name or alias; `user` is the owner).
     pub from: String,
     /// The entity to reach (a name or alias).
@@ -224,14 +244,16 @@ fn min_strength(v: Option<f64>) -> Result<f64> {
     }
 }
 
-/// The entity a name or alias stands for.
-fn entity_named(view: &View, owner: &str, field: &str, name: &str) -> Result<EntityRow> {
+/// The entity a name or alias stands for (one the caller knows by it).
+fn entity_named(sight: &mut Sight, owner: &str, field: &str, name: &str) -> Result<EntityRow> {
     let k = super::name_key(name)
         .ok_or_else(|| Error::invalid(field, "give an entity's name or alias"))?;
-    sql::by_key(view.conn(), owner, &k)?.ok_or_else(|| Error::UnknownEntity {
-        entity_id: owner.to_string(),
-        name: name.chars().take(64).collect(),
-    })
+    sight
+        .by_key(owner, &k)?
+        .ok_or_else(|| Error::UnknownEntity {
+            entity_id: owner.to_string(),
+            name: name.chars().take(64).collect(),
+        })
 }
 
 fn relationship(r: RelationRow, now: Millis) -> Relationship {
@@ -257,26 +279,44 @@ fn relationship(r: RelationRow, now: Millis) -> Relationship {
 pub(crate) fn entities(view: &View, owner: &Owner, req: &EntitiesRequest) -> Result<Vec<Entity>> {
     let limit = Limit::or(req.limit, DEFAULT_LIMIT);
     let q = req.query.as_deref().map(key).filter(|q| !q.is_empty());
-    let rows = sql::entities(
-        view.conn(),
-        owner,
-        &req.types,
-        q.as_deref(),
-        limit,
-        req.offset,
-    )?;
-    rows.into_iter()
-        .map(|e| {
-            Ok(Entity {
-                aliases: sql::aliases(view.conn(), e.pk)?,
-                name: e.name,
-                entity_type: e.kind,
-                mentions: e.mentions,
-                first_seen: e.first_seen,
-                last_seen: e.last_seen,
-            })
-        })
-        .collect()
+    let mut sight = Sight::of(view);
+    let rows = if sight.is_narrowed() {
+        let mut rows = Vec::new();
+        for e in sight.entities(owner, &req.types)? {
+            let named = match q.as_deref() {
+                Some(q) => sight.names(&e)?.is_some_and(|n| n.matches(q)),
+                None => true,
+            };
+            if named {
+                rows.push(e);
+            }
+        }
+        rows.into_iter().skip(req.offset).take(limit).collect()
+    } else {
+        sql::entities(
+            view.conn(),
+            owner,
+            &req.types,
+            q.as_deref(),
+            limit,
+            req.offset,
+        )?
+    };
+    let mut out = Vec::with_capacity(rows.len());
+    for e in rows {
+        let Some(names) = sight.names(&e)? else {
+            continue;
+        };
+        out.push(Entity {
+            name: names.name,
+            aliases: names.aliases,
+            entity_type: e.kind,
+            mentions: e.mentions,
+            first_seen: e.first_seen,
+            last_seen: e.last_seen,
+        });
+    }
+    Ok(out)
 }
 
 /// An owner's relationships (or one entity's), strongest first.
@@ -287,12 +327,14 @@ pub(crate) fn relationships(
 ) -> Result<Vec<Relationship>> {
     let limit = Limit::or(req.limit, DEFAULT_LIMIT);
     let floor = min_strength(req.min_strength)?;
+    let mut sight = Sight::of(view);
     let pk = match &req.entity {
-        Some(name) => Some(entity_named(view, owner, "entity", name)?.pk),
+        Some(name) => Some(entity_named(&mut sight, owner, "entity", name)?.pk),
         None => None,
     };
     let now = view.now()?;
-    let mut out: Vec<Relationship> = sql::relationships(view.conn(), owner, pk)?
+    let mut out: Vec<Relationship> = sight
+        .relationships(owner, pk)?
         .into_iter()
         .filter(|r| req.relations.is_empty() || req.relations.contains(&r.relation))
         .filter(|r| !(req.stated_only && r.inferred))
@@ -308,14 +350,14 @@ pub(crate) fn relationships(
 /// Adjacency of an owner's graph: for each entity, its relationships either way, in the
 /// order they were first stated.
 fn adjacency(
-    view: &View,
+    sight: &mut Sight,
     owner: &str,
     relations: &[Relation],
     floor: f64,
     now: Millis,
 ) -> Result<BTreeMap<i64, Vec<(i64, Relationship)>>> {
     let mut adj: BTreeMap<i64, Vec<(i64, Relationship)>> = BTreeMap::new();
-    for r in sql::relationships(view.conn(), owner, None)? {
+    for r in sight.relationships(owner, None)? {
         if !(relations.is_empty() || relations.contains(&r.relation)) {
             continue;
         }
@@ -334,9 +376,10 @@ fn adjacency(
 pub(crate) fn traverse(view: &View, owner: &Owner, req: &TraverseRequest) -> Result<Traversal> {
     let max = depth("depth", req.depth, DEFAULT_DEPTH)?;
     let floor = min_strength(req.min_strength)?;
-    let start = entity_named(view, owner, "from", &req.from)?;
+    let mut sight = Sight::of(view);
+    let start = entity_named(&mut sight, owner, "from", &req.from)?;
     let now = view.now()?;
-    let adj = adjacency(view, owner, &req.relations, floor, now)?;
+    let adj = adjacency(&mut sight, owner, &req.relations, floor, now)?;
     let mut depth_of: BTreeMap<i64, usize> = BTreeMap::from([(start.pk, 0)]);
     let mut order = vec![start.pk];
     let mut edges = Vec::new();
@@ -359,7 +402,7 @@ pub(crate) fn traverse(view: &View, owner: &Owner, req: &TraverseRequest) -> Res
     for pk in order {
         let e = sql::entity(view.conn(), pk)?;
         nodes.push(Node {
-            name: e.name,
+            name: sight.names(&e)?.map_or(e.name, |n| n.name),
             entity_type: e.kind,
             depth: depth_of[&pk],
         });
@@ -371,10 +414,11 @@ pub(crate) fn traverse(view: &View, owner: &Owner, req: &TraverseRequest) -> Res
 /// stated first).
 pub(crate) fn path(view: &View, owner: &Owner, req: &PathRequest) -> Result<GraphPath> {
     let max = depth("max_depth", req.max_depth, MAX_DEPTH)?;
-    let from = entity_named(view, owner, "from", &req.from)?;
-    let to = entity_named(view, owner, "to", &req.to)?;
+    let mut sight = Sight::of(view);
+    let from = entity_named(&mut sight, owner, "from", &req.from)?;
+    let to = entity_named(&mut sight, owner, "to", &req.to)?;
     let now = view.now()?;
-    let adj = adjacency(view, owner, &[], f64::NEG_INFINITY, now)?;
+    let adj = adjacency(&mut sight, owner, &[], f64::NEG_INFINITY, now)?;
     let mut parent: BTreeMap<i64, Option<(i64, Relationship)>> = BTreeMap::from([(from.pk, None)]);
     let mut queue = VecDeque::from([(from.pk, 0usize)]);
     while let Some((at, d)) = queue.pop_front() {

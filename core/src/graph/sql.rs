@@ -3,7 +3,7 @@
 
 use rusqlite::{params, params_from_iter, Connection, OptionalExtension, Row};
 
-use super::{EntityMention, EntityType, Relation, RelationMention};
+use super::{EntityType, Relation};
 use crate::clock::Millis;
 use crate::error::Result;
 use crate::store::parse;
@@ -37,7 +37,8 @@ pub struct RelationRow {
 
 const ENTITY_COLUMNS: &str = "pk, name, type, mentions, first_seen, last_seen";
 
-fn entity_row(r: &Row) -> rusqlite::Result<EntityRow> {
+/// An entity row from [`ENTITY_COLUMNS`] (or columns in their order).
+pub(super) fn entity_row(r: &Row) -> rusqlite::Result<EntityRow> {
     Ok(EntityRow {
         pk: r.get(0)?,
         name: r.get(1)?,
@@ -281,52 +282,6 @@ pub fn naming_the_same(conn: &Connection, memory_pk: i64, limit: usize) -> Resul
     )?;
     let rows = stmt.query_map(params![memory_pk, limit as i64], |r| r.get(0))?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
-}
-
-/// What one memory contributed to the graph: the entities it names and the relationships it
-/// stated (not the inferred reverses), as an extractor would give them.
-pub fn memory_graph(
-    conn: &Connection,
-    memory_pk: i64,
-) -> Result<(Vec<EntityMention>, Vec<RelationMention>)> {
-    let mut stmt = conn.prepare_cached(
-        "SELECT e.pk, e.name, e.type FROM memory_entities m JOIN entities e ON e.pk = m.entity_pk \
-         WHERE m.memory_pk = ?1 ORDER BY e.pk",
-    )?;
-    let named = stmt
-        .query_map(params![memory_pk], |r| {
-            Ok((
-                r.get::<_, i64>(0)?,
-                r.get::<_, String>(1)?,
-                parse::<EntityType>(r, 2)?,
-            ))
-        })?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
-    let mut entities = Vec::with_capacity(named.len());
-    for (pk, name, entity_type) in named {
-        entities.push(EntityMention {
-            name,
-            entity_type,
-            aliases: aliases(conn, pk)?,
-        });
-    }
-    let mut stmt = conn.prepare_cached(
-        "SELECT f.name, r.relation, t.name, v.confidence FROM relationship_evidence v \
-         JOIN relationships r ON r.pk = v.relationship_pk \
-         JOIN entities f ON f.pk = r.from_pk JOIN entities t ON t.pk = r.to_pk \
-         WHERE v.memory_pk = ?1 AND NOT r.inferred ORDER BY r.pk",
-    )?;
-    let relations = stmt
-        .query_map(params![memory_pk], |r| {
-            Ok(RelationMention {
-                from: r.get(0)?,
-                relation: parse(r, 1)?,
-                to: r.get(2)?,
-                confidence: r.get(3)?,
-            })
-        })?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
-    Ok((entities, relations))
 }
 
 /// Memories (newest first, at most 20) that stated `relation` with subject key `from_key`.

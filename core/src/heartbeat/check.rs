@@ -195,7 +195,7 @@ impl<'a> Check<'a> {
     /// about.
     fn known(&self, view: &View, nudge_wanted: bool) -> Result<Known> {
         let (owner, opts, now) = (self.owner, self.opts, self.now);
-        let last_message = sql::messages(view.conn(), owner, None, 1)?
+        let last_message = sql::messages(view.conn(), owner, None, None, 1)?
             .into_iter()
             .next();
         let in_conversation = opts.in_conversation.unwrap_or_else(|| {

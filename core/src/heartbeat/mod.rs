@@ -248,6 +248,12 @@ pub struct HeartbeatRequest {
     /// Decide but record nothing (no act, no schedule marked surfaced).
     #[serde(default)]
     pub dry_run: bool,
+    /// Decide as of this time instead of the host's clock, in milliseconds since the Unix epoch
+    /// from 1973 to 9999: memories written later are not seen, and an act is recorded at this
+    /// time (Keyoku's `virtual_now`; to replay or simulate a day, with `dry_run` to record
+    /// nothing) (default now).
+    #[schemars(range(min = crate::clock::MIN_PLAUSIBLE_MS, max = crate::clock::MAX_MILLIS))]
+    pub as_of: Option<Millis>,
     /// `heartbeat_context` only: also search memories for this text, at most 10,000 characters
     /// (default none).
     #[schemars(length(max = crate::recall::MAX_QUERY_CHARS))]
@@ -270,6 +276,7 @@ impl HeartbeatRequest {
             deadline_window: None,
             max_results: None,
             dry_run: false,
+            as_of: None,
             query: None,
             top_k: None,
         }
@@ -559,6 +566,9 @@ pub struct RecordMessage {
     pub role: MessageRole,
     /// What was said: not blank, at most 50,000 characters.
     pub content: Content,
+    /// The agent whose conversation it is part of (1 to 256 characters of `[A-Za-z0-9_:.-]`;
+    /// default none: the owner's own).
+    pub agent_id: Option<Id>,
     /// The conversation session (1 to 256 characters of `[A-Za-z0-9_:.-]`; default none).
     pub session_id: Option<Id>,
     /// The act an agent message delivers (`act_id` of a heartbeat report; default none).
@@ -581,6 +591,8 @@ pub struct MessagesRequest {
     /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
     /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
     pub entity_id: Owner,
+    /// Only this agent's conversation (default none: every message of the owner's).
+    pub agent_id: Option<Id>,
     /// Messages wanted, newest first, 1 to 1,000 (default 50).
     pub limit: Option<Limit>,
 }
@@ -591,7 +603,13 @@ const MESSAGES_LIMIT: usize = 50;
 /// An owner's recorded messages, both roles, newest first.
 pub(crate) fn messages(view: &View, req: &MessagesRequest) -> Result<Vec<Message>> {
     let limit = Limit::or(req.limit, MESSAGES_LIMIT);
-    sql::messages(view.conn(), &req.entity_id, None, limit)
+    sql::messages(
+        view.conn(),
+        &req.entity_id,
+        req.agent_id.as_deref(),
+        None,
+        limit,
+    )
 }
 
 /// A recorded message.
@@ -603,6 +621,8 @@ pub struct Message {
     pub role: MessageRole,
     /// What was said.
     pub content: String,
+    /// The agent whose conversation it is part of (none: the owner's own).
+    pub agent_id: Option<String>,
     /// The conversation session, if one was named.
     pub session_id: Option<String>,
     /// The act an agent message delivered, if any.
@@ -620,11 +640,15 @@ pub(crate) struct Options {
     pub deadline_window: Millis,
     pub max_results: usize,
     pub dry_run: bool,
+    pub as_of: Option<Millis>,
 }
 
 /// Checks a heartbeat request's owner and options, filling in the configuration's defaults.
 pub(crate) fn options(req: &HeartbeatRequest, cfg: &HeartbeatConfig) -> Result<(Owner, Options)> {
     let owner = Id::owner(&req.entity_id)?;
+    if let Some(t) = req.as_of {
+        crate::clock::check_record_time("as_of", t)?;
+    }
     let offset = req.utc_offset_minutes.unwrap_or(cfg.utc_offset_minutes);
     period::check_offset("utc_offset_minutes", offset)?;
     let quiet = req
@@ -666,15 +690,22 @@ pub(crate) fn options(req: &HeartbeatRequest, cfg: &HeartbeatConfig) -> Result<(
         deadline_window,
         max_results,
         dry_run: req.dry_run,
+        as_of: req.as_of,
     };
     Ok((owner, opts))
 }
 
-/// The agent's last recorded messages, newest first (so it does not repeat itself).
-pub(crate) fn recent_messages(view: &View, owner: &Owner) -> Result<Vec<Message>> {
+/// The agent's last recorded messages, newest first (so it does not repeat itself): those of
+/// `agent`'s conversation when one is named, else every agent's.
+pub(crate) fn recent_messages(
+    view: &View,
+    owner: &Owner,
+    agent: Option<&str>,
+) -> Result<Vec<Message>> {
     sql::messages(
         view.conn(),
         owner,
+        agent,
         Some(MessageRole::Agent),
         RECENT_MESSAGES,
     )
@@ -725,6 +756,7 @@ pub(crate) fn record_message(tx: &mut Tx, owner: &Owner, req: &RecordMessage) ->
         id: text::derived_id("msg", &[owner.as_bytes()], &[now, pk]),
         role,
         content: req.content.as_str().to_string(),
+        agent_id: req.agent_id.clone().map(Into::into),
         session_id: req.session_id.clone().map(Into::into),
         act_id: linked.map(Into::into),
         at: now,

@@ -483,7 +483,12 @@ impl Scanner<'_, '_> {
                     .into_iter()
                     .filter(|&c| c != pk)
                     .collect();
-            let rows = memories::by_pks(self.view.conn(), owner, &candidates)?;
+            // Only an answer the caller sees (and had by then) closes the gap.
+            let viewer = self.view.viewer();
+            let rows: Vec<_> = memories::by_pks(self.view.conn(), owner, &candidates)?
+                .into_iter()
+                .filter(|(_, m)| viewer.sees(m))
+                .collect();
             let vectors = self.view.vectors(owner)?;
             let Some(qv) = vectors.get(pk) else { continue };
             let answered = rows.iter().any(|(c, m)| {

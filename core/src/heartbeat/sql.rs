@@ -14,9 +14,10 @@ use crate::store::{json_list, parse};
 /// A memory and its primary key.
 pub type Row2 = (i64, Memory);
 
-/// Searchable (ACTIVE, status active) rows of one owner.
+/// Searchable (ACTIVE, status active) rows of one owner, that the caller sees and that were
+/// written by the time the check reads as of.
 const LIVE: &str = "entity_id = ?1 AND state = 'ACTIVE' AND status = 'active' \
-                    AND mnemo_visible(agent_id, visibility, team_id)";
+                    AND mnemo_visible(agent_id, visibility, team_id) AND mnemo_existed(created_at)";
 
 fn memories(conn: &Connection, sql: &str, args: impl rusqlite::Params) -> Result<Vec<Row2>> {
     let mut stmt = conn.prepare_cached(sql)?;
@@ -28,7 +29,7 @@ fn memories(conn: &Connection, sql: &str, args: impl rusqlite::Params) -> Result
 pub fn live_count(conn: &Connection, owner: &str, cap: usize) -> Result<usize> {
     let n: i64 = conn
         .prepare_cached(
-            "SELECT count(*) FROM (SELECT 1 FROM memories WHERE entity_id = ?1 AND state != 'DELETED' AND status = 'active' AND mnemo_visible(agent_id, visibility, team_id) LIMIT ?2)",
+            "SELECT count(*) FROM (SELECT 1 FROM memories WHERE entity_id = ?1 AND state != 'DELETED' AND status = 'active' AND mnemo_visible(agent_id, visibility, team_id) AND mnemo_existed(created_at) LIMIT ?2)",
         )?
         .query_row(params![owner, cap as i64], |r| r.get(0))?;
     Ok(n as usize)
@@ -38,7 +39,7 @@ pub fn live_count(conn: &Connection, owner: &str, cap: usize) -> Result<usize> {
 pub fn created_since(conn: &Connection, owner: &str, since: Millis, cap: usize) -> Result<usize> {
     let n: i64 = conn
         .prepare_cached(
-            "SELECT count(*) FROM (SELECT 1 FROM memories WHERE entity_id = ?1 AND created_at > ?2 AND state != 'DELETED' AND mnemo_visible(agent_id, visibility, team_id) LIMIT ?3)",
+            "SELECT count(*) FROM (SELECT 1 FROM memories WHERE entity_id = ?1 AND created_at > ?2 AND state != 'DELETED' AND mnemo_visible(agent_id, visibility, team_id) AND mnemo_existed(created_at) LIMIT ?3)",
         )?
         .query_row(params![owner, since, cap as i64], |r| r.get(0))?;
     Ok(n as usize)
@@ -349,7 +350,7 @@ pub fn insert_act(conn: &Connection, owner: &str, a: &ActRow) -> Result<()> {
 /// The owner's acts since `since`, newest first.
 pub fn acts_since(conn: &Connection, owner: &str, since: Millis) -> Result<Vec<ActRow>> {
     let mut stmt = conn.prepare_cached(&format!(
-        "SELECT {ACT_COLUMNS} FROM heartbeat_acts WHERE owner = ?1 AND at >= ?2 ORDER BY at DESC, pk DESC"
+        "SELECT {ACT_COLUMNS} FROM heartbeat_acts WHERE owner = ?1 AND at >= ?2 AND mnemo_existed(at) ORDER BY at DESC, pk DESC"
     ))?;
     let rows = stmt.query_map(params![owner, since], act_row)?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
@@ -359,7 +360,7 @@ pub fn acts_since(conn: &Connection, owner: &str, since: Millis) -> Result<Vec<A
 pub fn last_act(conn: &Connection, owner: &str) -> Result<Option<ActRow>> {
     Ok(conn
         .prepare_cached(&format!(
-            "SELECT {ACT_COLUMNS} FROM heartbeat_acts WHERE owner = ?1 ORDER BY at DESC, pk DESC LIMIT 1"
+            "SELECT {ACT_COLUMNS} FROM heartbeat_acts WHERE owner = ?1 AND mnemo_existed(at) ORDER BY at DESC, pk DESC LIMIT 1"
         ))?
         .query_row([owner], act_row)
         .optional()?)
@@ -375,25 +376,28 @@ pub fn act_exists(conn: &Connection, owner: &str, id: &str) -> Result<bool> {
 /// Records a message.
 pub fn insert_message(conn: &Connection, owner: &str, m: &Message) -> Result<()> {
     conn.prepare_cached(
-        "INSERT INTO messages (owner, id, role, content, session_id, act_id, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        "INSERT INTO messages (owner, id, role, content, session_id, act_id, at, agent_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
     )?
-    .execute(params![owner, m.id, m.role.as_str(), m.content, m.session_id, m.act_id, m.at])?;
+    .execute(params![owner, m.id, m.role.as_str(), m.content, m.session_id, m.act_id, m.at, m.agent_id])?;
     Ok(())
 }
 
-/// The newest messages of `owner` (of one role, if given), newest first.
+/// The newest messages of `owner` (of one agent's conversation and one role, if given), newest
+/// first.
 pub fn messages(
     conn: &Connection,
     owner: &str,
+    agent: Option<&str>,
     role: Option<MessageRole>,
     limit: usize,
 ) -> Result<Vec<Message>> {
     let mut stmt = conn.prepare_cached(
-        "SELECT id, role, content, session_id, act_id, at FROM messages WHERE owner = ?1 AND (?2 IS NULL OR role = ?2) \
+        "SELECT id, role, content, session_id, act_id, at, agent_id FROM messages WHERE owner = ?1 \
+         AND (?2 IS NULL OR role = ?2) AND (?4 IS NULL OR agent_id = ?4) AND mnemo_existed(at) \
          ORDER BY at DESC, pk DESC LIMIT ?3",
     )?;
     let rows = stmt.query_map(
-        params![owner, role.map(|r| r.as_str()), limit as i64],
+        params![owner, role.map(|r| r.as_str()), limit as i64, agent],
         |r| {
             Ok(Message {
                 id: r.get(0)?,
@@ -402,6 +406,7 @@ pub fn messages(
                 session_id: r.get(3)?,
                 act_id: r.get(4)?,
                 at: r.get(5)?,
+                agent_id: r.get(6)?,
             })
         },
     )?;
@@ -411,7 +416,7 @@ pub fn messages(
 /// Times of the owner's user messages since `since`, oldest first.
 pub fn user_message_times(conn: &Connection, owner: &str, since: Millis) -> Result<Vec<Millis>> {
     let mut stmt = conn.prepare_cached(
-        "SELECT at FROM messages WHERE owner = ?1 AND role = 'user' AND at >= ?2 ORDER BY at",
+        "SELECT at FROM messages WHERE owner = ?1 AND role = 'user' AND at >= ?2 AND mnemo_existed(at) ORDER BY at",
     )?;
     let rows = stmt.query_map(params![owner, since], |r| r.get(0))?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
@@ -449,7 +454,7 @@ pub fn topics_in(
 /// When the owner's newest memory was written.
 pub fn newest_created(conn: &Connection, owner: &str) -> Result<Option<Millis>> {
     Ok(conn
-        .prepare_cached("SELECT max(created_at) FROM memories WHERE entity_id = ?1 AND mnemo_visible(agent_id, visibility, team_id)")?
+        .prepare_cached("SELECT max(created_at) FROM memories WHERE entity_id = ?1 AND mnemo_visible(agent_id, visibility, team_id) AND mnemo_existed(created_at)")?
         .query_row([owner], |r| r.get(0))?)
 }
 

@@ -97,6 +97,9 @@ pub struct ScheduleUpdate {
     /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
     /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
     pub entity_id: Owner,
+    /// The agent the call is made for: it changes only its own schedules (default none: the
+    /// owner's view, which changes any).
+    pub agent_id: Option<Id>,
     /// The schedule's id (its PLAN memory's).
     pub id: Id,
     /// New text: not blank, at most 50,000 characters (default unchanged; give this or `cron_tag`).
@@ -129,6 +132,9 @@ pub struct ScheduleRef {
     /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
     /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
     pub entity_id: Owner,
+    /// The agent the call is made for: it changes only its own schedules (default none: the
+    /// owner's view, which changes any).
+    pub agent_id: Option<Id>,
     /// The schedule's id (its PLAN memory's).
     pub id: Id,
 }
@@ -146,6 +152,20 @@ fn row(view: &View, owner: &str, id: &str) -> Result<ScheduleRow> {
         entity_id: owner.to_string(),
         id: id.to_string(),
     })
+}
+
+/// A schedule the caller may change: its own (in the owner's view, any).
+fn own_row(view: &View, owner: &str, id: &str) -> Result<ScheduleRow> {
+    let s = row(view, owner, id)?;
+    let theirs =
+        memories::get(view.conn(), owner, id)?.is_some_and(|(_, m)| !view.viewer().may_change(&m));
+    if theirs {
+        return Err(Error::invalid(
+            "id",
+            format!("schedule {id} is not this agent's: an agent changes only its own schedules"),
+        ));
+    }
+    Ok(s)
 }
 
 /// Checks a new schedule (its tag first) and builds its PLAN memory.
@@ -237,7 +257,7 @@ fn stored_tag(s: &ScheduleRow) -> Result<Tag> {
 
 /// Acknowledges a schedule: it moves on to its next due time (a one-off is done).
 pub(crate) fn ack(tx: &mut Tx, owner: &Owner, id: &Id) -> Result<Schedule> {
-    let mut s = row(tx, owner, id)?;
+    let mut s = own_row(tx, owner, id)?;
     if s.status != ScheduleStatus::Active {
         return Err(Error::invalid(
             "id",
@@ -265,7 +285,7 @@ pub(crate) struct Edit {
 
 /// Checks a change of a schedule's text or tag; a new tag falls due from now on.
 pub(crate) fn edit(view: &View, owner: &Owner, id: &Id, req: &ScheduleUpdate) -> Result<Edit> {
-    let mut s = row(view, owner, id)?;
+    let mut s = own_row(view, owner, id)?;
     if s.status == ScheduleStatus::Cancelled {
         return Err(Error::invalid(
             "id",
@@ -316,7 +336,7 @@ pub(crate) fn update(tx: &mut Tx, owner: &Owner, id: &Id, edit: Edit) -> Result<
 
 /// Cancels a schedule: it no longer falls due, and its memory decays like any plan.
 pub(crate) fn cancel(tx: &mut Tx, owner: &Owner, id: &Id) -> Result<Schedule> {
-    let mut s = row(tx, owner, id)?;
+    let mut s = own_row(tx, owner, id)?;
     if s.status == ScheduleStatus::Cancelled {
         return Err(Error::invalid(
             "id",

@@ -309,6 +309,10 @@ CREATE TABLE IF NOT EXISTS team_members (
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS team_members_agent ON team_members(owner, agent_id);
 "#,
+    r#"
+-- The agent whose conversation a message is part of (null: the owner's own).
+ALTER TABLE messages ADD COLUMN agent_id TEXT;
+"#,
 ];
 
 /// Prepared statements kept per connection: more than the engine's distinct statements.

@@ -3,7 +3,8 @@
 //! `team` ones of the owner's teams it belongs to; a call without an agent is the owner's own
 //! view and sees everything. The rule is stated once, here, and reaches SQL as the function
 //! `mnemo_visible(agent_id, visibility, team_id)` ([`VISIBLE`]), which every read of memory
-//! rows for a caller filters by.
+//! rows for a caller filters by. A call may also read as of a past time (the heartbeat's
+//! `as_of`): then `mnemo_existed(time)` leaves out memories, messages and acts of later times.
 
 use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -11,6 +12,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use rusqlite::functions::FunctionFlags;
 use rusqlite::Connection;
 
+use crate::clock::Millis;
 use crate::error::Result;
 use crate::model::{Memory, Visibility};
 
@@ -42,45 +44,72 @@ impl Viewer {
     }
 }
 
-/// The viewer of the call running now (none: the owner's view), shared with the SQL function.
+/// Who the running call reads for, and as of when.
 #[derive(Debug, Clone, Default)]
-pub(crate) struct Current(Arc<Mutex<Option<Viewer>>>);
+struct Reading {
+    /// The viewer (none: the owner's view).
+    viewer: Option<Viewer>,
+    /// The time the call reads as of (none: now): later memories are not seen.
+    until: Option<Millis>,
+}
+
+/// The viewer of the call running now, shared with the SQL functions.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Current(Arc<Mutex<Reading>>);
 
 impl Current {
-    fn lock(&self) -> MutexGuard<'_, Option<Viewer>> {
+    fn lock(&self) -> MutexGuard<'_, Reading> {
         // A panic while the lock was held leaves a valid value: take it.
         self.0.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Makes `viewer` the viewer of the calls that follow (none: the owner's view).
     pub fn set(&self, viewer: Option<Viewer>) {
-        *self.lock() = viewer;
+        self.lock().viewer = viewer;
     }
 
-    /// Whether the viewer may see `m` (the owner's view sees every memory).
+    /// Makes the calls that follow read as of `until` (none: now).
+    pub fn set_until(&self, until: Option<Millis>) {
+        self.lock().until = until;
+    }
+
+    /// Whether the call reads for an agent or a team rather than the owner.
+    pub fn is_narrowed(&self) -> bool {
+        self.lock().viewer.is_some()
+    }
+
+    /// Whether the viewer may see `m` (the owner's view sees every memory written by then).
     pub fn sees(&self, m: &Memory) -> bool {
-        self.lock().as_ref().is_none_or(|v| {
-            v.sees(
-                m.agent_id.as_deref(),
-                m.visibility.as_str(),
-                m.team_id.as_deref(),
-            )
-        })
+        let r = self.lock();
+        r.until.is_none_or(|t| m.created_at <= t)
+            && r.viewer.as_ref().is_none_or(|v| {
+                v.sees(
+                    m.agent_id.as_deref(),
+                    m.visibility.as_str(),
+                    m.team_id.as_deref(),
+                )
+            })
     }
 
     /// Whether the viewer may change `m`: its own memory, or any in the owner's view.
     pub fn may_change(&self, m: &Memory) -> bool {
         self.lock()
+            .viewer
             .as_ref()
             .is_none_or(|v| v.agent.is_some() && m.agent_id == v.agent)
     }
 
-    /// Registers [`VISIBLE`] on `conn`, answering for this viewer.
+    /// Registers [`VISIBLE`] and `mnemo_existed` on `conn`, answering for this viewer.
     pub fn install(&self, conn: &Connection) -> Result<()> {
         let current = self.clone();
+        conn.create_scalar_function("mnemo_existed", 1, FunctionFlags::SQLITE_UTF8, move |ctx| {
+            let t: Millis = ctx.get(0)?;
+            Ok(current.lock().until.is_none_or(|until| t <= until))
+        })?;
+        let current = self.clone();
         conn.create_scalar_function("mnemo_visible", 3, FunctionFlags::SQLITE_UTF8, move |ctx| {
-            let viewer = current.lock();
-            let Some(v) = viewer.as_ref() else {
+            let reading = current.lock();
+            let Some(v) = reading.viewer.as_ref() else {
                 return Ok(true);
             };
             let agent: Option<String> = ctx.get(0)?;

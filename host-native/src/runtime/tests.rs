@@ -296,6 +296,7 @@ fn typed_calls_round_trip_through_the_component() {
         &mut rt,
         Call::Path(PathRequest {
             entity_id: to_id("ana"),
+            agent_id: None,
             from: "user".into(),
             to: "Shopify".into(),
             max_depth: None,
@@ -345,6 +346,7 @@ fn typed_calls_round_trip_through_the_component() {
     };
     let sref = ScheduleRef {
         entity_id: to_id("ana"),
+        agent_id: None,
         id: to_id(&made.id),
     };
     assert!(
@@ -532,6 +534,7 @@ fn the_heartbeat_runs_in_the_component() {
         &mut rt,
         Call::RecordMessage(RecordMessage {
             entity_id: to_id("ana"),
+            agent_id: None,
             role: MessageRole::Agent,
             content: text("Your invoice is due today"),
             session_id: None,
@@ -587,6 +590,7 @@ fn the_heartbeat_runs_in_the_component() {
     }
     let bad_message = RecordMessage {
         entity_id: to_id("ana"),
+        agent_id: None,
         role: MessageRole::User,
         content: text("x"),
         session_id: None,
