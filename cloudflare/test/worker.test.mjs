@@ -77,6 +77,84 @@ test('owners live in different objects and never see each other', async () => {
   }
 });
 
+test('agents of one owner see only what they may through the Worker, on every read route', async () => {
+  const mf = await start();
+  const call = async (method, body) => {
+    const r = await send(mf, 'POST', `/api/v1/call/${method}`, { body });
+    assert.equal(r.status, 200, `${method}: ${r.text}`);
+    return r.body;
+  };
+  try {
+    await call('team_create', { entity_id: 'acme', name: 'Platform', id: 'platform' });
+    for (const member_id of ['alice', 'bob']) await call('team_member_add', { entity_id: 'acme', team_id: 'platform', member_id });
+    const written = {
+      alice_private: { agent_id: 'alice', visibility: 'private', content: 'The vault code is kumquat 4711' },
+      alice_team: { agent_id: 'alice', team_id: 'platform', content: 'Deploy the rutabaga release on Friday' },
+      alice_global: { agent_id: 'alice', visibility: 'global', content: 'The office is near the quince market' },
+      carol_private: { agent_id: 'carol', content: 'Carol is allergic to persimmon' },
+      owner_private: { content: 'The salary review settled on kiwano terms' },
+    };
+    const ids = {};
+    for (const [key, item] of Object.entries(written)) {
+      const r = await call('seed', { items: [{ entity_id: 'acme', type: 'PLAN', ...item }] });
+      ids[key] = r.outcomes[0].id;
+    }
+    await call('remember', { entity_id: 'acme', agent_id: 'alice', visibility: 'private', content: 'My sister Ana Souza lives in Lisbon.' });
+    await call('record_message', { entity_id: 'acme', agent_id: 'alice', role: 'user', content: 'Keep the zucchini plan between us' });
+    const words = { alice_private: 'kumquat', alice_team: 'rutabaga', alice_global: 'quince', carol_private: 'persimmon', owner_private: 'kiwano', alice_graph: 'Lisbon', alice_message: 'zucchini' };
+    const may = {
+      alice: ['alice_private', 'alice_team', 'alice_global', 'alice_graph', 'alice_message'],
+      bob: ['alice_team', 'alice_global'],
+      carol: ['alice_global', 'carol_private'],
+      dave: ['alice_global'],
+    };
+    let probes = 0;
+    const leaks = [];
+    for (const [agent, sees] of Object.entries(may)) {
+      const q = `entity_id=acme&agent_id=${agent}`;
+      const body = (b) => ({ entity_id: 'acme', agent_id: agent, ...b });
+      const asked = [
+        ['POST', '/api/v1/search', body({ query: 'vault rutabaga quince persimmon kiwano Lisbon', min_score: 0, limit: 50 })],
+        ['POST', '/api/v1/heartbeat/check', body({ dry_run: true })],
+        ['POST', '/api/v1/heartbeat/context', body({ dry_run: true, query: 'vault rutabaga quince persimmon kiwano' })],
+        ['GET', `/api/v1/memories?${q}&limit=1000`],
+        ['GET', `/api/v1/memories/sample?${q}&limit=1000`],
+        ['GET', `/api/v1/stats?${q}`],
+        ['GET', `/api/v1/export?${q}`],
+        ['GET', `/api/v1/conflicts?${q}`],
+        ['GET', `/api/v1/schedules?${q}&all=true`],
+        ['POST', '/api/v1/call/entities', body({})],
+        ['POST', '/api/v1/call/relationships', body({})],
+        ['POST', '/api/v1/call/messages', body({})],
+        ['POST', '/api/v1/call/list', body({ ids: Object.values(ids) })],
+        ...Object.entries(ids).flatMap(([key, id]) => [
+          ['GET', `/api/v1/memories/${id}?${q}`, undefined, key],
+          ['GET', `/api/v1/memories/${id}/history?${q}`, undefined, key],
+          ['POST', '/api/v1/call/related', body({ id }), key],
+        ]),
+      ];
+      for (const [method, path, b, asking] of asked) {
+        const r = await send(mf, method, path, { body: b });
+        assert.ok(r.status === 200 || r.status === 404, `${agent} ${method} ${path}: ${r.status} ${r.text}`);
+        for (const [key, word] of Object.entries(words)) {
+          probes += 1;
+          // A refusal repeats the id it was asked about: that shows nothing.
+          const named = r.status === 404 && asking === key;
+          const shown = r.text.includes(word) || (!named && ids[key] && r.text.includes(ids[key]));
+          if (shown && !sees.includes(key)) leaks.push(`${agent} ${method} ${path} shows ${key}`);
+        }
+      }
+      const listed = await send(mf, 'GET', `/api/v1/memories?${q}&limit=1000`);
+      for (const key of sees.filter((k) => written[k])) assert.ok(listed.text.includes(words[key]), `${agent} lists ${key}`);
+    }
+    assert.ok(probes >= 500, `${probes} probes`);
+    assert.deepEqual(leaks, [], `${leaks.length} leaks of ${probes} probes`);
+    console.log(`worker agent probes: ${probes}, leaks: ${leaks.length}`);
+  } finally {
+    await mf.dispose();
+  }
+});
+
 test('a restarted runtime keeps every acknowledged write', async () => {
   const persist = mkdtempSync(join(tmpdir(), 'mnemo-do-'));
   try {

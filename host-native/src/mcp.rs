@@ -43,6 +43,8 @@ pub enum Transport {
 struct Def {
     tool: Tool,
     method: String,
+    /// The call's entry in the schema (where it names an agent).
+    call: Value,
 }
 
 /// The MCP server: the tools, the engine, and the one owner and agent it may be bound to.
@@ -64,22 +66,21 @@ pub struct Bound {
 }
 
 impl Bound {
-    /// The arguments a bound server fills in, by field, with what they name: the owner (an
-    /// entity), the agent.
-    fn fields(&self) -> impl Iterator<Item = (&'static str, &'static str, &String)> {
+    /// The arguments a bound server fills in: the owner's (`entity_id`), the agent's.
+    fn fields(&self) -> impl Iterator<Item = &'static str> {
         [
-            ("entity_id", "entity", &self.entity),
-            ("agent_id", "agent", &self.agent),
+            ("entity_id", self.entity.is_some()),
+            ("agent_id", self.agent.is_some()),
         ]
         .into_iter()
-        .filter_map(|(k, what, v)| v.as_ref().map(|v| (k, what, v)))
+        .filter_map(|(k, bound)| bound.then_some(k))
     }
 }
 
 /// The tools of the engine's call schema (calls with an MCP name). A tool's input schema is
 /// its call's argument schema, with the schema's definitions beside it; what the server is
-/// bound to (`entity_id`, `agent_id`) is left out of it. Bound to an agent, only the calls an
-/// agent makes are offered (those taking `agent_id`): not the owner's team management.
+/// bound to (`entity_id`, `agent_id`) is left out of it. Bound to an agent, the owner's calls
+/// (the schema's `owner`: team management) are not offered.
 fn tools(schema: &Value, bound: &Bound) -> Vec<Def> {
     let defs = schema["$defs"].clone();
     let mut out = Vec::new();
@@ -97,13 +98,10 @@ fn tools(schema: &Value, bound: &Bound) -> Vec<Def> {
         let Some(o) = args.as_object_mut() else {
             continue;
         };
-        let takes_agent = o
-            .get("properties")
-            .is_some_and(|p| p.get("agent_id").is_some());
-        if bound.agent.is_some() && !takes_agent {
+        if bound.agent.is_some() && call["owner"] == true {
             continue;
         }
-        for (field, _, _) in bound.fields() {
+        for field in bound.fields() {
             if let Some(p) = o.get_mut("properties").and_then(Value::as_object_mut) {
                 p.remove(field);
             }
@@ -128,6 +126,7 @@ fn tools(schema: &Value, bound: &Bound) -> Vec<Def> {
         out.push(Def {
             tool,
             method: method.to_string(),
+            call: call.clone(),
         });
     }
     out
@@ -180,24 +179,26 @@ impl ServerHandler for Mnemo {
             ));
         };
         let mut args: JsonObject = request.arguments.unwrap_or_default();
-        for (field, what, value) in self.bound.fields() {
-            match args.get(field) {
-                Some(given) if given != &json!(value) => {
+        if let Some(entity) = &self.bound.entity {
+            match args.get("entity_id") {
+                Some(given) if given != &json!(entity) => {
                     return Ok(refusal(
                         "invalid_input",
-                        &format!("this server acts for {what} {value:?} only"),
+                        &format!("this server acts for entity {entity:?} only"),
                     ))
                 }
                 _ => {
-                    args.insert(field.into(), json!(value));
+                    args.insert("entity_id".into(), json!(entity));
                 }
             }
         }
-        match self
-            .engine
-            .call(&def.method, Value::Object(args).to_string())
-            .await
-        {
+        let mut args = Value::Object(args);
+        if let Some(agent) = &self.bound.agent {
+            if let Err(e) = mnemo_core::api::for_agent(&def.call, &mut args, agent) {
+                return Ok(refusal(e.code(), &e.to_string()));
+            }
+        }
+        match self.engine.call(&def.method, args.to_string()).await {
             Outcome::Answer(text) => {
                 let structured = serde_json::from_str::<Value>(&text)
                     .ok()

@@ -60,14 +60,9 @@ fn may_see(caller: Option<&str>) -> Vec<&'static str> {
     }
 }
 
-#[test]
-fn every_http_read_route_shows_each_agent_only_what_it_may_see() {
-    let s = Server::start("agents", None);
-    let call = |method: &str, args: Value| {
-        let (st, answer) = s.send("POST", &format!("/api/v1/call/{method}"), args.clone());
-        assert_eq!(st, 200, "{method} {args}: {answer}");
-        answer
-    };
+/// The owner's team (alice and bob) and the memories of [`WRITTEN`], made by `call`; their ids
+/// by key.
+fn populate(call: &dyn Fn(&str, Value) -> Value) -> BTreeMap<&'static str, String> {
     call(
         "team_create",
         json!({"entity_id": "acme", "name": "Platform", "id": "platform"}),
@@ -84,14 +79,32 @@ fn every_http_read_route_shows_each_agent_only_what_it_may_see() {
             "team_id": team.then_some("platform"), "content": content, "type": "PLAN",
             "expires_at": 4_102_444_800_000i64});
         let r = call("seed", json!({ "items": [item] }));
-        ids.insert(
-            *key,
-            r["outcomes"][0]["id"]
-                .as_str()
-                .expect("created")
-                .to_string(),
-        );
+        let id = r["outcomes"][0]["id"].as_str().expect("created");
+        ids.insert(*key, id.to_string());
     }
+    ids
+}
+
+/// Fails with the leaks found, if any, and unless enough probes were made.
+fn no_leaks(probes: usize, at_least: usize, leaks: &[String]) {
+    assert!(probes >= at_least, "{probes} probes");
+    assert!(
+        leaks.is_empty(),
+        "{} leaks of {probes} probes:\n{}",
+        leaks.len(),
+        leaks.join("\n")
+    );
+}
+
+#[test]
+fn every_http_read_route_shows_each_agent_only_what_it_may_see() {
+    let s = Server::start("agents", None);
+    let call = |method: &str, args: Value| {
+        let (st, answer) = s.send("POST", &format!("/api/v1/call/{method}"), args.clone());
+        assert_eq!(st, 200, "{method} {args}: {answer}");
+        answer
+    };
+    let ids = populate(&call);
     // Searches returning every memory together link them by co-recall: `related` must not
     // follow a link into a memory its caller may not see.
     for _ in 0..3 {
@@ -244,11 +257,139 @@ fn every_http_read_route_shows_each_agent_only_what_it_may_see() {
             "{caller:?}: {stats}"
         );
     }
-    assert!(probes >= 600, "{probes} probes");
-    assert!(
-        leaks.is_empty(),
-        "{} leaks of {probes} probes:\n{}",
-        leaks.len(),
-        leaks.join("\n")
+    no_leaks(probes, 600, &leaks);
+}
+
+/// The same attack through the CLI (`mnemo call`, each call a new process on the store's
+/// directory): every read call made for each caller shows no text or id of a memory, a
+/// message or a graph name it may not see, and an agent's write to another's memory is refused.
+#[test]
+fn every_cli_read_shows_each_agent_only_what_it_may_see() {
+    let data = Server::fresh("agents-cli");
+    let run = |method: &str, args: Value| -> (bool, String) {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_mnemo"))
+            .arg("--data")
+            .arg(&data)
+            .args([
+                "--json",
+                "--now",
+                common::NOW,
+                "--seed",
+                "3",
+                "call",
+                method,
+            ])
+            .arg(args.to_string())
+            .output()
+            .expect("run mnemo");
+        (
+            out.status.success(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+        )
+    };
+    let ok = |method: &str, args: Value| -> Value {
+        let (success, text) = run(method, args.clone());
+        assert!(success, "{method} {args}: {text}");
+        serde_json::from_str(&text).expect("JSON")
+    };
+    let ids = populate(&ok);
+    // Alice's private graph and conversation: a surname, a city, a secret plan.
+    ok(
+        "remember",
+        json!({"entity_id": "acme", "agent_id": "alice", "visibility": "private",
+            "content": "My sister Ana Souza lives in Lisbon."}),
     );
+    ok(
+        "record_message",
+        json!({"entity_id": "acme", "agent_id": "alice", "role": "user",
+            "content": "Keep the zucchini plan between us"}),
+    );
+    let alices = ["Souza", "Lisbon", "zucchini"];
+    let (mut probes, mut leaks) = (0, Vec::new());
+    for caller in [None, Some("alice"), Some("bob"), Some("carol")] {
+        let who = |mut args: Value| {
+            args["entity_id"] = json!("acme");
+            if let Some(a) = caller {
+                args["agent_id"] = json!(a);
+            }
+            args
+        };
+        let mut asked: Vec<(String, Option<&str>, String)> = Vec::new();
+        let everything = "vault rutabaga office quince persimmon salary kumquat kiwano Lisbon";
+        for (method, args) in [
+            (
+                "search",
+                json!({"query": everything, "min_score": 0, "limit": 50}),
+            ),
+            ("list", json!({"limit": 1000})),
+            ("list", json!({ "ids": ids.values().collect::<Vec<_>>() })),
+            ("sample", json!({"limit": 1000})),
+            ("stats", json!({})),
+            ("export", json!({})),
+            ("conflicts", json!({})),
+            ("schedules", json!({"all": true})),
+            ("heartbeat_check", json!({"dry_run": true})),
+            (
+                "heartbeat_context",
+                json!({"dry_run": true, "query": everything}),
+            ),
+            ("entities", json!({})),
+            ("relationships", json!({})),
+            ("messages", json!({})),
+        ] {
+            let (_, text) = run(method, who(args.clone()));
+            asked.push((format!("{method} {args}"), None, text));
+        }
+        for (key, id) in &ids {
+            for method in ["get", "status_history", "related"] {
+                let (_, text) = run(method, who(json!({ "id": id })));
+                asked.push((format!("{method} {key}"), Some(key), text));
+            }
+        }
+        let may = may_see(caller);
+        for (name, asking, text) in &asked {
+            for (key, _, _, _, content) in WRITTEN {
+                probes += 1;
+                // A refusal repeats the id it was asked about: that shows nothing.
+                let named = text.contains("\"error\"") && asking == &Some(*key);
+                let shown = text.contains(content) || (!named && text.contains(ids[key].as_str()));
+                if shown && !may.contains(key) {
+                    leaks.push(format!("{caller:?} {name} shows {key}"));
+                }
+            }
+            for word in alices {
+                probes += 1;
+                if text.contains(word) && !matches!(caller, None | Some("alice")) {
+                    leaks.push(format!("{caller:?} {name} shows {word}"));
+                }
+            }
+        }
+        let listed = &asked
+            .iter()
+            .find(|a| a.0.starts_with("list {\"limit\""))
+            .expect("list")
+            .2;
+        for key in &may {
+            let content = WRITTEN
+                .iter()
+                .find(|w| w.0 == *key)
+                .map(|w| w.4)
+                .unwrap_or_default();
+            assert!(listed.contains(content), "{caller:?} lists {key}: {listed}");
+        }
+    }
+    // Bob cannot change alice's team memory he sees, nor touch her private one.
+    let (done, text) = run(
+        "forget",
+        json!({"entity_id": "acme", "agent_id": "bob", "id": ids["alice_team"]}),
+    );
+    assert!(!done && text.contains("not this agent's"), "{text}");
+    let (done, text) = run(
+        "pin",
+        json!({"entity_id": "acme", "agent_id": "bob", "id": ids["alice_private"], "pinned": true}),
+    );
+    assert!(!done && text.contains("not_found"), "{text}");
+    no_leaks(probes, 600, &leaks);
+    println!("cli agent probes: {probes}, leaks: 0");
+    let _ = std::fs::remove_dir_all(data);
 }

@@ -676,8 +676,46 @@ fn heartbeat_routes() {
         c["relevant_memories"][0]["memory"]["content"],
         "Kai drinks green tea"
     );
+    // Keyoku's engine's `virtual_now`: decide as of that time, from what was written by then.
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as i64;
+    s.send(
+        "POST",
+        "/api/v1/seed",
+        json!({"items": [{"entity_id": "kai", "content": "Renew the passport", "type": "PLAN",
+               "importance": 0.9, "expires_at": now + 30 * 3_600_000}]}),
+    );
+    let due = |virtual_now: &str| {
+        let (st, r) = s.send(
+            "POST",
+            "/api/v1/heartbeat/check",
+            json!({"entity_id": "kai", "dry_run": true, "virtual_now": virtual_now,
+                   "auto_ack_scheduled": true}),
+        );
+        assert_eq!(st, 200, "{r}");
+        r["deadlines"].as_array().map_or(0, Vec::len)
+    };
+    let rfc = |ms: i64| {
+        time::OffsetDateTime::from_unix_timestamp_nanos(ms as i128 * 1_000_000)
+            .unwrap()
+            .format(&time::format_description::well_known::Rfc3339)
+            .unwrap()
+    };
+    assert_eq!(due(&rfc(now + 20 * 3_600_000)), 1, "due within a day then");
+    assert_eq!(due(&rfc(now)), 0, "30 hours out now");
+    assert_eq!(due("2020-01-01T00:00:00Z"), 0, "not yet written in 2020");
     // Bad bodies: clear errors, nothing recorded.
     for (path, body) in [
+        (
+            "/api/v1/heartbeat/check",
+            json!({"entity_id": "kai", "virtual_now": "next tuesday"}),
+        ),
+        (
+            "/api/v1/heartbeat/check",
+            json!({"entity_id": "kai", "virtual_now": 17}),
+        ),
         (
             "/api/v1/heartbeat/check",
             json!({"entity_id": "kai", "autonomy": "shout"}),

@@ -27,7 +27,7 @@ for (const t of tools) {
   assert.ok(!t.name.startsWith('team_'), `${t.name} is the owner's`);
 }
 const names = tools.map((t) => t.name);
-for (const name of ['memory_search', 'memory_get', 'memory_store', 'memory_forget', 'heartbeat_check']) {
+for (const name of ['memory_search', 'memory_get', 'memory_store', 'memory_forget', 'heartbeat_check', 'memory_entities', 'memory_relationships']) {
   assert.ok(names.includes(name), `${name} is offered`);
 }
 
@@ -35,7 +35,14 @@ async function answer(name, args) {
   const r = await client.callTool({ name, arguments: args });
   return { error: r.isError === true, text: r.content[0].text };
 }
-const secrets = { alice_private: 'kumquat', carol_private: 'persimmon', owner_private: 'kiwano' };
+const secrets = {
+  alice_private: 'kumquat',
+  carol_private: 'persimmon',
+  owner_private: 'kiwano',
+  // What only alice's private "My sister Ana Souza lives in Lisbon." says.
+  alice_surname: 'Souza',
+  alice_city: 'Lisbon',
+};
 const shared = { alice_team: 'rutabaga', alice_global: 'quince' };
 let probes = 0;
 const leaks = [];
@@ -59,13 +66,25 @@ for (const [key, id] of Object.entries(ids)) {
 check('stats', (await answer('memory_stats', {})).text);
 check('heartbeat', (await answer('heartbeat_check', { dry_run: true })).text);
 check('schedules', (await answer('schedule_list', {})).text);
+for (const args of [{}, { query: 'souza' }, { types: ['LOCATION'] }]) {
+  check(`entities ${JSON.stringify(args)}`, (await answer('memory_entities', args)).text);
+}
+for (const entity of [undefined, 'Ana', 'Ana Souza', 'Lisbon', 'user']) {
+  const r = await answer('memory_relationships', entity ? { entity } : {});
+  check(`relationships ${entity}`, r.text.replaceAll(`"${entity}"`, ''));
+}
 assert.deepEqual(leaks, [], `${leaks.length} leaks of ${probes} probes`);
 
 // What bob may see, he sees.
 const team = await answer('memory_search', { query: 'rutabaga release', min_score: 0 });
 assert.ok(team.text.includes('rutabaga'), team.text);
 assert.ok((await answer('memory_get', { id: ids.alice_global })).text.includes('quince'));
-assert.equal(JSON.parse((await answer('memory_stats', {})).text).total, 2);
+assert.equal(JSON.parse((await answer('memory_stats', {})).text).total, 3);
+// His graph is what the team's sentence says: Ana, his sister, in Porto.
+const ents = JSON.parse((await answer('memory_entities', {})).text).map((e) => e.name);
+assert.ok(ents.includes('Ana') && ents.includes('Porto'), JSON.stringify(ents));
+const rels = JSON.parse((await answer('memory_relationships', { entity: 'Ana' })).text);
+assert.ok(rels.some((r) => r.relation === 'lives_in' && r.to === 'Porto' && r.evidence === 1), JSON.stringify(rels));
 
 // He cannot act for another agent, nor change alice's memories; what he stores is his.
 assert.match((await answer('memory_search', { query: 'x', agent_id: 'alice' })).text, /acts for agent "bob" only/);

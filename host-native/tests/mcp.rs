@@ -137,6 +137,15 @@ fn an_mcp_server_bound_to_an_agent_shows_it_only_what_it_may_see() {
         let r = call(&data, "seed", json!({"items": [item]}));
         ids.insert(key.into(), r["outcomes"][0]["id"].clone());
     }
+    // The graph: alice's private sentence names a surname and a city bob must not learn.
+    for (visibility, team, content) in [
+        ("private", None, "My sister Ana Souza lives in Lisbon."),
+        ("team", Some("platform"), "My sister Ana lives in Porto."),
+    ] {
+        let args = json!({"entity_id": "acme", "agent_id": "alice", "team_id": team,
+            "visibility": visibility, "content": content});
+        call(&data, "remember", args);
+    }
     let out = Command::new("node")
         .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp-agent-client.mjs"))
         .args([env!("CARGO_BIN_EXE_mnemo"), data.to_str().unwrap()])

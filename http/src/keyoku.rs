@@ -9,6 +9,10 @@
 //! those of its teams); teams (`/teams`) belong to the owner named by `entity_id` in the body
 //! or the query.
 //!
+//! `virtual_now` on the heartbeat (an RFC 3339 time) is the engine's `as_of`: the check
+//! decides as of that time, from the memories written by then. Keyoku's engine ignores a
+//! `virtual_now` it cannot parse; Mnemo refuses it by name.
+//!
 //! Where Keyoku's engine does something Mnemo does not, the request is still accepted:
 //! - `analyze` and `activity_summary` on the heartbeat: no LLM runs, so no `analysis`.
 //! - `auto_ack_scheduled` on the heartbeat: a check acknowledges nothing; `scheduled` reports
@@ -554,14 +558,19 @@ pub fn search_args(body: Value) -> (Value, Form) {
     (Value::Object(o), Form::Search(min))
 }
 
-/// `POST /heartbeat/check` and `/heartbeat/context`: Keyoku's options in Mnemo's words; the
-/// context's `min_score` holds its relevant memories to a similarity, as in search.
+/// `POST /heartbeat/check` and `/heartbeat/context`: Keyoku's options in Mnemo's words
+/// (`virtual_now`, an RFC 3339 time, is `as_of` in milliseconds; one that is not a time is
+/// passed on for the engine to refuse by name); the context's `min_score` holds its relevant
+/// memories to a similarity, as in search.
 pub fn heartbeat_args(body: Value) -> (Value, Option<f64>) {
     let mut o = match object(body) {
         Ok(o) => o,
         Err(v) => return (v, None),
     };
     let min = threshold(&mut o);
+    if let Some(t) = o.remove("virtual_now").filter(|v| !v.is_null()) {
+        o.entry("as_of").or_insert(millis(t));
+    }
     drop_keys(
         &mut o,
         &[
@@ -602,7 +611,8 @@ pub fn schedule_update_args(body: Value) -> Value {
 
 /// `POST /heartbeat/record-message`: Keyoku's `message` and `action_id` in the engine's
 /// words (`content`, and `action_ref`: the plugin's own act ids are recorded unlinked rather
-/// than refused), an agent's message unless said otherwise.
+/// than refused), an agent's message unless said otherwise; its `agent_id` names the agent
+/// whose conversation it is.
 pub fn message_args(body: Value) -> Value {
     let mut o = match object(body) {
         Ok(o) => o,
@@ -614,7 +624,6 @@ pub fn message_args(body: Value) -> Value {
         }
     }
     o.entry("role").or_insert_with(|| json!("agent"));
-    drop_keys(&mut o, &[("agent_id", Kind::Text)]);
     Value::Object(o)
 }
 
@@ -629,7 +638,8 @@ mod tests {
         );
         assert_eq!(
             args,
-            json!({"entity_id": "ana", "content": "hi", "action_ref": "plugin-7", "role": "agent"})
+            json!({"entity_id": "ana", "content": "hi", "action_ref": "plugin-7", "role": "agent",
+                   "agent_id": "claw"})
         );
     }
 
@@ -649,6 +659,14 @@ mod tests {
         assert_eq!(out["sentiment_trend"]["direction"], "improving");
         let (args, _) = heartbeat_args(json!({"entity_id": "ana", "auto_ack_scheduled": false}));
         assert_eq!(args, json!({"entity_id": "ana"}));
+        let (args, _) =
+            heartbeat_args(json!({"entity_id": "ana", "virtual_now": "2026-01-01T00:00:00Z"}));
+        assert_eq!(
+            args,
+            json!({"entity_id": "ana", "as_of": 1_767_225_600_000i64})
+        );
+        let (args, _) = heartbeat_args(json!({"entity_id": "ana", "virtual_now": "soon"}));
+        assert_eq!(args, json!({"entity_id": "ana", "as_of": "soon"}));
     }
 
     #[test]

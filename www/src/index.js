@@ -352,9 +352,16 @@ export class Mnemo {
     return this.#llmInstructions;
   }
 
-  /** `args` with this handle's agent where the call names one (a copy; another agent refused). */
+  /**
+   * `args` with this handle's agent where the call names one (a copy; another agent refused);
+   * the owner's calls (teams, imports, maintenance) refused.
+   */
   #forAgent(method, args) {
-    const paths = BY_METHOD.get(method)?.agents ?? [];
+    const call = BY_METHOD.get(method);
+    if (this.#agent !== undefined && call?.owner) {
+      throw coded(`invalid method: ${method} is the owner's, and this store was opened for agent ${JSON.stringify(this.#agent)}; open it without \`agent\` to call it`, 'invalid_input');
+    }
+    const paths = call?.agents ?? [];
     if (this.#agent === undefined || !paths.length) return args;
     args = plain(args);
     for (const path of paths) {

@@ -109,6 +109,11 @@ test('a store opened for an agent sees and changes only what that agent may', as
   for (const id of [secret, carols]) await assert.rejects(bob.get({ entity_id: 'acme', id }), { code: 'not_found' });
   await assert.rejects(bob.forget({ entity_id: 'acme', id: shared }), { code: 'invalid_input' });
   await assert.rejects(bob.search({ entity_id: 'acme', agent_id: 'alice', query: 'vault' }), /opened for agent "bob" only/);
+  // The owner's calls are not an agent's: bob cannot join a team to read what it keeps.
+  await assert.rejects(bob.teamMemberAdd({ entity_id: 'acme', team_id: 'platform', member_id: 'bob' }), /teamMemberAdd|team_member_add is the owner's/);
+  await assert.rejects(bob.call('team_create', { entity_id: 'acme', name: 'Mine' }), { code: 'invalid_input' });
+  await assert.rejects(bob.import('{"entity_id":"acme","content":"x"}'), /import is the owner's/);
+  assert.equal((await bob.embed({ texts: ['hello'] })).vectors.length, 1, 'store-wide reads are anyone\'s');
   // What bob writes is his, even in alice's words.
   const mine = await bob.seed([{ entity_id: 'acme', content: 'The vault code is kumquat 4711' }]);
   assert.equal(mine.outcomes[0].action, 'created');
