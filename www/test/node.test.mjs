@@ -97,15 +97,32 @@ test('a store opened for an agent sees and changes only what that agent may', as
     { entity_id: 'acme', agent_id: 'carol', content: 'Carol is allergic to persimmon' },
   ]);
   const [secret, shared, carols] = outcomes.map((o) => o.id);
+  await owner.remember({ entity_id: 'acme', agent_id: 'alice', visibility: 'private', content: 'My sister Ana Souza lives in Lisbon.' });
+  await owner.recordMessage({ entity_id: 'acme', agent_id: 'alice', role: 'user', content: 'Keep the zucchini plan between us' });
   const bob = await Mnemo.fromBytes(await owner.exportBytes(), { now: T0, seed: 7, agent: 'bob' });
-  const seen = JSON.stringify([
-    await bob.search({ entity_id: 'acme', query: 'vault kumquat rutabaga persimmon', min_score: 0 }),
-    await bob.list({ entity_id: 'acme' }),
-    await bob.stats({ entity_id: 'acme' }),
-    await bob.export({ entity_id: 'acme' }),
-  ]);
+  // Every read bob can make, and none shows what alice or carol keep from him.
+  const everything = 'vault kumquat rutabaga persimmon Lisbon';
+  const reads = [
+    bob.search({ entity_id: 'acme', query: everything, min_score: 0 }),
+    bob.list({ entity_id: 'acme', limit: 1000 }),
+    bob.list({ entity_id: 'acme', ids: [secret, shared, carols] }),
+    bob.sample({ entity_id: 'acme', limit: 1000 }),
+    bob.stats({ entity_id: 'acme' }),
+    bob.export({ entity_id: 'acme' }),
+    bob.heartbeatCheck({ entity_id: 'acme', dry_run: true }),
+    bob.heartbeatContext({ entity_id: 'acme', dry_run: true, query: everything }),
+    bob.entities({ entity_id: 'acme' }),
+    bob.relationships({ entity_id: 'acme' }),
+    bob.messages({ entity_id: 'acme' }),
+    bob.conflicts({ entity_id: 'acme' }),
+    bob.schedules({ entity_id: 'acme', all: true }),
+    ...[secret, shared, carols].flatMap((id) => ['get', 'related', 'statusHistory'].map((m) => bob[m]({ entity_id: 'acme', id }).catch((e) => ({ refused: e.code })))),
+  ];
+  const seen = JSON.stringify(await Promise.all(reads));
   assert.ok(seen.includes('rutabaga'), 'bob sees his team\'s memory');
-  for (const word of ['kumquat', 'persimmon']) assert.ok(!seen.includes(word), `bob sees ${word}: ${seen}`);
+  for (const word of ['kumquat', 'persimmon', 'Souza', 'Lisbon', 'zucchini', secret, carols]) {
+    assert.ok(!seen.includes(word), `bob sees ${word}: ${seen}`);
+  }
   for (const id of [secret, carols]) await assert.rejects(bob.get({ entity_id: 'acme', id }), { code: 'not_found' });
   await assert.rejects(bob.forget({ entity_id: 'acme', id: shared }), { code: 'invalid_input' });
   await assert.rejects(bob.search({ entity_id: 'acme', agent_id: 'alice', query: 'vault' }), /opened for agent "bob" only/);
