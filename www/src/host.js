@@ -12,18 +12,30 @@ let ready;
 export function loadWasm() {
   ready ??= (async () => {
     const url = new URL('../pkg/mnemo_wasm_bg.wasm', import.meta.url);
-    if (url.protocol === 'file:') {
-      // Node and other runtimes without file:// fetch.
-      const { readFile } = await import('node:fs/promises');
-      return init({ module_or_path: await readFile(url) });
-    }
+    // Node and other runtimes without file:// fetch.
+    if (url.protocol === 'file:') return init({ module_or_path: await readFileUrl(url) });
     return init({ module_or_path: url });
   })();
   return ready;
 }
 
+/**
+ * Reads a `file:` URL with Node's fs. The module name is hidden from bundlers, which would
+ * otherwise try to bundle Node's fs into a browser app (a page never reads `file:` URLs).
+ */
+async function readFileUrl(url) {
+  const fs = 'node:fs/promises';
+  const { readFile } = await import(/* webpackIgnore: true */ /* @vite-ignore */ fs);
+  return readFile(url);
+}
+
 /** The default embedder's weights file, shipped beside the WebAssembly. */
 export const MODEL_FILE = 'mnemo-static-v1.bin';
+/**
+ * Where the weights are, by default: a literal `new URL(…, import.meta.url)`, which bundlers
+ * (Vite, webpack, Parcel, Next.js) recognise, so they emit the file with the app.
+ */
+const defaultWeights = () => new URL('../pkg/mnemo-static-v1.bin', import.meta.url);
 /** The Cache API cache that keeps it after the first download. */
 const MODEL_CACHE = 'mnemo-models';
 
@@ -40,29 +52,58 @@ export function loadModel(source) {
   }
   model ??= (async () => {
     await loadWasm();
-    const bytes = source instanceof Uint8Array ? source : await fetchModel(new URL(source ?? `../pkg/${MODEL_FILE}`, import.meta.url));
-    Core.loadModel(bytes);
+    if (source instanceof Uint8Array) return Core.loadModel(source);
+    await fetchModel(source === undefined ? defaultWeights() : new URL(source));
   })();
   // A failed load is not kept: the next store may try again (the network may be back).
   model.catch(() => (model = undefined));
   return model;
 }
 
+/**
+ * Loads the weights at `url` into the engine. Browsers keep a download the engine accepted in
+ * the Cache API (never a page a server answered in its place); a kept copy the engine refuses
+ * is dropped and fetched again.
+ */
 async function fetchModel(url) {
-  if (url.protocol === 'file:') {
-    const { readFile } = await import('node:fs/promises');
-    return new Uint8Array(await readFile(url));
-  }
+  if (url.protocol === 'file:') return load(url, new Uint8Array(await readFileUrl(url)), '');
   const cache = await globalThis.caches?.open(MODEL_CACHE).catch(() => undefined);
-  let response = await cache?.match(url);
-  if (!response) {
-    response = await fetch(url);
-    if (!response.ok) {
-      throw coded(`cannot load the embedder's weights from ${url}: HTTP ${response.status}`, 'embedder_error');
+  const kept = await cache?.match(url);
+  if (kept) {
+    try {
+      return Core.loadModel(new Uint8Array(await kept.arrayBuffer()));
+    } catch {
+      await cache.delete(url).catch(() => {});
     }
-    await cache?.put(url, response.clone()).catch(() => {});
   }
-  return new Uint8Array(await response.arrayBuffer());
+  let response;
+  try {
+    response = await fetch(url);
+  } catch (e) {
+    throw coded(`cannot load the embedder's weights from ${url}: ${e?.message ?? e}`, 'embedder_error');
+  }
+  if (!response.ok) {
+    throw coded(`cannot load the embedder's weights from ${url}: HTTP ${response.status}${HOSTING}`, 'embedder_error');
+  }
+  const type = response.headers.get('content-type') ?? '';
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  load(url, bytes, type);
+  await cache?.put(url, new Response(bytes, { headers: { 'content-type': 'application/octet-stream' } })).catch(() => {});
+}
+
+/** What to do when the weights are not where the package looks for them. */
+const HOSTING = `; serve ${MODEL_FILE} (in the package's pkg/) at that URL — a bundler that does not emit \`new URL(…, import.meta.url)\` assets needs it copied — or pass \`weights\` (a URL or the bytes) to Mnemo.open`;
+
+/** Gives `bytes` fetched from `url` to the engine, saying what was fetched instead when it refuses them. */
+function load(url, bytes, type) {
+  try {
+    Core.loadModel(bytes);
+  } catch (e) {
+    const got = /html/i.test(type) || /^\s*<(!doctype|html)/i.test(new TextDecoder().decode(bytes.subarray(0, 64)))
+      ? `an HTML page (${bytes.length} bytes), not the weights: the file was not deployed and the server answered with a page instead`
+      : `${bytes.length} bytes the engine refuses (${e?.message ?? e})`;
+    throw coded(`cannot load the embedder's weights from ${url}: it gave ${got}${HOSTING}`, 'embedder_error');
+  }
 }
 
 /** An `Error` with a machine-readable `code`, as the engine throws. */

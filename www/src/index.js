@@ -255,7 +255,20 @@ function hostOptions(options) {
   if (summarise !== undefined && typeof summarise !== 'function') {
     throw coded('invalid summarise: expected a function (texts) → summary', 'invalid_input');
   }
+  if (typeof rest.weights === 'string' || rest.weights instanceof URL) rest.weights = weightsUrl(rest.weights);
   return { rest, embed, extract, summarise, agent };
+}
+
+/**
+ * The weights' URL as an absolute string (what a worker can be sent): relative to the page, as
+ * a URL written in a page is; in a runtime without a page, it must be absolute.
+ */
+function weightsUrl(given) {
+  try {
+    return new URL(given, globalThis.document?.baseURI ?? globalThis.location?.href).href;
+  } catch {
+    throw coded(`invalid weights: ${JSON.stringify(String(given))} is not a URL (give an absolute one, or the bytes)`, 'invalid_input');
+  }
 }
 
 /** A Mnemo store. Every method returns a promise; arguments and results are plain objects. */

@@ -48,9 +48,10 @@ export interface OpenOptions {
    */
   agent?: string;
   /**
-   * Where the built-in embedder's weights come from: their bytes, or a URL (default:
-   * `mnemo-static-v1.bin` beside the package's WebAssembly; browsers keep it in the Cache API
-   * after the first download). The first store of a thread loads them; later ones reuse them.
+   * Where the built-in embedder's weights come from: their bytes, or a URL, relative to the page
+   * (default: `mnemo-static-v1.bin` beside the package's WebAssembly, which bundlers emit with
+   * the app; browsers keep it in the Cache API after the first download). The first store of a
+   * thread loads them; later ones reuse them.
    */
   weights?: Uint8Array | string | URL;
   extract?: Extractor;

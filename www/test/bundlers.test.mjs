@@ -1,0 +1,179 @@
+// The package as an app uses it: `npm pack` of www/, installed into a fresh app per bundler
+// (Vite, webpack 5, esbuild), built by that bundler, served the way an app is (unknown paths
+// answer the app's page, as `vite preview` and most hosts do), and opened in Chromium: an OPFS
+// store remembers, searches, and after a reload finds the memory again. A weights URL that
+// answers a page instead of the file is refused by name.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { cp, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { extname, join, normalize } from 'node:path';
+import { after, before, test } from 'node:test';
+
+import { browser, newProfile, root } from './helpers.mjs';
+
+/** The app: one page whose script opens a store and answers `run(step)`. */
+const PAGE = `<!doctype html>
+<html><head><meta charset="utf-8"><title>app</title></head>
+<body><script type="module" src="./main.js"></script></body></html>
+`;
+const MAIN = `import { Mnemo } from '@mnemo/memory';
+
+// One step of the check: write (and search), or only search after a reload.
+window.run = async (step) => {
+  const m = await Mnemo.open({ name: 'app', storage: 'opfs' });
+  try {
+    if (step === 'write') await m.remember({ entity_id: 'ana', content: 'I am allergic to penicillin.' });
+    const hits = await m.search({ entity_id: 'ana', query: 'what medicine should I avoid' });
+    return hits.map((h) => h.memory.content);
+  } finally {
+    await m.close();
+  }
+};
+// Opens a store with its weights at \`url\`: the error it gets, if any.
+window.weightsFrom = async (url) => {
+  try {
+    await (await Mnemo.open({ name: 'other', storage: 'memory', weights: url })).close();
+    return 'opened';
+  } catch (e) {
+    return \`\${e.code}: \${e.message}\`;
+  }
+};
+window.ready = true;
+`;
+
+let work;
+let tarball;
+before(async () => {
+  work = await mkdtemp(join(tmpdir(), 'mnemo-bundlers-'));
+  const out = execFileSync('npm', ['pack', '--silent', '--pack-destination', work, join(root, 'www')], { encoding: 'utf8' });
+  tarball = join(work, out.trim().split('\n').pop());
+});
+after(() => rm(work, { recursive: true, force: true }));
+
+/** A fresh app with the packed package installed from its tarball; its directory. */
+async function app(name) {
+  const dir = join(work, name);
+  await mkdir(dir, { recursive: true });
+  await writeFile(join(dir, 'package.json'), JSON.stringify({ name: `app-${name}`, private: true, type: 'module' }));
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--silent', tarball], { cwd: dir, stdio: 'inherit' });
+  await writeFile(join(dir, 'index.html'), PAGE);
+  await writeFile(join(dir, 'main.js'), MAIN);
+  return dir;
+}
+
+const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm' };
+
+/**
+ * Serves `dir` on loopback as an app host does: a path with no file answers the page. Two
+ * broken deployments besides: `/gone.bin` is missing (404), `/cut.bin` is the weights cut short.
+ */
+async function host(dir, weights) {
+  const page = await readFile(join(dir, 'index.html'));
+  const cut = (await readFile(join(dir, weights))).subarray(0, 100_000);
+  const server = createServer(async (req, res) => {
+    const path = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname));
+    if (path === '/gone.bin') return res.writeHead(404).end('no such file');
+    if (path === '/cut.bin') return res.writeHead(200).end(cut);
+    try {
+      if (path.includes('..')) throw new Error('outside');
+      const file = path === '/' ? 'index.html' : path;
+      const body = await readFile(join(dir, file));
+      res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' }).end(body);
+    } catch {
+      res.writeHead(200, { 'content-type': 'text/html' }).end(page);
+    }
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${server.address().port}/`, close: () => new Promise((r) => server.close(r)) };
+}
+
+/** Every file under `dir`, relative. */
+async function files(dir, prefix = '') {
+  const out = [];
+  for (const e of await readdir(dir, { withFileTypes: true })) {
+    const rel = join(prefix, e.name);
+    out.push(...(e.isDirectory() ? await files(join(dir, e.name), rel) : [rel]));
+  }
+  return out;
+}
+
+/** Opens the built app in Chromium: writes, searches, reloads and searches again. */
+async function check(dist, name) {
+  const built = await files(dist);
+  assert.ok(built.some((f) => f.endsWith('.wasm')), `${name} emitted the WebAssembly: ${built}`);
+  const weights = built.find((f) => f.endsWith('.bin'));
+  assert.ok(weights, `${name} emitted the weights: ${built}`);
+  const server = await host(dist, weights);
+  const profile = await newProfile();
+  const context = await browser(profile);
+  try {
+    const page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(server.url);
+    await page.waitForFunction(() => window.ready === true, null, { timeout: 60_000 });
+    const first = await page.evaluate(() => window.run('write'));
+    assert.equal(first[0], 'I am allergic to penicillin.', `${name}: ${JSON.stringify(first)}`);
+    await page.reload();
+    await page.waitForFunction(() => window.ready === true);
+    const again = await page.evaluate(() => window.run('read'));
+    assert.equal(again[0], 'I am allergic to penicillin.', `${name} after a reload: ${JSON.stringify(again)}`);
+    // Weights deployed wrong are refused by name: missing, a page in their place, cut short.
+    for (const [url, says] of [
+      ['/gone.bin', /HTTP 404/],
+      ['/nowhere/mnemo-static-v1.bin', /an HTML page/],
+      ['/cut.bin', /100000 bytes the engine refuses/],
+    ]) {
+      const error = await page.evaluate((u) => window.weightsFrom(u), url);
+      assert.match(error, /^embedder_error: cannot load the embedder's weights from http:\/\/127\.0\.0\.1:\d+\//, `${name} ${url}`);
+      assert.ok(error.includes(url) && says.test(error) && error.includes('pass `weights`'), `${name} ${url}: ${error}`);
+    }
+    assert.deepEqual(errors, [], name);
+  } finally {
+    await context.close();
+    await server.close();
+    await rm(profile, { recursive: true, force: true });
+  }
+}
+
+test('a fresh Vite app bundles the package and keeps memories in OPFS', async () => {
+  const dir = await app('vite');
+  const { build } = await import('vite');
+  await build({ root: dir, logLevel: 'warn', configFile: false, build: { outDir: join(dir, 'dist') } });
+  await check(join(dir, 'dist'), 'vite');
+});
+
+test('a fresh webpack 5 app bundles the package and keeps memories in OPFS', async () => {
+  const dir = await app('webpack');
+  const { default: webpack } = await import('webpack');
+  const stats = await new Promise((resolve, reject) =>
+    webpack(
+      { mode: 'production', context: dir, entry: './main.js', output: { path: join(dir, 'dist'), clean: true } },
+      (err, s) => (err ? reject(err) : resolve(s)),
+    ),
+  );
+  assert.ok(!stats.hasErrors(), stats.toString('errors-only'));
+  await writeFile(join(dir, 'dist/index.html'), PAGE);
+  await check(join(dir, 'dist'), 'webpack');
+});
+
+test('a fresh esbuild app bundles the package, with its assets copied as the README says', async () => {
+  const dir = await app('esbuild');
+  const esbuild = await import('esbuild');
+  const pkg = join(dir, 'node_modules/@mnemo/memory');
+  // esbuild does not emit `new URL(…, import.meta.url)` assets: the worker is a second entry
+  // point, and pkg/ is copied beside the bundle.
+  await esbuild.build({
+    absWorkingDir: dir,
+    entryPoints: { main: './main.js', worker: join(pkg, 'src/worker.js') },
+    bundle: true,
+    format: 'esm',
+    outdir: 'dist/src',
+    logLevel: 'warning',
+  });
+  await cp(join(pkg, 'pkg'), join(dir, 'dist/pkg'), { recursive: true });
+  await writeFile(join(dir, 'dist/index.html'), PAGE.replace('./main.js', './src/main.js'));
+  await check(join(dir, 'dist'), 'esbuild');
+});
