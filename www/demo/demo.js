@@ -1,7 +1,12 @@
-// The demo chat: every message goes through Mnemo's write path (dedup, importance, types),
-// the memory table shows what is stored, search shows why each memory matched, and the
-// heartbeat decides, at the interval it suggests, whether the agent should speak up (and
-// says why). It uses only the public package. URL options: ?storage=opfs|idb|memory, ?embedder=minilm, ?user=.
+// The demo chat: each message first recalls what Mnemo remembers about it (heartbeat_context:
+// the memories that match, and whether the agent has something to raise), which goes into the
+// prompt of the reply — from an OpenAI-compatible endpoint the user configures (Ollama,
+// llama.cpp, a provider; its key stays in this page), or, without one, a reply that shows what
+// was recalled. The page shows which memories reached the prompt and why, and the prompt
+// itself. Then the message goes through Mnemo's write path (dedup, importance, types); the
+// memory table shows what is stored, search shows why each memory matched, and the heartbeat
+// decides, at the interval it suggests, whether the agent should speak up (and says why). It
+// uses only the public package. URL options: ?storage=opfs|idb|memory, ?embedder=minilm, ?user=.
 import { Mnemo } from '../src/index.js';
 
 const params = new URLSearchParams(location.search);
@@ -112,6 +117,63 @@ function showHits(hits) {
   if (!hits.length) $('hits').append(el('li', { textContent: 'nothing relevant — I was never told that' }));
 }
 
+/** The chat endpoint the user configured (the key is never stored), or none. */
+const llm = { url: localStorage.getItem('mnemo-demo-llm-url') ?? '', model: localStorage.getItem('mnemo-demo-llm-model') ?? '', key: '' };
+
+function showLlm() {
+  $('llm-url').value = llm.url;
+  $('llm-model').value = llm.model;
+  $('llm-state').textContent = llm.url ? `${llm.model || 'default model'} at ${llm.url}` : 'none (replies show what was recalled)';
+}
+
+/** Whether a message asks rather than tells. */
+const asks = (text) => /\?\s*$/.test(text);
+
+/**
+ * What a recall knows that bears on a message: memories with their own evidence (words or
+ * meaning, not relevance lent by neighbouring messages), not the message itself, and not the
+ * user's earlier questions (they say what was asked, not what is so).
+ */
+function ownEvidence(hits, text) {
+  return hits.filter((h) => h.memory.content !== text && !asks(h.memory.content) && (h.why.text > 0.2 || h.why.vector >= 0.3));
+}
+
+/** The chat request for a reply: what is remembered, what the agent may raise, the conversation. */
+function prompt(recalled, report, conversation) {
+  const facts = recalled.map((h) => `- ${h.memory.content} (${h.memory.type.toLowerCase()}, remembered ${new Date(h.memory.created_at).toISOString().slice(0, 10)})`);
+  const raise = report.should_act && report.summary ? `\nSomething you may raise if it fits: ${report.summary.split('\n').filter(Boolean).slice(0, 2).join(' ')}` : '';
+  const system = [
+    'You are a helpful assistant with a long-term memory of this user, kept in their browser.',
+    facts.length ? `What you remember that bears on their message:\n${facts.join('\n')}` : 'You remember nothing that bears on their message.',
+    'Use what you remember when it helps, and say so; do not invent memories.',
+  ].join('\n') + raise;
+  const turns = conversation.map((m) => ({ role: m.role === 'user' ? 'user' : 'assistant', content: m.content }));
+  return { model: llm.model || undefined, messages: [{ role: 'system', content: system }, ...turns] };
+}
+
+/** The model's reply to `request`, from the configured endpoint. */
+async function complete(request) {
+  const res = await fetch(`${llm.url.replace(/\/+$/, '')}/chat/completions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(llm.key ? { authorization: `Bearer ${llm.key}` } : {}) },
+    body: JSON.stringify(request),
+  });
+  if (!res.ok) throw Object.assign(new Error(`${llm.url} answered HTTP ${res.status}: ${(await res.text()).slice(0, 200)}`), { code: 'llm_error' });
+  const body = await res.json();
+  const text = body?.choices?.[0]?.message?.content;
+  if (typeof text !== 'string') throw Object.assign(new Error(`${llm.url} answered no choices[0].message.content`), { code: 'llm_error' });
+  return text.trim();
+}
+
+/** Shows which memories went into the prompt, and why each was recalled. */
+function showPrompt(recalled, request) {
+  $('prompt-memories').replaceChildren(
+    ...recalled.map((h) => el('li', {}, h.memory.content, el('div', { className: 'why', textContent: explain(h) }))),
+  );
+  if (!recalled.length) $('prompt-memories').append(el('li', { textContent: 'no memory bears on this message' }));
+  $('prompt').textContent = JSON.stringify(request, null, 2);
+}
+
 const outcomeText = {
   created: () => 'Noted.',
   merged: (o) => `Noted — merged with something you told me before (similarity ${fmt(o.similarity)}).`,
@@ -170,6 +232,16 @@ async function main() {
   showMaintenance(await m.maintain());
   await refresh(m);
   $('beat').onclick = () => heartbeat(m).catch(fail);
+  showLlm();
+  $('llm-form').onsubmit = (ev) => {
+    ev.preventDefault();
+    llm.url = $('llm-url').value.trim();
+    llm.model = $('llm-model').value.trim();
+    llm.key = $('llm-key').value;
+    localStorage.setItem('mnemo-demo-llm-url', llm.url);
+    localStorage.setItem('mnemo-demo-llm-model', llm.model);
+    showLlm();
+  };
   $('consolidate').onclick = async () => {
     try {
       showMaintenance(await m.consolidate());
@@ -187,16 +259,29 @@ async function main() {
     say('user', text);
     try {
       await m.recordMessage({ entity_id: user, role: 'user', content: text, session_id: session });
-      // Recall before storing, so the reply shows what the new message brought back.
-      // Only memories with their own evidence (words or meaning), not relevance lent by
-      // neighbouring messages of the same conversation.
-      const related = (await m.search({ entity_id: user, query: text, limit: 3, min_score: 0.2 })).filter(
-        (h) => h.memory.content !== text && (h.why.text > 0.2 || h.why.vector > 0.35),
-      );
+      // Recall before storing, so the reply draws on what was known before this message:
+      // the memories that match it (only those with their own evidence, words or meaning,
+      // not relevance lent by neighbouring messages) and whether the agent has something to
+      // raise. A dry run: answering is not the agent speaking up by itself.
+      const context = await m.heartbeatContext({ entity_id: user, query: text, top_k: 5, dry_run: true, utc_offset_minutes: utcOffset });
+      const recalled = ownEvidence(context.relevant_memories, text).slice(0, 3);
+      const conversation = (await m.messages({ entity_id: user, limit: 12 })).reverse();
+      const request = prompt(recalled, context.report, conversation);
+      showPrompt(recalled, request);
       const report = await m.remember({ entity_id: user, content: text, session_id: session });
       const o = report.outcomes[0];
-      let reply = outcomeText[o.action](o);
-      if (related.length) reply += ` That reminds me: “${related[0].memory.content}”.`;
+      // Without a model: a question is answered with what was recalled; a statement is
+      // acknowledged with what the write path did, and what it brought back.
+      let reply;
+      if (llm.url) reply = await complete(request);
+      else if (asks(text)) {
+        reply = recalled.length
+          ? `From what you told me: ${recalled.map((h) => `“${h.memory.content}”`).join(' ')}`
+          : 'I do not remember anything about that — tell me, and I will keep it.';
+      } else {
+        reply = outcomeText[o.action](o);
+        if (recalled.length) reply += ` That reminds me: “${recalled[0].memory.content}”.`;
+      }
       say('agent', reply);
       await m.recordMessage({ entity_id: user, role: 'agent', content: reply, session_id: session });
       await refresh(m);

@@ -396,3 +396,96 @@ test('the demo chat stores, lists and explains memories (screenshot)', async () 
     await context.close();
   });
 });
+
+/**
+ * A loopback stand-in for an OpenAI-compatible chat endpoint (what Ollama or a provider
+ * serves): it keeps each request and answers with a reply that names what it was told.
+ */
+async function chatEndpoint() {
+  const { createServer } = await import('node:http');
+  const requests = [];
+  const server = createServer((req, res) => {
+    const cors = { 'access-control-allow-origin': '*', 'access-control-allow-headers': 'content-type, authorization' };
+    if (req.method === 'OPTIONS') return res.writeHead(204, cors).end();
+    if (req.url !== '/v1/chat/completions') return res.writeHead(404, cors).end('no such route');
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      const request = JSON.parse(body);
+      requests.push({ path: req.url, authorization: req.headers.authorization, request });
+      const system = request.messages[0].content;
+      const content = /penicillin/.test(system) ? 'Avoid penicillin: you told me you are allergic to it.' : 'I do not know yet.';
+      res.writeHead(200, { ...cors, 'content-type': 'application/json' });
+      res.end(JSON.stringify({ choices: [{ index: 0, message: { role: 'assistant', content } }] }));
+    });
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${server.address().port}/v1`, requests, close: () => new Promise((r) => server.close(r)) };
+}
+
+test('the demo answers from memory: what it recalled reaches the prompt and the reply (screenshot)', async () => {
+  const endpoint = await chatEndpoint();
+  try {
+    await withProfile(async (launch) => {
+      const context = await launch();
+      const p = await context.newPage();
+      p.on('pageerror', (e) => console.error('demo error:', e.message));
+      await p.setViewportSize({ width: 1400, height: 900 });
+      await p.goto(`${server.url}/www/demo/index.html?user=lee`);
+      await p.waitForFunction(() => window.mnemoDemoReady === true);
+      const send = async (text) => {
+        const n = await p.$$eval('#chat li.agent', (li) => li.length);
+        await p.fill('#message', text);
+        await p.click('#say button');
+        await p.waitForFunction((k) => document.querySelectorAll('#chat li.agent').length > k, n);
+        return p.$$eval('#chat li.agent', (li) => li.at(-1).textContent);
+      };
+      for (const fact of [
+        'I work as a nurse at the city hospital',
+        'My daughter Mia studies law at the University of Coimbra',
+        'I am allergic to penicillin',
+        'The tax return is due on the 30th of June',
+      ]) {
+        await send(fact);
+      }
+      // Without a model, the reply is what was recalled for the question.
+      const recalled = await send('what medicine should I avoid?');
+      assert.match(recalled, /^From what you told me: .*“I am allergic to penicillin”/, recalled);
+      assert.match(await p.textContent('#prompt-memories li'), /allergic to penicillin.*% relevant/s);
+      assert.match(await p.textContent('#prompt'), /allergic to penicillin/);
+      // With a model: the remembered fact is in the request it gets, and its answer is the reply.
+      await p.click('#llm summary');
+      await p.fill('#llm-url', endpoint.url);
+      await p.fill('#llm-model', 'test-model');
+      await p.fill('#llm-key', 'sk-test-key');
+      await p.click('#llm-form button');
+      assert.match(await p.textContent('#llm-state'), /test-model at http:\/\/127\.0\.0\.1/);
+      const answered = await send('which medicine is a problem for me?');
+      assert.equal(answered, 'Avoid penicillin: you told me you are allergic to it.');
+      const asked = endpoint.requests.at(-1);
+      assert.equal(asked.path, '/v1/chat/completions');
+      assert.equal(asked.authorization, 'Bearer sk-test-key');
+      assert.equal(asked.request.model, 'test-model');
+      assert.match(asked.request.messages[0].content, /- I am allergic to penicillin/);
+      assert.equal(asked.request.messages.at(-1).content, 'which medicine is a problem for me?');
+      // The key is not kept; the endpoint is.
+      const kept = await p.evaluate(() => JSON.stringify(localStorage));
+      assert.ok(!kept.includes('sk-test-key') && kept.includes(endpoint.url), kept);
+      // An endpoint that fails says so in the chat.
+      await p.fill('#llm-url', endpoint.url.replace('/v1', '/nope'));
+      await p.click('#llm-form button');
+      assert.match(await send('and what about aspirin?'), /^\(llm_error\) http:\/\/127\.0\.0\.1:\d+\/nope answered HTTP 404: no such route$/);
+      await p.fill('#llm-url', endpoint.url);
+      await p.click('#llm-form button');
+      await send('what medicine should I avoid?');
+      const { mkdir } = await import('node:fs/promises');
+      await mkdir(new URL('./out/', import.meta.url), { recursive: true });
+      const shot = new URL('./out/demo-chat.png', import.meta.url);
+      await p.screenshot({ path: shot.pathname, fullPage: true });
+      console.log(`demo chat screenshot: ${shot.pathname}`);
+      await context.close();
+    });
+  } finally {
+    await endpoint.close();
+  }
+});
