@@ -86,12 +86,19 @@ pub async fn remove(name: &str) -> Result<(), JsValue> {
     Ok(())
 }
 
+/// Files a new store's pool holds: the database, its rollback journal, and one spare (SQLite's
+/// temporary files are kept in memory). Each is an OPFS access handle the pool opens, one
+/// after another, whenever the store is opened: the library's default of six made opening
+/// slower for files never used.
+const POOL_FILES: usize = 3;
+
 /// The OPFS pool of store `name`: one directory and VFS per store, so two stores in one page
 /// never share OPFS handles.
 async fn pool(name: &str) -> Result<OpfsSAHPoolUtil, JsValue> {
     let cfg = OpfsSAHPoolCfgBuilder::new()
         .vfs_name(&vfs_name(name))
         .directory(&format!(".mnemo/{name}"))
+        .initial_capacity(POOL_FILES)
         .build();
     install::<WasmOsCallback>(&cfg, false).await.map_err(|e| {
         coded(

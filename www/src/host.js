@@ -51,8 +51,10 @@ export function loadModel(source) {
     return Promise.reject(coded('invalid weights: expected a Uint8Array or a URL', 'invalid_input'));
   }
   model ??= (async () => {
-    await loadWasm();
-    if (source instanceof Uint8Array) return Core.loadModel(source);
+    if (source instanceof Uint8Array) {
+      await loadWasm();
+      return Core.loadModel(source);
+    }
     await fetchModel(source === undefined ? defaultWeights() : new URL(source));
   })();
   // A failed load is not kept: the next store may try again (the network may be back).
@@ -61,21 +63,35 @@ export function loadModel(source) {
 }
 
 /**
- * Loads the weights at `url` into the engine. Browsers keep a download the engine accepted in
- * the Cache API (never a page a server answered in its place); a kept copy the engine refuses
- * is dropped and fetched again.
+ * Loads the weights at `url` into the engine, reading them while the WebAssembly compiles.
+ * Browsers keep a download the engine accepted in the Cache API (never a page a server
+ * answered in its place); a kept copy the engine refuses is dropped and fetched again.
  */
 async function fetchModel(url) {
-  if (url.protocol === 'file:') return load(url, new Uint8Array(await readFileUrl(url)), '');
+  if (url.protocol === 'file:') {
+    const [bytes] = await Promise.all([readFileUrl(url), loadWasm()]);
+    return load(url, new Uint8Array(bytes), '');
+  }
   const cache = await globalThis.caches?.open(MODEL_CACHE).catch(() => undefined);
-  const kept = await cache?.match(url);
-  if (kept) {
+  const read = async () => {
+    const kept = await cache?.match(url);
+    return kept ? { kept: true, bytes: new Uint8Array(await kept.arrayBuffer()), type: '' } : download(url);
+  };
+  let [got] = await Promise.all([read(), loadWasm()]);
+  if (got.kept) {
     try {
-      return Core.loadModel(new Uint8Array(await kept.arrayBuffer()));
+      return Core.loadModel(got.bytes);
     } catch {
       await cache.delete(url).catch(() => {});
+      got = await download(url);
     }
   }
+  load(url, got.bytes, got.type);
+  await cache?.put(url, new Response(got.bytes, { headers: { 'content-type': 'application/octet-stream' } })).catch(() => {});
+}
+
+/** The bytes at `url` from the network, and the type the server gave them. */
+async function download(url) {
   let response;
   try {
     response = await fetch(url);
@@ -85,10 +101,7 @@ async function fetchModel(url) {
   if (!response.ok) {
     throw coded(`cannot load the embedder's weights from ${url}: HTTP ${response.status}${HOSTING}`, 'embedder_error');
   }
-  const type = response.headers.get('content-type') ?? '';
-  const bytes = new Uint8Array(await response.arrayBuffer());
-  load(url, bytes, type);
-  await cache?.put(url, new Response(bytes, { headers: { 'content-type': 'application/octet-stream' } })).catch(() => {});
+  return { kept: false, bytes: new Uint8Array(await response.arrayBuffer()), type: response.headers.get('content-type') ?? '' };
 }
 
 /** What to do when the weights are not where the package looks for them. */
@@ -244,9 +257,9 @@ function restoreOver(name) {
  * image), a memory store of it, or a new persistent store `name` made from it.
  */
 export async function openStore({ bytes, weights, ...options } = {}) {
-  await loadWasm();
-  // Stores of the host's own vectors need no weights.
-  if (!options.embedding) await loadModel(weights);
+  // Stores of the host's own vectors need no weights; the weights are read while the
+  // WebAssembly compiles.
+  await Promise.all([loadWasm(), options.embedding ? undefined : loadModel(weights)]);
   const name = options.name ?? 'mnemo';
   const storage = options.storage ?? 'memory';
   if (!STORAGES.includes(storage)) {

@@ -59,21 +59,27 @@ const TYPES = {
   '.png': 'image/png',
 };
 
-/** Serves the repository read-only on 127.0.0.1 (a secure origin, as OPFS needs). */
-export async function serve(port = 0) {
+/**
+ * Serves the repository read-only on 127.0.0.1 (a secure origin, as OPFS needs): uncached, or
+ * with `cache` as an app's host serves its built files (cacheable for an hour). `sent` counts
+ * the response bytes written.
+ */
+export async function serve(port = 0, { cache = false } = {}) {
+  const sent = { bytes: 0 };
   const server = createServer(async (req, res) => {
     const path = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname));
     if (path.includes('..')) return res.writeHead(400).end();
     try {
       const body = await readFile(join(root, path));
-      res.writeHead(200, { 'content-type': TYPES[extname(path)] ?? 'application/octet-stream', 'cache-control': 'no-store' });
+      res.writeHead(200, { 'content-type': TYPES[extname(path)] ?? 'application/octet-stream', 'cache-control': cache ? 'max-age=3600' : 'no-store' });
+      sent.bytes += body.length;
       res.end(body);
     } catch {
       res.writeHead(404).end('not found');
     }
   });
   await new Promise((r) => server.listen(port, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((r) => server.close(r)) };
+  return { url: `http://127.0.0.1:${server.address().port}`, sent, close: () => new Promise((r) => server.close(r)) };
 }
 
 /** Flags Debian's Chromium needs to run headless in a container (no sandbox, no GPU). */
