@@ -307,6 +307,10 @@ const CLASS_HEAD: &str = r#"export declare class Mnemo {
   call(method: string, args?: object): Promise<unknown>;
   /** The whole store as a SQLite image. */
   exportBytes(): Promise<Uint8Array>;
+  /** Where the store is kept: the storage asked for, or the one it fell back to. */
+  readonly storage: 'memory' | 'opfs' | 'idb';
+  /** Why the store is not kept where asked (OPFS unavailable); undefined when it is. */
+  readonly fallback: StorageFallback | undefined;
   /** Moves the clock of a store opened with a fixed `now`. */
   setNow(ms: Millis): Promise<void>;
   /** Writes what is pending, closes the store and stops its worker. */
@@ -324,7 +328,7 @@ pub fn generate(schema: &Value) -> Bindings {
     // Declarations.
     let mut d = String::from(HEADER);
     d += "// Field names are the engine's snake_case JSON, the same on every surface (JS, HTTP, CLI).\n\n";
-    d += "import type { Millis, OpenOptions, Vector } from './package';\n";
+    d += "import type { Millis, OpenOptions, StorageFallback, Vector } from './package';\n";
     d += "export * from './package';\n\n";
     for (name, def) in defs.as_object().into_iter().flatten() {
         definition(&mut d, name, def);

@@ -162,17 +162,18 @@ export function toJson(args, field = 'args') {
 
 /**
  * Holds the Web Lock named after a store for as long as this thread lives, so a second tab
- * gets a clear error instead of a second connection. Resolves to false when another holds it.
+ * gets a clear error instead of a second connection. Resolves to a function that lets it go
+ * (when the store could not be opened after all), or to null when another holds it.
  */
 function takeLock(name) {
   const locks = globalThis.navigator?.locks;
-  if (!locks) return Promise.resolve(true);
+  if (!locks) return Promise.resolve(() => {});
   return new Promise((resolve, reject) => {
     locks
       .request(`mnemo:${name}`, { ifAvailable: true }, (lock) => {
-        resolve(lock !== null);
-        // Keep the lock until the thread ends (a closed store's worker is terminated).
-        return lock ? new Promise(() => {}) : undefined;
+        if (!lock) return resolve(null);
+        // Kept until the thread ends (a closed store's worker is terminated), or let go.
+        return new Promise((release) => resolve(release));
       })
       .catch(reject);
   });
@@ -240,8 +241,17 @@ export class Store {
       await this.#save(core);
       this.#core = undefined;
       core.free();
+      this.#release();
     });
   }
+
+  /** Lets go of the store's lock when it closes (a thread may open it again). */
+  holds(release) {
+    this.#release = release;
+    return this;
+  }
+
+  #release = () => {};
 }
 
 /** The error of a restore onto a name that already holds a store (nothing is overwritten). */
@@ -268,13 +278,24 @@ export async function openStore({ bytes, weights, ...options } = {}) {
       'unknown_value',
     );
   }
-  if (storage !== 'memory' && !(await takeLock(name))) {
+  const release = storage === 'memory' ? () => {} : await takeLock(name);
+  if (!release) {
     throw coded(
       `store ${JSON.stringify(name)} is open in another tab or worker, and a store has one ` +
         `owner at a time: close it there (or use that tab), then open it again here`,
       'store_locked',
     );
   }
+  try {
+    return (await openLocked(name, storage, bytes, options)).holds(release);
+  } catch (e) {
+    release();
+    throw e;
+  }
+}
+
+/** Opens store `name` on `storage`, its lock held. */
+async function openLocked(name, storage, bytes, options) {
   if (bytes !== undefined && !(bytes instanceof Uint8Array)) {
     throw coded('invalid bytes: expected a Uint8Array', 'invalid_input');
   }

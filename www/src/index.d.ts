@@ -2,7 +2,7 @@
 // `cargo run -p mnemo-wasm --example bindings`; do not edit.
 // Field names are the engine's snake_case JSON, the same on every surface (JS, HTTP, CLI).
 
-import type { Millis, OpenOptions, Vector } from './package';
+import type { Millis, OpenOptions, StorageFallback, Vector } from './package';
 export * from './package';
 
 /** Arguments of `remember`: a piece of conversation, or what a host extractor found in it. */
@@ -1865,6 +1865,10 @@ export declare class Mnemo {
   call(method: string, args?: object): Promise<unknown>;
   /** The whole store as a SQLite image. */
   exportBytes(): Promise<Uint8Array>;
+  /** Where the store is kept: the storage asked for, or the one it fell back to. */
+  readonly storage: 'memory' | 'opfs' | 'idb';
+  /** Why the store is not kept where asked (OPFS unavailable); undefined when it is. */
+  readonly fallback: StorageFallback | undefined;
   /** Moves the clock of a store opened with a fixed `now`. */
   setNow(ms: Millis): Promise<void>;
   /** Writes what is pending, closes the store and stops its worker. */

@@ -279,13 +279,25 @@ export class Mnemo {
   #summarise;
   #agent;
   #llmInstructions;
+  #kept;
 
-  constructor(transport, { embed, extract, summarise, agent }) {
+  constructor(transport, { embed, extract, summarise, agent }, kept) {
     this.#t = transport;
     this.#embed = embed;
     this.#extract = extract;
     this.#summarise = summarise;
     this.#agent = agent;
+    this.#kept = kept;
+  }
+
+  /** Where the store is kept: the storage asked for, or the one it fell back to. */
+  get storage() {
+    return this.#kept.storage;
+  }
+
+  /** Why the store is not kept where asked (OPFS unavailable): `{from, to, reason}`, or undefined. */
+  get fallback() {
+    return this.#kept.fallback;
   }
 
   /**
@@ -297,7 +309,22 @@ export class Mnemo {
    */
   static async open(options = {}) {
     const { rest, ...host } = hostOptions(options);
-    return new Mnemo(await connect(rest, undefined), host);
+    const { fallback = true, ...open } = rest;
+    const storage = open.storage ?? 'memory';
+    try {
+      return new Mnemo(await connect(open, undefined), host, { storage });
+    } catch (e) {
+      // Where OPFS cannot be used (a browser without sync access handles, Firefox's private
+      // mode, no dedicated worker), the store is kept in IndexedDB, else in memory, and says so.
+      if (!(fallback && storage === 'opfs' && e.code === 'storage_unavailable')) throw e;
+      const to = typeof indexedDB !== 'undefined' ? 'idb' : 'memory';
+      const kept = { storage: to, fallback: { from: 'opfs', to, reason: e.message } };
+      console.warn(
+        `mnemo: OPFS is not available here, so store ${JSON.stringify(open.name ?? 'mnemo')} is kept in ` +
+          `${to === 'idb' ? 'IndexedDB' : 'memory only (gone after a reload)'} (${e.message})`,
+      );
+      return new Mnemo(await connect({ ...open, storage: to }, undefined), host, kept);
+    }
   }
 
   /**
@@ -308,7 +335,8 @@ export class Mnemo {
   static async fromBytes(bytes, options = {}) {
     if (!(bytes instanceof Uint8Array)) throw coded('invalid bytes: expected a Uint8Array', 'invalid_input');
     const { rest, ...host } = hostOptions(options);
-    return new Mnemo(await connect({ storage: 'memory', ...rest }, bytes), host);
+    const { fallback, ...open } = rest;
+    return new Mnemo(await connect({ storage: 'memory', ...open }, bytes), host, { storage: open.storage ?? 'memory' });
   }
 
   /** Embeds `texts` with the host embedder, checking what it returns. */

@@ -66,6 +66,21 @@ export interface OpenOptions {
   worker?: boolean;
   /** Be served through another tab holding the store (default), or refuse with `store_locked`. */
   share?: boolean;
+  /**
+   * Where OPFS is unavailable, keep an `opfs` store in IndexedDB (else in memory) and say so in
+   * `fallback` (default), or refuse with `storage_unavailable`.
+   */
+  fallback?: boolean;
+}
+
+/** Why a store is not kept where it was asked to be. */
+export interface StorageFallback {
+  /** The storage asked for. */
+  from: 'opfs';
+  /** Where the store is kept instead. */
+  to: 'idb' | 'memory';
+  /** Why the storage asked for could not be used. */
+  reason: string;
 }
 
 /** Errors carry the engine's message and a stable machine-readable code. */

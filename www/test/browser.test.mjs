@@ -489,3 +489,51 @@ test('the demo answers from memory: what it recalled reaches the prompt and the 
     await endpoint.close();
   }
 });
+
+test('where OPFS cannot be used, an opfs store is kept in IndexedDB and says so', async () => {
+  await withProfile(async (launch) => {
+    const context = await launch();
+    const p = await page(context);
+    const warned = [];
+    p.on('console', (m) => m.type() === 'warning' && warned.push(m.text()));
+    // In the page's own thread (no dedicated worker) OPFS's sync access handles do not exist.
+    const first = await p.evaluate(() =>
+      attempt(async () => {
+        const m = await Mnemo.open({ name: 'nowhere', storage: 'opfs', worker: false });
+        await m.remember({ entity_id: 'ana', content: 'I am allergic to penicillin.' });
+        const out = { storage: m.storage, fallback: m.fallback };
+        await m.close();
+        return out;
+      }),
+    );
+    assert.equal(first.ok?.storage, 'idb', JSON.stringify(first));
+    assert.deepEqual([first.ok.fallback.from, first.ok.fallback.to], ['opfs', 'idb']);
+    assert.match(first.ok.fallback.reason, /OPFS/);
+    assert.ok(warned.some((w) => /OPFS is not available here, so store "nowhere" is kept in IndexedDB/.test(w)), warned.join('\n'));
+    // A reload finds the memory where it was kept.
+    await p.reload();
+    await p.waitForFunction(() => window.ready === true);
+    const again = await p.evaluate(() =>
+      attempt(async () => {
+        const m = await Mnemo.open({ name: 'nowhere', storage: 'opfs', worker: false });
+        const hits = await m.search({ entity_id: 'ana', query: 'penicillin' });
+        await m.close();
+        return hits.map((h) => h.memory.content);
+      }),
+    );
+    assert.deepEqual(again.ok, ['I am allergic to penicillin.'], JSON.stringify(again));
+    // Asked not to fall back, it refuses; a store in OPFS says it is kept there.
+    const strict = await p.evaluate(() => attempt(() => Mnemo.open({ name: 'strict', storage: 'opfs', worker: false, fallback: false })));
+    assert.equal(strict.error?.code, 'storage_unavailable', JSON.stringify(strict));
+    const inOpfs = await p.evaluate(() =>
+      attempt(async () => {
+        const m = await Mnemo.open({ name: 'fine', storage: 'opfs' });
+        const out = [m.storage, m.fallback ?? null];
+        await m.close();
+        return out;
+      }),
+    );
+    assert.deepEqual(inOpfs.ok, ['opfs', null]);
+    await context.close();
+  });
+});
