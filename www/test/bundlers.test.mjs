@@ -8,7 +8,8 @@ import { execFileSync } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
-import { extname, join, normalize } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, extname, join, normalize } from 'node:path';
 import { after, before, test } from 'node:test';
 
 import { browser, newProfile, root } from './helpers.mjs';
@@ -162,7 +163,11 @@ test('a fresh webpack 5 app bundles the package and keeps memories in OPFS', asy
 test('a fresh esbuild app bundles the package, with its assets copied as the README says', async () => {
   const dir = await app('esbuild');
   const esbuild = await import('esbuild');
-  const pkg = join(dir, 'node_modules/@mnemo/memory');
+  // The package's files, found as a build script finds them (its exports name pkg/ and the
+  // schema).
+  const resolve = createRequire(join(dir, 'package.json')).resolve;
+  const pkg = dirname(dirname(resolve('@mnemo/memory/pkg/mnemo-static-v1.bin')));
+  assert.ok(JSON.parse(await readFile(resolve('@mnemo/memory/schema.json'), 'utf8')).calls.length > 40);
   // esbuild does not emit `new URL(…, import.meta.url)` assets: the worker is a second entry
   // point, and pkg/ is copied beside the bundle.
   await esbuild.build({
