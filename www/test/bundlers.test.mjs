@@ -1,5 +1,5 @@
 // The package as an app uses it: `npm pack` of www/, installed into a fresh app per bundler
-// (Vite, webpack 5, esbuild), built by that bundler, served the way an app is (unknown paths
+// (Vite, webpack 5, esbuild, and a Next.js client component), built by that bundler, served the way an app is (unknown paths
 // answer the app's page, as `vite preview` and most hosts do), and opened in Chromium: an OPFS
 // store remembers, searches, and after a reload finds the memory again. A weights URL that
 // answers a page instead of the file is refused by name.
@@ -53,9 +53,13 @@ before(async () => {
 });
 after(() => rm(work, { recursive: true, force: true }));
 
-/** A fresh app with the packed package installed from its tarball; its directory. */
-async function app(name) {
-  const dir = join(work, name);
+/**
+ * A fresh app with the packed package installed from its tarball; its directory (under `under`,
+ * by default a temporary one).
+ */
+async function app(name, under = work) {
+  const dir = join(under, name);
+  await rm(dir, { recursive: true, force: true });
   await mkdir(dir, { recursive: true });
   await writeFile(join(dir, 'package.json'), JSON.stringify({ name: `app-${name}`, private: true, type: 'module' }));
   execFileSync('npm', ['install', '--no-audit', '--no-fund', '--silent', tarball], { cwd: dir, stdio: 'inherit' });
@@ -158,6 +162,59 @@ test('a fresh webpack 5 app bundles the package and keeps memories in OPFS', asy
   assert.ok(!stats.hasErrors(), stats.toString('errors-only'));
   await writeFile(join(dir, 'dist/index.html'), PAGE);
   await check(join(dir, 'dist'), 'webpack');
+});
+
+/** The Next.js app: a client component that opens the store once the page is in the browser. */
+const NEXT_PAGE = `'use client';
+import { useEffect } from 'react';
+
+export default function Page() {
+  useEffect(() => {
+    window.run = async (step) => {
+      const { Mnemo } = await import('@mnemo/memory');
+      const m = await Mnemo.open({ name: 'app', storage: 'opfs' });
+      try {
+        if (step === 'write') await m.remember({ entity_id: 'ana', content: 'I am allergic to penicillin.' });
+        const hits = await m.search({ entity_id: 'ana', query: 'what medicine should I avoid' });
+        return hits.map((h) => h.memory.content);
+      } finally {
+        await m.close();
+      }
+    };
+    window.weightsFrom = async (url) => {
+      const { Mnemo } = await import('@mnemo/memory');
+      try {
+        await (await Mnemo.open({ name: 'other', storage: 'memory', weights: url })).close();
+        return 'opened';
+      } catch (e) {
+        return \`\${e.code}: \${e.message}\`;
+      }
+    };
+    window.ready = true;
+  }, []);
+  return <p>app</p>;
+}
+`;
+
+test('a fresh Next.js app bundles the package in a client component and keeps memories in OPFS', async () => {
+  // Inside the repository, so Next.js and React resolve from its node_modules (Turbopack
+  // compiles nothing outside the workspace root, a symlinked package included).
+  const dir = await app('next', join(root, 'www/test/out/bundlers'));
+  await mkdir(join(dir, 'app'), { recursive: true });
+  const config = { output: 'export', turbopack: { root } };
+  await writeFile(join(dir, 'next.config.mjs'), `export default ${JSON.stringify(config)};\n`);
+  await writeFile(join(dir, 'app/layout.js'), 'export default function Layout({ children }) {\n  return <html><body>{children}</body></html>;\n}\n');
+  await writeFile(join(dir, 'app/page.js'), NEXT_PAGE);
+  execFileSync(join(root, 'node_modules/.bin/next'), ['build'], {
+    cwd: dir,
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  try {
+    await check(join(dir, 'out'), 'next');
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 });
 
 test('a fresh esbuild app bundles the package, with its assets copied as the README says', async () => {
