@@ -129,9 +129,14 @@ const STORAGES = ['memory', 'opfs', 'idb'];
 /** Fields that hold vectors, as the engine's call declarations name them. */
 const VECTOR_FIELDS = new Set(CALLS.flatMap((c) => c.embeds.map((e) => e.vector)));
 
-/** Finds the NaN or infinity JSON would have turned into null, and names it. */
+/**
+ * Finds the NaN or infinity JSON would have turned into null, and names it. A list's elements
+ * are looked at in a plain loop, its path written only for the one refused (a vector is
+ * hundreds of numbers, a seed thousands of vectors).
+ */
 function rejectNonFinite(value, path, key) {
-  if (typeof value === 'number' && !Number.isFinite(value)) {
+  if (typeof value === 'number') {
+    if (Number.isFinite(value)) return;
     const element = path.match(/\[(\d+)\]$/);
     if (element && VECTOR_FIELDS.has(key)) {
       throw coded(`vector element ${element[1]} is ${value}; vectors must be finite`, 'non_finite_vector');
@@ -139,18 +144,43 @@ function rejectNonFinite(value, path, key) {
     throw coded(`invalid ${path}: ${value} is not a finite number`, 'invalid_input');
   }
   if (Array.isArray(value) || ArrayBuffer.isView(value)) {
-    Array.from(value).forEach((v, i) => rejectNonFinite(v, `${path}[${i}]`, key));
-  }
-  else if (value && typeof value === 'object') {
+    for (let i = 0; i < value.length; i++) {
+      const v = value[i];
+      if ((typeof v === 'number' && !Number.isFinite(v)) || (v && typeof v === 'object')) rejectNonFinite(v, `${path}[${i}]`, key);
+    }
+  } else if (value && typeof value === 'object') {
     for (const [k, v] of Object.entries(value)) rejectNonFinite(v, path === 'args' && !k ? path : `${path}.${k}`, k);
   }
 }
+
+/** Whether `value` holds a typed array anywhere (lists of numbers are looked through quickly). */
+function hasTypedArray(value) {
+  if (ArrayBuffer.isView(value)) return true;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const v = value[i];
+      if (v && typeof v === 'object' && hasTypedArray(v)) return true;
+    }
+    return false;
+  }
+  if (value && typeof value === 'object') {
+    for (const k in value) {
+      const v = value[k];
+      if (v && typeof v === 'object' && hasTypedArray(v)) return true;
+    }
+  }
+  return false;
+}
+
+/** Writes typed arrays as arrays; called only when there are some (a replacer sees every value). */
+const typedAsArrays = (_, v) => (ArrayBuffer.isView(v) ? Array.from(v) : v);
 
 /** The JSON text the engine parses: plain data (typed arrays as arrays), finite numbers. */
 export function toJson(args, field = 'args') {
   let text;
   try {
-    text = JSON.stringify(args ?? {}, (_, v) => (ArrayBuffer.isView(v) ? Array.from(v) : v));
+    const value = args ?? {};
+    text = hasTypedArray(value) ? JSON.stringify(value, typedAsArrays) : JSON.stringify(value);
   } catch (e) {
     throw coded(`invalid ${field}: ${e.message}`, 'invalid_input');
   }

@@ -216,7 +216,12 @@ async function connect(options, bytes) {
  */
 function plain(value) {
   if (ArrayBuffer.isView(value)) return Array.from(value);
-  if (Array.isArray(value)) return value.map(plain);
+  if (Array.isArray(value)) {
+    // A list of numbers (a vector) is copied as it is; only objects inside are made plain.
+    const copy = value.slice();
+    for (let i = 0; i < copy.length; i++) if (copy[i] && typeof copy[i] === 'object') copy[i] = plain(copy[i]);
+    return copy;
+  }
   if (value && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v)]));
   }
