@@ -1,5 +1,7 @@
-// Builds the browser/edge package's WebAssembly: cargo (release, wasm32-unknown-unknown) →
-// wasm-bindgen --target web → wasm-opt -Oz (npm `binaryen`). Output: www/pkg/.
+// Builds the engine's WebAssembly for JS hosts: cargo (release, wasm32-unknown-unknown) →
+// wasm-bindgen --target web → wasm-opt -Oz (npm `binaryen`), twice: the browser package's
+// module (www/pkg/, held to a size ceiling) and the Cloudflare Worker's, with Mnemo's HTTP API
+// (cloudflare/pkg/).
 //
 // wasm-bindgen-cli must match the `wasm-bindgen` crate version pinned in wasm/Cargo.toml; it
 // is found through $WASM_BINDGEN, ~/.cache/mnemo/wasm-bindgen-<version>/bin, or PATH, and
@@ -56,46 +58,63 @@ function nativeSqliteSource() {
 }
 
 const targetDir = process.env.CARGO_TARGET_DIR ?? join(root, 'target');
-run('cargo', ['build', '-p', 'mnemo-wasm', '--target', 'wasm32-unknown-unknown', '--profile', 'wasm'], {
-  SQLITE_WASM_RS_SOURCE_DIR: nativeSqliteSource(),
-});
-const wasm = join(targetDir, 'wasm32-unknown-unknown/wasm/mnemo_wasm.wasm');
+const wasmBindgen = findWasmBindgen() ?? installWasmBindgen();
 
-const out = join(root, 'www/pkg');
-rmSync(out, { recursive: true, force: true });
-mkdirSync(out, { recursive: true });
-run(findWasmBindgen() ?? installWasmBindgen(), ['--target', 'web', '--out-dir', out, '--no-typescript', wasm]);
+/** The engine module's ceiling, gzip: the browser package's checked size (see docs/BENCHMARKS.md). */
+const CEILING_KIB = 1000;
 
-const bg = join(out, 'mnemo_wasm_bg.wasm');
-run(join(root, 'node_modules/.bin/wasm-opt'), [
-  '-Oz',
-  '--enable-simd',
-  '--enable-bulk-memory',
-  '--enable-nontrapping-float-to-int',
-  '--enable-sign-ext',
-  '--enable-mutable-globals',
-  '--enable-multivalue',
-  '--enable-reference-types',
-  bg,
-  '-o',
-  bg,
-]);
-
-// The default embedder's weights travel beside the module (fetched once, kept in the Cache
-// API), so the module stays small.
-copyFileSync(join(root, 'core/assets/mnemo-static-v1.bin'), join(out, 'mnemo-static-v1.bin'));
-
-const bytes = readFileSync(bg);
-// A C symbol nothing defines (say, a SQLite function a SQLITE_OMIT_ flag removed but the
-// amalgamation's parser still calls) links as an import from "env", and the module would
-// then fail to load in every browser: stop here instead.
-const undefinedSymbols = WebAssembly.Module.imports(await WebAssembly.compile(bytes))
-  .filter((i) => i.module === 'env')
-  .map((i) => i.name);
-if (undefinedSymbols.length) {
-  throw new Error(`the module needs symbols nothing defines: ${undefinedSymbols.join(', ')}`);
+/**
+ * Builds one module: cargo with `features` → wasm-bindgen → wasm-opt -Oz into `dir`, with the
+ * default embedder's weights beside it; checks that every symbol is defined; its gzip size.
+ */
+async function build(dir, features) {
+  run('cargo', ['build', '-p', 'mnemo-wasm', '--target', 'wasm32-unknown-unknown', '--profile', 'wasm', ...features], {
+    SQLITE_WASM_RS_SOURCE_DIR: nativeSqliteSource(),
+  });
+  const wasm = join(targetDir, 'wasm32-unknown-unknown/wasm/mnemo_wasm.wasm');
+  const out = join(root, dir);
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(out, { recursive: true });
+  run(wasmBindgen, ['--target', 'web', '--out-dir', out, '--no-typescript', wasm]);
+  const bg = join(out, 'mnemo_wasm_bg.wasm');
+  run(join(root, 'node_modules/.bin/wasm-opt'), [
+    '-Oz',
+    '--enable-simd',
+    '--enable-bulk-memory',
+    '--enable-nontrapping-float-to-int',
+    '--enable-sign-ext',
+    '--enable-mutable-globals',
+    '--enable-multivalue',
+    '--enable-reference-types',
+    bg,
+    '-o',
+    bg,
+  ]);
+  // The default embedder's weights travel beside the module (fetched once, kept in the Cache
+  // API), so the module stays small.
+  copyFileSync(join(root, 'core/assets/mnemo-static-v1.bin'), join(out, 'mnemo-static-v1.bin'));
+  const bytes = readFileSync(bg);
+  // A C symbol nothing defines (say, a SQLite function a SQLITE_OMIT_ flag removed but the
+  // amalgamation's parser still calls) links as an import from "env", and the module would
+  // then fail to load in every browser: stop here instead.
+  const undefinedSymbols = WebAssembly.Module.imports(await WebAssembly.compile(bytes))
+    .filter((i) => i.module === 'env')
+    .map((i) => i.name);
+  if (undefinedSymbols.length) {
+    throw new Error(`the module needs symbols nothing defines: ${undefinedSymbols.join(', ')}`);
+  }
+  const gzip = gzipSync(bytes, { level: 9 }).length / 1024;
+  console.log(`${dir}/mnemo_wasm_bg.wasm: ${(statSync(bg).size / 1024).toFixed(0)} KiB raw, ${gzip.toFixed(0)} KiB gzip`);
+  return gzip;
 }
-console.log(
-  `www/pkg/mnemo_wasm_bg.wasm: ${(statSync(bg).size / 1024).toFixed(0)} KiB raw, ` +
-    `${(gzipSync(bytes, { level: 9 }).length / 1024).toFixed(0)} KiB gzip`,
-);
+
+// The browser package's module (www/pkg/), held to its ceiling.
+const browser = await build('www/pkg', []);
+if (browser > CEILING_KIB) {
+  throw new Error(
+    `www/pkg/mnemo_wasm_bg.wasm is ${browser.toFixed(1)} KiB gzip, above its ceiling of ${CEILING_KIB} KiB: ` +
+      'find what grew (docs/BENCHMARKS.md says what each part costs) before raising it',
+  );
+}
+// The Cloudflare Worker's module (cloudflare/pkg/): the same engine with Mnemo's HTTP API.
+await build('cloudflare/pkg', ['--features', 'http']);

@@ -9,10 +9,10 @@
 // through `Mnemo.http*`), the same as `mnemo serve`'s, so both servers answer alike.
 
 import { DurableObject } from 'cloudflare:workers';
-import wasm from '../../www/pkg/mnemo_wasm_bg.wasm';
-import weights from '../../www/pkg/mnemo-static-v1.bin';
+import wasm from '../pkg/mnemo_wasm_bg.wasm';
+import weights from '../pkg/mnemo-static-v1.bin';
 import schema from '../../www/src/schema.json';
-import { initSync, Mnemo } from '../../www/pkg/mnemo_wasm.js';
+import { initSync, Mnemo } from '../pkg/mnemo_wasm.js';
 
 /**
  * Headers for tests (honoured only when the MNEMO_TEST_HOOKS variable is "1"): the options a

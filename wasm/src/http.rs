@@ -2,14 +2,31 @@
 //! Objects): every answer and every decision is `mnemo-http`'s; these only convert. A reply
 //! crosses as `{status, body}` (a JSON body).
 
+use std::cell::RefCell;
+
 use js_sys::{Function, Object, Reflect};
-use mnemo_http::{Gate, Outcome, Reply, Request, OWNER_HEADER};
+use mnemo_http::{Api, Gate, Outcome, Reply, Request, OWNER_HEADER};
 use wasm_bindgen::prelude::*;
 
-use crate::mnemo::{Mnemo, API};
+use crate::interop::coded;
+use crate::mnemo::Mnemo;
+
+thread_local! {
+    /// The HTTP API of the call schema `loadSchema` was given.
+    static API: RefCell<Option<Api>> = const { RefCell::new(None) };
+}
 
 #[wasm_bindgen]
 impl Mnemo {
+    /// Hands over the engine's call schema (`schema.json`, shipped in the package), which
+    /// `http` reads each route's argument types from. Checked here.
+    #[wasm_bindgen(js_name = loadSchema)]
+    pub fn load_schema(text: &str) -> Result<(), JsValue> {
+        let api = Api::from_text(text).map_err(|why| coded(&why, "invalid_input"))?;
+        API.with(|a| *a.borrow_mut() = Some(api));
+        Ok(())
+    }
+
     /// Serves one request of Mnemo's HTTP API (the routes of `mnemo serve`, under `/api/v1`)
     /// on this store: `query` is the URL's query string without `?`, `body` the raw body.
     /// Answers `{status, body}`; the caller checks the token first. The watcher's routes

@@ -16,7 +16,7 @@
 //! Natively it holds `typescript`, which generates the npm package's TypeScript declarations
 //! and call table from the engine's call schema, and `reference`, which writes `docs/API.md`.
 
-#[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+#[cfg(all(target_arch = "wasm32", target_os = "unknown", feature = "http"))]
 mod http;
 #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
 mod interop;

@@ -8,7 +8,6 @@ use mnemo_core::{
     Clock, Config, Engine, EngineBuilder, ManualClock, Millis, SeededEntropy, StaticModel,
     SuppliedVectors,
 };
-use mnemo_http::Api;
 use serde::Deserialize;
 use wasm_bindgen::prelude::*;
 
@@ -29,8 +28,6 @@ thread_local! {
     /// The default embedder's weights, once `loadModel` has been given them (one parsed copy
     /// per thread serves every store it opens).
     static WEIGHTS: RefCell<Option<Arc<StaticModel>>> = const { RefCell::new(None) };
-    /// The HTTP API of the call schema `loadSchema` was given (see `http`).
-    pub(crate) static API: RefCell<Option<Api>> = const { RefCell::new(None) };
 }
 
 /// Options of `Mnemo.open`, `Mnemo.fromBytes` and `Mnemo.restore`.
@@ -188,15 +185,6 @@ impl Mnemo {
     pub fn load_model(bytes: &[u8]) -> Result<(), JsValue> {
         let model = StaticModel::from_bytes(bytes).map_err(error)?;
         WEIGHTS.with(|w| *w.borrow_mut() = Some(Arc::new(model)));
-        Ok(())
-    }
-
-    /// Hands over the engine's call schema (`schema.json`, shipped in the package), which
-    /// `http` reads each route's argument types from. Checked here.
-    #[wasm_bindgen(js_name = loadSchema)]
-    pub fn load_schema(text: &str) -> Result<(), JsValue> {
-        let api = Api::from_text(text).map_err(|why| coded(&why, "invalid_input"))?;
-        API.with(|a| *a.borrow_mut() = Some(api));
         Ok(())
     }
 
