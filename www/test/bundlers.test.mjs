@@ -19,10 +19,13 @@ const PAGE = `<!doctype html>
 <html><head><meta charset="utf-8"><title>app</title></head>
 <body><script type="module" src="./main.js"></script></body></html>
 `;
-const MAIN = `import { Mnemo } from '@mnemo/memory';
-
-// One step of the check: write (and search), or only search after a reload.
-window.run = async (step) => {
+/**
+ * What the app does, with `Mnemo` taken from `mnemo` (an expression): `run(step)` writes (and
+ * searches) or only searches after a reload; `weightsFrom(url)` opens a store with its
+ * weights at `url` and answers the error it gets, if any.
+ */
+const appCode = (mnemo) => `window.run = async (step) => {
+  const { Mnemo } = await ${mnemo};
   const m = await Mnemo.open({ name: 'app', storage: 'opfs' });
   try {
     if (step === 'write') await m.remember({ entity_id: 'ana', content: 'I am allergic to penicillin.' });
@@ -32,8 +35,8 @@ window.run = async (step) => {
     await m.close();
   }
 };
-// Opens a store with its weights at \`url\`: the error it gets, if any.
 window.weightsFrom = async (url) => {
+  const { Mnemo } = await ${mnemo};
   try {
     await (await Mnemo.open({ name: 'other', storage: 'memory', weights: url })).close();
     return 'opened';
@@ -43,6 +46,7 @@ window.weightsFrom = async (url) => {
 };
 window.ready = true;
 `;
+const MAIN = `import * as mnemo from '@mnemo/memory';\n\n${appCode('mnemo')}`;
 
 let work;
 let tarball;
@@ -170,27 +174,7 @@ import { useEffect } from 'react';
 
 export default function Page() {
   useEffect(() => {
-    window.run = async (step) => {
-      const { Mnemo } = await import('@mnemo/memory');
-      const m = await Mnemo.open({ name: 'app', storage: 'opfs' });
-      try {
-        if (step === 'write') await m.remember({ entity_id: 'ana', content: 'I am allergic to penicillin.' });
-        const hits = await m.search({ entity_id: 'ana', query: 'what medicine should I avoid' });
-        return hits.map((h) => h.memory.content);
-      } finally {
-        await m.close();
-      }
-    };
-    window.weightsFrom = async (url) => {
-      const { Mnemo } = await import('@mnemo/memory');
-      try {
-        await (await Mnemo.open({ name: 'other', storage: 'memory', weights: url })).close();
-        return 'opened';
-      } catch (e) {
-        return \`\${e.code}: \${e.message}\`;
-      }
-    };
-    window.ready = true;
+${appCode("import('@mnemo/memory')")}
   }, []);
   return <p>app</p>;
 }
