@@ -52,6 +52,11 @@ pub struct Cli {
     /// `{"consolidation": {"max_memories": 100000}}` (unknown fields are refused).
     #[arg(long, global = true, env = "MNEMO_CONFIG")]
     pub config: Option<PathBuf>,
+    /// Act as this agent of the owner (every command, `call` and `mcp` included): it sees its
+    /// own memories, `global` ones and those of its teams, and changes only its own; what it
+    /// writes is its own; the owner's calls (teams, imports, maintenance) are refused.
+    #[arg(long, global = true, env = "MNEMO_AGENT")]
+    pub agent: Option<String>,
     #[command(subcommand)]
     pub command: Command,
 }
@@ -110,8 +115,6 @@ pub enum Command {
         text: String,
         #[arg(long)]
         session: Option<String>,
-        #[arg(long)]
-        agent: Option<String>,
         #[arg(long)]
         source_ref: Option<String>,
     },
@@ -409,13 +412,10 @@ pub enum Command {
     /// stdin/stdout for a desktop agent, or with --http over streamable HTTP at /mcp (behind
     /// the same token as `serve`).
     Mcp {
-        /// Act for this owner only: no tool takes an entity_id.
+        /// Act for this owner only: no tool takes an entity_id (with `--agent`, no tool takes
+        /// an agent_id either).
         #[arg(long)]
         entity: Option<String>,
-        /// Act as this agent of the owner: it sees its own memories, `global` ones and those
-        /// of its teams, and changes only its own; no tool takes an agent_id.
-        #[arg(long)]
-        agent: Option<String>,
         /// Serve over streamable HTTP instead of stdio.
         #[arg(long)]
         http: bool,
@@ -601,12 +601,11 @@ fn call(command: Command) -> Result<Call> {
             entity,
             text,
             session,
-            agent,
             source_ref,
         } => (
             "remember",
             json!({"entity_id": entity, "content": text, "session_id": session,
-                   "agent_id": agent, "source_ref": source_ref}),
+                   "source_ref": source_ref}),
         ),
         Command::Extract { text } => ("extract", json!({ "content": text })),
         Command::Seed {

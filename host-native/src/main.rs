@@ -88,11 +88,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Mcp {
             entity,
-            agent,
             http,
             bind,
             port,
         } => {
+            let agent = cli.agent.clone();
             let (dir, rt) = open(need)?;
             let transport = if http {
                 mcp::Transport::Http {
@@ -113,7 +113,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
             schema,
         } => {
             let (_dir, rt) = open(need)?;
-            return generic_call(rt, method, &args, list, schema, json);
+            let agent = cli.agent.as_deref();
+            return generic_call(rt, method, &args, list, schema, json, agent);
         }
         // Made (their input read and checked) before the store is touched, so a refused
         // command creates nothing.
@@ -136,7 +137,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
             indicatif::ProgressBar::new(calls.len() as u64).with_message("batches committed")
         });
         for (n, call) in calls.iter().enumerate() {
-            match rt.call(call.method(), &call.args_json())? {
+            let args = match for_agent(rt, cli.agent.as_deref(), call.method(), call.args_json())? {
+                Ok(args) => args,
+                Err((code, message)) => return Ok(refuse(json, &code, &message)),
+            };
+            match rt.call(call.method(), &args)? {
                 Ok(out) => {
                     answers.push(Answer::from_json(call.method(), &out)?);
                     match &bar {
@@ -155,6 +160,33 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
         output::print(answers, json)?;
         Ok(ExitCode::SUCCESS)
+    })
+}
+
+/// The arguments of `method` as `agent` makes the call (`--agent`): its `agent_id` filled in
+/// wherever the call names one, another agent refused, the owner's calls refused — the rule of
+/// the schema of the engine that runs (`mnemo_core::api::for_agent`). Unchanged without an
+/// agent; arguments that are not JSON are left for the engine to refuse.
+fn for_agent(
+    rt: &mut Runtime,
+    agent: Option<&str>,
+    method: &str,
+    args: String,
+) -> Result<std::result::Result<String, (String, String)>> {
+    let Some(agent) = agent else {
+        return Ok(Ok(args));
+    };
+    let declared = rt.schema()?;
+    let call = declared["calls"]
+        .as_array()
+        .and_then(|calls| calls.iter().find(|c| c["method"] == method));
+    let (Some(call), Ok(mut value)) = (call, serde_json::from_str::<serde_json::Value>(&args))
+    else {
+        return Ok(Ok(args));
+    };
+    Ok(match mnemo_core::api::for_agent(call, &mut value, agent) {
+        Ok(()) => Ok(value.to_string()),
+        Err(e) => Err((e.code().to_string(), e.to_string())),
     })
 }
 
@@ -178,6 +210,7 @@ fn generic_call(
     list: bool,
     schema: bool,
     json: bool,
+    agent: Option<&str>,
 ) -> Result<ExitCode> {
     rt.close_after(|rt| {
         let method = method.unwrap_or_default();
@@ -200,7 +233,11 @@ fn generic_call(
             println!("{}", serde_json::to_string_pretty(&doc)?);
             return Ok(ExitCode::SUCCESS);
         }
-        match rt.call(&method, args)? {
+        let args = match for_agent(rt, agent, &method, args.to_string())? {
+            Ok(args) => args,
+            Err((code, message)) => return Ok(refuse(json, &code, &message)),
+        };
+        match rt.call(&method, &args)? {
             Ok(out) if json => {
                 println!("{out}");
                 Ok(ExitCode::SUCCESS)

@@ -378,6 +378,61 @@ fn every_cli_read_shows_each_agent_only_what_it_may_see() {
             assert!(listed.contains(content), "{caller:?} lists {key}: {listed}");
         }
     }
+    // `--agent bob` acts as bob for every command: he lists what he may see, what he
+    // remembers is his, another agent's id and the owner's calls are refused.
+    let as_bob = |args: &[&str]| -> (bool, String) {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_mnemo"))
+            .arg("--data")
+            .arg(&data)
+            .args(["--json", "--now", common::NOW, "--agent", "bob"])
+            .args(args)
+            .output()
+            .expect("run mnemo");
+        (
+            out.status.success(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+        )
+    };
+    let (done, listed) = as_bob(&["list", "--entity", "acme", "--limit", "1000"]);
+    assert!(done, "{listed}");
+    for (key, _, _, _, content) in WRITTEN {
+        assert_eq!(
+            listed.contains(content),
+            may_see(Some("bob")).contains(key),
+            "bob lists {key}"
+        );
+    }
+    assert!(
+        !listed.contains("Souza") && !listed.contains("zucchini"),
+        "{listed}"
+    );
+    let (done, said) = as_bob(&[
+        "remember",
+        "--entity",
+        "acme",
+        "The vault code is kumquat 4711",
+    ]);
+    assert!(done, "{said}");
+    let (done, mine) = as_bob(&["list", "--entity", "acme", "--limit", "1000"]);
+    assert!(
+        done && mine.contains("kumquat") && mine.contains("\"agent_id\":\"bob\""),
+        "{mine}"
+    );
+    let (done, text) = as_bob(&[
+        "call",
+        "search",
+        r#"{"entity_id":"acme","agent_id":"alice","query":"vault"}"#,
+    ]);
+    assert!(!done && text.contains(r#"agent \"bob\" only"#), "{text}");
+    let (done, text) = as_bob(&[
+        "call",
+        "team_member_add",
+        r#"{"entity_id":"acme","team_id":"platform","member_id":"bob"}"#,
+    ]);
+    assert!(
+        !done && text.contains("team_member_add is the owner's"),
+        "{text}"
+    );
     // Bob cannot change alice's team memory he sees, nor touch her private one.
     let (done, text) = run(
         "forget",
