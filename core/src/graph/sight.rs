@@ -43,6 +43,15 @@ pub(crate) struct Sight<'c> {
     names: BTreeMap<i64, Option<Names>>,
 }
 
+/// Whether lower-cased `text` says `name` (a key) as words of its own: "ana" in "Ana called",
+/// not in "banana".
+fn says(text: &str, name: &str) -> bool {
+    let word = |c: Option<char>| c.is_some_and(char::is_alphanumeric);
+    text.match_indices(name).any(|(at, _)| {
+        !word(text[..at].chars().next_back()) && !word(text[at + name.len()..].chars().next())
+    })
+}
+
 /// Rows of memories a narrowed caller may see, joined as `m`.
 const SEEN: &str = "m.state != 'DELETED' AND mnemo_visible(m.agent_id, m.visibility, m.team_id)";
 
@@ -121,7 +130,7 @@ impl<'c> Sight<'c> {
         let own = key(&e.name);
         let known: Vec<(String, String)> = all
             .into_iter()
-            .filter(|(k, _)| k == SPEAKER || texts.iter().any(|t| t.contains(k.as_str())))
+            .filter(|(k, _)| k == SPEAKER || texts.iter().any(|t| says(t, k)))
             .collect();
         let name = match known.iter().find(|(k, _)| *k == own) {
             Some(_) => e.name.clone(),
@@ -266,5 +275,20 @@ impl<'c> Sight<'c> {
             }
         }
         Ok((entities, relations))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::says;
+
+    #[test]
+    fn a_name_is_said_only_as_words_of_its_own() {
+        assert!(says("ana called about the picnic", "ana"));
+        assert!(says("my sister ana souza lives in lisbon.", "ana souza"));
+        assert!(says("we met ana.", "ana") && says("(ana)", "ana"));
+        assert!(!says("a banana and havana", "ana"));
+        assert!(!says("anastasia", "ana"));
+        assert!(says("zoë's cat", "zoë") && !says("zoëlle", "zoë"));
     }
 }
