@@ -114,6 +114,13 @@ fn every_http_read_route_shows_each_agent_only_what_it_may_see() {
             "query": "vault rutabaga office quince persimmon salary kumquat kiwano"}),
         );
     }
+    // Alice's private graph: a surname and a city only she and the owner may learn.
+    call(
+        "remember",
+        json!({"entity_id": "acme", "agent_id": "alice", "visibility": "private",
+            "content": "My sister Ana Souza lives in Lisbon."}),
+    );
+    let graph_secrets = ["Souza", "Lisbon"];
 
     let (mut probes, mut leaks) = (0, Vec::new());
     for caller in [None, Some("alice"), Some("bob"), Some("carol")] {
@@ -213,6 +220,31 @@ fn every_http_read_route_shows_each_agent_only_what_it_may_see() {
             "/api/v1/call/list".into(),
             body(json!({"ids": ids.values().collect::<Vec<_>>(), "limit": 1000})),
         );
+        for (name, path) in [
+            ("GET /graph/entities", "/api/v1/graph/entities"),
+            ("GET /graph/relationships", "/api/v1/graph/relationships"),
+        ] {
+            ask(
+                name.into(),
+                None,
+                "GET",
+                format!("{path}?entity_id=acme{who}"),
+                Value::Null,
+            );
+        }
+        for (method, args) in [
+            ("traverse", json!({"from": "user", "depth": 5})),
+            ("path", json!({"from": "user", "to": "Lisbon"})),
+            ("entities", json!({"query": "souza"})),
+        ] {
+            ask(
+                format!("POST /call/{method}"),
+                None,
+                "POST",
+                format!("/api/v1/call/{method}"),
+                body(args),
+            );
+        }
 
         let may = may_see(caller);
         for (name, id_asked, status, answer) in &asked {
@@ -228,6 +260,13 @@ fn every_http_read_route_shows_each_agent_only_what_it_may_see() {
                 let shown = text.contains(content) || (!named && text.contains(ids[key].as_str()));
                 if shown && !may.contains(key) {
                     leaks.push(format!("{caller:?} {name} shows {key}"));
+                }
+            }
+            for word in graph_secrets {
+                probes += 1;
+                let hers = matches!(caller, None | Some("alice"));
+                if !hers && text.contains(word) {
+                    leaks.push(format!("{caller:?} {name} shows {word}"));
                 }
             }
         }
@@ -251,10 +290,22 @@ fn every_http_read_route_shows_each_agent_only_what_it_may_see() {
             }
         }
         let stats = &asked.iter().find(|a| a.0 == "GET /stats").expect("stats").3;
+        // Alice's graph sentence is one more memory for her and the owner.
+        let graph = usize::from(matches!(caller, None | Some("alice")));
         assert_eq!(
             stats["total_memories"].as_u64().or(stats["total"].as_u64()),
-            Some(may.len() as u64),
+            Some((may.len() + graph) as u64),
             "{caller:?}: {stats}"
+        );
+        let seen = &asked
+            .iter()
+            .find(|a| a.0 == "GET /graph/entities")
+            .expect("graph")
+            .3;
+        assert_eq!(
+            seen.to_string().contains("Lisbon"),
+            graph == 1,
+            "{caller:?}: {seen}"
         );
     }
     no_leaks(probes, 600, &leaks);
