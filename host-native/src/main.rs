@@ -131,13 +131,14 @@ fn run(cli: Cli) -> Result<ExitCode> {
     let (_dir, rt) = open(need)?;
     rt.close_after(|rt| {
         let mut answers = Vec::new();
+        let acting = Acting::of(rt, cli.agent.as_deref())?;
         // Each batch of a long seed or import is its own transaction: a progress bar on a
         // terminal, else one line per committed batch (what a crash can no longer lose).
         let bar = (calls.len() > 1 && std::io::stderr().is_terminal()).then(|| {
             indicatif::ProgressBar::new(calls.len() as u64).with_message("batches committed")
         });
         for (n, call) in calls.iter().enumerate() {
-            let args = match for_agent(rt, cli.agent.as_deref(), call.method(), call.args_json())? {
+            let args = match for_agent(acting.as_ref(), call.method(), call.args_json()) {
                 Ok(args) => args,
                 Err((code, message)) => return Ok(refuse(json, &code, &message)),
             };
@@ -163,31 +164,49 @@ fn run(cli: Cli) -> Result<ExitCode> {
     })
 }
 
-/// The arguments of `method` as `agent` makes the call (`--agent`): its `agent_id` filled in
+/// Who the calls of this command are made for (`--agent`), with the schema of the engine that
+/// runs, read once for all of them.
+struct Acting {
+    agent: String,
+    declared: serde_json::Value,
+}
+
+impl Acting {
+    /// The agent of `--agent`, if one was given.
+    fn of(rt: &mut Runtime, agent: Option<&str>) -> Result<Option<Acting>> {
+        Ok(match agent {
+            Some(a) => Some(Acting {
+                agent: a.to_string(),
+                declared: rt.schema()?,
+            }),
+            None => None,
+        })
+    }
+}
+
+/// The arguments of `method` as the agent acting makes the call: its `agent_id` filled in
 /// wherever the call names one, another agent refused, the owner's calls refused — the rule of
-/// the schema of the engine that runs (`mnemo_core::api::for_agent`). Unchanged without an
-/// agent; arguments that are not JSON are left for the engine to refuse.
+/// the engine's schema (`mnemo_core::api::for_agent`). Unchanged without an agent; arguments
+/// that are not JSON are left for the engine to refuse.
 fn for_agent(
-    rt: &mut Runtime,
-    agent: Option<&str>,
+    acting: Option<&Acting>,
     method: &str,
     args: String,
-) -> Result<std::result::Result<String, (String, String)>> {
-    let Some(agent) = agent else {
-        return Ok(Ok(args));
+) -> std::result::Result<String, (String, String)> {
+    let Some(Acting { agent, declared }) = acting else {
+        return Ok(args);
     };
-    let declared = rt.schema()?;
     let call = declared["calls"]
         .as_array()
         .and_then(|calls| calls.iter().find(|c| c["method"] == method));
     let (Some(call), Ok(mut value)) = (call, serde_json::from_str::<serde_json::Value>(&args))
     else {
-        return Ok(Ok(args));
+        return Ok(args);
     };
-    Ok(match mnemo_core::api::for_agent(call, &mut value, agent) {
+    match mnemo_core::api::for_agent(call, &mut value, agent) {
         Ok(()) => Ok(value.to_string()),
         Err(e) => Err((e.code().to_string(), e.to_string())),
-    })
+    }
 }
 
 /// Reports an engine's refusal: `{"error": {code, message}}` with `--json`, else a line on
@@ -233,7 +252,8 @@ fn generic_call(
             println!("{}", serde_json::to_string_pretty(&doc)?);
             return Ok(ExitCode::SUCCESS);
         }
-        let args = match for_agent(rt, agent, &method, args.to_string())? {
+        let acting = Acting::of(rt, agent)?;
+        let args = match for_agent(acting.as_ref(), &method, args.to_string()) {
             Ok(args) => args,
             Err((code, message)) => return Ok(refuse(json, &code, &message)),
         };

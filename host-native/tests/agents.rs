@@ -85,6 +85,15 @@ fn populate(call: &dyn Fn(&str, Value) -> Value) -> BTreeMap<&'static str, Strin
     ids
 }
 
+/// What memory `key` of [`WRITTEN`] says.
+fn content_of(key: &str) -> &'static str {
+    WRITTEN
+        .iter()
+        .find(|w| w.0 == key)
+        .map(|w| w.4)
+        .expect("a key of WRITTEN")
+}
+
 /// Fails with the leaks found, if any, and unless enough probes were made.
 fn no_leaks(probes: usize, at_least: usize, leaks: &[String]) {
     assert!(probes >= at_least, "{probes} probes");
@@ -272,11 +281,7 @@ fn every_http_read_route_shows_each_agent_only_what_it_may_see() {
         }
         // And each caller sees what it may, by get, list and search.
         for key in &may {
-            let content = WRITTEN
-                .iter()
-                .find(|w| w.0 == *key)
-                .map(|w| w.4)
-                .unwrap_or_default();
+            let content = content_of(key);
             for route in [
                 format!("GET /memories/{{id}} {key}"),
                 "GET /memories".into(),
@@ -421,11 +426,7 @@ fn every_cli_read_shows_each_agent_only_what_it_may_see() {
             .expect("list")
             .2;
         for key in &may {
-            let content = WRITTEN
-                .iter()
-                .find(|w| w.0 == *key)
-                .map(|w| w.4)
-                .unwrap_or_default();
+            let content = content_of(key);
             assert!(listed.contains(content), "{caller:?} lists {key}: {listed}");
         }
     }

@@ -340,7 +340,8 @@ export class Mnemo {
   static async fromBytes(bytes, options = {}) {
     if (!(bytes instanceof Uint8Array)) throw coded('invalid bytes: expected a Uint8Array', 'invalid_input');
     const { rest, ...host } = hostOptions(options);
-    const { fallback, ...open } = rest;
+    // A restore is made where it is asked or not at all: `fallback` is `open`'s alone.
+    const { fallback: _, ...open } = rest;
     return new Mnemo(await connect({ storage: 'memory', ...open }, bytes), host, { storage: open.storage ?? 'memory' });
   }
 
