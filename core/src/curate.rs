@@ -258,6 +258,25 @@ pub(crate) fn update(
 ) -> Result<Memory> {
     let (pk, mut m) = own(tx, owner, id)?;
     let now = tx.now()?;
+    // A passage is the document's words: it changes with the document (`ingest` again), and
+    // nothing else becomes one.
+    if m.kind == Kind::Passage
+        && (content.is_some() || patch.kind.is_some_and(|k| k != Kind::Passage))
+    {
+        return Err(Error::invalid(
+            "id",
+            format!(
+                "{} is a passage of a document: ingest the document again to change it",
+                m.id
+            ),
+        ));
+    }
+    if patch.kind == Some(Kind::Passage) && m.kind != Kind::Passage {
+        return Err(Error::invalid(
+            "patch.kind",
+            "passage is the kind of a document's passages, which only `ingest` writes",
+        ));
+    }
     if let Some(t) = patch.expires_at {
         check_record_time("expires_at", t)?;
     }
@@ -292,7 +311,7 @@ pub(crate) fn forget(tx: &mut Tx, owner: &Owner, id: &Id) -> Result<Memory> {
 }
 
 /// Soft-deletes memory `pk`, read as `m`.
-fn forget_row(tx: &mut Tx, pk: i64, mut m: Memory) -> Result<Memory> {
+pub(crate) fn forget_row(tx: &mut Tx, pk: i64, mut m: Memory) -> Result<Memory> {
     let now = tx.now()?;
     m.state = State::Deleted;
     m.state_changed_at = now;

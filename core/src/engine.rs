@@ -13,6 +13,9 @@ use crate::config::Config;
 use crate::conflict::{self, Conflict, ConflictsRequest, ResolveRequest};
 use crate::consolidate;
 use crate::curate::{self, ForgetAllReport, ListRequest, MemoryPatch, Page, Stats};
+use crate::document::{
+    self, Document, DocumentDetail, DocumentRef, DocumentsRequest, IngestReport, IngestRequest,
+};
 use crate::embed::{self, Embedder, StaticModel};
 use crate::error::{Error, Result};
 use crate::export::{self, ImportReport};
@@ -793,6 +796,35 @@ impl Engine {
         let (owner, id) = (&req.entity_id, &req.id);
         self.store
             .transaction(|tx| conflict::resolve(tx, owner, id, req.resolution, req.reason.as_ref()))
+    }
+
+    // ---- Documents ----
+
+    /// Stores a document as searchable passages: cut (markdown-aware, sentence-bounded),
+    /// each passage embedded and indexed, in one transaction. The same text again changes
+    /// nothing; new text under the same `source_ref` replaces the document.
+    pub fn ingest(&mut self, req: IngestRequest) -> Result<IngestReport> {
+        let view = self.store.read();
+        let prepared = document::prepare(&view, req)?;
+        let now = view.now()?;
+        self.store
+            .transaction_at(now, |tx| document::store(tx, prepared))
+    }
+
+    /// An owner's documents, newest first.
+    pub fn documents(&mut self, req: &DocumentsRequest) -> Result<Vec<Document>> {
+        document::list(&self.store.read(), req)
+    }
+
+    /// One document with its passages.
+    pub fn document(&mut self, req: &DocumentRef) -> Result<DocumentDetail> {
+        document::get(&self.store.read(), &req.entity_id, &req.id)
+    }
+
+    /// Forgets a document and its passages.
+    pub fn forget_document(&mut self, req: &DocumentRef) -> Result<Document> {
+        let (owner, id) = (&req.entity_id, &req.id);
+        self.store.transaction(|tx| document::forget(tx, owner, id))
     }
 
     // ---- Schedules ----

@@ -62,6 +62,15 @@ pub enum Error {
         id: String,
     },
 
+    /// No document with this id belongs to this owner.
+    #[error("no document {id:?} for entity {entity_id:?}; list them with `documents`")]
+    UnknownDocument {
+        /// The owner asked about.
+        entity_id: String,
+        /// The document id asked for.
+        id: String,
+    },
+
     /// No conflict with this id belongs to this owner.
     #[error("no conflict {id:?} for entity {entity_id:?}; list them with `conflicts`")]
     UnknownConflict {
@@ -168,6 +177,7 @@ impl Error {
             | Error::UnknownId { .. }
             | Error::UnknownEntity { .. }
             | Error::UnknownConflict { .. }
+            | Error::UnknownDocument { .. }
             | Error::UnknownTeam { .. } => "not_found",
             Error::DimensionMismatch { .. } => "dimension_mismatch",
             Error::NonFiniteVector { .. } => "non_finite_vector",

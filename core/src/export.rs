@@ -4,13 +4,14 @@
 use serde::{Deserialize, Serialize};
 
 use crate::clock::check_time;
+use crate::document::{self, DocumentRecord, PassagePlace};
 use crate::embed::{self, Precision};
 use crate::error::{Error, Result};
 use crate::field::{Content, Id, Owner, Sentiment, Unit};
 use crate::graph;
 use crate::graph::{EntityMention, RelationMention};
 use crate::links::{self, LinkRecord};
-use crate::model::{Memory, Source, State, StatusChange};
+use crate::model::{Kind, Memory, Source, State, StatusChange};
 use crate::store::{memories, Tx, View};
 use crate::write::{NewMemory, WriteReport};
 
@@ -43,6 +44,13 @@ pub struct ExportRecord {
     /// Co-recall links to memories exported after this one.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub links: Vec<LinkRecord>,
+    /// For a passage of a document: where it lies (`document::Passage` without its text).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub passage: Option<PassagePlace>,
+    /// On a document's first passage: the document itself, with its whole text (an import
+    /// restores it before its passages).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub document: Option<DocumentRecord>,
 }
 
 fn is_full(p: &Precision) -> bool {
@@ -87,6 +95,10 @@ pub(crate) fn export(view: &View, owner: &Owner) -> Result<String> {
         };
         let (entities, relationships) = sight.memory_graph(pk)?;
         let links = links::export(conn, pk, &memory)?;
+        let (passage, document) = match memory.kind {
+            Kind::Passage => document::export(conn, pk)?,
+            _ => (None, None),
+        };
         let record = ExportRecord {
             memory,
             embedding,
@@ -96,6 +108,8 @@ pub(crate) fn export(view: &View, owner: &Owner) -> Result<String> {
             entities,
             relationships,
             links,
+            passage,
+            document,
         };
         out.push_str(
             &serde_json::to_string(&record)
@@ -185,6 +199,12 @@ pub(crate) fn restore(tx: &mut Tx, import: &Import) -> Result<(usize, usize)> {
             &r.relationships,
             r.memory.created_at,
         )?;
+        if let Some(d) = &r.document {
+            document::restore(tx, d)?;
+        }
+        if let Some(place) = &r.passage {
+            document::restore_passage(tx, &r.memory.entity_id, pk, place)?;
+        }
         restored += 1;
     }
     tx.index_text()?;
@@ -245,6 +265,21 @@ fn check_record(r: &ExportRecord, model: &str, dim: usize) -> Result<()> {
             "memory.deleted_at",
             "a DELETED memory needs deleted_at",
         ));
+    }
+    if (m.kind == Kind::Passage) != r.passage.is_some() {
+        return Err(Error::invalid(
+            "passage",
+            "a record of kind passage comes with its place in a document, and only such a record",
+        ));
+    }
+    if let Some(d) = &r.document {
+        document::check_record(d)?;
+        if d.document.entity_id != m.entity_id {
+            return Err(Error::invalid(
+                "document.entity_id",
+                "differs from the passage's entity_id",
+            ));
+        }
     }
     if let Some(v) = &r.embedding {
         if r.embedding_model != model {

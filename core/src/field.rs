@@ -348,6 +348,90 @@ impl Deref for Content {
     }
 }
 
+/// Longest document accepted by `ingest`, in characters (10 million: about 10 MB of text).
+pub const MAX_DOCUMENT_CHARS: usize = 10_000_000;
+/// Longest document title, file name or media type, in characters.
+pub const MAX_LABEL_CHARS: usize = 512;
+
+/// A document's text: not blank, at most [`MAX_DOCUMENT_CHARS`], no NUL.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DocumentText(String);
+
+impl DocumentText {
+    /// Parses the text in `field`.
+    pub fn parse(field: &str, text: &str) -> Result<DocumentText> {
+        DocumentText::check(text.to_string()).map_err(|reason| Error::invalid(field, reason))
+    }
+
+    fn check(text: String) -> CheckResult<DocumentText> {
+        if text.trim().is_empty() {
+            return Err("must not be empty".into());
+        }
+        // Counting stops at the limit: a huge text is refused without walking all of it.
+        if text.len() > MAX_DOCUMENT_CHARS && text.chars().nth(MAX_DOCUMENT_CHARS).is_some() {
+            return Err(format!(
+                "is longer than {MAX_DOCUMENT_CHARS} characters; split it into several documents"
+            ));
+        }
+        if text.contains('\0') {
+            return Err("contains a NUL character (is it a binary file?)".into());
+        }
+        Ok(DocumentText(text))
+    }
+}
+
+checked!(
+    DocumentText(String),
+    DocumentText::check,
+    json_schema!({"type": "string", "minLength": 1, "maxLength": MAX_DOCUMENT_CHARS})
+);
+
+impl Deref for DocumentText {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+/// A short label (a title, a file name, a media type): trimmed, not empty, at most
+/// [`MAX_LABEL_CHARS`], on one line.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Label(String);
+
+impl Label {
+    /// Parses the label in `field`.
+    pub fn parse(field: &str, label: &str) -> Result<Label> {
+        Label::check(label.to_string()).map_err(|reason| Error::invalid(field, reason))
+    }
+
+    fn check(label: String) -> CheckResult<Label> {
+        let t = label.trim();
+        if t.is_empty() {
+            return Err("must not be empty".into());
+        }
+        if t.chars().count() > MAX_LABEL_CHARS {
+            return Err(format!("is longer than {MAX_LABEL_CHARS} characters"));
+        }
+        if t.chars().any(char::is_control) {
+            return Err("must be one line without control characters".into());
+        }
+        Ok(Label(t.to_string()))
+    }
+}
+
+checked!(
+    Label(String),
+    Label::check,
+    json_schema!({"type": "string", "minLength": 1, "maxLength": MAX_LABEL_CHARS})
+);
+
+impl Deref for Label {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
 /// Tags: trimmed, not empty, at most [`MAX_TAG_CHARS`] each and [`MAX_TAGS`] in all, each once,
 /// in the order given.
 #[derive(Debug, Clone, Default, PartialEq)]

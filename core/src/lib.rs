@@ -46,6 +46,7 @@ pub mod consolidate;
 mod curate;
 pub mod decay;
 pub mod dedup;
+pub mod document;
 pub mod embed;
 mod engine;
 pub mod error;

@@ -90,6 +90,9 @@ string_enum! {
         Procedure = "procedure",
         /// A story or an account (only `full_context` recall returns it).
         Narrative = "narrative",
+        /// A passage of a document (`ingest` writes them; never merged, contradicted or
+        /// clustered with other memories).
+        Passage = "passage",
     }
 }
 
@@ -194,7 +197,7 @@ string_enum! {
         FactsOnly = "facts_only",
         /// Facts and procedures.
         FactsPlusRules = "facts_plus_rules",
-        /// Every kind, narratives too.
+        /// Every kind, narratives and document passages too.
         FullContext = "full_context",
     }
 }
@@ -204,7 +207,7 @@ impl RecallFilter {
     pub fn admits(self, kind: Kind) -> bool {
         match self {
             RecallFilter::FactsOnly => kind == Kind::Fact,
-            RecallFilter::FactsPlusRules => kind != Kind::Narrative,
+            RecallFilter::FactsPlusRules => matches!(kind, Kind::Fact | Kind::Procedure),
             RecallFilter::FullContext => true,
         }
     }

@@ -36,6 +36,7 @@ const RANKS: &[(&str, &str)] = &[
     ("census", "features"),
     ("write", "features"),
     ("schedule", "features"),
+    ("document", "features"),
     ("recall", "features"),
     ("consolidate", "features"),
     ("maintain", "features"),

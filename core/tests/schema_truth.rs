@@ -201,6 +201,13 @@ fn bases(method: &str) -> Vec<Value> {
         "related" => vec![owner_and_memory],
         "import" => vec![json!({"jsonl": memory.to_string()})],
         "import_notes" => vec![json!({"entity_id": "ana", "markdown": "- Ana drinks tea"})],
+        "ingest" => vec![
+            json!({"entity_id": "ana", "title": "Tea", "content": "Ana drinks tea.",
+            "filename": "tea.md", "mime": "text/markdown", "source_ref": "notes:tea", "tags": ["tea"],
+            "chunking": {"min_chars": 100, "max_chars": 200, "overlap": 10}}),
+        ],
+        "documents" => vec![json!({"entity_id": "ana"})],
+        "document" | "forget_document" => vec![json!({"entity_id": "ana", "id": "$document"})],
         "embed" => vec![json!({"texts": ["tea"]})],
         "reembed" => vec![json!({"model": "mnemo-hash-v1"})],
         "entities" | "relationships" | "conflicts" | "schedules" | "messages" | "scheduled"
@@ -267,6 +274,7 @@ const MUST_EXIST: &[(&str, &str, &str)] = &[
     ("heartbeat_check", "team_id", "no team "),
     ("heartbeat_context", "team_id", "no team "),
     ("team_member_remove", "member_id", "no member "),
+    ("ingest", "team_id", "no team "),
 ];
 
 /// A fresh engine with one memory, one schedule and one heartbeat act of `ana`, and their ids
@@ -296,6 +304,18 @@ fn fixtures() -> (Engine, Vec<(&'static str, String)>) {
         .as_str()
         .expect("team id")
         .to_string();
+    let document = e
+        .call(
+            Call::parse(
+                "ingest",
+                &json!({"entity_id": "ana", "title": "Tea", "content": "# Tea\n\nAna drinks tea."}),
+            )
+            .expect("args"),
+        )
+        .expect("ingest")["document"]["id"]
+        .as_str()
+        .expect("document id")
+        .to_string();
     for agent in ["al", "bo"] {
         let add = json!({"entity_id": "ana", "team_id": team, "member_id": agent});
         e.call(Call::parse("team_member_add", &add).expect("args"))
@@ -308,6 +328,7 @@ fn fixtures() -> (Engine, Vec<(&'static str, String)>) {
             ("$schedule", schedule),
             ("$act", act),
             ("$team", team),
+            ("$document", document),
         ],
     )
 }
@@ -387,9 +408,8 @@ fn probes(limit: &Limit, base: Option<&Value>) -> (Vec<Value>, Vec<Value>) {
     let text = |len: usize| {
         let start = base.and_then(Value::as_str).unwrap_or("x");
         let mut t: String = start.chars().take(len).collect();
-        while t.chars().count() < len {
-            t.push('x');
-        }
+        let have = t.chars().count();
+        t.extend(std::iter::repeat_n('x', len - have));
         json!(t)
     };
     let list = |len: usize| {

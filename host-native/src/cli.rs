@@ -4,7 +4,7 @@
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 
-use anyhow::{bail, Context, Result};
+use anyhow::{anyhow, bail, Context, Result};
 use clap::{Parser, Subcommand};
 use mnemo_core::api::{ImportArgs, SeedArgs};
 use mnemo_core::{Call, NewMemory};
@@ -386,6 +386,26 @@ pub enum Command {
         #[arg(long)]
         entity: Option<String>,
     },
+    /// Store documents (plain text or markdown files) as passages that search finds one by
+    /// one; a file ingested again replaces its earlier version (its path is its source).
+    Ingest {
+        /// The owner of the documents.
+        #[arg(long)]
+        entity: String,
+        /// The files (`.txt`, `.md`, …: UTF-8 text).
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// The title (with one file; default: its first heading, else its name).
+        #[arg(long)]
+        title: Option<String>,
+        /// Where the documents came from: upload (default), chat, connector, web, note,
+        /// email or api.
+        #[arg(long)]
+        source: Option<String>,
+        /// Manual tags, comma-separated.
+        #[arg(long, value_delimiter = ',')]
+        tags: Vec<String>,
+    },
     /// Run a conformance scenario (tests/scenarios/*.json) on a fresh store and print every
     /// call's outcome as JSON — byte-identical to the native core and the browser.
     Scenario { file: PathBuf },
@@ -451,6 +471,7 @@ impl Command {
             Command::Remember { .. }
             | Command::Seed { .. }
             | Command::Import { .. }
+            | Command::Ingest { .. }
             | Command::Message { .. }
             | Command::Schedule {
                 action: ScheduleAction::Create { .. },
@@ -588,6 +609,13 @@ pub fn calls(command: Command) -> Result<Vec<Call>> {
             file: Some(file), ..
         } => seed_file(&file),
         Command::Import { file, entity: None } => import_file(&file),
+        Command::Ingest {
+            entity,
+            files,
+            title,
+            source,
+            tags,
+        } => ingest_files(&entity, &files, title, source, &tags),
         command => Ok(vec![call(command)?]),
     }
 }
@@ -789,7 +817,9 @@ fn call(command: Command) -> Result<Call> {
             file,
             entity: Some(entity),
         } => import_notes(&file, entity)?,
-        Command::Seed { file: Some(_), .. } | Command::Import { entity: None, .. } => {
+        Command::Seed { file: Some(_), .. }
+        | Command::Import { entity: None, .. }
+        | Command::Ingest { .. } => {
             unreachable!("a batch per chunk of the file: handled by calls")
         }
         Command::Call { .. }
@@ -869,6 +899,85 @@ fn import_file(file: &Path) -> Result<Vec<Call>> {
             })
         })
         .collect())
+}
+
+/// Largest file `ingest` reads: a document is at most 10,000,000 characters, which UTF-8
+/// writes in at most four bytes each. Checked before the file is read.
+const MAX_DOCUMENT_BYTES: u64 = 4 * mnemo_core::field::MAX_DOCUMENT_CHARS as u64;
+
+/// The `ingest` calls of files: one per file, each read whole as UTF-8 text and checked
+/// before anything is stored (a directory, a file too large, a binary or a format Mnemo
+/// cannot read yet is refused by name).
+fn ingest_files(
+    entity: &str,
+    files: &[PathBuf],
+    title: Option<String>,
+    source: Option<String>,
+    tags: &[String],
+) -> Result<Vec<Call>> {
+    if title.is_some() && files.len() > 1 {
+        bail!("--title names one document: give one file, or leave titles to the files' headings");
+    }
+    let mut calls = Vec::with_capacity(files.len());
+    for file in files {
+        let shown = file.display();
+        let meta = std::fs::metadata(file).with_context(|| format!("reading {shown}"))?;
+        if meta.is_dir() {
+            bail!("{shown} is a directory: give the files in it (e.g. {shown}/*.md)");
+        }
+        if meta.len() > MAX_DOCUMENT_BYTES {
+            bail!(
+                "{shown} is {} MB; a document is at most 10,000,000 characters: split it",
+                meta.len() / 1_000_000
+            );
+        }
+        let extension = file
+            .extension()
+            .map(|e| e.to_string_lossy().to_lowercase())
+            .unwrap_or_default();
+        if matches!(
+            extension.as_str(),
+            "pdf" | "html" | "htm" | "docx" | "doc" | "odt" | "rtf"
+        ) {
+            bail!("{shown}: {extension} files cannot be ingested yet; save it as text or markdown first");
+        }
+        let bytes = std::fs::read(file).with_context(|| format!("reading {shown}"))?;
+        if bytes.contains(&0) {
+            bail!("{shown} holds NUL bytes: it is a binary file, not text");
+        }
+        let text = String::from_utf8(bytes)
+            .map_err(|e| anyhow!("{shown} is not UTF-8 text ({})", e.utf8_error()))?;
+        let name = file
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| shown.to_string());
+        let title = title
+            .clone()
+            .unwrap_or_else(|| first_heading(&text).unwrap_or_else(|| name.clone()));
+        let mime = match extension.as_str() {
+            "md" | "markdown" => Some("text/markdown"),
+            "txt" | "text" => Some("text/plain"),
+            _ => None,
+        };
+        let source_ref = std::fs::canonicalize(file)
+            .map(|p| format!("file://{}", p.display()))
+            .ok();
+        let args = given(json!({"entity_id": entity, "title": title, "content": text,
+            "filename": name, "mime": mime, "source": source, "tags": tags,
+            "source_ref": source_ref}));
+        let call = Call::parse("ingest", &args).with_context(|| format!("ingesting {shown}"))?;
+        calls.push(call);
+    }
+    Ok(calls)
+}
+
+/// The text of a markdown document's first heading, if it has one.
+fn first_heading(text: &str) -> Option<String> {
+    text.lines()
+        .map(str::trim)
+        .find(|l| l.starts_with('#'))
+        .map(|l| l.trim_start_matches('#').trim().to_string())
+        .filter(|t| !t.is_empty() && t.chars().count() <= mnemo_core::field::MAX_LABEL_CHARS)
 }
 
 /// An `import --entity`: the markdown notes of a file (or stdin), named for the file.

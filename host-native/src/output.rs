@@ -16,6 +16,17 @@ const MAX_LISTED_OUTCOMES: usize = 20;
 /// Prints the answers of a command's calls (several only for batched seeds and imports,
 /// which are merged into one report).
 pub fn print(answers: Vec<Answer>, as_json: bool) -> Result<()> {
+    // Documents are reported one by one, each file's own.
+    if answers.len() > 1 && answers.iter().all(|a| matches!(a, Answer::Ingest(_))) {
+        if as_json {
+            println!("{}", serde_json::to_value(&answers)?);
+        } else {
+            for a in &answers {
+                print!("{}", human(a)?);
+            }
+        }
+        return Ok(());
+    }
     let Some(answer) = merge(answers) else {
         return Ok(());
     };

@@ -1319,3 +1319,97 @@ fn reembed_moves_a_store_between_the_built_in_embedders() {
         "{hits}"
     );
 }
+
+#[test]
+fn ingest_stores_files_as_passages_search_finds_and_refuses_what_is_not_text() {
+    let d = Data::new("ingest");
+    let dir = d.0.with_extension("files");
+    std::fs::create_dir_all(&dir).unwrap();
+    let plan = dir.join("plan-2027.md");
+    std::fs::write(
+        &plan,
+        "# Plan 2027\n\nThe plan covers the year.\n\n## Budget\n\nThe Q4 budget priorities are the data centre in Porto and the security audit.\n",
+    )
+    .unwrap();
+    let notes = dir.join("notes.txt");
+    std::fs::write(&notes, "Ana keeps her bike in the garage.").unwrap();
+    let plan_s = plan.to_str().unwrap();
+    let notes_s = notes.to_str().unwrap();
+    let r = ok(
+        &d.0,
+        &[
+            "ingest", "--entity", "ana", "--tags", "work", plan_s, notes_s,
+        ],
+    );
+    let reports = r.as_array().cloned().unwrap_or_else(|| vec![r.clone()]);
+    assert_eq!(reports.len(), 2, "{r}");
+    assert_eq!(reports[0]["action"], "created");
+    assert_eq!(reports[0]["document"]["title"], "Plan 2027");
+    assert_eq!(reports[0]["document"]["mime"], "text/markdown");
+    assert_eq!(reports[1]["document"]["title"], "notes.txt");
+    // Found to the passage, with its section.
+    let hits = ok(
+        &d.0,
+        &[
+            "call",
+            "search",
+            r#"{"entity_id": "ana", "query": "Q4 budget priorities"}"#,
+        ],
+    );
+    assert_eq!(
+        hits[0]["passage"]["section"],
+        json!(["Plan 2027", "Budget"]),
+        "{hits}"
+    );
+    // The same file again changes nothing; a changed file replaces its earlier version.
+    let again = ok(&d.0, &["ingest", "--entity", "ana", plan_s]);
+    assert_eq!(again["action"], "unchanged", "{again}");
+    std::fs::write(
+        &plan,
+        "# Plan 2027\n\n## Budget\n\nThe Q4 budget priorities are the office in Braga.\n",
+    )
+    .unwrap();
+    let changed = ok(&d.0, &["ingest", "--entity", "ana", plan_s]);
+    assert_eq!(changed["action"], "replaced", "{changed}");
+    let docs = ok(&d.0, &["call", "documents", r#"{"entity_id": "ana"}"#]);
+    assert_eq!(docs.as_array().unwrap().len(), 2);
+    // What is not a text file is refused by name, and nothing is written.
+    let before = ok(
+        &d.0,
+        &["call", "documents", r#"{"entity_id": "ana", "all": true}"#],
+    );
+    let binary = dir.join("image.png");
+    std::fs::write(&binary, [0x89u8, b'P', b'N', b'G', 0, 0, 1]).unwrap();
+    let latin1 = dir.join("latin1.txt");
+    std::fs::write(&latin1, [b'c', b'a', b'f', 0xe9]).unwrap();
+    let pdf = dir.join("report.pdf");
+    std::fs::write(&pdf, b"%PDF-1.7\n").unwrap();
+    let empty = dir.join("empty.md");
+    std::fs::write(&empty, " \n").unwrap();
+    for (path, words) in [
+        (dir.to_str().unwrap(), "is a directory"),
+        (binary.to_str().unwrap(), "binary"),
+        (latin1.to_str().unwrap(), "not UTF-8"),
+        (pdf.to_str().unwrap(), "cannot be ingested yet"),
+        (empty.to_str().unwrap(), "must not be empty"),
+        ("/nonexistent/file.md", "reading /nonexistent/file.md"),
+    ] {
+        let out = mnemo(
+            &d.0,
+            &["--now", T0, "ingest", "--entity", "ana", notes_s, path],
+        );
+        assert_ne!(out.status.code(), Some(0), "{path}");
+        let err = String::from_utf8_lossy(&out.stderr).to_string()
+            + &String::from_utf8_lossy(&out.stdout);
+        assert!(err.contains(words), "{path}: {err}");
+    }
+    let after = ok(
+        &d.0,
+        &["call", "documents", r#"{"entity_id": "ana", "all": true}"#],
+    );
+    assert_eq!(
+        before, after,
+        "a refused ingest writes nothing, the good files with it included"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

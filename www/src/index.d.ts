@@ -110,7 +110,7 @@ export interface Extracted {
 export type MemoryType = 'IDENTITY' | 'PREFERENCE' | 'RELATIONSHIP' | 'EVENT' | 'ACTIVITY' | 'PLAN' | 'CONTEXT' | 'EPHEMERAL';
 
 /** What sort of knowledge a memory holds; recall filters use it. */
-export type Kind = 'fact' | 'procedure' | 'narrative';
+export type Kind = 'fact' | 'procedure' | 'narrative' | 'passage';
 
 /** An entity a memory names. */
 export interface EntityMention {
@@ -274,6 +274,16 @@ export interface SearchRequest {
   min_score?: number | null;
   /** Only memories that name one of these entities of the owner's graph (names or aliases). */
   entities?: string[];
+  /**
+   * Only these kinds (any the recall filter admits when empty): `["passage"]` searches
+   * documents only, `["fact"]` leaves them out.
+   */
+  kinds?: Kind[];
+  /**
+   * Most passages of one document in the results, 1 to 1,000 (default 3): a long document
+   * does not fill the list by itself.
+   */
+  per_document?: number | null;
 }
 
 /** Ranking mode: how much each signal weighs in the composite score. */
@@ -511,6 +521,100 @@ export interface ImportArgs {
    * (`entity_id`, `content` and optional fields as in `seed`).
    */
   jsonl: string;
+}
+
+/** Arguments of `ingest`: a document to store as searchable passages. */
+export interface IngestRequest {
+  /**
+   * The owner of the document (a user, an agent, a project): 1 to 256 characters of
+   * `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
+   */
+  entity_id: string;
+  /** The document's title (1 to 512 characters, one line), shown with every passage found. */
+  title: string;
+  /**
+   * The document's text (plain text or markdown: headings name sections; at most
+   * 10,000,000 characters). Hosts turn HTML and PDF into text first.
+   */
+  content: string;
+  /** Where it came from (default upload). */
+  source?: DocumentSource | null;
+  /** The file's name (1 to 512 characters), whose extension and words become tags. */
+  filename?: string | null;
+  /** The file's media type (`text/markdown`, `application/pdf`, …), kept as given. */
+  mime?: string | null;
+  /**
+   * The document's identity at its source (a path, a URL, a connector's id): 1 to 1,024
+   * characters. New text under the same `source_ref` replaces the document.
+   */
+  source_ref?: string | null;
+  /**
+   * Manual tags, kept on the document and every passage: at most 64, each 1 to 64
+   * characters; the system never removes them (default none).
+   */
+  tags?: string[];
+  /**
+   * The agent that stored it, stored with each passage (1 to 256 characters of
+   * `[A-Za-z0-9_:.-]`; default none).
+   */
+  agent_id?: string | null;
+  /**
+   * The team the document is shared with (1 to 256 characters of `[A-Za-z0-9_:.-]`;
+   * default none).
+   */
+  team_id?: string | null;
+  /** Who besides the owner's agent may see it (default private, or the team's default). */
+  visibility?: Visibility | null;
+  /** How the text is cut into passages (default 800 to 1,200 characters, 100 of overlap). */
+  chunking?: ChunkSizes | null;
+}
+
+/** Where a document came from; its first automatic tag. */
+export type DocumentSource = 'upload' | 'chat' | 'connector' | 'web' | 'note' | 'email' | 'api';
+
+/** How a document is cut: the sizes a source's documents are chunked at. */
+export interface ChunkSizes {
+  /**
+   * Shortest passage aimed for, in characters: a passage ends at the first sentence end
+   * past it (default 800; 100 to 10,000).
+   */
+  min_chars?: number;
+  /**
+   * Longest passage, in characters (default 1,200; 100 to 20,000; below `min_chars` it is
+   * taken as `min_chars`).
+   */
+  max_chars?: number;
+  /**
+   * Characters of overlap between passages, taken as whole sentences when they fit
+   * (default 100; 0 to 5,000; more than half of `min_chars` is taken as half).
+   */
+  overlap?: number;
+}
+
+/** Arguments of `documents`. */
+export interface DocumentsRequest {
+  /** The owner of the documents: 1 to 256 characters of `[A-Za-z0-9_:.-]`. */
+  entity_id: string;
+  /**
+   * The agent the call is made for: it sees its own documents, `global` ones and `team`
+   * ones of its teams (default none: the owner's view).
+   */
+  agent_id?: string | null;
+  /** Superseded versions and forgotten documents too (default false). */
+  all?: boolean;
+}
+
+/** Arguments of `document` and `forget_document`. */
+export interface DocumentRef {
+  /** The owner of the document: 1 to 256 characters of `[A-Za-z0-9_:.-]`. */
+  entity_id: string;
+  /** The document's id. */
+  id: string;
+  /**
+   * The agent the call is made for (default none: the owner's view); an agent forgets
+   * only documents it stored.
+   */
+  agent_id?: string | null;
 }
 
 /** Arguments of `import_notes`. */
@@ -1017,6 +1121,8 @@ export interface SearchHit {
   score: number;
   /** How the score was made. */
   why: ScoreBreakdown;
+  /** For a passage of a document: which document, and where in it. */
+  passage?: PassageOf | null;
 }
 
 /** One stored memory, as every surface returns it. */
@@ -1139,6 +1245,24 @@ export interface ScoreBreakdown {
   state_multiplier: number;
   /** The ranking mode the score was made under. */
   mode: RankMode;
+}
+
+/** Where a passage found by search lies: its document and section. */
+export interface PassageOf {
+  /** The document's id (`document` shows it whole). */
+  document_id: string;
+  /** The document's title. */
+  title: string;
+  /** The markdown headings above the passage, outermost first. */
+  section: string[];
+  /** The passage's place in the document, from 0. */
+  position: number;
+  /** How many passages the document has. */
+  passages: number;
+  /** Where the passage begins in the document's text, in characters. */
+  start: number;
+  /** Where it ends (exclusive), in characters. */
+  end: number;
 }
 
 /** A page of memories from `list`. */
@@ -1429,6 +1553,96 @@ export interface ImportReport {
    * through the write path with dedup.
    */
   written: WriteReport;
+}
+
+/** What `ingest` did. */
+export interface IngestReport {
+  /**
+   * `created` (a new document), `unchanged` (the same text was already stored: nothing
+   * written) or `replaced` (new text under an existing `source_ref`).
+   */
+  action: IngestAction;
+  /** The document now stored. */
+  document: Document;
+  /** For `replaced`: the id of the version it superseded. */
+  replaced: string | null;
+}
+
+/** What an ingest did. */
+export type IngestAction = 'created' | 'unchanged' | 'replaced';
+
+/** A stored document (its text is in its passages). */
+export interface Document {
+  /** The document's id, unique in the store. */
+  id: string;
+  /** The owner it belongs to. */
+  entity_id: string;
+  /** The agent that stored it, if one was named. */
+  agent_id: string | null;
+  /** The team it is shared with, if any. */
+  team_id: string | null;
+  /** Who besides the owner's agent may see it. */
+  visibility: Visibility;
+  /** Its title. */
+  title: string;
+  /** Where it came from. */
+  source: DocumentSource;
+  /** The file's name, if given. */
+  filename: string | null;
+  /** The file's media type, if given. */
+  mime: string | null;
+  /** Its identity at its source, if given. */
+  source_ref: string | null;
+  /** SHA-256 (hex) of its normalised text. */
+  content_hash: string;
+  /** Its length, in characters. */
+  chars: number;
+  /** How many passages it was cut into. */
+  passages: number;
+  /** Tags added by the caller; the system never removes them. */
+  manual_tags: string[];
+  /**
+   * Tags added by the system (at most six): source, file extension, words of the file
+   * name or title, frequent words of the text.
+   */
+  auto_tags: string[];
+  /** Whether it is the current version (`active`) or was replaced (`superseded`). */
+  status: DocumentStatus;
+  /** For a superseded version: the document that replaced it. */
+  superseded_by: string | null;
+  /** When it was ingested, in milliseconds since the Unix epoch. */
+  created_at: number;
+  /** When it was last changed (superseded, forgotten), in milliseconds since the Unix epoch. */
+  updated_at: number;
+  /** When it was forgotten, in milliseconds since the Unix epoch (none unless forgotten). */
+  deleted_at: number | null;
+}
+
+/** A document version's status. */
+export type DocumentStatus = 'active' | 'superseded';
+
+/** A document with its passages, in order. */
+export interface DocumentDetail {
+  /** The document. */
+  document: Document;
+  /** Its passages, first to last. */
+  passages: Passage[];
+}
+
+/** One passage of a document. */
+export interface Passage {
+  /** The id of the memory holding it (`get`, `forget`, `reinforce` take it). */
+  memory_id: string;
+  /** Its place in the document, from 0. */
+  position: number;
+  /** The markdown headings above it, outermost first. */
+  section: string[];
+  /** Where it begins in the document's text, in characters (Unicode scalar values). */
+  start: number;
+  /** Where it ends (exclusive), in characters. */
+  end: number;
+  /** Its text. */
+  content: string;
 }
 
 /** The store's embedding model, as answered by `embedding_model`. */
@@ -1934,6 +2148,18 @@ export declare class Mnemo {
   export(args: OwnerRef): Promise<string>;
   /** Imports JSONL: full exports restored exactly, plain records written like `seed`. */
   import(jsonl: string): Promise<ImportReport>;
+  /**
+   * Stores a document (a file's text, a page, a transcript) as passages that search finds one by
+   * one: cut at headings and sentence ends, each embedded and indexed, tagged from the source; the
+   * same text again changes nothing, new text under the same `source_ref` replaces it.
+   */
+  ingest(args: IngestRequest): Promise<IngestReport>;
+  /** An owner's documents, newest first (superseded and forgotten ones with `all`). */
+  documents(args: DocumentsRequest): Promise<Document[]>;
+  /** One document with its passages, in order. */
+  document(args: DocumentRef): Promise<DocumentDetail>;
+  /** Forgets a document and its passages (soft delete, as `forget`). */
+  forgetDocument(args: DocumentRef): Promise<Document>;
   /**
    * Stores markdown notes (a MEMORY.md): each bullet and paragraph through the extractor, tagged
    * with its heading; importing them again adds nothing.

@@ -23,6 +23,9 @@ pub use schema::{for_agent, properties, ref_name, schema, EMBEDS};
 use crate::census::{Location, SampleRequest, StoreStats};
 use crate::conflict::{Conflict, ConflictsRequest, ResolveRequest};
 use crate::curate::{ForgetAllReport, ListRequest, MemoryPatch, Page, Stats};
+use crate::document::{
+    Document, DocumentDetail, DocumentRef, DocumentsRequest, IngestReport, IngestRequest,
+};
 use crate::engine::{EmbedRequest, Embeddings, Engine, ReembedReport, ReembedRequest};
 use crate::error::{Error, Result};
 use crate::export::ImportReport;
@@ -287,6 +290,23 @@ calls! {
     /// Imports JSONL: full exports restored exactly, plain records written like `seed`.
     add Import("import", ImportArgs) -> ImportReport, unwrap "jsonl" =>
         |e, a| e.import_jsonl(a.jsonl.as_bytes());
+    /// Stores a document (a file's text, a page, a transcript) as passages that search finds
+    /// one by one: cut at headings and sentence ends, each embedded and indexed, tagged from
+    /// the source; the same text again changes nothing, new text under the same `source_ref`
+    /// replaces it.
+    add Ingest("ingest", IngestRequest) -> IngestReport, mcp "memory_ingest" =>
+        |e, a| e.as_agent(&a.entity_id.clone(), a.agent_id.clone().as_ref(), None, false,
+            |e| e.ingest(a));
+    /// An owner's documents, newest first (superseded and forgotten ones with `all`).
+    read Documents("documents", DocumentsRequest) -> Vec<Document>, mcp "memory_documents" =>
+        |e, a| e.as_agent(&a.entity_id, a.agent_id.as_ref(), None, false, |e| e.documents(&a));
+    /// One document with its passages, in order.
+    read Document("document", DocumentRef) -> DocumentDetail, mcp "memory_document" =>
+        |e, a| e.as_agent(&a.entity_id, a.agent_id.as_ref(), None, false, |e| e.document(&a));
+    /// Forgets a document and its passages (soft delete, as `forget`).
+    write ForgetDocument("forget_document", DocumentRef) -> Document =>
+        |e, a| e.as_agent(&a.entity_id, a.agent_id.as_ref(), None, false,
+            |e| e.forget_document(&a));
     /// Stores markdown notes (a MEMORY.md): each bullet and paragraph through the extractor,
     /// tagged with its heading; importing them again adds nothing.
     write ImportNotes("import_notes", NotesImport) -> WriteReport => |e, a| e.import_notes(&a);

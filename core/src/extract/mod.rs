@@ -200,7 +200,7 @@ const MIN_STATEMENT_WORDS: usize = 4;
 /// Most auto tags per memory.
 const MAX_TAGS: usize = 6;
 /// Shortest keyword used as a tag.
-const MIN_TAG_CHARS: usize = 4;
+pub(crate) const MIN_TAG_CHARS: usize = 4;
 
 /// Whether an extracted keyword can be stored as a tag (trimmed, not empty, at most
 /// [`MAX_TAG_CHARS`] characters, no NUL). One that cannot (a long URL, a key) is dropped as a

@@ -15,8 +15,10 @@ use crate::store::{json_list, parse};
 pub type Row2 = (i64, Memory);
 
 /// Searchable (ACTIVE, status active) rows of one owner, that the caller sees and that were
-/// written by the time the check reads as of.
-const LIVE: &str = "entity_id = ?1 AND state = 'ACTIVE' AND status = 'active' \
+/// written by the time the check reads as of; a document's passages are not the owner's
+/// plans, moods or news.
+const LIVE: &str =
+    "entity_id = ?1 AND state = 'ACTIVE' AND status = 'active' AND kind != 'passage' \
                     AND mnemo_visible(agent_id, visibility, team_id) AND mnemo_existed(created_at)";
 
 fn memories(conn: &Connection, sql: &str, args: impl rusqlite::Params) -> Result<Vec<Row2>> {

@@ -25,12 +25,13 @@ pub use rank::{RankMode, ScoreBreakdown, Weights};
 use crate::clock::Millis;
 use crate::decay::{self, RetentionConfig};
 use crate::dedup;
+use crate::document::{self, PassageOf};
 use crate::embed;
 use crate::error::{Error, Result};
 use crate::field::{Id, Limit, Owner, MAX_LIMIT};
 use crate::graph;
 use crate::links;
-use crate::model::{Memory, MemoryType, RecallFilter};
+use crate::model::{Kind, Memory, MemoryType, RecallFilter};
 use crate::store::memories::{self, Reach};
 use crate::store::View;
 use crate::text;
@@ -92,6 +93,13 @@ pub struct SearchRequest {
     /// Only memories that name one of these entities of the owner's graph (names or aliases).
     #[serde(default)]
     pub entities: Vec<String>,
+    /// Only these kinds (any the recall filter admits when empty): `["passage"]` searches
+    /// documents only, `["fact"]` leaves them out.
+    #[serde(default)]
+    pub kinds: Vec<Kind>,
+    /// Most passages of one document in the results, 1 to 1,000 (default 3): a long document
+    /// does not fill the list by itself.
+    pub per_document: Option<Limit>,
 }
 
 impl SearchRequest {
@@ -110,6 +118,8 @@ impl SearchRequest {
             types: Vec::new(),
             min_score: None,
             entities: Vec::new(),
+            kinds: Vec::new(),
+            per_document: None,
         }
     }
 }
@@ -123,6 +133,9 @@ pub struct SearchHit {
     pub score: f64,
     /// How the score was made.
     pub why: ScoreBreakdown,
+    /// For a passage of a document: which document, and where in it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub passage: Option<PassageOf>,
 }
 
 /// Recall (search) settings.
@@ -224,7 +237,7 @@ pub(crate) fn search(
     let candidates = search.candidates(view, cache)?;
     let (admitted, rest) = search.admit_qualifying(view, candidates)?;
     let scoring = search.scoring(view, &admitted)?;
-    let ranked = scoring.rank(admitted);
+    let ranked = crowd(view, scoring.rank(admitted), search.per_document)?;
     let kept = scoring.keep_diverse(view, ranked, rest)?;
     search.record_hits(view, kept, scoring.now)
 }
@@ -252,6 +265,8 @@ struct Search<'a> {
     /// for an entity search (an entity's memories may share no word with the query), else the
     /// configuration's.
     min_relevance: f64,
+    /// Most passages of one document kept.
+    per_document: usize,
 }
 
 impl<'a> Search<'a> {
@@ -279,6 +294,7 @@ impl<'a> Search<'a> {
             k: cfg.candidates.max(limit),
             by_entity,
             min_relevance,
+            per_document: Limit::or(req.per_document, document::PER_DOCUMENT),
         })
     }
 
@@ -447,6 +463,7 @@ impl<'a> Search<'a> {
         let pks: Vec<i64> = kept.iter().map(|r| r.pk).collect();
         view.record_co_recall(&pks)?;
         let mut hits = Vec::with_capacity(kept.len());
+        let passages = document::passages_of(view, &pks)?;
         for Ranked {
             pk,
             mut memory,
@@ -458,10 +475,15 @@ impl<'a> Search<'a> {
             decay::access(&mut memory, 1, now);
             view.refresh(pk, &mut memory)?;
             view.record_access(self.owner, pk)?;
+            let passage = passages
+                .iter()
+                .find(|(p, _)| *p == pk)
+                .map(|(_, r)| r.of.clone());
             hits.push(SearchHit {
                 memory,
                 score: why.score(),
                 why,
+                passage,
             });
         }
         Ok(hits)
@@ -542,10 +564,36 @@ impl Scoring<'_> {
                 more.extend(s.admit(view, c)?);
             }
             kept.extend(more.into_iter().map(|hit| self.score(hit, false)));
+            kept = crowd(view, kept, s.per_document)?;
             kept = diversify(view, s.cfg, s.owner, kept, s.limit)?;
         }
         Ok(kept)
     }
+}
+
+/// `ranked` without the passages of a document beyond its first `per_document`.
+fn crowd(view: &View, ranked: Vec<Ranked>, per_document: usize) -> Result<Vec<Ranked>> {
+    let passages: Vec<i64> = ranked
+        .iter()
+        .filter(|r| r.memory.kind == Kind::Passage)
+        .map(|r| r.pk)
+        .collect();
+    if passages.len() <= per_document {
+        return Ok(ranked);
+    }
+    let of = document::passages_of(view, &passages)?;
+    let mut seen: std::collections::HashMap<i64, usize> = Default::default();
+    Ok(ranked
+        .into_iter()
+        .filter(|r| match of.iter().find(|(pk, _)| *pk == r.pk) {
+            Some((_, row)) => {
+                let n = seen.entry(row.document_pk).or_default();
+                *n += 1;
+                *n <= per_document
+            }
+            None => true,
+        })
+        .collect())
 }
 
 /// The first `limit` of `ranked` that do not repeat one kept before them: a repeat is nearly

@@ -160,6 +160,7 @@ pub fn admits(req: &SearchRequest, m: &Memory) -> bool {
         }
         && req.recall.admits(m.kind)
         && (req.types.is_empty() || req.types.contains(&m.memory_type))
+        && (req.kinds.is_empty() || req.kinds.contains(&m.kind))
 }
 
 /// The score breakdown of a candidate memory at `now`; `best` is the best relevance among

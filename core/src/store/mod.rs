@@ -245,7 +245,7 @@ impl Store {
 pub(crate) fn next_pk(conn: &Connection, table: &'static str) -> Result<i64> {
     debug_assert!(matches!(
         table,
-        "memories" | "conflicts" | "heartbeat_acts" | "messages"
+        "memories" | "conflicts" | "heartbeat_acts" | "messages" | "documents"
     ));
     Ok(conn
         .prepare_cached(&format!("SELECT coalesce(max(pk), 0) + 1 FROM {table}"))?

@@ -313,6 +313,38 @@ CREATE INDEX IF NOT EXISTS team_members_agent ON team_members(owner, agent_id);
 -- The agent whose conversation a message is part of (null: the owner's own).
 ALTER TABLE messages ADD COLUMN agent_id TEXT;
 "#,
+    r#"
+-- Documents (document/): one row per version of an ingested document, its text kept whole.
+-- Its passages are memories of kind 'passage'; `passages` says where each lies.
+CREATE TABLE IF NOT EXISTS documents (
+    pk INTEGER PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    owner TEXT NOT NULL,
+    agent_id TEXT, team_id TEXT,
+    visibility TEXT NOT NULL,
+    title TEXT NOT NULL,
+    source TEXT NOT NULL,
+    filename TEXT, mime TEXT, source_ref TEXT,
+    content TEXT NOT NULL,
+    content_hash TEXT NOT NULL,
+    chars INTEGER NOT NULL,
+    passages INTEGER NOT NULL,
+    manual_tags TEXT NOT NULL, auto_tags TEXT NOT NULL,
+    status TEXT NOT NULL,
+    superseded_by TEXT,
+    created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, deleted_at INTEGER
+);
+CREATE INDEX IF NOT EXISTS documents_owner ON documents(owner, created_at);
+CREATE TABLE IF NOT EXISTS passages (
+    memory_pk INTEGER PRIMARY KEY REFERENCES memories(pk) ON DELETE CASCADE,
+    document_pk INTEGER NOT NULL REFERENCES documents(pk) ON DELETE CASCADE,
+    position INTEGER NOT NULL,
+    section TEXT NOT NULL,
+    start INTEGER NOT NULL,
+    "end" INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS passages_document ON passages(document_pk, position);
+"#,
 ];
 
 /// Prepared statements kept per connection: more than the engine's distinct statements.

@@ -416,8 +416,13 @@ impl Scope {
         }
     }
 
+    /// Whether `m` may be a duplicate or a contradiction of a write of this scope: a memory
+    /// of the same writer, visibility and team, and not a passage of a document.
     fn holds(&self, m: &Memory) -> bool {
-        m.agent_id == self.agent_id && m.visibility == self.visibility && m.team_id == self.team_id
+        m.agent_id == self.agent_id
+            && m.visibility == self.visibility
+            && m.team_id == self.team_id
+            && m.kind != Kind::Passage
     }
 
     /// The neighbours of this scope, in order.

@@ -36,6 +36,12 @@ pub(crate) fn prepare(view: &View, input: Input) -> Result<Prepared> {
         conflicts,
     } = input;
     graph::check(&entities, &relationships)?;
+    if n.kind == Some(Kind::Passage) {
+        return Err(Error::invalid(
+            "kind",
+            "passage is the kind of a document's passages, which only `ingest` writes",
+        ));
+    }
     if let Some(c) = &n.cron_tag {
         if !c.starts_with("cron:") || c.chars().count() > MAX_CRON_TAG_CHARS {
             return Err(Error::invalid(

@@ -1,0 +1,655 @@
+//! Documents (Kybernesis' memory items with chunks): a file or a long text ingested as one
+//! record, cut into passages ([`chunk`]) that are memories of kind `passage` — each embedded
+//! and in the text index, so search finds the passage that answers, not the whole document.
+//! A document's passages are never merged, contradicted or clustered with other memories
+//! (`write::Scope`); they carry the document's tags, owner, agent and visibility, and a row
+//! of `passages` saying where in the document they are.
+//!
+//! Ingesting the same text again changes nothing; new text under the same `source_ref`
+//! replaces the document (the old version and its passages become `superseded`, their
+//! history kept); forgetting a document forgets its passages.
+
+pub mod chunk;
+mod sql;
+
+use serde::{Deserialize, Serialize};
+
+use crate::clock::Millis;
+use crate::error::{Error, Result};
+use crate::extract;
+use crate::field::{DocumentText, Id, Label, Owner, SourceRef, Tags};
+use crate::lexicon;
+use crate::model::{
+    string_enum, Kind, Layer, MemoryType, Source, Status, StatusChange, Visibility,
+};
+use crate::store::{Tx, View};
+use crate::text;
+use crate::write::{self, NewMemory};
+pub use chunk::ChunkSizes;
+pub(crate) use sql::{passage_of, PassageRow};
+
+/// Most automatic tags a document gets (the design's six).
+pub const MAX_AUTO_TAGS: usize = 6;
+/// Most passages of one document a search returns unless asked for more
+/// (`SearchRequest::per_document`): a long document should not fill a list by itself.
+pub const PER_DOCUMENT: usize = 3;
+
+string_enum! {
+    /// Where a document came from; its first automatic tag.
+    DocumentSource, "source" {
+        /// A file the user gave (the default).
+        Upload = "upload",
+        /// Pasted or shared in a conversation.
+        Chat = "chat",
+        /// Synchronised from another service (a drive, a wiki, a mailbox).
+        Connector = "connector",
+        /// A web page.
+        Web = "web",
+        /// The user's own notes.
+        Note = "note",
+        /// An email.
+        Email = "email",
+        /// Written by a program through the API.
+        Api = "api",
+    }
+}
+
+/// Arguments of `ingest`: a document to store as searchable passages.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct IngestRequest {
+    /// The owner of the document (a user, an agent, a project): 1 to 256 characters of
+    /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
+    pub entity_id: Owner,
+    /// The document's title (1 to 512 characters, one line), shown with every passage found.
+    pub title: Label,
+    /// The document's text (plain text or markdown: headings name sections; at most
+    /// 10,000,000 characters). Hosts turn HTML and PDF into text first.
+    pub content: DocumentText,
+    /// Where it came from (default upload).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<DocumentSource>,
+    /// The file's name (1 to 512 characters), whose extension and words become tags.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub filename: Option<Label>,
+    /// The file's media type (`text/markdown`, `application/pdf`, …), kept as given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mime: Option<Label>,
+    /// The document's identity at its source (a path, a URL, a connector's id): 1 to 1,024
+    /// characters. New text under the same `source_ref` replaces the document.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source_ref: Option<SourceRef>,
+    /// Manual tags, kept on the document and every passage: at most 64, each 1 to 64
+    /// characters; the system never removes them (default none).
+    #[serde(default)]
+    pub tags: Tags,
+    /// The agent that stored it, stored with each passage (1 to 256 characters of
+    /// `[A-Za-z0-9_:.-]`; default none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent_id: Option<Id>,
+    /// The team the document is shared with (1 to 256 characters of `[A-Za-z0-9_:.-]`;
+    /// default none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub team_id: Option<Id>,
+    /// Who besides the owner's agent may see it (default private, or the team's default).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub visibility: Option<Visibility>,
+    /// How the text is cut into passages (default 800 to 1,200 characters, 100 of overlap).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chunking: Option<ChunkSizes>,
+}
+
+string_enum! {
+    /// A document version's status.
+    DocumentStatus, "document status" {
+        /// The current version.
+        Active = "active",
+        /// Replaced by a newer version under the same `source_ref`.
+        Superseded = "superseded",
+    }
+}
+
+/// A stored document (its text is in its passages).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Document {
+    /// The document's id, unique in the store.
+    pub id: String,
+    /// The owner it belongs to.
+    pub entity_id: String,
+    /// The agent that stored it, if one was named.
+    pub agent_id: Option<String>,
+    /// The team it is shared with, if any.
+    pub team_id: Option<String>,
+    /// Who besides the owner's agent may see it.
+    pub visibility: Visibility,
+    /// Its title.
+    pub title: String,
+    /// Where it came from.
+    pub source: DocumentSource,
+    /// The file's name, if given.
+    pub filename: Option<String>,
+    /// The file's media type, if given.
+    pub mime: Option<String>,
+    /// Its identity at its source, if given.
+    pub source_ref: Option<String>,
+    /// SHA-256 (hex) of its normalised text.
+    pub content_hash: String,
+    /// Its length, in characters.
+    pub chars: usize,
+    /// How many passages it was cut into.
+    pub passages: usize,
+    /// Tags added by the caller; the system never removes them.
+    pub manual_tags: Vec<String>,
+    /// Tags added by the system (at most six): source, file extension, words of the file
+    /// name or title, frequent words of the text.
+    pub auto_tags: Vec<String>,
+    /// Whether it is the current version (`active`) or was replaced (`superseded`).
+    pub status: DocumentStatus,
+    /// For a superseded version: the document that replaced it.
+    pub superseded_by: Option<String>,
+    /// When it was ingested, in milliseconds since the Unix epoch.
+    pub created_at: Millis,
+    /// When it was last changed (superseded, forgotten), in milliseconds since the Unix epoch.
+    pub updated_at: Millis,
+    /// When it was forgotten, in milliseconds since the Unix epoch (none unless forgotten).
+    pub deleted_at: Option<Millis>,
+}
+
+/// What `ingest` did.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct IngestReport {
+    /// `created` (a new document), `unchanged` (the same text was already stored: nothing
+    /// written) or `replaced` (new text under an existing `source_ref`).
+    pub action: IngestAction,
+    /// The document now stored.
+    pub document: Document,
+    /// For `replaced`: the id of the version it superseded.
+    pub replaced: Option<String>,
+}
+
+string_enum! {
+    /// What an ingest did.
+    IngestAction, "action" {
+        /// A new document was stored.
+        Created = "created",
+        /// The same text was already stored; nothing was written.
+        Unchanged = "unchanged",
+        /// New text under an existing `source_ref` replaced the document.
+        Replaced = "replaced",
+    }
+}
+
+/// One passage of a document.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Passage {
+    /// The id of the memory holding it (`get`, `forget`, `reinforce` take it).
+    pub memory_id: String,
+    /// Its place in the document, from 0.
+    pub position: usize,
+    /// The markdown headings above it, outermost first.
+    pub section: Vec<String>,
+    /// Where it begins in the document's text, in characters (Unicode scalar values).
+    pub start: usize,
+    /// Where it ends (exclusive), in characters.
+    pub end: usize,
+    /// Its text.
+    pub content: String,
+}
+
+/// Where a passage found by search lies: its document and section.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PassageOf {
+    /// The document's id (`document` shows it whole).
+    pub document_id: String,
+    /// The document's title.
+    pub title: String,
+    /// The markdown headings above the passage, outermost first.
+    pub section: Vec<String>,
+    /// The passage's place in the document, from 0.
+    pub position: usize,
+    /// How many passages the document has.
+    pub passages: usize,
+    /// Where the passage begins in the document's text, in characters.
+    pub start: usize,
+    /// Where it ends (exclusive), in characters.
+    pub end: usize,
+}
+
+/// A document with its passages, in order.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DocumentDetail {
+    /// The document.
+    pub document: Document,
+    /// Its passages, first to last.
+    pub passages: Vec<Passage>,
+}
+
+/// Arguments of `documents`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DocumentsRequest {
+    /// The owner of the documents: 1 to 256 characters of `[A-Za-z0-9_:.-]`.
+    pub entity_id: Owner,
+    /// The agent the call is made for: it sees its own documents, `global` ones and `team`
+    /// ones of its teams (default none: the owner's view).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent_id: Option<Id>,
+    /// Superseded versions and forgotten documents too (default false).
+    #[serde(default)]
+    pub all: bool,
+}
+
+/// Arguments of `document` and `forget_document`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DocumentRef {
+    /// The owner of the document: 1 to 256 characters of `[A-Za-z0-9_:.-]`.
+    pub entity_id: Owner,
+    /// The document's id.
+    pub id: Id,
+    /// The agent the call is made for (default none: the owner's view); an agent forgets
+    /// only documents it stored.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent_id: Option<Id>,
+}
+
+/// A document checked and cut, its passages embedded: ready to store.
+pub(crate) struct Prepared {
+    req: IngestRequest,
+    hash: String,
+    chars: usize,
+    auto_tags: Vec<String>,
+    pieces: Vec<chunk::Piece>,
+    passages: Vec<write::Prepared>,
+}
+
+/// Checks a document, cuts it and embeds its passages (outside the transaction).
+pub(crate) fn prepare(view: &View, req: IngestRequest) -> Result<Prepared> {
+    let sizes = req.chunking.unwrap_or_default().check("chunking")?;
+    let source = req.source.unwrap_or(DocumentSource::Upload);
+    let hash = text::content_hash(&req.content);
+    let chars = req.content.chars().count();
+    let auto_tags = auto_tags(source, req.filename.as_deref(), &req.title, &req.content);
+    let pieces = chunk::chunk(&req.content, sizes);
+    let mut passages = Vec::with_capacity(pieces.len());
+    for (i, piece) in pieces.iter().enumerate() {
+        let memory = NewMemory {
+            memory_type: Some(MemoryType::Context),
+            layer: Some(Layer::Semantic),
+            source: Some(Source::Import),
+            tags: req.tags.clone(),
+            agent_id: req.agent_id.clone(),
+            team_id: req.team_id.clone(),
+            visibility: req.visibility,
+            ..NewMemory::of(
+                req.entity_id.clone(),
+                crate::field::Content::parse("content", &piece.text)
+                    .map_err(|e| e.within(&format!("passages[{i}]")))?,
+            )
+        };
+        let mut input: write::Input = memory.into();
+        input.auto_tags = auto_tags.clone();
+        let mut p = write::prepare(view, input)?;
+        p.memory.kind = Kind::Passage;
+        passages.push(p);
+    }
+    Ok(Prepared {
+        req,
+        hash,
+        chars,
+        auto_tags,
+        pieces,
+        passages,
+    })
+}
+
+/// Stores a prepared document in the caller's transaction: nothing when the same text is
+/// stored already (in the same scope), else a new version, superseding the one under the
+/// same `source_ref`.
+pub(crate) fn store(tx: &mut Tx, p: Prepared) -> Result<IngestReport> {
+    let owner = p.req.entity_id.clone();
+    let now = tx.now()?;
+    let scope = |d: &sql::DocumentRow| {
+        d.doc.agent_id.as_deref() == p.req.agent_id.as_deref()
+            && d.doc.team_id.as_deref()
+                == p.passages.first().and_then(|x| x.memory.team_id.as_deref())
+    };
+    let current = sql::live(tx.conn(), &owner)?;
+    if let Some(same) = current.iter().find(|d| {
+        d.doc.content_hash == p.hash
+            && d.doc.source_ref.as_deref() == p.req.source_ref.as_ref().map(SourceRef::as_str)
+            && d.doc.title == *p.req.title
+            && scope(d)
+    }) {
+        return Ok(IngestReport {
+            action: IngestAction::Unchanged,
+            document: same.doc.clone(),
+            replaced: None,
+        });
+    }
+    let previous = p
+        .req
+        .source_ref
+        .as_ref()
+        .map(SourceRef::as_str)
+        .and_then(|r| {
+            current
+                .iter()
+                .find(|d| d.doc.source_ref.as_deref() == Some(r) && scope(d))
+        });
+    let pk = crate::store::next_pk(tx.conn(), "documents")?;
+    let id = text::derived_id("doc", &[owner.as_bytes(), p.hash.as_bytes()], &[now, pk]);
+    let first = p.passages.first().map(|x| &x.memory);
+    let doc = Document {
+        id: id.clone(),
+        entity_id: owner.to_string(),
+        agent_id: p.req.agent_id.as_ref().map(|a| a.to_string()),
+        team_id: first.and_then(|m| m.team_id.clone()),
+        visibility: first.map_or(Visibility::Private, |m| m.visibility),
+        title: p.req.title.to_string(),
+        source: p.req.source.unwrap_or(DocumentSource::Upload),
+        filename: p.req.filename.as_ref().map(|f| f.to_string()),
+        mime: p.req.mime.as_ref().map(|m| m.to_string()),
+        source_ref: p.req.source_ref.as_ref().map(|r| r.as_str().to_string()),
+        content_hash: p.hash.clone(),
+        chars: p.chars,
+        passages: p.pieces.len(),
+        manual_tags: p.req.tags.clone().into_vec(),
+        auto_tags: p.auto_tags.clone(),
+        status: DocumentStatus::Active,
+        superseded_by: None,
+        created_at: now,
+        updated_at: now,
+        deleted_at: None,
+    };
+    sql::insert(tx.conn(), pk, &doc, &p.req.content)?;
+    tx.defer_text();
+    for (position, (piece, mut passage)) in p.pieces.iter().zip(p.passages).enumerate() {
+        passage.memory.source_ref = Some(format!("{id}#{position}"));
+        let memory_pk = tx.insert(&mut passage.memory, &passage.vector)?;
+        sql::insert_passage(tx.conn(), memory_pk, pk, position, piece)?;
+    }
+    tx.index_text()?;
+    let replaced = match previous {
+        Some(old) => {
+            supersede(tx, old, &id, now)?;
+            Some(old.doc.id.clone())
+        }
+        None => None,
+    };
+    Ok(IngestReport {
+        action: if replaced.is_some() {
+            IngestAction::Replaced
+        } else {
+            IngestAction::Created
+        },
+        document: doc,
+        replaced,
+    })
+}
+
+/// Marks an old version superseded by `by`, and its passages too (out of search, history
+/// kept).
+fn supersede(tx: &mut Tx, old: &sql::DocumentRow, by: &str, now: Millis) -> Result<()> {
+    sql::set_superseded(tx.conn(), old.pk, by, now)?;
+    let reason = format!("document {} replaced by {by}", old.doc.id);
+    for (pk, mut m) in sql::passage_memories(tx.conn(), old.pk)? {
+        if m.status == Status::Superseded {
+            continue;
+        }
+        let change = StatusChange {
+            old: m.status,
+            new: Status::Superseded,
+            reason: reason.clone(),
+            changed_at: now,
+        };
+        m.status = Status::Superseded;
+        tx.save(pk, &mut m)?;
+        tx.record_status(pk, &change)?;
+    }
+    Ok(())
+}
+
+/// An owner's documents as the caller sees them, newest first.
+pub(crate) fn list(view: &View, req: &DocumentsRequest) -> Result<Vec<Document>> {
+    Ok(sql::list(view.conn(), &req.entity_id, req.all)?
+        .into_iter()
+        .map(|d| d.doc)
+        .collect())
+}
+
+/// One document with its passages, if the caller sees it.
+pub(crate) fn get(view: &View, owner: &Owner, id: &Id) -> Result<DocumentDetail> {
+    let row = visible(view.conn(), owner, id)?;
+    let passages = sql::passages(view.conn(), row.pk)?;
+    Ok(DocumentDetail {
+        document: row.doc,
+        passages,
+    })
+}
+
+/// The document `id` of `owner` as the caller sees it, or not found.
+fn visible(conn: &rusqlite::Connection, owner: &Owner, id: &Id) -> Result<sql::DocumentRow> {
+    sql::get(conn, owner, id)?.ok_or_else(|| Error::UnknownDocument {
+        entity_id: owner.to_string(),
+        id: id.to_string(),
+    })
+}
+
+/// Forgets a document and its passages (soft delete, as `forget` does a memory).
+pub(crate) fn forget(tx: &mut Tx, owner: &Owner, id: &Id) -> Result<Document> {
+    let row = visible(tx.conn(), owner, id)?;
+    let passages = sql::passage_memories(tx.conn(), row.pk)?;
+    if passages.iter().any(|(_, m)| !tx.viewer().may_change(m)) {
+        return Err(Error::invalid(
+            "id",
+            format!(
+                "document {:?} was stored by another agent: only it or the owner may forget it",
+                id.as_str()
+            ),
+        ));
+    }
+    let now = tx.now()?;
+    for (pk, m) in passages {
+        if m.deleted_at.is_none() {
+            crate::curate::forget_row(tx, pk, m)?;
+        }
+    }
+    if row.doc.deleted_at.is_none() {
+        sql::set_deleted(tx.conn(), row.pk, now)?;
+    }
+    Ok(visible(tx.conn(), owner, id)?.doc)
+}
+
+/// The automatic tags: the source, the file's extension, words of the file name (else the
+/// title), then the text's most frequent uncommon words of four letters or more; normalised
+/// (lower case), each once, at most [`MAX_AUTO_TAGS`].
+pub fn auto_tags(
+    source: DocumentSource,
+    filename: Option<&str>,
+    title: &str,
+    text: &str,
+) -> Vec<String> {
+    let mut tags: Vec<String> = Vec::new();
+    let push = |t: String, tags: &mut Vec<String>| {
+        if tags.len() < MAX_AUTO_TAGS
+            && !t.is_empty()
+            && t.chars().count() <= 64
+            && !tags.contains(&t)
+        {
+            tags.push(t);
+        }
+    };
+    push(source.as_str().to_string(), &mut tags);
+    let name = filename.map(|f| f.rsplit(['/', '\\']).next().unwrap_or(f));
+    if let Some((stem, ext)) = name.and_then(|n| n.rsplit_once('.')) {
+        if !stem.is_empty()
+            && (1..=8).contains(&ext.len())
+            && ext.chars().all(|c| c.is_ascii_alphanumeric())
+        {
+            push(ext.to_lowercase(), &mut tags);
+        }
+    }
+    let label = name.map_or(title, |n| n.rsplit_once('.').map_or(n, |(stem, _)| stem));
+    for w in text::words(label) {
+        // A file is named with care: only function words are left out of its name.
+        if w.chars().count() >= 3
+            && !lexicon::is_stopword(&w)
+            && !w.chars().all(|c| c.is_ascii_digit())
+        {
+            push(w, &mut tags);
+        }
+    }
+    for w in frequent_words(text, MAX_AUTO_TAGS) {
+        push(w, &mut tags);
+    }
+    tags
+}
+
+/// The `n` most frequent uncommon words of at least four letters in `text` (ties: first
+/// seen first).
+fn frequent_words(text: &str, n: usize) -> Vec<String> {
+    let mut counts: std::collections::HashMap<String, (usize, usize)> = Default::default();
+    for (i, w) in text::words(text).into_iter().enumerate() {
+        if w.chars().count() >= extract::MIN_TAG_CHARS
+            && w.chars().any(char::is_alphabetic)
+            && !lexicon::common(&w)
+        {
+            counts.entry(w).or_insert((0, i)).0 += 1;
+        }
+    }
+    let mut ranked: Vec<(String, (usize, usize))> = counts.into_iter().collect();
+    crate::order::sort_by(&mut ranked, |a, b| {
+        b.1 .0.cmp(&a.1 .0).then(a.1 .1.cmp(&b.1 .1))
+    });
+    ranked.into_iter().take(n).map(|(w, _)| w).collect()
+}
+
+/// The passages' memory rows of `memory_pks` that are passages, with where they lie.
+pub(crate) fn passages_of(view: &View, pks: &[i64]) -> Result<Vec<(i64, PassageRow)>> {
+    let mut out = Vec::new();
+    for &pk in pks {
+        if let Some(row) = passage_of(view.conn(), pk)? {
+            out.push((pk, row));
+        }
+    }
+    Ok(out)
+}
+
+/// Where an exported passage lies in its document.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PassagePlace {
+    /// The document's id.
+    pub document_id: String,
+    /// The passage's place in the document, from 0.
+    pub position: usize,
+    /// The markdown headings above it, outermost first.
+    pub section: Vec<String>,
+    /// Where it begins in the document's text, in characters.
+    pub start: usize,
+    /// Where it ends (exclusive), in characters.
+    pub end: usize,
+}
+
+/// An exported document: every field, and its whole text.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DocumentRecord {
+    /// The document, as stored.
+    pub document: Document,
+    /// Its whole text.
+    pub content: String,
+}
+
+/// The export of passage memory `pk`: its place, and on the first passage its document.
+pub(crate) fn export(
+    conn: &rusqlite::Connection,
+    pk: i64,
+) -> Result<(Option<PassagePlace>, Option<DocumentRecord>)> {
+    let Some(row) = sql::passage_of(conn, pk)? else {
+        return Ok((None, None));
+    };
+    let place = PassagePlace {
+        document_id: row.of.document_id.clone(),
+        position: row.of.position,
+        section: row.of.section.clone(),
+        start: row.of.start,
+        end: row.of.end,
+    };
+    let record = match row.of.position {
+        0 => sql::record(conn, row.document_pk)?,
+        _ => None,
+    };
+    Ok((Some(place), record))
+}
+
+/// Checks an imported document before anything is written.
+pub(crate) fn check_record(r: &DocumentRecord) -> Result<()> {
+    let d = &r.document;
+    Id::parse("document.id", &d.id)?;
+    Id::parse("document.entity_id", &d.entity_id)?;
+    Label::parse("document.title", &d.title)?;
+    DocumentText::parse("content", &r.content)?;
+    if d.content_hash != text::content_hash(&r.content) {
+        return Err(Error::invalid(
+            "document.content_hash",
+            "does not match the content",
+        ));
+    }
+    for (f, t) in [
+        ("created_at", Some(d.created_at)),
+        ("updated_at", Some(d.updated_at)),
+        ("deleted_at", d.deleted_at),
+    ] {
+        if let Some(t) = t {
+            crate::clock::check_time(&format!("document.{f}"), t)?;
+        }
+    }
+    Ok(())
+}
+
+/// Restores an exported document as it was, unless its id is in the store already.
+pub(crate) fn restore(tx: &mut Tx, r: &DocumentRecord) -> Result<()> {
+    match sql::pk_of(tx.conn(), &r.document.id)? {
+        Some((_, owner)) if owner == r.document.entity_id => return Ok(()),
+        Some(_) => {
+            return Err(Error::invalid(
+                "document.id",
+                format!("{} belongs to another entity in this store", r.document.id),
+            ))
+        }
+        None => {}
+    }
+    let pk = crate::store::next_pk(tx.conn(), "documents")?;
+    sql::insert(tx.conn(), pk, &r.document, &r.content)
+}
+
+/// Restores where passage memory `memory_pk` lies; a passage whose document was not
+/// restored (its first passage purged) is left without one.
+pub(crate) fn restore_passage(
+    tx: &mut Tx,
+    owner: &str,
+    memory_pk: i64,
+    place: &PassagePlace,
+) -> Result<()> {
+    // Only a document of the passage's own owner: another's is not joined, whatever the
+    // record says.
+    let Some((document_pk, _)) =
+        sql::pk_of(tx.conn(), &place.document_id)?.filter(|(_, o)| o == owner)
+    else {
+        return Ok(());
+    };
+    let piece = chunk::Piece {
+        text: String::new(),
+        start: place.start,
+        end: place.end,
+        section: place.section.clone(),
+    };
+    sql::insert_passage(tx.conn(), memory_pk, document_pk, place.position, &piece)
+}

@@ -1,0 +1,567 @@
+//! Documents: `ingest` cuts a text into passages that search finds one by one; the same text
+//! again changes nothing, new text under a `source_ref` replaces it; forgetting, export and
+//! import carry the whole document; owners and agents never see another's; bad input writes
+//! nothing.
+mod common;
+
+use common::*;
+use mnemo_core::api::Call;
+use mnemo_core::*;
+use serde_json::{json, Value};
+
+fn call(e: &mut Engine, method: &str, args: Value) -> Result<Value> {
+    Call::parse(method, &args).and_then(|c| e.call(c))
+}
+
+/// A plan of a few sections, long enough to be cut into several passages.
+fn plan() -> String {
+    let filler = |topic: &str, n: usize| {
+        (0..n)
+            .map(|i| {
+                format!("The {topic} review number {i} went through the usual agenda and minutes.")
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    format!(
+        "# Plan 2027\n\n{}\n\n## Hiring\n\n{}\n\n## Budget\n\n### Q4\n\nThe Q4 budget priorities are the new \
+         data centre in Porto and the security audit, with 40% of the spend on the audit.\n\n## Travel\n\n{}\n",
+        filler("strategy", 12),
+        filler("hiring", 15),
+        filler("travel", 15)
+    )
+}
+
+fn ingest(e: &mut Engine, owner: &str, title: &str, content: &str, extra: Value) -> Value {
+    let mut args = json!({"entity_id": owner, "title": title, "content": content});
+    if let (Some(a), Some(x)) = (args.as_object_mut(), extra.as_object()) {
+        a.extend(x.clone());
+    }
+    call(e, "ingest", args).expect("ingest")
+}
+
+#[test]
+fn search_finds_the_passage_that_answers_with_its_document_and_section() {
+    let (mut e, _) = engine();
+    let text = plan();
+    let r = ingest(
+        &mut e,
+        "ana",
+        "Plan 2027",
+        &text,
+        json!({"filename": "plan-2027.md", "tags": ["work"]}),
+    );
+    assert_eq!(r["action"], "created");
+    let doc = &r["document"];
+    let n = doc["passages"].as_u64().unwrap();
+    assert!(n >= 4, "{doc}");
+    assert_eq!(doc["chars"], text.chars().count());
+    assert_eq!(doc["manual_tags"], json!(["work"]));
+    let auto: Vec<String> = serde_json::from_value(doc["auto_tags"].clone()).unwrap();
+    assert!(
+        auto.len() <= 6 && auto[0] == "upload" && auto[1] == "md",
+        "{auto:?}"
+    );
+    assert!(auto.contains(&"plan".to_string()), "{auto:?}");
+    // Other memories beside it.
+    e.seed(vec![mem("ana", "Ana prefers window seats on long flights")])
+        .unwrap();
+    let hits = call(
+        &mut e,
+        "search",
+        json!({"entity_id": "ana", "query": "What are the Q4 budget priorities?"}),
+    )
+    .unwrap();
+    let top = &hits[0];
+    assert!(
+        top["memory"]["content"]
+            .as_str()
+            .unwrap()
+            .contains("Q4 budget priorities"),
+        "{hits}"
+    );
+    assert_eq!(top["memory"]["kind"], "passage");
+    assert_eq!(top["passage"]["document_id"], doc["id"]);
+    assert_eq!(top["passage"]["title"], "Plan 2027");
+    assert_eq!(
+        top["passage"]["section"],
+        json!(["Plan 2027", "Budget", "Q4"])
+    );
+    assert_eq!(top["passage"]["passages"], n);
+    // The passage's offsets point into the document's text.
+    let (start, end) = (
+        top["passage"]["start"].as_u64().unwrap() as usize,
+        top["passage"]["end"].as_u64().unwrap() as usize,
+    );
+    let slice: String = text.chars().skip(start).take(end - start).collect();
+    assert_eq!(slice, top["memory"]["content"].as_str().unwrap());
+    // A memory hit says nothing of documents.
+    let seat = call(
+        &mut e,
+        "search",
+        json!({"entity_id": "ana", "query": "window seat"}),
+    )
+    .unwrap();
+    assert_eq!(seat[0]["memory"]["kind"], "fact");
+    assert!(seat[0].get("passage").is_none());
+    // `kinds` narrows to documents or leaves them out.
+    let only_docs = call(&mut e, "search", json!({"entity_id": "ana", "query": "window seat flights", "kinds": ["passage"], "min_score": 0})).unwrap();
+    assert!(only_docs
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|h| h["memory"]["kind"] == "passage"));
+    let no_docs = call(
+        &mut e,
+        "search",
+        json!({"entity_id": "ana", "query": "Q4 budget", "kinds": ["fact"], "min_score": 0}),
+    )
+    .unwrap();
+    assert!(no_docs
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|h| h["memory"]["kind"] == "fact"));
+    // At most three passages of one document, unless asked.
+    let crowd = call(
+        &mut e,
+        "search",
+        json!({"entity_id": "ana", "query": "review agenda minutes", "limit": 10, "min_score": 0}),
+    )
+    .unwrap();
+    let of_doc = crowd
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|h| h["passage"]["document_id"] == doc["id"])
+        .count();
+    assert_eq!(of_doc, 3, "{crowd}");
+    let more = call(&mut e, "search", json!({"entity_id": "ana", "query": "review agenda minutes", "limit": 10, "min_score": 0, "per_document": 10})).unwrap();
+    assert!(
+        more.as_array()
+            .unwrap()
+            .iter()
+            .filter(|h| h["passage"]["document_id"] == doc["id"])
+            .count()
+            > 3
+    );
+    // `documents` and `document`.
+    let listed = call(&mut e, "documents", json!({"entity_id": "ana"})).unwrap();
+    assert_eq!(listed.as_array().unwrap().len(), 1);
+    let detail = call(
+        &mut e,
+        "document",
+        json!({"entity_id": "ana", "id": doc["id"]}),
+    )
+    .unwrap();
+    let passages = detail["passages"].as_array().unwrap();
+    assert_eq!(passages.len() as u64, n);
+    assert!(passages
+        .windows(2)
+        .all(|w| w[0]["position"].as_u64() < w[1]["position"].as_u64()));
+    assert_eq!(passages[0]["section"], json!(["Plan 2027"]));
+}
+
+#[test]
+fn the_same_text_changes_nothing_and_new_text_under_a_source_ref_replaces_it() {
+    let (mut e, _) = engine();
+    let text = plan();
+    let first = ingest(
+        &mut e,
+        "ana",
+        "Plan",
+        &text,
+        json!({"source_ref": "drive:plan"}),
+    );
+    let before = snapshot(&mut e, "ana");
+    let again = ingest(
+        &mut e,
+        "ana",
+        "Plan",
+        &text,
+        json!({"source_ref": "drive:plan"}),
+    );
+    assert_eq!(again["action"], "unchanged");
+    assert_eq!(again["document"]["id"], first["document"]["id"]);
+    assert_eq!(
+        snapshot(&mut e, "ana"),
+        before,
+        "an unchanged ingest writes nothing"
+    );
+    let new_text = text.replace("the new data centre in Porto", "the new office in Braga");
+    let replaced = ingest(
+        &mut e,
+        "ana",
+        "Plan",
+        &new_text,
+        json!({"source_ref": "drive:plan"}),
+    );
+    assert_eq!(replaced["action"], "replaced");
+    assert_eq!(replaced["replaced"], first["document"]["id"]);
+    let hits = call(
+        &mut e,
+        "search",
+        json!({"entity_id": "ana", "query": "Q4 budget priorities"}),
+    )
+    .unwrap();
+    assert!(
+        hits[0]["memory"]["content"]
+            .as_str()
+            .unwrap()
+            .contains("Braga"),
+        "{hits}"
+    );
+    assert!(hits
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|h| !h["memory"]["content"].as_str().unwrap().contains("Porto")));
+    let live = call(&mut e, "documents", json!({"entity_id": "ana"})).unwrap();
+    assert_eq!(live.as_array().unwrap().len(), 1);
+    let all = call(
+        &mut e,
+        "documents",
+        json!({"entity_id": "ana", "all": true}),
+    )
+    .unwrap();
+    let old = all
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["id"] == first["document"]["id"])
+        .unwrap();
+    assert_eq!(old["status"], "superseded");
+    assert_eq!(old["superseded_by"], replaced["document"]["id"]);
+    // The old passages keep their history.
+    let old_detail = call(
+        &mut e,
+        "document",
+        json!({"entity_id": "ana", "id": first["document"]["id"]}),
+    )
+    .unwrap();
+    let old_passage = old_detail["passages"][0]["memory_id"].clone();
+    let history = call(
+        &mut e,
+        "status_history",
+        json!({"entity_id": "ana", "id": old_passage}),
+    )
+    .unwrap();
+    assert_eq!(history[0]["new"], "superseded");
+}
+
+#[test]
+fn forgetting_a_document_forgets_its_passages_and_export_import_carries_it_whole() {
+    let (mut e, _) = engine();
+    let text = plan();
+    let doc =
+        ingest(&mut e, "ana", "Plan", &text, json!({"filename": "plan.md"}))["document"].clone();
+    e.seed(vec![mem("ana", "Ana drinks green tea")]).unwrap();
+    let jsonl = e.export_jsonl("ana").unwrap();
+    let (mut other, _) = engine();
+    other.import_jsonl(jsonl.as_bytes()).unwrap();
+    assert_eq!(
+        other.export_jsonl("ana").unwrap(),
+        jsonl,
+        "an export imports byte for byte"
+    );
+    let detail = call(
+        &mut other,
+        "document",
+        json!({"entity_id": "ana", "id": doc["id"]}),
+    )
+    .unwrap();
+    assert_eq!(detail["document"], doc);
+    let hits = call(
+        &mut other,
+        "search",
+        json!({"entity_id": "ana", "query": "Q4 budget priorities"}),
+    )
+    .unwrap();
+    assert_eq!(
+        hits[0]["passage"]["section"],
+        json!(["Plan 2027", "Budget", "Q4"])
+    );
+
+    let forgotten = call(
+        &mut e,
+        "forget_document",
+        json!({"entity_id": "ana", "id": doc["id"]}),
+    )
+    .unwrap();
+    assert!(forgotten["deleted_at"].is_number());
+    let hits = call(
+        &mut e,
+        "search",
+        json!({"entity_id": "ana", "query": "Q4 budget priorities", "min_score": 0}),
+    )
+    .unwrap();
+    assert!(
+        hits.as_array()
+            .unwrap()
+            .iter()
+            .all(|h| h["memory"]["kind"] != "passage"),
+        "{hits}"
+    );
+    assert!(call(&mut e, "documents", json!({"entity_id": "ana"}))
+        .unwrap()
+        .as_array()
+        .unwrap()
+        .is_empty());
+    // Only a document's own passages came with it, and only its own owner's.
+    let mut tampered: Vec<Value> = jsonl
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let first = tampered
+        .iter_mut()
+        .find(|r| r.get("document").is_some())
+        .unwrap();
+    first["document"]["document"]["entity_id"] = json!("bob");
+    let bad = tampered
+        .iter()
+        .map(|v| v.to_string())
+        .collect::<Vec<_>>()
+        .join("\n");
+    let (mut third, _) = engine();
+    assert!(third.import_jsonl(bad.as_bytes()).is_err());
+    assert!(
+        third.export_jsonl("ana").unwrap().is_empty(),
+        "a refused import writes nothing"
+    );
+}
+
+#[test]
+fn owners_and_agents_never_see_another_s_documents() {
+    let (mut e, _) = engine();
+    let text = plan();
+    let doc =
+        ingest(&mut e, "ana", "Plan", &text, json!({"agent_id": "planner"}))["document"].clone();
+    // Another owner.
+    let bob = call(
+        &mut e,
+        "search",
+        json!({"entity_id": "bob", "query": "Q4 budget priorities", "min_score": 0}),
+    )
+    .unwrap();
+    assert!(bob.as_array().unwrap().is_empty());
+    assert!(call(&mut e, "documents", json!({"entity_id": "bob"}))
+        .unwrap()
+        .as_array()
+        .unwrap()
+        .is_empty());
+    let err = call(
+        &mut e,
+        "document",
+        json!({"entity_id": "bob", "id": doc["id"]}),
+    )
+    .unwrap_err();
+    assert_eq!(err.code(), "not_found");
+    let err = call(
+        &mut e,
+        "forget_document",
+        json!({"entity_id": "bob", "id": doc["id"]}),
+    )
+    .unwrap_err();
+    assert_eq!(err.code(), "not_found");
+    // Another agent of the same owner: a private document is the planner's.
+    let other = json!({"entity_id": "ana", "agent_id": "writer"});
+    let mut q = other.clone();
+    q["query"] = json!("Q4 budget priorities");
+    q["min_score"] = json!(0);
+    assert!(call(&mut e, "search", q)
+        .unwrap()
+        .as_array()
+        .unwrap()
+        .is_empty());
+    assert!(call(&mut e, "documents", other.clone())
+        .unwrap()
+        .as_array()
+        .unwrap()
+        .is_empty());
+    let mut r = other.clone();
+    r["id"] = doc["id"].clone();
+    assert_eq!(
+        call(&mut e, "document", r.clone()).unwrap_err().code(),
+        "not_found"
+    );
+    assert_eq!(
+        call(&mut e, "forget_document", r).unwrap_err().code(),
+        "not_found"
+    );
+    let mut own =
+        json!({"entity_id": "ana", "agent_id": "planner", "query": "Q4 budget priorities"});
+    assert!(!call(&mut e, "search", own.clone())
+        .unwrap()
+        .as_array()
+        .unwrap()
+        .is_empty());
+    own["id"] = doc["id"].clone();
+    own.as_object_mut().unwrap().remove("query");
+    assert_eq!(
+        call(&mut e, "document", own).unwrap()["document"]["id"],
+        doc["id"]
+    );
+    // A global document is everyone's to read, and only its writer's (or the owner's) to forget.
+    let shared = ingest(
+        &mut e,
+        "ana",
+        "Handbook",
+        "# Handbook\n\nThe office opens at nine.",
+        json!({"agent_id": "planner", "visibility": "global"}),
+    )["document"]
+        .clone();
+    let mut r = other.clone();
+    r["id"] = shared["id"].clone();
+    assert_eq!(
+        call(&mut e, "document", r.clone()).unwrap()["document"]["title"],
+        "Handbook"
+    );
+    assert_eq!(
+        call(&mut e, "forget_document", r).unwrap_err().code(),
+        "invalid_input"
+    );
+}
+
+#[test]
+fn passages_are_never_merged_with_or_into_memories() {
+    let (mut e, _) = engine();
+    let text = "The office opens at nine and closes at six.";
+    ingest(&mut e, "ana", "Handbook", text, json!({}));
+    // The same words said as a memory are a memory of their own.
+    let r = e.seed(vec![mem("ana", text)]).unwrap();
+    assert!(matches!(r.outcomes[0], Outcome::Created { .. }), "{r:?}");
+    let r = call(
+        &mut e,
+        "remember",
+        json!({"entity_id": "ana", "content": text}),
+    )
+    .unwrap();
+    assert_ne!(r["outcomes"][0]["action"], "merged", "{r}");
+    // Nobody writes a passage but ingest.
+    let msg = refused(
+        &mut e,
+        "seed",
+        r#"{"items": [{"entity_id": "ana", "content": "x", "kind": "passage"}]}"#,
+    );
+    assert!(msg.contains("kind") && msg.contains("ingest"), "{msg}");
+    let doc = call(&mut e, "documents", json!({"entity_id": "ana"})).unwrap()[0].clone();
+    let detail = call(
+        &mut e,
+        "document",
+        json!({"entity_id": "ana", "id": doc["id"]}),
+    )
+    .unwrap();
+    let pid = detail["passages"][0]["memory_id"].clone();
+    let msg = refused(
+        &mut e,
+        "update",
+        &json!({"entity_id": "ana", "id": pid, "patch": {"content": "changed"}}).to_string(),
+    );
+    assert!(msg.contains("ingest the document again"), "{msg}");
+}
+
+#[test]
+fn bad_documents_are_refused_by_name_and_write_nothing() {
+    let (mut e, _) = engine();
+    ingest(&mut e, "ana", "Notes", "Ana drinks green tea.", json!({}));
+    let before = snapshot(&mut e, "ana");
+    let cases = [
+        (
+            json!({"entity_id": "ana", "title": "T", "content": ""}),
+            "content",
+        ),
+        (
+            json!({"entity_id": "ana", "title": "T", "content": " \n\t "}),
+            "content",
+        ),
+        (
+            json!({"entity_id": "ana", "title": "T", "content": "bin\u{0}ary"}),
+            "content",
+        ),
+        (
+            json!({"entity_id": "ana", "title": "", "content": "text"}),
+            "title",
+        ),
+        (
+            json!({"entity_id": "ana", "title": "two\nlines", "content": "text"}),
+            "title",
+        ),
+        (
+            json!({"entity_id": "ana", "title": "x".repeat(513), "content": "text"}),
+            "title",
+        ),
+        (
+            json!({"entity_id": "ana", "title": "T", "content": 42}),
+            "content",
+        ),
+        (
+            json!({"entity_id": "ana", "title": "T", "content": "text", "source": "fax"}),
+            "source",
+        ),
+        (
+            json!({"entity_id": "ana", "title": "T", "content": "text", "chunking": {"min_chars": 10}}),
+            "chunking.min_chars",
+        ),
+        (
+            json!({"entity_id": "ana", "title": "T", "content": "text", "chunking": {"overlap": 9000}}),
+            "chunking.overlap",
+        ),
+        (
+            json!({"entity_id": "ana", "title": "T", "content": "text", "tags": [""]}),
+            "tags",
+        ),
+        (
+            json!({"entity_id": "ana';DROP TABLE documents;--", "title": "T", "content": "text"}),
+            "entity_id",
+        ),
+        (
+            json!({"entity_id": "ana", "title": "T", "content": "text", "visibility": "team"}),
+            "visibility",
+        ),
+        (
+            json!({"entity_id": "ana", "title": "T", "content": "text", "surprise": 1}),
+            "surprise",
+        ),
+    ];
+    for (args, field) in cases {
+        let err = call(&mut e, "ingest", args.clone()).expect_err(&args.to_string());
+        assert!(
+            matches!(err.code(), "invalid_input" | "unknown_value"),
+            "{args}: {err}"
+        );
+        assert!(err.to_string().contains(field), "{args}: {err}");
+    }
+    let huge = "word ".repeat(2_000_001);
+    let err = call(
+        &mut e,
+        "ingest",
+        json!({"entity_id": "ana", "title": "Huge", "content": huge}),
+    )
+    .unwrap_err();
+    assert!(err.to_string().contains("10000000 characters"), "{err}");
+    assert_eq!(snapshot(&mut e, "ana"), before);
+    assert_eq!(
+        call(&mut e, "documents", json!({"entity_id": "ana"}))
+            .unwrap()
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
+    // Unicode and markup are stored as given.
+    let r = ingest(
+        &mut e,
+        "ana",
+        "Zoë's café — naïve résumé 🍵",
+        "# Café\n\n数据库很快. Zoë's résumé is naïve.",
+        json!({}),
+    );
+    assert_eq!(r["document"]["title"], "Zoë's café — naïve résumé 🍵");
+    let hits = call(
+        &mut e,
+        "search",
+        json!({"entity_id": "ana", "query": "résumé"}),
+    )
+    .unwrap();
+    assert_eq!(hits[0]["passage"]["section"], json!(["Café"]));
+}
