@@ -288,7 +288,11 @@ fn long(text: &str, start: usize, end: usize, section: usize, max: usize, out: &
 /// Cuts `text` into passages of `sizes`; blank text has none.
 pub fn chunk(text: &str, sizes: ChunkSizes) -> Vec<Piece> {
     // Runs too long for a passage are cut so that one of them and an overlap fit in one.
-    let longest = (sizes.max_chars - OVERLAP_MAX.max(sizes.overlap)).max(sizes.max_chars / 2);
+    let longest = sizes
+        .max_chars
+        .saturating_sub(OVERLAP_MAX.max(sizes.overlap))
+        .max(sizes.max_chars / 2)
+        .max(1);
     let (units, sections) = units(text, longest);
     let mut pieces = Vec::new();
     // The character offset of a passage's start, counted on from the last one (starts only
