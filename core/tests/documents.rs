@@ -430,13 +430,16 @@ fn passages_are_never_merged_with_or_into_memories() {
     // The same words said as a memory are a memory of their own.
     let r = e.seed(vec![mem("ana", text)]).unwrap();
     assert!(matches!(r.outcomes[0], Outcome::Created { .. }), "{r:?}");
+    let seeded = r.outcomes[0].id().unwrap().to_string();
+    // Said again, it is a duplicate of that memory, never of the passage.
     let r = call(
         &mut e,
         "remember",
         json!({"entity_id": "ana", "content": text}),
     )
     .unwrap();
-    assert_ne!(r["outcomes"][0]["action"], "merged", "{r}");
+    assert_eq!(r["outcomes"][0]["action"], "skipped", "{r}");
+    assert_eq!(r["outcomes"][0]["existing"], seeded.as_str(), "{r}");
     // Nobody writes a passage but ingest.
     let msg = refused(
         &mut e,

@@ -463,7 +463,13 @@ impl<'a> Search<'a> {
         let pks: Vec<i64> = kept.iter().map(|r| r.pk).collect();
         view.record_co_recall(&pks)?;
         let mut hits = Vec::with_capacity(kept.len());
-        let passages = document::passages_of(view, &pks)?;
+        // Only passages have a place in a document to look up.
+        let passage_pks: Vec<i64> = kept
+            .iter()
+            .filter(|r| r.memory.kind == Kind::Passage)
+            .map(|r| r.pk)
+            .collect();
+        let passages = document::passages_of(view, &passage_pks)?;
         for Ranked {
             pk,
             mut memory,
