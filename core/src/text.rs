@@ -227,6 +227,25 @@ fn alphanumeric_runs(content: &str) -> impl Iterator<Item = &str> {
         .filter(|w| !w.is_empty())
 }
 
+/// `text` cut to at most `max` characters, at the last word boundary before the cut when
+/// there is one, with `…` when anything was left out.
+pub fn cut_at_word(text: &str, max: usize) -> String {
+    let Some((cut, _)) = text.char_indices().nth(max) else {
+        return text.to_string();
+    };
+    let head = &text[..cut];
+    let head = match head.rfind(char::is_whitespace) {
+        Some(space) if space > 0 => &head[..space],
+        _ => head,
+    };
+    // One character is kept for the ellipsis.
+    let mut head = head.trim_end().to_string();
+    if head.chars().count() >= max {
+        head.pop();
+    }
+    format!("{head}…")
+}
+
 /// Splits text into sentences on `.`, `!`, `?` and newlines, keeping the punctuation.
 pub fn sentences(text: &str) -> Vec<&str> {
     let mut out = Vec::new();

@@ -525,6 +525,19 @@ fn bad_documents_are_refused_by_name_and_write_nothing() {
             json!({"entity_id": "ana", "title": "T", "content": "text", "surprise": 1}),
             "surprise",
         ),
+        (
+            json!({"entity_id": "ana", "title": "T", "content": "text", "format": "pdf"}),
+            "format",
+        ),
+        (
+            json!({"entity_id": "ana", "content": "<script>steal()</script><style>p{}</style>",
+                   "format": "html"}),
+            "content",
+        ),
+        (
+            json!({"entity_id": "ana", "content": "<p>  <!-- nothing --> </p>", "mime": "text/html"}),
+            "content",
+        ),
     ];
     for (args, field) in cases {
         let err = call(&mut e, "ingest", args.clone()).expect_err(&args.to_string());
@@ -567,4 +580,122 @@ fn bad_documents_are_refused_by_name_and_write_nothing() {
     )
     .unwrap();
     assert_eq!(hits[0]["passage"]["section"], json!(["Café"]));
+}
+
+/// A web page as a reader sees it: its title, its sections, its list and table.
+fn page() -> String {
+    let filler = |topic: &str| {
+        (0..10)
+            .map(|i| format!("<p>The {topic} note {i} records what was agreed &amp; why.</p>"))
+            .collect::<String>()
+    };
+    format!(
+        "<!doctype html><html><head><title>Office move &ndash; 2027</title>\
+         <script>var token = 'zebra-secret-4411';</script><style>.x {{ color: red }}</style></head>\
+         <body><nav><a href=\"/\">Home</a> <a href=\"/zebra\">Zebra menu</a></nav>\
+         <h1>Office move</h1>{}<h2>Timeline</h2><p>The movers come on <b>Tuesday 3 March</b>; \
+         the keys are handed over at noon.</p><ul><li>Pack the lab</li><li>Label the boxes</li></ul>\
+         <h2>Costs</h2><table><tr><th>Item</th><th>Cost</th></tr><tr><td>Movers</td><td>4,000</td></tr></table>\
+         <div hidden>zebra hidden draft</div>{}</body></html>",
+        filler("planning"),
+        filler("closing")
+    )
+}
+
+#[test]
+fn an_html_page_is_read_as_its_reader_sees_it() {
+    let (mut e, _) = engine();
+    let html = page();
+    let r = call(
+        &mut e,
+        "ingest",
+        json!({"entity_id": "ana", "content": html, "filename": "move.html"}),
+    )
+    .unwrap();
+    let doc = &r["document"];
+    assert_eq!(doc["format"], "html", "{doc}");
+    assert_eq!(doc["title"], "Office move – 2027", "the page's <title>");
+    let detail = call(
+        &mut e,
+        "document",
+        json!({"entity_id": "ana", "id": doc["id"]}),
+    )
+    .unwrap();
+    let text: String = detail["passages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["content"].as_str().unwrap())
+        .collect::<Vec<_>>()
+        .join("\n");
+    for gone in ["zebra", "token", "color", "Home", "<", "&amp;"] {
+        assert!(!text.contains(gone), "{gone:?} in {text}");
+    }
+    assert!(text.contains("| Movers | 4,000 |"), "{text}");
+    assert!(text.contains("- Pack the lab"), "{text}");
+    assert!(text.contains("agreed & why"), "{text}");
+    // Found to the section its heading names; code and hidden text are not found at all.
+    let hits = call(
+        &mut e,
+        "search",
+        json!({"entity_id": "ana", "query": "when do the movers come"}),
+    )
+    .unwrap();
+    assert_eq!(
+        hits[0]["passage"]["section"],
+        json!(["Office move", "Timeline"]),
+        "{hits}"
+    );
+    let none = call(
+        &mut e,
+        "search",
+        json!({"entity_id": "ana", "query": "zebra secret token"}),
+    )
+    .unwrap();
+    assert_eq!(none, json!([]), "{none}");
+    // The same page again is the same document; as text it would be another.
+    let again = call(
+        &mut e,
+        "ingest",
+        json!({"entity_id": "ana", "content": html, "mime": "text/html; charset=utf-8"}),
+    )
+    .unwrap();
+    assert_eq!(again["action"], "unchanged", "{again}");
+}
+
+#[test]
+fn a_document_without_a_title_takes_one_from_itself() {
+    let (mut e, _) = engine();
+    let title = |e: &mut Engine, args: Value| {
+        let mut a = json!({"entity_id": "ana"});
+        a.as_object_mut()
+            .unwrap()
+            .extend(args.as_object().unwrap().clone());
+        call(e, "ingest", a).unwrap()["document"]["title"].clone()
+    };
+    assert_eq!(
+        title(
+            &mut e,
+            json!({"content": "Intro line.\n\n## Setup\n\nSteps."})
+        ),
+        "Setup",
+        "a markdown heading"
+    );
+    assert_eq!(
+        title(
+            &mut e,
+            json!({"content": "# not a heading\nWords.", "filename": "notes.txt"})
+        ),
+        "notes.txt",
+        "plain text (by its extension) has no headings: the file's name"
+    );
+    assert_eq!(
+        title(&mut e, json!({"content": "\n  First line here.\nSecond."})),
+        "First line here.",
+        "no heading, no file: the first line"
+    );
+    let long = format!("{} end.", "word ".repeat(60));
+    let t = title(&mut e, json!({"content": long}));
+    let t = t.as_str().unwrap();
+    assert!(t.ends_with('…') && t.chars().count() <= 100, "{t}");
 }

@@ -307,6 +307,12 @@ const CLASS_HEAD: &str = r#"export declare class Mnemo {
   call(method: string, args?: object): Promise<unknown>;
   /** The whole store as a SQLite image. */
   exportBytes(): Promise<Uint8Array>;
+  /**
+   * Ingests a `File` or `Blob` of UTF-8 text (plain text, markdown or HTML, told by its type or
+   * name; at most 40 MB): `args` are `ingest`'s other arguments, its name and type its
+   * `filename` and `mime` unless given.
+   */
+  ingestFile(file: Blob, args: Omit<IngestRequest, 'content'>): Promise<IngestReport>;
   /** Where the store is kept: the storage asked for, or the one it fell back to. */
   readonly storage: 'memory' | 'opfs' | 'idb';
   /** Why the store is not kept where asked (OPFS unavailable); undefined when it is. */

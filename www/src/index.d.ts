@@ -530,13 +530,23 @@ export interface IngestRequest {
    * `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
    */
   entity_id: string;
-  /** The document's title (1 to 512 characters, one line), shown with every passage found. */
-  title: string;
   /**
-   * The document's text (plain text or markdown: headings name sections; at most
-   * 10,000,000 characters). Hosts turn HTML and PDF into text first.
+   * The document's title (1 to 512 characters, one line), shown with every passage found
+   * (default: an HTML page's `<title>`, else its first heading, else the file's name, else
+   * its first line).
+   */
+  title?: string | null;
+  /**
+   * The document's text: plain text, markdown or HTML (see `format`; at most 10,000,000
+   * characters). Hosts turn PDF into text first.
    */
   content: string;
+  /**
+   * How the text is written (default: what `mime`, else the extension of `filename`,
+   * says — `text/html` or `.html` is html; `text/plain`, `.txt` or a PDF's text is text —,
+   * else markdown).
+   */
+  format?: DocumentFormat | null;
   /** Where it came from (default upload). */
   source?: DocumentSource | null;
   /** The file's name (1 to 512 characters), whose extension and words become tags. */
@@ -568,6 +578,9 @@ export interface IngestRequest {
   /** How the text is cut into passages (default 800 to 1,200 characters, 100 of overlap). */
   chunking?: ChunkSizes | null;
 }
+
+/** How a document's text is written, which says how it is read. */
+export type DocumentFormat = 'text' | 'markdown' | 'html';
 
 /** Where a document came from; its first automatic tag. */
 export type DocumentSource = 'upload' | 'chat' | 'connector' | 'web' | 'note' | 'email' | 'api';
@@ -1585,6 +1598,8 @@ export interface Document {
   visibility: Visibility;
   /** Its title. */
   title: string;
+  /** How its text was written (an HTML page's text is kept as read, in markdown). */
+  format: DocumentFormat;
   /** Where it came from. */
   source: DocumentSource;
   /** The file's name, if given. */
@@ -2079,6 +2094,12 @@ export declare class Mnemo {
   call(method: string, args?: object): Promise<unknown>;
   /** The whole store as a SQLite image. */
   exportBytes(): Promise<Uint8Array>;
+  /**
+   * Ingests a `File` or `Blob` of UTF-8 text (plain text, markdown or HTML, told by its type or
+   * name; at most 40 MB): `args` are `ingest`'s other arguments, its name and type its
+   * `filename` and `mime` unless given.
+   */
+  ingestFile(file: Blob, args: Omit<IngestRequest, 'content'>): Promise<IngestReport>;
   /** Where the store is kept: the storage asked for, or the one it fell back to. */
   readonly storage: 'memory' | 'opfs' | 'idb';
   /** Why the store is not kept where asked (OPFS unavailable); undefined when it is. */

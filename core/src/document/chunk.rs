@@ -100,8 +100,9 @@ struct Unit {
     section: usize,
 }
 
-/// Splits the document into units, with the section path of each.
-fn units(text: &str, max_chars: usize) -> (Vec<Unit>, Vec<Vec<String>>) {
+/// Splits the document into units, with the section path of each; plain text (not
+/// `markdown`) has no headings, code blocks or tables.
+fn units(text: &str, max_chars: usize, markdown: bool) -> (Vec<Unit>, Vec<Vec<String>>) {
     let mut units = Vec::new();
     let mut sections: Vec<Vec<String>> = vec![Vec::new()];
     let mut path: Vec<(usize, String)> = Vec::new();
@@ -125,7 +126,7 @@ fn units(text: &str, max_chars: usize) -> (Vec<Unit>, Vec<Vec<String>>) {
             continue;
         }
         // A fenced code block, to its closing fence (or the end).
-        if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
+        if markdown && (trimmed.starts_with("```") || trimmed.starts_with("~~~")) {
             let fence = &trimmed[..3];
             let mut j = i + 1;
             while j < lines.len() && !lines[j].1.trim().starts_with(fence) {
@@ -137,7 +138,7 @@ fn units(text: &str, max_chars: usize) -> (Vec<Unit>, Vec<Vec<String>>) {
             continue;
         }
         // A table: consecutive lines starting with `|`.
-        if trimmed.starts_with('|') {
+        if markdown && trimmed.starts_with('|') {
             let mut j = i;
             while j + 1 < lines.len() && lines[j + 1].1.trim().starts_with('|') {
                 j += 1;
@@ -147,7 +148,7 @@ fn units(text: &str, max_chars: usize) -> (Vec<Unit>, Vec<Vec<String>>) {
             continue;
         }
         let hashes = trimmed.chars().take_while(|&c| c == '#').count();
-        if (1..=6).contains(&hashes) && trimmed[hashes..].starts_with(' ') {
+        if markdown && (1..=6).contains(&hashes) && trimmed[hashes..].starts_with(' ') {
             while path.last().is_some_and(|(level, _)| *level >= hashes) {
                 path.pop();
             }
@@ -169,10 +170,11 @@ fn units(text: &str, max_chars: usize) -> (Vec<Unit>, Vec<Vec<String>>) {
             let next = lines[j + 1].1.trim();
             let h = next.chars().take_while(|&c| c == '#').count();
             if next.is_empty()
-                || next.starts_with("```")
-                || next.starts_with("~~~")
-                || next.starts_with('|')
-                || ((1..=6).contains(&h) && next[h..].starts_with(' '))
+                || (markdown
+                    && (next.starts_with("```")
+                        || next.starts_with("~~~")
+                        || next.starts_with('|')
+                        || ((1..=6).contains(&h) && next[h..].starts_with(' '))))
             {
                 break;
             }
@@ -285,15 +287,16 @@ fn long(text: &str, start: usize, end: usize, section: usize, max: usize, out: &
     }
 }
 
-/// Cuts `text` into passages of `sizes`; blank text has none.
-pub fn chunk(text: &str, sizes: ChunkSizes) -> Vec<Piece> {
+/// Cuts `text` into passages of `sizes`, reading its markdown structure when `markdown`;
+/// blank text has none.
+pub fn chunk(text: &str, sizes: ChunkSizes, markdown: bool) -> Vec<Piece> {
     // Runs too long for a passage are cut so that one of them and an overlap fit in one.
     let longest = sizes
         .max_chars
         .saturating_sub(OVERLAP_MAX.max(sizes.overlap))
         .max(sizes.max_chars / 2)
         .max(1);
-    let (units, sections) = units(text, longest);
+    let (units, sections) = units(text, longest, markdown);
     let mut pieces = Vec::new();
     // The character offset of a passage's start, counted on from the last one (starts only
     // grow).
@@ -410,17 +413,17 @@ mod tests {
 
     #[test]
     fn short_text_is_one_passage_and_blank_text_none() {
-        let p = chunk("  Ana drinks green tea.  \n", ChunkSizes::default());
+        let p = chunk("  Ana drinks green tea.  \n", ChunkSizes::default(), true);
         assert_eq!(p.len(), 1);
         assert_eq!(p[0].text, "Ana drinks green tea.");
         assert_eq!((p[0].start, p[0].end), (2, 23));
-        assert!(chunk(" \n\t\n", ChunkSizes::default()).is_empty());
+        assert!(chunk(" \n\t\n", ChunkSizes::default(), true).is_empty());
     }
 
     #[test]
     fn prose_is_cut_at_sentence_ends_within_the_sizes_with_a_sentence_of_overlap() {
         let text = sentences(120);
-        let pieces = chunk(&text, ChunkSizes::default());
+        let pieces = chunk(&text, ChunkSizes::default(), true);
         assert!(pieces.len() > 5);
         check_offsets(&text, &pieces);
         for (i, p) in pieces.iter().enumerate() {
@@ -448,7 +451,7 @@ mod tests {
             "# Plan 2027\n\nIntro text.\n\n## Budget\n\n{}\n\n### Q4\n\nQ4 priorities: hiring and tooling.\n\n## Risks\n\nNone known.\n",
             sentences(30)
         );
-        let pieces = chunk(&text, ChunkSizes::default());
+        let pieces = chunk(&text, ChunkSizes::default(), true);
         check_offsets(&text, &pieces);
         assert_eq!(pieces[0].section, vec!["Plan 2027"]);
         assert!(pieces[0].text.starts_with("# Plan 2027"));
@@ -484,7 +487,7 @@ mod tests {
             sentences(10),
             sentences(3)
         );
-        let pieces = chunk(&text, ChunkSizes::default());
+        let pieces = chunk(&text, ChunkSizes::default(), true);
         check_offsets(&text, &pieces);
         let trimmed_code = code.trim();
         assert!(
@@ -499,7 +502,7 @@ mod tests {
             "```\n{}```\n",
             "x = 1 + 2 + 3 + 4 + 5 + 6 + 7 + 8 + 9 + 10 + 11 + 12\n".repeat(100)
         );
-        let pieces = chunk(&huge, ChunkSizes::default());
+        let pieces = chunk(&huge, ChunkSizes::default(), true);
         check_offsets(&huge, &pieces);
         assert!(pieces.len() > 3);
         assert!(pieces.iter().all(|p| p.text.chars().count() <= MAX_CHARS));
@@ -508,7 +511,7 @@ mod tests {
     #[test]
     fn text_without_sentence_ends_is_cut_at_words_and_unicode_offsets_hold() {
         let text = "ünïcödé wörds 数据 🍵 ".repeat(400);
-        let pieces = chunk(&text, ChunkSizes::default());
+        let pieces = chunk(&text, ChunkSizes::default(), true);
         check_offsets(&text, &pieces);
         assert!(pieces.len() > 4);
         assert!(pieces.iter().all(|p| p.text.chars().count() <= MAX_CHARS));
@@ -555,10 +558,20 @@ mod tests {
             overlap: 0,
         };
         let text = sentences(20);
-        let pieces = chunk(&text, small);
+        let pieces = chunk(&text, small, true);
         check_offsets(&text, &pieces);
         for w in pieces.windows(2) {
             assert!(w[1].start >= w[0].end, "no overlap when asked for none");
         }
+    }
+
+    #[test]
+    fn plain_text_has_no_headings_code_or_tables() {
+        let text = "# not a heading\n| not a table |\n``` not code\nJust words.";
+        let plain = chunk(text, ChunkSizes::default(), false);
+        assert_eq!(plain.len(), 1);
+        assert!(plain[0].section.is_empty());
+        let markdown = chunk(text, ChunkSizes::default(), true);
+        assert_eq!(markdown[0].section, ["not a heading"]);
     }
 }

@@ -10,6 +10,7 @@
 //! history kept); forgetting a document forgets its passages.
 
 pub mod chunk;
+pub mod html;
 mod sql;
 
 use serde::{Deserialize, Serialize};
@@ -54,6 +55,42 @@ string_enum! {
     }
 }
 
+string_enum! {
+    /// How a document's text is written, which says how it is read.
+    DocumentFormat, "format" {
+        /// Plain text: sentences and paragraphs, no markup read.
+        Text = "text",
+        /// Markdown: headings name sections; code blocks and tables are kept whole.
+        Markdown = "markdown",
+        /// HTML: read as a reader sees the page (scripts, styles, navigation and hidden
+        /// elements left out), its headings, lists, tables and preformatted text as markdown.
+        Html = "html",
+    }
+}
+
+impl DocumentFormat {
+    /// The format a document's media type or file name says (`text/html`, `.htm`: html;
+    /// `text/plain`, `.txt`, a PDF's text: text), else markdown.
+    pub fn of(mime: Option<&str>, filename: Option<&str>) -> DocumentFormat {
+        let mime = mime.map(|m| m.split(';').next().unwrap_or(m).trim().to_ascii_lowercase());
+        match mime.as_deref() {
+            Some("text/html" | "application/xhtml+xml") => return DocumentFormat::Html,
+            // A PDF's text (a host extracts it) has no markup.
+            Some("text/plain" | "application/pdf") => return DocumentFormat::Text,
+            Some("text/markdown" | "text/x-markdown") => return DocumentFormat::Markdown,
+            _ => {}
+        }
+        let ext = filename
+            .and_then(|f| f.rsplit_once('.'))
+            .map(|(_, e)| e.to_ascii_lowercase());
+        match ext.as_deref() {
+            Some("html" | "htm" | "xhtml") => DocumentFormat::Html,
+            Some("txt" | "text" | "pdf") => DocumentFormat::Text,
+            _ => DocumentFormat::Markdown,
+        }
+    }
+}
+
 /// Arguments of `ingest`: a document to store as searchable passages.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -61,11 +98,19 @@ pub struct IngestRequest {
     /// The owner of the document (a user, an agent, a project): 1 to 256 characters of
     /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
     pub entity_id: Owner,
-    /// The document's title (1 to 512 characters, one line), shown with every passage found.
-    pub title: Label,
-    /// The document's text (plain text or markdown: headings name sections; at most
-    /// 10,000,000 characters). Hosts turn HTML and PDF into text first.
+    /// The document's title (1 to 512 characters, one line), shown with every passage found
+    /// (default: an HTML page's `<title>`, else its first heading, else the file's name, else
+    /// its first line).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<Label>,
+    /// The document's text: plain text, markdown or HTML (see `format`; at most 10,000,000
+    /// characters). Hosts turn PDF into text first.
     pub content: DocumentText,
+    /// How the text is written (default: what `mime`, else the extension of `filename`,
+    /// says — `text/html` or `.html` is html; `text/plain`, `.txt` or a PDF's text is text —,
+    /// else markdown).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub format: Option<DocumentFormat>,
     /// Where it came from (default upload).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<DocumentSource>,
@@ -125,6 +170,8 @@ pub struct Document {
     pub visibility: Visibility,
     /// Its title.
     pub title: String,
+    /// How its text was written (an HTML page's text is kept as read, in markdown).
+    pub format: DocumentFormat,
     /// Where it came from.
     pub source: DocumentSource,
     /// The file's name, if given.
@@ -261,6 +308,10 @@ pub struct DocumentRef {
 /// A document checked and cut, its passages embedded: ready to store.
 pub(crate) struct Prepared {
     req: IngestRequest,
+    /// The text stored and cut: the content as given, or an HTML page as read.
+    text: String,
+    title: String,
+    format: DocumentFormat,
     hash: String,
     chars: usize,
     auto_tags: Vec<String>,
@@ -268,14 +319,38 @@ pub(crate) struct Prepared {
     passages: Vec<write::Prepared>,
 }
 
-/// Checks a document, cuts it and embeds its passages (outside the transaction).
+/// Longest title taken from a document's first line, in characters.
+const TITLE_FROM_LINE: usize = 100;
+
+/// Checks a document, reads it in its format, cuts it and embeds its passages (outside the
+/// transaction).
 pub(crate) fn prepare(view: &View, req: IngestRequest) -> Result<Prepared> {
     let sizes = req.chunking.unwrap_or_default().check("chunking")?;
     let source = req.source.unwrap_or(DocumentSource::Upload);
-    let hash = text::content_hash(&req.content);
-    let chars = req.content.chars().count();
-    let auto_tags = auto_tags(source, req.filename.as_deref(), &req.title, &req.content);
-    let pieces = chunk::chunk(&req.content, sizes);
+    let format = req
+        .format
+        .unwrap_or_else(|| DocumentFormat::of(req.mime.as_deref(), req.filename.as_deref()));
+    let (text, page_title) = match format {
+        DocumentFormat::Html => {
+            let page = html::to_text(&req.content);
+            (page.text, page.title)
+        }
+        _ => (req.content.to_string(), None),
+    };
+    if text.trim().is_empty() {
+        return Err(Error::invalid(
+            "content",
+            "has no text once the page's markup, scripts and styles are left out",
+        ));
+    }
+    let title = match &req.title {
+        Some(t) => t.to_string(),
+        None => default_title(page_title, &text, format, req.filename.as_deref()),
+    };
+    let hash = text::content_hash(&text);
+    let chars = text.chars().count();
+    let auto_tags = auto_tags(source, req.filename.as_deref(), &title, &text);
+    let pieces = chunk::chunk(&text, sizes, format != DocumentFormat::Text);
     let mut passages = Vec::with_capacity(pieces.len());
     for (i, piece) in pieces.iter().enumerate() {
         let memory = NewMemory {
@@ -300,6 +375,9 @@ pub(crate) fn prepare(view: &View, req: IngestRequest) -> Result<Prepared> {
     }
     Ok(Prepared {
         req,
+        text,
+        title,
+        format,
         hash,
         chars,
         auto_tags,
@@ -323,7 +401,7 @@ pub(crate) fn store(tx: &mut Tx, p: Prepared) -> Result<IngestReport> {
     if let Some(same) = current.iter().find(|d| {
         d.doc.content_hash == p.hash
             && d.doc.source_ref.as_deref() == p.req.source_ref.as_ref().map(SourceRef::as_str)
-            && d.doc.title == *p.req.title
+            && d.doc.title == p.title
             && scope(d)
     }) {
         return Ok(IngestReport {
@@ -351,7 +429,8 @@ pub(crate) fn store(tx: &mut Tx, p: Prepared) -> Result<IngestReport> {
         agent_id: p.req.agent_id.as_ref().map(|a| a.to_string()),
         team_id: first.and_then(|m| m.team_id.clone()),
         visibility: first.map_or(Visibility::Private, |m| m.visibility),
-        title: p.req.title.to_string(),
+        title: p.title.clone(),
+        format: p.format,
         source: p.req.source.unwrap_or(DocumentSource::Upload),
         filename: p.req.filename.as_ref().map(|f| f.to_string()),
         mime: p.req.mime.as_ref().map(|m| m.to_string()),
@@ -367,7 +446,7 @@ pub(crate) fn store(tx: &mut Tx, p: Prepared) -> Result<IngestReport> {
         updated_at: now,
         deleted_at: None,
     };
-    sql::insert(tx.conn(), pk, &doc, &p.req.content)?;
+    sql::insert(tx.conn(), pk, &doc, &p.text)?;
     tx.defer_text();
     for (position, (piece, mut passage)) in p.pieces.iter().zip(p.passages).enumerate() {
         passage.memory.source_ref = Some(format!("{id}#{position}"));
@@ -391,6 +470,38 @@ pub(crate) fn store(tx: &mut Tx, p: Prepared) -> Result<IngestReport> {
         document: doc,
         replaced,
     })
+}
+
+/// The title of a document given none: an HTML page's `<title>`, else its first heading
+/// (markdown), else the file's name, else its first line (cut at a word to
+/// [`TITLE_FROM_LINE`] characters).
+fn default_title(
+    page: Option<String>,
+    text: &str,
+    format: DocumentFormat,
+    filename: Option<&str>,
+) -> String {
+    let fits = |t: &String| Label::parse("title", t).is_ok();
+    let heading = || {
+        text.lines()
+            .map(str::trim)
+            .find(|l| l.starts_with('#'))
+            .map(|l| l.trim_start_matches('#').trim().to_string())
+    };
+    let first_line = || {
+        let line = text.lines().map(str::trim).find(|l| !l.is_empty())?;
+        let line = line.trim_start_matches(['#', '-', '|', ' ']).trim();
+        Some(text::cut_at_word(line, TITLE_FROM_LINE))
+    };
+    page.filter(fits)
+        .or_else(|| {
+            heading()
+                .filter(|_| format != DocumentFormat::Text)
+                .filter(fits)
+        })
+        .or_else(|| filename.map(str::to_string).filter(fits))
+        .or_else(|| first_line().filter(fits))
+        .unwrap_or_else(|| "Untitled".to_string())
 }
 
 /// Marks an old version superseded by `by`, and its passages too (out of search, history

@@ -20,7 +20,7 @@ pub(crate) struct DocumentRow {
 
 const DOCUMENT: &str = "pk, id, owner, agent_id, team_id, visibility, title, source, filename, \
      mime, source_ref, content_hash, chars, passages, manual_tags, auto_tags, status, \
-     superseded_by, created_at, updated_at, deleted_at";
+     superseded_by, created_at, updated_at, deleted_at, format";
 
 fn document_from_row(r: &Row) -> rusqlite::Result<DocumentRow> {
     Ok(DocumentRow {
@@ -46,6 +46,7 @@ fn document_from_row(r: &Row) -> rusqlite::Result<DocumentRow> {
             created_at: r.get(18)?,
             updated_at: r.get(19)?,
             deleted_at: r.get(20)?,
+            format: parse(r, 21)?,
         },
     })
 }
@@ -58,7 +59,7 @@ fn tags_json(tags: &[String]) -> Result<String> {
 pub(crate) fn insert(conn: &Connection, pk: i64, d: &Document, content: &str) -> Result<()> {
     conn.prepare_cached(&format!(
         "INSERT INTO documents ({DOCUMENT}, content) VALUES \
-         (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22)"
+         (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23)"
     ))?
     .execute(params![
         pk,
@@ -82,6 +83,7 @@ pub(crate) fn insert(conn: &Connection, pk: i64, d: &Document, content: &str) ->
         d.created_at,
         d.updated_at,
         d.deleted_at,
+        d.format.as_str(),
         content,
     ])?;
     Ok(())
@@ -244,7 +246,7 @@ pub(crate) fn record(conn: &Connection, pk: i64) -> Result<Option<super::Documen
         .query_row([pk], |r| {
             Ok(super::DocumentRecord {
                 document: document_from_row(r)?.doc,
-                content: r.get(21)?,
+                content: r.get(22)?,
             })
         })
         .optional()?)

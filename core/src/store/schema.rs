@@ -345,6 +345,10 @@ CREATE TABLE IF NOT EXISTS passages (
 );
 CREATE INDEX IF NOT EXISTS passages_document ON passages(document_pk, position);
 "#,
+    r#"
+-- How a document's text was written (text, markdown, html): an HTML page is kept as read.
+ALTER TABLE documents ADD COLUMN format TEXT NOT NULL DEFAULT 'markdown';
+"#,
 ];
 
 /// Prepared statements kept per connection: more than the engine's distinct statements.
