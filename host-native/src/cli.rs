@@ -4,13 +4,14 @@
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 
-use anyhow::{anyhow, bail, Context, Result};
+use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
 use mnemo_core::api::{ImportArgs, SeedArgs};
 use mnemo_core::{Call, NewMemory};
 use serde_json::{json, Value};
 
 use crate::datadir::Need;
+use crate::files;
 
 /// Long-term memory for AI agents: remember, search and manage memories in a local store.
 #[derive(Parser)]
@@ -386,16 +387,17 @@ pub enum Command {
         #[arg(long)]
         entity: Option<String>,
     },
-    /// Store documents (plain text or markdown files) as passages that search finds one by
+    /// Store documents (plain text, markdown or HTML files) as passages that search finds one by
     /// one; a file ingested again replaces its earlier version (its path is its source).
     Ingest {
         /// The owner of the documents.
         #[arg(long)]
         entity: String,
-        /// The files (`.txt`, `.md`, …: UTF-8 text).
+        /// The files (`.txt`, `.md`, `.html`, …: UTF-8 text).
         #[arg(required = true)]
         files: Vec<PathBuf>,
-        /// The title (with one file; default: its first heading, else its name).
+        /// The title (with one file; default: an HTML page's title, else its first heading,
+        /// else the file's name).
         #[arg(long)]
         title: Option<String>,
         /// Where the documents came from: upload (default), chat, connector, web, note,
@@ -901,13 +903,8 @@ fn import_file(file: &Path) -> Result<Vec<Call>> {
         .collect())
 }
 
-/// Largest file `ingest` reads: a document is at most 10,000,000 characters, which UTF-8
-/// writes in at most four bytes each. Checked before the file is read.
-const MAX_DOCUMENT_BYTES: u64 = 4 * mnemo_core::field::MAX_DOCUMENT_CHARS as u64;
-
-/// The `ingest` calls of files: one per file, each read whole as UTF-8 text and checked
-/// before anything is stored (a directory, a file too large, a binary or a format Mnemo
-/// cannot read yet is refused by name).
+/// The `ingest` calls of files: one per file, each read as text (see [`files::read`]) and
+/// checked before anything is stored.
 fn ingest_files(
     entity: &str,
     files: &[PathBuf],
@@ -921,63 +918,23 @@ fn ingest_files(
     let mut calls = Vec::with_capacity(files.len());
     for file in files {
         let shown = file.display();
-        let meta = std::fs::metadata(file).with_context(|| format!("reading {shown}"))?;
-        if meta.is_dir() {
-            bail!("{shown} is a directory: give the files in it (e.g. {shown}/*.md)");
-        }
-        if meta.len() > MAX_DOCUMENT_BYTES {
-            bail!(
-                "{shown} is {} MB; a document is at most 10,000,000 characters: split it",
-                meta.len() / 1_000_000
-            );
-        }
-        let extension = file
-            .extension()
-            .map(|e| e.to_string_lossy().to_lowercase())
-            .unwrap_or_default();
-        if matches!(
-            extension.as_str(),
-            "pdf" | "html" | "htm" | "docx" | "doc" | "odt" | "rtf"
-        ) {
-            bail!("{shown}: {extension} files cannot be ingested yet; save it as text or markdown first");
-        }
-        let bytes = std::fs::read(file).with_context(|| format!("reading {shown}"))?;
-        if bytes.contains(&0) {
-            bail!("{shown} holds NUL bytes: it is a binary file, not text");
-        }
-        let text = String::from_utf8(bytes)
-            .map_err(|e| anyhow!("{shown} is not UTF-8 text ({})", e.utf8_error()))?;
+        let read = files::read(file)?;
         let name = file
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_else(|| shown.to_string());
-        let title = title
-            .clone()
-            .unwrap_or_else(|| first_heading(&text).unwrap_or_else(|| name.clone()));
-        let mime = match extension.as_str() {
-            "md" | "markdown" => Some("text/markdown"),
-            "txt" | "text" => Some("text/plain"),
-            _ => None,
-        };
         let source_ref = std::fs::canonicalize(file)
             .map(|p| format!("file://{}", p.display()))
             .ok();
-        let args = given(json!({"entity_id": entity, "title": title, "content": text,
-            "filename": name, "mime": mime, "source": source, "tags": tags,
-            "source_ref": source_ref}));
+        let args = given(
+            json!({"entity_id": entity, "title": title, "content": read.text,
+            "filename": name, "mime": read.mime, "source": source, "tags": tags,
+            "source_ref": source_ref}),
+        );
         let call = Call::parse("ingest", &args).with_context(|| format!("ingesting {shown}"))?;
         calls.push(call);
     }
     Ok(calls)
-}
-
-/// The text of a markdown document's first heading, if it has one.
-fn first_heading(text: &str) -> Option<String> {
-    text.lines()
-        .map(str::trim)
-        .find(|l| l.starts_with('#'))
-        .map(|l| l.trim_start_matches('#').trim().to_string())
-        .filter(|t| !t.is_empty() && t.chars().count() <= mnemo_core::field::MAX_LABEL_CHARS)
 }
 
 /// An `import --entity`: the markdown notes of a file (or stdin), named for the file.

@@ -4,6 +4,7 @@
 
 mod cli;
 mod engine;
+mod files;
 mod mcp;
 mod output;
 mod serve;

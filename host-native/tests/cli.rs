@@ -1361,6 +1361,79 @@ fn ingest_stores_files_as_passages_search_finds_and_refuses_what_is_not_text() {
         json!(["Plan 2027", "Budget"]),
         "{hits}"
     );
+    // A PDF's text layer, page by page.
+    let report = dir.join("ferry-report.pdf");
+    std::fs::write(
+        &report,
+        pdf(
+            &[
+                "The ferry to the island leaves at 7:40 from pier 3.",
+                "Tickets are sold on board.",
+            ],
+            false,
+        ),
+    )
+    .unwrap();
+    let r = ok(
+        &d.0,
+        &["ingest", "--entity", "pat", report.to_str().unwrap()],
+    );
+    let doc = &r["document"];
+    assert_eq!(
+        (&doc["title"], &doc["format"], &doc["mime"]),
+        (
+            &json!("ferry-report.pdf"),
+            &json!("text"),
+            &json!("application/pdf")
+        ),
+        "{r}"
+    );
+    let hits = ok(
+        &d.0,
+        &[
+            "call",
+            "search",
+            r#"{"entity_id": "pat", "query": "where does the ferry leave from"}"#,
+        ],
+    );
+    let found = hits[0]["memory"]["content"].as_str().unwrap_or_default();
+    assert!(
+        found.contains("pier 3") && found.contains("Tickets"),
+        "{hits}"
+    );
+    // A web page is read as its reader sees it: its title, no script.
+    let page = dir.join("trip.html");
+    std::fs::write(
+        &page,
+        "<html><head><title>Island trip</title><script>var key = 'zebra-4411';</script></head>\
+         <body><h1>Ferry</h1><p>The ferry to the island leaves at 7:40 from pier 3.</p></body></html>",
+    )
+    .unwrap();
+    let trip = ok(&d.0, &["ingest", "--entity", "ana", page.to_str().unwrap()]);
+    let doc = &trip["document"];
+    assert_eq!(
+        (&doc["title"], &doc["format"], &doc["mime"]),
+        (&json!("Island trip"), &json!("html"), &json!("text/html")),
+        "{trip}"
+    );
+    let hits = ok(
+        &d.0,
+        &[
+            "call",
+            "search",
+            r#"{"entity_id": "ana", "query": "when does the ferry leave", "kinds": ["passage"]}"#,
+        ],
+    );
+    assert_eq!(hits[0]["passage"]["document_id"], doc["id"], "{hits}");
+    let none = ok(
+        &d.0,
+        &[
+            "call",
+            "search",
+            r#"{"entity_id": "ana", "query": "zebra 4411"}"#,
+        ],
+    );
+    assert_eq!(none, json!([]), "{none}");
     // The same file again changes nothing; a changed file replaces its earlier version.
     let again = ok(&d.0, &["ingest", "--entity", "ana", plan_s]);
     assert_eq!(again["action"], "unchanged", "{again}");
@@ -1372,7 +1445,7 @@ fn ingest_stores_files_as_passages_search_finds_and_refuses_what_is_not_text() {
     let changed = ok(&d.0, &["ingest", "--entity", "ana", plan_s]);
     assert_eq!(changed["action"], "replaced", "{changed}");
     let docs = ok(&d.0, &["call", "documents", r#"{"entity_id": "ana"}"#]);
-    assert_eq!(docs.as_array().unwrap().len(), 2);
+    assert_eq!(docs.as_array().unwrap().len(), 3);
     // What is not a text file is refused by name, and nothing is written.
     let before = ok(
         &d.0,
@@ -1382,15 +1455,27 @@ fn ingest_stores_files_as_passages_search_finds_and_refuses_what_is_not_text() {
     std::fs::write(&binary, [0x89u8, b'P', b'N', b'G', 0, 0, 1]).unwrap();
     let latin1 = dir.join("latin1.txt");
     std::fs::write(&latin1, [b'c', b'a', b'f', 0xe9]).unwrap();
-    let pdf = dir.join("report.pdf");
-    std::fs::write(&pdf, b"%PDF-1.7\n").unwrap();
+    let cut = dir.join("cut.pdf");
+    std::fs::write(&cut, &pdf(&["The ferry leaves at dawn."], false)[..200]).unwrap();
+    let zero = dir.join("zero.pdf");
+    std::fs::write(&zero, b"").unwrap();
+    let locked = dir.join("locked.pdf");
+    std::fs::write(&locked, pdf(&["Secret minutes."], true)).unwrap();
+    let scan = dir.join("scan.pdf");
+    std::fs::write(&scan, pdf(&[], false)).unwrap();
+    let word = dir.join("letter.docx");
+    std::fs::write(&word, b"PK\x03\x04").unwrap();
     let empty = dir.join("empty.md");
     std::fs::write(&empty, " \n").unwrap();
     for (path, words) in [
         (dir.to_str().unwrap(), "is a directory"),
         (binary.to_str().unwrap(), "binary"),
         (latin1.to_str().unwrap(), "not UTF-8"),
-        (pdf.to_str().unwrap(), "cannot be ingested yet"),
+        (cut.to_str().unwrap(), "is not a PDF Mnemo can read"),
+        (zero.to_str().unwrap(), "zero.pdf is empty"),
+        (locked.to_str().unwrap(), "is encrypted"),
+        (scan.to_str().unwrap(), "has no text layer"),
+        (word.to_str().unwrap(), "cannot be ingested yet"),
         (empty.to_str().unwrap(), "must not be empty"),
         ("/nonexistent/file.md", "reading /nonexistent/file.md"),
     ] {
@@ -1412,4 +1497,56 @@ fn ingest_stores_files_as_passages_search_finds_and_refuses_what_is_not_text() {
         "a refused ingest writes nothing, the good files with it included"
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A PDF of one page holding `lines` in Helvetica (none: a page without text, as a scan is),
+/// with an `/Encrypt` dictionary (a user password set) when `encrypted`.
+fn pdf(lines: &[&str], encrypted: bool) -> Vec<u8> {
+    let mut content = String::from("BT /F1 12 Tf 72 720 Td 14 TL\n");
+    for l in lines {
+        content += &format!("({l}) Tj T*\n");
+    }
+    content += "ET";
+    let mut objects = vec![
+        "<< /Type /Catalog /Pages 2 0 R >>".to_string(),
+        "<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_string(),
+        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R \
+         /Resources << /Font << /F1 5 0 R >> >> >>"
+            .to_string(),
+        format!(
+            "<< /Length {} >>\nstream\n{content}\nendstream",
+            content.len()
+        ),
+        "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>".to_string(),
+    ];
+    if encrypted {
+        let key = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+        objects.push(format!(
+            "<< /Filter /Standard /V 2 /R 3 /Length 128 /P -1028 /O <{key}> /U <{key}> >>"
+        ));
+    }
+    let mut out = b"%PDF-1.4\n".to_vec();
+    let mut offsets = Vec::new();
+    for (i, o) in objects.iter().enumerate() {
+        offsets.push(out.len());
+        out.extend(format!("{} 0 obj\n{o}\nendobj\n", i + 1).bytes());
+    }
+    let xref = out.len();
+    out.extend(format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1).bytes());
+    for o in offsets {
+        out.extend(format!("{o:010} 00000 n \n").bytes());
+    }
+    let encrypt = if encrypted {
+        format!(" /Encrypt {} 0 R /ID [<00112233445566778899aabbccddeeff> <00112233445566778899aabbccddeeff>]", objects.len())
+    } else {
+        String::new()
+    };
+    out.extend(
+        format!(
+            "trailer\n<< /Size {} /Root 1 0 R{encrypt} >>\nstartxref\n{xref}\n%%EOF\n",
+            objects.len() + 1
+        )
+        .bytes(),
+    );
+    out
 }

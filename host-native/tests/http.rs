@@ -1000,3 +1000,179 @@ fn a_served_remember_stores_what_the_engine_itself_extracts() {
     let _ = std::fs::remove_dir_all(&served_data);
     let _ = std::fs::remove_dir_all(&direct_data);
 }
+
+/// A markdown plan of three sections, each long enough to be a passage of its own.
+fn plan_2027() -> String {
+    let section = |title: &str, words: &str| {
+        let body: Vec<String> = (1..=12)
+            .map(|i| format!("{words} Point {i} is written down here at length."))
+            .collect();
+        format!("## {title}\n\n{}", body.join(" "))
+    };
+    [
+        "# Plan 2027".to_string(),
+        section("Hiring", "The hiring plan adds two engineers in Lisbon."),
+        section(
+            "Budget",
+            "The Q4 budget priorities are the data centre lease and security audits.",
+        ),
+        section("Travel", "Team offsites move to Porto in the spring."),
+    ]
+    .join("\n\n")
+}
+
+#[test]
+fn documents_are_ingested_found_to_the_passage_and_kept_to_their_owner() {
+    let s = Server::start("documents", None);
+    let text = plan_2027();
+    let (st, r) = s.send(
+        "POST",
+        "/api/v1/call/ingest",
+        json!({"entity_id": "ana", "title": "Plan 2027", "content": text,
+               "filename": "plan-2027.md", "source_ref": "drive:plan", "tags": ["work"]}),
+    );
+    assert_eq!((st, r["action"].as_str()), (200, Some("created")), "{r}");
+    let doc = r["document"].clone();
+    let id = doc["id"].as_str().unwrap().to_string();
+    assert!(doc["passages"].as_u64().unwrap() >= 3, "{doc}");
+    let passages = doc["passages"].as_u64().unwrap();
+    assert_eq!(
+        s.total(),
+        passages,
+        "every passage is one memory of the owner's"
+    );
+    // Keyoku's search route carries where a passage lies.
+    let (st, hits) = s.send(
+        "POST",
+        "/api/v1/search",
+        json!({"entity_id": "ana", "query": "What are the Q4 budget priorities?"}),
+    );
+    assert_eq!(st, 200, "{hits}");
+    assert_eq!(hits[0]["passage"]["document_id"], json!(id), "{hits}");
+    assert_eq!(
+        hits[0]["passage"]["section"],
+        json!(["Plan 2027", "Budget"])
+    );
+    assert!(hits[0]["memory"]["content"]
+        .as_str()
+        .unwrap()
+        .contains("Q4 budget priorities"));
+    let (st, list) = s.send(
+        "POST",
+        "/api/v1/call/documents",
+        json!({"entity_id": "ana"}),
+    );
+    assert_eq!(
+        (st, list[0]["id"].as_str()),
+        (200, Some(id.as_str())),
+        "{list}"
+    );
+    let (st, shown) = s.send(
+        "POST",
+        "/api/v1/call/document",
+        json!({"entity_id": "ana", "id": id}),
+    );
+    assert_eq!(st, 200, "{shown}");
+    assert_eq!(shown["passages"].as_array().unwrap().len() as u64, passages);
+    // Another owner, by id, by search, by list: nothing.
+    let (st, r) = s.send(
+        "POST",
+        "/api/v1/call/document",
+        json!({"entity_id": "ben", "id": id}),
+    );
+    assert_eq!((st, r["code"].as_str()), (404, Some("not_found")), "{r}");
+    let (_, hits) = s.send(
+        "POST",
+        "/api/v1/search",
+        json!({"entity_id": "ben", "query": "Q4 budget priorities"}),
+    );
+    assert_eq!(hits, json!([]));
+    let (_, list) = s.send(
+        "POST",
+        "/api/v1/call/documents",
+        json!({"entity_id": "ben"}),
+    );
+    assert_eq!(list, json!([]));
+    let (st, r) = s.send(
+        "POST",
+        "/api/v1/call/forget_document",
+        json!({"entity_id": "ben", "id": id}),
+    );
+    assert_eq!((st, r["code"].as_str()), (404, Some("not_found")), "{r}");
+
+    // Bad documents: refused by name, nothing written.
+    let cases = [
+        (
+            json!({"entity_id": "ana", "title": "Empty", "content": " \n\t "}),
+            "content",
+        ),
+        (
+            json!({"entity_id": "ana", "title": "", "content": "text"}),
+            "title",
+        ),
+        (
+            json!({"entity_id": "ana", "title": "T", "content": 42}),
+            "args.content",
+        ),
+        (
+            json!({"entity_id": "ana", "title": "T", "content": "x", "source": "fax"}),
+            "source",
+        ),
+        (
+            json!({"entity_id": "ana", "title": "T", "content": "text",
+                   "chunking": {"min_chars": 900, "max_chars": 800, "overlap_chars": 100}}),
+            "chunking",
+        ),
+        (
+            json!({"entity_id": "ana", "title": "T", "content": "a\u{0}b"}),
+            "content",
+        ),
+    ];
+    for (body, needle) in cases {
+        let (st, r) = s.send("POST", "/api/v1/call/ingest", body.clone());
+        assert_eq!(
+            (st, r["code"].as_str()),
+            (400, Some("invalid_input")),
+            "{body}: {r}"
+        );
+        assert!(r["error"].as_str().unwrap().contains(needle), "{body}: {r}");
+    }
+    // A body over the server's limit is refused before it is read.
+    let huge = format!(
+        "{{\"entity_id\":\"ana\",\"title\":\"Huge\",\"content\":\"{}\"}}",
+        "word ".repeat(300_000)
+    );
+    let (st, r) = s.raw(
+        "POST",
+        "/api/v1/call/ingest",
+        Some(&s.token),
+        huge.as_bytes(),
+    );
+    assert_eq!(
+        (st, r["code"].as_str()),
+        (413, Some("body_too_large")),
+        "{r}"
+    );
+    assert_eq!(s.total(), passages, "a refused ingest wrote something");
+    let (_, list) = s.send(
+        "POST",
+        "/api/v1/call/documents",
+        json!({"entity_id": "ana"}),
+    );
+    assert_eq!(list.as_array().unwrap().len(), 1, "{list}");
+
+    // Forgotten, its passages go with it.
+    let (st, r) = s.send(
+        "POST",
+        "/api/v1/call/forget_document",
+        json!({"entity_id": "ana", "id": id}),
+    );
+    assert_eq!(st, 200, "{r}");
+    assert_eq!(s.total(), 0);
+    let (_, hits) = s.send(
+        "POST",
+        "/api/v1/search",
+        json!({"entity_id": "ana", "query": "Q4 budget priorities"}),
+    );
+    assert_eq!(hits, json!([]));
+}

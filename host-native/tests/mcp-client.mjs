@@ -118,8 +118,49 @@ if (bound) {
   assert.equal((await call('memory_stats', { entity_id: 'ben' })).total, 0);
 }
 await assert.rejects(client.callTool({ name: 'memory_drop_everything', arguments: {} }), /no tool/);
+
 // What was stored, the surfing note and the schedule (a PLAN memory), less the one forgotten.
 assert.equal((await call('memory_stats', {})).total, ids.length + 2 - 1);
+
+// A document: ingested whole, found to the passage, listed, shown, its owner's alone.
+for (const name of ['memory_ingest', 'memory_documents', 'memory_document']) {
+  assert.ok(byName[name], `tool ${name} is listed`);
+}
+assert.equal(byName.memory_documents.annotations.readOnlyHint, true);
+const section = (title, words) =>
+  `## ${title}\n\n` + Array.from({ length: 12 }, (_, i) => `${words} point ${i + 1} is written down here at length.`).join(' ');
+const plan2027 = [
+  '# Plan 2027',
+  section('Hiring', 'The hiring plan adds two engineers in Lisbon.'),
+  section('Budget', 'The Q4 budget priorities are the data centre lease and security audits.'),
+  section('Travel', 'Team offsites move to Porto in the spring.'),
+].join('\n\n');
+const ingested = await call('memory_ingest', { title: 'Plan 2027', content: plan2027, filename: 'plan-2027.md' });
+assert.equal(ingested.action, 'created', JSON.stringify(ingested));
+const doc = ingested.document;
+assert.ok(doc.passages >= 3 && doc.auto_tags.includes('md'), JSON.stringify(doc));
+assert.equal((await call('memory_ingest', { title: 'Plan 2027', content: plan2027 })).action, 'unchanged');
+const answer = JSON.parse(
+  (await client.callTool({ name: 'memory_search', arguments: { ...who, query: 'What are the Q4 budget priorities?' } }))
+    .content[0].text,
+);
+assert.equal(answer[0].passage?.document_id, doc.id, JSON.stringify(answer[0]));
+assert.deepEqual(answer[0].passage.section, ['Plan 2027', 'Budget']);
+assert.match(answer[0].memory.content, /Q4 budget priorities/);
+const listed = JSON.parse((await client.callTool({ name: 'memory_documents', arguments: { ...who } })).content[0].text);
+assert.deepEqual(listed.map((d) => d.id), [doc.id]);
+const shown = await call('memory_document', { id: doc.id });
+assert.equal(shown.passages.length, doc.passages);
+assert.equal(shown.passages.map((p) => p.content).join('').length >= plan2027.length, true);
+assert.match(await refused('memory_ingest', { ...who, title: 'Empty', content: '  \n ' }), /invalid_input: .*content/);
+assert.match(await refused('memory_ingest', { ...who, title: 'Two\nlines', content: 'text' }), /invalid_input: .*title/);
+assert.match(await refused('memory_document', { ...who, id: "doc_1' OR 1=1 --" }), /invalid_input|not_found/);
+if (!bound) {
+  // Another owner sees no document and no passage of it.
+  assert.match(await refused('memory_document', { entity_id: 'ben', id: doc.id }), /not_found/);
+  const bens = JSON.parse((await client.callTool({ name: 'memory_search', arguments: { entity_id: 'ben', query: 'Q4 budget priorities' } })).content[0].text);
+  assert.deepEqual(bens, []);
+}
 
 await client.close();
 console.log(JSON.stringify({ ok: true, tools: tools.length }));
