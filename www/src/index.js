@@ -80,6 +80,11 @@ class LocalTransport {
 const HOLDER_TIMEOUT_MS = 10_000;
 /** How long `open` waits for the holding tab to say it shares the store. */
 const HOLDER_PING_MS = 1_500;
+/**
+ * Largest file `ingestFile` reads: a document is at most 10,000,000 characters, which UTF-8
+ * writes in at most four bytes each (the CLI's limit too).
+ */
+const MAX_DOCUMENT_BYTES = 40_000_000;
 
 const channelName = (name) => `mnemo:${name ?? 'mnemo'}`;
 
@@ -391,6 +396,38 @@ export class Mnemo {
         clusters.summary_failure = `summarise failed: ${e?.message ?? e}`;
       }
     }
+  }
+
+  /**
+   * Ingests a `File` or `Blob` of UTF-8 text (plain text, markdown or HTML, told by its type or
+   * name): `args` are `ingest`'s other arguments (`entity_id`, `title`, `tags`, …), the file's
+   * name and type its `filename` and `mime` unless given. A file too large, binary or not
+   * UTF-8 is refused before it is read whole.
+   */
+  async ingestFile(file, args = {}) {
+    if (typeof Blob === 'undefined' || !(file instanceof Blob)) {
+      throw coded('invalid file: expected a File or Blob', 'invalid_input');
+    }
+    if (args === null || typeof args !== 'object' || Array.isArray(args)) {
+      throw coded('invalid args: expected an object of `ingest` arguments', 'invalid_input');
+    }
+    const shown = typeof file.name === 'string' && file.name ? JSON.stringify(file.name) : 'the blob';
+    if (file.size > MAX_DOCUMENT_BYTES) {
+      throw coded(`invalid file: ${shown} is ${file.size} bytes; a document is at most 10,000,000 characters: split it`, 'invalid_input');
+    }
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    const binary = `invalid file: ${shown} is not text (PDF, Word and other binary files: give their text)`;
+    if (bytes.includes(0)) throw coded(`${binary}: it holds NUL bytes`, 'invalid_input');
+    let content;
+    try {
+      content = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
+    } catch {
+      throw coded(`${binary}: it is not UTF-8`, 'invalid_input');
+    }
+    const named = {};
+    if (typeof file.name === 'string' && file.name) named.filename = file.name;
+    if (file.type) named.mime = file.type;
+    return this.call('ingest', { ...named, ...args, content });
   }
 
   /** The extraction instructions (with their JSON schema) to send an LLM, from the engine. */

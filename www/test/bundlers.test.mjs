@@ -1,7 +1,7 @@
 // The package as an app uses it: `npm pack` of www/, installed into a fresh app per bundler
 // (Vite, webpack 5, esbuild, and a Next.js client component), built by that bundler, served the way an app is (unknown paths
 // answer the app's page, as `vite preview` and most hosts do), and opened in Chromium: an OPFS
-// store remembers, searches, and after a reload finds the memory again. A weights URL that
+// store remembers, ingests a page from a File, searches, and after a reload finds both again. A weights URL that
 // answers a page instead of the file is refused by name.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -28,9 +28,14 @@ const appCode = (mnemo) => `window.run = async (step) => {
   const { Mnemo } = await ${mnemo};
   const m = await Mnemo.open({ name: 'app', storage: 'opfs' });
   try {
-    if (step === 'write') await m.remember({ entity_id: 'ana', content: 'I am allergic to penicillin.' });
+    if (step === 'write') {
+      await m.remember({ entity_id: 'ana', content: 'I am allergic to penicillin.' });
+      const page = '<h1>Trip</h1><script>leak()</script><p>The ferry to the island leaves at 7:40 from pier 3.</p>';
+      await m.ingestFile(new File([page], 'trip.html', { type: 'text/html' }), { entity_id: 'ana-docs' });
+    }
     const hits = await m.search({ entity_id: 'ana', query: 'what medicine should I avoid' });
-    return hits.map((h) => h.memory.content);
+    const [found] = await m.search({ entity_id: 'ana-docs', query: 'when does the ferry leave?' });
+    return { hits: hits.map((h) => h.memory.content), passage: [found?.passage?.section, found?.memory.content] };
   } finally {
     await m.close();
   }
@@ -123,12 +128,16 @@ async function check(dist, name) {
     page.on('pageerror', (e) => errors.push(e.message));
     await page.goto(server.url);
     await page.waitForFunction(() => window.ready === true, null, { timeout: 60_000 });
+    // A document, ingested from a File, is found to its passage (and its script left out).
+    const passage = [['Trip'], '# Trip\n\nThe ferry to the island leaves at 7:40 from pier 3.'];
     const first = await page.evaluate(() => window.run('write'));
-    assert.equal(first[0], 'I am allergic to penicillin.', `${name}: ${JSON.stringify(first)}`);
+    assert.equal(first.hits[0], 'I am allergic to penicillin.', `${name}: ${JSON.stringify(first)}`);
+    assert.deepEqual(first.passage, passage, name);
     await page.reload();
     await page.waitForFunction(() => window.ready === true);
     const again = await page.evaluate(() => window.run('read'));
-    assert.equal(again[0], 'I am allergic to penicillin.', `${name} after a reload: ${JSON.stringify(again)}`);
+    assert.equal(again.hits[0], 'I am allergic to penicillin.', `${name} after a reload: ${JSON.stringify(again)}`);
+    assert.deepEqual(again.passage, passage, `${name} after a reload`);
     // Weights deployed wrong are refused by name: missing, a page in their place, cut short.
     for (const [url, says] of [
       ['/gone.bin', /HTTP 404/],

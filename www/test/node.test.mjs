@@ -225,6 +225,54 @@ test('bad input rejects with a clear error and changes nothing', async () => {
   await m.close();
 });
 
+test('ingestFile stores a File as passages search finds; bad files are refused and write nothing', async () => {
+  const m = await open();
+  const para = (topic, n) => Array.from({ length: n }, (_, i) => `<p>The ${topic} note ${i} records what was agreed.</p>`).join('');
+  const html =
+    '<html><head><title>Office move</title><script>var token = "zebra-secret";</script></head><body>' +
+    `<h1>Office move</h1>${para('planning', 10)}<h2>Timeline</h2><p>The movers come on Tuesday 3 March.</p>${para('closing', 10)}</body></html>`;
+  const report = await m.ingestFile(new File([html], 'move.html', { type: 'text/html' }), { entity_id: 'ana', tags: ['office'] });
+  assert.equal(report.action, 'created');
+  const doc = report.document;
+  assert.deepEqual(
+    [doc.title, doc.format, doc.filename, doc.mime, doc.manual_tags],
+    ['Office move', 'html', 'move.html', 'text/html', ['office']],
+  );
+  const hits = await m.search({ entity_id: 'ana', query: 'when do the movers come?' });
+  assert.equal(hits[0].passage.document_id, doc.id);
+  assert.deepEqual(hits[0].passage.section, ['Office move', 'Timeline']);
+  assert.deepEqual(await m.search({ entity_id: 'ana', query: 'zebra secret token' }), []);
+  assert.deepEqual(await m.search({ entity_id: 'ben', query: 'when do the movers come?' }), []);
+  // A Blob without a name: markdown by default, its title from its heading; args win over the file.
+  const blob = await m.ingestFile(new Blob(['# Recipes\n\nBake the bread at 220 degrees.']), { entity_id: 'ana', title: 'Bread' });
+  assert.deepEqual([blob.document.title, blob.document.format, blob.document.filename], ['Bread', 'markdown', null]);
+  const total = (await m.stats({ entity_id: 'ana' })).total;
+  const bad = [
+    [() => m.ingestFile('just text', { entity_id: 'ana' }), /expected a File or Blob/],
+    [() => m.ingestFile(new Blob(['x']), 'ana'), /expected an object/],
+    [() => m.ingestFile(new File([new Uint8Array([37, 80, 68, 70, 0, 1, 2])], 'scan.pdf'), { entity_id: 'ana' }), /"scan\.pdf" is not text.*NUL/],
+    [() => m.ingestFile(new File([new Uint8Array([0xff, 0xfe, 0x41])], 'latin.txt'), { entity_id: 'ana' }), /not UTF-8/],
+    [() => m.ingestFile(new File([''], 'empty.txt'), { entity_id: 'ana' }), /content/],
+    [() => m.ingestFile(new File(['<script>x()</script>'], 'code.html'), { entity_id: 'ana' }), /no text/],
+    [() => m.ingestFile(new File(['words'], 'a.md'), { entity_id: "ana' --" }), /entity_id/],
+    [() => m.ingestFile(new File(['words'], 'a.md'), {}), /entity_id/],
+  ];
+  for (const [run, message] of bad) {
+    await assert.rejects(run(), (e) => {
+      assert.equal(e.code, 'invalid_input', e.message);
+      assert.match(e.message, message);
+      return true;
+    });
+  }
+  // Too large is refused from its size, before it is read.
+  const huge = { size: 40_000_001, name: 'huge.txt', arrayBuffer: () => assert.fail('read') };
+  Object.setPrototypeOf(huge, Blob.prototype);
+  await assert.rejects(m.ingestFile(huge, { entity_id: 'ana' }), /at most 10,000,000 characters/);
+  assert.equal((await m.stats({ entity_id: 'ana' })).total, total);
+  assert.equal((await m.documents({ entity_id: 'ana' })).length, 2);
+  await m.close();
+});
+
 test('a host embedder supplies every vector; its failures are reported', async () => {
   const calls = [];
   // A toy 3-d "model": counts of a, e, o — enough to make nearest neighbours predictable.
