@@ -36,6 +36,7 @@ fn assert_beats_baseline(vectors: Option<(PathBuf, PathBuf)>) {
         hash: false,
         link_weight: None,
         consolidate: false,
+        documents: false,
     })
     .unwrap();
     println!("{}", r.table());
@@ -73,6 +74,7 @@ fn remembering_turns_through_the_extractor_keeps_recall() {
         hash: false,
         link_weight: None,
         consolidate: false,
+        documents: false,
     })
     .unwrap();
     println!("{}", r.table());
@@ -145,6 +147,7 @@ fn co_recall_links_do_not_lower_recall() {
             hash: false,
             link_weight,
             consolidate: false,
+            documents: false,
         })
         .unwrap()
         .overall

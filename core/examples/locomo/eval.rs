@@ -3,11 +3,14 @@
 //! set to each session's date while its turns are stored, each session's turns sharing a
 //! `session_id`, `source_ref` = the turn's dia_id; each question (categories 1–4, with valid
 //! evidence) searches its owner and scores recall@k = |evidence ∩ top-k| / |evidence|.
+//! With `documents`, each session is ingested as one document instead (its turns its lines),
+//! and a turn counts as found when a returned passage holds any of it.
 //! Used by the `locomo` example and by the test that holds recall above the baselines.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
+use mnemo_core::document::{DocumentRef, IngestRequest};
 use mnemo_core::{
     Config, Content, Engine, HashEmbedder, Id, Limit, ManualClock, Millis, NewMemory, Outcome,
     RankMode, RememberOptions, SearchRequest, SkipReason, SourceRef, SuppliedVectors, DAY_MS,
@@ -32,6 +35,8 @@ pub struct Options {
     pub link_weight: Option<f64>,
     /// Consolidate before the questions.
     pub consolidate: bool,
+    /// Ingest each session as one document (`ingest`) instead of a memory per turn.
+    pub documents: bool,
 }
 
 /// Summed recall of a group of questions.
@@ -61,7 +66,8 @@ pub struct Report {
     pub skipped: usize,
     /// Turns (`--remember`) the extractor found nothing worth storing in.
     pub insignificant: usize,
-    /// `seed` (turns verbatim) or `remember` (through the extractor).
+    /// `seed` (turns verbatim), `remember` (through the extractor) or `ingest` (sessions as
+    /// documents).
     pub ingest: &'static str,
     pub seconds: f64,
     pub categories: BTreeMap<u64, Tally>,
@@ -334,6 +340,39 @@ pub fn evaluate(opts: &Options) -> Result<Report, String> {
                     ..NewMemory::of(owner_id.clone(), content)
                 });
             }
+            if opts.documents {
+                // The session as one document, each turn a line; where each turn lies.
+                let mut text = String::new();
+                let mut spans = Vec::new();
+                for (item, d) in batch.iter().zip(&dia) {
+                    let start = text.chars().count();
+                    text.push_str(&item.content);
+                    spans.push((start, text.chars().count(), d.clone()));
+                    text.push('\n');
+                }
+                let req: IngestRequest = serde_json::from_value(json!({
+                    "entity_id": owner, "title": format!("Session {session}"), "content": text,
+                    "source": "chat", "format": "text",
+                }))
+                .map_err(|e| e.to_string())?;
+                let doc = engine.ingest(req).map_err(|e| e.to_string())?.document;
+                let detail = engine
+                    .document(&DocumentRef {
+                        entity_id: owner_id.clone(),
+                        id: Id::parse("id", &doc.id).map_err(|e| e.to_string())?,
+                        agent_id: None,
+                    })
+                    .map_err(|e| e.to_string())?;
+                for p in detail.passages {
+                    let held = spans
+                        .iter()
+                        .filter(|(s, e, _)| *s < p.end && p.start < *e)
+                        .map(|(_, _, d)| d.clone());
+                    refs.entry(p.memory_id).or_default().extend(held);
+                }
+                stored += doc.passages;
+                continue;
+            }
             // Each outcome with the turn it came from.
             let outcomes: Vec<(Outcome, String)> = if opts.remember {
                 let mut out = Vec::new();
@@ -454,7 +493,11 @@ pub fn evaluate(opts: &Options) -> Result<Report, String> {
         merged,
         skipped,
         insignificant,
-        ingest: if opts.remember { "remember" } else { "seed" },
+        ingest: match (opts.remember, opts.documents) {
+            (true, _) => "remember",
+            (_, true) => "ingest",
+            _ => "seed",
+        },
         seconds: started.elapsed().as_secs_f64(),
         categories: by_category,
         overall,

@@ -3,7 +3,7 @@
 //! ```text
 //! cargo run --release -p mnemo-core --example locomo -- tests/data/locomo/locomo-dev.json \
 //!     [--vectors minilm-dev.f16 --index minilm-dev.index.json] [--json] [--mode balanced] \
-//!     [--remember] [--hash] [--link-weight 0.5] [--consolidate]
+//!     [--remember | --documents] [--hash] [--link-weight 0.5] [--consolidate]
 //! ```
 
 mod eval;
@@ -42,6 +42,10 @@ struct Args {
     /// as a deployment's daily cycle would have.
     #[arg(long)]
     consolidate: bool,
+    /// Ingest each session as one document (its turns its lines) instead of a memory per
+    /// turn; a question finds an evidence turn when a returned passage holds it.
+    #[arg(long, conflicts_with_all = ["remember", "vectors"])]
+    documents: bool,
     /// Print one JSON document instead of a table.
     #[arg(long)]
     json: bool,
@@ -59,6 +63,7 @@ fn main() -> ExitCode {
             hash: args.hash,
             link_weight: args.link_weight,
             consolidate: args.consolidate,
+            documents: args.documents,
         };
         let report = eval::evaluate(&opts)?;
         Ok(if args.json {
