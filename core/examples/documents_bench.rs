@@ -127,8 +127,11 @@ fn main() -> Res<()> {
         },
         "search_beside_10k_memories": {
             "queries": queries.len(),
-            "with_1000_documents_ms": percentiles(&mut with_docs),
-            "without_documents_ms": percentiles(&mut without),
+            "with_1000_documents_ms": percentiles(&mut with_docs.clone()),
+            "without_documents_ms": percentiles(&mut without.clone()),
+            "memory_queries_with_documents_ms": percentiles(&mut with_docs[..SEARCHES / 2].to_vec()),
+            "locomo_questions_with_documents_ms": percentiles(&mut with_docs[SEARCHES / 2..].to_vec()),
+            "locomo_questions_without_documents_ms": percentiles(&mut without[SEARCHES / 2..].to_vec()),
             "passages_in_answers": passage_hits,
         },
     });

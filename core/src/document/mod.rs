@@ -397,7 +397,12 @@ pub(crate) fn store(tx: &mut Tx, p: Prepared) -> Result<IngestReport> {
             && d.doc.team_id.as_deref()
                 == p.passages.first().and_then(|x| x.memory.team_id.as_deref())
     };
-    let current = sql::live(tx.conn(), &owner)?;
+    let current = sql::live_matching(
+        tx.conn(),
+        &owner,
+        &p.hash,
+        p.req.source_ref.as_ref().map(SourceRef::as_str),
+    )?;
     if let Some(same) = current.iter().find(|d| {
         d.doc.content_hash == p.hash
             && d.doc.source_ref.as_deref() == p.req.source_ref.as_ref().map(SourceRef::as_str)

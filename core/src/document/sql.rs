@@ -112,13 +112,19 @@ pub(crate) fn insert_passage(
     Ok(())
 }
 
-/// The owner's documents the caller sees that are neither superseded nor forgotten.
-pub(crate) fn live(conn: &Connection, owner: &str) -> Result<Vec<DocumentRow>> {
+/// The owner's live documents with text `hash` or under `source_ref`: the ones an ingest
+/// may leave unchanged or replace (found through their indexes, however many the owner has).
+pub(crate) fn live_matching(
+    conn: &Connection,
+    owner: &str,
+    hash: &str,
+    source_ref: Option<&str>,
+) -> Result<Vec<DocumentRow>> {
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT {DOCUMENT} FROM documents WHERE owner = ?1 AND status = 'active' \
-         AND deleted_at IS NULL ORDER BY pk"
+         AND deleted_at IS NULL AND (content_hash = ?2 OR source_ref = ?3) ORDER BY pk"
     ))?;
-    let rows = stmt.query_map([owner], document_from_row)?;
+    let rows = stmt.query_map(params![owner, hash, source_ref], document_from_row)?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
