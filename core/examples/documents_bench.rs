@@ -15,8 +15,9 @@ use mnemo_core::document::IngestRequest;
 use mnemo_core::{Engine, ManualClock, NewMemory, SearchRequest, SeededEntropy};
 use serde_json::{json, Value};
 
-/// The large document's size, in bytes.
-const BIG_BYTES: usize = 10_000_000;
+/// The large document's size, at most: the most characters a document may hold (its text is
+/// nearly all ASCII, so about as many bytes).
+const BIG_BYTES: usize = mnemo_core::field::MAX_DOCUMENT_CHARS;
 /// How many small documents.
 const SMALL: usize = 1_000;
 /// Memories beside the small documents.
@@ -41,15 +42,16 @@ fn main() -> Res<()> {
     };
 
     // One document of 10 MB: the sessions over and over, a heading before each.
-    let mut big = String::with_capacity(BIG_BYTES + 10_000);
+    let mut big = String::with_capacity(BIG_BYTES);
     let mut round = 0;
     'fill: loop {
         round += 1;
         for (i, s) in sessions.iter().enumerate() {
-            big += &format!("## Round {round}, session {i}\n\n{s}\n\n");
-            if big.len() >= BIG_BYTES {
+            let next = format!("## Round {round}, session {i}\n\n{s}\n\n");
+            if big.len() + next.len() > BIG_BYTES {
                 break 'fill;
             }
+            big += &next;
         }
     }
     let mut e = open("big.db")?;

@@ -699,3 +699,83 @@ fn a_document_without_a_title_takes_one_from_itself() {
     let t = t.as_str().unwrap();
     assert!(t.ends_with('…') && t.chars().count() <= 100, "{t}");
 }
+
+#[test]
+fn summaries_are_the_sentences_that_stand_for_the_text() {
+    let (mut e, _) = engine();
+    let topical = [
+        "The data centre in Porto needs new racks before the winter.",
+        "Cooling for the Porto data centre is the largest part of the budget.",
+        "We agreed to move the backup servers to the Porto data centre in March.",
+        "The security audit of the data centre starts once the racks are in.",
+        "Power for the new racks in the data centre comes from two suppliers.",
+        "Ana owns the data centre move and reports on it every week.",
+    ];
+    let transcript = format!(
+        "Good morning everyone, thanks for joining so early today.\nCan everybody hear me alright on the line?\n{}\n",
+        topical.join("\n")
+    );
+    let r = ingest(
+        &mut e,
+        "ana",
+        "Weekly call",
+        &transcript,
+        json!({"format": "text"}),
+    );
+    let doc = &r["document"];
+    let summary = doc["summary"].as_str().unwrap();
+    assert!(!summary.is_empty(), "{doc}");
+    assert!(
+        !summary.contains("Good morning") && !summary.contains("hear me"),
+        "{summary}"
+    );
+    let taken: Vec<&str> = topical
+        .iter()
+        .copied()
+        .filter(|s| summary.contains(s))
+        .collect();
+    assert!((2..=3).contains(&taken.len()), "{summary} / {doc}");
+    // Each passage's summary is made of its own sentences, and search shows it.
+    let detail = call(
+        &mut e,
+        "document",
+        json!({"entity_id": "ana", "id": doc["id"]}),
+    )
+    .unwrap();
+    for p in detail["passages"].as_array().unwrap() {
+        let (s, content) = (
+            p["summary"].as_str().unwrap(),
+            p["content"].as_str().unwrap(),
+        );
+        assert!(!s.is_empty(), "{p}");
+        for sentence in mnemo_core::document::summary::sentences(s) {
+            assert!(
+                content.contains(&sentence),
+                "{sentence:?} not in {content:?}"
+            );
+        }
+    }
+    let hits = call(
+        &mut e,
+        "search",
+        json!({"entity_id": "ana", "query": "cooling budget", "kinds": ["passage"]}),
+    )
+    .unwrap();
+    assert_eq!(
+        hits[0]["passage"]["summary"],
+        detail["passages"][hits[0]["passage"]["position"].as_u64().unwrap() as usize]["summary"]
+    );
+    // New text, new summary.
+    let moved = ingest(
+        &mut e,
+        "ana",
+        "Weekly call",
+        "The office party moves to Friday evening at the harbour restaurant.\nEverybody brings a dish to share with the team.",
+        json!({"format": "text"}),
+    );
+    assert_ne!(moved["document"]["summary"], doc["summary"]);
+    assert!(moved["document"]["summary"]
+        .as_str()
+        .unwrap()
+        .contains("office party"));
+}

@@ -1276,6 +1276,8 @@ export interface PassageOf {
   start: number;
   /** Where it ends (exclusive), in characters. */
   end: number;
+  /** One or two of its sentences that stand for it. */
+  summary: string;
 }
 
 /** A page of memories from `list`. */
@@ -1600,6 +1602,8 @@ export interface Document {
   title: string;
   /** How its text was written (an HTML page's text is kept as read, in markdown). */
   format: DocumentFormat;
+  /** Two or three of its sentences that stand for the whole (chosen by meaning). */
+  summary: string;
   /** Where it came from. */
   source: DocumentSource;
   /** The file's name, if given. */
@@ -1656,6 +1660,8 @@ export interface Passage {
   start: number;
   /** Where it ends (exclusive), in characters. */
   end: number;
+  /** One or two of its sentences that stand for it. */
+  summary: string;
   /** Its text. */
   content: string;
 }

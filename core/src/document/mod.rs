@@ -12,10 +12,12 @@
 pub mod chunk;
 pub mod html;
 mod sql;
+pub mod summary;
 
 use serde::{Deserialize, Serialize};
 
 use crate::clock::Millis;
+use crate::embed;
 use crate::error::{Error, Result};
 use crate::extract;
 use crate::field::{DocumentText, Id, Label, Owner, SourceRef, Tags};
@@ -172,6 +174,8 @@ pub struct Document {
     pub title: String,
     /// How its text was written (an HTML page's text is kept as read, in markdown).
     pub format: DocumentFormat,
+    /// Two or three of its sentences that stand for the whole (chosen by meaning).
+    pub summary: String,
     /// Where it came from.
     pub source: DocumentSource,
     /// The file's name, if given.
@@ -242,6 +246,8 @@ pub struct Passage {
     pub start: usize,
     /// Where it ends (exclusive), in characters.
     pub end: usize,
+    /// One or two of its sentences that stand for it.
+    pub summary: String,
     /// Its text.
     pub content: String,
 }
@@ -264,6 +270,8 @@ pub struct PassageOf {
     pub start: usize,
     /// Where it ends (exclusive), in characters.
     pub end: usize,
+    /// One or two of its sentences that stand for it.
+    pub summary: String,
 }
 
 /// A document with its passages, in order.
@@ -312,6 +320,9 @@ pub(crate) struct Prepared {
     text: String,
     title: String,
     format: DocumentFormat,
+    /// The document's summary, and each passage's.
+    summary: String,
+    summaries: Vec<String>,
     hash: String,
     chars: usize,
     auto_tags: Vec<String>,
@@ -373,17 +384,104 @@ pub(crate) fn prepare(view: &View, req: IngestRequest) -> Result<Prepared> {
         p.memory.kind = Kind::Passage;
         passages.push(p);
     }
+    let (summaries, summary) = summarise(view, &text, &pieces, &passages)?;
     Ok(Prepared {
         req,
         text,
         title,
         format,
+        summary,
+        summaries,
         hash,
         chars,
         auto_tags,
         pieces,
         passages,
     })
+}
+
+/// Each passage's summary and the document's ([`summary`]): a passage's sentences nearest its
+/// own centroid; the document's, its sentences nearest the centroid of its passages (the best
+/// [`summary::DOCUMENT_CANDIDATES`] kept as the passages go, so a long document costs no more
+/// memory than a short one). A passage without a sentence (a table, code) is summarised by its
+/// beginning.
+fn summarise(
+    view: &View,
+    text: &str,
+    pieces: &[chunk::Piece],
+    passages: &[write::Prepared],
+) -> Result<(Vec<String>, String)> {
+    let whole = summary::centroid(passages.iter().map(|p| p.vector.as_slice()));
+    let keywords = frequent_words(text, summary::KEYWORDS);
+    let mut summaries = Vec::with_capacity(pieces.len());
+    // The document's best sentences so far, closest first: (closeness, place, text, vector).
+    let mut best: Vec<(f32, usize, String, Vec<f32>)> = Vec::new();
+    let mut place = 0;
+    // The previous passage's vectors: its overlap with the next is embedded once.
+    let mut previous: Vec<(String, Vec<f32>)> = Vec::new();
+    for piece in pieces {
+        let sentences = summary::sentences(&piece.text);
+        let mut vectors = Vec::with_capacity(sentences.len());
+        for s in &sentences {
+            let known = previous
+                .iter()
+                .find(|(t, _)| t == s)
+                .map(|(_, v)| v.clone());
+            let v = match known {
+                Some(v) => v,
+                None => view.vector_for(s, None)?,
+            };
+            let close = embed::dot(&v, &whole) + summary::keyword_bonus(s, &keywords);
+            if !best.iter().any(|(_, _, t, _)| t == s)
+                && (best.len() < summary::DOCUMENT_CANDIDATES
+                    || best.last().is_some_and(|(c, ..)| close > *c))
+            {
+                let at = best.partition_point(|(c, ..)| *c >= close);
+                best.insert(at, (close, place, s.clone(), v.clone()));
+                best.truncate(summary::DOCUMENT_CANDIDATES);
+            }
+            place += 1;
+            vectors.push(v);
+        }
+        let n = if piece.end - piece.start < summary::SHORT_PASSAGE_CHARS {
+            1
+        } else {
+            summary::PASSAGE_SENTENCES
+        };
+        let centroid = summary::centroid(vectors.iter().map(Vec::as_slice));
+        let own = frequent_words(&piece.text, summary::KEYWORDS);
+        let bonus: Vec<f32> = sentences
+            .iter()
+            .map(|s| summary::keyword_bonus(s, &own))
+            .collect();
+        let picked = summary::pick(&vectors, &bonus, &centroid, n);
+        summaries.push(if picked.is_empty() {
+            let words = piece.text.split_whitespace().collect::<Vec<_>>().join(" ");
+            text::cut_at_word(&words, summary::MAX_SENTENCE_CHARS)
+        } else {
+            summary::join(&sentences, &picked)
+        });
+        previous = sentences.into_iter().zip(vectors).collect();
+    }
+    let n = if pieces.len() < summary::SHORT_DOCUMENT_PASSAGES {
+        summary::DOCUMENT_SENTENCES - 1
+    } else {
+        summary::DOCUMENT_SENTENCES
+    };
+    // The candidates in the document's order, then the nearest that are not repeats.
+    best.sort_by_key(|(_, place, ..)| *place);
+    let bonus: Vec<f32> = best
+        .iter()
+        .map(|(_, _, t, _)| summary::keyword_bonus(t, &keywords))
+        .collect();
+    let (texts, vectors): (Vec<String>, Vec<Vec<f32>>) =
+        best.into_iter().map(|(_, _, t, v)| (t, v)).unzip();
+    let picked = summary::pick(&vectors, &bonus, &whole, n);
+    let document = match picked.is_empty() {
+        true => summaries.first().cloned().unwrap_or_default(),
+        false => summary::join(&texts, &picked),
+    };
+    Ok((summaries, document))
 }
 
 /// Stores a prepared document in the caller's transaction: nothing when the same text is
@@ -436,6 +534,7 @@ pub(crate) fn store(tx: &mut Tx, p: Prepared) -> Result<IngestReport> {
         visibility: first.map_or(Visibility::Private, |m| m.visibility),
         title: p.title.clone(),
         format: p.format,
+        summary: p.summary.clone(),
         source: p.req.source.unwrap_or(DocumentSource::Upload),
         filename: p.req.filename.as_ref().map(|f| f.to_string()),
         mime: p.req.mime.as_ref().map(|m| m.to_string()),
@@ -453,10 +552,11 @@ pub(crate) fn store(tx: &mut Tx, p: Prepared) -> Result<IngestReport> {
     };
     sql::insert(tx.conn(), pk, &doc, &p.text)?;
     tx.defer_text();
-    for (position, (piece, mut passage)) in p.pieces.iter().zip(p.passages).enumerate() {
+    let passages = p.pieces.iter().zip(p.summaries.iter()).zip(p.passages);
+    for (position, ((piece, summary), mut passage)) in passages.enumerate() {
         passage.memory.source_ref = Some(format!("{id}#{position}"));
         let memory_pk = tx.insert(&mut passage.memory, &passage.vector)?;
-        sql::insert_passage(tx.conn(), memory_pk, pk, position, piece)?;
+        sql::insert_passage(tx.conn(), memory_pk, pk, position, piece, summary)?;
     }
     tx.index_text()?;
     let replaced = match previous {
@@ -671,6 +771,8 @@ pub struct PassagePlace {
     pub start: usize,
     /// Where it ends (exclusive), in characters.
     pub end: usize,
+    /// Its summary.
+    pub summary: String,
 }
 
 /// An exported document: every field, and its whole text.
@@ -697,6 +799,7 @@ pub(crate) fn export(
         section: row.of.section.clone(),
         start: row.of.start,
         end: row.of.end,
+        summary: row.of.summary.clone(),
     };
     let record = match row.of.position {
         0 => sql::record(conn, row.document_pk)?,
@@ -767,5 +870,12 @@ pub(crate) fn restore_passage(
         end: place.end,
         section: place.section.clone(),
     };
-    sql::insert_passage(tx.conn(), memory_pk, document_pk, place.position, &piece)
+    sql::insert_passage(
+        tx.conn(),
+        memory_pk,
+        document_pk,
+        place.position,
+        &piece,
+        &place.summary,
+    )
 }

@@ -20,7 +20,7 @@ pub(crate) struct DocumentRow {
 
 const DOCUMENT: &str = "pk, id, owner, agent_id, team_id, visibility, title, source, filename, \
      mime, source_ref, content_hash, chars, passages, manual_tags, auto_tags, status, \
-     superseded_by, created_at, updated_at, deleted_at, format";
+     superseded_by, created_at, updated_at, deleted_at, format, summary";
 
 fn document_from_row(r: &Row) -> rusqlite::Result<DocumentRow> {
     Ok(DocumentRow {
@@ -47,6 +47,7 @@ fn document_from_row(r: &Row) -> rusqlite::Result<DocumentRow> {
             updated_at: r.get(19)?,
             deleted_at: r.get(20)?,
             format: parse(r, 21)?,
+            summary: r.get(22)?,
         },
     })
 }
@@ -59,7 +60,7 @@ fn tags_json(tags: &[String]) -> Result<String> {
 pub(crate) fn insert(conn: &Connection, pk: i64, d: &Document, content: &str) -> Result<()> {
     conn.prepare_cached(&format!(
         "INSERT INTO documents ({DOCUMENT}, content) VALUES \
-         (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23)"
+         (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24)"
     ))?
     .execute(params![
         pk,
@@ -84,6 +85,7 @@ pub(crate) fn insert(conn: &Connection, pk: i64, d: &Document, content: &str) ->
         d.updated_at,
         d.deleted_at,
         d.format.as_str(),
+        d.summary,
         content,
     ])?;
     Ok(())
@@ -96,10 +98,11 @@ pub(crate) fn insert_passage(
     document_pk: i64,
     position: usize,
     piece: &Piece,
+    summary: &str,
 ) -> Result<()> {
     conn.prepare_cached(
-        "INSERT INTO passages (memory_pk, document_pk, position, section, start, \"end\") \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        "INSERT INTO passages (memory_pk, document_pk, position, section, start, \"end\", summary) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
     )?
     .execute(params![
         memory_pk,
@@ -108,6 +111,7 @@ pub(crate) fn insert_passage(
         tags_json(&piece.section)?,
         piece.start as i64,
         piece.end as i64,
+        summary,
     ])?;
     Ok(())
 }
@@ -154,7 +158,7 @@ pub(crate) fn get(conn: &Connection, owner: &str, id: &str) -> Result<Option<Doc
 /// A document's passages, in order.
 pub(crate) fn passages(conn: &Connection, document_pk: i64) -> Result<Vec<Passage>> {
     let mut stmt = conn.prepare_cached(
-        "SELECT m.id, p.position, p.section, p.start, p.\"end\", m.content \
+        "SELECT m.id, p.position, p.section, p.start, p.\"end\", m.content, p.summary \
          FROM passages p JOIN memories m ON m.pk = p.memory_pk \
          WHERE p.document_pk = ?1 ORDER BY p.position",
     )?;
@@ -165,6 +169,7 @@ pub(crate) fn passages(conn: &Connection, document_pk: i64) -> Result<Vec<Passag
             section: json_list(r, 2)?,
             start: r.get::<_, i64>(3)? as usize,
             end: r.get::<_, i64>(4)? as usize,
+            summary: r.get(6)?,
             content: r.get(5)?,
         })
     })?;
@@ -215,7 +220,8 @@ pub(crate) struct PassageRow {
 pub(crate) fn passage_of(conn: &Connection, pk: i64) -> Result<Option<PassageRow>> {
     Ok(conn
         .prepare_cached(
-            "SELECT d.pk, d.id, d.title, p.section, p.position, d.passages, p.start, p.\"end\" \
+            "SELECT d.pk, d.id, d.title, p.section, p.position, d.passages, p.start, p.\"end\", \
+             p.summary \
              FROM passages p JOIN documents d ON d.pk = p.document_pk WHERE p.memory_pk = ?1",
         )?
         .query_row([pk], |r| {
@@ -229,6 +235,7 @@ pub(crate) fn passage_of(conn: &Connection, pk: i64) -> Result<Option<PassageRow
                     passages: r.get::<_, i64>(5)? as usize,
                     start: r.get::<_, i64>(6)? as usize,
                     end: r.get::<_, i64>(7)? as usize,
+                    summary: r.get(8)?,
                 },
             })
         })
@@ -252,7 +259,7 @@ pub(crate) fn record(conn: &Connection, pk: i64) -> Result<Option<super::Documen
         .query_row([pk], |r| {
             Ok(super::DocumentRecord {
                 document: document_from_row(r)?.doc,
-                content: r.get(22)?,
+                content: r.get(23)?,
             })
         })
         .optional()?)

@@ -348,6 +348,9 @@ CREATE INDEX IF NOT EXISTS passages_document ON passages(document_pk, position);
     r#"
 -- How a document's text was written (text, markdown, html): an HTML page is kept as read.
 ALTER TABLE documents ADD COLUMN format TEXT NOT NULL DEFAULT 'markdown';
+-- Summaries (document/summary.rs): a few sentences of each document and of each passage.
+ALTER TABLE documents ADD COLUMN summary TEXT NOT NULL DEFAULT '';
+ALTER TABLE passages ADD COLUMN summary TEXT NOT NULL DEFAULT '';
 -- What an ingest looks up: the same text, or an earlier version under the same source_ref.
 CREATE INDEX IF NOT EXISTS documents_hash ON documents(owner, content_hash);
 CREATE INDEX IF NOT EXISTS documents_source_ref ON documents(owner, source_ref);
