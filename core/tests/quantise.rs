@@ -219,17 +219,14 @@ fn a_store_from_before_requantisation_has_its_vectors_looked_at_after_the_upgrad
     // are run again too).
     rusqlite::Connection::open(&path)
         .unwrap()
-        .execute_batch(
+        .execute_batch(&format!(
             "DROP INDEX memory_vectors_requantise;
              ALTER TABLE memory_vectors DROP COLUMN requantise_at;
              CREATE INDEX memories_owner_hash ON memories(entity_id, content_hash);
-             ALTER TABLE messages DROP COLUMN agent_id;
-             ALTER TABLE documents DROP COLUMN format;
-             ALTER TABLE documents DROP COLUMN summary;
-             ALTER TABLE passages DROP COLUMN summary;
+             {UNDO_ADDED_COLUMNS}
              DELETE FROM migrations WHERE version >= 6;
-             PRAGMA user_version = 5;",
-        )
+             PRAGMA user_version = 5;"
+        ))
         .unwrap();
     let mut e = open();
     let report = quantisation(&mut e);

@@ -875,7 +875,7 @@ fn store_from_schema(version: i64, undo: &str) -> (TempDir, std::path::PathBuf, 
         .unwrap()
         .execute_batch(&format!(
             "{undo}
-             ALTER TABLE messages DROP COLUMN agent_id; -- migration 10, later than any here
+             {UNDO_ADDED_COLUMNS}
              DELETE FROM migrations WHERE version > {version};
              PRAGMA user_version = {version};"
         ))

@@ -89,3 +89,52 @@ export async function run({ corpus, batch = 1_000, storage = 'opfs' } = {}) {
     open_ms_in_page: round(openMs),
   };
 }
+
+/**
+ * Ingest throughput with the default embedder in an OPFS store, through the public API
+ * (worker round trip included): one document of nearly 10 MB made of LoCoMo's sessions over
+ * and over (a heading before each), then `small` documents of one session each. The same
+ * workload as core's `documents_bench` example, natively.
+ */
+export async function ingesting({ locomo, small = 1_000, bytes = 10_000_000 } = {}) {
+  const sessions = [];
+  for (const conv of await (await fetch(locomo)).json()) {
+    const c = conv.conversation;
+    for (let n = 1; Array.isArray(c[`session_${n}`]); n++) {
+      sessions.push(c[`session_${n}`].map((t) => `${t.speaker}: ${t.text}`).join('\n'));
+    }
+  }
+  const size = (s) => new TextEncoder().encode(s).length;
+  const parts = [];
+  let total = 0;
+  fill: for (let round = 1; ; round++) {
+    for (const [i, s] of sessions.entries()) {
+      const next = `## Round ${round}, session ${i}\n\n${s}\n\n`;
+      if (total + size(next) > bytes) break fill;
+      parts.push(next);
+      total += size(next);
+    }
+  }
+  const big = parts.join('');
+  const m = await Mnemo.open({ name: `ingest-${Date.now()}`, storage: 'opfs' });
+  let t = performance.now();
+  const one = await m.ingest({ entity_id: 'bench', title: 'Everything said', content: big, source: 'chat' });
+  const bigS = (performance.now() - t) / 1000;
+  const docs = Array.from({ length: small }, (_, i) => sessions[i % sessions.length]);
+  const smallBytes = docs.reduce((a, d) => a + size(d), 0);
+  t = performance.now();
+  let passages = 0;
+  for (const [i, d] of docs.entries()) {
+    passages += (await m.ingest({ entity_id: 'bench', title: `Session ${i}`, content: d, source: 'chat' })).document.passages;
+  }
+  const smallS = (performance.now() - t) / 1000;
+  await m.close();
+  const r = (x) => Math.round(x * 1000) / 1000;
+  return {
+    one_10mb_document: { bytes: total, passages: one.document.passages, seconds: r(bigS), mb_per_s: r(total / 1e6 / bigS) },
+    small_documents: {
+      documents: small, bytes: smallBytes, passages, seconds: r(smallS),
+      mb_per_s: r(smallBytes / 1e6 / smallS), documents_per_s: Math.round(small / smallS),
+    },
+  };
+}

@@ -1,8 +1,9 @@
 // `npm run bench:browser`: the browser benchmark in Debian's Chromium with an OPFS store — a
 // first and a return visit to a chat page (navigation to the first answer, bytes downloaded),
 // seeding 10,000 memories with 384-d vectors, 1,000 hybrid searches, the default embedder's
-// throughput on short sentences — plus the package's download size. Writes
-// bench-results/browser.json and prints it.
+// throughput on short sentences, ingesting documents (one of 10 MB, 1,000 small) — plus the
+// package's download size. Writes bench-results/browser.json and prints it
+// (`MNEMO_BENCH_ONLY=visits` or `documents` runs that part alone and only prints it).
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -70,11 +71,30 @@ async function visits(returns = 5) {
   }
 }
 
-const visited = await visits();
-if (process.env.MNEMO_BENCH_ONLY === 'visits') {
-  console.log(JSON.stringify(visited, null, 2));
+/** Ingest throughput in a page of its own (`ingesting` in bench.js). */
+async function documents() {
+  const site = await serve();
+  const dir = await newProfile();
+  const context = await browser(dir);
+  try {
+    const page = await context.newPage();
+    await page.goto(`${site.url}/www/bench/bench.html`);
+    await page.waitForFunction(() => window.ready === true);
+    return await page.evaluate((locomo) => runIngesting({ locomo }), '/tests/data/locomo/locomo-dev.json');
+  } finally {
+    await context.close();
+    await site.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+const only = process.env.MNEMO_BENCH_ONLY;
+if (only === 'visits' || only === 'documents') {
+  console.log(JSON.stringify(only === 'visits' ? await visits() : await documents(), null, 2));
   process.exit(0);
 }
+const visited = await visits();
+const ingested = await documents();
 
 const server = await serve();
 const profile = await newProfile();
@@ -110,6 +130,7 @@ try {
     browser: version,
     ...result,
     embedding,
+    documents: ingested,
     ...visited,
     open_cold_ms,
     open_warm_ms,

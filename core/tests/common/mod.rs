@@ -30,6 +30,14 @@ impl Drop for TempDir {
 }
 
 /// An in-memory engine with the built-in embedder and a clock at `T0`.
+/// SQL dropping the columns that migrations from 10 on add (run again, `ADD COLUMN` would
+/// fail): what a test putting a store back to an older schema undoes besides its own.
+pub const UNDO_ADDED_COLUMNS: &str = "
+    ALTER TABLE messages DROP COLUMN agent_id;
+    ALTER TABLE documents DROP COLUMN format;
+    ALTER TABLE documents DROP COLUMN summary;
+    ALTER TABLE passages DROP COLUMN summary;";
+
 pub fn engine() -> (Engine, ManualClock) {
     let clock = ManualClock::new(T0);
     (
