@@ -408,6 +408,19 @@ pub enum Command {
         #[arg(long, value_delimiter = ',')]
         tags: Vec<String>,
     },
+    /// An owner's documents, newest first (with `--all`, superseded and forgotten ones too).
+    Documents {
+        #[arg(long)]
+        entity: String,
+        #[arg(long)]
+        all: bool,
+    },
+    /// One document with its passages: their sections, places and summaries.
+    Document {
+        #[arg(long)]
+        entity: String,
+        id: String,
+    },
     /// Run a conformance scenario (tests/scenarios/*.json) on a fresh store and print every
     /// call's outcome as JSON — byte-identical to the native core and the browser.
     Scenario { file: PathBuf },
@@ -714,6 +727,10 @@ fn call(command: Command) -> Result<Call> {
         ),
         Command::History { entity, id } => ("status_history", memory_ref(entity, id)),
         Command::Stats { entity } => ("stats", owner(entity)),
+        Command::Documents { entity, all } => {
+            ("documents", json!({"entity_id": entity, "all": all}))
+        }
+        Command::Document { entity, id } => ("document", memory_ref(entity, id)),
         Command::Scheduled { entity } => ("scheduled", owner(entity)),
         Command::Heartbeat {
             entity,

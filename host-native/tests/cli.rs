@@ -1444,8 +1444,44 @@ fn ingest_stores_files_as_passages_search_finds_and_refuses_what_is_not_text() {
     .unwrap();
     let changed = ok(&d.0, &["ingest", "--entity", "ana", plan_s]);
     assert_eq!(changed["action"], "replaced", "{changed}");
-    let docs = ok(&d.0, &["call", "documents", r#"{"entity_id": "ana"}"#]);
-    assert_eq!(docs.as_array().unwrap().len(), 3);
+    let docs = ok(&d.0, &["documents", "--entity", "ana"]);
+    assert_eq!(docs.as_array().unwrap().len(), 3, "{docs}");
+    let all = ok(&d.0, &["documents", "--entity", "ana", "--all"]);
+    assert_eq!(
+        all.as_array().unwrap().len(),
+        4,
+        "the replaced version too: {all}"
+    );
+    let shown = ok(
+        &d.0,
+        &[
+            "document",
+            "--entity",
+            "ana",
+            docs[0]["id"].as_str().unwrap(),
+        ],
+    );
+    assert_eq!(shown["document"]["id"], docs[0]["id"]);
+    assert!(
+        shown["passages"][0]["summary"]
+            .as_str()
+            .is_some_and(|s| !s.is_empty()),
+        "{shown}"
+    );
+    let other = mnemo(
+        &d.0,
+        &[
+            "document",
+            "--entity",
+            "pat",
+            docs[0]["id"].as_str().unwrap(),
+        ],
+    );
+    assert_ne!(
+        other.status.code(),
+        Some(0),
+        "another owner's document is not found"
+    );
     // What is not a text file is refused by name, and nothing is written.
     let before = ok(
         &d.0,
