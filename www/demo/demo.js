@@ -5,8 +5,9 @@
 // was recalled. The page shows which memories reached the prompt and why, and the prompt
 // itself. Then the message goes through Mnemo's write path (dedup, importance, types); the
 // memory table shows what is stored, search shows why each memory matched, and the heartbeat
-// decides, at the interval it suggests, whether the agent should speak up (and says why). It
-// uses only the public package. URL options: ?storage=opfs|idb|memory, ?embedder=minilm, ?user=.
+// decides, at the interval it suggests, whether the agent should speak up (and says why). A
+// file dropped on the page is ingested as a document: its passages, summaries and tags are
+// shown, and search and the chat find its passages. It uses only the public package. URL options: ?storage=opfs|idb|memory, ?embedder=minilm, ?user=.
 import { Mnemo } from '../src/index.js';
 
 const params = new URLSearchParams(location.search);
@@ -52,8 +53,10 @@ async function openStore() {
 
 async function refresh(m) {
   const page = await m.list({ entity_id: user, limit: 200 });
-  $('count').textContent = `(${page.total})`;
-  const rows = page.memories.map((x) =>
+  // Documents' passages are listed with their documents, not here.
+  const memories = page.memories.filter((x) => x.kind !== 'passage');
+  $('count').textContent = `(${memories.length})`;
+  const rows = memories.map((x) =>
     el(
       'tr',
       {},
@@ -102,6 +105,15 @@ function explain(hit) {
   return `${why} — relevance ${fmt(w.relevance)} (text ${fmt(w.text)}, vector ${fmt(w.vector)}${lent}) · recency ${fmt(w.recency)} · importance ${fmt(w.importance)} · ${w.mode}`;
 }
 
+/** A recalled memory as the reply quotes it: a passage with where it lies, cut short. */
+const said = (h) =>
+  h.passage
+    ? `“${h.memory.content.replace(/\s+/g, ' ').slice(0, 300)}” (${from(h.passage)})`
+    : `“${h.memory.content}”`;
+
+/** Where a passage found lies: its document and section. */
+const from = (p) => `from “${p.title}”${p.section.length ? ` › ${p.section.join(' › ')}` : ''}, passage ${p.position + 1} of ${p.passages}`;
+
 function showHits(hits) {
   $('hits').replaceChildren(
     ...hits.map((h) =>
@@ -109,7 +121,8 @@ function showHits(hits) {
         'li',
         {},
         el('span', { className: 'score', textContent: `${fmt(h.why.relevance)} ` }),
-        h.memory.content,
+        h.passage ? h.passage.summary : h.memory.content,
+        ...(h.passage ? [el('div', { className: 'from', textContent: from(h.passage) })] : []),
         el('div', { className: 'why', textContent: explain(h) }),
       ),
     ),
@@ -276,7 +289,7 @@ async function main() {
       if (llm.url) reply = await complete(request);
       else if (asks(text)) {
         reply = recalled.length
-          ? `From what you told me: ${recalled.map((h) => `“${h.memory.content}”`).join(' ')}`
+          ? `From what you told me: ${recalled.map(said).join(' ')}`
           : 'I do not remember anything about that — tell me, and I will keep it.';
       } else {
         reply = outcomeText[o.action](o);
@@ -302,6 +315,52 @@ async function main() {
     }
   };
 
+  /** The owner's documents, newest first; a click shows one's passages and their summaries. */
+  const showDocuments = async () => {
+    const docs = await m.documents({ entity_id: user });
+    $('documents').replaceChildren(
+      ...docs.map((d) => {
+        const li = el(
+          'li',
+          {},
+          el('b', { textContent: d.title }),
+          ` — ${d.passages} passage${d.passages === 1 ? '' : 's'}, ${d.format}: ${d.summary} `,
+          el('span', { className: 'tags', textContent: [...d.manual_tags, ...d.auto_tags].map((t) => `#${t}`).join(' ') }),
+        );
+        li.onclick = async () => {
+          const { passages } = await m.document({ entity_id: user, id: d.id });
+          $('passages').replaceChildren(
+            ...passages.map((p) => el('li', {}, el('div', { className: 'from', textContent: p.section.join(' › ') || d.title }), p.summary)),
+          );
+        };
+        return li;
+      }),
+    );
+  };
+  const ingest = async (file) => {
+    try {
+      const r = await m.ingestFile(file, { entity_id: user });
+      $('ingested').textContent = `${file.name}: ${r.action === 'unchanged' ? 'already stored' : `${r.document.passages} passages`} — ask about it, or search`;
+      $('ingested').className = '';
+      await showDocuments();
+    } catch (e) {
+      $('ingested').textContent = `${file.name}: ${e.code}: ${e.message}`;
+      $('ingested').className = 'error';
+    }
+  };
+  $('file').onchange = () => [...$('file').files].reduce((done, f) => done.then(() => ingest(f)), Promise.resolve());
+  $('drop').ondragover = (ev) => {
+    ev.preventDefault();
+    $('drop').classList.add('over');
+  };
+  $('drop').ondragleave = () => $('drop').classList.remove('over');
+  $('drop').ondrop = (ev) => {
+    ev.preventDefault();
+    $('drop').classList.remove('over');
+    [...ev.dataTransfer.files].reduce((done, f) => done.then(() => ingest(f)), Promise.resolve());
+  };
+  await showDocuments();
+
   $('export').onclick = async () => {
     const jsonl = await m.export({ entity_id: user });
     const a = el('a', { href: URL.createObjectURL(new Blob([jsonl], { type: 'application/x-ndjson' })), download: `mnemo-${user}.jsonl` });
@@ -309,10 +368,13 @@ async function main() {
   };
 
   $('forget-all').onclick = async () => {
+    for (const d of await m.documents({ entity_id: user })) await m.forgetDocument({ entity_id: user, id: d.id });
     const page = await m.list({ entity_id: user, limit: 1000 });
     for (const x of page.memories) await m.forget({ entity_id: user, id: x.id });
     $('chat').replaceChildren();
     $('hits').replaceChildren();
+    $('passages').replaceChildren();
+    await showDocuments();
     await refresh(m);
   };
   await heartbeat(m).catch(fail);

@@ -381,6 +381,27 @@ test('the demo chat stores, lists and explains memories (screenshot)', async () 
     assert.match(await p.textContent('#consolidation'), /^last consolidation .*: 0 tagged · 0 merged in 0 clusters · 0 archived · 0 stale relationships removed · \d+ linked by what they share · 0 co-recall links faded · 0 vectors stored with fewer bits · 0 faded by decay$/);
     assert.equal(await p.textContent('#storage'), 'opfs');
 
+    // A file given to the page (as a drop or the file input does) becomes a document: its
+    // passages, summaries and tags are shown, and search finds the passage that answers.
+    const ferry = '<html><head><title>Ferry timetable</title><script>track()</script></head><body><h1>Ferry</h1>' +
+      '<p>The ferry to the island leaves at 7:40 from pier 3. Tickets are sold on board.</p>' +
+      '<h2>Winter</h2><p>In winter the ferry runs twice a day, at 8:10 and at 17:30.</p></body></html>';
+    await p.setInputFiles('#file', { name: 'ferry.html', mimeType: 'text/html', buffer: Buffer.from(ferry) });
+    await p.waitForFunction(() => document.querySelectorAll('#documents li').length === 1);
+    assert.match(await p.textContent('#documents li'), /^Ferry timetable — 2 passages, html: .*winter.* #upload #html #ferry/);
+    assert.match(await p.textContent('#ingested'), /^ferry\.html: 2 passages/);
+    await p.click('#documents li');
+    await p.waitForFunction(() => document.querySelectorAll('#passages li').length === 2);
+    assert.match(await p.textContent('#passages li:nth-child(2)'), /^Ferry › WinterIn winter the ferry runs twice a day/);
+    await p.fill('#query', 'when does the ferry run in winter?');
+    await p.click('#find button');
+    await p.waitForFunction(() => /from “Ferry timetable” › Ferry › Winter/.test(document.querySelector('#hits li')?.textContent ?? ''));
+    assert.equal(await p.textContent('#count'), '(3)', 'passages are listed with their document, not as memories');
+    // A binary file is refused by name, and nothing is stored.
+    await p.setInputFiles('#file', { name: 'scan.pdf', mimeType: 'application/pdf', buffer: Buffer.from([37, 80, 68, 70, 0, 1]) });
+    await p.waitForFunction(() => /^scan\.pdf: invalid_input: .*not text/.test(document.querySelector('#ingested').textContent));
+    assert.equal((await p.$$('#documents li')).length, 1);
+
     // A reload brings the conversation back as it was recorded.
     const said = await p.$$eval('#chat li', (li) => li.map((x) => [x.className === 'user', x.textContent]));
     await p.reload();
