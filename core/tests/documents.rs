@@ -779,3 +779,19 @@ fn summaries_are_the_sentences_that_stand_for_the_text() {
         .unwrap()
         .contains("office party"));
 }
+
+#[test]
+fn a_document_is_one_new_memory_to_the_heartbeat_however_many_passages_it_has() {
+    let (mut e, _) = engine();
+    let r = ingest(&mut e, "ana", "Plan", &plan(), json!({}));
+    assert!(r["document"]["passages"].as_u64().unwrap() >= 4, "{r}");
+    e.seed(vec![mem("ana", "Ana prefers window seats on long flights")])
+        .unwrap();
+    let beat = call(
+        &mut e,
+        "heartbeat_check",
+        json!({"entity_id": "ana", "dry_run": true}),
+    )
+    .unwrap();
+    assert_eq!(beat["memory_velocity"], 2, "{beat}");
+}

@@ -37,11 +37,13 @@ pub fn live_count(conn: &Connection, owner: &str, cap: usize) -> Result<usize> {
     Ok(n as usize)
 }
 
-/// Memories of `owner` written after `since`, counted up to `cap`.
+/// Memories of `owner` written after `since`, counted up to `cap`: a document counts once,
+/// however many passages it was cut into.
 pub fn created_since(conn: &Connection, owner: &str, since: Millis, cap: usize) -> Result<usize> {
     let n: i64 = conn
         .prepare_cached(
-            "SELECT count(*) FROM (SELECT 1 FROM memories WHERE entity_id = ?1 AND created_at > ?2 AND state != 'DELETED' AND mnemo_visible(agent_id, visibility, team_id) AND mnemo_existed(created_at) LIMIT ?3)",
+            "SELECT count(*) FROM (SELECT 1 FROM memories WHERE entity_id = ?1 AND created_at > ?2 AND state != 'DELETED' AND kind != 'passage' AND mnemo_visible(agent_id, visibility, team_id) AND mnemo_existed(created_at) \
+             UNION ALL SELECT 1 FROM documents WHERE owner = ?1 AND created_at > ?2 AND deleted_at IS NULL AND mnemo_visible(agent_id, visibility, team_id) AND mnemo_existed(created_at) LIMIT ?3)",
         )?
         .query_row(params![owner, since, cap as i64], |r| r.get(0))?;
     Ok(n as usize)
