@@ -241,6 +241,45 @@ fn pruning_archives_the_least_useful_memories_of_an_owner_over_the_bound() {
 }
 
 #[test]
+fn pruning_leaves_a_document_whole_and_does_not_count_its_passages() {
+    let (mut e, _clock) = engine_with(bounded(3));
+    let text: String = (0..40)
+        .map(|i| format!("Section {i} of the handbook explains rule number {i} at length. "))
+        .collect();
+    let req: mnemo_core::document::IngestRequest = serde_json::from_value(
+        serde_json::json!({"entity_id": "kai", "title": "Handbook", "content": text, "tags": ["keep"]}),
+    )
+    .unwrap();
+    assert!(e.ingest(req).unwrap().document.passages > 1);
+    seed_aged(&mut e, "kai", 3, DAY_MS);
+    let c = consolidate(&mut e);
+    assert_eq!(
+        (c.pruning.owners_over, c.pruning.archived),
+        (0, 0),
+        "three memories and a document are within a bound of three"
+    );
+    e.seed(vec![
+        mem("kai", "Kai plays the cello on Monday evenings"),
+        mem("kai", "Kai keeps a blue bicycle in the hall"),
+    ])
+    .unwrap();
+    let c = consolidate(&mut e);
+    assert_eq!((c.pruning.owners_over, c.pruning.archived), (1, 2));
+    let archived = e
+        .list(&ListRequest {
+            states: vec![State::Archived],
+            limit: limit(1000),
+            ..ListRequest::new(id("kai"))
+        })
+        .unwrap();
+    assert_eq!(archived.memories.len(), 2);
+    assert!(
+        archived.memories.iter().all(|m| m.kind != Kind::Passage),
+        "no passage is archived"
+    );
+}
+
+#[test]
 fn pruning_is_bounded_per_run_and_finishes_over_runs() {
     let (mut e, _clock) = engine_with(bounded(100));
     seed_aged(&mut e, "kai", 1250, 60_000);

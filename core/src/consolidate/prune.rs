@@ -1,7 +1,8 @@
 //! Size-bounded pruning (koshi): an owner holding more than `max_memories` live memories has
 //! its least useful ones — lowest feedback × recency, the ranking's own factors — moved to
 //! ARCHIVED: out of ordinary searches, still found by archive searches, never deleted, and
-//! back in use when accessed. Pinned memories are never pruned.
+//! back in use when accessed. Pinned memories are never pruned, and neither are a document's
+//! passages (a document is kept or forgotten whole; they do not count toward the bound).
 
 use serde::{Deserialize, Serialize};
 
