@@ -344,11 +344,13 @@ pub fn evaluate(opts: &Options) -> Result<Report, String> {
                 // The session as one document, each turn a line; where each turn lies.
                 let mut text = String::new();
                 let mut spans = Vec::new();
+                let mut at = 0;
                 for (item, d) in batch.iter().zip(&dia) {
-                    let start = text.chars().count();
+                    let end = at + item.content.chars().count();
+                    spans.push((at, end, d.clone()));
                     text.push_str(&item.content);
-                    spans.push((start, text.chars().count(), d.clone()));
                     text.push('\n');
+                    at = end + 1;
                 }
                 let req: IngestRequest = serde_json::from_value(json!({
                     "entity_id": owner, "title": format!("Session {session}"), "content": text,

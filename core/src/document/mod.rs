@@ -354,14 +354,14 @@ pub(crate) fn prepare(view: &View, req: IngestRequest) -> Result<Prepared> {
             "has no text once the page's markup, scripts and styles are left out",
         ));
     }
+    let pieces = chunk::chunk(&text, sizes, format != DocumentFormat::Text);
     let title = match &req.title {
         Some(t) => t.to_string(),
-        None => default_title(page_title, &text, format, req.filename.as_deref()),
+        None => default_title(page_title, &pieces, &text, req.filename.as_deref()),
     };
     let hash = text::content_hash(&text);
     let chars = text.chars().count();
     let auto_tags = auto_tags(source, req.filename.as_deref(), &title, &text);
-    let pieces = chunk::chunk(&text, sizes, format != DocumentFormat::Text);
     let mut passages = Vec::with_capacity(pieces.len());
     for (i, piece) in pieces.iter().enumerate() {
         let memory = NewMemory {
@@ -582,28 +582,20 @@ pub(crate) fn store(tx: &mut Tx, p: Prepared) -> Result<IngestReport> {
 /// [`TITLE_FROM_LINE`] characters).
 fn default_title(
     page: Option<String>,
+    pieces: &[chunk::Piece],
     text: &str,
-    format: DocumentFormat,
     filename: Option<&str>,
 ) -> String {
     let fits = |t: &String| Label::parse("title", t).is_ok();
-    let heading = || {
-        text.lines()
-            .map(str::trim)
-            .find(|l| l.starts_with('#'))
-            .map(|l| l.trim_start_matches('#').trim().to_string())
-    };
+    // The chunker's sections: the headings it read (none in plain text or inside code).
+    let heading = || pieces.iter().find_map(|p| p.section.first().cloned());
     let first_line = || {
         let line = text.lines().map(str::trim).find(|l| !l.is_empty())?;
         let line = line.trim_start_matches(['#', '-', '|', ' ']).trim();
         Some(text::cut_at_word(line, TITLE_FROM_LINE))
     };
     page.filter(fits)
-        .or_else(|| {
-            heading()
-                .filter(|_| format != DocumentFormat::Text)
-                .filter(fits)
-        })
+        .or_else(|| heading().filter(fits))
         .or_else(|| filename.map(str::to_string).filter(fits))
         .or_else(|| first_line().filter(fits))
         .unwrap_or_else(|| "Untitled".to_string())

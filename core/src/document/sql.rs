@@ -259,7 +259,7 @@ pub(crate) fn record(conn: &Connection, pk: i64) -> Result<Option<super::Documen
         .query_row([pk], |r| {
             Ok(super::DocumentRecord {
                 document: document_from_row(r)?.doc,
-                content: r.get(23)?,
+                content: r.get("content")?,
             })
         })
         .optional()?)
