@@ -146,11 +146,10 @@ pub(crate) fn read(view: &View, bytes: &[u8]) -> Result<Import> {
         if line.trim().is_empty() {
             continue;
         }
-        let value: serde_json::Value =
-            serde_json::from_str(line).map_err(|e| bad(format!("malformed JSON: {e}")))?;
+        let value = crate::json::parse(line).map_err(|e| bad(format!("malformed JSON: {e}")))?;
         if value.get("memory").is_some() {
             let r: ExportRecord =
-                crate::json::from_text("", line).map_err(|e| bad(e.to_string()))?;
+                crate::json::from_value("", &value).map_err(|e| bad(e.to_string()))?;
             check_record(&r, &model, dim)
                 .and_then(|_| graph::check(&r.entities, &r.relationships))
                 .and_then(|_| links::check(&r.links))
@@ -158,7 +157,7 @@ pub(crate) fn read(view: &View, bytes: &[u8]) -> Result<Import> {
             full.push(r);
         } else {
             let mut n: NewMemory =
-                crate::json::from_text("", line).map_err(|e| bad(e.to_string()))?;
+                crate::json::from_value("", &value).map_err(|e| bad(e.to_string()))?;
             n.source.get_or_insert(Source::Import);
             plain.push(n);
         }

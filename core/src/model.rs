@@ -9,16 +9,32 @@ use crate::clock::Millis;
 macro_rules! string_enum {
     ($(#[$meta:meta])* $name:ident, $field:literal { $($(#[$vmeta:meta])* $variant:ident = $text:literal),+ $(,)? }) => {
         $(#[$meta])*
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema)]
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, schemars::JsonSchema)]
         pub enum $name {
-            $($(#[$vmeta])* #[serde(rename = $text)] $variant),+
+            $($(#[$vmeta])* #[schemars(rename = $text)] $variant),+
         }
         impl $name {
             /// Every value, in declaration order.
             pub const ALL: &'static [$name] = &[$($name::$variant),+];
+            /// Every value's spelling, in declaration order.
+            const TEXTS: &'static [&'static str] = &[$($text),+];
             /// The value's spelling in storage and JSON.
             pub fn as_str(self) -> &'static str {
                 match self { $($name::$variant => $text),+ }
+            }
+        }
+        // Written as its spelling, and read by one reader that serves every such enum (see
+        // `Variant`): serde's derive would put a string, bytes and enum reader and a writer per
+        // enum into the WebAssembly module.
+        impl serde::Serialize for $name {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_str(self.as_str())
+            }
+        }
+        impl<'de> serde::Deserialize<'de> for $name {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                let i = d.deserialize_str($crate::model::Variant($name::TEXTS))?;
+                Ok($name::ALL[i])
             }
         }
         impl std::str::FromStr for $name {
@@ -42,6 +58,27 @@ macro_rules! string_enum {
     };
 }
 pub(crate) use string_enum;
+
+/// Reads a `string_enum!` value from its spelling, as its index: one reader for every such
+/// enum, with serde's words for a bad one (`unknown variant `x`, expected one of …`). Only a
+/// string is such a value.
+pub(crate) struct Variant(pub &'static [&'static str]);
+
+impl<'de> serde::de::Visitor<'de> for Variant {
+    type Value = usize;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("variant identifier")
+    }
+
+    fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<usize, E> {
+        let shown = || v.chars().take(64).collect::<String>();
+        self.0
+            .iter()
+            .position(|t| *t == v)
+            .ok_or_else(|| E::unknown_variant(&shown(), self.0))
+    }
+}
 
 string_enum! {
     /// The eight memory types; each has a base stability.

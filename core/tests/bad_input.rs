@@ -590,3 +590,59 @@ fn one_oversized_item_fails_the_whole_batch_and_is_named_by_its_place() {
         )
     );
 }
+
+/// Every argument is read by one reader: a bad value is named by its path through objects and
+/// arrays, a key given twice is refused (not silently the last), and only an object is a
+/// record of named fields.
+#[test]
+fn arguments_are_read_strictly_and_named_by_their_path() {
+    let refused = |method: &str, args: &str| match Call::from_json(method, args) {
+        Ok(call) => panic!("{method} {args} was read as {}", call.args_json()),
+        Err(e) => {
+            assert_eq!(e.code(), "invalid_input", "{e}");
+            e.to_string()
+        }
+    };
+    let cases = [
+        ("search", r#"{"entity_id":"u","entity_id":"v","query":"x"}"#, "invalid args.entity_id: duplicate field `entity_id`"),
+        ("seed", r#"{"items":[{"entity_id":"u","content":"a","content":"b"}]}"#, "invalid args.items[0].content: duplicate field `content`"),
+        ("seed", r#"{"items":[{"entity_id":"u","content":"a"},{"entity_id":"u","content":"a","metadata":{"k":1,"k":2}}]}"#, "invalid args.items[1].metadata.k: duplicate field `k`"),
+        ("search", r#"["u","x"]"#, "invalid args: invalid type: sequence, expected struct SearchRequest"),
+        ("seed", r#"{"items":[{"entity_id":"u","content":"a","type":3}]}"#, "invalid args.items[0].type: invalid type: integer `3`, expected variant identifier"),
+        ("seed", r#"{"items":[{"entity_id":"u","content":"a","type":{"IDENTITY":null}}]}"#, "invalid args.items[0].type: invalid type: map, expected variant identifier"),
+        ("list", r#"{"entity_id":"u","states":["ACTIVE",3]}"#, "invalid args.states[1]: invalid type: integer `3`, expected variant identifier"),
+        ("seed", r#"{"items":[{"entity_id":"u"}]}"#, "invalid args.items[0]: missing field `content`"),
+        ("seed", r#"{"items":[{"entity_id":"u","content":"a"}]} x"#, "invalid args: trailing characters"),
+        ("search", r#"{"entity_id":"u","query":"x","limit":1e400}"#, "invalid args.limit: number out of range"),
+        ("search", r#"{"entity_id":"u","query":"x","limit":-1}"#, "invalid args.limit: invalid value: integer `-1`, expected usize"),
+        ("search", r#"{"entity_id":"u","query":"x","limit":2.5}"#, "invalid args.limit: invalid type: floating point `2.5`, expected usize"),
+        ("search", r#"{"entity_id":"u","query":"x","limit":null,"mode":"ＦＡＳＴ"}"#, "invalid args.mode: unknown variant `ＦＡＳＴ`, expected one of `balanced`, `recent`, `important`, `historical`, `comprehensive`"),
+    ];
+    for (method, args, message) in cases {
+        assert_eq!(refused(method, args), message, "{method} {args}");
+    }
+    // A huge bad value is cut in the message; a deep one is refused by its depth.
+    let huge = format!(
+        r#"{{"entity_id":"u","query":"x","mode":"{}"}}"#,
+        "x".repeat(1 << 20)
+    );
+    assert!(refused("search", &huge).len() < 300);
+    let deep = format!(
+        r#"{{"entity_id":"u","query":"x","vector":{}{}}}"#,
+        "[".repeat(300),
+        "]".repeat(300)
+    );
+    let deep = refused("search", &deep);
+    assert!(
+        deep.starts_with("invalid args.vector[0][0]")
+            && deep.ends_with(": recursion limit exceeded"),
+        "{deep}"
+    );
+    // The same reader takes a value a face already parsed (`from_value`), with the same words.
+    let value = serde_json::json!({"entity_id": "u", "query": "x", "limit": "ten"});
+    let e = mnemo_core::api::from_value::<SearchRequest>("args", &value).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        r#"invalid args.limit: invalid type: string "ten", expected usize"#
+    );
+}

@@ -129,13 +129,8 @@ enum Answer {
 /// An answer read as the `what` JSON asked for (a Markdown code fence around it allowed), or
 /// why it is not.
 fn answer_json<T: serde::de::DeserializeOwned>(answer: &str, what: &str) -> Result<T, String> {
-    serde_json::from_str(json_of(answer)).map_err(|e| {
-        let e = e.to_string();
-        format!(
-            "the LLM's answer is not the {what} JSON ({})",
-            e.split(" at line ").next().unwrap_or(&e)
-        )
-    })
+    crate::json::from_text("answer", json_of(answer))
+        .map_err(|e| format!("the LLM's answer is not the {what} JSON ({e})"))
 }
 
 /// The JSON in an answer: without a Markdown code fence around it, if there is one.

@@ -2,8 +2,6 @@
 //! cooldowns and nudges, and how an owner's response rate
 //! stretches them.
 
-use serde::{Deserialize, Serialize};
-
 use super::Urgency;
 use crate::clock::{Millis, MINUTE_MS};
 use crate::model::string_enum;

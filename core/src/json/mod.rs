@@ -3,8 +3,9 @@
 //! here, so every target reports the same bad argument with the same words.
 
 mod path;
+mod value;
 
-use serde::de::DeserializeOwned;
+use serde::de::{Deserialize, DeserializeOwned};
 use serde_json::Value;
 
 use crate::error::{Error, Result};
@@ -14,27 +15,38 @@ use crate::error::{Error, Result};
 /// `record` when the value as a whole is wrong). Faces use it for their own option objects
 /// too, and imports for each line.
 pub fn from_text<T: DeserializeOwned>(field: &str, text: &str) -> Result<T> {
-    let mut de = serde_json::Deserializer::from_str(text);
-    let value = T::deserialize(&mut de).map_err(|e| {
+    let value = parse(text).map_err(|e| {
         let path = path::path_at(text, path::offset(text, e.line(), e.column()));
-        let field = match (path.as_str(), field) {
-            (".", "") => "record".to_string(),
-            (".", field) => field.to_string(),
-            (path, "") => path.to_string(),
-            (path, field) => format!("{field}.{path}"),
-        };
-        Error::invalid(field, plain_reason(&e.to_string()))
+        Error::invalid(named(field, &path), plain_reason(&e.to_string()))
     })?;
-    de.end().map_err(|e| {
-        let field = if field.is_empty() { "record" } else { field };
-        Error::invalid(field, format!("trailing characters: {e}"))
-    })?;
+    from_value(field, &value)
+}
+
+/// JSON text as a value, as serde_json reads it except that an object naming a key twice is
+/// an error (`duplicate field `x``) rather than the last one silently winning.
+pub fn parse(text: &str) -> serde_json::Result<Value> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    let value::Strict(value) = value::Strict::deserialize(&mut de)?;
+    de.end()?;
     Ok(value)
 }
 
 /// [`from_text`] of a JSON value.
 pub fn from_value<T: DeserializeOwned>(field: &str, value: &Value) -> Result<T> {
-    from_text(field, &value.to_string())
+    T::deserialize(value::Reader(value))
+        .map_err(|e| Error::invalid(named(field, &e.path()), e.reason))
+}
+
+/// A bad value's name: its `path` below `field` (`args.items[0]`), `field` when the value
+/// as a whole is wrong, `record` when neither is given.
+fn named(field: &str, path: &str) -> String {
+    match (path, field) {
+        ("", "") => "record".to_string(),
+        ("", field) => field.to_string(),
+        (path, "") => path.to_string(),
+        (path, field) if path.starts_with('[') => format!("{field}{path}"),
+        (path, field) => format!("{field}.{path}"),
+    }
 }
 
 /// A deserialiser's message without what depends on how the arguments were written down (the

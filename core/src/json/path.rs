@@ -24,7 +24,7 @@ pub(super) fn offset(text: &str, line: usize, column: usize) -> usize {
 
 /// The path of the value `text` was at, at byte `end`: the keys and indices of the objects
 /// and arrays open there, down to the value just read or being read (a closed object or array
-/// counts as that value). `.` when that is the whole text. Segments are separated by `.`,
+/// counts as that value). Empty when that is the whole text. Segments are separated by `.`,
 /// indices written `[i]`.
 pub(super) fn path_at(text: &str, end: usize) -> String {
     let bytes = text.as_bytes();
@@ -75,9 +75,6 @@ pub(super) fn path_at(text: &str, end: usize) -> String {
             Frame::Array(n) => path.push_str(&format!("[{n}]")),
         }
     }
-    if path.is_empty() {
-        path.push('.');
-    }
     path
 }
 
@@ -106,8 +103,8 @@ mod tests {
         assert_eq!(at(r#""importance""#), "items[1].importance");
         assert_eq!(at(r#""a"}"#), "items[0]");
         assert_eq!(at("[{"), "items[0]");
-        assert_eq!(path_at(t, t.len()), ".");
-        assert_eq!(path_at(t, 1), ".");
+        assert_eq!(path_at(t, t.len()), "");
+        assert_eq!(path_at(t, 1), "");
         assert_eq!(path_at("[1, 2, [3", 9), "[2][0]");
         // Escaped keys are decoded; commas and brackets inside strings are text.
         let t = r#"{"a\"b": {"x,]}": 1, "n": true}}"#;

@@ -88,6 +88,70 @@ fn sections(file: &str, text: &'static str) -> Vec<Section> {
     out
 }
 
+/// Whether the line starting at byte `i` of `text` is a comment (`#` after any indent), and
+/// where it ends (its `\n`, or the text's end).
+const fn comment_line(text: &[u8], mut i: usize) -> (bool, usize) {
+    while i < text.len() && (text[i] == b' ' || text[i] == b'\t') {
+        i += 1;
+    }
+    let comment = i < text.len() && text[i] == b'#';
+    while i < text.len() && text[i] != b'\n' {
+        i += 1;
+    }
+    (comment, i)
+}
+
+/// The length of [`uncommented`] `text`.
+const fn uncommented_len(text: &str) -> usize {
+    let (bytes, mut i, mut len) = (text.as_bytes(), 0, 0);
+    while i < bytes.len() {
+        let (comment, end) = comment_line(bytes, i);
+        if !comment {
+            len += end - i;
+        }
+        if end < bytes.len() {
+            len += 1;
+        }
+        i = end + 1;
+    }
+    len
+}
+
+/// `text` with its comment lines emptied: each keeps its line break, so a line's number in
+/// the file stays its number here. The headers say what a list is for and where it came from;
+/// the binary carries the entries only.
+const fn uncommented<const N: usize>(text: &str) -> [u8; N] {
+    let (bytes, mut out, mut i, mut o) = (text.as_bytes(), [0u8; N], 0, 0);
+    while i < bytes.len() {
+        let (comment, end) = comment_line(bytes, i);
+        if !comment {
+            while i < end {
+                out[o] = bytes[i];
+                (i, o) = (i + 1, o + 1);
+            }
+        }
+        if end < bytes.len() {
+            out[o] = b'\n';
+            o += 1;
+        }
+        i = end + 1;
+    }
+    out
+}
+
+/// A list file's text without its comments ([`uncommented`]), made while compiling.
+macro_rules! entries_of {
+    ($file:literal) => {{
+        const TEXT: &str = include_str!($file);
+        const KEPT: [u8; uncommented_len(TEXT)] = uncommented(TEXT);
+        const KEPT_TEXT: &str = match std::str::from_utf8(&KEPT) {
+            Ok(text) => text,
+            Err(_) => panic!("a line break split a character"),
+        };
+        KEPT_TEXT
+    }};
+}
+
 macro_rules! lists {
     ($($(#[$meta:meta])* $name:ident: $ty:ty = $read:ident($file:literal);)+) => {
         $(
@@ -101,10 +165,18 @@ macro_rules! lists {
         fn read_all() -> Vec<(&'static str, &'static str, usize)> {
             vec![$(($file, include_str!($file), $name.len())),+]
         }
+        /// The text a list is read from, by its file (tests).
+        #[cfg(test)]
+        fn entries_by_file(file: &str) -> &'static str {
+            match file {
+                $($file => entries_of!($file),)+
+                _ => "",
+            }
+        }
     };
-    (@read words, $file:literal) => { words(include_str!($file)) };
-    (@read sorted_words, $file:literal) => { sorted_words(include_str!($file)) };
-    (@read $read:ident, $file:literal) => { $read($file, include_str!($file)) };
+    (@read words, $file:literal) => { words(entries_of!($file)) };
+    (@read sorted_words, $file:literal) => { sorted_words(entries_of!($file)) };
+    (@read $read:ident, $file:literal) => { $read($file, entries_of!($file)) };
 }
 
 lists! {
@@ -320,6 +392,27 @@ mod tests {
                 header.iter().any(|l| l.starts_with("# Source: ")),
                 "{file}: the header names no source"
             );
+        }
+    }
+
+    #[test]
+    fn the_built_in_text_keeps_every_entry_at_its_line() {
+        const T: &str = "# head\n# Source: x\n  # indented\nfoo\n\n bar # not a comment\n#";
+        const K: [u8; uncommented_len(T)] = uncommented(T);
+        let kept = std::str::from_utf8(&K).unwrap();
+        assert_eq!(kept, "\n\n\nfoo\n\n bar # not a comment\n");
+        assert_eq!(
+            entries(kept).collect::<Vec<_>>(),
+            entries(T).collect::<Vec<_>>()
+        );
+        for (file, text, _) in read_all() {
+            let kept = entries_by_file(file);
+            assert_eq!(
+                entries(kept).collect::<Vec<_>>(),
+                entries(text).collect::<Vec<_>>(),
+                "{file}"
+            );
+            assert!(!kept.contains("Source:"), "{file}");
         }
     }
 

@@ -275,7 +275,7 @@ pub(crate) fn json_list<T: serde::de::DeserializeOwned>(
     if s == "[]" {
         return Ok(Vec::new());
     }
-    serde_json::from_str(s).map_err(|e| {
+    crate::json::from_text("column", s).map_err(|e| {
         rusqlite::Error::FromSqlConversionFailure(i, rusqlite::types::Type::Text, Box::new(e))
     })
 }
