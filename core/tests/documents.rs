@@ -795,3 +795,181 @@ fn a_document_is_one_new_memory_to_the_heartbeat_however_many_passages_it_has() 
     .unwrap();
     assert_eq!(beat["memory_velocity"], 2, "{beat}");
 }
+
+/// What a host LLM was asked: each call's instructions and text.
+type Asked = std::rc::Rc<std::cell::RefCell<Vec<(String, String)>>>;
+
+/// An engine whose host LLM answers summary requests with `answer(instructions, text)`, and a
+/// log of what it was asked.
+fn with_llm(
+    answer: impl Fn(&str, &str) -> std::result::Result<String, String> + 'static,
+) -> (Engine, Asked) {
+    let log = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+    let asked = log.clone();
+    let e = Engine::builder(ManualClock::new(T0))
+        .extractor(LlmExtractor(move |instructions: &str, text: &str, _now| {
+            asked
+                .borrow_mut()
+                .push((instructions.to_string(), text.to_string()));
+            Some(answer(instructions, text))
+        }))
+        .open_in_memory()
+        .unwrap();
+    (e, log)
+}
+
+fn consolidation(e: &mut Engine) -> Value {
+    let report = call(e, "consolidate", json!({})).unwrap();
+    report["consolidation"]["summaries"].clone()
+}
+
+#[test]
+fn the_host_s_llm_rewrites_summaries_in_consolidation_checked_and_bounded() {
+    // An LLM that summarises a passage by its section and a document by its title.
+    let (mut e, log) = with_llm(|instructions, text| {
+        let first = text.lines().next().unwrap_or("").to_string();
+        Ok(if instructions.contains("one passage") {
+            let section = text.lines().nth(1).unwrap_or("").replace("Section: ", "");
+            json!({"summary": format!("The passage on {section}.")}).to_string()
+        } else {
+            json!({"summary": format!("{first} sets out the year.")}).to_string()
+        })
+    });
+    let doc = ingest(&mut e, "ana", "Plan", &plan(), json!({}))["document"].clone();
+    let id = doc["id"].clone();
+    assert_eq!(doc["summary_by"], "sentences");
+    let passages = doc["passages"].as_u64().unwrap() as usize;
+    assert!(log.borrow().is_empty(), "an ingest never waits on the LLM");
+
+    let report = consolidation(&mut e);
+    assert_eq!(report["passages"], passages, "{report}");
+    assert_eq!(report["documents"], 1);
+    assert_eq!(report["failure"], Value::Null);
+    let detail = call(&mut e, "document", json!({"entity_id": "ana", "id": id})).unwrap();
+    assert_eq!(
+        detail["document"]["summary"],
+        "Document: Plan sets out the year."
+    );
+    assert_eq!(detail["document"]["summary_by"], "llm");
+    let q4 = detail["passages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["content"].as_str().unwrap().contains("Q4 budget"))
+        .unwrap();
+    assert_eq!(q4["summary"], "The passage on Plan 2027 > Budget > Q4.");
+    assert_eq!(q4["summary_by"], "llm");
+    // The document's summary was asked from its passages' summaries, not its whole text.
+    let asked_document = log.borrow().last().unwrap().1.clone();
+    assert!(
+        asked_document.contains("1. The passage on Plan 2027."),
+        "{asked_document}"
+    );
+    // A search shows the passage's new summary (the cached search was emptied).
+    let hits = call(
+        &mut e,
+        "search",
+        json!({"entity_id": "ana", "query": "Q4 budget priorities"}),
+    )
+    .unwrap();
+    assert_eq!(hits[0]["passage"]["summary"], q4["summary"]);
+    // Nothing is asked twice; an export carries who wrote each summary, byte for byte.
+    let calls = log.borrow().len();
+    assert_eq!(consolidation(&mut e)["passages"], 0);
+    assert_eq!(log.borrow().len(), calls);
+    let jsonl = e.export_jsonl("ana").unwrap();
+    let (mut other, _) = engine();
+    other.import_jsonl(jsonl.as_bytes()).unwrap();
+    assert_eq!(other.export_jsonl("ana").unwrap(), jsonl);
+    assert!(jsonl.contains(r#""summary_by":"llm""#));
+
+    // A long document is rewritten a bounded number of calls per run.
+    let long: String = (0..60)
+        .map(|i| format!("## Part {i}\n\nPart {i} of the manual explains the steps of procedure {i} in full detail for every operator on shift.\n\n"))
+        .collect();
+    let long_doc = ingest(&mut e, "ana", "Manual", &long, json!({}))["document"].clone();
+    assert!(long_doc["passages"].as_u64().unwrap() > 16);
+    let before = log.borrow().len();
+    let report = consolidation(&mut e);
+    assert_eq!(log.borrow().len() - before, 16, "{report}");
+    assert_eq!(report["more"], true);
+}
+
+#[test]
+fn an_llm_summary_that_fails_its_checks_leaves_the_engine_s_in_place() {
+    for (answer, why) in [
+        (
+            Ok("Sure! Here is a summary.".to_string()),
+            "not the summary JSON",
+        ),
+        (Ok(r#"{"summary": "  "}"#.to_string()), "is empty"),
+        (
+            Ok(json!({"summary": "One. Two. Three. Four."}).to_string()),
+            "sentences, more than 2",
+        ),
+        (
+            Ok(json!({"summary": "x".repeat(600)}).to_string()),
+            "characters, more than 480",
+        ),
+        (
+            Err("connection refused".to_string()),
+            "the LLM failed (connection refused)",
+        ),
+    ] {
+        let (mut e, log) = with_llm(move |_, _| answer.clone());
+        let doc = ingest(&mut e, "ana", "Plan", &plan(), json!({}))["document"].clone();
+        let before = call(
+            &mut e,
+            "document",
+            json!({"entity_id": "ana", "id": doc["id"]}),
+        )
+        .unwrap();
+        let report = consolidation(&mut e);
+        assert!(
+            report["failure"].as_str().unwrap().contains(why),
+            "{report}"
+        );
+        assert_eq!(
+            (report["passages"].clone(), report["more"].clone()),
+            (json!(0), json!(false))
+        );
+        assert_eq!(
+            log.borrow().len(),
+            1,
+            "a failure ends the step for this run"
+        );
+        let after = call(
+            &mut e,
+            "document",
+            json!({"entity_id": "ana", "id": doc["id"]}),
+        )
+        .unwrap();
+        assert_eq!(after, before, "{why}");
+    }
+    // A summary no shorter than its passage is no summary.
+    let (mut e, _) =
+        with_llm(|_, text| Ok(json!({"summary": text.lines().last().unwrap_or("")}).to_string()));
+    ingest(
+        &mut e,
+        "ana",
+        "Note",
+        "A short note about the garden shed and its key.",
+        json!({}),
+    );
+    let report = consolidation(&mut e);
+    assert!(
+        report["failure"]
+            .as_str()
+            .unwrap()
+            .contains("no shorter than its text"),
+        "{report}"
+    );
+    // Without an LLM the step asks nothing and changes nothing.
+    let (mut e, _) = engine();
+    ingest(&mut e, "ana", "Plan", &plan(), json!({}));
+    let report = consolidation(&mut e);
+    assert_eq!(
+        report,
+        json!({"passages": 0, "documents": 0, "failure": null, "more": false})
+    );
+}

@@ -556,3 +556,86 @@ fn a_slow_embedding_holds_up_only_the_request_that_waits_for_it() {
         assert_eq!(report["outcomes"][0]["action"], "created", "{report}");
     });
 }
+
+#[test]
+fn consolidation_asks_the_chat_model_to_rewrite_an_ingested_document_s_summaries() {
+    // Two passages (a heading with no text of its own joins the section under it), then the
+    // document: three answers.
+    let (url, asked) = chat_server(vec![
+        (200, r#"{"summary": "Why the plan exists."}"#),
+        (
+            200,
+            r#"{"summary": "Q4 money goes to Porto and the audit."}"#,
+        ),
+        (
+            200,
+            r#"{"summary": "The 2027 plan: Porto and the audit in Q4."}"#,
+        ),
+    ]);
+    let data = std::env::temp_dir().join(format!("mnemo-llm-doc-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&data);
+    std::fs::create_dir_all(&data).unwrap();
+    let plan = data.join("plan.md");
+    let intro = "The plan covers the year ahead for the whole team and was agreed at the offsite. "
+        .repeat(6);
+    std::fs::write(
+        &plan,
+        format!("# Plan 2027\n\n{intro}\n\n## Budget\n\n### Q4\n\nThe Q4 budget priorities are the data centre in Porto and the security audit.\n"),
+    )
+    .unwrap();
+    let run = |args: &[&str], llm: bool| {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_mnemo"));
+        cmd.arg("--data")
+            .arg(&data)
+            .args(["--json", "--now", "2023-11-14T22:13:20Z"])
+            .env_remove("MNEMO_LLM_URL")
+            .env_remove("MNEMO_LLM_MODEL")
+            .env_remove("MNEMO_CONFIG");
+        if llm {
+            cmd.args(["--llm-url", &url, "--llm-model", "toy-chat"]);
+        }
+        let out = cmd.args(args).output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice::<Value>(&out.stdout).unwrap()
+    };
+    // Ingesting with the model configured asks it nothing.
+    let doc = run(&["ingest", "--entity", "ana", plan.to_str().unwrap()], true)["document"].clone();
+    assert_eq!(doc["passages"], 2, "{doc}");
+    assert!(asked.lock().unwrap().is_empty());
+    let report = run(&["consolidate"], true);
+    let summaries = &report["consolidation"]["summaries"];
+    assert_eq!(
+        (
+            summaries["passages"].clone(),
+            summaries["documents"].clone()
+        ),
+        (json!(2), json!(1)),
+        "{report}"
+    );
+    let asked = asked.lock().unwrap();
+    assert!(asked[1]["messages"][0]["content"]
+        .as_str()
+        .unwrap()
+        .contains("one passage"));
+    let passage = asked[1]["messages"][1]["content"].as_str().unwrap();
+    assert!(
+        passage.starts_with("Document: Plan 2027\nSection: Plan 2027 > Budget > Q4\n\n"),
+        "{passage}"
+    );
+    let id = doc["id"].as_str().unwrap();
+    let shown = run(&["document", "--entity", "ana", id], false);
+    assert_eq!(
+        shown["document"]["summary"],
+        "The 2027 plan: Porto and the audit in Q4."
+    );
+    assert_eq!(shown["document"]["summary_by"], "llm");
+    assert_eq!(
+        shown["passages"][1]["summary"],
+        "Q4 money goes to Porto and the audit."
+    );
+    let _ = std::fs::remove_dir_all(&data);
+}

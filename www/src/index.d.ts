@@ -1276,7 +1276,7 @@ export interface PassageOf {
   start: number;
   /** Where it ends (exclusive), in characters. */
   end: number;
-  /** One or two of its sentences that stand for it. */
+  /** One or two sentences that stand for it. */
   summary: string;
 }
 
@@ -1436,6 +1436,8 @@ export interface Consolidation {
   tiers: TiersReport;
   /** Vectors stored with fewer bits as their memories faded. */
   quantisation: QuantiseReport;
+  /** Documents' and passages' summaries rewritten by the host's LLM. */
+  summaries: SummariesReport;
   /** A step stopped at its bound: run again to finish. */
   more: boolean;
 }
@@ -1557,6 +1559,21 @@ export interface QuantiseReport {
   more: boolean;
 }
 
+/** What the step did. */
+export interface SummariesReport {
+  /** Passages whose summary the host's LLM rewrote. */
+  passages: number;
+  /** Documents whose summary the host's LLM rewrote. */
+  documents: number;
+  /**
+   * Why an answer of the LLM was not used (the engine's summary stays; the next run asks
+   * again), if one was not.
+   */
+  failure: string | null;
+  /** The step stopped at its bound of calls with summaries left to rewrite. */
+  more: boolean;
+}
+
 /** What an import did. */
 export interface ImportReport {
   /** Full records restored as they were. */
@@ -1602,8 +1619,10 @@ export interface Document {
   title: string;
   /** How its text was written (an HTML page's text is kept as read, in markdown). */
   format: DocumentFormat;
-  /** Two or three of its sentences that stand for the whole (chosen by meaning). */
+  /** Two or three sentences that stand for the whole. */
   summary: string;
+  /** Who wrote the summary: the engine from the text's sentences, or the host's LLM. */
+  summary_by: SummaryBy;
   /** Where it came from. */
   source: DocumentSource;
   /** The file's name, if given. */
@@ -1637,6 +1656,9 @@ export interface Document {
   deleted_at: number | null;
 }
 
+/** Who wrote a summary. */
+export type SummaryBy = 'sentences' | 'llm';
+
 /** A document version's status. */
 export type DocumentStatus = 'active' | 'superseded';
 
@@ -1660,8 +1682,10 @@ export interface Passage {
   start: number;
   /** Where it ends (exclusive), in characters. */
   end: number;
-  /** One or two of its sentences that stand for it. */
+  /** One or two sentences that stand for it. */
   summary: string;
+  /** Who wrote the summary: the engine from the passage's sentences, or the host's LLM. */
+  summary_by: SummaryBy;
   /** Its text. */
   content: string;
 }

@@ -7,7 +7,8 @@
 //! ([`tags`]), cluster-and-merge of near-duplicates ([`cluster`]), size-bounded pruning
 //! ([`prune`]), relationship discovery from shared entities and tags ([`relate`]), the daily
 //! decay of co-recall links ([`crate::links`]), tiering by what those left ([`tiers`]) and
-//! re-quantisation of fading memories' vectors by retention ([`quantise`]);
+//! re-quantisation of fading memories' vectors by retention ([`quantise`]) and documents'
+//! summaries rewritten by the host's LLM ([`summaries`]);
 //! decay, lifecycle and purges are the maintenance pass they run after.
 
 mod cluster;
@@ -15,6 +16,7 @@ mod edges;
 mod prune;
 mod quantise;
 mod relate;
+mod summaries;
 mod tags;
 mod tiers;
 
@@ -31,6 +33,7 @@ pub use edges::EdgesReport;
 pub use prune::PruneReport;
 pub use quantise::QuantiseReport;
 pub use relate::RelateReport;
+pub use summaries::SummariesReport;
 pub use tags::TagsReport;
 pub use tiers::TiersReport;
 
@@ -115,6 +118,8 @@ pub struct Consolidation {
     pub tiers: TiersReport,
     /// Vectors stored with fewer bits as their memories faded.
     pub quantisation: QuantiseReport,
+    /// Documents' and passages' summaries rewritten by the host's LLM.
+    pub summaries: SummariesReport,
     /// A step stopped at its bound: run again to finish.
     pub more: bool,
 }
@@ -153,7 +158,7 @@ fn last_run(tx: &Tx) -> Result<Option<Millis>> {
 }
 
 /// Runs every step once, in one transaction, and records the time it ran; `llm` summarises
-/// the clusters merged when the host has one.
+/// the clusters merged, and rewrites documents' summaries, when the host has one.
 pub(crate) fn run(
     tx: &mut Tx,
     cfg: &ConsolidateConfig,
@@ -168,6 +173,7 @@ pub(crate) fn run(
     let links = links::decay(tx.conn(), now, STEP_BATCH)?;
     let tiers = tiers::retier(tx)?;
     let quantisation = quantise::requantise(tx)?;
+    let summaries = summaries::rewrite(tx, llm, now)?;
     crate::store::schema::set_meta(tx.conn(), LAST_RUN_KEY, &now.to_string())?;
     Ok(Consolidation {
         more: edges.more
@@ -177,7 +183,8 @@ pub(crate) fn run(
             || relationships.more
             || links.more
             || tiers.more
-            || quantisation.more,
+            || quantisation.more
+            || summaries.more,
         edges,
         tags,
         clusters,
@@ -186,5 +193,6 @@ pub(crate) fn run(
         links,
         tiers,
         quantisation,
+        summaries,
     })
 }

@@ -309,10 +309,11 @@ pub fn chunk(text: &str, sizes: ChunkSizes, markdown: bool) -> Vec<Piece> {
     let mut start = units.first().map_or(0, |u| u.start); // may be inside unit `first`
     while first < units.len() {
         // Take units while the passage stays within `max_chars`; stop at `min_chars`, and
-        // before a heading (which starts the next passage).
+        // before a heading (which starts the next passage) once the passage has text beyond
+        // its headings: a heading with no text of its own joins the section under it.
         let mut last = first;
         while last + 1 < units.len()
-            && !units[last + 1].heading
+            && !(units[last + 1].heading && units[first..=last].iter().any(|u| !u.heading))
             && chars(text, start, units[last].end) < sizes.min_chars
             && chars(text, start, units[last + 1].end) <= sizes.max_chars
         {
@@ -324,7 +325,13 @@ pub fn chunk(text: &str, sizes: ChunkSizes, markdown: bool) -> Vec<Piece> {
             text: text[start..end].to_string(),
             start: start_char,
             end: start_char + chars(text, start, end),
-            section: sections[units[first].section].clone(),
+            // The section of its text (the innermost of headings that lead it).
+            section: sections[units[first..=last]
+                .iter()
+                .find(|u| !u.heading)
+                .unwrap_or(&units[first])
+                .section]
+                .clone(),
         });
         if last + 1 >= units.len() {
             break;
@@ -472,6 +479,44 @@ mod tests {
             .filter(|p| p.section == ["Plan 2027", "Budget"])
             .collect();
         assert!(budget.len() >= 2);
+    }
+
+    #[test]
+    fn a_heading_with_no_text_of_its_own_joins_the_section_under_it() {
+        let text = "# Plan
+
+## Budget
+
+### Q4
+
+Q4 priorities: hiring.
+
+## Risks
+
+## Open
+
+#### Left
+";
+        let pieces = chunk(text, ChunkSizes::default(), true);
+        check_offsets(text, &pieces);
+        let shown: Vec<(&str, Vec<String>)> = pieces
+            .iter()
+            .map(|p| (p.text.as_str(), p.section.clone()))
+            .collect();
+        assert_eq!(
+            shown,
+            [
+                (
+                    "# Plan\n\n## Budget\n\n### Q4\n\nQ4 priorities: hiring.",
+                    vec!["Plan".into(), "Budget".into(), "Q4".into()]
+                ),
+                // Headings with no text anywhere under them stay one passage, named by the first.
+                (
+                    "## Risks\n\n## Open\n\n#### Left",
+                    vec!["Plan".into(), "Risks".into()]
+                ),
+            ]
+        );
     }
 
     #[test]

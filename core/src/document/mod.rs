@@ -11,7 +11,7 @@
 
 pub mod chunk;
 pub mod html;
-mod sql;
+pub(crate) mod sql;
 pub mod summary;
 
 use serde::{Deserialize, Serialize};
@@ -156,6 +156,16 @@ string_enum! {
     }
 }
 
+string_enum! {
+    /// Who wrote a summary.
+    SummaryBy, "summary_by" {
+        /// The engine, choosing the text's own sentences.
+        Sentences = "sentences",
+        /// The host's LLM (checked), when consolidation ran with one.
+        Llm = "llm",
+    }
+}
+
 /// A stored document (its text is in its passages).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -174,8 +184,10 @@ pub struct Document {
     pub title: String,
     /// How its text was written (an HTML page's text is kept as read, in markdown).
     pub format: DocumentFormat,
-    /// Two or three of its sentences that stand for the whole (chosen by meaning).
+    /// Two or three sentences that stand for the whole.
     pub summary: String,
+    /// Who wrote the summary: the engine from the text's sentences, or the host's LLM.
+    pub summary_by: SummaryBy,
     /// Where it came from.
     pub source: DocumentSource,
     /// The file's name, if given.
@@ -246,8 +258,10 @@ pub struct Passage {
     pub start: usize,
     /// Where it ends (exclusive), in characters.
     pub end: usize,
-    /// One or two of its sentences that stand for it.
+    /// One or two sentences that stand for it.
     pub summary: String,
+    /// Who wrote the summary: the engine from the passage's sentences, or the host's LLM.
+    pub summary_by: SummaryBy,
     /// Its text.
     pub content: String,
 }
@@ -270,7 +284,7 @@ pub struct PassageOf {
     pub start: usize,
     /// Where it ends (exclusive), in characters.
     pub end: usize,
-    /// One or two of its sentences that stand for it.
+    /// One or two sentences that stand for it.
     pub summary: String,
 }
 
@@ -535,6 +549,7 @@ pub(crate) fn store(tx: &mut Tx, p: Prepared) -> Result<IngestReport> {
         title: p.title.clone(),
         format: p.format,
         summary: p.summary.clone(),
+        summary_by: SummaryBy::Sentences,
         source: p.req.source.unwrap_or(DocumentSource::Upload),
         filename: p.req.filename.as_ref().map(|f| f.to_string()),
         mime: p.req.mime.as_ref().map(|m| m.to_string()),
@@ -556,7 +571,15 @@ pub(crate) fn store(tx: &mut Tx, p: Prepared) -> Result<IngestReport> {
     for (position, ((piece, summary), mut passage)) in passages.enumerate() {
         passage.memory.source_ref = Some(format!("{id}#{position}"));
         let memory_pk = tx.insert(&mut passage.memory, &passage.vector)?;
-        sql::insert_passage(tx.conn(), memory_pk, pk, position, piece, summary)?;
+        sql::insert_passage(
+            tx.conn(),
+            memory_pk,
+            pk,
+            position,
+            piece,
+            summary,
+            SummaryBy::Sentences,
+        )?;
     }
     tx.index_text()?;
     let replaced = match previous {
@@ -765,6 +788,8 @@ pub struct PassagePlace {
     pub end: usize,
     /// Its summary.
     pub summary: String,
+    /// Who wrote the summary.
+    pub summary_by: SummaryBy,
 }
 
 /// An exported document: every field, and its whole text.
@@ -792,6 +817,7 @@ pub(crate) fn export(
         start: row.of.start,
         end: row.of.end,
         summary: row.of.summary.clone(),
+        summary_by: row.summary_by,
     };
     let record = match row.of.position {
         0 => sql::record(conn, row.document_pk)?,
@@ -869,5 +895,6 @@ pub(crate) fn restore_passage(
         place.position,
         &piece,
         &place.summary,
+        place.summary_by,
     )
 }

@@ -4,7 +4,7 @@
 use rusqlite::{params, Connection, OptionalExtension, Row};
 
 use super::chunk::Piece;
-use super::{Document, Passage};
+use super::{Document, Passage, SummaryBy};
 use crate::clock::Millis;
 use crate::error::{Error, Result};
 use crate::model::Memory;
@@ -20,7 +20,7 @@ pub(crate) struct DocumentRow {
 
 const DOCUMENT: &str = "pk, id, owner, agent_id, team_id, visibility, title, source, filename, \
      mime, source_ref, content_hash, chars, passages, manual_tags, auto_tags, status, \
-     superseded_by, created_at, updated_at, deleted_at, format, summary";
+     superseded_by, created_at, updated_at, deleted_at, format, summary, summary_by";
 
 fn document_from_row(r: &Row) -> rusqlite::Result<DocumentRow> {
     Ok(DocumentRow {
@@ -48,6 +48,7 @@ fn document_from_row(r: &Row) -> rusqlite::Result<DocumentRow> {
             deleted_at: r.get(20)?,
             format: parse(r, 21)?,
             summary: r.get(22)?,
+            summary_by: parse(r, 23)?,
         },
     })
 }
@@ -60,7 +61,7 @@ fn tags_json(tags: &[String]) -> Result<String> {
 pub(crate) fn insert(conn: &Connection, pk: i64, d: &Document, content: &str) -> Result<()> {
     conn.prepare_cached(&format!(
         "INSERT INTO documents ({DOCUMENT}, content) VALUES \
-         (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24)"
+         (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25)"
     ))?
     .execute(params![
         pk,
@@ -86,6 +87,7 @@ pub(crate) fn insert(conn: &Connection, pk: i64, d: &Document, content: &str) ->
         d.deleted_at,
         d.format.as_str(),
         d.summary,
+        d.summary_by.as_str(),
         content,
     ])?;
     Ok(())
@@ -99,10 +101,11 @@ pub(crate) fn insert_passage(
     position: usize,
     piece: &Piece,
     summary: &str,
+    summary_by: SummaryBy,
 ) -> Result<()> {
     conn.prepare_cached(
-        "INSERT INTO passages (memory_pk, document_pk, position, section, start, \"end\", summary) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        "INSERT INTO passages (memory_pk, document_pk, position, section, start, \"end\", summary, \
+         summary_by) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
     )?
     .execute(params![
         memory_pk,
@@ -112,6 +115,7 @@ pub(crate) fn insert_passage(
         piece.start as i64,
         piece.end as i64,
         summary,
+        summary_by.as_str(),
     ])?;
     Ok(())
 }
@@ -158,7 +162,7 @@ pub(crate) fn get(conn: &Connection, owner: &str, id: &str) -> Result<Option<Doc
 /// A document's passages, in order.
 pub(crate) fn passages(conn: &Connection, document_pk: i64) -> Result<Vec<Passage>> {
     let mut stmt = conn.prepare_cached(
-        "SELECT m.id, p.position, p.section, p.start, p.\"end\", m.content, p.summary \
+        "SELECT m.id, p.position, p.section, p.start, p.\"end\", m.content, p.summary, p.summary_by \
          FROM passages p JOIN memories m ON m.pk = p.memory_pk \
          WHERE p.document_pk = ?1 ORDER BY p.position",
     )?;
@@ -170,6 +174,7 @@ pub(crate) fn passages(conn: &Connection, document_pk: i64) -> Result<Vec<Passag
             start: r.get::<_, i64>(3)? as usize,
             end: r.get::<_, i64>(4)? as usize,
             summary: r.get(6)?,
+            summary_by: parse(r, 7)?,
             content: r.get(5)?,
         })
     })?;
@@ -214,6 +219,8 @@ pub(crate) struct PassageRow {
     pub document_pk: i64,
     /// What search shows of it.
     pub of: super::PassageOf,
+    /// Who wrote its summary.
+    pub summary_by: SummaryBy,
 }
 
 /// Where memory `pk` lies, if it is a passage.
@@ -221,7 +228,7 @@ pub(crate) fn passage_of(conn: &Connection, pk: i64) -> Result<Option<PassageRow
     Ok(conn
         .prepare_cached(
             "SELECT d.pk, d.id, d.title, p.section, p.position, d.passages, p.start, p.\"end\", \
-             p.summary \
+             p.summary, p.summary_by \
              FROM passages p JOIN documents d ON d.pk = p.document_pk WHERE p.memory_pk = ?1",
         )?
         .query_row([pk], |r| {
@@ -237,6 +244,7 @@ pub(crate) fn passage_of(conn: &Connection, pk: i64) -> Result<Option<PassageRow
                     end: r.get::<_, i64>(7)? as usize,
                     summary: r.get(8)?,
                 },
+                summary_by: parse(r, 9)?,
             })
         })
         .optional()?)
@@ -263,4 +271,101 @@ pub(crate) fn record(conn: &Connection, pk: i64) -> Result<Option<super::Documen
             })
         })
         .optional()?)
+}
+
+/// A passage whose summary the engine wrote, of a live document.
+pub(crate) struct PassageToSummarise {
+    pub memory_pk: i64,
+    pub owner: String,
+    pub title: String,
+    pub section: Vec<String>,
+    pub content: String,
+}
+
+/// Up to `limit` passages of live documents whose summaries the engine wrote, by document
+/// then place.
+pub(crate) fn passages_to_summarise(
+    conn: &Connection,
+    limit: usize,
+) -> Result<Vec<PassageToSummarise>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT p.memory_pk, d.owner, d.title, p.section, m.content \
+         FROM passages p JOIN documents d ON d.pk = p.document_pk JOIN memories m ON m.pk = p.memory_pk \
+         WHERE p.summary_by = 'sentences' AND d.status = 'active' AND d.deleted_at IS NULL \
+         AND m.state != 'DELETED' ORDER BY p.document_pk, p.position LIMIT ?1",
+    )?;
+    let rows = stmt.query_map([limit as i64], |r| {
+        Ok(PassageToSummarise {
+            memory_pk: r.get(0)?,
+            owner: r.get(1)?,
+            title: r.get(2)?,
+            section: json_list(r, 3)?,
+            content: r.get(4)?,
+        })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// A live document whose summary the engine wrote, every passage's summary by the LLM.
+pub(crate) struct DocumentToSummarise {
+    pub pk: i64,
+    pub title: String,
+    pub chars: usize,
+    /// Its passages' summaries, in order.
+    pub summaries: Vec<String>,
+}
+
+/// Up to `limit` live documents whose summaries the engine wrote and whose passages' the LLM
+/// did, in key order.
+pub(crate) fn documents_to_summarise(
+    conn: &Connection,
+    limit: usize,
+) -> Result<Vec<DocumentToSummarise>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT d.pk, d.title, d.chars FROM documents d WHERE d.summary_by = 'sentences' \
+         AND d.status = 'active' AND d.deleted_at IS NULL AND NOT EXISTS \
+         (SELECT 1 FROM passages p WHERE p.document_pk = d.pk AND p.summary_by != 'llm') \
+         ORDER BY d.pk LIMIT ?1",
+    )?;
+    let found = stmt
+        .query_map([limit as i64], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, i64>(2)?,
+            ))
+        })?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    let mut out = Vec::with_capacity(found.len());
+    for (pk, title, chars) in found {
+        let summaries = conn
+            .prepare_cached(
+                "SELECT summary FROM passages WHERE document_pk = ?1 ORDER BY position",
+            )?
+            .query_map([pk], |r| r.get(0))?
+            .collect::<rusqlite::Result<Vec<String>>>()?;
+        out.push(DocumentToSummarise {
+            pk,
+            title,
+            chars: chars as usize,
+            summaries,
+        });
+    }
+    Ok(out)
+}
+
+/// Replaces a passage's summary by the LLM's.
+pub(crate) fn set_passage_summary(conn: &Connection, memory_pk: i64, summary: &str) -> Result<()> {
+    conn.prepare_cached(
+        "UPDATE passages SET summary = ?2, summary_by = 'llm' WHERE memory_pk = ?1",
+    )?
+    .execute(params![memory_pk, summary])?;
+    Ok(())
+}
+
+/// Replaces a document's summary by the LLM's.
+pub(crate) fn set_document_summary(conn: &Connection, pk: i64, summary: &str) -> Result<()> {
+    conn.prepare_cached("UPDATE documents SET summary = ?2, summary_by = 'llm' WHERE pk = ?1")?
+        .execute(params![pk, summary])?;
+    Ok(())
 }

@@ -37,6 +37,20 @@ The numbered texts below say the same things in different words, the most import
 Answer with JSON only, no prose, in exactly this shape: {"summary": "..."}
 The summary is one to three sentences in the user's own voice that keep every fact any of the texts states (names, numbers, dates, places, preferences) and say nothing they do not."#;
 
+/// What the LLM is asked when consolidation rewrites a document passage's summary (only when
+/// the host has one): the passage comes after its document's title and section.
+pub const PASSAGE_SUMMARY_INSTRUCTIONS: &str = r#"You summarise one passage of a document a user gave their assistant to remember.
+The document's title and the passage's section come first, then the passage.
+Answer with JSON only, no prose, in exactly this shape: {"summary": "..."}
+The summary is one or two sentences that say what the passage states (names, numbers, dates, decisions), so that someone searching for it would recognise it. Say nothing the passage does not."#;
+
+/// What the LLM is asked when consolidation rewrites a document's summary: its title, then its
+/// passages' summaries in order.
+pub const DOCUMENT_SUMMARY_INSTRUCTIONS: &str = r#"You summarise a document a user gave their assistant to remember.
+Its title comes first, then a numbered summary of each of its passages, in order.
+Answer with JSON only, no prose, in exactly this shape: {"summary": "..."}
+The summary is two or three sentences that say what the document is and what it mainly states. Say nothing the passages do not."#;
+
 /// An LLM's answer to [`SUMMARY_INSTRUCTIONS`]: the summary, or why it cannot be used (not
 /// the JSON asked for, empty, or longer than a memory may be).
 pub fn parse_summary(answer: &str) -> Result<String, String> {

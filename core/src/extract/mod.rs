@@ -110,6 +110,18 @@ pub trait Extractor {
         None
     }
 
+    /// A document's or a passage's summary written by the host's LLM, asked with
+    /// `instructions` about `text`: `None` when there is none (the engine's summaries stay),
+    /// else its answer or why it failed. The caller checks the answer.
+    fn ask(
+        &self,
+        _instructions: &str,
+        _text: &str,
+        _now: Millis,
+    ) -> Option<std::result::Result<String, String>> {
+        None
+    }
+
     /// [`Extractor::extract`], saying why another extractor stood in when one did.
     fn extraction(&self, text: &str, now: Millis) -> Result<Extraction> {
         Ok(Extraction {
@@ -176,6 +188,15 @@ impl<F: Fn(&str, &str, Millis) -> Option<std::result::Result<String, String>>> E
     ) -> Option<std::result::Result<String, String>> {
         (self.0)(llm::SUMMARY_INSTRUCTIONS, &llm::numbered(texts), now)
             .map(|answer| answer.and_then(|a| llm::parse_summary(&a)))
+    }
+
+    fn ask(
+        &self,
+        instructions: &str,
+        text: &str,
+        now: Millis,
+    ) -> Option<std::result::Result<String, String>> {
+        (self.0)(instructions, text, now)
     }
 }
 

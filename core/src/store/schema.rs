@@ -351,6 +351,9 @@ ALTER TABLE documents ADD COLUMN format TEXT NOT NULL DEFAULT 'markdown';
 -- Summaries (document/summary.rs): a few sentences of each document and of each passage.
 ALTER TABLE documents ADD COLUMN summary TEXT NOT NULL DEFAULT '';
 ALTER TABLE passages ADD COLUMN summary TEXT NOT NULL DEFAULT '';
+-- Who wrote each summary: the engine ('sentences') or, rewritten by consolidation, the host's LLM.
+ALTER TABLE documents ADD COLUMN summary_by TEXT NOT NULL DEFAULT 'sentences';
+ALTER TABLE passages ADD COLUMN summary_by TEXT NOT NULL DEFAULT 'sentences';
 -- What an ingest looks up: the same text, or an earlier version under the same source_ref.
 CREATE INDEX IF NOT EXISTS documents_hash ON documents(owner, content_hash);
 CREATE INDEX IF NOT EXISTS documents_source_ref ON documents(owner, source_ref);

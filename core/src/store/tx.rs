@@ -426,6 +426,12 @@ impl<'s> Tx<'s> {
         Ok(())
     }
 
+    /// Marks what a search finds of `owner` changed without a memory row changing (a
+    /// passage's summary rewritten): its cached searches are emptied at commit.
+    pub fn findings_changed(&mut self, owner: &str) {
+        self.written(owner);
+    }
+
     fn written(&mut self, owner: &str) {
         if !self.written.contains(owner) {
             self.written.insert(owner.to_string());

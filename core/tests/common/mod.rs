@@ -36,7 +36,9 @@ pub const UNDO_ADDED_COLUMNS: &str = "
     ALTER TABLE messages DROP COLUMN agent_id;
     ALTER TABLE documents DROP COLUMN format;
     ALTER TABLE documents DROP COLUMN summary;
-    ALTER TABLE passages DROP COLUMN summary;";
+    ALTER TABLE passages DROP COLUMN summary;
+    ALTER TABLE documents DROP COLUMN summary_by;
+    ALTER TABLE passages DROP COLUMN summary_by;";
 
 pub fn engine() -> (Engine, ManualClock) {
     let clock = ManualClock::new(T0);
