@@ -238,6 +238,28 @@ fn an_openai_compatible_chat_model_extracts_and_bad_answers_fall_back() {
     let _ = std::fs::remove_dir_all(&data);
 }
 
+/// `mnemo --json ARGS` on store `data`, asking the chat model at `llm` when given (and no LLM
+/// or config from the environment); its JSON answer.
+fn with_chat_model(data: &std::path::Path, args: &[&str], llm: Option<&str>) -> Value {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_mnemo"));
+    cmd.arg("--data")
+        .arg(data)
+        .args(["--json", "--now", "2023-11-14T22:13:20Z"])
+        .env_remove("MNEMO_LLM_URL")
+        .env_remove("MNEMO_LLM_MODEL")
+        .env_remove("MNEMO_CONFIG");
+    if let Some(url) = llm {
+        cmd.args(["--llm-url", url, "--llm-model", "toy-chat"]);
+    }
+    let out = cmd.args(args).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice::<Value>(&out.stdout).unwrap()
+}
+
 #[test]
 fn consolidation_asks_the_chat_model_to_summarise_a_cluster() {
     let (url, asked) = chat_server(vec![(
@@ -251,25 +273,12 @@ fn consolidation_asks_the_chat_model_to_summarise_a_cluster() {
     let config = data.join("config.json");
     std::fs::write(&config, r#"{"dedup": {"enabled": false}}"#).unwrap();
     let run = |args: &[&str], llm: bool| {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_mnemo"));
-        cmd.arg("--data")
-            .arg(&data)
-            .arg("--config")
-            .arg(&config)
-            .args(["--json", "--now", "2023-11-14T22:13:20Z"])
-            .env_remove("MNEMO_LLM_URL")
-            .env_remove("MNEMO_LLM_MODEL")
-            .env_remove("MNEMO_CONFIG");
-        if llm {
-            cmd.args(["--llm-url", &url, "--llm-model", "toy-chat"]);
-        }
-        let out = cmd.args(args).output().unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        serde_json::from_slice::<Value>(&out.stdout).unwrap()
+        let config = ["--config", config.to_str().unwrap()];
+        with_chat_model(
+            &data,
+            &[&config[..], args].concat(),
+            llm.then_some(url.as_str()),
+        )
     };
     let said = [
         "Ana drinks green tea every morning.",
@@ -583,25 +592,7 @@ fn consolidation_asks_the_chat_model_to_rewrite_an_ingested_document_s_summaries
         format!("# Plan 2027\n\n{intro}\n\n## Budget\n\n### Q4\n\nThe Q4 budget priorities are the data centre in Porto and the security audit.\n"),
     )
     .unwrap();
-    let run = |args: &[&str], llm: bool| {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_mnemo"));
-        cmd.arg("--data")
-            .arg(&data)
-            .args(["--json", "--now", "2023-11-14T22:13:20Z"])
-            .env_remove("MNEMO_LLM_URL")
-            .env_remove("MNEMO_LLM_MODEL")
-            .env_remove("MNEMO_CONFIG");
-        if llm {
-            cmd.args(["--llm-url", &url, "--llm-model", "toy-chat"]);
-        }
-        let out = cmd.args(args).output().unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        serde_json::from_slice::<Value>(&out.stdout).unwrap()
-    };
+    let run = |args: &[&str], llm: bool| with_chat_model(&data, args, llm.then_some(url.as_str()));
     // Ingesting with the model configured asks it nothing.
     let doc = run(&["ingest", "--entity", "ana", plan.to_str().unwrap()], true)["document"].clone();
     assert_eq!(doc["passages"], 2, "{doc}");
