@@ -66,7 +66,7 @@ export default {
       return send(Mnemo.httpError('not_configured', 'MNEMO_TOKEN is not set: run `wrangler secret put MNEMO_TOKEN`'));
     }
     if (!(await authorised(request, env.MNEMO_TOKEN))) return send(Mnemo.httpUnauthorized());
-    const tooLarge = Mnemo.httpCheckLength(request.headers.get('content-length'));
+    const tooLarge = Mnemo.httpCheckLength(url.pathname, request.headers.get('content-length'));
     if (tooLarge) return send(tooLarge);
     const body = new Uint8Array(await request.arrayBuffer());
     const store = request.headers.get('x-mnemo-object');

@@ -253,6 +253,8 @@ test('bad requests get a clear error and change nothing', async () => {
       ['NaN importance', { method: 'POST', path: '/api/v1/seed', body: '{"memories":[{"entity_id":"ana","content":"x","importance":NaN}]}' }, 400, 'invalid_input'],
       ['wrong dimension', { method: 'POST', path: '/api/v1/call/seed', body: { items: [{ entity_id: 'ana', content: 'x', vector: [1, 2, 3] }] } }, 400],
       ['over 1 MiB', { method: 'POST', path: '/api/v1/remember', body: JSON.stringify({ entity_id: 'ana', content: 'x'.repeat((1 << 20) + 10) }) }, 413, 'body_too_large'],
+      // A document's route takes 48 MiB (another owner's, so ana's count holds).
+      ['a 1.5 MiB document', { method: 'POST', path: '/api/v1/call/ingest', body: { entity_id: 'dora', title: 'Handbook', content: 'The handbook says what the team does on each day. '.repeat(32000) } }, 200],
       ['SQL in an owner id', { method: 'POST', path: '/api/v1/call/forget_all', body: { entity_id: "ana'; DROP TABLE mnemo_pages; --" } }, 400, 'invalid_input'],
       ['SQL in a search', { method: 'POST', path: '/api/v1/search', body: { entity_id: 'ana', query: "penicillin'; DROP TABLE mnemo_pages; --" } }, 200],
       ['quotes in a tag filter', { method: 'GET', path: '/api/v1/memories?entity_id=ana&tag=%22)%20OR%20*' }, 200],

@@ -94,6 +94,10 @@ fn malformed_and_absurd_requests_get_a_4xx_or_a_close_and_the_server_goes_on() {
             "a Content-Length of 100 GB with the token",
             b"POST /api/v1/search HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer tok\r\nContent-Length: 100000000000\r\n\r\n".to_vec(),
         ),
+        (
+            "a 100 MB document declared on the ingest route, which takes 48 MiB",
+            b"POST /api/v1/call/ingest HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer tok\r\nContent-Length: 104857600\r\n\r\n".to_vec(),
+        ),
         ("the HTTP/2 preface", b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".to_vec()),
         ("binary garbage", (0..=255u8).cycle().take(2048).collect()),
         (

@@ -249,6 +249,29 @@ fn limits_and_bad_bodies_are_refused_and_change_nothing() {
     let big = vec![b' '; (1 << 20) + 1];
     let (st, body) = s.raw("POST", "/api/v1/seed", Some(&s.token), &big);
     assert_eq!((st, body["code"].as_str()), (413, Some("body_too_large")));
+    assert!(
+        body["error"].as_str().unwrap().contains("exceeds 1 MiB"),
+        "{body}"
+    );
+    // A document over 1 MiB is taken on the ingest route (48 MiB), and only there.
+    let section = |i: usize| {
+        format!(
+            "## Part {i}\n\n{}\n\n",
+            "Part {i} of the handbook says what the team does on each day of the week. ".repeat(12)
+        )
+    };
+    let handbook: String = (0..1_700).map(section).collect();
+    assert!(handbook.len() > 1 << 20, "{}", handbook.len());
+    let doc = json!({"entity_id": "ana", "title": "Handbook", "content": handbook});
+    let d = Server::start("limits-document", None);
+    let (st, body) = d.send("POST", "/api/v1/call/ingest", doc.clone());
+    assert_eq!(st, 200, "{body}");
+    assert!(
+        body["document"]["passages"].as_u64().unwrap() >= 1_700,
+        "{body}"
+    );
+    let (st, body) = d.send("POST", "/api/v1/call/extract", doc);
+    assert_eq!((st, body["code"].as_str()), (413, Some("body_too_large")));
     let cases = [
         (
             json!({"items": [{"entity_id": "ana", "content": "x".repeat(50_001)}]}),
@@ -1137,10 +1160,11 @@ fn documents_are_ingested_found_to_the_passage_and_kept_to_their_owner() {
         );
         assert!(r["error"].as_str().unwrap().contains(needle), "{body}: {r}");
     }
-    // A body over the server's limit is refused before it is read.
+    // A document longer than the engine takes (10,000,000 characters) is refused, by name;
+    // a body over the ingest route's 48 MiB is refused before it is read (tests/hostile.rs).
     let huge = format!(
         "{{\"entity_id\":\"ana\",\"title\":\"Huge\",\"content\":\"{}\"}}",
-        "word ".repeat(300_000)
+        "word ".repeat(2_000_001)
     );
     let (st, r) = s.raw(
         "POST",
@@ -1150,7 +1174,14 @@ fn documents_are_ingested_found_to_the_passage_and_kept_to_their_owner() {
     );
     assert_eq!(
         (st, r["code"].as_str()),
-        (413, Some("body_too_large")),
+        (400, Some("invalid_input")),
+        "{r}"
+    );
+    assert!(
+        r["error"]
+            .as_str()
+            .unwrap()
+            .contains("longer than 10000000 characters"),
         "{r}"
     );
     assert_eq!(s.total(), passages, "a refused ingest wrote something");

@@ -2,7 +2,7 @@
 //!
 //! Mnemo's HTTP API — Keyoku's routes under `/api/v1`, and every engine call at
 //! `/api/v1/call/{method}` — from request bytes to response bytes, with no I/O. A server
-//! keeps only its transport (connections, timeouts, reading at most [`MAX_BODY`], the token's
+//! keeps only its transport (connections, timeouts, reading at most [`max_body`], the token's
 //! secret) and asks this crate everything else, in this order:
 //!
 //! 1. [`gate`]: the health answer ([`health`]) and paths outside the API, before the token;
@@ -31,8 +31,8 @@ use serde_json::{json, Value};
 use keyoku::Form;
 pub use reply::{status_of, Reply};
 pub use request::{
-    check_length, gate, has_body, health, owner_of, parse_body, parse_query, Gate, Request,
-    MAX_BODY, OWNER_HEADER,
+    check_length, gate, has_body, health, max_body, owner_of, parse_body, parse_query, Gate,
+    Request, MAX_BODY, MAX_DOCUMENT_BODY, OWNER_HEADER,
 };
 pub use routes::{route, EngineCall, Route, Shapes, WatcherRoute, PREFIX};
 
@@ -118,7 +118,7 @@ where
         return Handled::Reply(Reply::no_route(request.method, path));
     }
     let body = if has_body(request.method) {
-        match parse_body(request.body) {
+        match parse_body(path, request.body) {
             Ok(body) => body,
             Err(refused) => return Handled::Reply(refused),
         }

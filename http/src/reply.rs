@@ -52,9 +52,15 @@ impl Reply {
         Reply::json(401, json!({ "error": "unauthorized" }).to_string())
     }
 
-    /// `413` for a body over [`crate::MAX_BODY`].
-    pub fn too_large() -> Reply {
-        Reply::error("body_too_large", "request body exceeds 1 MiB")
+    /// `413` for a body over `limit` bytes, its route's ([`crate::max_body`]).
+    pub fn too_large(limit: usize) -> Reply {
+        let why = format!(
+            "request body exceeds {} MiB (the limit of this route; documents and imports may \
+             take {} MiB)",
+            limit >> 20,
+            crate::request::MAX_DOCUMENT_BODY >> 20
+        );
+        Reply::error("body_too_large", why)
     }
 
     /// `404` for a path outside [`PREFIX`] or no route.

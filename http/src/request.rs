@@ -9,8 +9,23 @@ use crate::keyoku;
 use crate::reply::Reply;
 use crate::routes::PREFIX;
 
-/// The largest request body served (1 MiB).
+/// The largest request body served (1 MiB, as Keyoku's server allows), but for a document's
+/// or an export's.
 pub const MAX_BODY: usize = 1 << 20;
+
+/// The largest body of a request that carries a document or an export (`POST
+/// /api/v1/call/ingest`, `POST /api/v1/import`): 48 MiB, room for a document at its longest
+/// (10,000,000 characters) written as JSON.
+pub const MAX_DOCUMENT_BODY: usize = 48 << 20;
+
+/// The largest body served on `path`: [`MAX_DOCUMENT_BODY`] for the routes that take a
+/// document or an export, else [`MAX_BODY`].
+pub fn max_body(path: &str) -> usize {
+    match path.strip_prefix(PREFIX).map(|p| p.trim_end_matches('/')) {
+        Some("call/ingest" | "import") => MAX_DOCUMENT_BODY,
+        _ => MAX_BODY,
+    }
+}
 
 /// The header that names the owner a request is for, where its path, query and body do not
 /// (read by [`owner_of`]).
@@ -75,12 +90,12 @@ pub fn health(version: &str, now_ms: i64, sse_clients: usize) -> Reply {
     )
 }
 
-/// Refuses (413) a body whose declared length (the `content-length` header) is over
-/// [`MAX_BODY`], before it is read; a server still reads at most [`MAX_BODY`] bytes.
-pub fn check_length(content_length: Option<&str>) -> Result<(), Reply> {
+/// Refuses (413) a body for `path` whose declared length (the `content-length` header) is over
+/// its [`max_body`], before it is read; a server still reads at most that many bytes.
+pub fn check_length(path: &str, content_length: Option<&str>) -> Result<(), Reply> {
     let declared = content_length.and_then(|v| v.trim().parse::<u64>().ok());
     match declared {
-        Some(n) if n > MAX_BODY as u64 => Err(Reply::too_large()),
+        Some(n) if n > max_body(path) as u64 => Err(Reply::too_large(max_body(path))),
         _ => Ok(()),
     }
 }
@@ -90,11 +105,11 @@ pub fn has_body(method: &str) -> bool {
     matches!(method, "POST" | "PUT" | "PATCH" | "DELETE")
 }
 
-/// A request body as the JSON object routes take: `{}` when empty or blank; refused (400,
-/// or 413 over [`MAX_BODY`]) when not UTF-8, not JSON, or not an object.
-pub fn parse_body(bytes: &[u8]) -> Result<Value, Reply> {
-    if bytes.len() > MAX_BODY {
-        return Err(Reply::too_large());
+/// A request body for `path` as the JSON object routes take: `{}` when empty or blank;
+/// refused (400, or 413 over its [`max_body`]) when not UTF-8, not JSON, or not an object.
+pub fn parse_body(path: &str, bytes: &[u8]) -> Result<Value, Reply> {
+    if bytes.len() > max_body(path) {
+        return Err(Reply::too_large(max_body(path)));
     }
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Ok(json!({}));
@@ -130,8 +145,8 @@ pub fn parse_query(query: &str) -> Vec<(String, String)> {
 /// scenario's several owners in one store): then the first owner named is the one checked,
 /// and the store's name stands for the owner when none is named.
 pub fn owner_of(request: &Request, store: Option<&str>) -> Result<String, Reply> {
-    if request.body.len() > MAX_BODY {
-        return Err(Reply::too_large());
+    if request.body.len() > max_body(request.path) {
+        return Err(Reply::too_large(max_body(request.path)));
     }
     let mut owners = owners_named(request)?;
     if let Some(store) = store {
@@ -186,9 +201,11 @@ fn owners_named(request: &Request) -> Result<Vec<Value>, Reply> {
             Err(_) if !owners.0.is_empty() => {}
             // The routes' own refusal of it (not UTF-8, or malformed, with the reason).
             Err(e) => {
-                return Err(parse_body(request.body).err().unwrap_or_else(|| {
-                    Reply::error("invalid_input", format!("malformed JSON body: {e}"))
-                }))
+                return Err(parse_body(request.path, request.body)
+                    .err()
+                    .unwrap_or_else(|| {
+                        Reply::error("invalid_input", format!("malformed JSON body: {e}"))
+                    }))
             }
         }
     }

@@ -3,8 +3,8 @@
 //! status of each error, and which owner a request concerns.
 
 use mnemo_http::{
-    check_length, gate, handle, handle_now, health, owner_of, parse_body, Api, Gate, Handled,
-    Outcome, Reply, Request, WatcherRoute, MAX_BODY,
+    check_length, gate, handle, handle_now, health, max_body, owner_of, parse_body, Api, Gate,
+    Handled, Outcome, Reply, Request, WatcherRoute, MAX_BODY, MAX_DOCUMENT_BODY,
 };
 use serde_json::{json, Value};
 
@@ -97,35 +97,74 @@ fn health_says_ok_with_the_version_the_time_and_the_event_clients() {
 
 #[test]
 fn a_body_declared_over_the_limit_is_refused_before_it_is_read() {
-    assert_eq!(check_length(None), Ok(()));
-    assert_eq!(check_length(Some("0")), Ok(()));
-    assert_eq!(check_length(Some(&MAX_BODY.to_string())), Ok(()));
+    assert_eq!(check_length(SEED_PATH, None), Ok(()));
+    assert_eq!(check_length(SEED_PATH, Some("0")), Ok(()));
+    assert_eq!(check_length(SEED_PATH, Some(&MAX_BODY.to_string())), Ok(()));
     // Not a length: the read itself is held to the limit.
-    assert_eq!(check_length(Some("lots")), Ok(()));
-    let refused = check_length(Some(&(MAX_BODY + 1).to_string())).unwrap_err();
+    assert_eq!(check_length(SEED_PATH, Some("lots")), Ok(()));
+    let refused = check_length(SEED_PATH, Some(&(MAX_BODY + 1).to_string())).unwrap_err();
     assert_eq!(
         refusal(&refused),
         (
             413,
             "body_too_large".into(),
-            "request body exceeds 1 MiB".into()
+            "request body exceeds 1 MiB (the limit of this route; documents and imports may take 48 MiB)".into()
         )
     );
+    // A document's and an export's routes take 48 MiB, and a 100 MB body is refused unread.
+    for path in ["/api/v1/call/ingest", "/api/v1/import", "/api/v1/import/"] {
+        assert_eq!(max_body(path), MAX_DOCUMENT_BODY, "{path}");
+        assert_eq!(
+            check_length(path, Some(&MAX_DOCUMENT_BODY.to_string())),
+            Ok(())
+        );
+        let refused = check_length(path, Some("104857600")).unwrap_err();
+        assert!(
+            refusal(&refused)
+                .2
+                .starts_with("request body exceeds 48 MiB"),
+            "{path}"
+        );
+    }
+    for path in [
+        "/api/v1/call/ingestx",
+        "/api/v1/call/extract",
+        "/api/v1/callingest",
+        "/ingest",
+    ] {
+        assert_eq!(max_body(path), MAX_BODY, "{path}");
+    }
 }
 
 #[test]
 fn bodies_are_json_objects_or_refused() {
-    assert_eq!(parse_body(b"").unwrap(), json!({}));
-    assert_eq!(parse_body(b" \n").unwrap(), json!({}));
-    assert_eq!(parse_body(br#"{"a":1}"#).unwrap(), json!({"a": 1}));
+    assert_eq!(parse_body(SEED_PATH, b"").unwrap(), json!({}));
+    assert_eq!(parse_body(SEED_PATH, b" \n").unwrap(), json!({}));
+    assert_eq!(
+        parse_body(SEED_PATH, br#"{"a":1}"#).unwrap(),
+        json!({"a": 1})
+    );
     for bad in [&b"[1]"[..], b"\"x\"", b"{", b"\xff\xfe", b"null"] {
-        assert_eq!(parse_body(bad).unwrap_err().status, 400, "{bad:?}");
+        assert_eq!(
+            parse_body(SEED_PATH, bad).unwrap_err().status,
+            400,
+            "{bad:?}"
+        );
     }
     assert_eq!(
-        parse_body(&vec![b' '; MAX_BODY + 1]).unwrap_err().status,
+        parse_body(SEED_PATH, &vec![b' '; MAX_BODY + 1])
+            .unwrap_err()
+            .status,
         413
     );
+    assert_eq!(
+        parse_body("/api/v1/call/ingest", &vec![b' '; MAX_BODY + 1]).unwrap(),
+        json!({})
+    );
 }
+
+/// A route whose bodies are held to [`MAX_BODY`].
+const SEED_PATH: &str = "/api/v1/seed";
 
 #[test]
 fn a_bad_body_is_refused_with_the_reason_and_reaches_no_engine() {
@@ -159,7 +198,7 @@ fn a_bad_body_is_refused_with_the_reason_and_reaches_no_engine() {
             &oversized,
             413,
             "body_too_large",
-            "request body exceeds 1 MiB",
+            "request body exceeds 1 MiB (the limit of this route; documents and imports may take 48 MiB)",
         ),
     ];
     for (bytes, status, code, message) in cases {

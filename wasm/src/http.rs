@@ -85,11 +85,14 @@ impl Mnemo {
         reply_js(&Reply::unauthorized())
     }
 
-    /// `{status, body}` refusing a body whose declared length (`content-length`) is over the
-    /// limit, before it is read; `undefined` when it may be read.
+    /// `{status, body}` refusing a body for `path` whose declared length (`content-length`)
+    /// is over the route's limit, before it is read; `undefined` when it may be read.
     #[wasm_bindgen(js_name = httpCheckLength)]
-    pub fn http_check_length(content_length: Option<String>) -> Result<JsValue, JsValue> {
-        match mnemo_http::check_length(content_length.as_deref()) {
+    pub fn http_check_length(
+        path: &str,
+        content_length: Option<String>,
+    ) -> Result<JsValue, JsValue> {
+        match mnemo_http::check_length(path, content_length.as_deref()) {
             Ok(()) => Ok(JsValue::UNDEFINED),
             Err(refused) => reply_js(&refused),
         }

@@ -1,7 +1,7 @@
 //! `mnemo serve`: the HTTP API (Keyoku's routes under `/api/v1`) over one store, on hyper.
 //!
 //! Connections are tokio tasks, each limited in what it may send and how slowly: request
-//! heads of at most [`MAX_HEAD`], bodies of at most [`MAX_BODY`], and a timeout for a head, a
+//! heads of at most [`MAX_HEAD`], bodies of at most their route's limit ([`mnemo_http::max_body`]), and a timeout for a head, a
 //! body, and an idle kept-alive connection. At most `max_connections` are served at once (a
 //! connection over that gets 503 and is closed), never more than the process's file limit
 //! allows. Malformed requests get hyper's 400 (or 431, 505) and the connection closes.
@@ -38,8 +38,6 @@ use mnemo_http::{Api, Gate, Handled, Outcome, Reply, Request as ApiRequest, Watc
 pub use token::token;
 use watcher::Watcher;
 
-/// Largest request body (1 MiB, as Keyoku's server allows).
-pub use mnemo_http::MAX_BODY;
 /// Largest request head: the request line and every header (hyper answers 431 above it).
 const MAX_HEAD: usize = 16 << 10;
 /// Most headers a request may have.
@@ -332,7 +330,7 @@ async fn serve_request(State(app): State<Arc<App>>, request: Request) -> Respons
         return send(Reply::unauthorized());
     }
     let body = if mnemo_http::has_body(method) {
-        match read_body(&parts.headers, body, app.timeout).await {
+        match read_body(path, &parts.headers, body, app.timeout).await {
             Ok(body) => body,
             Err(refused) => return send(refused),
         }
@@ -383,13 +381,20 @@ pub(crate) fn authorised(headers: &HeaderMap, token: &str) -> bool {
     })
 }
 
-/// The request body's bytes: at most [`MAX_BODY`], arriving within `timeout`.
-async fn read_body(headers: &HeaderMap, body: Body, timeout: Duration) -> Result<Bytes, Reply> {
+/// The body's bytes of a request for `path`: at most its route's limit
+/// ([`mnemo_http::max_body`]), arriving within `timeout`.
+async fn read_body(
+    path: &str,
+    headers: &HeaderMap,
+    body: Body,
+    timeout: Duration,
+) -> Result<Bytes, Reply> {
     let declared = headers
         .get(header::CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok());
-    mnemo_http::check_length(declared)?;
-    match tokio::time::timeout(timeout, Limited::new(body, MAX_BODY).collect()).await {
+    mnemo_http::check_length(path, declared)?;
+    let limit = mnemo_http::max_body(path);
+    match tokio::time::timeout(timeout, Limited::new(body, limit).collect()).await {
         Err(_) => Err(Reply::error(
             "timeout",
             format!(
@@ -397,7 +402,9 @@ async fn read_body(headers: &HeaderMap, body: Body, timeout: Duration) -> Result
                 timeout.as_secs()
             ),
         )),
-        Ok(Err(e)) if e.downcast_ref::<LengthLimitError>().is_some() => Err(Reply::too_large()),
+        Ok(Err(e)) if e.downcast_ref::<LengthLimitError>().is_some() => {
+            Err(Reply::too_large(limit))
+        }
         Ok(Err(e)) => Err(Reply::error(
             "invalid_input",
             format!("cannot read the body: {e}"),
