@@ -1,6 +1,6 @@
 //! Writes the npm package's generated bindings — `www/src/index.d.ts`, `www/src/calls.js` and
-//! `www/src/schema.json` — and the API reference `docs/API.md` from the engine's call
-//! declarations. Run after adding or changing a call:
+//! `www/src/schema.json` —, the Python package's `python/mnemo/_calls.py` and the API reference
+//! `docs/API.md` from the engine's call declarations. Run after adding or changing a call:
 //!
 //! `cargo run -p mnemo-wasm --example bindings`
 
@@ -15,9 +15,13 @@ fn main() -> std::io::Result<()> {
     std::fs::write(www.join("calls.js"), b.calls)?;
     std::fs::write(www.join("schema.json"), b.schema)?;
     std::fs::write(
+        root.join("python/mnemo/_calls.py"),
+        mnemo_wasm::python::generate(&schema),
+    )?;
+    std::fs::write(
         root.join("docs/API.md"),
         mnemo_wasm::reference::generate(&schema),
     )?;
-    println!("wrote www/src/index.d.ts, www/src/calls.js, www/src/schema.json and docs/API.md");
+    println!("wrote www/src/index.d.ts, www/src/calls.js, www/src/schema.json, python/mnemo/_calls.py and docs/API.md");
     Ok(())
 }

@@ -36,6 +36,10 @@ mod component;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod typescript;
 
+/// The Python package's generated bindings (a build-time tool: natively only).
+#[cfg(not(target_arch = "wasm32"))]
+pub mod python;
+
 /// The API reference, `docs/API.md` (a build-time tool: natively only).
 #[cfg(not(target_arch = "wasm32"))]
 pub mod reference;

@@ -25,6 +25,29 @@ fn the_packages_bindings_are_generated_from_the_declarations() {
 }
 
 #[test]
+fn the_python_bindings_are_generated_from_the_declarations() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../python/mnemo/_calls.py");
+    let written = std::fs::read_to_string(path).unwrap_or_default();
+    let generated = mnemo_wasm::python::generate(&mnemo_core::api::schema());
+    assert!(
+        written == generated,
+        "python/mnemo/_calls.py is out of date: run `cargo run -p mnemo-wasm --example bindings`"
+    );
+    for info in mnemo_core::CALLS {
+        // `import` is a Python keyword: the method is `import_`.
+        let name = match info.method {
+            "import" => "import_",
+            method => method,
+        };
+        assert!(
+            generated.contains(&format!("    def {name}(")),
+            "{}",
+            info.method
+        );
+    }
+}
+
+#[test]
 fn the_api_reference_is_generated_from_the_declarations() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/API.md");
     let written = std::fs::read_to_string(path).unwrap_or_default();

@@ -1,0 +1,176 @@
+"""The Python package as a user has it (installed from its wheel): the same engine, the same
+answers as every other target, a store file of the user's, bad input refused by name, owners
+and agents kept apart, and the host's clock, embedder and LLM in Python."""
+
+from __future__ import annotations
+
+import json
+import math
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from mnemo import Mnemo, MnemoError
+
+ROOT = Path(__file__).resolve().parents[2]
+SCENARIOS = ROOT / "tests" / "scenarios"
+T0 = 1_700_000_000_000
+
+
+def scenario_names() -> list[str]:
+    return sorted(p.stem for p in SCENARIOS.glob("*.json"))
+
+
+@pytest.mark.parametrize("name", scenario_names())
+def test_every_scenario_gives_the_recorded_json(name: str) -> None:
+    scenario = json.loads((SCENARIOS / f"{name}.json").read_text())
+    native = json.loads((SCENARIOS / "expected" / f"{name}.json").read_text())
+    got = []
+    with Mnemo.open(clock=scenario["now"], seed=scenario["seed"], config=scenario.get("config")) as m:
+        for step in scenario["steps"]:
+            if "at" in step:
+                m.set_clock(step["at"])
+            try:
+                got.append({"ok": m.call(step["method"], step.get("args", {}))})
+            except MnemoError as e:
+                got.append({"error": {"code": e.code, "message": e.message}})
+    assert json.dumps(got, ensure_ascii=False) == json.dumps(native, ensure_ascii=False)
+
+
+def test_a_store_file_outlives_the_process_and_is_plain_sqlite(tmp_path: Path) -> None:
+    path = tmp_path / "memory.db"
+    with Mnemo.open(path, clock=T0, seed=1) as m:
+        m.remember(entity_id="ana", content="I'm allergic to penicillin.")
+    db = sqlite3.connect(path)
+    assert db.execute("SELECT count(*) FROM memories").fetchone() == (1,)
+    db.close()
+    with Mnemo.open(str(path), clock=T0) as m:
+        hits = m.search(entity_id="ana", query="what medicine should I avoid?")
+        assert hits[0]["memory"]["content"] == "I'm allergic to penicillin."
+    # One store, one holder: a second open is refused, by code, until the first closes.
+    first = Mnemo.open(path)
+    with pytest.raises(MnemoError) as locked:
+        Mnemo.open(path)
+    assert locked.value.code == "store_locked"
+    first.close()
+    # A crash's SQLite lock directory is cleared by the next open.
+    Path(f"{path}.lock").mkdir()
+    closed = Mnemo.open(path)
+    assert closed.search(entity_id="ana", query="penicillin")
+    closed.close()
+    closed.close()  # twice is fine
+    with pytest.raises(MnemoError) as e:
+        closed.stats(entity_id="ana")
+    assert e.value.code == "closed"
+
+
+def test_bad_input_is_refused_by_name_and_writes_nothing(tmp_path: Path) -> None:
+    with Mnemo.open(clock=T0, seed=1) as m:
+        m.remember(entity_id="ana", content="Ana drinks green tea.")
+        before = m.stats(entity_id="ana")["total"]
+        cases = [
+            (lambda: m.search(entity_id="ana", query=5), "invalid_input", "args.query"),  # type: ignore[arg-type]
+            (lambda: m.seed(items=[{"entity_id": "ana", "content": "x", "importance": math.nan}]), "invalid_input", "args"),
+            (lambda: m.seed(items=[{"entity_id": "ana", "content": "x" * 50_001}]), "invalid_input", "args.items[0].content"),
+            (lambda: m.seed(items=[{"entity_id": "ana", "content": "x", "colour": "red"}]), "invalid_input", "args.items[0].colour"),
+            (lambda: m.remember(entity_id="ana\nbob", content="x"), "invalid_input", "args.entity_id"),
+            (lambda: m.call("no_such_call", {}), "unknown_value", None),
+            (lambda: m.call("search", {"entity_id": "ana", "query": "x", "limit": object()}), "invalid_input", "args"),
+            (lambda: m.call_json("search", '{"entity_id": "ana", "entity_id": "bob", "query": "x"}'), "invalid_input", "args.entity_id"),
+            (lambda: m.call_json("search", "{not json"), "invalid_input", "args"),
+        ]
+        for run, code, path in cases:
+            with pytest.raises(MnemoError) as e:
+                run()
+            assert e.value.code == code, e.value
+            if path is not None:
+                assert e.value.path == path, e.value
+        assert m.stats(entity_id="ana")["total"] == before
+        # Unicode and SQL are only text.
+        m.remember(entity_id="ana", content="Ана любит чай 🍵; DROP TABLE memories; --")
+        hits = m.search(entity_id="ana", query="'; DROP TABLE memories; -- чай")
+        assert any("🍵" in h["memory"]["content"] for h in hits)
+    for options, field in [
+        ({"seed": -1}, "seed"),
+        ({"seed": 2**64}, "seed"),
+        ({"clock": "soon"}, "clock"),
+        ({"clock": math.nan}, "clock"),
+        ({"config": "dedup"}, "config"),
+        ({"config": {"dedup": {"skip": 0.9}}}, "config.dedup.skip"),
+        ({"embed": ("model", 0, lambda t: t)}, "embed"),
+        ({"extract": "gpt"}, "extract"),
+    ]:
+        with pytest.raises(MnemoError) as e:
+            Mnemo.open(**options)  # type: ignore[arg-type]
+        assert (e.value.code, e.value.path) == ("invalid_input", field), options
+    with pytest.raises(MnemoError) as e:
+        with Mnemo.open(clock=lambda: "noon") as m:  # type: ignore[arg-type,return-value]
+            m.stats(entity_id="ana")
+    assert e.value.path == "clock"
+    with pytest.raises(MnemoError, match="is a directory"):
+        Mnemo.open(tmp_path)
+    with pytest.raises(MnemoError, match="no directory"):
+        Mnemo.open(tmp_path / "missing" / "x.db")
+
+
+def test_owners_and_agents_never_see_each_others_memories() -> None:
+    with Mnemo.open(clock=T0, seed=1) as m:
+        m.remember(entity_id="ana", content="Ana's bank PIN is 4921.")
+        m.remember(entity_id="bob", content="Bob likes sailing.")
+        m.remember(entity_id="ana", agent_id="planner", content="Ana's passport expires in May.")
+        for query in ["bank PIN", "sailing", "passport"]:
+            hits = m.search(entity_id="bob", query=query)
+            assert all(h["memory"]["entity_id"] == "bob" for h in hits), query
+        seen = m.search(entity_id="ana", agent_id="coach", query="passport expires")
+        assert all("passport" not in h["memory"]["content"] for h in seen)
+        own = m.search(entity_id="ana", agent_id="planner", query="passport expires")
+        assert own and "passport" in own[0]["memory"]["content"]
+
+
+def test_the_host_clock_embedder_and_llm_are_python() -> None:
+    now = [T0]
+    embedded: list[str] = []
+
+    def embed(texts: list[str]) -> list[list[float]]:
+        embedded.extend(texts)
+        return [[1.0, float(len(t) % 7), 0.5, 0.25] for t in texts]
+
+    def llm(instructions: str, text: str) -> str:
+        assert "JSON" in instructions
+        return json.dumps({"memories": [{"content": f"Said: {text}", "type": "PREFERENCE"}]})
+
+    with Mnemo.open(clock=lambda: now[0], embed=("toy-4d", 4, embed), extract=llm, seed=7) as m:
+        report = m.remember(entity_id="ana", content="I like tea")
+        assert report["outcomes"][0]["action"] == "created"
+        memory = m.list(entity_id="ana")["memories"][0]
+        assert (memory["content"], memory["type"], memory["created_at"]) == ("Said: I like tea", "PREFERENCE", T0)
+        assert embedded == ["Said: I like tea"]
+        assert m.stats(entity_id="ana")["embedding_model"] == "toy-4d"
+        now[0] += 86_400_000
+        m.remember(entity_id="ana", content="I like coffee")
+        assert max(x["created_at"] for x in m.list(entity_id="ana")["memories"]) == T0 + 86_400_000
+
+    def broken(_: str, __: str) -> str:
+        raise RuntimeError("model offline")
+
+    with Mnemo.open(clock=T0, extract=broken, seed=7) as m:
+        report = m.remember(entity_id="ana", content="I moved to Porto last year.")
+        assert "model offline" in report["fallback"]
+        assert m.list(entity_id="ana")["memories"], "the built-in extractor stood in"
+
+    def failing(_: list[str]) -> list[list[float]]:
+        raise RuntimeError("GPU on fire")
+
+    with Mnemo.open(clock=T0, embed=("toy-4d", 4, failing), seed=7) as m:
+        with pytest.raises(MnemoError, match="GPU on fire"):
+            m.seed(items=[{"entity_id": "ana", "content": "x"}])
+
+
+def test_every_declared_call_is_a_method() -> None:
+    with Mnemo.open(clock=T0) as m:
+        schema = json.loads((ROOT / "www" / "src" / "schema.json").read_text())
+        for call in schema["calls"]:
+            name = call["method"] + ("_" if call["method"] == "import" else "")
+            method = getattr(m, name)
+            assert call["summary"].split(":")[0] in (method.__doc__ or ""), name
