@@ -1,13 +1,15 @@
 // `npm run bench:wasmtime`: the same seed-and-search workload (the native benchmarks' corpus:
-// 10,000 memories with 384-d vectors, 1,000 hybrid searches) natively and inside wasmtime
-// (`mnemo-bench workload`), both through the JSON call path on a SQLite file, plus the `mnemo`
-// start-up time with a cold and a warm compile cache; then heartbeat_check on the 100,000-memory
+// 10,000 memories with 384-d vectors, 1,000 hybrid searches) natively, inside wasmtime hosted
+// by Rust (`mnemo-bench workload`) and hosted by Python (the wheel in a venv of its own,
+// `python/bench/workload.py`), all through the JSON call path on a SQLite file, plus the start-up
+// time of a `mnemo` process and of a Python one opening a store, with a cold and a warm compile
+// cache; then heartbeat_check on the 100,000-memory
 // owner that core's heartbeat bench builds (natively there, inside wasmtime through
 // `mnemo-bench heartbeat`; MNEMO_BENCH_HEARTBEAT=0 skips it). Writes
 // bench-results/wasmtime.json.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { benchCorpus, root } from '../www/test/helpers.mjs';
@@ -38,6 +40,14 @@ function summary(run) {
 const native = summary(json(join(target, 'release/examples/workload'), [corpus]));
 const wasmtime = summary(json(bench, ['workload', corpus]));
 
+// Python: the wheel as a user installs it, in a venv of the bench's own.
+const venv = join(homedir(), '.cache/mnemo/python-bench');
+execFileSync(join(root, 'scripts/python-wheel'), [join(target, 'python-dist')], { cwd: root, stdio: 'inherit' });
+execFileSync('python3', ['-m', 'venv', venv], { stdio: 'inherit' });
+const wheel = readdirSync(join(target, 'python-dist')).filter((f) => f.startsWith('mnemo-')).sort().pop();
+execFileSync(join(venv, 'bin/pip'), ['install', '-q', '--force-reinstall', join(target, 'python-dist', wheel)], { stdio: 'inherit' });
+const python = summary(json(join(venv, 'bin/python'), [join(root, 'python/bench/workload.py'), corpus]));
+
 // Start-up: a whole `mnemo stats` process, first with an empty compile cache, then warm.
 const data = mkdtempSync(join(tmpdir(), 'mnemo-startup-'));
 const cache = mkdtempSync(join(tmpdir(), 'mnemo-wasmtime-cache-'));
@@ -53,6 +63,17 @@ const cold = time();
 const warm = [0, 0, 0, 0, 0].map(time).sort((a, b) => a - b)[2];
 rmSync(data, { recursive: true, force: true });
 rmSync(cache, { recursive: true, force: true });
+// A Python process that opens a store: wasmtime's cache lives under HOME, so a fresh HOME is
+// a cold cache.
+const home = mkdtempSync(join(tmpdir(), 'mnemo-python-home-'));
+const timePython = () => {
+  const t = process.hrtime.bigint();
+  execFileSync(join(venv, 'bin/python'), ['-c', 'from mnemo import Mnemo; Mnemo.open().close()'], { env: { ...process.env, HOME: home } });
+  return Number(process.hrtime.bigint() - t) / 1e6;
+};
+const pythonCold = timePython();
+const pythonWarm = [0, 0, 0, 0, 0].map(timePython).sort((a, b) => a - b)[2];
+rmSync(home, { recursive: true, force: true });
 
 const round = (x) => Math.round(x * 100) / 100;
 
@@ -84,7 +105,14 @@ const report = {
     search_p95: round(wasmtime.search_ms.p95 / native.search_ms.p95),
   },
   startup_ms: { cold_cache: round(cold), warm_cache_median_of_5: round(warm) },
-  aims: { ratio: 1.5 },
+  python,
+  python_over_rust_host: {
+    seed_time: round(wasmtime.memories_per_second / python.memories_per_second),
+    search_p50: round(python.search_ms.p50 / wasmtime.search_ms.p50),
+    search_p95: round(python.search_ms.p95 / wasmtime.search_ms.p95),
+  },
+  python_startup_ms: { cold_cache: round(pythonCold), warm_cache_median_of_5: round(pythonWarm) },
+  aims: { ratio: 1.5, python_over_rust_host: 1.3 },
   heartbeat,
 };
 writeFileSync(join(root, 'bench-results/wasmtime.json'), JSON.stringify(report, null, 2) + '\n');
