@@ -4,18 +4,18 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Dict, List, Tuple
 
 
 class Calls:
     """Every engine call as a method: keyword arguments as the call's schema names them
     (see docs/API.md), the answer as parsed JSON."""
 
-    def call(self, method: str, args: dict[str, Any] | None = None) -> Any:
+    def call(self, method: str, args: Dict[str, Any] | None = None) -> Any:
         """Runs one engine call by its name with its arguments."""
         raise NotImplementedError
 
-    def remember(self, *, entity_id: str, content: str | None = None, messages: list[dict[str, Any]] | None = None, extracted: list[dict[str, Any]] | None = None, llm_output: str | None = None, agent_id: str | None = None, session_id: str | None = None, source_ref: str | None = None, team_id: str | None = None, visibility: str | None = None, source: str | None = None) -> Any:
+    def remember(self, *, entity_id: str, content: str | None = None, messages: List[Dict[str, Any]] | None = None, extracted: List[Dict[str, Any]] | None = None, llm_output: str | None = None, agent_id: str | None = None, session_id: str | None = None, source_ref: str | None = None, team_id: str | None = None, visibility: str | None = None, source: str | None = None) -> Any:
         """Remembers a piece of conversation: the extractor (or the host's own extraction, or an LLM's answer) turns it into memories, which are stored with dedup and conflict checks.
 
         Arguments (docs/API.md):
@@ -31,7 +31,7 @@ class Calls:
             visibility: Who besides the owner's agent may see them (default private). Optional.
             source: Who said it, which sets the memories' trust (default conversation, trust 0.6). Optional.
         """
-        given = [("entity_id", entity_id), ("content", content), ("messages", messages), ("extracted", extracted), ("llm_output", llm_output), ("agent_id", agent_id), ("session_id", session_id), ("source_ref", source_ref), ("team_id", team_id), ("visibility", visibility), ("source", source)]
+        given: List[Tuple[str, Any]] = [("entity_id", entity_id), ("content", content), ("messages", messages), ("extracted", extracted), ("llm_output", llm_output), ("agent_id", agent_id), ("session_id", session_id), ("source_ref", source_ref), ("team_id", team_id), ("visibility", visibility), ("source", source)]
         return self.call("remember", {k: v for k, v in given if v is not None})
 
     def extract(self, *, content: str) -> Any:
@@ -40,19 +40,19 @@ class Calls:
         Arguments (docs/API.md):
             content: The text to extract memories from: not blank, at most 50,000 characters.
         """
-        given = [("content", content)]
+        given: List[Tuple[str, Any]] = [("content", content)]
         return self.call("extract", {k: v for k, v in given if v is not None})
 
-    def seed(self, *, items: list[dict[str, Any]]) -> Any:
+    def seed(self, *, items: List[Dict[str, Any]]) -> Any:
         """Stores structured memories (at most 10,000, one transaction) with three-tier dedup.
 
         Arguments (docs/API.md):
             items: The memories to store, in order, in one transaction (at most 10,000).
         """
-        given = [("items", items)]
+        given: List[Tuple[str, Any]] = [("items", items)]
         return self.call("seed", {k: v for k, v in given if v is not None})
 
-    def search(self, *, entity_id: str, query: str, agent_id: str | None = None, team_aware: bool | None = None, vector: list[float] | None = None, limit: int | None = None, mode: str | None = None, recall: str | None = None, include_archived: bool | None = None, types: list[str] | None = None, min_score: float | None = None, entities: list[str] | None = None, kinds: list[str] | None = None, per_document: int | None = None) -> Any:
+    def search(self, *, entity_id: str, query: str, agent_id: str | None = None, team_aware: bool | None = None, vector: List[float] | None = None, limit: int | None = None, mode: str | None = None, recall: str | None = None, include_archived: bool | None = None, types: List[str] | None = None, min_score: float | None = None, entities: List[str] | None = None, kinds: List[str] | None = None, per_document: int | None = None) -> Any:
         """Hybrid search of one owner's memories, ranked by a mode; every hit says why.
 
         Arguments (docs/API.md):
@@ -71,7 +71,7 @@ class Calls:
             kinds: Only these kinds (any the recall filter admits when empty): `["passage"]` searches documents only, `["fact"]` leaves them out. Optional.
             per_document: Most passages of one document in the results, 1 to 1,000 (default 3): a long document does not fill the list by itself. Optional.
         """
-        given = [("entity_id", entity_id), ("query", query), ("agent_id", agent_id), ("team_aware", team_aware), ("vector", vector), ("limit", limit), ("mode", mode), ("recall", recall), ("include_archived", include_archived), ("types", types), ("min_score", min_score), ("entities", entities), ("kinds", kinds), ("per_document", per_document)]
+        given: List[Tuple[str, Any]] = [("entity_id", entity_id), ("query", query), ("agent_id", agent_id), ("team_aware", team_aware), ("vector", vector), ("limit", limit), ("mode", mode), ("recall", recall), ("include_archived", include_archived), ("types", types), ("min_score", min_score), ("entities", entities), ("kinds", kinds), ("per_document", per_document)]
         return self.call("search", {k: v for k, v in given if v is not None})
 
     def get(self, *, entity_id: str, id: str, agent_id: str | None = None) -> Any:
@@ -82,10 +82,10 @@ class Calls:
             id: The memory's id, as the write that stored it answered: 1 to 256 characters of `[A-Za-z0-9_:.-]`.
             agent_id: The agent the call is made for: it sees its own memories, `global` ones and `team` ones of the owner's teams it is a member of, and changes only its own (default none: the owner's view, which sees and changes every memory). Optional.
         """
-        given = [("entity_id", entity_id), ("id", id), ("agent_id", agent_id)]
+        given: List[Tuple[str, Any]] = [("entity_id", entity_id), ("id", id), ("agent_id", agent_id)]
         return self.call("get", {k: v for k, v in given if v is not None})
 
-    def list(self, *, entity_id: str, agent_id: str | None = None, types: list[str] | None = None, states: list[str] | None = None, statuses: list[str] | None = None, kinds: list[str] | None = None, tag: str | None = None, pinned: bool | None = None, ids: list[str] | None = None, limit: int | None = None, offset: int | None = None, oldest_first: bool | None = None) -> Any:
+    def list(self, *, entity_id: str, agent_id: str | None = None, types: List[str] | None = None, states: List[str] | None = None, statuses: List[str] | None = None, kinds: List[str] | None = None, tag: str | None = None, pinned: bool | None = None, ids: List[str] | None = None, limit: int | None = None, offset: int | None = None, oldest_first: bool | None = None) -> Any:
         """A page of an owner's memories, filtered, newest first unless asked otherwise.
 
         Arguments (docs/API.md):
@@ -102,10 +102,10 @@ class Calls:
             offset: Memories to skip before the page starts, at most 1,000,000,000 (default 0). Optional.
             oldest_first: Oldest first instead of newest first. Optional.
         """
-        given = [("entity_id", entity_id), ("agent_id", agent_id), ("types", types), ("states", states), ("statuses", statuses), ("kinds", kinds), ("tag", tag), ("pinned", pinned), ("ids", ids), ("limit", limit), ("offset", offset), ("oldest_first", oldest_first)]
+        given: List[Tuple[str, Any]] = [("entity_id", entity_id), ("agent_id", agent_id), ("types", types), ("states", states), ("statuses", statuses), ("kinds", kinds), ("tag", tag), ("pinned", pinned), ("ids", ids), ("limit", limit), ("offset", offset), ("oldest_first", oldest_first)]
         return self.call("list", {k: v for k, v in given if v is not None})
 
-    def update(self, *, entity_id: str, id: str, patch: dict[str, Any], agent_id: str | None = None) -> Any:
+    def update(self, *, entity_id: str, id: str, patch: Dict[str, Any], agent_id: str | None = None) -> Any:
         """Changes a memory; new content is re-hashed, re-embedded and re-indexed.
 
         Arguments (docs/API.md):
@@ -114,7 +114,7 @@ class Calls:
             patch: The changes; fields left out stay as they are.
             agent_id: The agent the call is made for: it sees its own memories, `global` ones and `team` ones of the owner's teams it is a member of, and changes only its own (default none: the owner's view, which sees and changes every memory). Optional.
         """
-        given = [("entity_id", entity_id), ("id", id), ("patch", patch), ("agent_id", agent_id)]
+        given: List[Tuple[str, Any]] = [("entity_id", entity_id), ("id", id), ("patch", patch), ("agent_id", agent_id)]
         return self.call("update", {k: v for k, v in given if v is not None})
 
     def forget(self, *, entity_id: str, id: str, agent_id: str | None = None) -> Any:
@@ -125,7 +125,7 @@ class Calls:
             id: The memory's id, as the write that stored it answered: 1 to 256 characters of `[A-Za-z0-9_:.-]`.
             agent_id: The agent the call is made for: it sees its own memories, `global` ones and `team` ones of the owner's teams it is a member of, and changes only its own (default none: the owner's view, which sees and changes every memory). Optional.
         """
-        given = [("entity_id", entity_id), ("id", id), ("agent_id", agent_id)]
+        given: List[Tuple[str, Any]] = [("entity_id", entity_id), ("id", id), ("agent_id", agent_id)]
         return self.call("forget", {k: v for k, v in given if v is not None})
 
     def forget_all(self, *, entity_id: str, agent_id: str | None = None) -> Any:
@@ -135,7 +135,7 @@ class Calls:
             entity_id: The owner of the memories (a user, an agent, a project): 1 to 256 characters of `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
             agent_id: The agent the call is made for: it sees its own memories, `global` ones and `team` ones of the owner's teams it is a member of, and changes only its own (default none: the owner's view, which sees and changes every memory). Optional.
         """
-        given = [("entity_id", entity_id), ("agent_id", agent_id)]
+        given: List[Tuple[str, Any]] = [("entity_id", entity_id), ("agent_id", agent_id)]
         return self.call("forget_all", {k: v for k, v in given if v is not None})
 
     def locate(self, *, id: str) -> Any:
@@ -144,7 +144,7 @@ class Calls:
         Arguments (docs/API.md):
             id: The id of the memory to find the owner of.
         """
-        given = [("id", id)]
+        given: List[Tuple[str, Any]] = [("id", id)]
         return self.call("locate", {k: v for k, v in given if v is not None})
 
     def sample(self, *, entity_id: str | None = None, agent_id: str | None = None, limit: int | None = None) -> Any:
@@ -155,7 +155,7 @@ class Calls:
             agent_id: The agent the call is made for: it sees its own memories, `global` ones and `team` ones of the owner's teams it is a member of, and changes only its own (default none: the owner's view, which sees and changes every memory). Optional.
             limit: How many memories to draw, 1 to 1,000 (default 10). Optional.
         """
-        given = [("entity_id", entity_id), ("agent_id", agent_id), ("limit", limit)]
+        given: List[Tuple[str, Any]] = [("entity_id", entity_id), ("agent_id", agent_id), ("limit", limit)]
         return self.call("sample", {k: v for k, v in given if v is not None})
 
     def store_stats(self) -> Any:
@@ -163,7 +163,7 @@ class Calls:
 
         Arguments (docs/API.md):
         """
-        given = []
+        given: List[Tuple[str, Any]] = []
         return self.call("store_stats", {k: v for k, v in given if v is not None})
 
     def reinforce(self, *, entity_id: str, id: str, agent_id: str | None = None) -> Any:
@@ -174,7 +174,7 @@ class Calls:
             id: The memory's id, as the write that stored it answered: 1 to 256 characters of `[A-Za-z0-9_:.-]`.
             agent_id: The agent the call is made for: it sees its own memories, `global` ones and `team` ones of the owner's teams it is a member of, and changes only its own (default none: the owner's view, which sees and changes every memory). Optional.
         """
-        given = [("entity_id", entity_id), ("id", id), ("agent_id", agent_id)]
+        given: List[Tuple[str, Any]] = [("entity_id", entity_id), ("id", id), ("agent_id", agent_id)]
         return self.call("reinforce", {k: v for k, v in given if v is not None})
 
     def demote(self, *, entity_id: str, id: str, agent_id: str | None = None) -> Any:
@@ -185,7 +185,7 @@ class Calls:
             id: The memory's id, as the write that stored it answered: 1 to 256 characters of `[A-Za-z0-9_:.-]`.
             agent_id: The agent the call is made for: it sees its own memories, `global` ones and `team` ones of the owner's teams it is a member of, and changes only its own (default none: the owner's view, which sees and changes every memory). Optional.
         """
-        given = [("entity_id", entity_id), ("id", id), ("agent_id", agent_id)]
+        given: List[Tuple[str, Any]] = [("entity_id", entity_id), ("id", id), ("agent_id", agent_id)]
         return self.call("demote", {k: v for k, v in given if v is not None})
 
     def pin(self, *, entity_id: str, id: str, pinned: bool, agent_id: str | None = None) -> Any:
@@ -197,7 +197,7 @@ class Calls:
             pinned: True to pin (the memory no longer decays), false to unpin.
             agent_id: The agent the call is made for: it sees its own memories, `global` ones and `team` ones of the owner's teams it is a member of, and changes only its own (default none: the owner's view, which sees and changes every memory). Optional.
         """
-        given = [("entity_id", entity_id), ("id", id), ("pinned", pinned), ("agent_id", agent_id)]
+        given: List[Tuple[str, Any]] = [("entity_id", entity_id), ("id", id), ("pinned", pinned), ("agent_id", agent_id)]
         return self.call("pin", {k: v for k, v in given if v is not None})
 
     def set_status(self, *, entity_id: str, id: str, status: str, reason: str, agent_id: str | None = None) -> Any:
@@ -210,7 +210,7 @@ class Calls:
             reason: Why, written to the memory's status history: 1 to 1,000 characters once trimmed.
             agent_id: The agent the call is made for: it sees its own memories, `global` ones and `team` ones of the owner's teams it is a member of, and changes only its own (default none: the owner's view, which sees and changes every memory). Optional.
         """
-        given = [("entity_id", entity_id), ("id", id), ("status", status), ("reason", reason), ("agent_id", agent_id)]
+        given: List[Tuple[str, Any]] = [("entity_id", entity_id), ("id", id), ("status", status), ("reason", reason), ("agent_id", agent_id)]
         return self.call("set_status", {k: v for k, v in given if v is not None})
 
     def status_history(self, *, entity_id: str, id: str, agent_id: str | None = None) -> Any:
@@ -221,7 +221,7 @@ class Calls:
             id: The memory's id, as the write that stored it answered: 1 to 256 characters of `[A-Za-z0-9_:.-]`.
             agent_id: The agent the call is made for: it sees its own memories, `global` ones and `team` ones of the owner's teams it is a member of, and changes only its own (default none: the owner's view, which sees and changes every memory). Optional.
         """
-        given = [("entity_id", entity_id), ("id", id), ("agent_id", agent_id)]
+        given: List[Tuple[str, Any]] = [("entity_id", entity_id), ("id", id), ("agent_id", agent_id)]
         return self.call("status_history", {k: v for k, v in given if v is not None})
 
     def related(self, *, entity_id: str, id: str, agent_id: str | None = None, limit: int | None = None) -> Any:
@@ -233,7 +233,7 @@ class Calls:
             agent_id: The agent the call is made for: it sees its own memories, `global` ones and `team` ones of the owner's teams it is a member of, and changes only its own (default none: the owner's view, which sees and changes every memory). Optional.
             limit: Memories wanted, 1 to 1,000 (default 10). Optional.
         """
-        given = [("entity_id", entity_id), ("id", id), ("agent_id", agent_id), ("limit", limit)]
+        given: List[Tuple[str, Any]] = [("entity_id", entity_id), ("id", id), ("agent_id", agent_id), ("limit", limit)]
         return self.call("related", {k: v for k, v in given if v is not None})
 
     def stats(self, *, entity_id: str, agent_id: str | None = None) -> Any:
@@ -243,7 +243,7 @@ class Calls:
             entity_id: The owner of the memories (a user, an agent, a project): 1 to 256 characters of `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
             agent_id: The agent the call is made for: it sees its own memories, `global` ones and `team` ones of the owner's teams it is a member of, and changes only its own (default none: the owner's view, which sees and changes every memory). Optional.
         """
-        given = [("entity_id", entity_id), ("agent_id", agent_id)]
+        given: List[Tuple[str, Any]] = [("entity_id", entity_id), ("agent_id", agent_id)]
         return self.call("stats", {k: v for k, v in given if v is not None})
 
     def maintain(self) -> Any:
@@ -251,7 +251,7 @@ class Calls:
 
         Arguments (docs/API.md):
         """
-        given = []
+        given: List[Tuple[str, Any]] = []
         return self.call("maintain", {k: v for k, v in given if v is not None})
 
     def consolidate(self) -> Any:
@@ -259,7 +259,7 @@ class Calls:
 
         Arguments (docs/API.md):
         """
-        given = []
+        given: List[Tuple[str, Any]] = []
         return self.call("consolidate", {k: v for k, v in given if v is not None})
 
     def export(self, *, entity_id: str, agent_id: str | None = None) -> Any:
@@ -269,7 +269,7 @@ class Calls:
             entity_id: The owner of the memories (a user, an agent, a project): 1 to 256 characters of `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
             agent_id: The agent the call is made for: it sees its own memories, `global` ones and `team` ones of the owner's teams it is a member of, and changes only its own (default none: the owner's view, which sees and changes every memory). Optional.
         """
-        given = [("entity_id", entity_id), ("agent_id", agent_id)]
+        given: List[Tuple[str, Any]] = [("entity_id", entity_id), ("agent_id", agent_id)]
         return self.call("export", {k: v for k, v in given if v is not None})
 
     def import_(self, *, jsonl: str) -> Any:
@@ -278,10 +278,10 @@ class Calls:
         Arguments (docs/API.md):
             jsonl: One JSON record per line: full records as `export` writes them, or plain records (`entity_id`, `content` and optional fields as in `seed`).
         """
-        given = [("jsonl", jsonl)]
+        given: List[Tuple[str, Any]] = [("jsonl", jsonl)]
         return self.call("import", {k: v for k, v in given if v is not None})
 
-    def ingest(self, *, entity_id: str, content: str, title: str | None = None, format: str | None = None, source: str | None = None, filename: str | None = None, mime: str | None = None, source_ref: str | None = None, tags: list[str] | None = None, agent_id: str | None = None, team_id: str | None = None, visibility: str | None = None, chunking: dict[str, Any] | None = None) -> Any:
+    def ingest(self, *, entity_id: str, content: str, title: str | None = None, format: str | None = None, source: str | None = None, filename: str | None = None, mime: str | None = None, source_ref: str | None = None, tags: List[str] | None = None, agent_id: str | None = None, team_id: str | None = None, visibility: str | None = None, chunking: Dict[str, Any] | None = None) -> Any:
         """Stores a document (a file's text, a page, a transcript) as passages that search finds one by one: cut at headings and sentence ends, each embedded and indexed, tagged from the source; the same text again changes nothing, new text under the same `source_ref` replaces it.
 
         Arguments (docs/API.md):
@@ -299,7 +299,7 @@ class Calls:
             visibility: Who besides the owner's agent may see it (default private, or the team's default). Optional.
             chunking: How the text is cut into passages (default 800 to 1,200 characters, 100 of overlap). Optional.
         """
-        given = [("entity_id", entity_id), ("content", content), ("title", title), ("format", format), ("source", source), ("filename", filename), ("mime", mime), ("source_ref", source_ref), ("tags", tags), ("agent_id", agent_id), ("team_id", team_id), ("visibility", visibility), ("chunking", chunking)]
+        given: List[Tuple[str, Any]] = [("entity_id", entity_id), ("content", content), ("title", title), ("format", format), ("source", source), ("filename", filename), ("mime", mime), ("source_ref", source_ref), ("tags", tags), ("agent_id", agent_id), ("team_id", team_id), ("visibility", visibility), ("chunking", chunking)]
         return self.call("ingest", {k: v for k, v in given if v is not None})
 
     def documents(self, *, entity_id: str, agent_id: str | None = None, all: bool | None = None) -> Any:
@@ -310,7 +310,7 @@ class Calls:
             agent_id: The agent the call is made for: it sees its own documents, `global` ones and `team` ones of its teams (default none: the owner's view). Optional.
             all: Superseded versions and forgotten documents too (default false). Optional.
         """
-        given = [("entity_id", entity_id), ("agent_id", agent_id), ("all", all)]
+        given: List[Tuple[str, Any]] = [("entity_id", entity_id), ("agent_id", agent_id), ("all", all)]
         return self.call("documents", {k: v for k, v in given if v is not None})
 
     def document(self, *, entity_id: str, id: str, agent_id: str | None = None) -> Any:
@@ -321,7 +321,7 @@ class Calls:
             id: The document's id.
             agent_id: The agent the call is made for (default none: the owner's view); an agent forgets only documents it stored. Optional.
         """
-        given = [("entity_id", entity_id), ("id", id), ("agent_id", agent_id)]
+        given: List[Tuple[str, Any]] = [("entity_id", entity_id), ("id", id), ("agent_id", agent_id)]
         return self.call("document", {k: v for k, v in given if v is not None})
 
     def forget_document(self, *, entity_id: str, id: str, agent_id: str | None = None) -> Any:
@@ -332,7 +332,7 @@ class Calls:
             id: The document's id.
             agent_id: The agent the call is made for (default none: the owner's view); an agent forgets only documents it stored. Optional.
         """
-        given = [("entity_id", entity_id), ("id", id), ("agent_id", agent_id)]
+        given: List[Tuple[str, Any]] = [("entity_id", entity_id), ("id", id), ("agent_id", agent_id)]
         return self.call("forget_document", {k: v for k, v in given if v is not None})
 
     def import_notes(self, *, entity_id: str, markdown: str, source: str | None = None) -> Any:
@@ -343,7 +343,7 @@ class Calls:
             markdown: The notes, as markdown: at most 1,000,000 characters and 10,000 notes.
             source: Where they come from (a file name): memories get `source_ref` `{source}:{line}` (default `notes`). Optional.
         """
-        given = [("entity_id", entity_id), ("markdown", markdown), ("source", source)]
+        given: List[Tuple[str, Any]] = [("entity_id", entity_id), ("markdown", markdown), ("source", source)]
         return self.call("import_notes", {k: v for k, v in given if v is not None})
 
     def embedding_model(self) -> Any:
@@ -351,16 +351,16 @@ class Calls:
 
         Arguments (docs/API.md):
         """
-        given = []
+        given: List[Tuple[str, Any]] = []
         return self.call("embedding_model", {k: v for k, v in given if v is not None})
 
-    def embed(self, *, texts: list[str]) -> Any:
+    def embed(self, *, texts: List[str]) -> Any:
         """Vectors of texts by the store's embedder (at most 1,000 texts; nothing is stored).
 
         Arguments (docs/API.md):
             texts: The texts to embed: 1 to 1,000, each not blank and at most 50,000 characters.
         """
-        given = [("texts", texts)]
+        given: List[Tuple[str, Any]] = [("texts", texts)]
         return self.call("embed", {k: v for k, v in given if v is not None})
 
     def reembed(self, *, model: str) -> Any:
@@ -369,10 +369,10 @@ class Calls:
         Arguments (docs/API.md):
             model: The built-in embedder to move to: `mnemo-static-v1` or `mnemo-hash-v1`.
         """
-        given = [("model", model)]
+        given: List[Tuple[str, Any]] = [("model", model)]
         return self.call("reembed", {k: v for k, v in given if v is not None})
 
-    def entities(self, *, entity_id: str, agent_id: str | None = None, types: list[str] | None = None, query: str | None = None, limit: int | None = None, offset: int | None = None) -> Any:
+    def entities(self, *, entity_id: str, agent_id: str | None = None, types: List[str] | None = None, query: str | None = None, limit: int | None = None, offset: int | None = None) -> Any:
         """The entities of an owner's knowledge graph, most mentioned first.
 
         Arguments (docs/API.md):
@@ -383,10 +383,10 @@ class Calls:
             limit: Page size, 1 to 1,000 (default 50). Optional.
             offset: Entities to skip before the page starts (default 0). Optional.
         """
-        given = [("entity_id", entity_id), ("agent_id", agent_id), ("types", types), ("query", query), ("limit", limit), ("offset", offset)]
+        given: List[Tuple[str, Any]] = [("entity_id", entity_id), ("agent_id", agent_id), ("types", types), ("query", query), ("limit", limit), ("offset", offset)]
         return self.call("entities", {k: v for k, v in given if v is not None})
 
-    def relationships(self, *, entity_id: str, agent_id: str | None = None, entity: str | None = None, relations: list[str] | None = None, min_strength: float | None = None, stated_only: bool | None = None, limit: int | None = None) -> Any:
+    def relationships(self, *, entity_id: str, agent_id: str | None = None, entity: str | None = None, relations: List[str] | None = None, min_strength: float | None = None, stated_only: bool | None = None, limit: int | None = None) -> Any:
         """Relationships of an owner's graph (or of one entity), strongest first.
 
         Arguments (docs/API.md):
@@ -398,10 +398,10 @@ class Calls:
             stated_only: Leave out inferred reverse edges. Optional.
             limit: At most this many, strongest first, 1 to 1,000 (default 50). Optional.
         """
-        given = [("entity_id", entity_id), ("agent_id", agent_id), ("entity", entity), ("relations", relations), ("min_strength", min_strength), ("stated_only", stated_only), ("limit", limit)]
+        given: List[Tuple[str, Any]] = [("entity_id", entity_id), ("agent_id", agent_id), ("entity", entity), ("relations", relations), ("min_strength", min_strength), ("stated_only", stated_only), ("limit", limit)]
         return self.call("relationships", {k: v for k, v in given if v is not None})
 
-    def traverse(self, *, entity_id: str, from_: str, agent_id: str | None = None, depth: int | None = None, relations: list[str] | None = None, min_strength: float | None = None) -> Any:
+    def traverse(self, *, entity_id: str, from_: str, agent_id: str | None = None, depth: int | None = None, relations: List[str] | None = None, min_strength: float | None = None) -> Any:
         """A breadth-first walk of the graph from an entity.
 
         Arguments (docs/API.md):
@@ -412,7 +412,7 @@ class Calls:
             relations: Follow only these relations (any when empty). Optional.
             min_strength: Follow only relationships at least this strong (strength is 0 to 1; default any). Optional.
         """
-        given = [("entity_id", entity_id), ("from", from_), ("agent_id", agent_id), ("depth", depth), ("relations", relations), ("min_strength", min_strength)]
+        given: List[Tuple[str, Any]] = [("entity_id", entity_id), ("from", from_), ("agent_id", agent_id), ("depth", depth), ("relations", relations), ("min_strength", min_strength)]
         return self.call("traverse", {k: v for k, v in given if v is not None})
 
     def path(self, *, entity_id: str, from_: str, to: str, agent_id: str | None = None, max_depth: int | None = None) -> Any:
@@ -425,7 +425,7 @@ class Calls:
             agent_id: The agent the call is made for: it sees what its own memories, `global` ones and `team` ones of the owner's teams it is a member of say — entities they name, relationships they state, counted from them (default none: the owner's whole graph). Optional.
             max_depth: Longest path looked for, in hops, 1 to 5 (default 5). Optional.
         """
-        given = [("entity_id", entity_id), ("from", from_), ("to", to), ("agent_id", agent_id), ("max_depth", max_depth)]
+        given: List[Tuple[str, Any]] = [("entity_id", entity_id), ("from", from_), ("to", to), ("agent_id", agent_id), ("max_depth", max_depth)]
         return self.call("path", {k: v for k, v in given if v is not None})
 
     def conflicts(self, *, entity_id: str, agent_id: str | None = None, status: str | None = None, limit: int | None = None) -> Any:
@@ -437,7 +437,7 @@ class Calls:
             status: Only open (or only resolved) conflicts. Optional.
             limit: At most this many, newest first, 1 to 1,000 (default 50). Optional.
         """
-        given = [("entity_id", entity_id), ("agent_id", agent_id), ("status", status), ("limit", limit)]
+        given: List[Tuple[str, Any]] = [("entity_id", entity_id), ("agent_id", agent_id), ("status", status), ("limit", limit)]
         return self.call("conflicts", {k: v for k, v in given if v is not None})
 
     def resolve_conflict(self, *, entity_id: str, id: str, resolution: str, reason: str | None = None) -> Any:
@@ -449,7 +449,7 @@ class Calls:
             resolution: Which statement stands.
             reason: Why, written to the memories' status history: 1 to 1,000 characters once trimmed (default "resolved by the user"). Optional.
         """
-        given = [("entity_id", entity_id), ("id", id), ("resolution", resolution), ("reason", reason)]
+        given: List[Tuple[str, Any]] = [("entity_id", entity_id), ("id", id), ("resolution", resolution), ("reason", reason)]
         return self.call("resolve_conflict", {k: v for k, v in given if v is not None})
 
     def llm_instructions(self) -> Any:
@@ -457,7 +457,7 @@ class Calls:
 
         Arguments (docs/API.md):
         """
-        given = []
+        given: List[Tuple[str, Any]] = []
         return self.call("llm_instructions", {k: v for k, v in given if v is not None})
 
     def schedule_create(self, *, entity_id: str, content: str, cron_tag: str, agent_id: str | None = None) -> Any:
@@ -469,7 +469,7 @@ class Calls:
             cron_tag: When it falls due: `cron:hourly`, `cron:daily[:HH:MM]`, `cron:weekly:DAY:HH:MM`, `cron:weekdays:HH:MM`, `cron:monthly:D:HH:MM`, `cron:every:<duration>` (1 minute to 366 days) or `cron:once:<RFC 3339 time>` (in the future); times in UTC.
             agent_id: The agent whose plan it is, recorded with its memory (it and the owner's view see it; 1 to 256 characters of `[A-Za-z0-9_:.-]`; default none: the owner's). Optional.
         """
-        given = [("entity_id", entity_id), ("content", content), ("cron_tag", cron_tag), ("agent_id", agent_id)]
+        given: List[Tuple[str, Any]] = [("entity_id", entity_id), ("content", content), ("cron_tag", cron_tag), ("agent_id", agent_id)]
         return self.call("schedule_create", {k: v for k, v in given if v is not None})
 
     def schedules(self, *, entity_id: str, agent_id: str | None = None, all: bool | None = None) -> Any:
@@ -480,7 +480,7 @@ class Calls:
             agent_id: The agent the call is made for: it sees its own memories, `global` ones and `team` ones of the owner's teams it is a member of, and changes only its own (default none: the owner's view, which sees and changes every memory). Optional.
             all: Done and cancelled schedules too (default false: only active ones). Optional.
         """
-        given = [("entity_id", entity_id), ("agent_id", agent_id), ("all", all)]
+        given: List[Tuple[str, Any]] = [("entity_id", entity_id), ("agent_id", agent_id), ("all", all)]
         return self.call("schedules", {k: v for k, v in given if v is not None})
 
     def scheduled(self, *, entity_id: str, agent_id: str | None = None) -> Any:
@@ -490,7 +490,7 @@ class Calls:
             entity_id: The owner of the memories (a user, an agent, a project): 1 to 256 characters of `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
             agent_id: The agent the call is made for: it sees its own memories, `global` ones and `team` ones of the owner's teams it is a member of, and changes only its own (default none: the owner's view, which sees and changes every memory). Optional.
         """
-        given = [("entity_id", entity_id), ("agent_id", agent_id)]
+        given: List[Tuple[str, Any]] = [("entity_id", entity_id), ("agent_id", agent_id)]
         return self.call("scheduled", {k: v for k, v in given if v is not None})
 
     def schedule_ack(self, *, entity_id: str, id: str, agent_id: str | None = None) -> Any:
@@ -501,7 +501,7 @@ class Calls:
             id: The schedule's id (its PLAN memory's).
             agent_id: The agent the call is made for: it changes only its own schedules (default none: the owner's view, which changes any). Optional.
         """
-        given = [("entity_id", entity_id), ("id", id), ("agent_id", agent_id)]
+        given: List[Tuple[str, Any]] = [("entity_id", entity_id), ("id", id), ("agent_id", agent_id)]
         return self.call("schedule_ack", {k: v for k, v in given if v is not None})
 
     def schedule_update(self, *, entity_id: str, id: str, agent_id: str | None = None, content: str | None = None, cron_tag: str | None = None) -> Any:
@@ -514,7 +514,7 @@ class Calls:
             content: New text: not blank, at most 50,000 characters (default unchanged; give this or `cron_tag`). Optional.
             cron_tag: A new schedule tag, as `schedule_create` takes it; it falls due from now on (default unchanged). Optional.
         """
-        given = [("entity_id", entity_id), ("id", id), ("agent_id", agent_id), ("content", content), ("cron_tag", cron_tag)]
+        given: List[Tuple[str, Any]] = [("entity_id", entity_id), ("id", id), ("agent_id", agent_id), ("content", content), ("cron_tag", cron_tag)]
         return self.call("schedule_update", {k: v for k, v in given if v is not None})
 
     def schedule_cancel(self, *, entity_id: str, id: str, agent_id: str | None = None) -> Any:
@@ -525,10 +525,10 @@ class Calls:
             id: The schedule's id (its PLAN memory's).
             agent_id: The agent the call is made for: it changes only its own schedules (default none: the owner's view, which changes any). Optional.
         """
-        given = [("entity_id", entity_id), ("id", id), ("agent_id", agent_id)]
+        given: List[Tuple[str, Any]] = [("entity_id", entity_id), ("id", id), ("agent_id", agent_id)]
         return self.call("schedule_cancel", {k: v for k, v in given if v is not None})
 
-    def heartbeat_check(self, *, entity_id: str, agent_id: str | None = None, team_id: str | None = None, autonomy: str | None = None, in_conversation: bool | None = None, utc_offset_minutes: int | None = None, quiet_hours: dict[str, Any] | None = None, deadline_window: str | None = None, max_results: int | None = None, dry_run: bool | None = None, as_of: int | None = None, query: str | None = None, top_k: int | None = None) -> Any:
+    def heartbeat_check(self, *, entity_id: str, agent_id: str | None = None, team_id: str | None = None, autonomy: str | None = None, in_conversation: bool | None = None, utc_offset_minutes: int | None = None, quiet_hours: Dict[str, Any] | None = None, deadline_window: str | None = None, max_results: int | None = None, dry_run: bool | None = None, as_of: int | None = None, query: str | None = None, top_k: int | None = None) -> Any:
         """Whether the agent should speak up for an owner now, and why; records the act unless a dry run. No model call.
 
         Arguments (docs/API.md):
@@ -546,10 +546,10 @@ class Calls:
             query: `heartbeat_context` only: also search memories for this text, at most 10,000 characters (default none). Optional.
             top_k: `heartbeat_context` only: how many memories the query returns, 1 to 1,000 (default 5). Optional.
         """
-        given = [("entity_id", entity_id), ("agent_id", agent_id), ("team_id", team_id), ("autonomy", autonomy), ("in_conversation", in_conversation), ("utc_offset_minutes", utc_offset_minutes), ("quiet_hours", quiet_hours), ("deadline_window", deadline_window), ("max_results", max_results), ("dry_run", dry_run), ("as_of", as_of), ("query", query), ("top_k", top_k)]
+        given: List[Tuple[str, Any]] = [("entity_id", entity_id), ("agent_id", agent_id), ("team_id", team_id), ("autonomy", autonomy), ("in_conversation", in_conversation), ("utc_offset_minutes", utc_offset_minutes), ("quiet_hours", quiet_hours), ("deadline_window", deadline_window), ("max_results", max_results), ("dry_run", dry_run), ("as_of", as_of), ("query", query), ("top_k", top_k)]
         return self.call("heartbeat_check", {k: v for k, v in given if v is not None})
 
-    def heartbeat_context(self, *, entity_id: str, agent_id: str | None = None, team_id: str | None = None, autonomy: str | None = None, in_conversation: bool | None = None, utc_offset_minutes: int | None = None, quiet_hours: dict[str, Any] | None = None, deadline_window: str | None = None, max_results: int | None = None, dry_run: bool | None = None, as_of: int | None = None, query: str | None = None, top_k: int | None = None) -> Any:
+    def heartbeat_context(self, *, entity_id: str, agent_id: str | None = None, team_id: str | None = None, autonomy: str | None = None, in_conversation: bool | None = None, utc_offset_minutes: int | None = None, quiet_hours: Dict[str, Any] | None = None, deadline_window: str | None = None, max_results: int | None = None, dry_run: bool | None = None, as_of: int | None = None, query: str | None = None, top_k: int | None = None) -> Any:
         """The heartbeat's report, the agent's recent messages and the memories matching a query.
 
         Arguments (docs/API.md):
@@ -567,7 +567,7 @@ class Calls:
             query: `heartbeat_context` only: also search memories for this text, at most 10,000 characters (default none). Optional.
             top_k: `heartbeat_context` only: how many memories the query returns, 1 to 1,000 (default 5). Optional.
         """
-        given = [("entity_id", entity_id), ("agent_id", agent_id), ("team_id", team_id), ("autonomy", autonomy), ("in_conversation", in_conversation), ("utc_offset_minutes", utc_offset_minutes), ("quiet_hours", quiet_hours), ("deadline_window", deadline_window), ("max_results", max_results), ("dry_run", dry_run), ("as_of", as_of), ("query", query), ("top_k", top_k)]
+        given: List[Tuple[str, Any]] = [("entity_id", entity_id), ("agent_id", agent_id), ("team_id", team_id), ("autonomy", autonomy), ("in_conversation", in_conversation), ("utc_offset_minutes", utc_offset_minutes), ("quiet_hours", quiet_hours), ("deadline_window", deadline_window), ("max_results", max_results), ("dry_run", dry_run), ("as_of", as_of), ("query", query), ("top_k", top_k)]
         return self.call("heartbeat_context", {k: v for k, v in given if v is not None})
 
     def record_message(self, *, entity_id: str, role: str, content: str, agent_id: str | None = None, session_id: str | None = None, act_id: str | None = None, action_ref: str | None = None) -> Any:
@@ -582,7 +582,7 @@ class Calls:
             act_id: The act an agent message delivers (`act_id` of a heartbeat report; default none). Optional.
             action_ref: An act id the host made itself, as Keyoku's plugin sends (`action_id`): 1 to 1,024 characters; the message is linked to the act when it names one of the owner's, and recorded without a link when not (default none). Optional.
         """
-        given = [("entity_id", entity_id), ("role", role), ("content", content), ("agent_id", agent_id), ("session_id", session_id), ("act_id", act_id), ("action_ref", action_ref)]
+        given: List[Tuple[str, Any]] = [("entity_id", entity_id), ("role", role), ("content", content), ("agent_id", agent_id), ("session_id", session_id), ("act_id", act_id), ("action_ref", action_ref)]
         return self.call("record_message", {k: v for k, v in given if v is not None})
 
     def messages(self, *, entity_id: str, agent_id: str | None = None, limit: int | None = None) -> Any:
@@ -593,7 +593,7 @@ class Calls:
             agent_id: Only this agent's conversation (default none: every message of the owner's). Optional.
             limit: Messages wanted, newest first, 1 to 1,000 (default 50). Optional.
         """
-        given = [("entity_id", entity_id), ("agent_id", agent_id), ("limit", limit)]
+        given: List[Tuple[str, Any]] = [("entity_id", entity_id), ("agent_id", agent_id), ("limit", limit)]
         return self.call("messages", {k: v for k, v in given if v is not None})
 
     def team_create(self, *, entity_id: str, name: str, description: str | None = None, default_visibility: str | None = None, id: str | None = None) -> Any:
@@ -606,7 +606,7 @@ class Calls:
             default_visibility: The visibility of memories written for the team without one (default `team`). Optional.
             id: The team's id: 1 to 256 characters of `[A-Za-z0-9_:.-]`, not one of the owner's teams already (default: a new id, `team_…`). Optional.
         """
-        given = [("entity_id", entity_id), ("name", name), ("description", description), ("default_visibility", default_visibility), ("id", id)]
+        given: List[Tuple[str, Any]] = [("entity_id", entity_id), ("name", name), ("description", description), ("default_visibility", default_visibility), ("id", id)]
         return self.call("team_create", {k: v for k, v in given if v is not None})
 
     def team_get(self, *, entity_id: str, team_id: str) -> Any:
@@ -616,7 +616,7 @@ class Calls:
             entity_id: The owner of the memories (a user, an agent, a project): 1 to 256 characters of `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
             team_id: The team's id, as `team_create` answered.
         """
-        given = [("entity_id", entity_id), ("team_id", team_id)]
+        given: List[Tuple[str, Any]] = [("entity_id", entity_id), ("team_id", team_id)]
         return self.call("team_get", {k: v for k, v in given if v is not None})
 
     def team_delete(self, *, entity_id: str, team_id: str) -> Any:
@@ -626,7 +626,7 @@ class Calls:
             entity_id: The owner of the memories (a user, an agent, a project): 1 to 256 characters of `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
             team_id: The team's id, as `team_create` answered.
         """
-        given = [("entity_id", entity_id), ("team_id", team_id)]
+        given: List[Tuple[str, Any]] = [("entity_id", entity_id), ("team_id", team_id)]
         return self.call("team_delete", {k: v for k, v in given if v is not None})
 
     def team_member_add(self, *, entity_id: str, team_id: str, member_id: str, role: str | None = None) -> Any:
@@ -638,7 +638,7 @@ class Calls:
             member_id: The agent joining (its `agent_id`): 1 to 256 characters of `[A-Za-z0-9_:.-]`.
             role: What it is in the team (default member). Optional.
         """
-        given = [("entity_id", entity_id), ("team_id", team_id), ("member_id", member_id), ("role", role)]
+        given: List[Tuple[str, Any]] = [("entity_id", entity_id), ("team_id", team_id), ("member_id", member_id), ("role", role)]
         return self.call("team_member_add", {k: v for k, v in given if v is not None})
 
     def team_members(self, *, entity_id: str, team_id: str) -> Any:
@@ -648,7 +648,7 @@ class Calls:
             entity_id: The owner of the memories (a user, an agent, a project): 1 to 256 characters of `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
             team_id: The team's id, as `team_create` answered.
         """
-        given = [("entity_id", entity_id), ("team_id", team_id)]
+        given: List[Tuple[str, Any]] = [("entity_id", entity_id), ("team_id", team_id)]
         return self.call("team_members", {k: v for k, v in given if v is not None})
 
     def team_member_remove(self, *, entity_id: str, team_id: str, member_id: str) -> Any:
@@ -659,5 +659,5 @@ class Calls:
             team_id: The team's id, as `team_create` answered.
             member_id: The member (its `agent_id`): 1 to 256 characters of `[A-Za-z0-9_:.-]`.
         """
-        given = [("entity_id", entity_id), ("team_id", team_id), ("member_id", member_id)]
+        given: List[Tuple[str, Any]] = [("entity_id", entity_id), ("team_id", team_id), ("member_id", member_id)]
         return self.call("team_member_remove", {k: v for k, v in given if v is not None})

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import sys
 import time
 from importlib import resources
 from pathlib import Path
@@ -61,7 +62,7 @@ def _hold(file: Path) -> Any:
     locks with `<file>.lock`) is stale, and cleared."""
     handle = open(f"{file}.mnemo-lock", "a+b")
     try:
-        if os.name == "nt":
+        if sys.platform == "win32":
             import msvcrt
 
             msvcrt.locking(handle.fileno(), msvcrt.LK_NBLCK, 1)
@@ -103,6 +104,16 @@ class Mnemo(Calls):
     schema, see `Calls`), or `call(method, args)` by name. Close it (or use `with`) to leave
     the file whole."""
 
+    _clock: Optional[Clock]
+    _embed: Optional[Embed]
+    _extract: Optional[Extract]
+    _closed: bool
+    _lock: Optional[Any]
+    _store: wasmtime.Store
+    _instance: wc.Instance
+    _handle: wc.ResourceAny
+    _call: wc.Func
+
     def __init__(self, **_: Any) -> None:
         raise TypeError("open a store with Mnemo.open(path)")
 
@@ -128,7 +139,7 @@ class Mnemo(Calls):
         self._embed = embed
         self._extract = extract
         self._closed = False
-        self._lock: Optional[Any] = None
+        self._lock = None
         engine, component = _compiled()
         linker = wc.Linker(engine)
         linker.add_wasip2()
@@ -155,9 +166,9 @@ class Mnemo(Calls):
             self._store.set_wasi(wasi)
             self._instance = linker.instantiate(self._store, component)
             options = wc.Record()
-            options.path = inner
-            options.seed = seed if seed is not None else int.from_bytes(os.urandom(8), "little")
-            options.config = json.dumps(config) if config else ""
+            setattr(options, "path", inner)
+            setattr(options, "seed", seed if seed is not None else int.from_bytes(os.urandom(8), "little"))
+            setattr(options, "config", json.dumps(config) if config else "")
             self._handle = self._answer(self._func("[static]store.open")(self._store, options))
         except BaseException:
             self._release()
@@ -168,15 +179,16 @@ class Mnemo(Calls):
     def _func(self, name: str) -> wc.Func:
         iface = self._instance.get_export_index(self._store, ENGINE)
         index = self._instance.get_export_index(self._store, name, iface)
-        if index is None:
+        func = None if index is None else self._instance.get_func(self._store, index)
+        if func is None:
             raise MnemoError("internal", f"the engine component has no {name}")
-        return self._instance.get_func(self._store, index)
+        return func
 
     @staticmethod
     def _answer(value: Any) -> Any:
         """A call's `result<T, error>`: the value, or the engine's error raised."""
         if isinstance(value, wc.Record) and hasattr(value, "code"):
-            raise MnemoError(value.code, value.message)
+            raise MnemoError(getattr(value, "code"), getattr(value, "message"))
         return value
 
     # The host interface.
@@ -195,7 +207,8 @@ class Mnemo(Calls):
         if self._embed is None:
             return None
         info = wc.Record()
-        info.model, info.dimension = self._embed[0], self._embed[1]
+        setattr(info, "model", self._embed[0])
+        setattr(info, "dimension", self._embed[1])
         return info
 
     def _vectors(self, texts: list[str]) -> Union[list[list[float]], str]:

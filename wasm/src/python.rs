@@ -51,13 +51,13 @@ fn hint(schema: &Value, defs: &Value) -> String {
         "number" => "float".to_string(),
         "boolean" => "bool".to_string(),
         "null" => "None".to_string(),
-        "array" => format!("list[{}]", hint(&s["items"], defs)),
-        _ => "dict[str, Any]".to_string(),
+        "array" => format!("List[{}]", hint(&s["items"], defs)),
+        _ => "Dict[str, Any]".to_string(),
     };
     match &s["type"] {
         Value::String(t) => one(t),
         Value::Array(ts) => union(ts.iter().filter_map(Value::as_str).map(one)),
-        _ if s.get("properties").is_some() => "dict[str, Any]".into(),
+        _ if s.get("properties").is_some() => "Dict[str, Any]".into(),
         _ => "Any".into(),
     }
 }
@@ -89,11 +89,12 @@ pub fn generate(schema: &Value) -> String {
     let defs = &schema["$defs"];
     let mut out = String::from(HEADER);
     out += "\"\"\"The engine's calls as methods of `Mnemo`, one per declared call.\"\"\"\n\n";
-    out += "from __future__ import annotations\n\nfrom typing import Any\n\n\n";
+    // `typing`'s names: a method named `list` shadows the builtin in the class's annotations.
+    out += "from __future__ import annotations\n\nfrom typing import Any, Dict, List, Tuple\n\n\n";
     out += "class Calls:\n";
     out += "    \"\"\"Every engine call as a method: keyword arguments as the call's schema names them\n";
     out += "    (see docs/API.md), the answer as parsed JSON.\"\"\"\n\n";
-    out += "    def call(self, method: str, args: dict[str, Any] | None = None) -> Any:\n";
+    out += "    def call(self, method: str, args: Dict[str, Any] | None = None) -> Any:\n";
     out += "        \"\"\"Runs one engine call by its name with its arguments.\"\"\"\n";
     out += "        raise NotImplementedError\n";
     for call in schema["calls"].as_array().into_iter().flatten() {
@@ -146,7 +147,7 @@ pub fn generate(schema: &Value) -> String {
             .collect();
         let _ = writeln!(
             out,
-            "        given = [{}]\n        return self.call(\"{method}\", {{k: v for k, v in given if v is not None}})",
+            "        given: List[Tuple[str, Any]] = [{}]\n        return self.call(\"{method}\", {{k: v for k, v in given if v is not None}})",
             pairs.join(", ")
         );
     }
@@ -169,7 +170,7 @@ mod tests {
                 &serde_json::json!({"type": "array", "items": {"$ref": "#/$defs/Kind"}}),
                 &defs
             ),
-            "list[str]"
+            "List[str]"
         );
         assert_eq!(
             hint(
