@@ -54,25 +54,23 @@ const cache = mkdtempSync(join(tmpdir(), 'mnemo-wasmtime-cache-'));
 // A read needs a store: one memory, written with the cache this run times as well.
 execFileSync(mnemo, ['--data', data, 'seed', '--entity', 'x', 'a first memory'], { env: { ...process.env, MNEMO_WASMTIME_CACHE: cache } });
 rmSync(cache, { recursive: true, force: true });
-const time = () => {
-  const t = process.hrtime.bigint();
-  execFileSync(mnemo, ['--data', data, 'stats', '--entity', 'x'], { env: { ...process.env, MNEMO_WASMTIME_CACHE: cache } });
-  return Number(process.hrtime.bigint() - t) / 1e6;
+/** Milliseconds a whole process takes: its first run (cold cache), and the median of five more. */
+const startup = (cmd, args, env) => {
+  const time = () => {
+    const t = process.hrtime.bigint();
+    execFileSync(cmd, args, { env: { ...process.env, ...env } });
+    return Number(process.hrtime.bigint() - t) / 1e6;
+  };
+  const cold = time();
+  return { cold, warm: [0, 0, 0, 0, 0].map(time).sort((a, b) => a - b)[2] };
 };
-const cold = time();
-const warm = [0, 0, 0, 0, 0].map(time).sort((a, b) => a - b)[2];
+const { cold, warm } = startup(mnemo, ['--data', data, 'stats', '--entity', 'x'], { MNEMO_WASMTIME_CACHE: cache });
 rmSync(data, { recursive: true, force: true });
 rmSync(cache, { recursive: true, force: true });
 // A Python process that opens a store: wasmtime's cache lives under HOME, so a fresh HOME is
 // a cold cache.
 const home = mkdtempSync(join(tmpdir(), 'mnemo-python-home-'));
-const timePython = () => {
-  const t = process.hrtime.bigint();
-  execFileSync(join(venv, 'bin/python'), ['-c', 'from mnemo import Mnemo; Mnemo.open().close()'], { env: { ...process.env, HOME: home } });
-  return Number(process.hrtime.bigint() - t) / 1e6;
-};
-const pythonCold = timePython();
-const pythonWarm = [0, 0, 0, 0, 0].map(timePython).sort((a, b) => a - b)[2];
+const { cold: pythonCold, warm: pythonWarm } = startup(join(venv, 'bin/python'), ['-c', 'from mnemo import Mnemo; Mnemo.open().close()'], { HOME: home });
 rmSync(home, { recursive: true, force: true });
 
 const round = (x) => Math.round(x * 100) / 100;
@@ -93,24 +91,23 @@ if (process.env.MNEMO_BENCH_HEARTBEAT !== '0') {
   };
 }
 
+/** How many times `slow`'s time `fast`'s is: seeding (by rate) and search p50/p95. */
+const ratio = (slow, fast) => ({
+  seed_time: round(fast.memories_per_second / slow.memories_per_second),
+  search_p50: round(slow.search_ms.p50 / fast.search_ms.p50),
+  search_p95: round(slow.search_ms.p95 / fast.search_ms.p95),
+});
+
 const report = {
   when: new Date().toISOString(),
   memories: n,
   searches: q,
   native,
   wasmtime,
-  ratio: {
-    seed_time: round(native.memories_per_second / wasmtime.memories_per_second),
-    search_p50: round(wasmtime.search_ms.p50 / native.search_ms.p50),
-    search_p95: round(wasmtime.search_ms.p95 / native.search_ms.p95),
-  },
+  ratio: ratio(wasmtime, native),
   startup_ms: { cold_cache: round(cold), warm_cache_median_of_5: round(warm) },
   python,
-  python_over_rust_host: {
-    seed_time: round(wasmtime.memories_per_second / python.memories_per_second),
-    search_p50: round(python.search_ms.p50 / wasmtime.search_ms.p50),
-    search_p95: round(python.search_ms.p95 / wasmtime.search_ms.p95),
-  },
+  python_over_rust_host: ratio(python, wasmtime),
   python_startup_ms: { cold_cache: round(pythonCold), warm_cache_median_of_5: round(pythonWarm) },
   aims: { ratio: 1.5, python_over_rust_host: 1.3 },
   heartbeat,
