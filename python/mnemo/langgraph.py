@@ -48,6 +48,7 @@ from langgraph.store.base import (
 )
 from langgraph.store.base.embed import ensure_embeddings, get_text_at_path
 
+from ._calls import Memory, NewMemory
 from ._engine import MEMORY, Mnemo, MnemoError
 
 #: The first part of every owner this store keeps (`langgraph.<namespace>`); LangGraph itself
@@ -252,14 +253,14 @@ class MnemoStore(BaseStore):
         return await asyncio.to_thread(self.batch, list(ops))
 
     # Reads.
-    def _memory(self, namespace: tuple[str, ...], key: str) -> Optional[dict[str, Any]]:
+    def _memory(self, namespace: tuple[str, ...], key: str) -> Optional[Memory]:
         page = self.mnemo.list(entity_id=owner_of(namespace, self.prefix), tag=f"key:{_digest(key)[:32]}", limit=PAGE)
         for memory in page["memories"]:
             if json.loads(memory["content"]).get("key") == key:
-                return dict(memory)
+                return memory
         return None
 
-    def _item(self, namespace: tuple[str, ...], memory: dict[str, Any], score: Optional[float] = None) -> SearchItem:
+    def _item(self, namespace: tuple[str, ...], memory: Memory, score: Optional[float] = None) -> SearchItem:
         body = json.loads(memory["content"])
         return SearchItem(
             namespace=namespace,
@@ -344,7 +345,7 @@ class MnemoStore(BaseStore):
     def _put(self, ops: list[PutOp]) -> None:
         """Applies puts and deletes: new items in one `seed`, changed ones by `update`,
         deleted ones by `forget`; every indexed text embedded in one call."""
-        changes: list[tuple[PutOp, Optional[dict[str, Any]], str, str]] = []
+        changes: list[tuple[PutOp, Optional[Memory], str, str]] = []
         gone: list[tuple[str, str]] = []
         # Everything is read and checked before anything is written.
         for op in ops:
@@ -360,7 +361,7 @@ class MnemoStore(BaseStore):
             vectors.extend(self.mnemo.embed(texts=texts[start:start + PAGE])["vectors"])
         for owner, id in gone:
             self.mnemo.forget(entity_id=owner, id=id)
-        new = []
+        new: list[NewMemory] = []
         for (op, current, content, _), vector in zip(changes, vectors):
             owner = owner_of(op.namespace, self.prefix)
             if current is None:

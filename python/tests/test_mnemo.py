@@ -7,11 +7,15 @@ from __future__ import annotations
 import json
 import math
 import sqlite3
+import types
+import typing
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from mnemo import Mnemo, MnemoError
+from mnemo._calls import Calls
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = ROOT / "tests" / "scenarios"
@@ -20,6 +24,49 @@ T0 = 1_700_000_000_000
 
 def scenario_names() -> list[str]:
     return sorted(p.stem for p in SCENARIOS.glob("*.json"))
+
+
+def conforms(value: Any, hint: Any, path: str = "answer") -> None:
+    """Asserts that a parsed answer has the type its method declares (the typed dicts, literals,
+    lists and unions generated from the call schema)."""
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if hint is Any:
+        return
+    if hint is None or hint is type(None):
+        assert value is None, f"{path}: {value!r} is not None"
+    elif origin is typing.Literal:
+        assert value in args, f"{path}: {value!r} is not one of {args}"
+    elif origin in (typing.Union, types.UnionType):
+        failures = []
+        for option in args:
+            try:
+                return conforms(value, option, path)
+            except AssertionError as e:
+                failures.append(str(e))
+        raise AssertionError(f"{path}: {value!r} fits none of {hint}: {failures}")
+    elif origin is list:
+        assert isinstance(value, list), f"{path}: {value!r} is not a list"
+        for i, item in enumerate(value):
+            conforms(item, args[0], f"{path}[{i}]")
+    elif origin is dict:
+        assert isinstance(value, dict), f"{path}: {value!r} is not an object"
+        for k, v in value.items():
+            conforms(v, args[1], f"{path}.{k}")
+    elif typing.is_typeddict(hint):
+        assert isinstance(value, dict), f"{path}: {value!r} is not an object"
+        fields = typing.get_type_hints(hint, include_extras=True)
+        assert set(value) <= set(fields), f"{path}: {sorted(set(value) - set(fields))} are not in {hint.__name__}"
+        for name, field in fields.items():
+            optional = typing.get_origin(field) is typing.NotRequired
+            if optional:
+                field = typing.get_args(field)[0]
+            assert name in value or optional, f"{path}: {hint.__name__}.{name} is missing"
+            if name in value:
+                conforms(value[name], field, f"{path}.{name}")
+    elif hint is float:
+        assert isinstance(value, (int, float)) and not isinstance(value, bool), f"{path}: {value!r} is not a number"
+    else:
+        assert isinstance(value, hint) and not (hint is int and isinstance(value, bool)), f"{path}: {value!r} is not {hint}"
 
 
 @pytest.mark.parametrize("name", scenario_names())
@@ -32,7 +79,11 @@ def test_every_scenario_gives_the_recorded_json(name: str) -> None:
             if "at" in step:
                 m.set_clock(step["at"])
             try:
-                got.append({"ok": m.call(step["method"], step.get("args", {}))})
+                answer = m.call(step["method"], step.get("args", {}))
+                got.append({"ok": answer})
+                # The answer is what the method's generated type says it is.
+                method = step["method"] + ("_" if step["method"] == "import" else "")
+                conforms(answer, typing.get_type_hints(getattr(Calls, method))["return"], step["method"])
             except MnemoError as e:
                 got.append({"error": {"code": e.code, "message": e.message}})
     assert json.dumps(got, ensure_ascii=False) == json.dumps(native, ensure_ascii=False)
