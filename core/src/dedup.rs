@@ -167,14 +167,14 @@ pub fn surprise(neighbour_similarities: &[f64]) -> f64 {
 /// that side, so that novel statements — in a young store, nearly all of them — keep the order
 /// the extractor gave them instead of piling up at 1.
 pub fn adjust_importance(importance: f64, surprise: f64) -> f64 {
-    let importance = importance.clamp(IMPORTANCE_FLOOR, 1.0);
+    let importance = crate::math::clamp(importance, IMPORTANCE_FLOOR, 1.0);
     let shift = (surprise - 0.5) * SURPRISE_GAIN;
     let room = if shift > 0.0 {
         1.0 - importance
     } else {
         importance - IMPORTANCE_FLOOR
     };
-    (importance + shift * room).clamp(IMPORTANCE_FLOOR, 1.0)
+    crate::math::clamp(importance + shift * room, IMPORTANCE_FLOOR, 1.0)
 }
 
 /// Stores a new memory, its importance adjusted by its surprise among `neighbours` (the

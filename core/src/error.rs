@@ -6,7 +6,7 @@ use thiserror::Error;
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 /// Everything that can go wrong in a Mnemo call. Nothing is written when a call returns one.
-#[derive(Debug, Error)]
+#[derive(Error)]
 pub enum Error {
     /// An argument failed validation; `field` names it and `reason` says what is expected.
     #[error("invalid {field}: {reason}")]
@@ -92,7 +92,7 @@ pub enum Error {
     },
 
     /// A vector holds NaN or an infinity.
-    #[error("vector element {index} is {value}; vectors must be finite")]
+    #[error("vector element {index} is {}; vectors must be finite", non_finite(*value))]
     NonFiniteVector {
         /// The element's position in the vector.
         index: usize,
@@ -164,6 +164,27 @@ impl From<rusqlite::Error> for Error {
             Some(rusqlite::ErrorCode::DiskFull) => Error::StorageFull(e),
             _ => Error::Storage(e),
         }
+    }
+}
+
+/// A non-finite number as `Display` writes it (`NaN`, `inf`, `-inf`), without the standard
+/// library's float formatting, which the WebAssembly leaves out.
+fn non_finite(x: f32) -> &'static str {
+    if x.is_nan() {
+        "NaN"
+    } else if x > 0.0 {
+        "inf"
+    } else {
+        "-inf"
+    }
+}
+
+/// An error's code and message: what `{:?}` and a failed `unwrap` show. (Derived, it would
+/// write an `f32` field with the standard library's float formatting, which the WebAssembly
+/// leaves out.)
+impl std::fmt::Debug for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {self}", self.code())
     }
 }
 

@@ -11,3 +11,16 @@ pub fn exp(x: f64) -> f64 {
 pub fn ln(x: f64) -> f64 {
     libm::log(x)
 }
+
+/// `x` held to `lo..=hi` (`lo ≤ hi`), NaN staying NaN, as `f64::clamp` does; without its
+/// check of the bounds, whose panic message would bring the standard library's float
+/// formatting into the WebAssembly.
+pub fn clamp<T: PartialOrd>(x: T, lo: T, hi: T) -> T {
+    if x < lo {
+        lo
+    } else if x > hi {
+        hi
+    } else {
+        x
+    }
+}

@@ -17,6 +17,24 @@ pub fn normalise(content: &str) -> String {
         .to_lowercase()
 }
 
+/// An `f32` as its `Display` writes it (`0.8`, `1`, `NaN`, `inf`), from serde_json's
+/// shortest digits, except that numbers below 1e-5 or from 1e15 up keep serde_json's exponent
+/// (`1e-7`): the standard library's `f32` formatting, which `Display` would bring into the
+/// WebAssembly, is left out of it (about 2 KB gzip).
+pub fn number(x: f32) -> String {
+    if x.is_nan() {
+        "NaN".into()
+    } else if x.is_infinite() {
+        (if x > 0.0 { "inf" } else { "-inf" }).into()
+    } else if x == 0.0 && x.is_sign_negative() {
+        "-0".into()
+    } else if x.fract() == 0.0 && x.abs() < 1e15 {
+        (x as i64).to_string()
+    } else {
+        serde_json::to_string(&x).unwrap_or_default()
+    }
+}
+
 /// SHA-256 hex of the normalised content.
 pub fn content_hash(content: &str) -> String {
     hex(&Sha256::digest(normalise(content).as_bytes()))
@@ -270,6 +288,28 @@ pub fn sentences(text: &str) -> Vec<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn numbers_are_written_as_display_writes_them() {
+        for x in [
+            0.8f32,
+            1.0,
+            -2.5,
+            0.1,
+            1e-4,
+            0.0,
+            -0.0,
+            1234.5678,
+            65_536.0,
+            0.123_456_79,
+        ] {
+            assert_eq!(number(x), x.to_string(), "{x}");
+        }
+        assert_eq!(number(1e-7), "1e-7");
+        for x in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY] {
+            assert_eq!(number(x), x.to_string());
+        }
+    }
 
     /// `coverage` stems only the words that begin as an asked stem does: on every word of the
     /// labelled messages, and words the stemmer treats as exceptions, a stem begins with its

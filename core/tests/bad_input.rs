@@ -161,6 +161,10 @@ fn vectors_of_wrong_dimension_or_not_finite() {
             e.seed(vec![vmem("u", "new", v.clone())]).map(drop)
         });
         assert!(msg.contains("vector"), "{msg}");
+        // The element as Rust writes it: `is NaN`, `is inf`, `is -inf`.
+        if let Some(bad) = v.iter().find(|x| !x.is_finite()) {
+            assert!(msg.contains(&format!("is {bad};")), "{msg}");
+        }
         rejects(&mut e, code, |e| {
             e.search(&SearchRequest {
                 vector: Some(v.clone()),

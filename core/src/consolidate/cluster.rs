@@ -206,9 +206,10 @@ fn merge(
     let n = members.len();
     for (pk, m) in members {
         let reason = format!(
-            "consolidated into {} with {} near-duplicates (cosine > {CLUSTER_COSINE})",
+            "consolidated into {} with {} near-duplicates (cosine > {})",
             merged.id,
-            n - 1
+            n - 1,
+            crate::text::number(CLUSTER_COSINE)
         );
         dedup::absorb(tx, pk, m, &merged.id, reason)?;
     }

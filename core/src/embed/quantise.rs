@@ -146,7 +146,7 @@ pub fn encode(v: &[f32], p: Precision) -> Vec<u8> {
             let scale = v.iter().fold(0f32, |m, x| m.max(x.abs()));
             let codes = v.iter().map(|x| {
                 let q = if scale > 0.0 {
-                    (x / scale * steps).round().clamp(-steps, steps)
+                    crate::math::clamp((x / scale * steps).round(), -steps, steps)
                 } else {
                     0.0
                 };

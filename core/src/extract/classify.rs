@@ -195,7 +195,7 @@ pub fn importance(
         v += 0.1;
     }
     v -= hedge * 0.2;
-    (v.clamp(0.05, 1.0) * 100.0).round() / 100.0
+    (crate::math::clamp(v, 0.05, 1.0) * 100.0).round() / 100.0
 }
 
 #[cfg(test)]

@@ -290,7 +290,7 @@ pub fn strength(evidence: i64, confidence: f64, last_seen: Millis, now: Millis) 
     let recency = math::exp(-days / RECENCY_DAYS);
     0.4 * (1.0 - 1.0 / (1.0 + evidence.max(0) as f64))
         + 0.3 * recency
-        + 0.3 * confidence.clamp(0.0, 1.0)
+        + 0.3 * crate::math::clamp(confidence, 0.0, 1.0)
 }
 
 #[cfg(test)]

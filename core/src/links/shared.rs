@@ -97,7 +97,7 @@ impl Shareable {
             .sum();
         let weight = TAG_WEIGHT * tags
             + ENTITY_WEIGHT * entities as f64
-            + SIMILARITY_WEIGHT * cosine.clamp(0.0, 1.0);
+            + SIMILARITY_WEIGHT * crate::math::clamp(cosine, 0.0, 1.0);
         Some((weight.min(1.0), (shared.len() + entities) as i64))
     }
 }

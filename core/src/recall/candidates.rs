@@ -45,7 +45,8 @@ impl Candidate {
     }
     /// The memory's own relevance: vector_weight·cosine⁺ + (1 − vector_weight)·text.
     pub fn own(&self, vector_weight: f64) -> f64 {
-        vector_weight * self.vector.clamp(0.0, 1.0) + (1.0 - vector_weight) * self.text
+        vector_weight * crate::math::clamp(self.vector, 0.0, 1.0)
+            + (1.0 - vector_weight) * self.text
     }
     /// Relevance: its own, or what a neighbour lent it, whichever is higher.
     pub fn relevance(&self, vector_weight: f64) -> f64 {

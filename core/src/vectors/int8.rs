@@ -21,7 +21,7 @@ pub fn quantise(v: &[f32], out: &mut [i8]) -> f32 {
     }
     let scale = max / MAX_CODE;
     for (c, x) in out.iter_mut().zip(v) {
-        *c = (x / scale).round().clamp(-MAX_CODE, MAX_CODE) as i8;
+        *c = crate::math::clamp((x / scale).round(), -MAX_CODE, MAX_CODE) as i8;
     }
     scale
 }
