@@ -85,7 +85,7 @@ pub use conflict::{
 pub use curate::{ForgetAllReport, ListRequest, MemoryPatch, Page, Stats};
 pub use decay::{RetentionConfig, RetentionMode};
 pub use dedup::DedupConfig;
-pub use embed::{Embedder, HashEmbedder, StaticEmbedder, StaticModel, SuppliedVectors};
+pub use embed::{Embedder, HashEmbedder, OnHand, StaticEmbedder, StaticModel, SuppliedVectors};
 pub use engine::{
     EmbedRequest, Embeddings, Engine, EngineBuilder, ReembedReport, ReembedRequest, MAX_EMBED_TEXTS,
 };

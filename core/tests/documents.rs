@@ -973,3 +973,75 @@ fn an_llm_summary_that_fails_its_checks_leaves_the_engine_s_in_place() {
         json!({"passages": 0, "documents": 0, "failure": null, "more": false})
     );
 }
+
+#[test]
+fn the_texts_ingest_embeds_are_known_before_it_runs() {
+    // A store whose vectors come from the host, which hands them over ahead of the call.
+    let supplied = SuppliedVectors::new(embed::HASH_MODEL, embed::HASH_DIM);
+    let on_hand = supplied.on_hand();
+    let mut e = Engine::builder(ManualClock::new(T0))
+        .embedder(supplied)
+        .open_in_memory()
+        .unwrap();
+    let mut reference = Engine::builder(ManualClock::new(T0))
+        .embedder(HashEmbedder::default())
+        .open_in_memory()
+        .unwrap();
+    let hash = HashEmbedder::default();
+    let code = "Setup notes.\n\n```sh\ncargo build --release\ncargo test\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\nThe end. The end.";
+    let documents = [
+        json!({"entity_id": "ana", "title": "Plan", "content": plan()}),
+        json!({"entity_id": "ana", "content": page(), "format": "html"}),
+        json!({"entity_id": "ana", "content": plan(), "format": "text", "source_ref": "plain",
+               "chunking": {"min_chars": 200, "max_chars": 400, "overlap": 40}}),
+        json!({"entity_id": "ana", "title": "Code", "content": code}),
+    ];
+    for args in documents {
+        let texts = document::texts(&args.to_string()).unwrap();
+        assert!(!texts.is_empty());
+        // Without the vectors handed over, nothing is stored; with them, every one is used
+        // and the document is what the engine's own embedder makes of it.
+        on_hand.clear();
+        let count = |e: &mut Engine| {
+            let all = json!({"entity_id": "ana", "all": true});
+            call(e, "documents", all).unwrap().as_array().unwrap().len()
+        };
+        let before = count(&mut e);
+        let refused = call(&mut e, "ingest", args.clone()).unwrap_err();
+        assert_eq!(refused.code(), "embedder_error", "{refused}");
+        assert_eq!(count(&mut e), before, "a refused ingest writes nothing");
+        let flat: Vec<f32> = texts.iter().flat_map(|t| hash.embed(t).unwrap()).collect();
+        on_hand
+            .hand(texts.clone(), &flat, embed::HASH_DIM, embed::HASH_MODEL)
+            .unwrap();
+        let stored = call(&mut e, "ingest", args.clone()).unwrap();
+        let own = call(&mut reference, "ingest", args.clone()).unwrap();
+        assert_eq!(stored["document"]["summary"], own["document"]["summary"]);
+        assert_eq!(stored["document"]["passages"], own["document"]["passages"]);
+        let id = stored["document"]["id"].as_str().unwrap();
+        call(
+            &mut e,
+            "forget_document",
+            json!({"entity_id": "ana", "id": id}),
+        )
+        .unwrap();
+        call(
+            &mut reference,
+            "forget_document",
+            json!({"entity_id": "ana", "id": own["document"]["id"]}),
+        )
+        .unwrap();
+    }
+    // Vectors handed over are checked as a call's are; a bad hand changes nothing.
+    let texts = vec!["a".to_string(), "b".to_string()];
+    let short = on_hand.hand(texts.clone(), &[0.5; 3], embed::HASH_DIM, embed::HASH_MODEL);
+    assert!(short.unwrap_err().to_string().contains("2 texts"));
+    let mut nan = vec![0.5; 2 * embed::HASH_DIM];
+    nan[embed::HASH_DIM + 7] = f32::NAN;
+    let refused = on_hand.hand(texts, &nan, embed::HASH_DIM, embed::HASH_MODEL);
+    assert_eq!(refused.unwrap_err().code(), "non_finite_vector");
+    // Bad arguments are named as `ingest` names them.
+    let bad = document::texts(r#"{"entity_id": "ana", "content": "  "}"#).unwrap_err();
+    assert!(bad.to_string().contains("content"), "{bad}");
+    assert!(document::texts("not json").is_err());
+}

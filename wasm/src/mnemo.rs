@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use js_sys::{Function, Reflect, Uint32Array};
 use mnemo_core::{
-    Clock, Config, Engine, EngineBuilder, ManualClock, Millis, SeededEntropy, StaticModel,
+    Clock, Config, Engine, EngineBuilder, ManualClock, Millis, OnHand, SeededEntropy, StaticModel,
     SuppliedVectors,
 };
 use serde::Deserialize;
@@ -73,6 +73,8 @@ pub struct Mnemo {
     pub(crate) engine: Engine,
     /// Set when the store was opened with a fixed `now`.
     clock: Option<ManualClock>,
+    /// Vectors the host embedded ahead of a call (stores with the host's embedding model).
+    on_hand: Option<(OnHand, EmbeddingOptions)>,
 }
 
 #[wasm_bindgen]
@@ -171,11 +173,18 @@ impl Mnemo {
         if let Some(config) = options.config {
             builder = builder.config(config);
         }
+        let mut on_hand = None;
         if let Some(e) = options.embedding {
-            builder = builder.embedder(SuppliedVectors::new(e.model, e.dimension));
+            let supplied = SuppliedVectors::new(e.model.clone(), e.dimension);
+            on_hand = Some((supplied.on_hand(), e));
+            builder = builder.embedder(supplied);
         }
         let engine = open(builder).map_err(error)?;
-        Ok(Mnemo { engine, clock })
+        Ok(Mnemo {
+            engine,
+            clock,
+            on_hand,
+        })
     }
 
     /// Hands over the default embedder's weights (`mnemo-static-v1.bin`, shipped beside this
@@ -202,6 +211,29 @@ impl Mnemo {
     /// every surface) given its arguments as JSON text, and answers JSON text.
     pub fn call(&mut self, method: &str, args: &str) -> Result<String, JsValue> {
         self.engine.call_json(method, args).map_err(error)
+    }
+
+    /// The texts `ingest` embeds for its arguments (JSON): a host embedding model embeds
+    /// them, and `handVectors` gives the vectors to the store, before the `ingest` call.
+    #[wasm_bindgen(js_name = documentTexts)]
+    pub fn document_texts(args: &str) -> Result<Vec<String>, JsValue> {
+        mnemo_core::document::texts(args).map_err(error)
+    }
+
+    /// Puts the host embedding model's vectors of `texts` on hand for the next calls (the
+    /// `i`th text's vector is the `i`th run of `dimension` floats), in place of any there;
+    /// no texts lets them all go. For a store opened with `embedding`.
+    #[wasm_bindgen(js_name = handVectors)]
+    pub fn hand_vectors(&self, texts: Vec<String>, vectors: &[f32]) -> Result<(), JsValue> {
+        let Some((on_hand, e)) = &self.on_hand else {
+            return Err(coded(
+                "this store embeds with the built-in embedder; vectors are handed to stores opened with `embedding`",
+                "invalid_input",
+            ));
+        };
+        on_hand
+            .hand(texts, vectors, e.dimension, &e.model)
+            .map_err(error)
     }
 
     /// The whole store as a SQLite image (a `Uint8Array`).

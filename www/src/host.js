@@ -231,13 +231,27 @@ export class Store {
     return next;
   }
 
-  /** One engine call; for `idb` stores the image is saved before the promise resolves. */
-  call(method, args) {
+  /**
+   * One engine call; for `idb` stores the image is saved before the promise resolves.
+   * `handed` (`{texts, vectors}`: a host embedding model's vectors of texts the engine makes
+   * itself, one run of floats per text) is on hand for this call only.
+   */
+  call(method, args, handed) {
     return this.#serial(async (core) => {
-      const value = JSON.parse(core.call(method, toJson(args)));
-      await this.#save(core);
-      return value;
+      if (handed) core.handVectors(handed.texts, handed.vectors);
+      try {
+        const value = JSON.parse(core.call(method, toJson(args)));
+        await this.#save(core);
+        return value;
+      } finally {
+        if (handed) core.handVectors([], new Float32Array(0));
+      }
     });
+  }
+
+  /** The texts `ingest` embeds for `args` (what a host embedding model embeds first). */
+  documentTexts(args) {
+    return this.#serial(() => Core.documentTexts(toJson(args)));
   }
 
   /** Saves an `idb` store's image now. */

@@ -63,7 +63,9 @@ class LocalTransport {
   request(op, payload) {
     switch (op) {
       case 'call':
-        return this.#store.call(payload.method, payload.args);
+        return this.#store.call(payload.method, payload.args, payload.handed);
+      case 'documentTexts':
+        return this.#store.documentTexts(payload);
       case 'exportBytes':
         return this.#store.exportBytes();
       case 'setNow':
@@ -85,6 +87,8 @@ const HOLDER_PING_MS = 1_500;
  * writes in at most four bytes each (the CLI's limit too).
  */
 const MAX_DOCUMENT_BYTES = 40_000_000;
+/** Texts per call of a host embedding model when a document's passages and sentences are embedded. */
+const EMBED_BATCH = 1_000;
 
 const channelName = (name) => `mnemo:${name ?? 'mnemo'}`;
 
@@ -158,7 +162,7 @@ function shareWith(name, transport) {
     if (data?.type !== 'request') return;
     const { from, id, op, payload } = data;
     try {
-      if (op !== 'call' && op !== 'exportBytes' && op !== 'ping') throw coded(`${op} is not shared`, 'invalid_input');
+      if (!['call', 'documentTexts', 'exportBytes', 'ping'].includes(op)) throw coded(`${op} is not shared`, 'invalid_input');
       const value = op === 'ping' ? 'pong' : await transport.request(op, payload);
       channel.postMessage({ type: 'reply', to: from, id, ok: true, value });
     } catch (e) {
@@ -367,12 +371,41 @@ export class Mnemo {
   /** Runs an engine call by its snake_case name, after host extraction and embedding. */
   async call(method, args = {}) {
     if (typeof method !== 'string') throw coded('invalid method: expected a string', 'invalid_input');
+    let handed;
     if (args !== null && typeof args === 'object' && !Array.isArray(args)) {
       args = await this.#prepare(method, this.#forAgent(method, args));
+      if (method === 'ingest' && this.#embed) handed = await this.#handed(args);
     }
-    const answer = await this.#t.request('call', { method, args });
+    const answer = await this.#t.request('call', handed ? { method, args, handed } : { method, args });
     if (this.#summarise && (method === 'consolidate' || method === 'maintain')) await this.#summariseMerges(answer);
     return answer;
+  }
+
+  /**
+   * A document's texts (its passages, and the sentences its summaries are chosen from), as
+   * `ingest` will make them, embedded by the host embedding model: handed to the store with
+   * the call. Arguments `ingest` refuses hand nothing, so the call answers with its own error.
+   */
+  async #handed(args) {
+    let texts;
+    try {
+      // Each once: a sentence in the overlap of two passages is listed twice.
+      texts = [...new Set(await this.#t.request('documentTexts', args))];
+    } catch {
+      return undefined;
+    }
+    const dim = this.#embed.dimension;
+    const vectors = new Float32Array(texts.length * dim);
+    for (let start = 0; start < texts.length; start += EMBED_BATCH) {
+      const batch = await this.#vectors(texts.slice(start, start + EMBED_BATCH));
+      batch.forEach((v, i) => {
+        if (v.length !== dim) {
+          throw coded(`embedder failed: the vector of text ${start + i} has ${v.length} dimensions, not ${dim}`, 'embedder_error');
+        }
+        vectors.set(v, (start + i) * dim);
+      });
+    }
+    return { texts, vectors };
   }
 
   /**

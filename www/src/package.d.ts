@@ -8,7 +8,11 @@ export type Millis = number;
 /** A vector, as embedding models return it. */
 export type Vector = number[] | Float32Array;
 
-/** A host embedding model. The store records `model` and `dimension` and refuses others. */
+/**
+ * A host embedding model. The store records `model` and `dimension` and refuses others. It
+ * embeds what a call stores or searches for, and for `ingest` a document's passages and
+ * sentences (at most 1,000 texts per call).
+ */
 export interface Embedder {
   model: string;
   dimension: number;

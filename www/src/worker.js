@@ -10,7 +10,8 @@ const ops = {
     store = await openStore(options);
     return null;
   },
-  call: ({ method, args }) => store.call(method, args),
+  call: ({ method, args, handed }) => store.call(method, args, handed),
+  documentTexts: (args) => store.documentTexts(args),
   exportBytes: () => store.exportBytes(),
   setNow: (ms) => store.setNow(ms),
   close: () => store.close(),

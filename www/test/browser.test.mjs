@@ -232,6 +232,54 @@ test('a second tab is served through the tab that holds the store', async () => 
   });
 });
 
+test('a host embedder embeds a document in the page for the worker, and for a second tab through the first', async () => {
+  await withProfile(async (launch) => {
+    const context = await launch();
+    const [first, second] = [await page(context), await page(context)];
+    // The same toy 3-d model in both tabs (counts of budget, travel and other words).
+    const install = () => {
+      window.toy = {
+        model: 'toy-topics',
+        dimension: 3,
+        embed: async (texts) =>
+          texts.map((t) => {
+            const w = t.toLowerCase().split(/\W+/).filter(Boolean);
+            return new Float32Array([w.filter((x) => x === 'budget').length, w.filter((x) => x === 'travel').length, 0.1]);
+          }),
+      };
+      window.doc = (topic) =>
+        `# ${topic}\n\n` + Array.from({ length: 30 }, (_, i) => `The ${topic} note ${i} was read aloud at the meeting.`).join(' ');
+    };
+    await first.evaluate(install);
+    await second.evaluate(install);
+    const held = await first.evaluate(async () => {
+      window.store = await Mnemo.open({ name: 'docs', storage: 'opfs', embed: window.toy });
+      const r = await window.store.ingest({ entity_id: 'ana', title: 'Budget', content: window.doc('budget') });
+      const hits = await window.store.search({ entity_id: 'ana', query: 'budget', kinds: ['passage'] });
+      const bad = await attempt(() =>
+        Mnemo.open({ name: 'other', storage: 'opfs', embed: { ...window.toy, embed: async () => { throw new Error('offline'); } } }).then((m) =>
+          m.ingest({ entity_id: 'ana', content: window.doc('budget') }),
+        ),
+      );
+      return { action: r.action, passages: r.document.passages, top: hits[0]?.passage?.title, vector: hits[0]?.why.vector, bad: bad.error };
+    });
+    assert.equal(held.action, 'created');
+    assert.ok(held.passages >= 2, JSON.stringify(held));
+    assert.equal(held.top, 'Budget');
+    assert.ok(held.vector > 0.9, JSON.stringify(held));
+    assert.equal(held.bad.code, 'embedder_error');
+    // A second tab, served by the first, ingests through it with its own embedder.
+    const guest = await second.evaluate(async () => {
+      const m = await Mnemo.open({ name: 'docs', storage: 'opfs', embed: window.toy });
+      const r = await m.ingest({ entity_id: 'ana', title: 'Travel', content: window.doc('travel') });
+      const hits = await m.search({ entity_id: 'ana', query: 'travel', kinds: ['passage'] });
+      return { action: r.action, top: hits[0]?.passage?.title };
+    });
+    assert.deepEqual(guest, { action: 'created', top: 'Travel' });
+    assert.equal((await first.evaluate(() => window.store.documents({ entity_id: 'ana' }))).length, 2);
+  });
+});
+
 test('fromBytes restores a native WAL-mode mnemo.db into a new OPFS store that outlives a restart, never over one', async () => {
   await withProfile(async (launch) => {
     let context = await launch();

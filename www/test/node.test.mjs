@@ -321,6 +321,62 @@ test('a host embedder supplies every vector; its failures are reported', async (
   await Promise.all([m.close(), bad.close(), throws.close()]);
 });
 
+test('a host embedder embeds a document: its passages and sentences, before ingest; failures write nothing', async () => {
+  const calls = [];
+  // A toy 4-d model: counts of budget, hiring, travel and other words.
+  const topics = ['budget', 'hiring', 'travel'];
+  const vector = (t) => {
+    const words = t.toLowerCase().split(/\W+/).filter(Boolean);
+    const v = [...topics.map((w) => words.filter((x) => x.startsWith(w)).length), 0.1 + words.length / 100];
+    return v;
+  };
+  const embed = { model: 'toy-topics', dimension: 4, embed: async (texts) => (calls.push(texts), texts.map(vector)) };
+  const filler = (topic, n) => Array.from({ length: n }, (_, i) => `The ${topic} review number ${i} went through the agenda.`).join(' ');
+  const content = `# Plan\n\n## Hiring\n\n${filler('hiring', 14)}\n\n## Budget\n\nThe budget priorities are the data centre and the audit. ${filler('budget', 14)}\n\n## Travel\n\n${filler('travel', 14)}\n`;
+  const m = await open({ embed });
+  const r = await m.ingest({ entity_id: 'ana', title: 'Plan', content });
+  assert.equal(r.action, 'created');
+  assert.ok(r.document.passages >= 3, JSON.stringify(r.document));
+  // One embed call for the document (under 1,000 texts), each text once, the passages first.
+  assert.equal(calls.length, 1);
+  assert.equal(new Set(calls[0]).size, calls[0].length);
+  const doc = await m.document({ entity_id: 'ana', id: r.document.id });
+  assert.deepEqual(calls[0].slice(0, doc.passages.length), doc.passages.map((p) => p.content));
+  // Search (the query embedded by the host too) finds the budget passage, by vector.
+  const hits = await m.search({ entity_id: 'ana', query: 'budget', kinds: ['passage'] });
+  assert.match(hits[0].memory.content, /budget priorities/);
+  assert.ok(hits[0].why.vector > 0.9, JSON.stringify(hits[0].why));
+  // The vectors stored are the host's, normalised.
+  const exported = (await m.export({ entity_id: 'ana' })).split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  const first = exported.find((x) => x.memory?.content === doc.passages[0].content);
+  const want = vector(doc.passages[0].content);
+  const norm = Math.hypot(...want);
+  assert.equal(first.embedding.length, 4);
+  first.embedding.forEach((x, i) => assert.ok(Math.abs(x - want[i] / norm) < 1e-6, `${x} vs ${want[i] / norm}`));
+  // The same text again changes nothing; an embedder that fails, or answers badly, writes nothing.
+  assert.equal((await m.ingest({ entity_id: 'ana', title: 'Plan', content })).action, 'unchanged');
+  for (const [bad, code] of [
+    [async () => { throw new Error('model offline'); }, 'embedder_error'],
+    [async (t) => t.map(() => [1, 0]), 'embedder_error'],
+    [async (t) => t.map(() => [1, NaN, 0, 0]), 'non_finite_vector'],
+    [async (t) => t.slice(1).map(vector), 'embedder_error'],
+  ]) {
+    const b = await open({ embed: { ...embed, embed: bad } });
+    await assert.rejects(b.ingest({ entity_id: 'ana', content }), { code });
+    assert.deepEqual(await b.documents({ entity_id: 'ana', all: true }), []);
+    await b.close();
+  }
+  // Arguments ingest refuses get ingest's own error, and nothing is embedded.
+  const before = calls.length;
+  await assert.rejects(m.ingest({ entity_id: 'ana', content: '   ' }), { code: 'invalid_input', message: /content/ });
+  await assert.rejects(m.ingest({ entity_id: 'bad id!', content }), { code: 'invalid_input', message: /entity_id/ });
+  assert.equal(calls.length, before);
+  // Another owner sees nothing of it.
+  assert.deepEqual(await m.documents({ entity_id: 'ben' }), []);
+  assert.deepEqual(await m.search({ entity_id: 'ben', query: 'budget' }), []);
+  await m.close();
+});
+
 test('remember takes role-tagged messages and keeps what the user said', async () => {
   const m = await open();
   const r = await m.remember({

@@ -347,11 +347,18 @@ pub(crate) struct Prepared {
 /// Longest title taken from a document's first line, in characters.
 const TITLE_FROM_LINE: usize = 100;
 
-/// Checks a document, reads it in its format, cuts it and embeds its passages (outside the
-/// transaction).
-pub(crate) fn prepare(view: &View, req: IngestRequest) -> Result<Prepared> {
+/// A document read in its format and cut: the format, the text stored, an HTML page's title,
+/// the pieces.
+struct Read {
+    format: DocumentFormat,
+    text: String,
+    page_title: Option<String>,
+    pieces: Vec<chunk::Piece>,
+}
+
+/// Reads a document in its format (an HTML page as text) and cuts it into passages.
+fn read(req: &IngestRequest) -> Result<Read> {
     let sizes = req.chunking.unwrap_or_default().check("chunking")?;
-    let source = req.source.unwrap_or(DocumentSource::Upload);
     let format = req
         .format
         .unwrap_or_else(|| DocumentFormat::of(req.mime.as_deref(), req.filename.as_deref()));
@@ -369,6 +376,40 @@ pub(crate) fn prepare(view: &View, req: IngestRequest) -> Result<Prepared> {
         ));
     }
     let pieces = chunk::chunk(&text, sizes, format != DocumentFormat::Text);
+    Ok(Read {
+        format,
+        text,
+        page_title,
+        pieces,
+    })
+}
+
+/// The texts `ingest` embeds for its arguments `args` (JSON): every passage, then every
+/// sentence its summaries are chosen from (a sentence the overlap of two passages holds comes
+/// twice). A host whose embedding model the engine cannot call while it works (the npm
+/// package's `embed`, which answers later) embeds these first and hands the engine their
+/// vectors.
+pub fn texts(args: &str) -> Result<Vec<String>> {
+    let req: IngestRequest = crate::json::from_text("args", args)?;
+    let pieces = read(&req)?.pieces;
+    let sentences = pieces.iter().flat_map(|p| summary::sentences(&p.text));
+    Ok(pieces
+        .iter()
+        .map(|p| p.text.clone())
+        .chain(sentences)
+        .collect())
+}
+
+/// Checks a document, reads it in its format, cuts it and embeds its passages (outside the
+/// transaction).
+pub(crate) fn prepare(view: &View, req: IngestRequest) -> Result<Prepared> {
+    let source = req.source.unwrap_or(DocumentSource::Upload);
+    let Read {
+        format,
+        text,
+        page_title,
+        pieces,
+    } = read(&req)?;
     let title = match &req.title {
         Some(t) => t.to_string(),
         None => default_title(page_title, &pieces, &text, req.filename.as_deref()),

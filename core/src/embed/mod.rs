@@ -67,10 +67,12 @@ pub trait Embedder {
 }
 
 /// An embedder for stores whose vectors always come from the caller (e.g. a model the host
-/// runs): it records the model and dimension, and refuses to embed text itself.
+/// runs): it records the model and dimension, and embeds no text itself. It takes a text's
+/// vector from those the host handed over ahead of a call ([`OnHand`]), else refuses it.
 pub struct SuppliedVectors {
     model: String,
     dim: usize,
+    on_hand: OnHand,
 }
 
 impl SuppliedVectors {
@@ -79,7 +81,13 @@ impl SuppliedVectors {
         SuppliedVectors {
             model: model.into(),
             dim,
+            on_hand: OnHand::default(),
         }
+    }
+
+    /// Where the host hands this embedder vectors ahead of a call.
+    pub fn on_hand(&self) -> OnHand {
+        self.on_hand.clone()
     }
 }
 
@@ -90,11 +98,70 @@ impl Embedder for SuppliedVectors {
     fn dimension(&self) -> usize {
         self.dim
     }
-    fn embed(&self, _text: &str) -> Result<Vec<f32>> {
-        Err(Error::Embedder(format!(
-            "this engine has no embedder for {}; pass a vector with the call",
-            self.model
-        )))
+    fn embed(&self, text: &str) -> Result<Vec<f32>> {
+        self.on_hand.get(text).ok_or_else(|| {
+            Error::Embedder(format!(
+                "this engine has no embedder for {}; pass a vector with the call",
+                self.model
+            ))
+        })
+    }
+}
+
+/// Vectors a host embedded ahead of a call whose texts the engine makes itself (a document's
+/// passages and sentences: [`crate::document::texts`]), by text, for a [`SuppliedVectors`]
+/// embedder. Shared between the host and the engine's embedder.
+#[derive(Clone, Default)]
+pub struct OnHand(std::rc::Rc<std::cell::RefCell<Hand>>);
+
+/// The vectors on hand: each text's place in `vectors`, one run of floats after another.
+#[derive(Default)]
+struct Hand {
+    at: std::collections::HashMap<String, usize>,
+    vectors: Vec<f32>,
+    dim: usize,
+}
+
+impl OnHand {
+    /// Puts `vectors` on hand in place of what was there: the `i`th text's vector is the
+    /// `i`th run of `dim` floats (a text given twice keeps its first). Each is checked
+    /// (dimension, finite) and normalised, as a vector passed with a call is.
+    pub fn hand(&self, texts: Vec<String>, vectors: &[f32], dim: usize, model: &str) -> Result<()> {
+        if dim == 0 || vectors.len() != texts.len() * dim {
+            return Err(Error::invalid(
+                "vectors",
+                format!(
+                    "{} floats for {} texts of {dim} dimensions",
+                    vectors.len(),
+                    texts.len()
+                ),
+            ));
+        }
+        let mut hand = Hand {
+            at: std::collections::HashMap::new(),
+            vectors: vectors.to_vec(),
+            dim,
+        };
+        for (i, text) in texts.into_iter().enumerate() {
+            let v = &mut hand.vectors[i * dim..(i + 1) * dim];
+            check_vector(v, dim, model)?;
+            normalise(v);
+            hand.at.entry(text).or_insert(i);
+        }
+        *self.0.borrow_mut() = hand;
+        Ok(())
+    }
+
+    /// Lets go of every vector on hand.
+    pub fn clear(&self) {
+        *self.0.borrow_mut() = Hand::default();
+    }
+
+    /// The vector on hand for `text`.
+    fn get(&self, text: &str) -> Option<Vec<f32>> {
+        let hand = self.0.borrow();
+        let i = *hand.at.get(text)?;
+        Some(hand.vectors[i * hand.dim..(i + 1) * hand.dim].to_vec())
     }
 }
 
