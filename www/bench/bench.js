@@ -93,16 +93,21 @@ export async function run({ corpus, batch = 1_000, storage = 'opfs' } = {}) {
 /**
  * Ingest throughput with the default embedder in an OPFS store, through the public API
  * (worker round trip included): one document of nearly 10 MB made of LoCoMo's sessions over
- * and over (a heading before each), then `small` documents of one session each. The same
- * workload as core's `documents_bench` example, natively.
+ * and over (a heading before each), then `small` documents of one session each; then search
+ * latency in the owner holding those documents beside `memories` of the corpus (their text:
+ * the built-in embedder embeds them), against a store of the memories alone, query by query
+ * side by side (half the corpus's queries, half LoCoMo's questions). The same workload as
+ * core's `documents_bench` example, natively.
  */
-export async function ingesting({ locomo, small = 1_000, bytes = 10_000_000 } = {}) {
+export async function ingesting({ locomo, corpus, small = 1_000, bytes = 10_000_000, memories = 10_000, searches = 200 } = {}) {
   const sessions = [];
+  const questions = [];
   for (const conv of await (await fetch(locomo)).json()) {
     const c = conv.conversation;
     for (let n = 1; Array.isArray(c[`session_${n}`]); n++) {
       sessions.push(c[`session_${n}`].map((t) => `${t.speaker}: ${t.text}`).join('\n'));
     }
+    questions.push(...conv.qa.map((q) => q.question));
   }
   const size = (s) => new TextEncoder().encode(s).length;
   const parts = [];
@@ -116,10 +121,13 @@ export async function ingesting({ locomo, small = 1_000, bytes = 10_000_000 } = 
     }
   }
   const big = parts.join('');
-  const m = await Mnemo.open({ name: `ingest-${Date.now()}`, storage: 'opfs' });
+  // The long document in a store of its own, the small ones in another (as natively).
+  const long = await Mnemo.open({ name: `ingest-long-${Date.now()}`, storage: 'opfs' });
   let t = performance.now();
-  const one = await m.ingest({ entity_id: 'bench', title: 'Everything said', content: big, source: 'chat' });
+  const one = await long.ingest({ entity_id: 'bench', title: 'Everything said', content: big, source: 'chat' });
   const bigS = (performance.now() - t) / 1000;
+  await long.close();
+  const m = await Mnemo.open({ name: `ingest-${Date.now()}`, storage: 'opfs' });
   const docs = Array.from({ length: small }, (_, i) => sessions[i % sessions.length]);
   const smallBytes = docs.reduce((a, d) => a + size(d), 0);
   t = performance.now();
@@ -128,13 +136,52 @@ export async function ingesting({ locomo, small = 1_000, bytes = 10_000_000 } = 
     passages += (await m.ingest({ entity_id: 'bench', title: `Session ${i}`, content: d, source: 'chat' })).document.passages;
   }
   const smallS = (performance.now() - t) / 1000;
+  // Search beside the memories, with and without the documents.
+  const { items, queries } = await (await fetch(corpus)).json();
+  const alone = await Mnemo.open({ name: `memories-${Date.now()}`, storage: 'opfs' });
+  for (const store of [m, alone]) {
+    for (let i = 0; i < memories; i += 1_000) {
+      await store.seed(items.slice(i, i + 1_000).map(({ vector, ...x }) => ({ ...x, entity_id: 'bench' })));
+    }
+  }
+  const asked = [
+    ...queries.slice(0, searches / 2).map((q) => q.query),
+    ...questions.slice(0, searches / 2),
+  ];
+  const withDocs = [];
+  const without = [];
+  let passageHits = 0;
+  for (const query of asked) {
+    let a = performance.now();
+    const hits = await m.search({ entity_id: 'bench', query });
+    withDocs.push(performance.now() - a);
+    passageHits += hits.filter((h) => h.passage).length;
+    a = performance.now();
+    await alone.search({ entity_id: 'bench', query });
+    without.push(performance.now() - a);
+  }
   await m.close();
+  await alone.close();
   const r = (x) => Math.round(x * 1000) / 1000;
+  const ms = (xs) => {
+    const sorted = [...xs].sort((a, b) => a - b);
+    return { p50: r(pct(sorted, 50)), p95: r(pct(sorted, 95)), p99: r(pct(sorted, 99)) };
+  };
+  const half = searches / 2;
   return {
     one_10mb_document: { bytes: total, passages: one.document.passages, seconds: r(bigS), mb_per_s: r(total / 1e6 / bigS) },
     small_documents: {
       documents: small, bytes: smallBytes, passages, seconds: r(smallS),
       mb_per_s: r(smallBytes / 1e6 / smallS), documents_per_s: Math.round(small / smallS),
+    },
+    search_beside_10k_memories: {
+      queries: asked.length,
+      with_1000_documents_ms: ms(withDocs),
+      without_documents_ms: ms(without),
+      memory_queries_with_documents_ms: ms(withDocs.slice(0, half)),
+      locomo_questions_with_documents_ms: ms(withDocs.slice(half)),
+      locomo_questions_without_documents_ms: ms(without.slice(half)),
+      passages_in_answers: passageHits,
     },
   };
 }

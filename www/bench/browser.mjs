@@ -80,7 +80,7 @@ async function documents() {
     const page = await context.newPage();
     await page.goto(`${site.url}/www/bench/bench.html`);
     await page.waitForFunction(() => window.ready === true);
-    return await page.evaluate((locomo) => runIngesting({ locomo }), '/tests/data/locomo/locomo-dev.json');
+    return await page.evaluate((a) => runIngesting(a), { locomo: '/tests/data/locomo/locomo-dev.json', corpus: `/${corpus}` });
   } finally {
     await context.close();
     await site.close();
