@@ -1503,6 +1503,11 @@ fn ingest_stores_files_as_passages_search_finds_and_refuses_what_is_not_text() {
     std::fs::write(&word, b"PK\x03\x04").unwrap();
     let empty = dir.join("empty.md");
     std::fs::write(&empty, " \n").unwrap();
+    // 100 MB (sparse: nothing is written to disk), refused from its size before it is read.
+    let huge = dir.join("huge.md");
+    std::fs::File::create(&huge)
+        .and_then(|f| f.set_len(100_000_000))
+        .unwrap();
     for (path, words) in [
         (dir.to_str().unwrap(), "is a directory"),
         (binary.to_str().unwrap(), "binary"),
@@ -1513,6 +1518,10 @@ fn ingest_stores_files_as_passages_search_finds_and_refuses_what_is_not_text() {
         (scan.to_str().unwrap(), "has no text layer"),
         (word.to_str().unwrap(), "cannot be ingested yet"),
         (empty.to_str().unwrap(), "must not be empty"),
+        (
+            huge.to_str().unwrap(),
+            "huge.md is 100 MB; a document is at most 10,000,000 characters",
+        ),
         ("/nonexistent/file.md", "reading /nonexistent/file.md"),
     ] {
         let out = mnemo(

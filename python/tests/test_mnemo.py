@@ -130,6 +130,8 @@ def test_bad_input_is_refused_by_name_and_writes_nothing(tmp_path: Path) -> None
             (lambda: m.call("search", {"entity_id": "ana", "query": "x", "limit": object()}), "invalid_input", "args"),
             (lambda: m.call_json("search", '{"entity_id": "ana", "entity_id": "bob", "query": "x"}'), "invalid_input", "args.entity_id"),
             (lambda: m.call_json("search", "{not json"), "invalid_input", "args"),
+            # A 100 MB document: refused whole, by its length.
+            (lambda: m.ingest(entity_id="ana", content="word " * 20_000_000), "invalid_input", "args.content"),
         ]
         for run, code, path in cases:
             with pytest.raises(MnemoError) as e:
@@ -138,6 +140,7 @@ def test_bad_input_is_refused_by_name_and_writes_nothing(tmp_path: Path) -> None
             if path is not None:
                 assert e.value.path == path, e.value
         assert m.stats(entity_id="ana")["total"] == before
+        assert m.documents(entity_id="ana", all=True) == []
         # Unicode and SQL are only text.
         m.remember(entity_id="ana", content="Ана любит чай 🍵; DROP TABLE memories; --")
         hits = m.search(entity_id="ana", query="'; DROP TABLE memories; -- чай")

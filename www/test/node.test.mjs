@@ -268,6 +268,11 @@ test('ingestFile stores a File as passages search finds; bad files are refused a
   const huge = { size: 40_000_001, name: 'huge.txt', arrayBuffer: () => assert.fail('read') };
   Object.setPrototypeOf(huge, Blob.prototype);
   await assert.rejects(m.ingestFile(huge, { entity_id: 'ana' }), /at most 10,000,000 characters/);
+  // A real 100 MB text handed to ingest is refused whole, by its length.
+  await assert.rejects(m.ingest({ entity_id: 'ana', content: 'word '.repeat(20_000_000) }), {
+    code: 'invalid_input',
+    message: /content: is longer than 10000000 characters/,
+  });
   assert.equal((await m.stats({ entity_id: 'ana' })).total, total);
   assert.equal((await m.documents({ entity_id: 'ana' })).length, 2);
   await m.close();
