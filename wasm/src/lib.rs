@@ -13,8 +13,10 @@
 //!   Build: `cargo build -p mnemo-wasm --target wasm32-wasip2 --release` (the host's build
 //!   script does it).
 //!
-//! Natively it holds `typescript`, which generates the npm package's TypeScript declarations
-//! and call table from the engine's call schema, and `reference`, which writes `docs/API.md`.
+//! Natively it holds the generators that write from the engine's call schema: `typescript`
+//! (the npm package's declarations and call table), `python` (the Python package's methods and
+//! types) and `reference` (`docs/API.md`), which write a schema's type through one walk
+//! (`syntax`).
 
 #[cfg(all(target_arch = "wasm32", target_os = "unknown", feature = "http"))]
 mod http;
@@ -35,6 +37,10 @@ mod component;
 /// The npm package's generated bindings (a build-time tool: natively only).
 #[cfg(not(target_arch = "wasm32"))]
 pub mod typescript;
+
+/// How the generators write a schema's type (a build-time tool: natively only).
+#[cfg(not(target_arch = "wasm32"))]
+mod syntax;
 
 /// The Python package's generated bindings (a build-time tool: natively only).
 #[cfg(not(target_arch = "wasm32"))]

@@ -7,7 +7,7 @@ use std::fmt::Write;
 
 use serde_json::Value;
 
-use crate::typescript::{distinct, json_types, ref_name, required};
+use crate::syntax::{distinct, ref_name, render, required, Syntax};
 
 const HEADER: &str = "# Generated from the engine's call declarations (mnemo_core::api) by\n# `cargo run -p mnemo-wasm --example bindings`; do not edit.\n";
 
@@ -29,39 +29,45 @@ fn identifier(name: &str) -> String {
     }
 }
 
-/// The Python type hint of a JSON schema: a definition by its name.
-fn hint(schema: &Value) -> String {
-    if let Some(name) = ref_name(schema) {
-        return name.to_string();
+/// Python's words for a schema's type: definitions by name, `Literal`s, `List`, `Dict`.
+struct Py;
+
+impl Syntax for Py {
+    fn named(&self, name: &str) -> String {
+        name.to_string()
     }
-    if let Some(c) = schema.get("const") {
-        return format!("Literal[{c}]");
+    fn constant(&self, value: &Value) -> String {
+        format!("Literal[{value}]")
     }
-    if let Some(values) = schema["enum"].as_array() {
+    fn enumeration(&self, values: &[Value]) -> String {
         let values: Vec<String> = values.iter().map(Value::to_string).collect();
-        return format!("Literal[{}]", values.join(", "));
+        format!("Literal[{}]", values.join(", "))
     }
-    for key in ["anyOf", "oneOf"] {
-        if let Some(options) = schema[key].as_array() {
-            return union(options.iter().map(hint));
+    fn union(&self, parts: Vec<String>) -> String {
+        union(parts.into_iter())
+    }
+    fn json(&self, json_type: &str, schema: &Value) -> String {
+        match json_type {
+            "string" => "str".to_string(),
+            "integer" => "int".to_string(),
+            "number" => "float".to_string(),
+            "boolean" => "bool".to_string(),
+            "null" => "None".to_string(),
+            "array" => format!("List[{}]", hint(&schema["items"])),
+            _ => match schema.get("additionalProperties") {
+                Some(v) if v.is_object() => format!("Dict[str, {}]", hint(v)),
+                _ => "Dict[str, Any]".to_string(),
+            },
         }
     }
-    let types = json_types(schema);
-    if types.is_empty() {
-        return "Any".into();
+    fn any(&self) -> String {
+        "Any".into()
     }
-    union(types.into_iter().map(|t| match t {
-        "string" => "str".to_string(),
-        "integer" => "int".to_string(),
-        "number" => "float".to_string(),
-        "boolean" => "bool".to_string(),
-        "null" => "None".to_string(),
-        "array" => format!("List[{}]", hint(&schema["items"])),
-        _ => match schema.get("additionalProperties") {
-            Some(v) if v.is_object() => format!("Dict[str, {}]", hint(v)),
-            _ => "Dict[str, Any]".to_string(),
-        },
-    }))
+}
+
+/// The Python type hint of a JSON schema: a definition by its name.
+fn hint(schema: &Value) -> String {
+    render(schema, &Py)
 }
 
 /// `a | b | None`, each once, `None` last (`Any` alone when any part is).

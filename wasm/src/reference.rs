@@ -8,7 +8,7 @@ use std::fmt::Write;
 
 use serde_json::{Map, Value};
 
-use crate::typescript::{distinct, json_types, ref_name, required};
+use crate::syntax::{distinct, ref_name, render, required, Syntax};
 
 /// What the reference says before the calls: where it comes from and how a call is reached.
 const PREAMBLE: &str = "\
@@ -50,34 +50,40 @@ fn type_link(name: &str) -> String {
     format!("[`{name}`](#type-{})", name.to_lowercase())
 }
 
-/// The type of a schema in words, with links to the named types.
-fn type_of(schema: &Value) -> String {
-    if let Some(name) = ref_name(schema) {
-        return type_link(name);
+/// The reference's words for a schema's type: links to the named types, `list of`, `map of`.
+struct Prose;
+
+impl Syntax for Prose {
+    fn named(&self, name: &str) -> String {
+        type_link(name)
     }
-    if let Some(c) = schema.get("const") {
-        return format!("`{c}`");
+    fn constant(&self, value: &Value) -> String {
+        format!("`{value}`")
     }
-    if schema["enum"].is_array() {
-        return "string".into();
+    fn enumeration(&self, _values: &[Value]) -> String {
+        "string".into()
     }
-    for key in ["anyOf", "oneOf"] {
-        if let Some(options) = schema[key].as_array() {
-            return alternatives(options.iter().map(type_of));
+    fn union(&self, parts: Vec<String>) -> String {
+        alternatives(parts)
+    }
+    fn json(&self, json_type: &str, schema: &Value) -> String {
+        match json_type {
+            "array" => format!("list of {}", type_of(&schema["items"])),
+            "object" => match schema.get("additionalProperties") {
+                Some(v) if v.is_object() => format!("map of {}", type_of(v)),
+                _ => "object".into(),
+            },
+            other => other.to_string(),
         }
     }
-    let types = json_types(schema);
-    if types.is_empty() {
-        return "any".into();
+    fn any(&self) -> String {
+        "any".into()
     }
-    alternatives(types.into_iter().map(|t| match t {
-        "array" => format!("list of {}", type_of(&schema["items"])),
-        "object" => match schema.get("additionalProperties") {
-            Some(v) if v.is_object() => format!("map of {}", type_of(v)),
-            _ => "object".into(),
-        },
-        other => other.to_string(),
-    }))
+}
+
+/// The type of a schema in words, with links to the named types.
+fn type_of(schema: &Value) -> String {
+    render(schema, &Prose)
 }
 
 /// Distinct alternatives joined by "or".

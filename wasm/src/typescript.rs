@@ -4,13 +4,12 @@
 //! host embedder supplies). `cargo run -p mnemo-wasm --example bindings` writes both; a test
 //! fails when the checked-in files differ from what this produces.
 
-use std::collections::BTreeSet;
 use std::fmt::Write;
 
 use serde_json::{Map, Value};
 
+use crate::syntax::{distinct, ref_name, render, required, Syntax};
 use mnemo_core::api::properties;
-pub(crate) use mnemo_core::api::ref_name;
 
 /// Marks a vector field in the schema; its value names the field holding the vector's text.
 const EMBEDS: &str = mnemo_core::api::EMBEDS;
@@ -107,63 +106,50 @@ fn wrap(text: &str, width: usize) -> Vec<String> {
     out
 }
 
-/// The names of an object schema's required properties.
-pub(crate) fn required(schema: &Value) -> BTreeSet<&str> {
-    schema["required"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_str)
-        .collect()
+/// TypeScript's words for a schema's type; `indent` is where an inline object's fields go.
+struct Ts<'a> {
+    indent: &'a str,
 }
 
-/// The JSON types a schema's `type` names (one, a list, or none).
-pub(crate) fn json_types(schema: &Value) -> Vec<&str> {
-    match &schema["type"] {
-        Value::String(t) => vec![t.as_str()],
-        Value::Array(ts) => ts.iter().filter_map(Value::as_str).collect(),
-        _ => Vec::new(),
+impl Syntax for Ts<'_> {
+    fn named(&self, name: &str) -> String {
+        name.to_string()
+    }
+    fn constant(&self, value: &Value) -> String {
+        value.to_string().replace('"', "'")
+    }
+    fn enumeration(&self, values: &[Value]) -> String {
+        union(values.iter().map(|v| self.constant(v)))
+    }
+    fn union(&self, parts: Vec<String>) -> String {
+        union(parts)
+    }
+    fn json(&self, json_type: &str, schema: &Value) -> String {
+        match json_type {
+            "integer" | "number" => "number".to_string(),
+            "array" => {
+                let item = ts(&schema["items"], self.indent);
+                if item.contains(' ') {
+                    format!("({item})[]")
+                } else {
+                    format!("{item}[]")
+                }
+            }
+            "object" => object(schema, self.indent),
+            other => other.to_string(),
+        }
+    }
+    fn any(&self) -> String {
+        "unknown".into()
     }
 }
 
 /// The TypeScript type of a schema.
 fn ts(schema: &Value, indent: &str) -> String {
-    if let Some(name) = ref_name(schema) {
-        return name.to_string();
-    }
     if schema.get(EMBEDS).is_some() {
         return union(["Vector".to_string()].into_iter().chain(nullable(schema)));
     }
-    if let Some(c) = schema.get("const") {
-        return c.to_string().replace('"', "'");
-    }
-    if let Some(values) = schema["enum"].as_array() {
-        return union(values.iter().map(|v| v.to_string().replace('"', "'")));
-    }
-    for key in ["anyOf", "oneOf"] {
-        if let Some(options) = schema[key].as_array() {
-            return union(options.iter().map(|o| ts(o, indent)));
-        }
-    }
-    let types = json_types(schema);
-    if types.is_empty() {
-        return "unknown".into();
-    }
-    union(types.into_iter().map(|t| match t {
-        "null" => "null".to_string(),
-        "string" => "string".to_string(),
-        "integer" | "number" => "number".to_string(),
-        "boolean" => "boolean".to_string(),
-        "array" => {
-            let item = ts(&schema["items"], indent);
-            if item.contains(' ') {
-                format!("({item})[]")
-            } else {
-                format!("{item}[]")
-            }
-        }
-        _ => object(schema, indent),
-    }))
+    render(schema, &Ts { indent })
 }
 
 /// `null` when the schema allows it (for a vector field's union).
@@ -178,17 +164,6 @@ fn nullable(schema: &Value) -> Option<String> {
 /// Distinct alternatives joined by `|`.
 fn union(parts: impl IntoIterator<Item = String>) -> String {
     distinct(parts).join(" | ")
-}
-
-/// The parts, each once, in their first order.
-pub(crate) fn distinct(parts: impl IntoIterator<Item = String>) -> Vec<String> {
-    let mut seen = Vec::new();
-    for p in parts {
-        if !seen.contains(&p) {
-            seen.push(p);
-        }
-    }
-    seen
 }
 
 /// An object type: its properties, or a map of one value type.
