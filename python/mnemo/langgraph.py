@@ -32,6 +32,7 @@ import hashlib
 import json
 import os
 import threading
+import weakref
 from datetime import datetime, timezone
 from typing import Any, Iterable, Mapping, Optional, Sequence, Union
 
@@ -60,6 +61,9 @@ MAX_OWNER = 256
 MAX_CONTENT = 50_000
 #: Most results one engine call returns (`search` and `list` limits).
 PAGE = 1_000
+#: For each open `Mnemo`, by prefix: the owners of LangGraph items and their namespaces (see
+#: `MnemoStore._held`).
+_OWNERS: "weakref.WeakKeyDictionary[Mnemo, dict[str, dict[str, tuple[str, ...]]]]" = weakref.WeakKeyDictionary()
 #: Characters a namespace label keeps as they are in an owner id.
 _PLAIN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
 
@@ -280,13 +284,22 @@ class MnemoStore(BaseStore):
                     created_at=found.created_at, updated_at=found.updated_at)
 
     def _held(self) -> list[tuple[str, tuple[str, ...]]]:
-        """Every owner this store keeps an item in, with its namespace."""
-        held = []
-        for owner in self.mnemo.store_stats()["owners"]:
-            namespace = namespace_of(owner["entity_id"], self.prefix)
-            if namespace is not None and owner["total"] > 0:
-                held.append((owner["entity_id"], namespace))
-        return sorted(held, key=lambda h: h[1])
+        """Every owner this store keeps an item in, with its namespace, in namespace order.
+        Read once per `Mnemo` (counting every owner costs a pass over the store: 31 ms at 10k
+        memories), then kept up to date by the writes of every `MnemoStore` on that `Mnemo`."""
+        known = self._known()
+        if known is None:
+            known = {}
+            for owner in self.mnemo.store_stats()["owners"]:
+                namespace = namespace_of(owner["entity_id"], self.prefix)
+                if namespace is not None and owner["total"] > 0:
+                    known[owner["entity_id"]] = namespace
+            _OWNERS.setdefault(self.mnemo, {})[self.prefix] = known
+        return sorted(known.items(), key=lambda h: h[1])
+
+    def _known(self) -> Optional[dict[str, tuple[str, ...]]]:
+        """The owners `_held` has read for this `Mnemo` and prefix, if it has."""
+        return _OWNERS.get(self.mnemo, {}).get(self.prefix)
 
     def _search(self, op: SearchOp) -> list[SearchItem]:
         if op.limit < 0 or op.offset < 0:
@@ -359,8 +372,12 @@ class MnemoStore(BaseStore):
         texts = [text for *_, text in changes]
         for start in range(0, len(texts), PAGE):
             vectors.extend(self.mnemo.embed(texts=texts[start:start + PAGE])["vectors"])
+        known = self._known()
         for owner, id in gone:
             self.mnemo.forget(entity_id=owner, id=id)
+            # A namespace whose last item went is no longer listed.
+            if known is not None and self.mnemo.stats(entity_id=owner)["total"] == 0:
+                known.pop(owner, None)
         new: list[NewMemory] = []
         for (op, current, content, _), vector in zip(changes, vectors):
             owner = owner_of(op.namespace, self.prefix)
@@ -379,6 +396,8 @@ class MnemoStore(BaseStore):
             for outcome in report["outcomes"]:
                 if outcome["action"] != "created":
                     raise MnemoError("internal", f"an item was not stored as its own memory: {outcome}")
+        if known is not None:
+            known.update((owner_of(op.namespace, self.prefix), op.namespace) for op, *_ in changes)
 
     def _content(self, op: PutOp) -> str:
         if not isinstance(op.value, dict):

@@ -196,6 +196,14 @@ def test_namespaces_never_see_each_others_items() -> None:
         # Mnemo's owners are the namespaces: one owner's search never holds another's item.
         hits = store.mnemo.search(entity_id=owner_of(("users", "bo")), query="penicillin", min_score=0)
         assert all("Miso" in h["memory"]["content"] for h in hits)
+        # Two stores on one Mnemo see each other's namespaces as soon as they are written.
+        other = MnemoStore(store.mnemo)
+        assert other.list_namespaces(prefix=("users",)) == store.list_namespaces(prefix=("users",))
+        other.put(("users", "cy"), "pet", {"text": "My dog is called Rex"})
+        assert [i.key for i in store.search(("users", "cy"), query="dog")] == ["pet"]
+        assert ("users", "cy") in store.list_namespaces()
+        other.delete(("users", "cy"), "pet")
+        assert ("users", "cy") not in store.list_namespaces()
         # Owners the store did not make are not namespaces.
         store.mnemo.remember(entity_id="ana", content="I am allergic to penicillin.")
         assert store.list_namespaces(prefix=("ana",)) == []
