@@ -246,6 +246,13 @@ function objectsAt(value, path) {
   return nodes.filter((n) => n && typeof n === 'object' && !Array.isArray(n));
 }
 
+/** Whether two vectors hold the same numbers. */
+function sameVector(a, b) {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 /** Splits host callbacks from the options the engine sees. */
 function hostOptions(options) {
   if (options === null || typeof options !== 'object') {
@@ -375,10 +382,44 @@ export class Mnemo {
     if (args !== null && typeof args === 'object' && !Array.isArray(args)) {
       args = await this.#prepare(method, this.#forAgent(method, args));
       if (method === 'ingest' && this.#embed) handed = await this.#handed(args);
+      else if (method === 'seed' && this.#embed) handed = this.#handOver(args);
     }
     const answer = await this.#t.request('call', handed ? { method, args, handed } : { method, args });
     if (this.#summarise && (method === 'consolidate' || method === 'maintain')) await this.#summariseMerges(answer);
     return answer;
+  }
+
+  /**
+   * Moves the vectors of a `seed`'s items out of its arguments into one `Float32Array` handed
+   * with the call (the engine takes each item's vector by its content): a thousand items'
+   * vectors are then not written as JSON text and parsed back. A vector the engine should
+   * refuse (not a list of the model's length of finite numbers), or one for a content already
+   * handed with another vector, stays in its item, where the engine checks it as before.
+   */
+  #handOver(args) {
+    const dim = this.#embed.dimension;
+    const items = Array.isArray(args.items) ? args.items : [];
+    const at = new Map();
+    const moved = [];
+    for (const item of items) {
+      const v = item?.vector;
+      const text = item?.content;
+      if (typeof text !== 'string' || !(Array.isArray(v) || ArrayBuffer.isView(v)) || v.length !== dim) continue;
+      let finite = true;
+      for (let i = 0; i < dim && finite; i++) finite = typeof v[i] === 'number' && Number.isFinite(v[i]);
+      if (!finite) continue;
+      const seen = at.get(text);
+      if (seen !== undefined && !sameVector(moved[seen].vector, v)) continue;
+      if (seen === undefined) {
+        at.set(text, moved.length);
+        moved.push({ text, vector: v });
+      }
+      delete item.vector;
+    }
+    if (!moved.length) return undefined;
+    const vectors = new Float32Array(moved.length * dim);
+    moved.forEach(({ vector }, i) => vectors.set(vector, i * dim));
+    return { texts: moved.map((m) => m.text), vectors };
   }
 
   /**

@@ -318,6 +318,20 @@ test('a host embedder supplies every vector; its failures are reported', async (
     m.seed([{ entity_id: 'ana', content: 'NaN inside', vector: new Float32Array([0, NaN, 1]) }]),
     { code: 'non_finite_vector', message: /element 1/ },
   );
+  // A seed's vectors travel beside its JSON, each item keeping its own: two items saying the
+  // same with different vectors (two owners) keep theirs; a wrong length is refused by path.
+  await m.seed([
+    { entity_id: 'cy', content: 'Same words', vector: [0, 3, 4] },
+    { entity_id: 'di', content: 'Same words', vector: [0, 0, 2] },
+  ]);
+  const stored = async (owner) => JSON.parse((await m.export({ entity_id: owner })).split('\n')[0]).embedding;
+  assert.deepEqual(await stored('cy'), [0, 0.6, 0.8]);
+  assert.deepEqual(await stored('di'), [0, 0, 1]);
+  await assert.rejects(
+    m.seed([{ entity_id: 'ana', content: 'fine', vector: [1, 0, 0] }, { entity_id: 'ana', content: 'short', vector: [1, 0] }]),
+    { code: 'dimension_mismatch' },
+  );
+  assert.equal((await m.list({ entity_id: 'ana', tag: undefined })).memories.filter((x) => x.content === 'fine').length, 0);
   const bad = await open({ embed: { ...embed, embed: async () => [[1, 0, 0]] } });
   await assert.rejects(bad.seed(facts), { code: 'embedder_error' });
   const throws = await open({ embed: { ...embed, embed: async () => { throw new Error('model offline'); } } });
