@@ -314,7 +314,7 @@ class MnemoStore(BaseStore):
                 hits = self.mnemo.search(entity_id=owner, query=op.query, limit=limit, min_score=0.0)
                 items = [self._item(namespace, h["memory"], float(h["score"])) for h in hits]
             else:
-                items = self._listed(owner, namespace, None if op.filter else wanted)
+                items = self._listed(owner, namespace)
             if op.filter:
                 items = [i for i in items if all(_matches(i.value.get(k), v) for k, v in op.filter.items())]
             found.extend(items)
@@ -324,10 +324,11 @@ class MnemoStore(BaseStore):
             found.sort(key=lambda i: i.updated_at, reverse=True)
         return found[op.offset:wanted]
 
-    def _listed(self, owner: str, namespace: tuple[str, ...], wanted: Optional[int]) -> list[SearchItem]:
-        """An owner's items, most recently updated first (`wanted` of them, or all)."""
+    def _listed(self, owner: str, namespace: tuple[str, ...]) -> list[SearchItem]:
+        """All of an owner's items, most recently updated first (`list` pages by creation, so
+        every page is read before they are ordered)."""
         items: list[SearchItem] = []
-        while wanted is None or len(items) < wanted:
+        while True:
             page = self.mnemo.list(entity_id=owner, limit=PAGE, offset=len(items))["memories"]
             items.extend(self._item(namespace, m) for m in page)
             if len(page) < PAGE:
@@ -375,7 +376,8 @@ class MnemoStore(BaseStore):
         known = self._known()
         for owner, id in gone:
             self.mnemo.forget(entity_id=owner, id=id)
-            # A namespace whose last item went is no longer listed.
+        # A namespace whose last item went is no longer listed.
+        for owner in {owner for owner, _ in gone}:
             if known is not None and self.mnemo.stats(entity_id=owner)["total"] == 0:
                 known.pop(owner, None)
         new: list[NewMemory] = []

@@ -126,6 +126,17 @@ def test_the_store_contract() -> None:
         assert [i.key for i in store.search(("docs",), filter={"meta": {"draft": False}})] == ["q2"]
         assert [i.key for i in store.search(("docs",), filter={"tags": ["b"]})] == ["q2"]
         assert [i.key for i in store.search(("docs",), limit=1, offset=1)] == ["m1"]
+        # The most recently updated comes first even when it was created first, also past the
+        # first page of a namespace (1,000 items).
+        assert [i.key for i in store.search(("docs", "reports"), limit=1)] == ["q1"]
+        many = ("docs", "many")
+        store.batch([PutOp(many, f"n{i}", {"n": i}) for i in range(1_001)])
+        now[0] += 60_000
+        store.put(many, "n0", {"n": -1})
+        assert [i.value for i in store.search(many, limit=1)] == [{"n": -1}]
+        assert len(store.search(many, limit=2_000)) == 1_001
+        store.batch([PutOp(many, f"n{i}", None) for i in range(1_001)])
+        assert many not in store.list_namespaces()
         assert [i.key for i in store.search(("docs", "memos"))] == ["m1"]
         assert store.search(("nothing",)) == []
         # Namespaces: prefixes, suffixes with wildcards, depth, paging.
