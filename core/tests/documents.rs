@@ -1001,7 +1001,7 @@ fn the_texts_ingest_embeds_are_known_before_it_runs() {
         assert!(!texts.is_empty());
         // Without the vectors handed over, nothing is stored; with them, every one is used
         // and the document is what the engine's own embedder makes of it.
-        on_hand.clear();
+        on_hand.hand(Vec::new(), &[]).unwrap();
         let count = |e: &mut Engine| {
             let all = json!({"entity_id": "ana", "all": true});
             call(e, "documents", all).unwrap().as_array().unwrap().len()
@@ -1011,9 +1011,7 @@ fn the_texts_ingest_embeds_are_known_before_it_runs() {
         assert_eq!(refused.code(), "embedder_error", "{refused}");
         assert_eq!(count(&mut e), before, "a refused ingest writes nothing");
         let flat: Vec<f32> = texts.iter().flat_map(|t| hash.embed(t).unwrap()).collect();
-        on_hand
-            .hand(texts.clone(), &flat, embed::HASH_DIM, embed::HASH_MODEL)
-            .unwrap();
+        on_hand.hand(texts.clone(), &flat).unwrap();
         let stored = call(&mut e, "ingest", args.clone()).unwrap();
         let own = call(&mut reference, "ingest", args.clone()).unwrap();
         assert_eq!(stored["document"]["summary"], own["document"]["summary"]);
@@ -1034,11 +1032,11 @@ fn the_texts_ingest_embeds_are_known_before_it_runs() {
     }
     // Vectors handed over are checked as a call's are; a bad hand changes nothing.
     let texts = vec!["a".to_string(), "b".to_string()];
-    let short = on_hand.hand(texts.clone(), &[0.5; 3], embed::HASH_DIM, embed::HASH_MODEL);
+    let short = on_hand.hand(texts.clone(), &[0.5; 3]);
     assert!(short.unwrap_err().to_string().contains("2 texts"));
     let mut nan = vec![0.5; 2 * embed::HASH_DIM];
     nan[embed::HASH_DIM + 7] = f32::NAN;
-    let refused = on_hand.hand(texts, &nan, embed::HASH_DIM, embed::HASH_MODEL);
+    let refused = on_hand.hand(texts, &nan);
     assert_eq!(refused.unwrap_err().code(), "non_finite_vector");
     // Bad arguments are named as `ingest` names them.
     let bad = document::texts(r#"{"entity_id": "ana", "content": "  "}"#).unwrap_err();

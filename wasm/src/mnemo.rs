@@ -74,7 +74,7 @@ pub struct Mnemo {
     /// Set when the store was opened with a fixed `now`.
     clock: Option<ManualClock>,
     /// Vectors the host embedded ahead of a call (stores with the host's embedding model).
-    on_hand: Option<(OnHand, EmbeddingOptions)>,
+    on_hand: Option<OnHand>,
 }
 
 #[wasm_bindgen]
@@ -175,8 +175,8 @@ impl Mnemo {
         }
         let mut on_hand = None;
         if let Some(e) = options.embedding {
-            let supplied = SuppliedVectors::new(e.model.clone(), e.dimension);
-            on_hand = Some((supplied.on_hand(), e));
+            let supplied = SuppliedVectors::new(e.model, e.dimension);
+            on_hand = Some(supplied.on_hand());
             builder = builder.embedder(supplied);
         }
         let engine = open(builder).map_err(error)?;
@@ -225,15 +225,13 @@ impl Mnemo {
     /// no texts lets them all go. For a store opened with `embedding`.
     #[wasm_bindgen(js_name = handVectors)]
     pub fn hand_vectors(&self, texts: Vec<String>, vectors: &[f32]) -> Result<(), JsValue> {
-        let Some((on_hand, e)) = &self.on_hand else {
+        let Some(on_hand) = &self.on_hand else {
             return Err(coded(
                 "this store embeds with the built-in embedder; vectors are handed to stores opened with `embedding`",
                 "invalid_input",
             ));
         };
-        on_hand
-            .hand(texts, vectors, e.dimension, &e.model)
-            .map_err(error)
+        on_hand.hand(texts, vectors).map_err(error)
     }
 
     /// The whole store as a SQLite image (a `Uint8Array`).

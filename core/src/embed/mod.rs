@@ -70,8 +70,6 @@ pub trait Embedder {
 /// runs): it records the model and dimension, and embeds no text itself. It takes a text's
 /// vector from those the host handed over ahead of a call ([`OnHand`]), else refuses it.
 pub struct SuppliedVectors {
-    model: String,
-    dim: usize,
     on_hand: OnHand,
 }
 
@@ -79,9 +77,11 @@ impl SuppliedVectors {
     /// Vectors of `dim` dimensions made by `model`.
     pub fn new(model: impl Into<String>, dim: usize) -> Self {
         SuppliedVectors {
-            model: model.into(),
-            dim,
-            on_hand: OnHand::default(),
+            on_hand: OnHand {
+                model: model.into(),
+                dim,
+                hand: Default::default(),
+            },
         }
     }
 
@@ -93,16 +93,16 @@ impl SuppliedVectors {
 
 impl Embedder for SuppliedVectors {
     fn model_id(&self) -> &str {
-        &self.model
+        &self.on_hand.model
     }
     fn dimension(&self) -> usize {
-        self.dim
+        self.on_hand.dim
     }
     fn embed(&self, text: &str) -> Result<Vec<f32>> {
         self.on_hand.get(text).ok_or_else(|| {
             Error::Embedder(format!(
                 "this engine has no embedder for {}; pass a vector with the call",
-                self.model
+                self.on_hand.model
             ))
         })
     }
@@ -110,24 +110,29 @@ impl Embedder for SuppliedVectors {
 
 /// Vectors a host embedded ahead of a call whose texts the engine makes itself (a document's
 /// passages and sentences: [`crate::document::texts`]), by text, for a [`SuppliedVectors`]
-/// embedder. Shared between the host and the engine's embedder.
-#[derive(Clone, Default)]
-pub struct OnHand(std::rc::Rc<std::cell::RefCell<Hand>>);
+/// embedder, whose model and dimension they have. Shared between the host and the embedder.
+#[derive(Clone)]
+pub struct OnHand {
+    model: String,
+    dim: usize,
+    hand: std::rc::Rc<std::cell::RefCell<Hand>>,
+}
 
 /// The vectors on hand: each text's place in `vectors`, one run of floats after another.
 #[derive(Default)]
 struct Hand {
     at: std::collections::HashMap<String, usize>,
     vectors: Vec<f32>,
-    dim: usize,
 }
 
 impl OnHand {
-    /// Puts `vectors` on hand in place of what was there: the `i`th text's vector is the
-    /// `i`th run of `dim` floats (a text given twice keeps its first). Each is checked
-    /// (dimension, finite) and normalised, as a vector passed with a call is.
-    pub fn hand(&self, texts: Vec<String>, vectors: &[f32], dim: usize, model: &str) -> Result<()> {
-        if dim == 0 || vectors.len() != texts.len() * dim {
+    /// Puts `vectors` on hand in place of what was there (none: lets them all go): the `i`th
+    /// text's vector is the `i`th run of the model's dimension in floats (a text given twice
+    /// keeps its first). Each is checked (dimension, finite) and normalised, as a vector
+    /// passed with a call is.
+    pub fn hand(&self, texts: Vec<String>, vectors: &[f32]) -> Result<()> {
+        let dim = self.dim;
+        if vectors.len() != texts.len() * dim {
             return Err(Error::invalid(
                 "vectors",
                 format!(
@@ -140,28 +145,22 @@ impl OnHand {
         let mut hand = Hand {
             at: std::collections::HashMap::new(),
             vectors: vectors.to_vec(),
-            dim,
         };
         for (i, text) in texts.into_iter().enumerate() {
             let v = &mut hand.vectors[i * dim..(i + 1) * dim];
-            check_vector(v, dim, model)?;
+            check_vector(v, dim, &self.model)?;
             normalise(v);
             hand.at.entry(text).or_insert(i);
         }
-        *self.0.borrow_mut() = hand;
+        *self.hand.borrow_mut() = hand;
         Ok(())
-    }
-
-    /// Lets go of every vector on hand.
-    pub fn clear(&self) {
-        *self.0.borrow_mut() = Hand::default();
     }
 
     /// The vector on hand for `text`.
     fn get(&self, text: &str) -> Option<Vec<f32>> {
-        let hand = self.0.borrow();
+        let hand = self.hand.borrow();
         let i = *hand.at.get(text)?;
-        Some(hand.vectors[i * hand.dim..(i + 1) * hand.dim].to_vec())
+        Some(hand.vectors[i * self.dim..(i + 1) * self.dim].to_vec())
     }
 }
 
