@@ -16,27 +16,36 @@ const CONTINUATION: &str = "##";
 /// A vocabulary and the pieces of text in it.
 #[derive(Debug)]
 pub struct WordPiece {
+    /// Pieces that start a word.
     ids: HashMap<String, u32>,
+    /// Pieces inside a word, without their `##`.
+    inside: HashMap<String, u32>,
     unknown: Option<u32>,
 }
 
 impl WordPiece {
     /// A tokenizer over `tokens`, listed in id order.
     pub fn new(tokens: &[String]) -> Self {
-        let ids: HashMap<String, u32> = tokens
-            .iter()
-            .enumerate()
-            .map(|(i, t)| (t.clone(), i as u32))
-            .collect();
+        let (mut ids, mut inside) = (HashMap::new(), HashMap::new());
+        for (i, t) in tokens.iter().enumerate() {
+            match t.strip_prefix(CONTINUATION) {
+                Some(piece) => inside.insert(piece.to_string(), i as u32),
+                None => ids.insert(t.clone(), i as u32),
+            };
+        }
         let unknown = ids.get("[UNK]").copied();
-        WordPiece { ids, unknown }
+        WordPiece {
+            ids,
+            inside,
+            unknown,
+        }
     }
 
     /// The token ids of `text` (no `[CLS]`/`[SEP]`), unknown words as `[UNK]`'s id.
     pub fn encode(&self, text: &str) -> Vec<u32> {
         let mut out = Vec::new();
         for word in pre_tokenize(&normalise(text)) {
-            self.cut(&word, &mut out);
+            self.cut(word, &mut out);
         }
         out
     }
@@ -49,17 +58,12 @@ impl WordPiece {
         }
         let start_len = out.len();
         let mut start = 0;
-        let mut piece = String::new();
         while start < word.len() {
             let mut end = word.len();
             let mut found = None;
+            let pieces = if start == 0 { &self.ids } else { &self.inside };
             while end > start {
-                piece.clear();
-                if start > 0 {
-                    piece.push_str(CONTINUATION);
-                }
-                piece.push_str(&word[start..end]);
-                if let Some(&id) = self.ids.get(&piece) {
+                if let Some(&id) = pieces.get(&word[start..end]) {
                     found = Some(id);
                     break;
                 }
@@ -98,26 +102,30 @@ fn normalise(text: &str) -> String {
             cleaned.push(c);
         }
     }
+    if cleaned.is_ascii() {
+        // ASCII has no accents, and its lower case is ASCII's.
+        cleaned.make_ascii_lowercase();
+        return cleaned;
+    }
     unicode::strip_accents(&cleaned).to_lowercase()
 }
 
 /// BERT's pre-tokenizer: words split on whitespace, each punctuation mark a word of its own.
-fn pre_tokenize(text: &str) -> Vec<String> {
+fn pre_tokenize(text: &str) -> Vec<&str> {
     let mut words = Vec::new();
     for chunk in text.split(is_whitespace) {
-        let mut word = String::new();
-        for c in chunk.chars() {
+        let mut start = 0;
+        for (i, c) in chunk.char_indices() {
             if is_punctuation(c) {
-                if !word.is_empty() {
-                    words.push(std::mem::take(&mut word));
+                if start < i {
+                    words.push(&chunk[start..i]);
                 }
-                words.push(c.to_string());
-            } else {
-                word.push(c);
+                start = i + c.len_utf8();
+                words.push(&chunk[i..start]);
             }
         }
-        if !word.is_empty() {
-            words.push(word);
+        if start < chunk.len() {
+            words.push(&chunk[start..]);
         }
     }
     words
