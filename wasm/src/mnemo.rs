@@ -5,8 +5,8 @@ use std::sync::Arc;
 
 use js_sys::{Function, Reflect, Uint32Array};
 use mnemo_core::{
-    Clock, Config, Engine, EngineBuilder, ManualClock, Millis, OnHand, SeededEntropy, StaticModel,
-    SuppliedVectors,
+    Call, Clock, Config, Engine, EngineBuilder, ManualClock, Millis, OnHand, SeededEntropy,
+    StaticModel, SuppliedVectors,
 };
 use serde::Deserialize;
 use wasm_bindgen::prelude::*;
@@ -232,6 +232,17 @@ impl Mnemo {
             ));
         };
         on_hand.hand(texts, vectors).map_err(error)
+    }
+
+    /// `embed`'s vectors (same arguments, as JSON) as one `Float32Array`: text `i`'s vector is
+    /// the `i`th run of `dimension` floats. The floats are not written as text and read back.
+    #[wasm_bindgen(js_name = embedVectors)]
+    pub fn embed_vectors(&self, args: &str) -> Result<Vec<f32>, JsValue> {
+        // Read as `call` reads `embed`'s arguments (one reader, not a second).
+        match Call::from_json("embed", args).map_err(error)? {
+            Call::Embed(req) => Ok(self.engine.embed(&req).map_err(error)?.vectors.concat()),
+            _ => Err(coded("embedVectors reads embed's arguments", "internal")),
+        }
     }
 
     /// The whole store as a SQLite image (a `Uint8Array`).

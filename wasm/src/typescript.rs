@@ -283,6 +283,13 @@ const CLASS_HEAD: &str = r#"export declare class Mnemo {
   /** The whole store as a SQLite image. */
   exportBytes(): Promise<Uint8Array>;
   /**
+   * `embed` with its vectors in one `Float32Array`: text `i`'s vector is
+   * `vectors.subarray(i * dimension, (i + 1) * dimension)`. The same vectors, with no text made
+   * of them: for a page that embeds many texts.
+   */
+  embedVectors(args: EmbedRequest): Promise<{ model: string; dimension: number; vectors: Float32Array }>;
+
+  /**
    * Ingests a `File` or `Blob` of UTF-8 text (plain text, markdown or HTML, told by its type or
    * name; at most 40 MB): `args` are `ingest`'s other arguments, its name and type its
    * `filename` and `mime` unless given.

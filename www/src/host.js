@@ -249,6 +249,14 @@ export class Store {
     });
   }
 
+  /** `embed`'s answer with its vectors as one `Float32Array` (`Mnemo#embedVectors`). */
+  embedVectors(args) {
+    return this.#serial((core) => {
+      const vectors = core.embedVectors(toJson(args));
+      return { ...JSON.parse(core.call('embedding_model', '{}')), vectors };
+    });
+  }
+
   /** The texts `ingest` embeds for `args` (what a host embedding model embeds first). */
   documentTexts(args) {
     return this.#serial(() => Core.documentTexts(toJson(args)));

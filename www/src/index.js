@@ -66,6 +66,8 @@ class LocalTransport {
         return this.#store.call(payload.method, payload.args, payload.handed);
       case 'documentTexts':
         return this.#store.documentTexts(payload);
+      case 'embedVectors':
+        return this.#store.embedVectors(payload);
       case 'exportBytes':
         return this.#store.exportBytes();
       case 'setNow':
@@ -162,7 +164,7 @@ function shareWith(name, transport) {
     if (data?.type !== 'request') return;
     const { from, id, op, payload } = data;
     try {
-      if (!['call', 'documentTexts', 'exportBytes', 'ping'].includes(op)) throw coded(`${op} is not shared`, 'invalid_input');
+      if (!['call', 'documentTexts', 'embedVectors', 'exportBytes', 'ping'].includes(op)) throw coded(`${op} is not shared`, 'invalid_input');
       const value = op === 'ping' ? 'pong' : await transport.request(op, payload);
       channel.postMessage({ type: 'reply', to: from, id, ok: true, value });
     } catch (e) {
@@ -573,6 +575,15 @@ export class Mnemo {
     if (!missing.length) return;
     const vectors = await this.#vectors(missing.map(([o, text]) => o[text]));
     missing.forEach(([o, , vector], i) => (o[vector] = vectors[i]));
+  }
+
+  /**
+   * `embed` with its vectors in one `Float32Array` (`{model, dimension, vectors}`; text `i`'s
+   * vector is `vectors.subarray(i * dimension, (i + 1) * dimension)`): the same vectors, with
+   * no text made of them, for a page that embeds many texts.
+   */
+  embedVectors(args) {
+    return this.#t.request('embedVectors', args);
   }
 
   /** The whole store as a SQLite image (`Uint8Array`), for `Mnemo.fromBytes` or any SQLite tool. */

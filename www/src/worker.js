@@ -12,6 +12,7 @@ const ops = {
   },
   call: ({ method, args, handed }) => store.call(method, args, handed),
   documentTexts: (args) => store.documentTexts(args),
+  embedVectors: (args) => store.embedVectors(args),
   exportBytes: () => store.exportBytes(),
   setNow: (ms) => store.setNow(ms),
   close: () => store.close(),
@@ -21,7 +22,8 @@ self.onmessage = async ({ data: { id, op, payload } }) => {
   try {
     if (op !== 'open' && !store) throw coded('the store is not open', 'closed');
     const value = await ops[op](payload);
-    self.postMessage({ id, ok: true, value });
+    // Vectors move to the page rather than being copied.
+    self.postMessage({ id, ok: true, value }, value?.vectors instanceof Float32Array ? [value.vectors.buffer] : []);
   } catch (e) {
     self.postMessage({
       id,

@@ -212,8 +212,14 @@ test('a second tab is served through the tab that holds the store', async () => 
       const mismatch = await attempt(() =>
         Mnemo.open({ name: 'served', storage: 'opfs', embed: { model: 'toy', dimension: 3, embed: (t) => t.map(() => [1, 0, 0]) } }),
       );
-      return { wrote: wrote.outcomes[0].action, top: hits[0]?.memory.content, bad: bad.error, mismatch: mismatch.error };
+      // Vectors cross from the holder's worker to this tab as a Float32Array.
+      const flat = await window.store.embedVectors({ texts: ['green tea', 'the 8:15 train'] });
+      const json = await window.store.embed({ texts: ['green tea', 'the 8:15 train'] });
+      const same = json.vectors.flat().every((x, i) => Math.fround(x) === flat.vectors[i]);
+      const vectors = { float32: flat.vectors instanceof Float32Array, length: flat.vectors.length, same };
+      return { wrote: wrote.outcomes[0].action, top: hits[0]?.memory.content, bad: bad.error, mismatch: mismatch.error, vectors };
     });
+    assert.deepEqual(guest.vectors, { float32: true, length: 512, same: true });
     assert.equal(guest.wrote, 'created');
     assert.equal(guest.top, facts[0].content);
     assert.equal(guest.bad.code, 'invalid_input');

@@ -51,6 +51,31 @@ test('the default embedder: its weights are checked, it finds meaning, and reemb
   await m.close();
 });
 
+test('embedVectors gives embed\'s vectors as one Float32Array, and refuses what embed refuses', async () => {
+  const m = await open({});
+  const texts = ['Ana drinks green tea every morning', 'Zoë’s café — naïve résumé 🍵', '数据库很快', 'fine'];
+  const json = await m.embed({ texts });
+  const flat = await m.embedVectors({ texts });
+  assert.equal(flat.model, json.model);
+  assert.equal(flat.dimension, json.dimension);
+  assert.ok(flat.vectors instanceof Float32Array);
+  assert.equal(flat.vectors.length, texts.length * flat.dimension);
+  // The same floats: each JSON number is the shortest text of the f32 the array holds.
+  json.vectors.forEach((v, i) =>
+    assert.deepEqual(Array.from(flat.vectors.subarray(i * flat.dimension, (i + 1) * flat.dimension)), v.map(Math.fround)),
+  );
+  assert.ok(flat.vectors.some((x) => x !== 0));
+  const before = await m.storeStats();
+  for (const bad of [{ texts: [] }, { texts: [' '] }, { texts: [7] }, { texts: 'one' }, {}, { texts: ['a'], extra: 1 }, { texts: Array(1001).fill('a') }]) {
+    const why = await m.embed(bad).catch((e) => e);
+    const got = await m.embedVectors(bad).catch((e) => e);
+    assert.equal(got.code, 'invalid_input', JSON.stringify(bad).slice(0, 60));
+    assert.equal(got.message, why.message);
+  }
+  assert.deepEqual(await m.storeStats(), before, 'nothing is written');
+  await m.close();
+});
+
 test('every call the engine declares is a method of Mnemo, and reaches the engine', async () => {
   const { CALLS } = await import('../src/calls.js');
   const { loadWasm } = await import('../src/host.js');

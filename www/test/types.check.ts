@@ -31,6 +31,10 @@ export async function usage(): Promise<void> {
   beat.signals.map((s) => s.kind);
   await m.import(await m.export({ entity_id: 'ana' }));
   (await m.embeddingModel()).dimension.toFixed(0);
+  const flat = await m.embedVectors({ texts: ['tea'] });
+  flat.vectors.subarray(0, flat.dimension) satisfies Float32Array;
+  // @ts-expect-error embedVectors takes embed's arguments
+  await m.embedVectors(['tea']);
   await m.maintain();
   // @ts-expect-error an unknown mode is not a ranking mode
   await m.search({ entity_id: 'ana', query: 'tea', mode: 'loudest' });
