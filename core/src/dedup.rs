@@ -234,13 +234,16 @@ pub(crate) fn merge(
 
 /// A new memory (not stored yet) saying everything `base` and then each of `others` said:
 /// their content merged sentence by sentence, tags united, the highest importance and
-/// confidence, pinned if any was; a later memory's expiry and source win.
+/// confidence, pinned if any was; a later memory's expiry and source win. It is dated by what
+/// it says: created when the first of them was, last touched when the last of them was (a
+/// statement seeded with its own past time keeps that time), and written `now`.
 pub(crate) fn combined(base: &Memory, others: &[&Memory], now: Millis) -> Memory {
+    let all = || std::iter::once(base).chain(others.iter().copied());
     let mut m = Memory {
         id: String::new(),
         merged_into: None,
-        last_accessed_at: Some(now),
-        created_at: now,
+        last_accessed_at: all().map(Memory::last_touch).max(),
+        created_at: all().map(|m| m.created_at).min().unwrap_or(now),
         updated_at: now,
         state: State::Active,
         state_changed_at: now,

@@ -128,6 +128,69 @@ fn tier_three_merges_new_information_and_marks_the_absorbed_memory() {
 }
 
 #[test]
+fn a_merge_keeps_the_time_its_statements_were_made() {
+    // History seeded long after it was said: the merged memory is dated by what it says, not by
+    // the day it was written (time-aware recall and `list`'s order need those dates).
+    let (mut e, clock) = vector_engine(Config::default());
+    let day = 86_400_000;
+    let (said, again) = (T0 - 500 * day, T0 - 497 * day);
+    let old = seed_one(
+        &mut e,
+        NewMemory {
+            created_at: Some(said),
+            ..vmem("u", "I live in Lisbon.", at_cosine(1.0))
+        },
+    );
+    clock.set(T0 + day);
+    let r = e
+        .seed(vec![NewMemory {
+            created_at: Some(again),
+            ..vmem(
+                "u",
+                "I live in Lisbon. I have a cat named Miso.",
+                at_cosine(0.9),
+            )
+        }])
+        .unwrap();
+    let Outcome::Merged { id, .. } = &r.outcomes[0] else {
+        panic!("{:?}", r.outcomes)
+    };
+    // Read by `list`, which (unlike `get`) is not a use.
+    let listed = |e: &mut Engine, id: &str| {
+        e.list(&ListRequest::new(common::id("u")))
+            .unwrap()
+            .memories
+            .into_iter()
+            .find(|m| m.id == id)
+            .unwrap()
+    };
+    let merged = listed(&mut e, id);
+    assert_eq!(merged.created_at, said, "first said");
+    assert_eq!(merged.last_accessed_at, Some(again), "last said");
+    assert_eq!(merged.updated_at, T0 + day, "written now");
+    // Both times stay on record: the absorbed memory keeps its own.
+    assert_eq!(e.get("u", &old).unwrap().created_at, said);
+    // Said live (no time given), the merge is last touched now. Its vector is at cosine 0.9
+    // to the merged one (the mean of the two before), inside the merge band.
+    let turn = 0.19f32.sqrt().atan2(1.9) + 0.9f32.acos();
+    let r = e
+        .seed(vec![vmem(
+            "u",
+            "I live in Lisbon. I have a cat named Miso. Miso is grey.",
+            vec![turn.cos(), turn.sin(), 0.0, 0.0],
+        )])
+        .unwrap();
+    let Outcome::Merged { id, .. } = &r.outcomes[0] else {
+        panic!("{:?}", r.outcomes)
+    };
+    let merged = listed(&mut e, id);
+    assert_eq!(
+        (merged.created_at, merged.last_accessed_at),
+        (said, Some(T0 + day))
+    );
+}
+
+#[test]
 fn tier_three_skips_a_subset() {
     let (mut e, _) = vector_engine(Config::default());
     let old = seed_one(
