@@ -196,12 +196,13 @@ pub fn coverage(asked: &Asked, content: &str) -> f64 {
     if asked.weights.is_empty() {
         return 0.0;
     }
-    let said = said(content, &initials(asked.weights.iter().map(|(s, _)| s)));
+    let stems: Vec<&str> = asked.weights.iter().map(|(s, _)| s.as_str()).collect();
     let weight: f64 = asked
         .weights
         .iter()
-        .filter(|(stem, _)| said.contains(stem))
-        .map(|(_, w)| w)
+        .zip(says(content, &stems))
+        .filter(|(_, said)| *said)
+        .map(|((_, w), _)| w)
         .sum();
     weight / asked.whole
 }
@@ -211,31 +212,50 @@ pub fn coverage(asked: &Asked, content: &str) -> f64 {
 pub fn matched(terms: &[String], content: &str) -> Vec<String> {
     let stemmer = Stemmer::create(Algorithm::English);
     let asked: Vec<String> = terms.iter().map(|t| stemmer.stem(t).into_owned()).collect();
-    let said = said(content, &initials(&asked));
+    let stems: Vec<&str> = asked.iter().map(String::as_str).collect();
     terms
         .iter()
-        .zip(&asked)
-        .filter(|(_, stem)| said.contains(*stem))
+        .zip(says(content, &stems))
+        .filter(|(_, said)| *said)
         .map(|(t, _)| t.clone())
         .collect()
 }
 
-/// The first letters of `stems`.
-fn initials<'a>(stems: impl IntoIterator<Item = &'a String>) -> HashSet<char> {
-    stems.into_iter().filter_map(|s| s.chars().next()).collect()
-}
-
-/// The stems of the words of `content` that begin with one of `initials` (those of the stems
-/// asked about). A stem begins as its word does (the English stemmer changes endings only),
-/// so the other words cannot match and are not stemmed: a search weighs 50 text matches.
-fn said(content: &str, initials: &HashSet<char>) -> HashSet<String> {
-    stems(alphanumeric_runs(content).filter(|w| {
-        w.chars().next().is_some_and(|c| {
-            c.to_lowercase()
-                .next()
-                .is_some_and(|c| initials.contains(&c))
-        })
-    }))
+/// Which of `stems` (of the words asked about) `content` says: the stem of one of its words
+/// ([`stems`]' lower-casing and stemmer) is that stem. A stem begins as its word does (the
+/// English stemmer changes endings only), so only words beginning as some stem does are
+/// stemmed, and the reading stops once every stem is found: a search weighs 50 text matches.
+fn says(content: &str, stems: &[&str]) -> Vec<bool> {
+    let initials: Vec<char> = stems.iter().filter_map(|s| s.chars().next()).collect();
+    let stemmer = Stemmer::create(Algorithm::English);
+    let mut found = vec![false; stems.len()];
+    let mut left = stems.len();
+    let mut lower = String::new();
+    for word in alphanumeric_runs(content) {
+        let first = word.chars().next().and_then(|c| c.to_lowercase().next());
+        if !first.is_some_and(|c| initials.contains(&c)) {
+            continue;
+        }
+        // ASCII's lower case in place; the rest as `str::to_lowercase` (a word-final Σ is ς).
+        if word.is_ascii() {
+            lower.clear();
+            lower.push_str(word);
+            lower.make_ascii_lowercase();
+        } else {
+            lower = word.to_lowercase();
+        }
+        let stem = stemmer.stem(&lower);
+        for (said, asked) in found.iter_mut().zip(stems) {
+            if !*said && *asked == stem {
+                *said = true;
+                left -= 1;
+            }
+        }
+        if left == 0 {
+            break;
+        }
+    }
+    found
 }
 
 /// The words of `content`: runs of letters and digits.
