@@ -245,11 +245,11 @@ fn state_on(m: &Memory, now: Millis, s: &Schedule) -> (State, Millis) {
 }
 
 /// Records `count` accesses of `m` at `at`: the count, the last access time, and a stale or
-/// archived memory revived to ACTIVE.
+/// archived memory revived to ACTIVE (by a use after it became so, not one from before).
 pub fn access(m: &mut Memory, count: i64, at: Millis) {
     m.access_count = m.access_count.saturating_add(count);
     m.last_accessed_at = Some(m.last_accessed_at.unwrap_or(at).max(at).max(m.created_at));
-    if matches!(m.state, State::Stale | State::Archived) {
+    if matches!(m.state, State::Stale | State::Archived) && at >= m.state_changed_at {
         m.state = State::Active;
         m.state_changed_at = at;
     }

@@ -56,6 +56,46 @@ fn tier_one_exact_hash_skips_normalised_duplicates() {
 }
 
 #[test]
+fn an_exact_duplicate_from_the_past_is_used_when_it_was_said() {
+    // Seeding the same history twice (or importing an old conversation that repeats a fact):
+    // the repeat counts as a use at the time it was said, not as a use today.
+    let (mut e, clock) = engine();
+    let day = 86_400_000;
+    let dated = |at: i64| NewMemory {
+        created_at: Some(at),
+        ..mem("ana", "Ana drinks green tea every morning")
+    };
+    let id = seed_one(&mut e, dated(T0 - 500 * day));
+    clock.set(T0 + day);
+    let r = e.seed(vec![dated(T0 - 400 * day)]).unwrap();
+    assert!(matches!(
+        r.outcomes[0],
+        Outcome::Skipped {
+            reason: SkipReason::ExactDuplicate,
+            ..
+        }
+    ));
+    let listed = |e: &mut Engine| {
+        e.list(&ListRequest::new(common::id("ana")))
+            .unwrap()
+            .memories
+            .remove(0)
+    };
+    let m = listed(&mut e);
+    assert_eq!(m.id, id);
+    assert_eq!(
+        (m.access_count, m.last_accessed_at),
+        (1, Some(T0 - 400 * day))
+    );
+    // An older repeat moves nothing back; one said now is a use now.
+    e.seed(vec![dated(T0 - 450 * day)]).unwrap();
+    assert_eq!(listed(&mut e).last_accessed_at, Some(T0 - 400 * day));
+    e.seed(vec![mem("ana", "Ana drinks green tea every morning")])
+        .unwrap();
+    assert_eq!(listed(&mut e).last_accessed_at, Some(T0 + day));
+}
+
+#[test]
 fn tier_two_semantic_duplicate_at_or_above_095_is_skipped() {
     let (mut e, _) = vector_engine(Config::default());
     let id = seed_one(&mut e, vmem("u", "I live in Lisbon", at_cosine(1.0)));

@@ -614,11 +614,30 @@ impl<'s> Tx<'s> {
     /// last access time, a stale or archived memory revived, its layer and tier. A caller that
     /// changed other fields of `m` saves them ([`Tx::save`]).
     pub fn access(&mut self, pk: i64, m: &mut Memory, count: i64, at: Millis) -> Result<()> {
+        self.access_settled(pk, m, count, at, at)
+    }
+
+    /// [`Tx::access`] of one use at `at`, which may lie in the past (a statement seeded with its
+    /// own time said the memory again): its layer and tier are what they are now.
+    pub fn said_again(&mut self, pk: i64, m: &mut Memory, at: Millis) -> Result<()> {
+        let now = self.now()?;
+        self.access_settled(pk, m, 1, at, now)
+    }
+
+    /// Records `count` accesses at `at`, then settles `m` at `settle_at`.
+    fn access_settled(
+        &mut self,
+        pk: i64,
+        m: &mut Memory,
+        count: i64,
+        at: Millis,
+        settle_at: Millis,
+    ) -> Result<()> {
         self.index_waiting()?;
         let before = m.state;
         decay::access(m, count, at);
         let conn = self.conn();
-        let due = decay::settle(m, at, self.view.host.retention, || {
+        let due = decay::settle(m, settle_at, self.view.host.retention, || {
             super::links::count(conn, pk)
         })?;
         memories::update_access(self.conn(), pk, m, due)?;

@@ -449,16 +449,16 @@ fn write_one(
     p: Prepared,
     ahead: Option<Lookahead>,
 ) -> Result<Outcome> {
-    let now = tx.now()?;
     let owner = p.memory.entity_id.clone();
     // Only a memory of the same writer, visibility and team is a duplicate or a contradiction
     // of this one: another agent's memory is neither merged into nor superseded.
     let scope = Scope::of(&p.memory);
-    // Tier 1: exact hash. Saying it again counts as using the memory.
+    // Tier 1: exact hash. Saying it again counts as using the memory, when it was said (now,
+    // or the time a seeded statement gives).
     if let Some((pk, mut existing)) =
         tx.by_hash_where(&owner, &p.memory.content_hash, |m| scope.holds(m))?
     {
-        tx.access(pk, &mut existing, 1, now)?;
+        tx.said_again(pk, &mut existing, p.memory.created_at)?;
         return Ok(Outcome::Skipped {
             reason: SkipReason::ExactDuplicate,
             existing: Some(existing.id),
