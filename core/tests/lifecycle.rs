@@ -295,3 +295,37 @@ fn trust_weighting_makes_imports_decay_faster() {
     assert_eq!(state(&mut e, &user), State::Active);
     assert_eq!(state(&mut e, &import), State::Stale);
 }
+
+#[test]
+fn a_repeat_said_before_a_memory_was_archived_does_not_revive_it() {
+    let (mut e, clock) = engine();
+    let content = "the spare key is under the blue pot";
+    let id = seeded(&mut e, MemoryType::Ephemeral, content);
+    clock.set(T0 + 8 * DAY_MS);
+    e.maintain().unwrap();
+    let archived = peek(&mut e, "u", &id);
+    assert_eq!(archived.state, State::Archived);
+    // Seeded history repeats it, dated before it was archived: a use back then, not a revival.
+    let repeat = |at: Millis| NewMemory {
+        memory_type: Some(MemoryType::Ephemeral),
+        created_at: Some(at),
+        ..mem("u", content)
+    };
+    e.seed(vec![repeat(T0 + DAY_MS)]).unwrap();
+    let m = peek(&mut e, "u", &id);
+    assert_eq!(
+        (m.state, m.state_changed_at, m.last_accessed_at),
+        (
+            State::Archived,
+            archived.state_changed_at,
+            Some(T0 + DAY_MS)
+        )
+    );
+    // Said after it was archived, it is in use again from then.
+    e.seed(vec![repeat(T0 + 8 * DAY_MS)]).unwrap();
+    let m = peek(&mut e, "u", &id);
+    assert_eq!(
+        (m.state, m.state_changed_at),
+        (State::Active, T0 + 8 * DAY_MS)
+    );
+}

@@ -75,24 +75,20 @@ fn an_exact_duplicate_from_the_past_is_used_when_it_was_said() {
             ..
         }
     ));
-    let listed = |e: &mut Engine| {
-        e.list(&ListRequest::new(common::id("ana")))
-            .unwrap()
-            .memories
-            .remove(0)
-    };
-    let m = listed(&mut e);
-    assert_eq!(m.id, id);
+    let m = peek(&mut e, "ana", &id);
     assert_eq!(
         (m.access_count, m.last_accessed_at),
         (1, Some(T0 - 400 * day))
     );
     // An older repeat moves nothing back; one said now is a use now.
     e.seed(vec![dated(T0 - 450 * day)]).unwrap();
-    assert_eq!(listed(&mut e).last_accessed_at, Some(T0 - 400 * day));
+    assert_eq!(
+        peek(&mut e, "ana", &id).last_accessed_at,
+        Some(T0 - 400 * day)
+    );
     e.seed(vec![mem("ana", "Ana drinks green tea every morning")])
         .unwrap();
-    assert_eq!(listed(&mut e).last_accessed_at, Some(T0 + day));
+    assert_eq!(peek(&mut e, "ana", &id).last_accessed_at, Some(T0 + day));
 }
 
 #[test]
@@ -195,16 +191,8 @@ fn a_merge_keeps_the_time_its_statements_were_made() {
     let Outcome::Merged { id, .. } = &r.outcomes[0] else {
         panic!("{:?}", r.outcomes)
     };
-    // Read by `list`, which (unlike `get`) is not a use.
-    let listed = |e: &mut Engine, id: &str| {
-        e.list(&ListRequest::new(common::id("u")))
-            .unwrap()
-            .memories
-            .into_iter()
-            .find(|m| m.id == id)
-            .unwrap()
-    };
-    let merged = listed(&mut e, id);
+    // Read by `peek` (a `list`), which unlike `get` is not a use.
+    let merged = peek(&mut e, "u", id);
     assert_eq!(merged.created_at, said, "first said");
     assert_eq!(merged.last_accessed_at, Some(again), "last said");
     assert_eq!(merged.updated_at, T0 + day, "written now");
@@ -223,7 +211,7 @@ fn a_merge_keeps_the_time_its_statements_were_made() {
     let Outcome::Merged { id, .. } = &r.outcomes[0] else {
         panic!("{:?}", r.outcomes)
     };
-    let merged = listed(&mut e, id);
+    let merged = peek(&mut e, "u", id);
     assert_eq!(
         (merged.created_at, merged.last_accessed_at),
         (said, Some(T0 + day))
