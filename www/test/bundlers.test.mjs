@@ -35,7 +35,10 @@ const appCode = (mnemo) => `window.run = async (step) => {
     }
     const hits = await m.search({ entity_id: 'ana', query: 'what medicine should I avoid' });
     const [found] = await m.search({ entity_id: 'ana-docs', query: 'when does the ferry leave?' });
-    return { hits: hits.map((h) => h.memory.content), passage: [found?.passage?.section, found?.memory.content] };
+    // Vectors come back from the bundled worker as one Float32Array.
+    const flat = await m.embedVectors({ texts: ['penicillin', 'the ferry'] });
+    const vectors = [flat.vectors instanceof Float32Array, flat.vectors.length, flat.dimension];
+    return { hits: hits.map((h) => h.memory.content), passage: [found?.passage?.section, found?.memory.content], vectors };
   } finally {
     await m.close();
   }
@@ -133,6 +136,7 @@ async function check(dist, name) {
     const first = await page.evaluate(() => window.run('write'));
     assert.equal(first.hits[0], 'I am allergic to penicillin.', `${name}: ${JSON.stringify(first)}`);
     assert.deepEqual(first.passage, passage, name);
+    assert.deepEqual(first.vectors, [true, 512, 256], name);
     await page.reload();
     await page.waitForFunction(() => window.ready === true);
     const again = await page.evaluate(() => window.run('read'));
