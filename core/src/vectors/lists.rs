@@ -13,8 +13,11 @@ use super::hamming_of;
 use super::simhash::hamming;
 use super::sweep::{distances, sweep, Sweep};
 
-/// Sets at least this large are divided into lists; smaller ones are read whole.
-pub(super) const LISTS_MIN: usize = 32_768;
+/// Sets at least this large are divided into lists; smaller ones are read whole. A write's
+/// lookup reads the lists from this size, a search only from `SEARCH_LISTS_MIN` (in
+/// `vectors`): seeding 10k memories spent over half its time sweeping every code for each
+/// write's neighbours, and through the lists still finds every near-duplicate.
+pub(super) const LISTS_MIN: usize = 4_096;
 /// Lists read per lookup: at least this many …
 const PROBE_MIN: usize = 8;
 /// … and at least this share of them (1/16): about 1/16 of the set, ~6,000 codes at 100k.
@@ -459,7 +462,7 @@ mod tests {
             "mean cosine {} under the exact",
             gap / 50.0
         );
-        let small = loaded(dim, &all[..8_000]);
+        let small = loaded(dim, &all[..LISTS_MIN - 1]);
         for q in &queries {
             assert_eq!(small.neighbours(q, 5), small.nearest(q, 5));
         }
@@ -520,6 +523,13 @@ mod tests {
         let queries: Vec<Vec<f32>> = clustered(dim, 50, 99);
         let recall = crate::vectors::recall_at(&s, &all, &queries, 10);
         assert!(recall >= 0.99, "recall@10 {recall}");
+        // A search in a set this size reads every code, not the lists: the same answers as
+        // the set without them.
+        let mut whole = loaded(dim, &all);
+        whole.lists = Lists::default();
+        for q in &queries {
+            assert_eq!(s.nearest(q, 50), whole.nearest(q, 50));
+        }
         // Fewer rows read than the whole set.
         let set = Rows {
             codes: &s.codes,

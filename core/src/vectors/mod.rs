@@ -5,10 +5,10 @@
 //! up to 512 dimensions) ranks the whole set by Hamming distance and keeps the best candidates
 //! (`PREFILTER_FACTOR × k`, at least `PREFILTER_MIN` and 1/`PREFILTER_SHARE` of the set); their
 //! [`int8`] copies narrow those to `SHORTLIST_FACTOR × k` (at least `SHORTLIST_MIN`), which are
-//! scored exactly in f32. From 32,768 vectors (`lists::LISTS_MIN`) the first pass reads only the
-//! members of the inverted lists whose heads' codes are nearest the query's. Popcounts and int8
-//! products are integers and ties are broken by key, so results match bit for bit on every
-//! target.
+//! scored exactly in f32. From 4,096 vectors (`lists::LISTS_MIN`) a write's first pass, and from
+//! 32,768 (`SEARCH_LISTS_MIN`) a search's, reads only the members of the inverted lists whose
+//! heads' codes are nearest the query's. Popcounts and int8 products are integers and ties are
+//! broken by key, so results match bit for bit on every target.
 
 mod int8;
 mod lists;
@@ -22,6 +22,12 @@ use lists::{Lists, Rows};
 use simhash::SimHash;
 use sweep::Sweep;
 
+/// A search reads a set's lists ([`lists::LISTS_MIN`]) from this size; below it, every code.
+/// At 10k on the bench corpus, reading the lists kept recall@10 at 0.88 (0.93 reading three
+/// times as many), where every code keeps 0.99; a write's lookup, which reads the lists
+/// from their start, still found every near-duplicate (`cargo bench -p mnemo-core --bench
+/// vectors`).
+const SEARCH_LISTS_MIN: usize = 32_768;
 /// Sets up to this size are scanned exactly in f32 only.
 const EXACT_SCAN_MAX: usize = 256;
 /// Candidates kept by the Hamming prefilter, per neighbour asked for …
@@ -229,16 +235,16 @@ impl OwnerVectors {
     /// The `k` most similar vectors to `query` as (pk, dot product), best first; ties broken
     /// by pk so the order is the same whatever order vectors were added in.
     pub fn nearest(&self, query: &[f32], k: usize) -> Vec<(i64, f32)> {
-        self.nearest_in(query, k, false, PREFILTER_SHARE)
+        self.nearest_in(query, k, false, Reach::Search)
     }
 
     /// [`OwnerVectors::nearest`] for what looks for near-duplicates (a write's dedup and
     /// surprise, consolidation's clusters): a large set's Hamming pass keeps a smaller share
-    /// ([`NEIGHBOURS_SHARE`]), so near-duplicates are found and farther neighbours may be
-    /// others almost as near. The same as `nearest` up to 8,192 vectors (for k ≤ 8; up to
-    /// 64·16·k vectors for larger k).
+    /// ([`NEIGHBOURS_SHARE`]) and reads the lists from a smaller size, so near-duplicates are
+    /// found and farther neighbours may be others almost as near. The same as `nearest` below
+    /// [`lists::LISTS_MIN`] vectors.
     pub fn neighbours(&self, query: &[f32], k: usize) -> Vec<(i64, f32)> {
-        self.nearest_in(query, k, false, NEIGHBOURS_SHARE)
+        self.nearest_in(query, k, false, Reach::Neighbours)
     }
 
     /// [`OwnerVectors::neighbours`] of `query` now, to be completed by
@@ -287,16 +293,16 @@ impl OwnerVectors {
 
     /// [`OwnerVectors::nearest`] among the memories not marked cold.
     pub fn nearest_warm(&self, query: &[f32], k: usize) -> Vec<(i64, f32)> {
-        self.nearest_in(query, k, true, PREFILTER_SHARE)
+        self.nearest_in(query, k, true, Reach::Search)
     }
 
-    /// The lookup behind the others: the Hamming pass keeps at least 1/`share` of the set.
+    /// The lookup behind the others, as far as `reach` reads.
     fn nearest_in(
         &self,
         query: &[f32],
         k: usize,
         warm_only: bool,
-        share: usize,
+        reach: Reach,
     ) -> Vec<(i64, f32)> {
         if k == 0 || self.pks.is_empty() || query.len() != self.dim {
             return Vec::new();
@@ -310,7 +316,7 @@ impl OwnerVectors {
         // of what the lists hold found 61 %).
         let keep = (k * PREFILTER_FACTOR)
             .max(PREFILTER_MIN)
-            .max(self.pks.len() / share);
+            .max(self.pks.len() / reach.share());
         let rows: Vec<usize> = if self.pks.len() <= EXACT_SCAN_MAX.max(keep) {
             (0..self.pks.len()).filter(wanted).collect()
         } else {
@@ -318,7 +324,7 @@ impl OwnerVectors {
             let mut q = vec![0u64; w];
             self.simhash.encode(query, &mut q);
             let mut sweep = Sweep::new(keep, self.simhash.max_distance() as u32);
-            if self.lists.active() {
+            if self.lists.active() && self.pks.len() >= reach.lists_from() {
                 // A large set: the members of the lists whose heads are nearest the query.
                 self.lists.probe(&q, &wanted, &mut sweep);
             } else {
@@ -355,6 +361,35 @@ impl OwnerVectors {
         // Only which rows: the exact pass orders them.
         best(&mut scored, keep, |&(_, pk, score)| (pk, score));
         scored.into_iter().map(|(i, _, _)| i).collect()
+    }
+}
+
+/// How much of a large set a lookup reads.
+#[derive(Debug, Clone, Copy)]
+enum Reach {
+    /// A search's: the Hamming pass keeps 1/[`PREFILTER_SHARE`] of the set, and reads the
+    /// lists from [`SEARCH_LISTS_MIN`].
+    Search,
+    /// A write's, for near-duplicates: keeps 1/[`NEIGHBOURS_SHARE`], and reads the lists as
+    /// soon as there are any.
+    Neighbours,
+}
+
+impl Reach {
+    /// The Hamming pass keeps at least 1/`share` of the set.
+    fn share(self) -> usize {
+        match self {
+            Reach::Search => PREFILTER_SHARE,
+            Reach::Neighbours => NEIGHBOURS_SHARE,
+        }
+    }
+
+    /// The size from which the lookup reads the lists.
+    fn lists_from(self) -> usize {
+        match self {
+            Reach::Search => SEARCH_LISTS_MIN,
+            Reach::Neighbours => lists::LISTS_MIN,
+        }
     }
 }
 
