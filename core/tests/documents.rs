@@ -1043,3 +1043,96 @@ fn the_texts_ingest_embeds_are_known_before_it_runs() {
     assert!(bad.to_string().contains("content"), "{bad}");
     assert!(document::texts("not json").is_err());
 }
+
+/// The tiers of a document's passages, in order (not an access).
+fn passage_tiers(e: &mut Engine, owner: &str, document: &Value) -> Vec<Tier> {
+    let detail = call(
+        e,
+        "document",
+        json!({"entity_id": owner, "id": document["id"]}),
+    )
+    .unwrap();
+    let ids: Vec<String> = detail["passages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["memory_id"].as_str().unwrap().to_string())
+        .collect();
+    let all = all_states(e, owner);
+    ids.iter()
+        .map(|id| all.iter().find(|m| &m.id == id).unwrap().tier)
+        .collect()
+}
+
+/// A document is tiered as one memory: its passages move together, down when the whole
+/// document has been idle, up as soon as one of them is found; they are not related to each
+/// other by the tags the document gave them all.
+#[test]
+fn a_document_s_passages_keep_one_tier() {
+    let (mut e, clock) = engine();
+    let doc = ingest(
+        &mut e,
+        "ana",
+        "Plan 2027",
+        &plan(),
+        json!({"tags": ["work"]}),
+    )["document"]
+        .clone();
+    let n = doc["passages"].as_u64().unwrap() as usize;
+    assert!(
+        n >= 7,
+        "enough passages to have linked each to six others: {doc}"
+    );
+    let work = seed_one(
+        &mut e,
+        NewMemory {
+            tags: tags(&["work"]),
+            ..mem("ana", "The work laptop is due for a refresh")
+        },
+    );
+    assert_eq!(passage_tiers(&mut e, "ana", &doc), vec![Tier::Hot; n]);
+    // Idle for 60 days: warm (its importance keeps it out of the archive), all of it.
+    clock.advance(60 * DAY_MS);
+    e.consolidate().unwrap();
+    assert_eq!(passage_tiers(&mut e, "ana", &doc), vec![Tier::Warm; n]);
+    // Related to the memory sharing its tag, never to another passage of itself.
+    let detail = call(
+        &mut e,
+        "document",
+        json!({"entity_id": "ana", "id": doc["id"]}),
+    )
+    .unwrap();
+    let first = detail["passages"][0]["memory_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let related = call(&mut e, "related", json!({"entity_id": "ana", "id": first})).unwrap();
+    let others: Vec<&str> = related
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["memory"]["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(others, vec![work.as_str()], "{related}");
+    // One passage found: the whole document is hot again, at once.
+    let hits = call(
+        &mut e,
+        "search",
+        json!({"entity_id": "ana", "query": "Q4 budget priorities Porto", "limit": 1}),
+    )
+    .unwrap();
+    assert_eq!(hits[0]["passage"]["document_id"], doc["id"]);
+    assert_ne!(
+        hits[0]["passage"]["position"], 0,
+        "a passage other than the first"
+    );
+    e.flush().unwrap();
+    assert_eq!(passage_tiers(&mut e, "ana", &doc), vec![Tier::Hot; n]);
+    // Tiering again leaves it hot while that use is recent, then lowers it whole.
+    e.consolidate().unwrap();
+    assert_eq!(passage_tiers(&mut e, "ana", &doc), vec![Tier::Hot; n]);
+    clock.advance(30 * DAY_MS);
+    let tiers = e.consolidate().unwrap().consolidation.unwrap().tiers;
+    assert_eq!(passage_tiers(&mut e, "ana", &doc), vec![Tier::Warm; n]);
+    assert!(tiers.to_warm >= n, "{tiers:?}");
+}

@@ -24,7 +24,12 @@ fn importance(e: &mut Engine, id: &str, importance: f64) {
 /// Twelve important notes about the garden, and one unimportant note about a gnome, 60
 /// days ago (an EVENT's retention is then about 0.6: not hot by retention alone).
 fn garden() -> (Engine, ManualClock, String) {
-    let (mut e, clock) = engine_with_config(without_dedup());
+    garden_with(without_dedup())
+}
+
+/// [`garden`] with `config`.
+fn garden_with(config: Config) -> (Engine, ManualClock, String) {
+    let (mut e, clock) = engine_with_config(config);
     let said = [
         "The garden tomatoes need water every evening",
         "I planted garden roses along the south fence",
@@ -171,4 +176,39 @@ fn links_keep_an_idle_memory_out_of_the_archive() {
         );
     }
     assert_eq!(peek(&mut e, OWNER, &notes[4]).tier, Tier::Archive);
+}
+
+/// A memory found again leaves the archive tier for the vector scan too, within the same
+/// session: a search by its vector alone (no words for the text index to match) finds it
+/// first, though the hot notes are answers enough that the archive is not looked through.
+#[test]
+fn a_memory_found_again_is_warm_to_the_vector_scan_at_once() {
+    let mut config = without_dedup();
+    // Any hot note is answer enough: the archive is searched only when asked.
+    config.recall.archive_relevance = 0.0;
+    let (mut e, _clock, gnome) = garden_with(config);
+    e.consolidate().unwrap();
+    let text = peek(&mut e, OWNER, &gnome).content;
+    let vector = e
+        .embed(&EmbedRequest { texts: vec![text] })
+        .unwrap()
+        .vectors
+        .remove(0);
+    let by_vector = |e: &mut Engine| {
+        ids(&e
+            .search(&SearchRequest {
+                vector: Some(vector.clone()),
+                limit: limit(1),
+                min_score: Some(0.0),
+                ..SearchRequest::new(id(OWNER), "")
+            })
+            .unwrap())
+    };
+    // Archived: the hot garden notes answer, the gnome is not looked at.
+    assert_ne!(by_vector(&mut e), vec![gnome.clone()]);
+    // Found when the archive is searched: hot again.
+    assert!(search_with(&mut e, "gnome red hat", true).contains(&gnome));
+    e.flush().unwrap();
+    assert_eq!(peek(&mut e, OWNER, &gnome).tier, Tier::Hot);
+    assert_eq!(by_vector(&mut e), vec![gnome]);
 }

@@ -2,7 +2,8 @@
 //! the same tags are linked, weighted as [`crate::links::shared`] says; links whose memories no
 //! longer share enough are removed. Each memory links to its [`LINKS_PER_MEMORY`] best partners
 //! among the newest [`PARTNERS`] naming one of its entities and the newest [`PARTNERS`] sharing
-//! a tag (a partner may keep more, found from its side).
+//! a tag (a partner may keep more, found from its side). The passages of one document are one
+//! memory and carry its tags by being in it: they are never linked to each other.
 //!
 //! Memories are examined in key order from a cursor kept in the store, `STEP_BATCH` per run;
 //! a run over memories already examined finds what it found before and changes nothing.
@@ -13,6 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use super::next_batch;
 use crate::clock::Millis;
+use crate::document;
 use crate::embed;
 use crate::error::Result;
 use crate::graph;
@@ -72,6 +74,8 @@ struct Seen {
     tagged: HashMap<(String, String), Vec<i64>>,
     /// What a memory shares, when it takes part, by owner and key.
     shareable: HashMap<String, HashMap<i64, Option<Shareable>>>,
+    /// The document a memory is a passage of, by key.
+    document: HashMap<i64, Option<i64>>,
 }
 
 impl Seen {
@@ -88,6 +92,16 @@ impl Seen {
             found.extend(&self.tagged[&key]);
         }
         Ok(found.into_iter().rev().take(PARTNERS).collect())
+    }
+
+    /// The document memory `pk` is a passage of.
+    fn document_of(&mut self, tx: &Tx, pk: i64) -> Result<Option<i64>> {
+        if let Some(&d) = self.document.get(&pk) {
+            return Ok(d);
+        }
+        let d = document::sql::place_of(tx.conn(), pk)?.map(|(d, _)| d);
+        self.document.insert(pk, d);
+        Ok(d)
     }
 
     /// What each of `keys` (memories of `owner`) shares, for those that take part.
@@ -144,7 +158,16 @@ fn relate(
     partners.extend(seen.any_of(tx, owner, &tags)?);
     partners.extend(existing.keys());
     partners.remove(&pk);
-    let keys: Vec<i64> = partners.into_iter().collect();
+    let mut keys: Vec<i64> = partners.into_iter().collect();
+    if let Some(d) = seen.document_of(tx, pk)? {
+        let mut others = Vec::with_capacity(keys.len());
+        for k in keys {
+            if seen.document_of(tx, k)? != Some(d) {
+                others.push(k);
+            }
+        }
+        keys = others;
+    }
     let rows = seen.partners(tx, owner, &keys)?;
     let set = tx.vectors(owner)?;
     let cosine = |other: i64| match (set.get(pk), set.get(other)) {

@@ -250,6 +250,15 @@ pub(crate) fn passage_of(conn: &Connection, pk: i64) -> Result<Option<PassageRow
         .optional()?)
 }
 
+/// The document memory `pk` is a passage of, and its place in it (`None` for a memory that is
+/// not a passage).
+pub(crate) fn place_of(conn: &Connection, pk: i64) -> Result<Option<(i64, usize)>> {
+    Ok(conn
+        .prepare_cached("SELECT document_pk, position FROM passages WHERE memory_pk = ?1")?
+        .query_row([pk], |r| Ok((r.get(0)?, r.get::<_, i64>(1)? as usize)))
+        .optional()?)
+}
+
 /// The key and owner of document `id`, in any owner.
 pub(crate) fn pk_of(conn: &Connection, id: &str) -> Result<Option<(i64, String)>> {
     Ok(conn

@@ -207,6 +207,29 @@ pub fn update_access(conn: &Connection, pk: i64, m: &Memory, due_at: Option<Mill
     Ok(())
 }
 
+/// Raises the tier of the other passages of the document passage `pk` is in to `tier`, where
+/// theirs is colder (a document is tiered as one memory); returns each raised row's key and
+/// whether it is still cold (ARCHIVED). Nothing for a memory that is not a passage.
+pub fn raise_document_tier(conn: &Connection, pk: i64, tier: Tier) -> Result<Vec<(i64, bool)>> {
+    let rank = |t: &str| format!("(CASE {t} WHEN 'hot' THEN 0 WHEN 'warm' THEN 1 ELSE 2 END)");
+    let mut stmt = conn.prepare_cached(&format!(
+        "UPDATE memories SET tier = ?2 WHERE pk IN (SELECT o.memory_pk FROM passages p \
+         JOIN passages o ON o.document_pk = p.document_pk WHERE p.memory_pk = ?1 AND o.memory_pk != ?1) \
+         AND {} > {} RETURNING pk, state = 'ARCHIVED'",
+        rank("tier"),
+        rank("?2")
+    ))?;
+    let rows = stmt.query_map(params![pk, tier.as_str()], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// Sets a memory's tier alone (a document's passages moved in step).
+pub fn set_tier(conn: &Connection, pk: i64, tier: Tier) -> Result<()> {
+    conn.prepare_cached("UPDATE memories SET tier = ?2 WHERE pk = ?1")?
+        .execute(params![pk, tier.as_str()])?;
+    Ok(())
+}
+
 /// Whether writing `m` over row `pk` changes what a search can find: the text index's fields
 /// (as its update trigger compares them), whether it is searchable or [`cold`], and its session
 /// (which neighbours lend it relevance). Counts, times, other tier moves and layers do not;

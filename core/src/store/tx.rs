@@ -30,7 +30,7 @@ use crate::clock::{check_time, Entropy, Millis};
 use crate::decay::{self, RetentionConfig};
 use crate::embed::{self, Embedder, Precision};
 use crate::error::{Error, Result};
-use crate::model::{Memory, State, StatusChange};
+use crate::model::{Kind, Memory, State, StatusChange, Tier};
 use crate::text;
 use crate::vectors::OwnerVectors;
 
@@ -590,9 +590,11 @@ impl<'s> Tx<'s> {
     pub fn update(&mut self, pk: i64, m: &mut Memory) -> Result<()> {
         self.index_waiting()?;
         let conn = self.conn();
+        let tier = m.tier;
         let due = decay::settle(m, self.now()?, self.view.host.retention, || {
             super::links::count(conn, pk)
         })?;
+        self.in_step(pk, m, tier)?;
         // Maintenance moves tiers and layers all day; only what a search finds moves the
         // owner's generation (and so empties its cached searches).
         let findings = memories::changes_findings(self.conn(), pk, m)?;
@@ -634,17 +636,61 @@ impl<'s> Tx<'s> {
         settle_at: Millis,
     ) -> Result<()> {
         self.index_waiting()?;
-        let before = m.state;
+        let (before, cold, tier) = (m.state, memories::cold(m), m.tier);
         decay::access(m, count, at);
         let conn = self.conn();
         let due = decay::settle(m, settle_at, self.view.host.retention, || {
             super::links::count(conn, pk)
         })?;
+        self.in_step(pk, m, tier)?;
         memories::update_access(self.conn(), pk, m, due)?;
-        // Counts and times do not change what a search finds; a revival does.
+        // Counts and times do not change what a search finds; a revival does, and so does
+        // leaving the archive tier.
         if m.state != before {
             self.written(&m.entity_id);
             self.sync_hash(pk, m);
+        }
+        if memories::cold(m) != cold {
+            self.written(&m.entity_id);
+            self.sync_vector(pk, m)?;
+        }
+        Ok(())
+    }
+
+    /// Keeps a document's passages in one tier, as the document is one memory: a passage
+    /// settled into a hotter tier than it had (`was`) raises the others to it; one settled
+    /// colder keeps the tier it had, which only tiering lowers, for the whole document at
+    /// once ([`Tx::set_tier`]).
+    fn in_step(&mut self, pk: i64, m: &mut Memory, was: Tier) -> Result<()> {
+        if m.kind != Kind::Passage {
+            return Ok(());
+        }
+        if m.tier > was {
+            m.tier = was;
+        } else if m.tier < was {
+            let raised = memories::raise_document_tier(self.conn(), pk, m.tier)?;
+            if !raised.is_empty() {
+                self.written(&m.entity_id);
+            }
+            if let Some(set) = self.loaded(&m.entity_id) {
+                for (other, archived) in raised {
+                    set.set_cold(other, archived);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Moves memory `pk` (as `m` is) to `tier`, nothing else changed: a document's passages
+    /// tiered together.
+    pub fn set_tier(&mut self, pk: i64, m: &mut Memory, tier: Tier) -> Result<()> {
+        self.index_waiting()?;
+        let cold = memories::cold(m);
+        m.tier = tier;
+        memories::set_tier(self.conn(), pk, tier)?;
+        if memories::cold(m) != cold {
+            self.written(&m.entity_id);
+            self.sync_vector(pk, m)?;
         }
         Ok(())
     }
