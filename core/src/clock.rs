@@ -26,6 +26,28 @@ pub fn check_time(field: &str, t: Millis) -> crate::Result<()> {
     }
 }
 
+/// A span of time a search keeps to: from `after` (inclusive) to `before` (exclusive), either
+/// end open when not given.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Window {
+    /// Earliest time inside, when bounded.
+    pub after: Option<Millis>,
+    /// First time past the end, when bounded.
+    pub before: Option<Millis>,
+}
+
+impl Window {
+    /// Whether both ends are open (every time is inside).
+    pub fn is_open(&self) -> bool {
+        self.after.is_none() && self.before.is_none()
+    }
+
+    /// Whether `t` lies inside.
+    pub fn contains(&self, t: Millis) -> bool {
+        self.after.is_none_or(|a| t >= a) && self.before.is_none_or(|b| t < b)
+    }
+}
+
 /// Earliest time a caller may give a record (a memory's `created_at`, `expires_at`):
 /// 1973-03-03T09:46:40Z, 10^11 ms. A time in seconds since the epoch (1690000000 is July
 /// 2023) reads as a day of January 1970 in milliseconds, so anything earlier is taken for

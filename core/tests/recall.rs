@@ -515,3 +515,116 @@ fn a_memory_saying_one_word_of_several_does_not_outrank_what_was_meant() {
         (trip.as_str(), 1.0)
     );
 }
+
+/// A search kept to a time window (`after`, `before`) finds the memories said inside it, and
+/// only those, though many more outside it match better: the window is applied where the
+/// vector scan and the text index choose their candidates, not to what they chose.
+#[test]
+fn a_time_window_keeps_to_the_memories_said_inside_it() {
+    let (mut e, clock) = engine_with_config(without_dedup());
+    let day = |d: i64| T0 + d * DAY_MS;
+    clock.set(day(300));
+    // Three hundred purchases, one a day, all saying "I bought"; on day 30 one said otherwise.
+    let mut items: Vec<NewMemory> = (0..300)
+        .filter(|d| *d != 30)
+        .map(|d| NewMemory {
+            created_at: Some(day(d)),
+            ..mem(
+                "ana",
+                &format!("I bought a new lamp number {d} for the hall"),
+            )
+        })
+        .collect();
+    items.push(NewMemory {
+        created_at: Some(day(30)),
+        ..mem("ana", "Picked up a kettle at the hardware shop")
+    });
+    // Bo said something in the window too.
+    items.push(NewMemory {
+        created_at: Some(day(30)),
+        ..mem("bo", "I bought a kettle for the office")
+    });
+    let outcomes = e.seed(items).unwrap().outcomes;
+    let kettle = outcomes[299].id().unwrap().to_string();
+    let within = |e: &mut Engine, query: &str, after: Option<i64>, before: Option<i64>| {
+        e.search(&SearchRequest {
+            after,
+            before,
+            limit: limit(100),
+            min_score: Some(0.0),
+            ..req("ana", query)
+        })
+        .unwrap()
+    };
+    // Any one day's lamp, though 50 candidates from each of the vector scan and the text
+    // index hold only a few of the 299 alike.
+    for d in [3, 77, 150, 222, 280] {
+        let hits = within(&mut e, "lamp for the hall", Some(day(d)), Some(day(d + 1)));
+        assert_eq!(hits.len(), 1, "day {d}");
+        assert_eq!(hits[0].memory.created_at, day(d));
+    }
+    // Days 29 to 31: two lamps and the kettle.
+    let hits = within(&mut e, "bought at the shop", Some(day(29)), Some(day(32)));
+    let mut days: Vec<i64> = hits
+        .iter()
+        .map(|h| (h.memory.created_at - T0) / DAY_MS)
+        .collect();
+    days.sort_unstable();
+    assert_eq!(days, vec![29, 30, 31], "{:?}", ids(&hits));
+    assert!(ids(&hits).contains(&kettle));
+    let by_text = within(&mut e, "kettle", Some(day(30)), Some(day(31)));
+    assert_eq!(ids(&by_text), vec![kettle.clone()]);
+    // `after` is inclusive, `before` exclusive; either alone bounds one end.
+    let has_kettle = |hits: Vec<SearchHit>| ids(&hits).contains(&kettle);
+    assert!(!has_kettle(within(&mut e, "kettle", Some(day(31)), None)));
+    assert!(!has_kettle(within(&mut e, "kettle", None, Some(day(30)))));
+    assert!(has_kettle(within(
+        &mut e,
+        "kettle",
+        None,
+        Some(day(30) + 1)
+    )));
+    assert!(has_kettle(within(&mut e, "kettle", Some(day(30)), None)));
+    let late = within(&mut e, "lamp", Some(day(298)), None);
+    assert_eq!(late.len(), 2, "days 298 and 299");
+    // The same query with another window is not answered from the first's cached candidates.
+    assert_ne!(
+        ids(&within(&mut e, "lamp", Some(day(10)), Some(day(11)))),
+        ids(&within(&mut e, "lamp", Some(day(11)), Some(day(12))))
+    );
+    // Never another owner's, inside the window or not.
+    for h in within(&mut e, "kettle office", Some(day(30)), Some(day(31))) {
+        assert_eq!(h.memory.entity_id, "ana");
+    }
+}
+
+/// A window that is not one is refused, by name, and changes nothing.
+#[test]
+fn a_bad_time_window_is_refused_by_name() {
+    let (mut e, _) = engine();
+    seed_one(&mut e, mem("ana", "Ana keeps bees"));
+    let before = snapshot(&mut e, "ana");
+    let search = |extra: &str| format!(r#"{{"entity_id": "ana", "query": "bees", {extra}}}"#);
+    for (extra, names) in [
+        (r#""after": 5000, "before": 5000"#, "before"),
+        (r#""after": 6000, "before": 5000"#, "before"),
+        (r#""after": -1"#, "after"),
+        (r#""before": 253402300800000"#, "before"),
+        (r#""after": "yesterday""#, "after"),
+        (r#""after": 1.5"#, "after"),
+        (r#""before": null, "after": true"#, "after"),
+        (r#""after": 1e400"#, "after"),
+    ] {
+        let err = refused(&mut e, "search", &search(extra));
+        assert!(err.contains(names), "{extra}: {err}");
+    }
+    assert_eq!(snapshot(&mut e, "ana"), before);
+    // A window in the future or before anything was said is simply empty.
+    let empty = e
+        .search(&SearchRequest {
+            after: Some(T0 + 400 * DAY_MS),
+            ..req("ana", "bees")
+        })
+        .unwrap();
+    assert!(empty.is_empty());
+}

@@ -157,6 +157,12 @@ pub enum Command {
         types: Vec<String>,
         #[arg(long)]
         include_archived: bool,
+        /// Only memories said at or after this time (RFC 3339 or ms since the epoch).
+        #[arg(long)]
+        after: Option<String>,
+        /// Only memories said before this time (RFC 3339 or ms since the epoch).
+        #[arg(long)]
+        before: Option<String>,
     },
     /// One memory.
     Get {
@@ -517,12 +523,19 @@ impl Command {
 
 /// Milliseconds since the epoch from `--now`.
 pub fn parse_now(s: &str) -> Result<i64> {
+    parse_time("--now", s)
+}
+
+/// The time flag `flag`'s value: RFC 3339 or milliseconds since the epoch.
+fn parse_time(flag: &str, s: &str) -> Result<i64> {
     if let Ok(ms) = s.parse::<i64>() {
         return Ok(ms);
     }
     let t = time::OffsetDateTime::parse(s, &time::format_description::well_known::Rfc3339)
         .with_context(|| {
-            format!("--now {s:?} is neither RFC 3339 (2026-01-31T09:00:00Z) nor ms since the epoch")
+            format!(
+                "{flag} {s:?} is neither RFC 3339 (2026-01-31T09:00:00Z) nor ms since the epoch"
+            )
         })?;
     Ok((t.unix_timestamp_nanos() / 1_000_000) as i64)
 }
@@ -664,7 +677,10 @@ fn call(command: Command) -> Result<Call> {
             let (Some(entity), Some(content)) = (entity, content) else {
                 bail!("seed needs --entity and a content, or --file");
             };
-            let expires_at = expires.as_deref().map(parse_now).transpose()?;
+            let expires_at = expires
+                .as_deref()
+                .map(|s| parse_time("--expires", s))
+                .transpose()?;
             let item = given(json!({"entity_id": entity, "content": content,
                 "type": memory_type, "importance": importance, "tags": tags, "pinned": pinned,
                 "expires_at": expires_at}));
@@ -677,11 +693,26 @@ fn call(command: Command) -> Result<Call> {
             mode,
             types,
             include_archived,
-        } => (
-            "search",
-            json!({"entity_id": entity, "query": query, "limit": limit, "mode": mode,
-                   "types": types, "include_archived": include_archived}),
-        ),
+            after,
+            before,
+        } => {
+            let after = after
+                .as_deref()
+                .map(|s| parse_time("--after", s))
+                .transpose()?;
+            let before = before
+                .as_deref()
+                .map(|s| parse_time("--before", s))
+                .transpose()?;
+            (
+                "search",
+                given(
+                    json!({"entity_id": entity, "query": query, "limit": limit, "mode": mode,
+                       "types": types, "include_archived": include_archived,
+                       "after": after, "before": before}),
+                ),
+            )
+        }
         Command::Get { entity, id } => ("get", memory_ref(entity, id)),
         Command::List {
             entity,

@@ -1595,3 +1595,93 @@ fn pdf(lines: &[&str], encrypted: bool) -> Vec<u8> {
     );
     out
 }
+
+/// `search --after/--before` keeps to the memories said in that window, given as RFC 3339 or
+/// milliseconds; a window that holds no time is refused by the engine, a date it cannot read
+/// by the command line, naming the flag.
+#[test]
+fn search_keeps_to_a_time_window() {
+    let d = Data::new("window");
+    let p = &d.0;
+    let said = [
+        ("2023-01-10T09:00:00Z", "Ana bought a blue kettle"),
+        ("2023-02-10T09:00:00Z", "Ana bought a red kettle"),
+        ("2023-03-10T09:00:00Z", "Ana bought a green kettle"),
+    ];
+    let items: Vec<String> = said
+        .iter()
+        .map(|(at, c)| {
+            let ms =
+                time::OffsetDateTime::parse(at, &time::format_description::well_known::Rfc3339)
+                    .unwrap()
+                    .unix_timestamp()
+                    * 1000;
+            serde_json::json!({"entity_id": "ana", "content": c, "created_at": ms}).to_string()
+        })
+        .collect();
+    ok(
+        p,
+        &[
+            "call",
+            "seed",
+            &format!(r#"{{"items":[{}]}}"#, items.join(",")),
+        ],
+    );
+    let found = |args: &[&str]| -> Vec<String> {
+        let mut all = vec!["search", "--entity", "ana", "kettle"];
+        all.extend_from_slice(args);
+        ok(p, &all)
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| h["memory"]["content"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(found(&[]).len(), 3);
+    assert_eq!(
+        found(&[
+            "--after",
+            "2023-02-01T00:00:00Z",
+            "--before",
+            "2023-03-01T00:00:00Z"
+        ]),
+        vec!["Ana bought a red kettle"]
+    );
+    // Milliseconds too: 2023-03-01T00:00:00Z.
+    assert_eq!(
+        found(&["--after", "1677628800000"]),
+        vec!["Ana bought a green kettle"]
+    );
+    let err = refused(
+        p,
+        &[
+            "search",
+            "--entity",
+            "ana",
+            "kettle",
+            "--after",
+            "2023-03-01T00:00:00Z",
+            "--before",
+            "2023-02-01T00:00:00Z",
+        ],
+    );
+    assert_eq!(err["code"], "invalid_input");
+    assert!(
+        err["message"].as_str().unwrap().contains("invalid before"),
+        "{err}"
+    );
+    let out = mnemo(
+        p,
+        &[
+            "--json",
+            "search",
+            "--entity",
+            "ana",
+            "kettle",
+            "--after",
+            "last week",
+        ],
+    );
+    assert_ne!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--after"));
+}

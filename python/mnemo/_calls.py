@@ -292,6 +292,10 @@ class SearchRequest(TypedDict):
     kinds: NotRequired[List[Kind]]
     #: Most passages of one document in the results, 1 to 1,000 (default 3): a long document does not fill the list by itself.
     per_document: NotRequired[int | None]
+    #: Only memories said at or after this time (milliseconds since the Unix epoch; a memory is said at its `created_at`).
+    after: NotRequired[int | None]
+    #: Only memories said before this time (milliseconds since the Unix epoch); with `after`, later than it.
+    before: NotRequired[int | None]
 
 
 class MemoryRef(TypedDict):
@@ -1851,7 +1855,7 @@ class Calls:
         given: List[Tuple[str, Any]] = [("items", items)]
         return cast("WriteReport", self.call("seed", {k: v for k, v in given if v is not None}))
 
-    def search(self, *, entity_id: str, query: str, agent_id: str | None = None, team_aware: bool | None = None, vector: List[float] | None = None, limit: int | None = None, mode: RankMode | None = None, recall: RecallFilter | None = None, include_archived: bool | None = None, types: List[MemoryType] | None = None, min_score: float | None = None, entities: List[str] | None = None, kinds: List[Kind] | None = None, per_document: int | None = None) -> List[SearchHit]:
+    def search(self, *, entity_id: str, query: str, agent_id: str | None = None, team_aware: bool | None = None, vector: List[float] | None = None, limit: int | None = None, mode: RankMode | None = None, recall: RecallFilter | None = None, include_archived: bool | None = None, types: List[MemoryType] | None = None, min_score: float | None = None, entities: List[str] | None = None, kinds: List[Kind] | None = None, per_document: int | None = None, after: int | None = None, before: int | None = None) -> List[SearchHit]:
         """Hybrid search of one owner's memories, ranked by a mode; every hit says why.
 
         Arguments (docs/API.md):
@@ -1869,8 +1873,10 @@ class Calls:
             entities: Only memories that name one of these entities of the owner's graph (names or aliases). Optional.
             kinds: Only these kinds (any the recall filter admits when empty): `["passage"]` searches documents only, `["fact"]` leaves them out. Optional.
             per_document: Most passages of one document in the results, 1 to 1,000 (default 3): a long document does not fill the list by itself. Optional.
+            after: Only memories said at or after this time (milliseconds since the Unix epoch; a memory is said at its `created_at`). Optional.
+            before: Only memories said before this time (milliseconds since the Unix epoch); with `after`, later than it. Optional.
         """
-        given: List[Tuple[str, Any]] = [("entity_id", entity_id), ("query", query), ("agent_id", agent_id), ("team_aware", team_aware), ("vector", vector), ("limit", limit), ("mode", mode), ("recall", recall), ("include_archived", include_archived), ("types", types), ("min_score", min_score), ("entities", entities), ("kinds", kinds), ("per_document", per_document)]
+        given: List[Tuple[str, Any]] = [("entity_id", entity_id), ("query", query), ("agent_id", agent_id), ("team_aware", team_aware), ("vector", vector), ("limit", limit), ("mode", mode), ("recall", recall), ("include_archived", include_archived), ("types", types), ("min_score", min_score), ("entities", entities), ("kinds", kinds), ("per_document", per_document), ("after", after), ("before", before)]
         return cast("List[SearchHit]", self.call("search", {k: v for k, v in given if v is not None}))
 
     def get(self, *, entity_id: str, id: str, agent_id: str | None = None) -> Memory:

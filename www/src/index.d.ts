@@ -284,6 +284,16 @@ export interface SearchRequest {
    * does not fill the list by itself.
    */
   per_document?: number | null;
+  /**
+   * Only memories said at or after this time (milliseconds since the Unix epoch; a memory is
+   * said at its `created_at`).
+   */
+  after?: number | null;
+  /**
+   * Only memories said before this time (milliseconds since the Unix epoch); with `after`,
+   * later than it.
+   */
+  before?: number | null;
 }
 
 /** Ranking mode: how much each signal weighs in the composite score. */

@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 
 use sha2::{Digest, Sha256};
 
+use crate::clock::{Millis, Window};
 use crate::order::CollectOrdered;
 use crate::store::memories::Reach;
 use crate::text;
@@ -55,13 +56,29 @@ impl Candidate {
 }
 
 /// Cache key of a query's candidates: everything that decides them.
-pub fn cache_key(owner: &str, query: &str, vector: &[f32], reach: Reach, k: usize) -> String {
+pub fn cache_key(
+    owner: &str,
+    query: &str,
+    vector: &[f32],
+    reach: Reach,
+    k: usize,
+    window: Window,
+) -> String {
     let mut h = Sha256::new();
+    let end = |t: Option<Millis>| {
+        t.map_or([0; 9], |t| {
+            let mut b = [1; 9];
+            b[1..].copy_from_slice(&t.to_le_bytes());
+            b
+        })
+    };
     for part in [
         owner.as_bytes(),
         query.as_bytes(),
         &[reach as u8],
         &(k as u64).to_le_bytes(),
+        &end(window.after),
+        &end(window.before),
     ] {
         h.update((part.len() as u64).to_le_bytes());
         h.update(part);
@@ -263,13 +280,28 @@ mod tests {
 
     #[test]
     fn cache_key_depends_on_every_input() {
-        let k = cache_key("u", "q", &[1.0], Reach::Warm, 10);
-        assert_ne!(k, cache_key("v", "q", &[1.0], Reach::Warm, 10));
-        assert_ne!(k, cache_key("u", "q2", &[1.0], Reach::Warm, 10));
-        assert_ne!(k, cache_key("u", "q", &[1.5], Reach::Warm, 10));
-        assert_ne!(k, cache_key("u", "q", &[1.0], Reach::Live, 10));
-        assert_ne!(k, cache_key("u", "q", &[1.0], Reach::All, 10));
-        assert_ne!(k, cache_key("u", "q", &[1.0], Reach::Warm, 11));
-        assert_eq!(k, cache_key("u", "q", &[1.0], Reach::Warm, 10));
+        let open = Window::default();
+        let k = cache_key("u", "q", &[1.0], Reach::Warm, 10, open);
+        assert_ne!(k, cache_key("v", "q", &[1.0], Reach::Warm, 10, open));
+        assert_ne!(k, cache_key("u", "q2", &[1.0], Reach::Warm, 10, open));
+        assert_ne!(k, cache_key("u", "q", &[1.5], Reach::Warm, 10, open));
+        assert_ne!(k, cache_key("u", "q", &[1.0], Reach::Live, 10, open));
+        assert_ne!(k, cache_key("u", "q", &[1.0], Reach::All, 10, open));
+        assert_ne!(k, cache_key("u", "q", &[1.0], Reach::Warm, 11, open));
+        let after = |t| Window {
+            after: Some(t),
+            before: None,
+        };
+        let before = |t| Window {
+            after: None,
+            before: Some(t),
+        };
+        assert_ne!(k, cache_key("u", "q", &[1.0], Reach::Warm, 10, after(0)));
+        assert_ne!(k, cache_key("u", "q", &[1.0], Reach::Warm, 10, before(0)));
+        assert_ne!(
+            cache_key("u", "q", &[1.0], Reach::Warm, 10, after(5)),
+            cache_key("u", "q", &[1.0], Reach::Warm, 10, before(5))
+        );
+        assert_eq!(k, cache_key("u", "q", &[1.0], Reach::Warm, 10, open));
     }
 }

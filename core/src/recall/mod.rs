@@ -22,7 +22,7 @@ pub(crate) use cache::Cache;
 pub use candidates::Candidate;
 pub use rank::{RankMode, ScoreBreakdown, Weights};
 
-use crate::clock::Millis;
+use crate::clock::{check_time, Millis, Window};
 use crate::decay::{self, RetentionConfig};
 use crate::dedup;
 use crate::document::{self, PassageOf};
@@ -100,6 +100,12 @@ pub struct SearchRequest {
     /// Most passages of one document in the results, 1 to 1,000 (default 3): a long document
     /// does not fill the list by itself.
     pub per_document: Option<Limit>,
+    /// Only memories said at or after this time (milliseconds since the Unix epoch; a memory is
+    /// said at its `created_at`).
+    pub after: Option<Millis>,
+    /// Only memories said before this time (milliseconds since the Unix epoch); with `after`,
+    /// later than it.
+    pub before: Option<Millis>,
 }
 
 impl SearchRequest {
@@ -120,6 +126,16 @@ impl SearchRequest {
             entities: Vec::new(),
             kinds: Vec::new(),
             per_document: None,
+            after: None,
+            before: None,
+        }
+    }
+
+    /// The time window the request keeps to.
+    pub fn window(&self) -> Window {
+        Window {
+            after: self.after,
+            before: self.before,
         }
     }
 }
@@ -221,6 +237,19 @@ pub(crate) fn check(req: &SearchRequest) -> Result<usize> {
     }
     if req.min_score.is_some_and(|s| !s.is_finite()) {
         return Err(Error::invalid("min_score", "must be a finite number"));
+    }
+    for (field, t) in [("after", req.after), ("before", req.before)] {
+        if let Some(t) = t {
+            check_time(field, t)?;
+        }
+    }
+    if let (Some(after), Some(before)) = (req.after, req.before) {
+        if after >= before {
+            return Err(Error::invalid(
+                "before",
+                format!("{before} is not later than after ({after}): the window holds no time"),
+            ));
+        }
     }
     Ok(limit)
 }
@@ -341,7 +370,8 @@ impl<'a> Search<'a> {
     /// vectors and `k` best text matches fused, with relevance lent by session neighbours.
     fn fused(&self, view: &mut View, cache: &mut Cache, reach: Reach) -> Result<Vec<Candidate>> {
         let (cfg, owner, query, k) = (self.cfg, self.owner, &self.query[..], self.k);
-        let key = candidates::cache_key(owner, &self.req.query, query, reach, k);
+        let window = self.req.window();
+        let key = candidates::cache_key(owner, &self.req.query, query, reach, k, window);
         let generation = view.generation(owner);
         if let Some(c) = cache.get(&key, generation) {
             return Ok(c);
@@ -352,6 +382,7 @@ impl<'a> Search<'a> {
         // Cosines as search weighs them: a vector stored coarser counts for less.
         let cosine = |pk| set.similarity(pk, query);
         let nearest: Vec<(i64, f32)> = match reach {
+            _ if !window.is_open() => set.nearest_within(query, k, reach == Reach::Warm, window),
             Reach::Warm => set.nearest_warm(query, k),
             Reach::Live | Reach::All => set.nearest(query, k),
         }
@@ -380,7 +411,14 @@ impl<'a> Search<'a> {
     /// much of what was asked it says.
     fn text_matches(&self, view: &View, reach: Reach) -> Result<Vec<(i64, f64, f64)>> {
         let terms = text::query_terms(&self.req.query);
-        let text_hits = memories::text_search(view.conn(), self.owner, &terms, reach, self.k)?;
+        let text_hits = memories::text_search(
+            view.conn(),
+            self.owner,
+            &terms,
+            reach,
+            self.k,
+            self.req.window(),
+        )?;
         let asked = text::Asked::new(&terms);
         let pks: Vec<i64> = text_hits.iter().map(|h| h.0).collect();
         let contents = memories::contents(view.conn(), &pks)?;

@@ -161,6 +161,7 @@ pub fn admits(req: &SearchRequest, m: &Memory) -> bool {
         && req.recall.admits(m.kind)
         && (req.types.is_empty() || req.types.contains(&m.memory_type))
         && (req.kinds.is_empty() || req.kinds.contains(&m.kind))
+        && req.window().contains(m.created_at)
 }
 
 /// The score breakdown of a candidate memory at `now`; `best` is the best relevance among

@@ -8,7 +8,7 @@ use super::viewer::VISIBLE;
 use rusqlite::types::Value;
 use rusqlite::{params, params_from_iter, Connection, OptionalExtension, Row};
 
-use crate::clock::Millis;
+use crate::clock::{Millis, Window};
 use crate::embed::{quantise, Precision};
 use crate::error::{Error, Result};
 use crate::model::*;
@@ -397,14 +397,16 @@ pub struct StoredVector {
     pub precision: Precision,
     /// The memory is [`cold`].
     pub cold: bool,
+    /// When it was said (`created_at`).
+    pub said: Millis,
 }
 
 /// Vectors (`dim` dimensions) of `owner`'s searchable memories (not deleted, status active),
 /// by primary key.
 pub fn vectors(conn: &Connection, owner: &str, dim: usize) -> Result<Vec<StoredVector>> {
     let mut stmt = conn.prepare_cached(
-        "SELECT m.pk, v.embedding, v.precision, m.tier = 'archive' OR m.state = 'ARCHIVED' \
-         FROM memories m JOIN memory_vectors v ON v.pk = m.pk \
+        "SELECT m.pk, v.embedding, v.precision, m.tier = 'archive' OR m.state = 'ARCHIVED', \
+         m.created_at FROM memories m JOIN memory_vectors v ON v.pk = m.pk \
          WHERE m.entity_id = ?1 AND m.state != 'DELETED' AND m.status = 'active' ORDER BY m.pk",
     )?;
     let rows = stmt.query_map([owner], |r| {
@@ -413,11 +415,12 @@ pub fn vectors(conn: &Connection, owner: &str, dim: usize) -> Result<Vec<StoredV
             r.get::<_, Vec<u8>>(1)?,
             r.get::<_, String>(2)?,
             r.get::<_, bool>(3)?,
+            r.get::<_, Millis>(4)?,
         ))
     })?;
     let mut out = Vec::new();
     for row in rows {
-        let (pk, blob, precision, cold) = row?;
+        let (pk, blob, precision, cold, said) = row?;
         let (vector, precision) = stored_vector(&blob, &precision, dim).ok_or_else(|| {
             Error::damaged(format!("memory {pk}'s stored vector does not decode"))
         })?;
@@ -426,6 +429,7 @@ pub fn vectors(conn: &Connection, owner: &str, dim: usize) -> Result<Vec<StoredV
             vector,
             precision,
             cold,
+            said,
         });
     }
     Ok(out)
@@ -510,19 +514,21 @@ pub fn vector_census(
 /// BM25 matches of query terms (as [`text::query_terms`] gives them) among `owner`'s
 /// searchable memories, best first, as (pk, relevance) with relevance = −bm25 (higher is
 /// better). Content counts twice tags; owner and flags only restrict the match, inside FTS5,
-/// and are not weighed (`mnemo_bm25`, see [`super::fts`]).
+/// and are not weighed (`mnemo_bm25`, see [`super::fts`]). Only memories said inside
+/// `window`.
 pub fn text_search(
     conn: &Connection,
     owner: &str,
     terms: &[String],
     reach: Reach,
     limit: usize,
+    window: Window,
 ) -> Result<Vec<(i64, f64)>> {
     if terms.is_empty() {
         return Ok(Vec::new());
     }
     let scoped = !holds_every_memory(conn, owner)?;
-    scored_text_search(conn, owner, terms, reach, limit, scoped)
+    scored_text_search(conn, owner, terms, reach, limit, scoped, window)
 }
 
 /// Whether `owner` holds every memory in the store (two index seeks). Its text searches then
@@ -547,17 +553,28 @@ fn scored_text_search(
     reach: Reach,
     limit: usize,
     scoped: bool,
+    window: Window,
 ) -> Result<Vec<(i64, f64)>> {
     let Some(any_term) = text::fts_expression(terms) else {
         return Ok(Vec::new());
     };
     // LIMIT is written into the SQL: a bound LIMIT reaches FTS5's planner and would make
     // SQLite re-prepare the statement at every call. The asked terms are phrases `first ..
-    // first + n`: the owner, when there, is phrase 0; the flags phrase comes last.
-    let mut stmt = conn.prepare_cached(&format!(
-        "SELECT rowid, mnemo_bm25(memories_fts, ?3, ?2) AS rel FROM memories_fts \
-         WHERE memories_fts MATCH ?1 ORDER BY rel DESC, rowid LIMIT {limit}"
-    ))?;
+    // first + n`: the owner, when there, is phrase 0; the flags phrase comes last. A time
+    // window joins each match's row and keeps those said inside it (before the limit).
+    let mut stmt = if window.is_open() {
+        conn.prepare_cached(&format!(
+            "SELECT rowid, mnemo_bm25(memories_fts, ?3, ?2) AS rel FROM memories_fts \
+             WHERE memories_fts MATCH ?1 ORDER BY rel DESC, rowid LIMIT {limit}"
+        ))?
+    } else {
+        conn.prepare_cached(&format!(
+            "SELECT memories_fts.rowid, mnemo_bm25(memories_fts, ?3, ?2) AS rel FROM memories_fts \
+             JOIN memories m ON m.pk = memories_fts.rowid WHERE memories_fts MATCH ?1 \
+             AND m.created_at >= ?4 AND m.created_at < ?5 \
+             ORDER BY rel DESC, memories_fts.rowid LIMIT {limit}"
+        ))?
+    };
     let (expression, first) = if scoped {
         (format!("owner:{} AND ({any_term})", owner_token(owner)), 1)
     } else {
@@ -569,10 +586,19 @@ fn scored_text_search(
         Reach::All => expression,
     };
     let end = first + terms.len() as i64;
-    let rows = stmt.query_map(params![expression, end, first], |r| {
-        Ok((r.get(0)?, portable_bm25(r.get(1)?)))
-    })?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    let read = |r: &Row| Ok((r.get(0)?, portable_bm25(r.get(1)?)));
+    let rows = if window.is_open() {
+        stmt.query_map(params![expression, end, first], read)?
+            .collect::<rusqlite::Result<_>>()?
+    } else {
+        let (after, before) = (
+            window.after.unwrap_or(Millis::MIN),
+            window.before.unwrap_or(Millis::MAX),
+        );
+        stmt.query_map(params![expression, end, first, after, before], read)?
+            .collect::<rusqlite::Result<_>>()?
+    };
+    Ok(rows)
 }
 
 /// Memories of `owner` in use (not archived) whose tags hold one of `tags` (as words; the
@@ -956,19 +982,52 @@ mod tests {
         }
         let terms = vec!["garden".to_string(), "boiler".to_string()];
         let search = |store: &Store, owner: &str, scoped: bool| {
-            scored_text_search(store.conn(), owner, &terms, Reach::Warm, 10, scoped).unwrap()
+            scored_text_search(
+                store.conn(),
+                owner,
+                &terms,
+                Reach::Warm,
+                10,
+                scoped,
+                Window::default(),
+            )
+            .unwrap()
         };
         assert!(holds_every_memory(store.conn(), "ana").unwrap());
         assert!(!holds_every_memory(store.conn(), "bo").unwrap());
-        let alone = text_search(store.conn(), "ana", &terms, Reach::Warm, 10).unwrap();
+        let alone = text_search(
+            store.conn(),
+            "ana",
+            &terms,
+            Reach::Warm,
+            10,
+            Window::default(),
+        )
+        .unwrap();
         assert_eq!(alone.len(), 4);
         assert_eq!(alone, search(&store, "ana", true));
         assert_eq!(alone, search(&store, "ana", false));
 
         add(&mut store, "bo", "b0", "bo's garden by the boiler");
         assert!(!holds_every_memory(store.conn(), "ana").unwrap());
-        let ana = text_search(store.conn(), "ana", &terms, Reach::Warm, 10).unwrap();
-        let bo = text_search(store.conn(), "bo", &terms, Reach::Warm, 10).unwrap();
+        let ana = text_search(
+            store.conn(),
+            "ana",
+            &terms,
+            Reach::Warm,
+            10,
+            Window::default(),
+        )
+        .unwrap();
+        let bo = text_search(
+            store.conn(),
+            "bo",
+            &terms,
+            Reach::Warm,
+            10,
+            Window::default(),
+        )
+        .unwrap();
         assert_eq!(ana.len(), 4, "{ana:?}");
         assert_eq!(bo.len(), 1, "{bo:?}");
         assert!(ana.iter().all(|(pk, _)| !bo.iter().any(|(b, _)| b == pk)));

@@ -223,8 +223,9 @@ impl<'s> View<'s> {
                 .filter(|s| s.vector.len() == dim)
                 .collect();
             set.extend(stored.iter().map(|s| (s.pk, &s.vector, s.precision)));
-            for s in stored.iter().filter(|s| s.cold) {
-                set.set_cold(s.pk, true);
+            for s in &stored {
+                set.set_cold(s.pk, s.cold);
+                set.set_said(s.pk, s.said);
             }
             self.derived.vectors.insert(owner.to_string(), set);
         }
@@ -460,6 +461,7 @@ impl<'s> Tx<'s> {
             if let Some(set) = self.loaded(&m.entity_id) {
                 set.upsert(pk, v, precision);
                 set.set_cold(pk, memories::cold(m));
+                set.set_said(pk, m.created_at);
             }
         }
     }
@@ -475,6 +477,7 @@ impl<'s> Tx<'s> {
             }
             Some(set) => {
                 set.set_cold(pk, memories::cold(m));
+                set.set_said(pk, m.created_at);
                 set.get(pk).is_none()
             }
         };
@@ -484,6 +487,7 @@ impl<'s> Tx<'s> {
                 if let Some(set) = self.loaded(&m.entity_id) {
                     set.upsert(pk, &v, precision);
                     set.set_cold(pk, memories::cold(m));
+                    set.set_said(pk, m.created_at);
                 }
             }
         }

@@ -17,6 +17,7 @@ mod sweep;
 
 use std::collections::HashMap;
 
+use crate::clock::{Millis, Window};
 use crate::embed::{dot, Precision};
 use lists::{Lists, Rows};
 use simhash::SimHash;
@@ -69,6 +70,8 @@ pub struct OwnerVectors {
     cold: Vec<bool>,
     /// Row by row: how the store keeps the vector (`data` holds it decoded).
     precision: Vec<Precision>,
+    /// Row by row: when the memory was said (a search's time window keeps to it).
+    said: Vec<Millis>,
     /// Inverted lists over `codes` once the set is large ([`lists::LISTS_MIN`]).
     lists: Lists,
     /// Vectors are being added in bulk: the lists are built once, at the end.
@@ -119,6 +122,7 @@ impl OwnerVectors {
                 self.slot.insert(pk, i);
                 self.pks.push(pk);
                 self.cold.push(false);
+                self.said.push(0);
                 self.precision.push(precision);
                 self.data.resize((i + 1) * d, 0.0);
                 self.codes.resize((i + 1) * self.simhash.words(), 0);
@@ -180,6 +184,7 @@ impl OwnerVectors {
         if i != last {
             self.pks.swap(i, last);
             self.cold.swap(i, last);
+            self.said.swap(i, last);
             self.precision.swap(i, last);
             self.scales.swap(i, last);
             self.slot.insert(self.pks[i], i);
@@ -189,6 +194,7 @@ impl OwnerVectors {
         }
         self.pks.pop();
         self.cold.pop();
+        self.said.pop();
         self.precision.pop();
         self.scales.pop();
         self.data.truncate(last * d);
@@ -235,7 +241,20 @@ impl OwnerVectors {
     /// The `k` most similar vectors to `query` as (pk, dot product), best first; ties broken
     /// by pk so the order is the same whatever order vectors were added in.
     pub fn nearest(&self, query: &[f32], k: usize) -> Vec<(i64, f32)> {
-        self.nearest_in(query, k, false, Reach::Search)
+        self.nearest_in(query, k, false, Window::default(), Reach::Search)
+    }
+
+    /// [`OwnerVectors::nearest`] among the memories said inside `window` (and not marked cold,
+    /// when `warm_only`). A bounded window is read whole, never through the lists: its
+    /// members may lie in lists far from the query's.
+    pub fn nearest_within(
+        &self,
+        query: &[f32],
+        k: usize,
+        warm_only: bool,
+        window: Window,
+    ) -> Vec<(i64, f32)> {
+        self.nearest_in(query, k, warm_only, window, Reach::Search)
     }
 
     /// [`OwnerVectors::nearest`] for what looks for near-duplicates (a write's dedup and
@@ -244,7 +263,7 @@ impl OwnerVectors {
     /// found and farther neighbours may be others almost as near. The same as `nearest` below
     /// [`lists::LISTS_MIN`] vectors.
     pub fn neighbours(&self, query: &[f32], k: usize) -> Vec<(i64, f32)> {
-        self.nearest_in(query, k, false, Reach::Neighbours)
+        self.nearest_in(query, k, false, Window::default(), Reach::Neighbours)
     }
 
     /// [`OwnerVectors::neighbours`] of `query` now, to be completed by
@@ -286,6 +305,13 @@ impl OwnerVectors {
         }
     }
 
+    /// Records when `pk`'s memory was said, if present.
+    pub fn set_said(&mut self, pk: i64, at: Millis) {
+        if let Some(&i) = self.slot.get(&pk) {
+            self.said[i] = at;
+        }
+    }
+
     /// Whether any memory is marked cold.
     pub fn has_cold(&self) -> bool {
         self.cold.iter().any(|&c| c)
@@ -293,15 +319,17 @@ impl OwnerVectors {
 
     /// [`OwnerVectors::nearest`] among the memories not marked cold.
     pub fn nearest_warm(&self, query: &[f32], k: usize) -> Vec<(i64, f32)> {
-        self.nearest_in(query, k, true, Reach::Search)
+        self.nearest_in(query, k, true, Window::default(), Reach::Search)
     }
 
-    /// The lookup behind the others, as far as `reach` reads.
+    /// The lookup behind the others, among the rows said inside `window`, as far as `reach`
+    /// reads.
     fn nearest_in(
         &self,
         query: &[f32],
         k: usize,
         warm_only: bool,
+        window: Window,
         reach: Reach,
     ) -> Vec<(i64, f32)> {
         if k == 0 || self.pks.is_empty() || query.len() != self.dim {
@@ -309,7 +337,7 @@ impl OwnerVectors {
         }
         let d = self.dim;
         let exact = |i: usize| (self.pks[i], dot(query, &self.data[i * d..(i + 1) * d]));
-        let wanted = |i: &usize| !(warm_only && self.cold[*i]);
+        let wanted = |i: &usize| !(warm_only && self.cold[*i]) && window.contains(self.said[*i]);
         // 1/64 of the whole set, lists or not: the codes' Hamming ranking is what loses true
         // neighbours as a set grows, not the lists (reading 1/16 of a 100k set's lists and
         // keeping 1/64 of the set finds every exact top 10, as a full scan does; keeping 1/64
@@ -324,7 +352,7 @@ impl OwnerVectors {
             let mut q = vec![0u64; w];
             self.simhash.encode(query, &mut q);
             let mut sweep = Sweep::new(keep, self.simhash.max_distance() as u32);
-            if self.lists.active() && self.pks.len() >= reach.lists_from() {
+            if self.lists.active() && self.pks.len() >= reach.lists_from() && window.is_open() {
                 // A large set: the members of the lists whose heads are nearest the query.
                 self.lists.probe(&q, &wanted, &mut sweep);
             } else {
@@ -522,6 +550,69 @@ mod tests {
                 s.set_cold(i as i64, true);
             }
             assert!(s.nearest_warm(&q, 5).is_empty());
+        }
+    }
+
+    /// A window scan finds only rows said inside it, nearest first, in a small set, one the
+    /// Hamming pass narrows, and one with lists (read whole for a window); cold rows stay out
+    /// of a warm one; times follow rows moved by a removal.
+    #[test]
+    fn window_scans_keep_to_the_rows_said_inside() {
+        for n in [50usize, 3000, 40_000] {
+            let mut s = OwnerVectors::new(8);
+            let v = |i: usize| -> Vec<f32> {
+                let x = i as f32 * 0.37;
+                let raw: Vec<f32> = (0..8).map(|j| (x * (j + 1) as f32).sin()).collect();
+                let norm = raw.iter().map(|a| a * a).sum::<f32>().sqrt();
+                raw.iter().map(|a| a / norm).collect()
+            };
+            s.extend((0..n).map(|i| (i as i64, v(i), Precision::F32)));
+            for i in 0..n {
+                s.set_said(i as i64, (i as Millis) * 10);
+            }
+            let window = |a, b| Window {
+                after: Some(a),
+                before: Some(b),
+            };
+            // Rows 20..30 said in [200, 300): the query is row 10's vector, outside it.
+            let q = v(10);
+            let found = s.nearest_within(&q, 5, false, window(200, 300));
+            assert_eq!(found.len(), 5, "n = {n}");
+            assert!(
+                found.iter().all(|(pk, _)| (20..30).contains(pk)),
+                "n = {n}: {found:?}"
+            );
+            let exact: Vec<(i64, f32)> = {
+                let mut all: Vec<(i64, f32)> =
+                    (20..30).map(|i| (i as i64, dot(&q, &v(i)))).collect();
+                top(&mut all, 5, |x| *x);
+                all
+            };
+            assert_eq!(found, exact, "n = {n}");
+            // Open ends; and a window with nothing in it.
+            let late = s.nearest_within(
+                &q,
+                3,
+                false,
+                Window {
+                    after: Some((n as Millis - 2) * 10),
+                    before: None,
+                },
+            );
+            assert_eq!(late.len(), 2);
+            assert!(s.nearest_within(&q, 3, false, window(-100, 0)).is_empty());
+            // Warm only: cold rows in the window stay out.
+            for i in (20..30).step_by(2) {
+                s.set_cold(i as i64, true);
+            }
+            let warm = s.nearest_within(&q, 10, true, window(200, 300));
+            assert_eq!(warm.len(), 5);
+            assert!(warm.iter().all(|(pk, _)| pk % 2 == 1));
+            // Row 21 removed: the last row moves into its place, with its own time.
+            s.remove(21);
+            let moved = (n - 1) as i64;
+            let at = s.nearest_within(&v(n - 1), 1, false, window(moved * 10, moved * 10 + 1));
+            assert_eq!(at, vec![(moved, dot(&v(n - 1), &v(n - 1)))]);
         }
     }
 
