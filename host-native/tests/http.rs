@@ -87,6 +87,33 @@ fn every_route_answers_with_the_engines_json() {
         assert_eq!(hits[0]["memory"]["id"], id.as_str());
         assert_eq!(hits[0]["why"]["mode"], mode);
     }
+    // A time window over HTTP, its ends RFC 3339 as the memories' times are here, or ms: the
+    // drink was said at T0, so a window ending then is empty and one holding it finds it; one
+    // that holds no time is refused by name.
+    let said = hits_of(&s, "what does Ana drink?")[0]["memory"]["created_at"].clone();
+    assert!(said.is_string(), "{said}");
+    let window = |after: Value, before: Value| {
+        s.send(
+            "POST",
+            "/api/v1/search",
+            json!({"entity_id": "ana", "query": "what does Ana drink?", "after": after, "before": before}),
+        )
+    };
+    let (st, empty) = window(Value::Null, said.clone());
+    assert_eq!(
+        (st, empty.as_array().map(Vec::len)),
+        (200, Some(0)),
+        "{empty}"
+    );
+    let (st, inside) = window(said.clone(), json!("9999-01-01T00:00:00Z"));
+    assert_eq!(st, 200);
+    assert_eq!(inside[0]["memory"]["id"], id.as_str(), "{inside}");
+    let (st, err) = window(said.clone(), said.clone());
+    assert_eq!(st, 400, "{err}");
+    assert!(err.to_string().contains("before"), "{err}");
+    let (st, err) = window(json!("last week"), Value::Null);
+    assert_eq!(st, 400, "{err}");
+    assert!(err.to_string().contains("after"), "{err}");
     let (_, page) = s.send(
         "GET",
         "/api/v1/memories?entity_id=ana&limit=2&state=ACTIVE",
@@ -193,6 +220,17 @@ fn every_route_answers_with_the_engines_json() {
         404
     );
     assert_eq!(s.send("GET", "/api/v1/nothing-here", Value::Null).0, 404);
+}
+
+/// The hits of a search of Ana's memories for `query`.
+fn hits_of(s: &Server, query: &str) -> Vec<Value> {
+    let (st, hits) = s.send(
+        "POST",
+        "/api/v1/search",
+        json!({"entity_id": "ana", "query": query}),
+    );
+    assert_eq!(st, 200, "{hits}");
+    hits.as_array().cloned().unwrap_or_default()
 }
 
 #[test]

@@ -80,6 +80,16 @@ const hits = (await client.callTool({ name: 'memory_search', arguments: { ...who
 const found = JSON.parse(hits.content[0].text);
 assert.ok(found.length >= 1 && found[0].memory.content.includes('marine biologist'), hits.content[0].text);
 const id = found[0].memory.id;
+// A time window: the tool's schema offers it, a window after the memory was said holds nothing,
+// one around it finds it, and one that holds no time is refused by name.
+assert.equal(byName.memory_search.inputSchema.properties.after.type.includes('integer'), true);
+const said = found[0].memory.created_at;
+const windowed = async (after, before) => client.callTool({ name: 'memory_search', arguments: { ...who, query: 'marine biologist', after, before } });
+assert.deepEqual(JSON.parse((await windowed(said + 1, undefined)).content[0].text), []);
+assert.equal(JSON.parse((await windowed(said, said + 1)).content[0].text)[0].memory.id, id);
+const noTime = await windowed(said, said);
+assert.equal(noTime.isError, true);
+assert.match(noTime.content[0].text, /before/);
 assert.equal((await call('memory_get', { id })).id, id);
 assert.equal((await call('memory_update', { id, patch: { importance: 0.9 } })).importance, 0.9);
 assert.equal((await call('memory_reinforce', { id })).feedback, 3);
