@@ -993,41 +993,28 @@ mod tests {
             )
             .unwrap()
         };
+        // The public search, which decides whether to scope by owner itself.
+        let found = |store: &Store, owner: &str| {
+            text_search(
+                store.conn(),
+                owner,
+                &terms,
+                Reach::Warm,
+                10,
+                Window::default(),
+            )
+            .unwrap()
+        };
         assert!(holds_every_memory(store.conn(), "ana").unwrap());
         assert!(!holds_every_memory(store.conn(), "bo").unwrap());
-        let alone = text_search(
-            store.conn(),
-            "ana",
-            &terms,
-            Reach::Warm,
-            10,
-            Window::default(),
-        )
-        .unwrap();
+        let alone = found(&store, "ana");
         assert_eq!(alone.len(), 4);
         assert_eq!(alone, search(&store, "ana", true));
         assert_eq!(alone, search(&store, "ana", false));
 
         add(&mut store, "bo", "b0", "bo's garden by the boiler");
         assert!(!holds_every_memory(store.conn(), "ana").unwrap());
-        let ana = text_search(
-            store.conn(),
-            "ana",
-            &terms,
-            Reach::Warm,
-            10,
-            Window::default(),
-        )
-        .unwrap();
-        let bo = text_search(
-            store.conn(),
-            "bo",
-            &terms,
-            Reach::Warm,
-            10,
-            Window::default(),
-        )
-        .unwrap();
+        let (ana, bo) = (found(&store, "ana"), found(&store, "bo"));
         assert_eq!(ana.len(), 4, "{ana:?}");
         assert_eq!(bo.len(), 1, "{bo:?}");
         assert!(ana.iter().all(|(pk, _)| !bo.iter().any(|(b, _)| b == pk)));

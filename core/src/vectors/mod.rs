@@ -518,16 +518,19 @@ pub(crate) fn uniform(mut x: u64) -> impl FnMut() -> f32 {
 mod tests {
     use super::*;
 
+    /// An 8-dimensional unit vector for `i`, near those of nearby `i`.
+    fn wave(i: usize) -> Vec<f32> {
+        let x = i as f32 * 0.37;
+        let raw: Vec<f32> = (0..8).map(|j| (x * (j + 1) as f32).sin()).collect();
+        let norm = raw.iter().map(|a| a * a).sum::<f32>().sqrt();
+        raw.iter().map(|a| a / norm).collect()
+    }
+
     #[test]
     fn warm_scans_leave_cold_vectors_out_in_both_passes() {
         for n in [50usize, 3000] {
             let mut s = OwnerVectors::new(8);
-            let v = |i: usize| -> Vec<f32> {
-                let x = i as f32 * 0.37;
-                let raw: Vec<f32> = (0..8).map(|j| (x * (j + 1) as f32).sin()).collect();
-                let norm = raw.iter().map(|a| a * a).sum::<f32>().sqrt();
-                raw.iter().map(|a| a / norm).collect()
-            };
+            let v = wave;
             for i in 0..n {
                 s.upsert(i as i64, &v(i), Precision::F32);
             }
@@ -560,12 +563,7 @@ mod tests {
     fn window_scans_keep_to_the_rows_said_inside() {
         for n in [50usize, 3000, 40_000] {
             let mut s = OwnerVectors::new(8);
-            let v = |i: usize| -> Vec<f32> {
-                let x = i as f32 * 0.37;
-                let raw: Vec<f32> = (0..8).map(|j| (x * (j + 1) as f32).sin()).collect();
-                let norm = raw.iter().map(|a| a * a).sum::<f32>().sqrt();
-                raw.iter().map(|a| a / norm).collect()
-            };
+            let v = wave;
             s.extend((0..n).map(|i| (i as i64, v(i), Precision::F32)));
             for i in 0..n {
                 s.set_said(i as i64, (i as Millis) * 10);
