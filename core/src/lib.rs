@@ -63,6 +63,7 @@ mod math;
 pub mod model;
 pub mod notes;
 mod order;
+pub mod period;
 pub mod recall;
 pub mod schedule;
 mod store;

@@ -15,6 +15,7 @@ const RANKS: &[(&str, &str)] = &[
     ("math", "foundations"),
     ("clock", "foundations"),
     ("calendar", "foundations"),
+    ("period", "foundations"),
     ("lexicon", "foundations"),
     ("text", "foundations"),
     ("json", "foundations"),

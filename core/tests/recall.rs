@@ -614,6 +614,8 @@ fn a_bad_time_window_is_refused_by_name() {
         (r#""after": 1.5"#, "after"),
         (r#""before": null, "after": true"#, "after"),
         (r#""after": 1e400"#, "after"),
+        (r#""as_of": -5"#, "as_of"),
+        (r#""as_of": "now""#, "as_of"),
     ] {
         let err = refused(&mut e, "search", &search(extra));
         assert!(err.contains(names), "{extra}: {err}");
@@ -627,4 +629,107 @@ fn a_bad_time_window_is_refused_by_name() {
         })
         .unwrap();
     assert!(empty.is_empty());
+}
+
+/// A question that names a span of time ("10 days ago", "last weekend") ranks the memories
+/// said in it first, read against the engine's clock or the request's `as_of`; its words are
+/// not matched as text; every hit's `why` shows the span and whether it was said inside.
+#[test]
+fn a_question_naming_a_time_ranks_what_was_said_then_first() {
+    let (mut e, clock) = engine_with_config(without_dedup());
+    let day = |d: i64| T0 + d * DAY_MS;
+    // One appliance bought every five days for sixty days.
+    let appliances = [
+        "toaster",
+        "kettle",
+        "blender",
+        "microwave",
+        "rice cooker",
+        "air fryer",
+        "coffee grinder",
+        "waffle iron",
+        "slow cooker",
+        "food processor",
+        "juicer",
+        "sandwich press",
+    ];
+    let items: Vec<NewMemory> = appliances
+        .iter()
+        .enumerate()
+        .map(|(i, a)| NewMemory {
+            created_at: Some(day(5 * i as i64) + 12 * 3_600_000),
+            ..mem("ana", &format!("I bought a {a} for the kitchen"))
+        })
+        .collect();
+    clock.set(day(60) + 9 * 3_600_000);
+    e.seed(items).unwrap();
+    let ask = |e: &mut Engine, query: &str, as_of: Option<i64>| {
+        e.search(&SearchRequest {
+            as_of,
+            limit: limit(5),
+            ..req("ana", query)
+        })
+        .unwrap()
+    };
+    // Day 60 now: ten days ago is day 50, the juicer.
+    let hits = ask(
+        &mut e,
+        "What kitchen appliance did I buy 10 days ago?",
+        None,
+    );
+    assert!(
+        hits[0].memory.content.contains("juicer"),
+        "{:?}",
+        hits.iter().map(|h| &h.memory.content).collect::<Vec<_>>()
+    );
+    let period = hits[0].why.period.clone().expect("the span is shown");
+    assert!(period.inside);
+    // Whole UTC days: from the day before the tenth day back to the day after it.
+    let today = (day(60) + 9 * 3_600_000).div_euclid(DAY_MS) * DAY_MS;
+    assert_eq!(
+        (period.after, period.before),
+        (today - 11 * DAY_MS, today - 8 * DAY_MS)
+    );
+    assert_eq!(hits.len(), 5, "the rest follow, said outside it");
+    assert!(hits[1..]
+        .iter()
+        .all(|h| !h.why.period.as_ref().unwrap().inside));
+    assert!(
+        hits[0]
+            .why
+            .matched
+            .iter()
+            .all(|w| w != "days" && w != "ago"),
+        "{:?}",
+        hits[0].why.matched
+    );
+    // As of day 30, ten days ago is day 20: the rice cooker.
+    let then = ask(
+        &mut e,
+        "What kitchen appliance did I buy 10 days ago?",
+        Some(day(30) + 9 * 3_600_000),
+    );
+    assert!(
+        then[0].memory.content.contains("rice cooker"),
+        "{}",
+        then[0].memory.content
+    );
+    // A span with nothing said in it: the answer is the ordinary one, each hit outside it.
+    let none = ask(&mut e, "What did I buy yesterday?", None);
+    assert!(!none.is_empty());
+    assert!(none.iter().all(|h| !h.why.period.as_ref().unwrap().inside));
+    // A question naming no time, or a search given its own window, reads no span.
+    assert!(ask(&mut e, "What did I buy for the kitchen?", None)
+        .iter()
+        .all(|h| h.why.period.is_none()));
+    let windowed = e
+        .search(&SearchRequest {
+            after: Some(day(0)),
+            before: Some(day(1)),
+            ..req("ana", "What did I buy 10 days ago?")
+        })
+        .unwrap();
+    assert_eq!(windowed.len(), 1);
+    assert!(windowed[0].memory.content.contains("toaster"));
+    assert!(windowed[0].why.period.is_none());
 }

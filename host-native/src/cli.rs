@@ -163,6 +163,9 @@ pub enum Command {
         /// Only memories said before this time (RFC 3339 or ms since the epoch).
         #[arg(long)]
         before: Option<String>,
+        /// What "now" is for the question's words such as "yesterday" (RFC 3339 or ms).
+        #[arg(long)]
+        as_of: Option<String>,
     },
     /// One memory.
     Get {
@@ -695,22 +698,18 @@ fn call(command: Command) -> Result<Call> {
             include_archived,
             after,
             before,
+            as_of,
         } => {
-            let after = after
-                .as_deref()
-                .map(|s| parse_time("--after", s))
-                .transpose()?;
-            let before = before
-                .as_deref()
-                .map(|s| parse_time("--before", s))
-                .transpose()?;
+            let time = |flag: &str, t: Option<String>| -> Result<Option<i64>> {
+                t.as_deref().map(|s| parse_time(flag, s)).transpose()
+            };
+            let (after, before) = (time("--after", after)?, time("--before", before)?);
+            let as_of = time("--as-of", as_of)?;
             (
                 "search",
-                given(
-                    json!({"entity_id": entity, "query": query, "limit": limit, "mode": mode,
-                       "types": types, "include_archived": include_archived,
-                       "after": after, "before": before}),
-                ),
+                given(json!({"entity_id": entity, "query": query, "limit": limit,
+                    "mode": mode, "types": types, "include_archived": include_archived,
+                    "after": after, "before": before, "as_of": as_of})),
             )
         }
         Command::Get { entity, id } => ("get", memory_ref(entity, id)),

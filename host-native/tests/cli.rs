@@ -1652,6 +1652,26 @@ fn search_keeps_to_a_time_window() {
         found(&["--after", "1677628800000"]),
         vec!["Ana bought a green kettle"]
     );
+    // A question naming a time, read as of a day: the kettle bought "last month" first.
+    let asked = ok(
+        p,
+        &[
+            "search",
+            "--entity",
+            "ana",
+            "which kettle did Ana buy last month",
+            "--as-of",
+            "2023-03-15T12:00:00Z",
+        ],
+    );
+    assert_eq!(
+        asked[0]["memory"]["content"], "Ana bought a red kettle",
+        "{asked}"
+    );
+    assert_eq!(asked[0]["why"]["period"]["inside"], true, "{asked}");
+    assert!(ok(p, &["search", "--entity", "ana", "kettle"])[0]["why"]
+        .get("period")
+        .is_none());
     let err = refused(
         p,
         &[

@@ -111,6 +111,14 @@ fn every_route_answers_with_the_engines_json() {
     let (st, err) = window(said.clone(), said.clone());
     assert_eq!(st, 400, "{err}");
     assert!(err.to_string().contains("before"), "{err}");
+    // A question naming a time, read as of an RFC 3339 time: the drink said then is inside.
+    let (st, asked) = s.send(
+        "POST",
+        "/api/v1/search",
+        json!({"entity_id": "ana", "query": "what did Ana drink today?", "as_of": said}),
+    );
+    assert_eq!(st, 200, "{asked}");
+    assert_eq!(asked[0]["why"]["period"]["inside"], true, "{asked}");
     let (st, err) = window(json!("last week"), Value::Null);
     assert_eq!(st, 400, "{err}");
     assert!(err.to_string().contains("after"), "{err}");

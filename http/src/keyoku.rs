@@ -555,9 +555,10 @@ pub fn search_args(body: Value) -> (Value, Form) {
     if o.get("mode").and_then(Value::as_str) == Some("semantic") {
         o.insert("mode".into(), json!("historical"));
     }
-    // The window's ends as the memories' times are written here: RFC 3339 (or milliseconds);
-    // a string that is not a time is passed on for the engine to refuse by name.
-    for key in ["after", "before"] {
+    // The window's ends and the question's now as the memories' times are written here: RFC
+    // 3339 (or milliseconds); a string that is not a time is passed on for the engine to
+    // refuse by name.
+    for key in ["after", "before", "as_of"] {
         if let Some(v) = o.remove(key) {
             o.insert(key.into(), millis(v));
         }

@@ -296,6 +296,8 @@ class SearchRequest(TypedDict):
     after: NotRequired[int | None]
     #: Only memories said before this time (milliseconds since the Unix epoch); with `after`, later than it.
     before: NotRequired[int | None]
+    #: What "now" is for this question (milliseconds since the Unix epoch): the time its words such as "yesterday" or "last weekend" are read against (default the engine's clock). Without `after` and `before`, a span the query names ranks the memories said in it first.
+    as_of: NotRequired[int | None]
 
 
 class MemoryRef(TypedDict):
@@ -980,6 +982,19 @@ class ScoreBreakdown(TypedDict):
     state_multiplier: float
     #: The ranking mode the score was made under.
     mode: RankMode
+    #: The span of time the query named ("last weekend", "10 days ago"), when it named one and gave no `after`/`before`: the memories said inside it rank first.
+    period: NotRequired[PeriodMatch | None]
+
+
+class PeriodMatch(TypedDict):
+    """The span of time a query named, and whether a hit was said inside it."""
+
+    #: Its start (milliseconds since the Unix epoch, inclusive).
+    after: int
+    #: Its end (exclusive).
+    before: int
+    #: The memory was said inside it.
+    inside: bool
 
 
 class PassageOf(TypedDict):
@@ -1855,7 +1870,7 @@ class Calls:
         given: List[Tuple[str, Any]] = [("items", items)]
         return cast("WriteReport", self.call("seed", {k: v for k, v in given if v is not None}))
 
-    def search(self, *, entity_id: str, query: str, agent_id: str | None = None, team_aware: bool | None = None, vector: List[float] | None = None, limit: int | None = None, mode: RankMode | None = None, recall: RecallFilter | None = None, include_archived: bool | None = None, types: List[MemoryType] | None = None, min_score: float | None = None, entities: List[str] | None = None, kinds: List[Kind] | None = None, per_document: int | None = None, after: int | None = None, before: int | None = None) -> List[SearchHit]:
+    def search(self, *, entity_id: str, query: str, agent_id: str | None = None, team_aware: bool | None = None, vector: List[float] | None = None, limit: int | None = None, mode: RankMode | None = None, recall: RecallFilter | None = None, include_archived: bool | None = None, types: List[MemoryType] | None = None, min_score: float | None = None, entities: List[str] | None = None, kinds: List[Kind] | None = None, per_document: int | None = None, after: int | None = None, before: int | None = None, as_of: int | None = None) -> List[SearchHit]:
         """Hybrid search of one owner's memories, ranked by a mode; every hit says why.
 
         Arguments (docs/API.md):
@@ -1875,8 +1890,9 @@ class Calls:
             per_document: Most passages of one document in the results, 1 to 1,000 (default 3): a long document does not fill the list by itself. Optional.
             after: Only memories said at or after this time (milliseconds since the Unix epoch; a memory is said at its `created_at`). Optional.
             before: Only memories said before this time (milliseconds since the Unix epoch); with `after`, later than it. Optional.
+            as_of: What "now" is for this question (milliseconds since the Unix epoch): the time its words such as "yesterday" or "last weekend" are read against (default the engine's clock). Without `after` and `before`, a span the query names ranks the memories said in it first. Optional.
         """
-        given: List[Tuple[str, Any]] = [("entity_id", entity_id), ("query", query), ("agent_id", agent_id), ("team_aware", team_aware), ("vector", vector), ("limit", limit), ("mode", mode), ("recall", recall), ("include_archived", include_archived), ("types", types), ("min_score", min_score), ("entities", entities), ("kinds", kinds), ("per_document", per_document), ("after", after), ("before", before)]
+        given: List[Tuple[str, Any]] = [("entity_id", entity_id), ("query", query), ("agent_id", agent_id), ("team_aware", team_aware), ("vector", vector), ("limit", limit), ("mode", mode), ("recall", recall), ("include_archived", include_archived), ("types", types), ("min_score", min_score), ("entities", entities), ("kinds", kinds), ("per_document", per_document), ("after", after), ("before", before), ("as_of", as_of)]
         return cast("List[SearchHit]", self.call("search", {k: v for k, v in given if v is not None}))
 
     def get(self, *, entity_id: str, id: str, agent_id: str | None = None) -> Memory:

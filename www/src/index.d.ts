@@ -294,6 +294,13 @@ export interface SearchRequest {
    * later than it.
    */
   before?: number | null;
+  /**
+   * What "now" is for this question (milliseconds since the Unix epoch): the time its words
+   * such as "yesterday" or "last weekend" are read against (default the engine's clock).
+   * Without `after` and `before`, a span the query names ranks the memories said in it
+   * first.
+   */
+  as_of?: number | null;
 }
 
 /** Ranking mode: how much each signal weighs in the composite score. */
@@ -1268,6 +1275,21 @@ export interface ScoreBreakdown {
   state_multiplier: number;
   /** The ranking mode the score was made under. */
   mode: RankMode;
+  /**
+   * The span of time the query named ("last weekend", "10 days ago"), when it named one and
+   * gave no `after`/`before`: the memories said inside it rank first.
+   */
+  period?: PeriodMatch | null;
+}
+
+/** The span of time a query named, and whether a hit was said inside it. */
+export interface PeriodMatch {
+  /** Its start (milliseconds since the Unix epoch, inclusive). */
+  after: number;
+  /** Its end (exclusive). */
+  before: number;
+  /** The memory was said inside it. */
+  inside: boolean;
 }
 
 /** Where a passage found by search lies: its document and section. */

@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 
 pub(crate) use cache::Cache;
 pub use candidates::Candidate;
-pub use rank::{RankMode, ScoreBreakdown, Weights};
+pub use rank::{PeriodMatch, RankMode, ScoreBreakdown, Weights};
 
 use crate::clock::{check_time, Millis, Window};
 use crate::decay::{self, RetentionConfig};
@@ -32,6 +32,7 @@ use crate::field::{Id, Limit, Owner, MAX_LIMIT};
 use crate::graph;
 use crate::links;
 use crate::model::{Kind, Memory, MemoryType, RecallFilter};
+use crate::period;
 use crate::store::memories::{self, Reach};
 use crate::store::View;
 use crate::text;
@@ -106,6 +107,11 @@ pub struct SearchRequest {
     /// Only memories said before this time (milliseconds since the Unix epoch); with `after`,
     /// later than it.
     pub before: Option<Millis>,
+    /// What "now" is for this question (milliseconds since the Unix epoch): the time its words
+    /// such as "yesterday" or "last weekend" are read against (default the engine's clock).
+    /// Without `after` and `before`, a span the query names ranks the memories said in it
+    /// first.
+    pub as_of: Option<Millis>,
 }
 
 impl SearchRequest {
@@ -128,6 +134,7 @@ impl SearchRequest {
             per_document: None,
             after: None,
             before: None,
+            as_of: None,
         }
     }
 
@@ -238,7 +245,11 @@ pub(crate) fn check(req: &SearchRequest) -> Result<usize> {
     if req.min_score.is_some_and(|s| !s.is_finite()) {
         return Err(Error::invalid("min_score", "must be a finite number"));
     }
-    for (field, t) in [("after", req.after), ("before", req.before)] {
+    for (field, t) in [
+        ("after", req.after),
+        ("before", req.before),
+        ("as_of", req.as_of),
+    ] {
         if let Some(t) = t {
             check_time(field, t)?;
         }
@@ -262,13 +273,25 @@ pub(crate) fn search(
     owner: &Owner,
     req: &SearchRequest,
 ) -> Result<Vec<SearchHit>> {
-    let search = Search::new(view, cfg, owner, req)?;
-    let candidates = search.candidates(view, cache)?;
-    let (admitted, rest) = search.admit_qualifying(view, candidates)?;
-    let scoring = search.scoring(view, &admitted)?;
-    let ranked = crowd(view, scoring.rank(admitted), search.per_document)?;
-    let kept = scoring.keep_diverse(view, ranked, rest)?;
-    search.record_hits(view, kept, scoring.now)
+    let now = view.now()?;
+    let search = Search::new(view, cfg, owner, req, now)?;
+    let Some(named) = search.named.clone() else {
+        let kept = search.ranked(view, cache)?;
+        return search.record_hits(view, kept, now);
+    };
+    // The span the question names first; then, should it hold too few, the rest.
+    let mut kept = search.within(named.window).ranked(view, cache)?;
+    if kept.len() < search.limit {
+        for r in search.ranked(view, cache)? {
+            if kept.len() >= search.limit {
+                break;
+            }
+            if !kept.iter().any(|k| k.pk == r.pk) {
+                kept.push(r);
+            }
+        }
+    }
+    search.record_hits(view, kept, now)
 }
 
 /// A candidate admitted, with its memory's fresh row.
@@ -278,6 +301,7 @@ type Admitted = (Candidate, Memory);
 type Waiting = std::iter::Peekable<std::vec::IntoIter<Candidate>>;
 
 /// What the steps of one search share: the request, the settings, and what follows from them.
+#[derive(Clone)]
 struct Search<'a> {
     cfg: &'a RecallConfig,
     owner: &'a Owner,
@@ -296,6 +320,13 @@ struct Search<'a> {
     min_relevance: f64,
     /// Most passages of one document kept.
     per_document: usize,
+    /// The span of time candidates are chosen from: the request's `after`/`before`, or (in a
+    /// search's first pass) the span its query names.
+    window: Window,
+    /// The span the query names, when no window was given.
+    named: Option<period::Named>,
+    /// The words the text index matches: the query without those naming its span.
+    text: String,
 }
 
 impl<'a> Search<'a> {
@@ -305,6 +336,7 @@ impl<'a> Search<'a> {
         cfg: &'a RecallConfig,
         owner: &'a Owner,
         req: &'a SearchRequest,
+        now: Millis,
     ) -> Result<Self> {
         let limit = check(req)?;
         let query = view.vector_for(&req.query, req.vector.as_deref())?;
@@ -314,6 +346,14 @@ impl<'a> Search<'a> {
             None if by_entity => 0.0,
             None => cfg.min_relevance,
         };
+        let named = if req.window().is_open() {
+            period::named(&req.query, req.as_of.unwrap_or(now))
+        } else {
+            None
+        };
+        let text = named
+            .as_ref()
+            .map_or_else(|| req.query.clone(), |n| n.without(&req.query));
         Ok(Search {
             cfg,
             owner,
@@ -324,7 +364,27 @@ impl<'a> Search<'a> {
             by_entity,
             min_relevance,
             per_document: Limit::or(req.per_document, document::PER_DOCUMENT),
+            window: req.window(),
+            named,
+            text,
         })
+    }
+
+    /// This search kept to `window`.
+    fn within(&self, window: Window) -> Search<'a> {
+        Search {
+            window,
+            ..self.clone()
+        }
+    }
+
+    /// 1–4: the memories that answer, ranked, before they are recorded as hits.
+    fn ranked(&self, view: &mut View, cache: &mut Cache) -> Result<Vec<Ranked>> {
+        let candidates = self.candidates(view, cache)?;
+        let (admitted, rest) = self.admit_qualifying(view, candidates)?;
+        let scoring = self.scoring(view, &admitted)?;
+        let ranked = crowd(view, scoring.rank(admitted), self.per_document)?;
+        scoring.keep_diverse(view, ranked, rest)
     }
 
     fn relevance(&self, c: &Candidate) -> f64 {
@@ -370,8 +430,8 @@ impl<'a> Search<'a> {
     /// vectors and `k` best text matches fused, with relevance lent by session neighbours.
     fn fused(&self, view: &mut View, cache: &mut Cache, reach: Reach) -> Result<Vec<Candidate>> {
         let (cfg, owner, query, k) = (self.cfg, self.owner, &self.query[..], self.k);
-        let window = self.req.window();
-        let key = candidates::cache_key(owner, &self.req.query, query, reach, k, window);
+        let window = self.window;
+        let key = candidates::cache_key(owner, &self.text, query, reach, k, window);
         let generation = view.generation(owner);
         if let Some(c) = cache.get(&key, generation) {
             return Ok(c);
@@ -410,15 +470,9 @@ impl<'a> Search<'a> {
     /// The `k` best text matches of the query within `reach`: each memory's row, BM25, and how
     /// much of what was asked it says.
     fn text_matches(&self, view: &View, reach: Reach) -> Result<Vec<(i64, f64, f64)>> {
-        let terms = text::query_terms(&self.req.query);
-        let text_hits = memories::text_search(
-            view.conn(),
-            self.owner,
-            &terms,
-            reach,
-            self.k,
-            self.req.window(),
-        )?;
+        let terms = text::query_terms(&self.text);
+        let text_hits =
+            memories::text_search(view.conn(), self.owner, &terms, reach, self.k, self.window)?;
         let asked = text::Asked::new(&terms);
         let pks: Vec<i64> = text_hits.iter().map(|h| h.0).collect();
         let contents = memories::contents(view.conn(), &pks)?;
@@ -476,7 +530,8 @@ impl<'a> Search<'a> {
         if let Some(p) = view.pending(c.pk) {
             decay::access(&mut m, p.count, p.at);
         }
-        Ok((rank::admits(self.req, &m) && view.viewer().sees(&m)).then_some((c, m)))
+        let inside = self.window.contains(m.created_at);
+        Ok((inside && rank::admits(self.req, &m) && view.viewer().sees(&m)).then_some((c, m)))
     }
 
     /// 3. How the admitted are scored: against the best relevance admitted, at the call's time.
@@ -497,7 +552,7 @@ impl<'a> Search<'a> {
         kept: Vec<Ranked>,
         now: Millis,
     ) -> Result<Vec<SearchHit>> {
-        let terms = text::query_terms(&self.req.query);
+        let terms = text::query_terms(&self.text);
         let pks: Vec<i64> = kept.iter().map(|r| r.pk).collect();
         view.record_co_recall(&pks)?;
         let mut hits = Vec::with_capacity(kept.len());
@@ -516,6 +571,11 @@ impl<'a> Search<'a> {
         } in kept
         {
             why.matched = text::matched(&terms, &memory.content);
+            why.period = self.named.as_ref().map(|n| rank::PeriodMatch {
+                after: n.window.after.unwrap_or_default(),
+                before: n.window.before.unwrap_or_default(),
+                inside: n.window.contains(memory.created_at),
+            });
             decay::access(&mut memory, 1, now);
             view.refresh(pk, &mut memory)?;
             view.record_access(self.owner, pk)?;

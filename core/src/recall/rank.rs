@@ -122,6 +122,21 @@ pub struct ScoreBreakdown {
     pub state_multiplier: f64,
     /// The ranking mode the score was made under.
     pub mode: RankMode,
+    /// The span of time the query named ("last weekend", "10 days ago"), when it named one and
+    /// gave no `after`/`before`: the memories said inside it rank first.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub period: Option<PeriodMatch>,
+}
+
+/// The span of time a query named, and whether a hit was said inside it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct PeriodMatch {
+    /// Its start (milliseconds since the Unix epoch, inclusive).
+    pub after: Millis,
+    /// Its end (exclusive).
+    pub before: Millis,
+    /// The memory was said inside it.
+    pub inside: bool,
 }
 
 impl ScoreBreakdown {
@@ -161,7 +176,6 @@ pub fn admits(req: &SearchRequest, m: &Memory) -> bool {
         && req.recall.admits(m.kind)
         && (req.types.is_empty() || req.types.contains(&m.memory_type))
         && (req.kinds.is_empty() || req.kinds.contains(&m.kind))
-        && req.window().contains(m.created_at)
 }
 
 /// The score breakdown of a candidate memory at `now`; `best` is the best relevance among
@@ -194,6 +208,7 @@ pub fn score(
             1.0
         },
         mode,
+        period: None,
     }
 }
 
@@ -235,6 +250,7 @@ mod tests {
             feedback_multiplier: 1.0,
             state_multiplier: 1.0,
             mode,
+            period: None,
         }
     }
 

@@ -1,0 +1,446 @@
+//! The span of time a question names, read as the past it asks about: "yesterday", "10 days
+//! ago", "four weeks ago", "last weekend", "earlier this month", "last summer", "in March", "on
+//! 3 May", "in 2023". Days are UTC days of the clock a search runs at (or its `as_of`): a
+//! question is about what was said, so a month or weekday names its latest past one. A count
+//! of days ago allows a day either side, of weeks ago three days, as people count loosely.
+
+use time::{Date, Duration, Month, OffsetDateTime, Weekday};
+
+use crate::calendar;
+use crate::clock::{Millis, Window};
+
+/// A span of time a question names, and where it says it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Named {
+    /// The span, whole UTC days.
+    pub window: Window,
+    /// Byte range of the words that name it in the question.
+    pub words: std::ops::Range<usize>,
+}
+
+impl Named {
+    /// The question without the words that name the span (they are not what to match).
+    pub fn without(&self, question: &str) -> String {
+        let mut s = String::with_capacity(question.len());
+        s.push_str(&question[..self.words.start]);
+        s.push(' ');
+        s.push_str(&question[self.words.end..]);
+        s
+    }
+}
+
+/// Month names and their short forms, lower case ("may" only where a day number is beside it
+/// or after "in", as it is also a verb).
+const MONTHS: &[(&str, Month)] = &[
+    ("january", Month::January),
+    ("february", Month::February),
+    ("march", Month::March),
+    ("april", Month::April),
+    ("may", Month::May),
+    ("june", Month::June),
+    ("july", Month::July),
+    ("august", Month::August),
+    ("september", Month::September),
+    ("october", Month::October),
+    ("november", Month::November),
+    ("december", Month::December),
+    ("jan", Month::January),
+    ("feb", Month::February),
+    ("mar", Month::March),
+    ("apr", Month::April),
+    ("jun", Month::June),
+    ("jul", Month::July),
+    ("aug", Month::August),
+    ("sep", Month::September),
+    ("sept", Month::September),
+    ("oct", Month::October),
+    ("nov", Month::November),
+    ("dec", Month::December),
+];
+
+/// Seasons (northern hemisphere, meteorological): their first month; each lasts three.
+const SEASONS: &[(&str, Month)] = &[
+    ("spring", Month::March),
+    ("summer", Month::June),
+    ("autumn", Month::September),
+    ("fall", Month::September),
+    ("winter", Month::December),
+];
+
+/// Counts written as words.
+const COUNTS: &[&str] = &[
+    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+    "eleven", "twelve",
+];
+
+/// One word of the question: lower case, and where it lies.
+struct Word {
+    text: String,
+    at: std::ops::Range<usize>,
+}
+
+fn words(question: &str) -> Vec<Word> {
+    let mut out = Vec::new();
+    let mut start = None;
+    for (i, c) in question
+        .char_indices()
+        .chain(std::iter::once((question.len(), ' ')))
+    {
+        let inside = c.is_alphanumeric();
+        match (start, inside) {
+            (None, true) => start = Some(i),
+            (Some(s), false) => {
+                out.push(Word {
+                    text: question[s..i].to_lowercase(),
+                    at: s..i,
+                });
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+fn month(w: &str) -> Option<Month> {
+    MONTHS.iter().find(|m| m.0 == w).map(|m| m.1)
+}
+
+fn count(w: &str) -> Option<i64> {
+    match w {
+        "a" | "an" => Some(1),
+        "few" => Some(3),
+        _ => COUNTS
+            .iter()
+            .position(|c| *c == w)
+            .map(|n| n as i64)
+            .or_else(|| w.parse::<i64>().ok().filter(|n| (1..=1000).contains(n))),
+    }
+}
+
+fn day_number(w: &str) -> Option<u8> {
+    let digits = w.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+    if !matches!(&w[digits.len()..], "" | "st" | "nd" | "rd" | "th") {
+        return None;
+    }
+    digits.parse::<u8>().ok().filter(|d| (1..=31).contains(d))
+}
+
+fn year_number(w: &str) -> Option<i32> {
+    w.parse::<i32>().ok().filter(|y| (1900..=2200).contains(y))
+}
+
+fn first_of(year: i32, m: Month) -> Option<Date> {
+    Date::from_calendar_date(year, m, 1).ok()
+}
+
+/// The first day of the month `n` months after (or before, negative) `year`/`m`.
+fn months_from(year: i32, m: Month, n: i32) -> Option<Date> {
+    let index = year * 12 + (m as i32 - 1) + n;
+    let month = Month::try_from((index.rem_euclid(12) + 1) as u8).ok()?;
+    first_of(index.div_euclid(12), month)
+}
+
+/// The latest `m` (of `year` or before) that has begun by `today`.
+fn latest_month(today: Date, m: Month) -> Option<Date> {
+    let this = first_of(today.year(), m)?;
+    if this <= today {
+        Some(this)
+    } else {
+        first_of(today.year() - 1, m)
+    }
+}
+
+/// A span of days `[from, until)`.
+fn days(from: Date, until: Date) -> Window {
+    let ms = |d: Date| d.midnight().assume_utc().unix_timestamp() * 1000;
+    Window {
+        after: Some(ms(from)),
+        before: Some(ms(until)),
+    }
+}
+
+/// The span of time `question` names, at `now`, if it names one.
+pub fn named(question: &str, now: Millis) -> Option<Named> {
+    let today = OffsetDateTime::from_unix_timestamp(now.div_euclid(1000))
+        .ok()?
+        .date();
+    let ws = words(question);
+    for i in 0..ws.len() {
+        if let Some((window, used)) = at(&ws, i, today) {
+            let words = ws[i].at.start..ws[i + used - 1].at.end;
+            return Some(Named { window, words });
+        }
+    }
+    None
+}
+
+/// The span named by the words from `i`, and how many words name it.
+fn at(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
+    let w = |k: usize| ws.get(k).map_or("", |x| x.text.as_str());
+    let tomorrow = today + Duration::days(1);
+    let monday = today - Duration::days(today.weekday().number_days_from_monday() as i64);
+    let this_month = first_of(today.year(), today.month())?;
+    let this_year = first_of(today.year(), Month::January)?;
+    // "earlier this week" is "this week".
+    let (i, lead) = if w(i) == "earlier" && w(i + 1) == "this" {
+        (i + 1, 1)
+    } else {
+        (i, 0)
+    };
+    let found = match (w(i), w(i + 1), w(i + 2)) {
+        ("today", _, _) => Some((days(today, tomorrow), 1)),
+        ("yesterday", _, _) => Some((days(today - Duration::days(1), today), 1)),
+        ("this", "week", _) => Some((days(monday, tomorrow), 2)),
+        ("this", "month", _) => Some((days(this_month, tomorrow), 2)),
+        ("this", "year", _) => Some((days(this_year, tomorrow), 2)),
+        ("last", "week", _) => Some((days(monday - Duration::days(7), monday), 2)),
+        ("last", "weekend", _) => {
+            let saturday = calendar::previous_weekday(today, Weekday::Saturday);
+            let saturday = if today.weekday() == Weekday::Sunday {
+                saturday - Duration::days(7)
+            } else {
+                saturday
+            };
+            Some((days(saturday, saturday + Duration::days(2)), 2))
+        }
+        ("last", "month", _) => Some((
+            days(months_from(today.year(), today.month(), -1)?, this_month),
+            2,
+        )),
+        ("last", "year", _) => Some((
+            days(first_of(today.year() - 1, Month::January)?, this_year),
+            2,
+        )),
+        ("last" | "this", s, _) if SEASONS.iter().any(|x| x.0 == s) => {
+            let start = SEASONS.iter().find(|x| x.0 == s)?.1;
+            // The latest such season begun by today; "last" one that has ended.
+            let mut from = latest_month(today, start)?;
+            let until = months_from(from.year(), from.month(), 3)?;
+            if w(i) == "last" && until > today {
+                from = first_of(from.year() - 1, start)?;
+            }
+            Some((days(from, months_from(from.year(), from.month(), 3)?), 2))
+        }
+        ("last" | "on", d, _) if calendar::weekday(d).is_some() && d.len() > 2 => {
+            let day = calendar::previous_weekday(today, calendar::weekday(d)?);
+            Some((days(day, day + Duration::days(1)), 2))
+        }
+        ("in" | "during" | "last", m, y) if month(m).is_some() && (m.len() > 3 || m == "may") => {
+            let m = month(m)?;
+            let from = match year_number(y) {
+                Some(y) => first_of(y, m)?,
+                None if w(i) == "last" && today.month() == m => first_of(today.year() - 1, m)?,
+                None => latest_month(today, m)?,
+            };
+            let used = if year_number(y).is_some() { 3 } else { 2 };
+            Some((days(from, months_from(from.year(), m, 1)?), used))
+        }
+        ("in" | "during", y, _) if year_number(y).is_some() => {
+            let y = year_number(y)?;
+            Some((
+                days(
+                    first_of(y, Month::January)?,
+                    first_of(y + 1, Month::January)?,
+                ),
+                2,
+            ))
+        }
+        (n, unit, "ago") if count(n).is_some() => {
+            let n = count(n)?;
+            let unit = unit.strip_suffix('s').unwrap_or(unit);
+            let window = match unit {
+                "day" => {
+                    let d = today - Duration::days(n);
+                    days(d - Duration::days(1), d + Duration::days(2))
+                }
+                "week" => {
+                    let d = today - Duration::days(7 * n);
+                    days(d - Duration::days(3), d + Duration::days(4))
+                }
+                "month" => {
+                    let from = months_from(today.year(), today.month(), -(n as i32))?;
+                    days(from, months_from(from.year(), from.month(), 1)?)
+                }
+                "year" => {
+                    let y = today.year() - n as i32;
+                    days(
+                        first_of(y, Month::January)?,
+                        first_of(y + 1, Month::January)?,
+                    )
+                }
+                _ => return None,
+            };
+            Some((window, 3))
+        }
+        _ => on_date(ws, i, today),
+    };
+    found.map(|(window, used)| (window, used + lead))
+}
+
+/// "on 3 May", "May 3rd", "the 3rd of May", with a year or the latest past one.
+fn on_date(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
+    let w = |k: usize| ws.get(k).map_or("", |x| x.text.as_str());
+    let (m, d, used) = if let (Some(m), Some(d)) = (month(w(i)), day_number(w(i + 1))) {
+        (m, d, 2)
+    } else if let (Some(d), Some(m)) = (day_number(w(i)), month(w(i + 1))) {
+        (m, d, 2)
+    } else if let (Some(d), "of", Some(m)) = (day_number(w(i)), w(i + 1), month(w(i + 2))) {
+        (m, d, 3)
+    } else {
+        return None;
+    };
+    let (date, used) = match year_number(w(i + used)) {
+        Some(y) => (Date::from_calendar_date(y, m, d).ok()?, used + 1),
+        None => {
+            let this = Date::from_calendar_date(today.year(), m, d).ok()?;
+            let date = if this <= today {
+                this
+            } else {
+                Date::from_calendar_date(today.year() - 1, m, d).ok()?
+            };
+            (date, used)
+        }
+    };
+    Some((days(date, date + Duration::days(1)), used))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Wednesday 2026-11-18 10:00 UTC.
+    const NOW: Millis = 1_794_996_000_000;
+
+    /// The span `q` names, as "from..until" dates, and the words naming it.
+    fn span(q: &str) -> Option<(String, String)> {
+        named(q, NOW).map(|n| {
+            let date = |t: Millis| {
+                OffsetDateTime::from_unix_timestamp(t / 1000)
+                    .unwrap()
+                    .date()
+                    .to_string()
+            };
+            (
+                format!(
+                    "{}..{}",
+                    date(n.window.after.unwrap()),
+                    date(n.window.before.unwrap())
+                ),
+                q[n.words.clone()].to_string(),
+            )
+        })
+    }
+
+    fn is(q: &str, dates: &str, words: &str) {
+        assert_eq!(span(q), Some((dates.to_string(), words.to_string())), "{q}");
+    }
+
+    #[test]
+    fn relative_spans() {
+        is(
+            "What did I eat yesterday?",
+            "2026-11-17..2026-11-18",
+            "yesterday",
+        );
+        is("what happened today", "2026-11-18..2026-11-19", "today");
+        is(
+            "What kitchen appliance did I buy 10 days ago?",
+            "2026-11-07..2026-11-10",
+            "10 days ago",
+        );
+        is(
+            "the milestone I mentioned four weeks ago",
+            "2026-10-18..2026-10-25",
+            "four weeks ago",
+        );
+        is("a week ago", "2026-11-08..2026-11-15", "a week ago");
+        is(
+            "what did I do last weekend?",
+            "2026-11-14..2026-11-16",
+            "last weekend",
+        );
+        is(
+            "What did we decide last week?",
+            "2026-11-09..2026-11-16",
+            "last week",
+        );
+        is(
+            "runs earlier this month",
+            "2026-11-01..2026-11-19",
+            "earlier this month",
+        );
+        is("this week", "2026-11-16..2026-11-19", "this week");
+        is(
+            "how many times did I run this year",
+            "2026-01-01..2026-11-19",
+            "this year",
+        );
+        is("last month", "2026-10-01..2026-11-01", "last month");
+        is("last year", "2025-01-01..2026-01-01", "last year");
+        is("two months ago", "2026-09-01..2026-10-01", "two months ago");
+        is("3 years ago", "2023-01-01..2024-01-01", "3 years ago");
+        is(
+            "where did we go last summer",
+            "2026-06-01..2026-09-01",
+            "last summer",
+        );
+        is("last winter", "2025-12-01..2026-03-01", "last winter");
+        is(
+            "what did I do on Monday",
+            "2026-11-16..2026-11-17",
+            "on Monday",
+        );
+        is("last Wednesday", "2026-11-11..2026-11-12", "last Wednesday");
+    }
+
+    #[test]
+    fn calendar_spans_are_the_latest_past_ones() {
+        is(
+            "What did I buy in March?",
+            "2026-03-01..2026-04-01",
+            "in March",
+        );
+        is("in December", "2025-12-01..2026-01-01", "in December");
+        is(
+            "during November",
+            "2026-11-01..2026-12-01",
+            "during November",
+        );
+        is("last November", "2025-11-01..2025-12-01", "last November");
+        is("in May 2024", "2024-05-01..2024-06-01", "in May 2024");
+        is("trips in 2023", "2023-01-01..2024-01-01", "in 2023");
+        is("What happened on 3 May?", "2026-05-03..2026-05-04", "3 May");
+        is(
+            "on May 3rd, 2025",
+            "2025-05-03..2025-05-04",
+            "May 3rd, 2025",
+        );
+        is(
+            "the 24th of December",
+            "2025-12-24..2025-12-25",
+            "24th of December",
+        );
+    }
+
+    #[test]
+    fn words_that_name_no_span() {
+        for q in [
+            "What does Ana drink?",
+            "may I have the report",
+            "in a week",
+            "the last time we met",
+            "10 days",
+            "March on",
+            "",
+            "🙂 ago ago",
+            "99999999999 days ago",
+        ] {
+            assert_eq!(span(q), None, "{q}");
+        }
+        // Removing the words leaves the rest to match.
+        let q = "What kitchen appliance did I buy 10 days ago?";
+        let n = named(q, NOW).unwrap();
+        assert_eq!(n.without(q), "What kitchen appliance did I buy  ?");
+    }
+}
