@@ -2,7 +2,7 @@
 //! and an owner's local hour, day and weekday at a UTC offset (the engine has no time-zone
 //! database, so every target computes the same local time).
 
-use time::{Date, Duration, Weekday};
+use time::{Date, Duration, Month, Weekday};
 
 use crate::clock::{Millis, DAY_MS, MINUTE_MS};
 
@@ -26,6 +26,68 @@ const WEEKDAYS: &[(&str, Weekday)] = &[
     ("sat", Weekday::Saturday),
     ("sun", Weekday::Sunday),
 ];
+
+/// Month names and the short forms people write, lower case ("may" is also a verb: callers
+/// take it for a month only beside a day number or after "in").
+const MONTHS: &[(&str, Month)] = &[
+    ("january", Month::January),
+    ("february", Month::February),
+    ("march", Month::March),
+    ("april", Month::April),
+    ("may", Month::May),
+    ("june", Month::June),
+    ("july", Month::July),
+    ("august", Month::August),
+    ("september", Month::September),
+    ("october", Month::October),
+    ("november", Month::November),
+    ("december", Month::December),
+    ("jan", Month::January),
+    ("feb", Month::February),
+    ("mar", Month::March),
+    ("apr", Month::April),
+    ("jun", Month::June),
+    ("jul", Month::July),
+    ("aug", Month::August),
+    ("sep", Month::September),
+    ("sept", Month::September),
+    ("oct", Month::October),
+    ("nov", Month::November),
+    ("dec", Month::December),
+];
+
+/// The month a lower-case word names ("march", "sept").
+pub fn month(w: &str) -> Option<Month> {
+    MONTHS.iter().find(|x| x.0 == w).map(|x| x.1)
+}
+
+/// Numbers written as words, zero to twelve.
+const NUMBER_WORDS: &[&str] = &[
+    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+    "eleven", "twelve",
+];
+
+/// A count written in words ("two") or digits ("14"), 0 to 1,000.
+pub fn number(w: &str) -> Option<i64> {
+    match NUMBER_WORDS.iter().position(|x| *x == w) {
+        Some(n) => Some(n as i64),
+        None => w.parse::<i64>().ok().filter(|n| (0..=1000).contains(n)),
+    }
+}
+
+/// A day of the month: "3", "3rd", "21st".
+pub fn day_number(w: &str) -> Option<u8> {
+    let digits = w.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+    if !matches!(&w[digits.len()..], "" | "st" | "nd" | "rd" | "th") {
+        return None;
+    }
+    digits.parse::<u8>().ok().filter(|d| (1..=31).contains(d))
+}
+
+/// A year people mean by four digits: 1900 to 2200.
+pub fn year_number(w: &str) -> Option<i32> {
+    w.parse::<i32>().ok().filter(|y| (1900..=2200).contains(y))
+}
 
 /// The weekday a word names ("friday", "Fri", "thurs"), in any case.
 pub fn weekday(name: &str) -> Option<Weekday> {

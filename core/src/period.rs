@@ -6,7 +6,7 @@
 
 use time::{Date, Duration, Month, OffsetDateTime, Weekday};
 
-use crate::calendar;
+use crate::calendar::{self, day_number, month, year_number};
 use crate::clock::{Millis, Window};
 
 /// A span of time a question names, and where it says it.
@@ -29,35 +29,6 @@ impl Named {
     }
 }
 
-/// Month names and their short forms, lower case ("may" only where a day number is beside it
-/// or after "in", as it is also a verb).
-const MONTHS: &[(&str, Month)] = &[
-    ("january", Month::January),
-    ("february", Month::February),
-    ("march", Month::March),
-    ("april", Month::April),
-    ("may", Month::May),
-    ("june", Month::June),
-    ("july", Month::July),
-    ("august", Month::August),
-    ("september", Month::September),
-    ("october", Month::October),
-    ("november", Month::November),
-    ("december", Month::December),
-    ("jan", Month::January),
-    ("feb", Month::February),
-    ("mar", Month::March),
-    ("apr", Month::April),
-    ("jun", Month::June),
-    ("jul", Month::July),
-    ("aug", Month::August),
-    ("sep", Month::September),
-    ("sept", Month::September),
-    ("oct", Month::October),
-    ("nov", Month::November),
-    ("dec", Month::December),
-];
-
 /// Seasons (northern hemisphere, meteorological): their first month; each lasts three.
 const SEASONS: &[(&str, Month)] = &[
     ("spring", Month::March),
@@ -65,12 +36,6 @@ const SEASONS: &[(&str, Month)] = &[
     ("autumn", Month::September),
     ("fall", Month::September),
     ("winter", Month::December),
-];
-
-/// Counts written as words.
-const COUNTS: &[&str] = &[
-    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-    "eleven", "twelve",
 ];
 
 /// One word of the question: lower case, and where it lies.
@@ -102,32 +67,12 @@ fn words(question: &str) -> Vec<Word> {
     out
 }
 
-fn month(w: &str) -> Option<Month> {
-    MONTHS.iter().find(|m| m.0 == w).map(|m| m.1)
-}
-
 fn count(w: &str) -> Option<i64> {
     match w {
         "a" | "an" => Some(1),
         "few" => Some(3),
-        _ => COUNTS
-            .iter()
-            .position(|c| *c == w)
-            .map(|n| n as i64)
-            .or_else(|| w.parse::<i64>().ok().filter(|n| (1..=1000).contains(n))),
+        _ => calendar::number(w).filter(|n| *n > 0),
     }
-}
-
-fn day_number(w: &str) -> Option<u8> {
-    let digits = w.trim_end_matches(|c: char| c.is_ascii_alphabetic());
-    if !matches!(&w[digits.len()..], "" | "st" | "nd" | "rd" | "th") {
-        return None;
-    }
-    digits.parse::<u8>().ok().filter(|d| (1..=31).contains(d))
-}
-
-fn year_number(w: &str) -> Option<i32> {
-    w.parse::<i32>().ok().filter(|y| (1900..=2200).contains(y))
 }
 
 fn first_of(year: i32, m: Month) -> Option<Date> {

@@ -4,7 +4,7 @@
 
 use time::{Date, Duration, Month, OffsetDateTime, PrimitiveDateTime, Time, Weekday};
 
-use crate::calendar::{self, next_weekday, previous_weekday};
+use crate::calendar::{self, day_number, month, next_weekday, previous_weekday, year_number};
 use crate::clock::Millis;
 
 /// A moment a sentence names.
@@ -14,33 +14,6 @@ pub struct When {
     /// Said as past ("yesterday", "last week", "two days ago", "in 2019").
     pub past: bool,
 }
-
-const MONTHS: &[(&str, Month)] = &[
-    ("january", Month::January),
-    ("february", Month::February),
-    ("march", Month::March),
-    ("april", Month::April),
-    ("may", Month::May),
-    ("june", Month::June),
-    ("july", Month::July),
-    ("august", Month::August),
-    ("september", Month::September),
-    ("october", Month::October),
-    ("november", Month::November),
-    ("december", Month::December),
-    ("jan", Month::January),
-    ("feb", Month::February),
-    ("mar", Month::March),
-    ("apr", Month::April),
-    ("jun", Month::June),
-    ("jul", Month::July),
-    ("aug", Month::August),
-    ("sep", Month::September),
-    ("sept", Month::September),
-    ("oct", Month::October),
-    ("nov", Month::November),
-    ("dec", Month::December),
-];
 
 /// Words that name the sentence's time of day, as hour and minute.
 const DAY_PARTS: &[(&str, u8, u8)] = &[
@@ -53,19 +26,11 @@ const DAY_PARTS: &[(&str, u8, u8)] = &[
     ("tonight", 23, 59),
 ];
 
-fn month(w: &str) -> Option<Month> {
-    MONTHS.iter().find(|x| x.0 == w).map(|x| x.1)
-}
-
 /// A count said in words or digits ("two", "a couple of", "3").
 fn count(words: &[&str], i: usize) -> Option<(i64, usize)> {
     let w = *words.get(i)?;
-    let small = [
-        "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-        "eleven", "twelve",
-    ];
-    if let Some(n) = small.iter().position(|x| *x == w) {
-        return Some((n as i64, 1));
+    if let Some(n) = calendar::number(w).filter(|_| !w.starts_with(|c: char| c.is_ascii_digit())) {
+        return Some((n, 1));
     }
     match (w, words.get(i + 1).copied(), words.get(i + 2).copied()) {
         ("a" | "an", Some("couple"), Some("of")) => Some((2, 3)),
@@ -73,26 +38,8 @@ fn count(words: &[&str], i: usize) -> Option<(i64, usize)> {
         ("a" | "an", _, _) => Some((1, 1)),
         ("couple", Some("of"), _) => Some((2, 2)),
         ("few", _, _) => Some((3, 1)),
-        _ => w
-            .parse::<i64>()
-            .ok()
-            .filter(|n| (0..=1000).contains(n))
-            .map(|n| (n, 1)),
+        _ => calendar::number(w).map(|n| (n, 1)),
     }
-}
-
-/// A day of the month: "3", "3rd", "21st".
-fn day_number(w: &str) -> Option<u8> {
-    let digits = w.trim_end_matches(|c: char| c.is_ascii_alphabetic());
-    let suffix = &w[digits.len()..];
-    if !matches!(suffix, "" | "st" | "nd" | "rd" | "th") {
-        return None;
-    }
-    digits.parse::<u8>().ok().filter(|d| (1..=31).contains(d))
-}
-
-fn year_number(w: &str) -> Option<i32> {
-    w.parse::<i32>().ok().filter(|y| (1900..=2200).contains(y))
 }
 
 /// A clock time: "3pm", "3:30", "15:30", "9am", or a bare hour after "at" (1–7 → afternoon).
