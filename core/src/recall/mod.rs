@@ -290,6 +290,8 @@ pub(crate) fn search(
                 kept.push(r);
             }
         }
+        // Each pass kept its own few passages of a document: together, no more than a pass.
+        kept = crowd(view, kept, search.per_document)?;
     }
     search.record_hits(view, kept, now)
 }
