@@ -182,6 +182,20 @@ fn reads(
             "search",
             json!({"query": words, "min_score": 0.0, "team_aware": false}),
         );
+        // A time window (read whole, never through the vector lists) and a span the
+        // question names ("today"), which searches inside it first.
+        read(
+            e,
+            format!("search window {}", w.key),
+            "search",
+            json!({"query": words, "min_score": 0.0, "after": T0 - 3_600_000, "before": T0 + 3_600_000}),
+        );
+        read(
+            e,
+            format!("search today {}", w.key),
+            "search",
+            json!({"query": format!("{words} today"), "min_score": 0.0, "limit": 50}),
+        );
         read(
             e,
             format!("heartbeat_context {}", w.key),
@@ -268,6 +282,12 @@ fn every_read_shows_each_caller_exactly_what_it_may_see() {
                 "{caller:?} search {key}"
             );
             assert!(find("export").contains(content), "{caller:?} export {key}");
+            for read in ["search window", "search today"] {
+                assert!(
+                    find(&format!("{read} {key}")).contains(content),
+                    "{caller:?} {read} {key}"
+                );
+            }
         }
         let stats: Value = serde_json::from_str(find("stats")).expect("stats");
         assert_eq!(
@@ -288,7 +308,7 @@ fn every_read_shows_each_caller_exactly_what_it_may_see() {
             );
         }
     }
-    no_leaks(probes, 950, &leaks);
+    no_leaks(probes, 1200, &leaks);
 }
 
 #[test]

@@ -1136,3 +1136,42 @@ fn a_document_s_passages_keep_one_tier() {
     assert_eq!(passage_tiers(&mut e, "ana", &doc), vec![Tier::Warm; n]);
     assert!(tiers.to_warm >= n, "{tiers:?}");
 }
+
+#[test]
+fn a_question_naming_a_time_keeps_a_document_to_its_few_passages() {
+    let (mut e, clock) = engine();
+    // Yesterday's plan, then today's notes: a question about "today" searches today's first,
+    // then everything, and the two passes together keep each document to `per_document`.
+    let old = ingest(&mut e, "ana", "Plan 2027", &plan(), json!({}))["document"].clone();
+    clock.advance(DAY_MS);
+    let new = ingest(
+        &mut e,
+        "ana",
+        "Plan 2028",
+        &plan().replace("2027", "2028"),
+        json!({}),
+    )["document"]
+        .clone();
+    for per_document in [1, 2, 3] {
+        let hits = call(
+            &mut e,
+            "search",
+            json!({"entity_id": "ana", "query": "what review agenda and minutes did we go through today",
+                   "limit": 20, "min_score": 0, "per_document": per_document}),
+        )
+        .unwrap();
+        let of = |doc: &Value| {
+            hits.as_array()
+                .unwrap()
+                .iter()
+                .filter(|h| h["passage"]["document_id"] == doc["id"])
+                .count()
+        };
+        assert_eq!(of(&new), per_document, "{hits}");
+        assert!((1..=per_document).contains(&of(&old)), "{hits}");
+        assert_eq!(
+            hits[0]["passage"]["document_id"], new["id"],
+            "today's first"
+        );
+    }
+}
