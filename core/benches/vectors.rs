@@ -1,5 +1,5 @@
 //! The vector index alone (the owner's vector set: SimHash prefilter, then exact f32
-//! rescoring) at 10k, 100k and 1M vectors of the bench corpus: latency of `nearest` for a
+//! rescoring) at 2k (below the lists: every code read), 10k, 100k and 1M vectors of the bench corpus: latency of `nearest` for a
 //! search (k = 50) and of `neighbours` for a write's dedup and surprise (k = 5), recall@10 and
 //! @50 against an exact scan, how a write's lookup compares with one, and the time to load
 //! the set. Aim (with the SQLite parts of a search on top): ≤ 25 ms
@@ -81,8 +81,8 @@ fn main() {
     let skip_1m = std::env::var("MNEMO_BENCH_SKIP_1M").is_ok_and(|v| v == "1");
     let sizes: &[usize] = match (full, skip_1m) {
         (false, _) => &[10_000],
-        (true, true) => &[10_000, 100_000],
-        (true, false) => &[10_000, 100_000, 1_000_000],
+        (true, true) => &[2_000, 10_000, 100_000],
+        (true, false) => &[2_000, 10_000, 100_000, 1_000_000],
     };
     let corpus = Corpus::new();
     let queries: Vec<Vec<f32>> = corpus

@@ -47,6 +47,15 @@ const PREFILTER_SHARE: usize = 64;
 /// found was within 0.0035 of the exact five's (surprise within 0.01), and a write's lookup
 /// took a third of the time.
 const NEIGHBOURS_SHARE: usize = 1024;
+/// A write's lookup keeps this many candidates per neighbour asked for …
+const NEIGHBOURS_FACTOR: usize = 4;
+/// … and at least this many (a search keeps 128): near-duplicates are a few bits from the
+/// query. On the bench corpus every noisy copy was still found first at 2k, 10k and 100k; the
+/// mean cosine of the five found fell under the exact five's by 0.0002, 0.0054 and 0.0042
+/// (0.0019 and 0.0033 keeping 128 at 10k and 100k: surprise moves by at most 0.025); and
+/// seeding 10k under Node went from 8,800 to 10,000 a second (`cargo bench -p mnemo-core
+/// --bench vectors`).
+const NEIGHBOURS_MIN: usize = 32;
 /// Rows scored exactly in f32 after the int8 pass, per neighbour asked for …
 const SHORTLIST_FACTOR: usize = 2;
 /// … and at least this many. An int8 cosine is within ~1e-3 of the exact one, so the exact
@@ -258,10 +267,10 @@ impl OwnerVectors {
     }
 
     /// [`OwnerVectors::nearest`] for what looks for near-duplicates (a write's dedup and
-    /// surprise, consolidation's clusters): a large set's Hamming pass keeps a smaller share
-    /// ([`NEIGHBOURS_SHARE`]) and reads the lists from a smaller size, so near-duplicates are
-    /// found and farther neighbours may be others almost as near. The same as `nearest` below
-    /// [`lists::LISTS_MIN`] vectors.
+    /// surprise, consolidation's clusters): the Hamming pass keeps fewer candidates
+    /// ([`NEIGHBOURS_MIN`], [`NEIGHBOURS_SHARE`]) and a large set's lists are read from a
+    /// smaller size, so near-duplicates are found and farther neighbours may be others almost
+    /// as near.
     pub fn neighbours(&self, query: &[f32], k: usize) -> Vec<(i64, f32)> {
         self.nearest_in(query, k, false, Window::default(), Reach::Neighbours)
     }
@@ -342,9 +351,7 @@ impl OwnerVectors {
         // neighbours as a set grows, not the lists (reading 1/16 of a 100k set's lists and
         // keeping 1/64 of the set finds every exact top 10, as a full scan does; keeping 1/64
         // of what the lists hold found 61 %).
-        let keep = (k * PREFILTER_FACTOR)
-            .max(PREFILTER_MIN)
-            .max(self.pks.len() / reach.share());
+        let keep = reach.keep(k).max(self.pks.len() / reach.share());
         let rows: Vec<usize> = if self.pks.len() <= EXACT_SCAN_MAX.max(keep) {
             (0..self.pks.len()).filter(wanted).collect()
         } else {
@@ -409,6 +416,14 @@ impl Reach {
         match self {
             Reach::Search => PREFILTER_SHARE,
             Reach::Neighbours => NEIGHBOURS_SHARE,
+        }
+    }
+
+    /// The Hamming pass keeps at least this many candidates for `k` neighbours.
+    fn keep(self, k: usize) -> usize {
+        match self {
+            Reach::Search => (k * PREFILTER_FACTOR).max(PREFILTER_MIN),
+            Reach::Neighbours => (k * NEIGHBOURS_FACTOR).max(NEIGHBOURS_MIN),
         }
     }
 
