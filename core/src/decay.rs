@@ -165,6 +165,40 @@ pub fn falls_below(m: &Memory, threshold: f64, cfg: &RetentionConfig) -> Option<
 /// `None` if it never does. Retention is non-increasing in time, so bisection finds it.
 fn crossing(m: &Memory, threshold: f64, cfg: &RetentionConfig) -> Option<Millis> {
     let curve = Curve::new(m, cfg);
+    let key = [
+        curve.mode as u64,
+        curve.tau.to_bits(),
+        curve.stability.to_bits(),
+        curve.reinforcement.to_bits(),
+        threshold.to_bits(),
+    ];
+    if let Some(known) = CROSSINGS.with(|c| c.borrow().get(&key).copied()) {
+        return known;
+    }
+    let found = bisect(&curve, threshold);
+    CROSSINGS.with(|c| {
+        let mut c = c.borrow_mut();
+        if c.len() >= CROSSINGS_KEPT {
+            c.clear();
+        }
+        c.insert(key, found);
+    });
+    found
+}
+
+/// Crossings remembered, at most (then forgotten all at once).
+const CROSSINGS_KEPT: usize = 1_024;
+
+thread_local! {
+    /// Crossings already found, by curve and threshold: memories share a few curves (one per
+    /// type, source and number of accesses), and a write bisects three of them. The answer is
+    /// a function of the key alone, so remembering it changes no result.
+    static CROSSINGS: std::cell::RefCell<std::collections::HashMap<[u64; 5], Option<Millis>>> =
+        Default::default();
+}
+
+/// [`crossing`] of a curve, by bisection.
+fn bisect(curve: &Curve, threshold: f64) -> Option<Millis> {
     let below = |ms: Millis| curve.at(ms as f64 / DAY_MS as f64) < threshold;
     if below(0) {
         return Some(0);
