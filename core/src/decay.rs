@@ -172,7 +172,7 @@ fn crossing(m: &Memory, threshold: f64, cfg: &RetentionConfig) -> Option<Millis>
         curve.reinforcement.to_bits(),
         threshold.to_bits(),
     ];
-    if let Some(known) = CROSSINGS.with(|c| c.borrow().get(&key).copied()) {
+    if let Some(known) = CROSSINGS.with(|c| c.borrow().iter().find(|k| k.0 == key).map(|k| k.1)) {
         return known;
     }
     let found = bisect(&curve, threshold);
@@ -181,20 +181,19 @@ fn crossing(m: &Memory, threshold: f64, cfg: &RetentionConfig) -> Option<Millis>
         if c.len() >= CROSSINGS_KEPT {
             c.clear();
         }
-        c.insert(key, found);
+        c.push((key, found));
     });
     found
 }
 
 /// Crossings remembered, at most (then forgotten all at once).
-const CROSSINGS_KEPT: usize = 1_024;
+const CROSSINGS_KEPT: usize = 64;
 
 thread_local! {
     /// Crossings already found, by curve and threshold: memories share a few curves (one per
     /// type, source and number of accesses), and a write bisects three of them. The answer is
     /// a function of the key alone, so remembering it changes no result.
-    static CROSSINGS: std::cell::RefCell<std::collections::HashMap<[u64; 5], Option<Millis>>> =
-        Default::default();
+    static CROSSINGS: std::cell::RefCell<Vec<([u64; 5], Option<Millis>)>> = Default::default();
 }
 
 /// [`crossing`] of a curve, by bisection.
