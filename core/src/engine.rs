@@ -33,6 +33,7 @@ use crate::links::{self, RelatedMemory, RelatedRequest, DEFAULT_RELATED};
 use crate::maintain::{self, MaintainReport};
 use crate::model::{Memory, Source, Status, StatusChange};
 use crate::notes::{self, NotesImport};
+use crate::order::CollectOrdered;
 use crate::recall::{self, Cache, SearchHit, SearchRequest};
 use crate::schedule::{
     self, Schedule, ScheduleCreate, ScheduleRef, ScheduleUpdate, SchedulesRequest,
@@ -331,7 +332,7 @@ impl Engine {
                     format!("the agent is not a member of team {:?}", t.as_str()),
                 ));
             }
-            teams = std::iter::once(t.to_string()).collect();
+            teams = std::iter::once(t.to_string()).collect_set();
         }
         self.store.viewer().set(Some(Viewer {
             agent: agent.map(Id::to_string),

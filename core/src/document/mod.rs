@@ -524,7 +524,7 @@ fn summarise(
         summary::DOCUMENT_SENTENCES
     };
     // The candidates in the document's order, then the nearest that are not repeats.
-    best.sort_by_key(|(_, place, ..)| *place);
+    crate::order::sort_by_key(&mut best, |(_, place, ..)| *place);
     let bonus: Vec<f32> = best
         .iter()
         .map(|(_, _, t, _)| summary::keyword_bonus(t, &keywords))

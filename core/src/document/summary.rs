@@ -103,7 +103,7 @@ pub fn pick(vectors: &[Vec<f32>], bonus: &[f32], centroid: &[f32], n: usize) -> 
         })
         .collect();
     // Closest first; ties to the earlier sentence.
-    ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    crate::order::sort_by(&mut ranked, |a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
     let mut chosen: Vec<usize> = Vec::with_capacity(n);
     for (i, _) in ranked {
         if chosen.len() == n {

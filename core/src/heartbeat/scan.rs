@@ -247,7 +247,7 @@ impl Scanner<'_, '_> {
         scan.snapshot.goals = goals
             .iter()
             .map(|(g, _)| (g.plan.id.clone(), g.status))
-            .collect();
+            .collect_map();
         scan.goals = goals
             .into_iter()
             .filter(|(g, _)| surfaced.fresh(&g.plan))
@@ -626,7 +626,7 @@ impl Scanner<'_, '_> {
                 PATTERN_PER_DAY,
             )?
             .into_iter()
-            .collect();
+            .collect_set();
             for t in topics {
                 *seen.entry(t).or_default() += 1;
             }

@@ -6,6 +6,7 @@ use rusqlite::{params, Connection, OptionalExtension, Row};
 
 use super::{Team, TeamMember};
 use crate::error::Result;
+use crate::order::CollectOrdered;
 use crate::store::parse;
 
 fn team(r: &Row) -> rusqlite::Result<Team> {
@@ -101,5 +102,8 @@ pub fn teams_of(conn: &Connection, owner: &str, agent: &str) -> Result<BTreeSet<
     let mut stmt =
         conn.prepare_cached("SELECT team_id FROM team_members WHERE owner = ?1 AND agent_id = ?2")?;
     let rows = stmt.query_map(params![owner, agent], |r| r.get(0))?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows
+        .collect::<rusqlite::Result<Vec<String>>>()?
+        .into_iter()
+        .collect_set())
 }
