@@ -74,7 +74,7 @@ fn grasps_meaning_beyond_shared_words() {
 
 #[test]
 fn a_damaged_weights_file_is_refused_with_a_reason() {
-    let msg = |b: &[u8]| match StaticModel::from_bytes(b) {
+    let msg = |b: &[u8]| match StaticModel::from_bytes(b.to_vec()) {
         Err(Error::Embedder(m)) => m,
         other => panic!("expected an embedder error, got {other:?}"),
     };

@@ -191,7 +191,7 @@ impl Mnemo {
     /// module): stores opened afterwards in this thread embed with it. Checked here; a
     /// damaged file is refused with the reason.
     #[wasm_bindgen(js_name = loadModel)]
-    pub fn load_model(bytes: &[u8]) -> Result<(), JsValue> {
+    pub fn load_model(bytes: Vec<u8>) -> Result<(), JsValue> {
         let model = StaticModel::from_bytes(bytes).map_err(error)?;
         WEIGHTS.with(|w| *w.borrow_mut() = Some(Arc::new(model)));
         Ok(())

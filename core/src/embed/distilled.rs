@@ -7,6 +7,7 @@
 //! the component; the browser and edge package fetch it once and hand it over, which keeps the
 //! engine module small.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use super::wordpiece::WordPiece;
@@ -25,9 +26,11 @@ const NIBBLE_BIAS: i32 = 8;
 pub struct StaticModel {
     tokenizer: WordPiece,
     dims: usize,
-    /// Per token: its scale and the offset of its row in `rows` (`None`: no vector).
+    /// Per token: its scale and the offset of its row in `file` (`None`: no vector).
     index: Vec<Option<(f32, usize)>>,
-    rows: Vec<u8>,
+    /// The weights file, kept whole: the rows are read where they are in it (a browser hands
+    /// over its download, so the 4 MB are not copied again).
+    file: Cow<'static, [u8]>,
 }
 
 /// A reader over the weights file that names what is missing.
@@ -55,8 +58,10 @@ fn bad(why: &str) -> Error {
 }
 
 impl StaticModel {
-    /// Parses a weights file written by `scripts/distill/distill.py`.
-    pub fn from_bytes(bytes: &[u8]) -> Result<StaticModel> {
+    /// Parses a weights file written by `scripts/distill/distill.py`, and keeps it.
+    pub fn from_bytes(file: impl Into<Cow<'static, [u8]>>) -> Result<StaticModel> {
+        let file = file.into();
+        let bytes: &[u8] = &file;
         let mut r = Reader { bytes, at: 0 };
         if r.take(MAGIC.len(), "the header")? != MAGIC {
             return Err(bad("wrong magic bytes"));
@@ -71,7 +76,7 @@ impl StaticModel {
             let len = r.take(1, "the vocabulary")?[0] as usize;
             let token = std::str::from_utf8(r.take(len, "the vocabulary")?)
                 .map_err(|_| bad("a token is not UTF-8"))?;
-            tokens.push(token.to_string());
+            tokens.push(token);
         }
         let row_len = dims / 2;
         let mut index = Vec::with_capacity(count);
@@ -86,15 +91,21 @@ impl StaticModel {
                 (scale, rows_len - row_len)
             }));
         }
-        let rows = r.take(rows_len, "the vectors")?.to_vec();
+        let rows_at = r.at;
+        r.take(rows_len, "the vectors")?;
         if r.at != bytes.len() {
             return Err(bad("bytes follow the vectors"));
         }
+        for (_, at) in index.iter_mut().flatten() {
+            *at += rows_at;
+        }
+        let tokenizer = WordPiece::new(&tokens);
+        drop(tokens);
         Ok(StaticModel {
-            tokenizer: WordPiece::new(&tokens),
+            tokenizer,
             dims,
             index,
-            rows,
+            file,
         })
     }
 
@@ -104,7 +115,7 @@ impl StaticModel {
         static MODEL: std::sync::OnceLock<Arc<StaticModel>> = std::sync::OnceLock::new();
         MODEL
             .get_or_init(|| {
-                let bytes = include_bytes!("../../assets/mnemo-static-v1.bin");
+                let bytes: &'static [u8] = include_bytes!("../../assets/mnemo-static-v1.bin");
                 // The file is checked by this crate's tests; it cannot be malformed here.
                 Arc::new(StaticModel::from_bytes(bytes).expect("the bundled weights parse"))
             })
@@ -129,7 +140,7 @@ impl StaticModel {
             let Some(Some((scale, at))) = self.index.get(id as usize) else {
                 continue;
             };
-            add_row(&mut v, *scale, &self.rows[*at..*at + self.dims / 2]);
+            add_row(&mut v, *scale, &self.file[*at..*at + self.dims / 2]);
         }
         v
     }

@@ -4,7 +4,10 @@
 //! pieces the vocabulary holds (`##` marks a piece inside a word). A word it cannot cut is
 //! one unknown token.
 
-use std::collections::HashMap;
+use std::hash::BuildHasher;
+
+use foldhash::fast::FixedState;
+use hashbrown::HashTable;
 
 use super::unicode::{self, Class};
 
@@ -12,33 +15,81 @@ use super::unicode::{self, Class};
 const MAX_WORD_CHARS: usize = 100;
 /// Marks a piece that continues a word.
 const CONTINUATION: &str = "##";
+/// Seed of the pieces' hash: fixed, so a vocabulary is the same table on every target.
+const HASH_SEED: u64 = 0;
 
-/// A vocabulary and the pieces of text in it.
+/// A vocabulary and the pieces of text in it: every piece's text in one string, and two
+/// tables of ids by the hash of their text (one allocation per table, not one per piece, so
+/// a 30,000-token vocabulary is read in a few milliseconds).
 #[derive(Debug)]
 pub struct WordPiece {
-    /// Pieces that start a word.
-    ids: HashMap<String, u32>,
-    /// Pieces inside a word, without their `##`.
-    inside: HashMap<String, u32>,
+    /// Every piece's text, continuations without their `##`, one after another.
+    text: String,
+    /// Where each piece's text is in `text`, by id.
+    spans: Vec<(u32, u32)>,
+    /// Ids of the pieces that start a word.
+    ids: HashTable<u32>,
+    /// Ids of the pieces inside a word.
+    inside: HashTable<u32>,
+    /// Length in bytes of the longest piece: no longer stretch of a word is looked up.
+    longest: usize,
     unknown: Option<u32>,
 }
 
+/// The hash the tables keep a piece's id under.
+fn hash(piece: &str) -> u64 {
+    FixedState::with_seed(HASH_SEED).hash_one(piece)
+}
+
+/// The text of piece `id`.
+fn piece<'t>(text: &'t str, spans: &[(u32, u32)], id: u32) -> &'t str {
+    let (start, end) = spans[id as usize];
+    &text[start as usize..end as usize]
+}
+
 impl WordPiece {
-    /// A tokenizer over `tokens`, listed in id order.
-    pub fn new(tokens: &[String]) -> Self {
-        let (mut ids, mut inside) = (HashMap::new(), HashMap::new());
-        for (i, t) in tokens.iter().enumerate() {
-            match t.strip_prefix(CONTINUATION) {
-                Some(piece) => inside.insert(piece.to_string(), i as u32),
-                None => ids.insert(t.clone(), i as u32),
+    /// A tokenizer over `tokens`, listed in id order (a repeated token keeps its last id).
+    pub fn new(tokens: &[&str]) -> Self {
+        let mut text = String::with_capacity(tokens.iter().map(|t| t.len()).sum());
+        let mut spans = Vec::with_capacity(tokens.len());
+        let (mut ids, mut inside) = (HashTable::new(), HashTable::new());
+        let mut longest = 0;
+        for (id, token) in (0u32..).zip(tokens) {
+            let (within, p) = match token.strip_prefix(CONTINUATION) {
+                Some(p) => (true, p),
+                None => (false, *token),
             };
+            let start = text.len() as u32;
+            text.push_str(p);
+            spans.push((start, text.len() as u32));
+            longest = longest.max(p.len());
+            let table = if within { &mut inside } else { &mut ids };
+            let h = hash(p);
+            match table.find_entry(h, |&j| piece(&text, &spans, j) == p) {
+                Ok(mut kept) => *kept.get_mut() = id,
+                Err(_) => {
+                    table.insert_unique(h, id, |&j| hash(piece(&text, &spans, j)));
+                }
+            }
         }
-        let unknown = ids.get("[UNK]").copied();
-        WordPiece {
+        let mut tokenizer = WordPiece {
+            text,
+            spans,
             ids,
             inside,
-            unknown,
-        }
+            longest,
+            unknown: None,
+        };
+        tokenizer.unknown = tokenizer.id(false, "[UNK]");
+        tokenizer
+    }
+
+    /// The id of `p`, a piece that starts a word or (`within`) continues one.
+    fn id(&self, within: bool, p: &str) -> Option<u32> {
+        let table = if within { &self.inside } else { &self.ids };
+        table
+            .find(hash(p), |&j| piece(&self.text, &self.spans, j) == p)
+            .copied()
     }
 
     /// The token ids of `text` (no `[CLS]`/`[SEP]`), unknown words as `[UNK]`'s id.
@@ -59,11 +110,13 @@ impl WordPiece {
         let start_len = out.len();
         let mut start = 0;
         while start < word.len() {
-            let mut end = word.len();
+            let mut end = (start + self.longest).min(word.len());
+            while !word.is_char_boundary(end) {
+                end -= 1;
+            }
             let mut found = None;
-            let pieces = if start == 0 { &self.ids } else { &self.inside };
             while end > start {
-                if let Some(&id) = pieces.get(&word[start..end]) {
+                if let Some(id) = self.id(start > 0, &word[start..end]) {
                     found = Some(id);
                     break;
                 }
@@ -158,13 +211,9 @@ mod tests {
     use super::*;
 
     fn vocab() -> WordPiece {
-        let tokens: Vec<String> = [
+        WordPiece::new(&[
             "[PAD]", "[UNK]", "un", "##aff", "##able", "cafe", "!", "i", "'", "m", "北", "京",
-        ]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-        WordPiece::new(&tokens)
+        ])
     }
 
     #[test]
