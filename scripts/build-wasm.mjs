@@ -84,6 +84,13 @@ async function build(dir, features) {
     // KiB, which Rust never makes). 7 KiB gzip off the module, as emscripten does it.
     '--low-memory-unused',
     '--strip-producers',
+    // A function with one caller stays a function of its own instead of being inlined into
+    // it (wasm-opt inlines them whatever their size by default). Browsers compile a module's
+    // functions on first call, so a page then compiles only the calls it makes: inlined, the
+    // dispatch of every engine call was one 110 KB function and the parse of every call's
+    // arguments another 100 KB, compiled whole by a page's first search. 50 KiB gzip smaller
+    // too; seeding and search ran at the same speed (docs/BENCHMARKS.md).
+    '--one-caller-inline-max-function-size=0',
     // Runs the passes again until the module stops shrinking: about 1 KiB gzip for some 40 s
     // a build, needed since the window and period code left under 0.2 KiB below the ceiling.
     '--converge',
