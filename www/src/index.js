@@ -223,20 +223,50 @@ async function connect(options, bytes) {
 
 /**
  * A copy of call arguments as plain data the engine can read: typed arrays (what embedding
- * models return) become arrays; the caller's objects are never changed.
+ * models return) become arrays; the caller's objects are never changed. A list holding no
+ * objects (a vector) is not copied: the host writes into objects only, never into lists.
  */
 function plain(value) {
   if (ArrayBuffer.isView(value)) return Array.from(value);
   if (Array.isArray(value)) {
-    // A list of numbers (a vector) is copied as it is; only objects inside are made plain.
+    const first = firstObject(value);
+    if (first === value.length) return value;
     const copy = value.slice();
-    for (let i = 0; i < copy.length; i++) if (copy[i] && typeof copy[i] === 'object') copy[i] = plain(copy[i]);
+    for (let i = first; i < copy.length; i++) if (copy[i] && typeof copy[i] === 'object') copy[i] = plain(copy[i]);
     return copy;
   }
   if (value && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v)]));
   }
   return value;
+}
+
+/**
+ * A copy of `args` in which the objects the host writes vectors into (the call's `embeds`
+ * paths) are copies, and everything else is shared: the caller's objects are never changed,
+ * and a thousand items' vectors are not copied to be dropped.
+ */
+function copyEmbedded(method, args) {
+  let copy = { ...args };
+  for (const { path } of BY_METHOD.get(method)?.embeds ?? []) copy = copyAlong(copy, path);
+  return copy;
+}
+
+/** `value` with the plain objects along `path` (`*`: each item of a list) copied. */
+function copyAlong(value, path) {
+  if (Array.isArray(value)) return path[0] === '*' ? value.map((v) => copyAlong(v, path.slice(1))) : value;
+  if (!value || typeof value !== 'object' || ![Object.prototype, null].includes(Object.getPrototypeOf(value))) return value;
+  const copy = { ...value };
+  const [key, ...rest] = path;
+  if (key !== undefined && key !== '*' && Object.hasOwn(copy, key)) copy[key] = copyAlong(copy[key], rest);
+  return copy;
+}
+
+/** The index of the first object in `list` (its length when there is none). */
+function firstObject(list) {
+  let i = 0;
+  while (i < list.length && (list[i] === null || typeof list[i] !== 'object')) i++;
+  return i;
 }
 
 /** The objects at `path` in `value` (`*`: each item of a list). */
@@ -403,25 +433,34 @@ export class Mnemo {
     const items = Array.isArray(args.items) ? args.items : [];
     const at = new Map();
     const moved = [];
+    const texts = [];
+    // Each vector is copied in as it is checked: element by element (`Float32Array#set` from
+    // a list of numbers is several times slower).
+    const vectors = new Float32Array(items.length * dim);
     for (const item of items) {
       const v = item?.vector;
       const text = item?.content;
       if (typeof text !== 'string' || !(Array.isArray(v) || ArrayBuffer.isView(v)) || v.length !== dim) continue;
-      let finite = true;
-      for (let i = 0; i < dim && finite; i++) finite = typeof v[i] === 'number' && Number.isFinite(v[i]);
-      if (!finite) continue;
       const seen = at.get(text);
-      if (seen !== undefined && !sameVector(moved[seen].vector, v)) continue;
-      if (seen === undefined) {
+      if (seen !== undefined) {
+        if (!sameVector(moved[seen], v)) continue;
+      } else {
+        const start = moved.length * dim;
+        let finite = true;
+        for (let i = 0; i < dim && finite; i++) {
+          const x = v[i];
+          finite = typeof x === 'number' && Number.isFinite(x);
+          vectors[start + i] = x;
+        }
+        if (!finite) continue;
         at.set(text, moved.length);
-        moved.push({ text, vector: v });
+        moved.push(v);
+        texts.push(text);
       }
       delete item.vector;
     }
     if (!moved.length) return undefined;
-    const vectors = new Float32Array(moved.length * dim);
-    moved.forEach(({ vector }, i) => vectors.set(vector, i * dim));
-    return { texts: moved.map((m) => m.text), vectors };
+    return { texts, vectors: vectors.slice(0, moved.length * dim) };
   }
 
   /**
@@ -539,7 +578,7 @@ export class Mnemo {
     const extracting = method === 'remember' && args.extracted === undefined && args.llm_output === undefined && (this.#extract || this.#embed);
     // Only arguments the host writes into are copied (the caller's objects stay as they were).
     if (!extracting && !this.#embed) return args;
-    args = plain(args);
+    args = copyEmbedded(method, args);
     if (extracting && args.messages !== undefined) {
       throw coded('invalid messages: with a host extractor or embedder, give the conversation as content ("User: …" / "Assistant: …" lines)', 'invalid_input');
     }

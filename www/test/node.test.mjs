@@ -339,6 +339,8 @@ test('a host embedder supplies every vector; its failures are reported', async (
   const given = [{ entity_id: 'ana', content: 'Ana keeps bees', vector: new Float32Array([-1, 0, 0]) }];
   assert.equal((await m.seed(given)).outcomes[0].action, 'created');
   assert.equal(calls.length, before);
+  // Its vector moved beside the JSON from a copy of the item: the caller's item keeps it.
+  assert.deepEqual(Array.from(given[0].vector), [-1, 0, 0]);
   await assert.rejects(
     m.seed([{ entity_id: 'ana', content: 'NaN inside', vector: new Float32Array([0, NaN, 1]) }]),
     { code: 'non_finite_vector', message: /element 1/ },
