@@ -15,6 +15,7 @@ use crate::consolidate;
 use crate::curate::{self, ForgetAllReport, ListRequest, MemoryPatch, Page, Stats};
 use crate::document::{
     self, Document, DocumentDetail, DocumentRef, DocumentsRequest, IngestReport, IngestRequest,
+    SummaryWrite,
 };
 use crate::embed::{self, Embedder, StaticModel};
 use crate::error::{Error, Result};
@@ -820,6 +821,13 @@ impl Engine {
     /// One document with its passages.
     pub fn document(&mut self, req: &DocumentRef) -> Result<DocumentDetail> {
         document::get(&self.store.read(), &req.entity_id, &req.id)
+    }
+
+    /// Writes the host's LLM's summary of a document or of one of its passages (what a
+    /// consolidation without an LLM it could ask lists as `wanted`), checked.
+    pub fn write_summary(&mut self, req: &SummaryWrite) -> Result<Document> {
+        self.store
+            .transaction(|tx| document::write_summary(tx, req))
     }
 
     /// Forgets a document and its passages.

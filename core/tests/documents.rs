@@ -964,14 +964,203 @@ fn an_llm_summary_that_fails_its_checks_leaves_the_engine_s_in_place() {
             .contains("no shorter than its text"),
         "{report}"
     );
-    // Without an LLM the step asks nothing and changes nothing.
+    // Without an LLM the step changes nothing: it lists what waits for one.
     let (mut e, _) = engine();
-    ingest(&mut e, "ana", "Plan", &plan(), json!({}));
+    let doc = ingest(&mut e, "ana", "Plan", &plan(), json!({}))["document"].clone();
     let report = consolidation(&mut e);
     assert_eq!(
-        report,
-        json!({"passages": 0, "documents": 0, "failure": null, "more": false})
+        (
+            &report["passages"],
+            &report["documents"],
+            &report["failure"]
+        ),
+        (&json!(0), &json!(0), &json!(null))
     );
+    assert_eq!(
+        report["wanted"].as_array().unwrap().len(),
+        doc["passages"].as_u64().unwrap() as usize
+    );
+}
+
+/// Writes `summary` for `document_id` (`position`: of that passage) as `owner` (`agent`).
+fn write_summary(
+    e: &mut Engine,
+    owner: &str,
+    agent: Option<&str>,
+    document_id: &Value,
+    position: Option<usize>,
+    summary: &str,
+) -> Result<Value> {
+    let mut args = json!({"entity_id": owner, "document_id": document_id, "summary": summary});
+    if let Some(at) = position {
+        args["position"] = json!(at);
+    }
+    if let Some(agent) = agent {
+        args["agent_id"] = json!(agent);
+    }
+    call(e, "write_summary", args)
+}
+
+#[test]
+fn a_host_whose_llm_answers_later_gets_what_is_wanted_and_writes_it_checked() {
+    let (mut e, _) = engine();
+    let doc = ingest(&mut e, "ana", "Plan", &plan(), json!({}))["document"].clone();
+    let id = doc["id"].clone();
+    let n = doc["passages"].as_u64().unwrap() as usize;
+    // What a consolidation without an LLM lists: each passage, with its text and section.
+    let wanted = consolidation(&mut e)["wanted"].clone();
+    let first = &wanted[0];
+    assert_eq!(
+        (
+            &first["entity_id"],
+            &first["document_id"],
+            &first["position"]
+        ),
+        (&json!("ana"), &id, &json!(0))
+    );
+    let detail = call(&mut e, "document", json!({"entity_id": "ana", "id": id})).unwrap();
+    assert_eq!(first["texts"][0], detail["passages"][0]["content"]);
+    assert_eq!(first["section"], detail["passages"][0]["section"]);
+    let unchanged = detail.clone();
+
+    // Bad input is refused by name, and changes nothing.
+    let beyond = format!("has {n} passages");
+    let refused: Vec<(Result<Value>, &str)> = vec![
+        (
+            write_summary(&mut e, "ana", None, &id, Some(0), ""),
+            "summary is empty",
+        ),
+        (
+            write_summary(&mut e, "ana", None, &id, Some(0), " \n\t "),
+            "summary is empty",
+        ),
+        (
+            write_summary(&mut e, "ana", None, &id, Some(0), "One. Two. Three."),
+            "3 sentences, more than 2",
+        ),
+        (
+            write_summary(&mut e, "ana", None, &id, None, "A. B. C. D."),
+            "4 sentences, more than 3",
+        ),
+        (
+            write_summary(&mut e, "ana", None, &id, Some(0), &"é".repeat(481)),
+            "481 characters, more than 480",
+        ),
+        (
+            write_summary(&mut e, "ana", None, &id, Some(n), "Fine."),
+            &beyond,
+        ),
+        (
+            write_summary(&mut e, "ana", None, &json!("no-such-doc"), Some(0), "Fine."),
+            "no-such-doc",
+        ),
+        // Another owner's document does not exist for this one.
+        (
+            write_summary(&mut e, "bob", None, &id, Some(0), "Fine."),
+            "no document",
+        ),
+        // An agent does not see the owner's own documents.
+        (
+            write_summary(&mut e, "ana", Some("scout"), &id, Some(0), "Fine."),
+            "no document",
+        ),
+    ];
+    for (result, why) in refused {
+        let err = result.expect_err(why).to_string();
+        assert!(err.contains(why), "{why}: {err}");
+    }
+    for args in [
+        json!({"entity_id": "ana", "document_id": id, "position": -1, "summary": "Fine."}),
+        json!({"entity_id": "ana", "document_id": id, "position": 0.5, "summary": "Fine."}),
+        json!({"entity_id": "ana", "document_id": id, "position": "0", "summary": "Fine."}),
+        json!({"entity_id": "ana", "document_id": id, "summary": 7}),
+        json!({"entity_id": "ana", "document_id": id}),
+        json!({"entity_id": "ana", "document_id": id, "summary": "Fine.", "by": "me"}),
+        json!({"entity_id": "a b", "document_id": id, "summary": "Fine."}),
+    ] {
+        let err = call(&mut e, "write_summary", args.clone()).expect_err(&args.to_string());
+        assert_eq!(err.code(), "invalid_input", "{args}: {err}");
+    }
+    let detail = call(&mut e, "document", json!({"entity_id": "ana", "id": id})).unwrap();
+    assert_eq!(detail, unchanged);
+
+    // Each passage's summary written, as text (quotes and markup kept as given), by the LLM.
+    for at in 0..n {
+        let summary =
+            format!("Part {at}: the \"plan\" <b>'; DROP TABLE passages; --</b> — ünïcode.");
+        let doc = write_summary(&mut e, "ana", None, &id, Some(at), &summary).unwrap();
+        assert_eq!(doc["id"], id);
+    }
+    let detail = call(&mut e, "document", json!({"entity_id": "ana", "id": id})).unwrap();
+    for (at, p) in detail["passages"].as_array().unwrap().iter().enumerate() {
+        assert!(p["summary"]
+            .as_str()
+            .unwrap()
+            .starts_with(&format!("Part {at}: the \"plan\"")));
+        assert_eq!(p["summary_by"], "llm");
+    }
+    // Then the document's own is wanted, from its passages' summaries, and written.
+    let wanted = consolidation(&mut e)["wanted"].clone();
+    assert_eq!(wanted.as_array().unwrap().len(), 1, "{wanted}");
+    assert_eq!(
+        (
+            &wanted[0]["position"],
+            wanted[0]["texts"].as_array().unwrap().len()
+        ),
+        (&json!(null), n)
+    );
+    let doc = write_summary(
+        &mut e,
+        "ana",
+        None,
+        &id,
+        None,
+        "  The 2027 plan, its budget and hires.  ",
+    )
+    .unwrap();
+    assert_eq!(
+        (&doc["summary"], &doc["summary_by"]),
+        (
+            &json!("The 2027 plan, its budget and hires."),
+            &json!("llm")
+        )
+    );
+    assert_eq!(
+        consolidation(&mut e).get("wanted"),
+        None,
+        "nothing is wanted any more"
+    );
+
+    // An agent writes the summaries of documents it stored, not those another shares with it.
+    let shared = ingest(
+        &mut e,
+        "ana",
+        "Field notes",
+        &plan(),
+        json!({"agent_id": "scout", "visibility": "global"}),
+    )["document"]["id"]
+        .clone();
+    let err = write_summary(&mut e, "ana", Some("rover"), &shared, Some(0), "Fine.").unwrap_err();
+    assert!(err.to_string().contains("another agent"), "{err}");
+    write_summary(
+        &mut e,
+        "ana",
+        Some("scout"),
+        &shared,
+        Some(0),
+        "Scout's notes.",
+    )
+    .unwrap();
+
+    // A forgotten document's summaries are not written.
+    call(
+        &mut e,
+        "forget_document",
+        json!({"entity_id": "ana", "id": id}),
+    )
+    .unwrap();
+    let err = write_summary(&mut e, "ana", None, &id, None, "Gone.").unwrap_err();
+    assert!(err.to_string().contains("forgotten or superseded"), "{err}");
 }
 
 #[test]

@@ -208,6 +208,9 @@ fn bases(method: &str) -> Vec<Value> {
         ],
         "documents" => vec![json!({"entity_id": "ana"})],
         "document" | "forget_document" => vec![json!({"entity_id": "ana", "id": "$document"})],
+        "write_summary" => vec![
+            json!({"entity_id": "ana", "document_id": "$document", "position": 0, "summary": "Tea."}),
+        ],
         "embed" => vec![json!({"texts": ["tea"]})],
         "reembed" => vec![json!({"model": "mnemo-hash-v1"})],
         "entities" | "relationships" | "conflicts" | "schedules" | "messages" | "scheduled"

@@ -517,6 +517,21 @@ class DocumentRef(TypedDict):
     agent_id: NotRequired[str | None]
 
 
+class SummaryWrite(TypedDict):
+    """Arguments of `write_summary`."""
+
+    #: The owner of the document: 1 to 256 characters of `[A-Za-z0-9_:.-]`.
+    entity_id: str
+    #: The document's id.
+    document_id: str
+    #: The passage's place in the document, from 0; none for the document's own summary.
+    position: NotRequired[int | None]
+    #: The summary the host's LLM wrote: at most two sentences for a passage, three for a document, shorter than the text it summarises.
+    summary: str
+    #: The agent the call is made for (default none: the owner's view); an agent writes only the summaries of documents it stored.
+    agent_id: NotRequired[str | None]
+
+
 class NotesImport(TypedDict):
     """Arguments of `import_notes`."""
 
@@ -1314,6 +1329,25 @@ class SummariesReport(TypedDict):
     failure: str | None
     #: The step stopped at its bound of calls with summaries left to rewrite.
     more: bool
+    #: With no LLM the engine can ask itself (a browser's answers later): the summaries waiting for one, as many as a run would ask, for the host to write (`write_summary`).
+    wanted: NotRequired[List[SummaryWanted]]
+
+
+class SummaryWanted(TypedDict):
+    """A summary waiting for the host's LLM: what to summarise, and where it goes."""
+
+    #: The document's owner.
+    entity_id: str
+    #: The document's id.
+    document_id: str
+    #: The passage's place in the document, from 0; none for the document's own summary.
+    position: int | None
+    #: The document's title.
+    title: str
+    #: The markdown headings above the passage, outermost first (none for the document).
+    section: List[str]
+    #: What to summarise: the passage's text, or the document's passages' summaries in order.
+    texts: List[str]
 
 
 class ImportReport(TypedDict):
@@ -2144,6 +2178,19 @@ class Calls:
         """
         given: List[Tuple[str, Any]] = [("entity_id", entity_id), ("id", id), ("agent_id", agent_id)]
         return cast("DocumentDetail", self.call("document", {k: v for k, v in given if v is not None}))
+
+    def write_summary(self, *, entity_id: str, document_id: str, summary: str, position: int | None = None, agent_id: str | None = None) -> Document:
+        """Writes the host's LLM's summary of a document or of one of its passages, in place of the engine's (what consolidation lists as `wanted` when it has no LLM to ask), checked as an LLM's answer is.
+
+        Arguments (docs/API.md):
+            entity_id: The owner of the document: 1 to 256 characters of `[A-Za-z0-9_:.-]`.
+            document_id: The document's id.
+            summary: The summary the host's LLM wrote: at most two sentences for a passage, three for a document, shorter than the text it summarises.
+            position: The passage's place in the document, from 0; none for the document's own summary. Optional.
+            agent_id: The agent the call is made for (default none: the owner's view); an agent writes only the summaries of documents it stored. Optional.
+        """
+        given: List[Tuple[str, Any]] = [("entity_id", entity_id), ("document_id", document_id), ("summary", summary), ("position", position), ("agent_id", agent_id)]
+        return cast("Document", self.call("write_summary", {k: v for k, v in given if v is not None}))
 
     def forget_document(self, *, entity_id: str, id: str, agent_id: str | None = None) -> Document:
         """Forgets a document and its passages (soft delete, as `forget`).

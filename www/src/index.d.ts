@@ -647,6 +647,26 @@ export interface DocumentRef {
   agent_id?: string | null;
 }
 
+/** Arguments of `write_summary`. */
+export interface SummaryWrite {
+  /** The owner of the document: 1 to 256 characters of `[A-Za-z0-9_:.-]`. */
+  entity_id: string;
+  /** The document's id. */
+  document_id: string;
+  /** The passage's place in the document, from 0; none for the document's own summary. */
+  position?: number | null;
+  /**
+   * The summary the host's LLM wrote: at most two sentences for a passage, three for a
+   * document, shorter than the text it summarises.
+   */
+  summary: string;
+  /**
+   * The agent the call is made for (default none: the owner's view); an agent writes only
+   * the summaries of documents it stored.
+   */
+  agent_id?: string | null;
+}
+
 /** Arguments of `import_notes`. */
 export interface NotesImport {
   /**
@@ -1604,6 +1624,27 @@ export interface SummariesReport {
   failure: string | null;
   /** The step stopped at its bound of calls with summaries left to rewrite. */
   more: boolean;
+  /**
+   * With no LLM the engine can ask itself (a browser's answers later): the summaries
+   * waiting for one, as many as a run would ask, for the host to write (`write_summary`).
+   */
+  wanted?: SummaryWanted[];
+}
+
+/** A summary waiting for the host's LLM: what to summarise, and where it goes. */
+export interface SummaryWanted {
+  /** The document's owner. */
+  entity_id: string;
+  /** The document's id. */
+  document_id: string;
+  /** The passage's place in the document, from 0; none for the document's own summary. */
+  position: number | null;
+  /** The document's title. */
+  title: string;
+  /** The markdown headings above the passage, outermost first (none for the document). */
+  section: string[];
+  /** What to summarise: the passage's text, or the document's passages' summaries in order. */
+  texts: string[];
 }
 
 /** What an import did. */
@@ -2248,6 +2289,12 @@ export declare class Mnemo {
   documents(args: DocumentsRequest): Promise<Document[]>;
   /** One document with its passages, in order. */
   document(args: DocumentRef): Promise<DocumentDetail>;
+  /**
+   * Writes the host's LLM's summary of a document or of one of its passages, in place of the
+   * engine's (what consolidation lists as `wanted` when it has no LLM to ask), checked as an LLM's
+   * answer is.
+   */
+  writeSummary(args: SummaryWrite): Promise<Document>;
   /** Forgets a document and its passages (soft delete, as `forget`). */
   forgetDocument(args: DocumentRef): Promise<Document>;
   /**

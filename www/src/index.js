@@ -417,7 +417,10 @@ export class Mnemo {
       else if (method === 'seed' && this.#embed) handed = this.#handOver(args);
     }
     const answer = await this.#t.request('call', handed ? { method, args, handed } : { method, args });
-    if (this.#summarise && (method === 'consolidate' || method === 'maintain')) await this.#summariseMerges(answer);
+    if (this.#summarise && (method === 'consolidate' || method === 'maintain')) {
+      await this.#summariseMerges(answer);
+      await this.#summariseDocuments(answer);
+    }
     return answer;
   }
 
@@ -509,6 +512,28 @@ export class Mnemo {
       } catch (e) {
         clusters.unsummarised += 1;
         clusters.summary_failure = `summarise failed: ${e?.message ?? e}`;
+      }
+    }
+  }
+
+  /**
+   * The host summariser's summary of each document passage and document the consolidation
+   * lists as `wanted` (it had no LLM to ask), written with `write_summary`, which checks it;
+   * counted in the report's `passages` and `documents`. One that fails (the summariser throws,
+   * or the engine refuses its answer) leaves the engine's summary, its reason in `failure`.
+   */
+  async #summariseDocuments(report) {
+    const summaries = report?.consolidation?.summaries;
+    for (const want of summaries?.wanted ?? []) {
+      const { entity_id, document_id, position, title, section } = want;
+      try {
+        const summary = await this.#summarise(want.texts.slice(), { entity_id, document_id, position, title, section: section.slice() });
+        if (typeof summary !== 'string') throw coded(`expected the summary as text, got ${typeof summary}`, 'extractor_error');
+        await this.call('write_summary', position === null ? { entity_id, document_id, summary } : { entity_id, document_id, position, summary });
+        if (position === null) summaries.documents += 1;
+        else summaries.passages += 1;
+      } catch (e) {
+        summaries.failure = `summarise failed: ${e?.message ?? e}`;
       }
     }
   }

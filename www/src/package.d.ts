@@ -30,13 +30,20 @@ export type Extractor = (
 ) => Promise<Extracted[] | string> | Extracted[] | string;
 
 /**
- * A host summariser: one text for a cluster of near-duplicate memories consolidation merged
- * (`texts`, the most important first), typically from an LLM. The merged memory then says it
- * (each member keeps its own words); without one it holds the members' sentences merged.
+ * A host summariser, typically an LLM, called after `consolidate` and `maintain`: one text for
+ * a cluster of near-duplicate memories consolidation merged (`texts`, the most important
+ * first; `context.id` is the merged memory), which the merged memory then says (without one it
+ * holds the members' sentences merged); and a summary of each document passage or document
+ * the report lists as `wanted` (`texts`: the passage's text, or the document's passages'
+ * summaries; `context.document_id`, and `context.position` for a passage), which the engine
+ * checks (at most two sentences for a passage, three for a document, shorter than its text)
+ * and keeps in place of its own (`write_summary`).
  */
 export type Summariser = (
   texts: string[],
-  context: { entity_id: string; id: string },
+  context:
+    | { entity_id: string; id: string }
+    | { entity_id: string; document_id: string; position: number | null; title: string; section: string[] },
 ) => Promise<string> | string;
 
 export interface OpenOptions {

@@ -570,6 +570,51 @@ test('a host summariser gives a merged cluster its text; a failing one leaves th
   await assert.rejects(open({ summarise: 'yes' }), { code: 'invalid_input', message: /summarise/ });
 });
 
+test('a host summariser writes document summaries the engine could not ask for, checked', async () => {
+  const content = '# Trip\n\nWe fly to Lisbon on 3 May and stay in Alfama for a week. The flat has a terrace over the river, and the owner leaves the keys with the café below.\n\n## Food\n\nBook the fado dinner on Thursday. Try the custard tarts in Belém early, before the queues, and the grilled sardines at the market hall.';
+  const asked = [];
+  const m = await open({
+    summarise: async (texts, ctx) => {
+      asked.push([texts, ctx]);
+      return ctx.position === null ? 'A week in Lisbon: where we stay and eat.' : `Part ${ctx.position} of the trip.`;
+    },
+  });
+  const { document } = await m.ingest({ entity_id: 'ana', title: 'Trip', content, chunking: { min_chars: 100, max_chars: 220, overlap: 20 } });
+  assert.ok(document.passages >= 2, JSON.stringify(document));
+  const detail = await m.document({ entity_id: 'ana', id: document.id });
+  // The first run writes each passage's; the next, the document's from them.
+  const first = (await m.consolidate()).consolidation.summaries;
+  assert.deepEqual([first.passages, first.documents, first.failure], [document.passages, 0, null]);
+  assert.deepEqual(asked[0], [[detail.passages[0].content], { entity_id: 'ana', document_id: document.id, position: 0, title: 'Trip', section: detail.passages[0].section }]);
+  const second = (await m.consolidate()).consolidation.summaries;
+  assert.deepEqual([second.passages, second.documents], [0, 1]);
+  assert.deepEqual(asked.at(-1)[0], detail.passages.map((_, i) => `Part ${i} of the trip.`));
+  const after = await m.document({ entity_id: 'ana', id: document.id });
+  assert.deepEqual(
+    [after.document.summary, after.document.summary_by, after.passages.map((p) => [p.summary, p.summary_by])],
+    ['A week in Lisbon: where we stay and eat.', 'llm', detail.passages.map((_, i) => [`Part ${i} of the trip.`, 'llm'])],
+  );
+  assert.equal((await m.consolidate()).consolidation.summaries.wanted, undefined, 'nothing is wanted any more');
+  await m.close();
+
+  // A summariser that fails, or whose answer the engine refuses, leaves the engine's summary.
+  for (const [summarise, why] of [
+    [async () => { throw new Error('rate limited'); }, /summarise failed: rate limited/],
+    [() => null, /expected the summary as text/],
+    [() => 'One. Two. Three.', /3 sentences, more than 2/],
+    [() => 'x'.repeat(10_000), /characters, more than 480/],
+  ]) {
+    const bad = await open({ summarise });
+    const { document: d } = await bad.ingest({ entity_id: 'ana', title: 'Trip', content });
+    const before = await bad.document({ entity_id: 'ana', id: d.id });
+    const report = (await bad.consolidate()).consolidation.summaries;
+    assert.deepEqual([report.passages, report.documents], [0, 0]);
+    assert.match(report.failure, why);
+    assert.deepEqual(await bad.document({ entity_id: 'ana', id: d.id }), before);
+    await bad.close();
+  }
+});
+
 test('schedules fall due once per due time as setNow moves the clock', async () => {
   const MON_8AM = 1_835_337_600_000;
   const m = await Mnemo.open({ storage: 'memory', now: MON_8AM, seed: 1 });

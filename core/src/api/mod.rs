@@ -25,6 +25,7 @@ use crate::conflict::{Conflict, ConflictsRequest, ResolveRequest};
 use crate::curate::{ForgetAllReport, ListRequest, MemoryPatch, Page, Stats};
 use crate::document::{
     Document, DocumentDetail, DocumentRef, DocumentsRequest, IngestReport, IngestRequest,
+    SummaryWrite,
 };
 use crate::engine::{EmbedRequest, Embeddings, Engine, ReembedReport, ReembedRequest};
 use crate::error::{Error, Result};
@@ -303,6 +304,12 @@ calls! {
     /// One document with its passages, in order.
     read Document("document", DocumentRef) -> DocumentDetail, mcp "memory_document" =>
         |e, a| e.as_agent(&a.entity_id, a.agent_id.as_ref(), None, false, |e| e.document(&a));
+    /// Writes the host's LLM's summary of a document or of one of its passages, in place of
+    /// the engine's (what consolidation lists as `wanted` when it has no LLM to ask), checked
+    /// as an LLM's answer is.
+    write WriteSummary("write_summary", SummaryWrite) -> Document =>
+        |e, a| e.as_agent(&a.entity_id, a.agent_id.as_ref(), None, false,
+            |e| e.write_summary(&a));
     /// Forgets a document and its passages (soft delete, as `forget`).
     write ForgetDocument("forget_document", DocumentRef) -> Document =>
         |e, a| e.as_agent(&a.entity_id, a.agent_id.as_ref(), None, false,

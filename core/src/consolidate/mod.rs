@@ -33,7 +33,7 @@ pub use edges::EdgesReport;
 pub use prune::PruneReport;
 pub use quantise::QuantiseReport;
 pub use relate::RelateReport;
-pub use summaries::SummariesReport;
+pub use summaries::{SummariesReport, SummaryWanted};
 pub use tags::TagsReport;
 pub use tiers::TiersReport;
 

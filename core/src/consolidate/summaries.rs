@@ -4,12 +4,16 @@
 //! its text, then the document's from its passages' summaries. An answer is checked (JSON, not
 //! empty, at most so many sentences and characters, shorter than its text); one that fails
 //! leaves the engine's summary in place and ends the step for this run, saying why. Ingests
-//! stay fast and never wait on an LLM; a new version of a document is summarised afresh.
+//! stay fast and never wait on an LLM; a new version of a document is summarised afresh. A
+//! host whose LLM the engine cannot ask in the middle of a call (a browser's answers later)
+//! gets the summaries waiting in the report instead, and writes its LLM's with
+//! `write_summary`, checked the same way.
 
 use serde::{Deserialize, Serialize};
 
 use crate::clock::Millis;
-use crate::document::{sql, summary};
+use crate::document::sql;
+use crate::document::summary::{self, Bounds};
 use crate::error::Result;
 use crate::extract::{llm, Extractor};
 use crate::store::Tx;
@@ -29,25 +33,28 @@ pub struct SummariesReport {
     pub failure: Option<String>,
     /// The step stopped at its bound of calls with summaries left to rewrite.
     pub more: bool,
+    /// With no LLM the engine can ask itself (a browser's answers later): the summaries
+    /// waiting for one, as many as a run would ask, for the host to write (`write_summary`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub wanted: Vec<SummaryWanted>,
 }
 
-/// What a rewritten summary may be: at most so many sentences and characters.
-struct Bounds {
-    sentences: usize,
-    chars: usize,
+/// A summary waiting for the host's LLM: what to summarise, and where it goes.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct SummaryWanted {
+    /// The document's owner.
+    pub entity_id: String,
+    /// The document's id.
+    pub document_id: String,
+    /// The passage's place in the document, from 0; none for the document's own summary.
+    pub position: Option<usize>,
+    /// The document's title.
+    pub title: String,
+    /// The markdown headings above the passage, outermost first (none for the document).
+    pub section: Vec<String>,
+    /// What to summarise: the passage's text, or the document's passages' summaries in order.
+    pub texts: Vec<String>,
 }
-
-/// A passage's: one or two sentences.
-const PASSAGE: Bounds = Bounds {
-    sentences: summary::PASSAGE_SENTENCES,
-    chars: summary::PASSAGE_SENTENCES * summary::MAX_SENTENCE_CHARS,
-};
-
-/// A document's: two or three sentences.
-const DOCUMENT: Bounds = Bounds {
-    sentences: summary::DOCUMENT_SENTENCES,
-    chars: summary::DOCUMENT_SENTENCES * summary::MAX_SENTENCE_CHARS,
-};
 
 /// Runs the step.
 pub(super) fn rewrite(tx: &mut Tx, llm: &dyn Extractor, now: Millis) -> Result<SummariesReport> {
@@ -64,11 +71,13 @@ pub(super) fn rewrite(tx: &mut Tx, llm: &dyn Extractor, now: Millis) -> Result<S
         let asked = (
             llm::PASSAGE_SUMMARY_INSTRUCTIONS,
             text.as_str(),
-            &PASSAGE,
+            &summary::PASSAGE,
             of_chars,
         );
-        let Some(summary) = ask(llm, asked, now, &mut calls, &mut report) else {
-            return Ok(report);
+        let summary = match ask(llm, asked, now, &mut calls, &mut report) {
+            Asked::Summary(s) => s,
+            Asked::NoLlm => return list_wanted(tx, report),
+            Asked::Stop => return Ok(report),
         };
         sql::set_passage_summary(tx.conn(), p.memory_pk, &summary)?;
         tx.findings_changed(&p.owner);
@@ -80,11 +89,13 @@ pub(super) fn rewrite(tx: &mut Tx, llm: &dyn Extractor, now: Millis) -> Result<S
         let asked = (
             llm::DOCUMENT_SUMMARY_INSTRUCTIONS,
             text.as_str(),
-            &DOCUMENT,
+            &summary::DOCUMENT,
             d.chars,
         );
-        let Some(summary) = ask(llm, asked, now, &mut calls, &mut report) else {
-            return Ok(report);
+        let summary = match ask(llm, asked, now, &mut calls, &mut report) {
+            Asked::Summary(s) => s,
+            Asked::NoLlm => return list_wanted(tx, report),
+            Asked::Stop => return Ok(report),
         };
         sql::set_document_summary(tx.conn(), d.pk, &summary)?;
         report.documents += 1;
@@ -92,81 +103,78 @@ pub(super) fn rewrite(tx: &mut Tx, llm: &dyn Extractor, now: Millis) -> Result<S
     Ok(report)
 }
 
+/// What asking the LLM for one summary came to.
+enum Asked {
+    /// Its summary, checked.
+    Summary(String),
+    /// The host has no LLM the engine can ask.
+    NoLlm,
+    /// The step ends here: the run made its calls (`report.more`), or the answer failed
+    /// (`report.failure`).
+    Stop,
+}
+
 /// The LLM's summary for `(instructions, text, bounds, of_chars)` (a text of `of_chars`
-/// characters), checked against `bounds`; none when the step ends here: the host has no LLM,
-/// the run made its calls (`report.more`), or the answer failed (`report.failure`).
+/// characters), checked against `bounds`.
 fn ask(
     llm: &dyn Extractor,
     (instructions, text, bounds, of_chars): (&str, &str, &Bounds, usize),
     now: Millis,
     calls: &mut usize,
     report: &mut SummariesReport,
-) -> Option<String> {
+) -> Asked {
     if *calls == SUMMARY_CALLS {
         report.more = true;
-        return None;
+        return Asked::Stop;
     }
+    let Some(answer) = llm.ask(instructions, text, now) else {
+        return Asked::NoLlm;
+    };
     *calls += 1;
-    let answer = llm
-        .ask(instructions, text, now)?
-        .map_err(|e| format!("the LLM failed ({e})"));
-    let checked = answer.and_then(|a| llm::parse_summary(&a)).and_then(|s| {
-        let chars = s.chars().count();
-        let sentences = sentence_count(&s);
-        if chars > bounds.chars {
-            Err(format!(
-                "the LLM's summary has {chars} characters, more than {}",
-                bounds.chars
-            ))
-        } else if chars >= of_chars {
-            Err(format!(
-                "the LLM's summary ({chars} characters) is no shorter than its text ({of_chars})"
-            ))
-        } else if sentences > bounds.sentences {
-            Err(format!(
-                "the LLM's summary has {sentences} sentences, more than {}",
-                bounds.sentences
-            ))
-        } else {
-            Ok(s)
+    let checked = answer
+        .map_err(|e| format!("the LLM failed ({e})"))
+        .and_then(|a| llm::parse_summary(&a))
+        .and_then(|s| summary::check(&s, bounds, of_chars));
+    match checked {
+        Ok(s) => Asked::Summary(s),
+        Err(why) => {
+            report.failure = Some(why);
+            Asked::Stop
         }
-    });
-    checked.map_err(|why| report.failure = Some(why)).ok()
+    }
 }
 
-/// Sentences in `s`: each `.`, `!` or `?` that ends the text or is followed by a space and a
-/// capital or a digit ("e.g. the", "3.5" and "U.S." end none), plus a last one without.
-fn sentence_count(s: &str) -> usize {
-    let chars: Vec<char> = s.trim().chars().collect();
-    let mut n = 0;
-    for (i, c) in chars.iter().enumerate() {
-        if !matches!(c, '.' | '!' | '?') {
-            continue;
+/// With no LLM the engine can ask, the report lists what is waiting for one (as many as a run
+/// would ask), for a host whose LLM answers later to write with `write_summary`.
+fn list_wanted(tx: &Tx, mut report: SummariesReport) -> Result<SummariesReport> {
+    for p in sql::passages_to_summarise(tx.conn(), SUMMARY_CALLS + 1)? {
+        if report.wanted.len() == SUMMARY_CALLS {
+            report.more = true;
+            return Ok(report);
         }
-        let rest = &chars[i + 1..];
-        let ends = match rest.iter().position(|c| !c.is_whitespace()) {
-            None => true,
-            Some(0) => false,
-            Some(j) => rest[j].is_uppercase() || rest[j].is_ascii_digit(),
-        };
-        n += usize::from(ends);
+        report.wanted.push(SummaryWanted {
+            entity_id: p.owner,
+            document_id: p.document_id,
+            position: Some(p.position),
+            title: p.title,
+            section: p.section,
+            texts: vec![p.content],
+        });
     }
-    let last_open = chars.last().is_some_and(|c| !matches!(c, '.' | '!' | '?'));
-    n + usize::from(last_open)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn sentences_are_counted_where_they_end() {
-        assert_eq!(sentence_count("The plan costs $3.5M. It starts in May."), 2);
-        assert_eq!(
-            sentence_count("Budget, e.g. travel and U.S. offices, is cut"),
-            1
-        );
-        assert_eq!(sentence_count("One! Two? 3 follows."), 3);
-        assert_eq!(sentence_count(""), 0);
+    let room = SUMMARY_CALLS - report.wanted.len();
+    for d in sql::documents_to_summarise(tx.conn(), room + 1)? {
+        if report.wanted.len() == SUMMARY_CALLS {
+            report.more = true;
+            break;
+        }
+        report.wanted.push(SummaryWanted {
+            entity_id: d.owner,
+            document_id: d.id,
+            position: None,
+            title: d.title,
+            section: Vec::new(),
+            texts: d.summaries,
+        });
     }
+    Ok(report)
 }

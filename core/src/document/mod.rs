@@ -161,7 +161,7 @@ string_enum! {
     SummaryBy, "summary_by" {
         /// The engine, choosing the text's own sentences.
         Sentences = "sentences",
-        /// The host's LLM (checked), when consolidation ran with one.
+        /// The host's LLM (checked): asked by consolidation, or written with `write_summary`.
         Llm = "llm",
     }
 }
@@ -711,6 +711,77 @@ fn visible(conn: &rusqlite::Connection, owner: &Owner, id: &Id) -> Result<sql::D
         entity_id: owner.to_string(),
         id: id.to_string(),
     })
+}
+
+/// Arguments of `write_summary`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SummaryWrite {
+    /// The owner of the document: 1 to 256 characters of `[A-Za-z0-9_:.-]`.
+    pub entity_id: Owner,
+    /// The document's id.
+    pub document_id: Id,
+    /// The passage's place in the document, from 0; none for the document's own summary.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub position: Option<usize>,
+    /// The summary the host's LLM wrote: at most two sentences for a passage, three for a
+    /// document, shorter than the text it summarises.
+    pub summary: String,
+    /// The agent the call is made for (default none: the owner's view); an agent writes only
+    /// the summaries of documents it stored.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent_id: Option<Id>,
+}
+
+/// Writes the host's LLM's summary of a live document (or of its passage at `position`) in
+/// place of the engine's, checked as consolidation checks an LLM's; the document as it is now.
+pub(crate) fn write_summary(tx: &mut Tx, req: &SummaryWrite) -> Result<Document> {
+    let (owner, id) = (&req.entity_id, &req.document_id);
+    let row = visible(tx.conn(), owner, id)?;
+    if row.doc.status != DocumentStatus::Active || row.doc.deleted_at.is_some() {
+        return Err(Error::invalid(
+            "document_id",
+            format!(
+                "document {:?} is forgotten or superseded: only a live document's summaries are written",
+                id.as_str()
+            ),
+        ));
+    }
+    let passages = sql::passage_memories(tx.conn(), row.pk)?;
+    if passages.iter().any(|(_, m)| !tx.viewer().may_change(m)) {
+        return Err(Error::invalid(
+            "document_id",
+            format!(
+                "document {:?} was stored by another agent: only it or the owner may write its summaries",
+                id.as_str()
+            ),
+        ));
+    }
+    let checked = |bounds, of_chars| {
+        summary::check(&req.summary, bounds, of_chars).map_err(|why| Error::invalid("summary", why))
+    };
+    match req.position {
+        Some(at) => {
+            let Some((pk, passage)) = passages.get(at) else {
+                return Err(Error::invalid(
+                    "position",
+                    format!(
+                        "document {:?} has {} passages (positions 0 to {})",
+                        id.as_str(),
+                        passages.len(),
+                        passages.len().saturating_sub(1)
+                    ),
+                ));
+            };
+            let text = checked(&summary::PASSAGE, passage.content.chars().count())?;
+            sql::set_passage_summary(tx.conn(), *pk, &text)?;
+        }
+        None => {
+            let text = checked(&summary::DOCUMENT, row.doc.chars)?;
+            sql::set_document_summary(tx.conn(), row.pk, &text)?;
+        }
+    }
+    Ok(visible(tx.conn(), owner, id)?.doc)
 }
 
 /// Forgets a document and its passages (soft delete, as `forget` does a memory).

@@ -286,6 +286,8 @@ pub(crate) fn record(conn: &Connection, pk: i64) -> Result<Option<super::Documen
 pub(crate) struct PassageToSummarise {
     pub memory_pk: i64,
     pub owner: String,
+    pub document_id: String,
+    pub position: usize,
     pub title: String,
     pub section: Vec<String>,
     pub content: String,
@@ -298,7 +300,7 @@ pub(crate) fn passages_to_summarise(
     limit: usize,
 ) -> Result<Vec<PassageToSummarise>> {
     let mut stmt = conn.prepare_cached(
-        "SELECT p.memory_pk, d.owner, d.title, p.section, m.content \
+        "SELECT p.memory_pk, d.owner, d.id, p.position, d.title, p.section, m.content \
          FROM passages p JOIN documents d ON d.pk = p.document_pk JOIN memories m ON m.pk = p.memory_pk \
          WHERE p.summary_by = 'sentences' AND d.status = 'active' AND d.deleted_at IS NULL \
          AND m.state != 'DELETED' ORDER BY p.document_pk, p.position LIMIT ?1",
@@ -307,9 +309,11 @@ pub(crate) fn passages_to_summarise(
         Ok(PassageToSummarise {
             memory_pk: r.get(0)?,
             owner: r.get(1)?,
-            title: r.get(2)?,
-            section: json_list(r, 3)?,
-            content: r.get(4)?,
+            document_id: r.get(2)?,
+            position: r.get::<_, i64>(3)? as usize,
+            title: r.get(4)?,
+            section: json_list(r, 5)?,
+            content: r.get(6)?,
         })
     })?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
@@ -318,6 +322,8 @@ pub(crate) fn passages_to_summarise(
 /// A live document whose summary the engine wrote, every passage's summary by the LLM.
 pub(crate) struct DocumentToSummarise {
     pub pk: i64,
+    pub owner: String,
+    pub id: String,
     pub title: String,
     pub chars: usize,
     /// Its passages' summaries, in order.
@@ -331,7 +337,7 @@ pub(crate) fn documents_to_summarise(
     limit: usize,
 ) -> Result<Vec<DocumentToSummarise>> {
     let mut stmt = conn.prepare_cached(
-        "SELECT d.pk, d.title, d.chars FROM documents d WHERE d.summary_by = 'sentences' \
+        "SELECT d.pk, d.title, d.chars, d.owner, d.id FROM documents d WHERE d.summary_by = 'sentences' \
          AND d.status = 'active' AND d.deleted_at IS NULL AND NOT EXISTS \
          (SELECT 1 FROM passages p WHERE p.document_pk = d.pk AND p.summary_by != 'llm') \
          ORDER BY d.pk LIMIT ?1",
@@ -342,11 +348,13 @@ pub(crate) fn documents_to_summarise(
                 r.get::<_, i64>(0)?,
                 r.get::<_, String>(1)?,
                 r.get::<_, i64>(2)?,
+                r.get::<_, String>(3)?,
+                r.get::<_, String>(4)?,
             ))
         })?
         .collect::<rusqlite::Result<Vec<_>>>()?;
     let mut out = Vec::with_capacity(found.len());
-    for (pk, title, chars) in found {
+    for (pk, title, chars, owner, id) in found {
         let summaries = conn
             .prepare_cached(
                 "SELECT summary FROM passages WHERE document_pk = ?1 ORDER BY position",
@@ -355,6 +363,8 @@ pub(crate) fn documents_to_summarise(
             .collect::<rusqlite::Result<Vec<String>>>()?;
         out.push(DocumentToSummarise {
             pk,
+            owner,
+            id,
             title,
             chars: chars as usize,
             summaries,

@@ -129,6 +129,74 @@ pub fn join(sentences: &[String], picked: &[usize]) -> String {
         .join(" ")
 }
 
+/// What a summary written by the host's LLM may be: at most so many sentences and characters.
+pub struct Bounds {
+    /// Sentences at most.
+    pub sentences: usize,
+    /// Characters at most.
+    pub chars: usize,
+}
+
+/// A passage's: one or two sentences.
+pub const PASSAGE: Bounds = Bounds {
+    sentences: PASSAGE_SENTENCES,
+    chars: PASSAGE_SENTENCES * MAX_SENTENCE_CHARS,
+};
+
+/// A document's: two or three sentences.
+pub const DOCUMENT: Bounds = Bounds {
+    sentences: DOCUMENT_SENTENCES,
+    chars: DOCUMENT_SENTENCES * MAX_SENTENCE_CHARS,
+};
+
+/// `summary` (of a text of `of_chars` characters), trimmed, when it keeps to `bounds` and is
+/// shorter than its text; else why not.
+pub fn check(summary: &str, bounds: &Bounds, of_chars: usize) -> Result<String, String> {
+    let summary = summary.trim();
+    let chars = summary.chars().count();
+    let sentences = sentence_count(summary);
+    if summary.is_empty() {
+        Err("the summary is empty".into())
+    } else if chars > bounds.chars {
+        Err(format!(
+            "the summary has {chars} characters, more than {}",
+            bounds.chars
+        ))
+    } else if chars >= of_chars {
+        Err(format!(
+            "the summary ({chars} characters) is no shorter than its text ({of_chars})"
+        ))
+    } else if sentences > bounds.sentences {
+        Err(format!(
+            "the summary has {sentences} sentences, more than {}",
+            bounds.sentences
+        ))
+    } else {
+        Ok(summary.to_string())
+    }
+}
+
+/// Sentences in `s`: each `.`, `!` or `?` that ends the text or is followed by a space and a
+/// capital or a digit ("e.g. the", "3.5" and "U.S." end none), plus a last one without.
+fn sentence_count(s: &str) -> usize {
+    let chars: Vec<char> = s.trim().chars().collect();
+    let mut n = 0;
+    for (i, c) in chars.iter().enumerate() {
+        if !matches!(c, '.' | '!' | '?') {
+            continue;
+        }
+        let rest = &chars[i + 1..];
+        let ends = match rest.iter().position(|c| !c.is_whitespace()) {
+            None => true,
+            Some(0) => false,
+            Some(j) => rest[j].is_uppercase() || rest[j].is_ascii_digit(),
+        };
+        n += usize::from(ends);
+    }
+    let last_open = chars.last().is_some_and(|c| !matches!(c, '.' | '!' | '?'));
+    n + usize::from(last_open)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -175,5 +243,16 @@ mod tests {
                 "The list item is a sentence too."
             ]
         );
+    }
+
+    #[test]
+    fn sentences_are_counted_where_they_end() {
+        assert_eq!(sentence_count("The plan costs $3.5M. It starts in May."), 2);
+        assert_eq!(
+            sentence_count("Budget, e.g. travel and U.S. offices, is cut"),
+            1
+        );
+        assert_eq!(sentence_count("One! Two? 3 follows."), 3);
+        assert_eq!(sentence_count(""), 0);
     }
 }
