@@ -733,3 +733,42 @@ fn a_question_naming_a_time_ranks_what_was_said_then_first() {
     assert!(windowed[0].memory.content.contains("toaster"));
     assert!(windowed[0].why.period.is_none());
 }
+
+#[test]
+fn a_question_asking_for_the_first_or_the_most_recent_ranks_in_that_order_of_time() {
+    let (mut e, _) = engine();
+    let day = 86_400_000;
+    let books = [
+        (T0 - 30 * day, "Started reading a new book: The Overstory."),
+        (T0 - 20 * day, "Started reading a new book: Piranesi."),
+        (T0 - 10 * day, "Started reading a new book: Middlemarch."),
+    ];
+    // Said out of order: the order asked for is the order of when each was said.
+    let mut said = Vec::new();
+    for at in [1, 0, 2] {
+        let (created_at, content) = books[at];
+        let id = seed_one(
+            &mut e,
+            NewMemory {
+                created_at: Some(created_at),
+                ..mem("ana", content)
+            },
+        );
+        said.push((at, id));
+    }
+    said.sort();
+    let book = |i: usize| said[i].1.clone();
+    seed_one(&mut e, mem("ana", "Ana drinks green tea in the morning."));
+    let top = |e: &mut Engine, q: &str| ids(&e.search(&req("ana", q)).unwrap());
+    let first = top(&mut e, "What was the first book I started reading?");
+    assert_eq!(first[..3], [book(0), book(1), book(2)], "{first:?}");
+    let latest = top(&mut e, "What is the most recent book I started reading?");
+    assert_eq!(latest[..3], [book(2), book(1), book(0)], "{latest:?}");
+    // Without an ordering word the same three come back, by relevance and the mode's score.
+    let plain = top(&mut e, "Which book did I start reading?");
+    let mut three = plain[..3].to_vec();
+    three.sort();
+    let mut all = vec![book(0), book(1), book(2)];
+    all.sort();
+    assert_eq!(three, all);
+}

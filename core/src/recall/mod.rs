@@ -327,6 +327,9 @@ struct Search<'a> {
     window: Window,
     /// The span the query names, when no window was given.
     named: Option<period::Named>,
+    /// The end of a run of events the query asks for ("the first", "the most recent"): the
+    /// memories as relevant as the best are then ranked in that order of time.
+    order: Option<period::Order>,
     /// The words the text index matches: the query without those naming its span.
     text: String,
 }
@@ -356,6 +359,7 @@ impl<'a> Search<'a> {
         let text = named
             .as_ref()
             .map_or_else(|| req.query.clone(), |n| n.without(&req.query));
+        let ordering = period::ordering(&text);
         Ok(Search {
             cfg,
             owner,
@@ -368,6 +372,7 @@ impl<'a> Search<'a> {
             per_document: Limit::or(req.per_document, document::PER_DOCUMENT),
             window: req.window(),
             named,
+            order: ordering.map(|(order, _)| order),
             text,
         })
     }
@@ -627,7 +632,10 @@ impl Scoring<'_> {
                 }
             })
         });
-        ranked
+        match s.order {
+            Some(order) => in_time_order(ranked, &relevances, s.cfg.relevance_gate, s.limit, order),
+            None => ranked,
+        }
     }
 
     /// An admitted memory scored; ordered by that score when it qualifies.
@@ -675,6 +683,35 @@ impl Scoring<'_> {
         }
         Ok(kept)
     }
+}
+
+/// `ranked` with those of its first `limit` as relevant as the best (within `gate` of it;
+/// `relevances` are the admitted ones', best first) ahead of the rest, in the order of time
+/// asked for ("the first": earliest said first), each keeping its score. The first `limit`
+/// stay the same memories: only their order changes.
+fn in_time_order(
+    mut ranked: Vec<Ranked>,
+    relevances: &[f64],
+    gate: f64,
+    limit: usize,
+    order: period::Order,
+) -> Vec<Ranked> {
+    let best = relevances.first().copied().unwrap_or(0.0);
+    let later = ranked.split_off(limit.min(ranked.len()));
+    let (mut first, rest): (Vec<Ranked>, Vec<Ranked>) = ranked
+        .into_iter()
+        .partition(|r| r.why.relevance >= gate * best);
+    crate::order::sort_by(&mut first, |a, b| {
+        let by_time = a.memory.created_at.cmp(&b.memory.created_at);
+        match order {
+            period::Order::Earliest => by_time,
+            period::Order::Latest => by_time.reverse(),
+        }
+        .then_with(|| a.memory.id.cmp(&b.memory.id))
+    });
+    first.extend(rest);
+    first.extend(later);
+    first
 }
 
 /// `ranked` without the passages of a document beyond its first `per_document`.
