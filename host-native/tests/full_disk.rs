@@ -1,4 +1,4 @@
-//! A full disk, on a real small filesystem (a tmpfs of 8 MB, which this test mounts; a
+//! A full disk, on a real small filesystem (a tmpfs of 1.5 MB, which this test mounts; a
 //! file-size limit would not do: wasmtime's memory images count against it and `mnemo` cannot
 //! start). A write that committed is reported as committed, reads answer while the disk is
 //! full, the next write is refused with `storage_full` (HTTP 507 from `serve`), and nothing is
@@ -11,12 +11,12 @@ use std::process::{Command, Output};
 
 use serde_json::{json, Value};
 
-/// The small filesystem's size: room for a new store (3.4 MB of 64 KiB pages) and its 4 MB log.
-const SMALL: &str = "8m";
+/// The small filesystem's size.
+const SMALL: &str = "1500k";
 /// Its size once space returns.
-const LARGER: &str = "24m";
+const LARGER: &str = "8m";
 /// Memories per seed command while filling the disk.
-const BATCH: usize = 120;
+const BATCH: usize = 40;
 /// What the warning on a store not settled at close says.
 const NOT_SETTLED: &str = "warning: the store was not settled at close";
 

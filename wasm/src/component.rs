@@ -11,22 +11,8 @@ wit_bindgen::generate!({ world: "mnemo", path: "wit" });
 use exports::mnemo::engine::engine::{self as wit, GuestStore, OpenOptions};
 use mnemo::engine::host;
 
-/// SQLite's largest page, for a store this component creates (an existing file keeps its own).
-const PAGE_SIZE: u32 = 65_536;
-/// The write-ahead log is copied back into the store when it holds this much: SQLite's default
-/// of 1,000 pages at its default 4 KiB page.
-const CHECKPOINT_BYTES: u32 = 4_096_000;
-
 /// Opens the store's file at `path` for the component's one connection, which runs so:
 ///
-/// - `page_size = 65536` for a new store: a transaction then makes a sixteenth of the file
-///   calls it makes with 4 KiB pages. Each file call is a host call, and wasmtime's C API
-///   (which wasmtime-py uses) runs every one on a thread pool and waits for it: seeding 10k
-///   from Python went from 4,538–4,766/s to 7,384–7,540/s, and from the Rust host from
-///   9,386–9,393/s to 9,418–9,441/s (`npm run bench:wasmtime`'s workload, one session). An
-///   empty store's file is 3.4 MB instead of about 230 KB.
-/// - `wal_autocheckpoint` in pages of that size: the log is settled into the store at 4 MB,
-///   as with SQLite's defaults, instead of growing to 64 MB.
 /// - `locking_mode = EXCLUSIVE`: the host holds an OS lock on the data directory, so this is
 ///   the store's only connection: keep SQLite's lock between transactions instead of taking
 ///   and dropping its lock directory around each one (a crash leaves it; the host clears it).
@@ -41,11 +27,6 @@ const CHECKPOINT_BYTES: u32 = 4_096_000;
 ///   groups its writes (`call-batch`) pays that sync once per group.
 fn connect(path: &str) -> rusqlite::Result<rusqlite::Connection> {
     let conn = rusqlite::Connection::open(path)?;
-    conn.execute_batch(&format!("PRAGMA page_size = {PAGE_SIZE};"))?;
-    conn.execute_batch(&format!(
-        "PRAGMA wal_autocheckpoint = {};",
-        CHECKPOINT_BYTES / PAGE_SIZE
-    ))?;
     conn.execute_batch("PRAGMA locking_mode = EXCLUSIVE;")?;
     match conn.query_row("PRAGMA journal_mode = WAL", [], |r| r.get::<_, String>(0)) {
         Err(e) if e.sqlite_error_code() == Some(rusqlite::ErrorCode::DiskFull) => {}
