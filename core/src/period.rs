@@ -21,17 +21,12 @@ pub struct Named {
 impl Named {
     /// The question without the words that name the span (they are not what to match).
     pub fn without(&self, question: &str) -> String {
-        without(question, &self.words)
+        let mut s = String::with_capacity(question.len());
+        s.push_str(&question[..self.words.start]);
+        s.push(' ');
+        s.push_str(&question[self.words.end..]);
+        s
     }
-}
-
-/// `question` without the words at `words`.
-pub fn without(question: &str, words: &std::ops::Range<usize>) -> String {
-    let mut s = String::with_capacity(question.len());
-    s.push_str(&question[..words.start]);
-    s.push(' ');
-    s.push_str(&question[words.end..]);
-    s
 }
 
 /// Which end of a run of events a question asks for.
@@ -43,24 +38,20 @@ pub enum Order {
     Latest,
 }
 
-/// The order a question asks for ("first", "earliest"; "last", "latest", "most recent"), and
-/// the byte range of its words. Read after a named span's words are taken out, so the "last"
-/// of "last week" is a span, not an order.
-pub fn ordering(question: &str) -> Option<(Order, std::ops::Range<usize>)> {
+/// The order a question asks for ("first", "earliest"; "last", "latest", "most recent").
+/// Read after a named span's words are taken out, so the "last" of "last week" is a span, not
+/// an order.
+pub fn ordering(question: &str) -> Option<Order> {
     let ws = words(question);
-    for (i, w) in ws.iter().enumerate() {
+    ws.iter().enumerate().find_map(|(i, w)| {
         let next = ws.get(i + 1).map(|x| x.text.as_str());
-        let found = match w.text.as_str() {
-            "first" | "earliest" => Some((Order::Earliest, 1)),
-            "last" | "latest" => Some((Order::Latest, 1)),
-            "most" if matches!(next, Some("recent" | "recently")) => Some((Order::Latest, 2)),
+        match w.text.as_str() {
+            "first" | "earliest" => Some(Order::Earliest),
+            "last" | "latest" => Some(Order::Latest),
+            "most" if matches!(next, Some("recent" | "recently")) => Some(Order::Latest),
             _ => None,
-        };
-        if let Some((order, n)) = found {
-            return Some((order, w.at.start..ws[i + n - 1].at.end));
         }
-    }
-    None
+    })
 }
 
 /// Seasons (northern hemisphere, meteorological): their first month; each lasts three.
@@ -412,24 +403,13 @@ mod tests {
 
     #[test]
     fn ordering_words() {
-        let order = |q: &str| ordering(q).map(|(o, r)| (o, q[r].to_string()));
-        let earliest = |w: &str| Some((Order::Earliest, w.to_string()));
-        let latest = |w: &str| Some((Order::Latest, w.to_string()));
-        assert_eq!(
-            order("What was the first book I started?"),
-            earliest("first")
-        );
-        assert_eq!(order("Which was EARLIEST?"), earliest("EARLIEST"));
-        assert_eq!(order("When did I last go running?"), latest("last"));
-        assert_eq!(order("my latest run"), latest("latest"));
-        assert_eq!(
-            order("What is the most recent movie I watched?"),
-            latest("most recent")
-        );
-        assert_eq!(
-            order("who did I see most recently"),
-            latest("most recently")
-        );
+        let (earliest, latest) = (Some(Order::Earliest), Some(Order::Latest));
+        assert_eq!(ordering("What was the first book I started?"), earliest);
+        assert_eq!(ordering("Which was EARLIEST?"), earliest);
+        assert_eq!(ordering("When did I last go running?"), latest);
+        assert_eq!(ordering("my latest run"), latest);
+        assert_eq!(ordering("What is the most recent movie I watched?"), latest);
+        assert_eq!(ordering("who did I see most recently"), latest);
         for q in [
             "the most important thing",
             "lastly, tea",
@@ -438,7 +418,7 @@ mod tests {
             "????",
             "最初の本",
         ] {
-            assert_eq!(order(q), None, "{q}");
+            assert_eq!(ordering(q), None, "{q}");
         }
         // Read once a named span's words are out: "last week" is a span, not an order.
         let q = "What did I do last week?";

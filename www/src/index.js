@@ -223,16 +223,14 @@ async function connect(options, bytes) {
 
 /**
  * A copy of call arguments as plain data the engine can read: typed arrays (what embedding
- * models return) become arrays; the caller's objects are never changed. A list holding no
- * objects (a vector) is not copied: the host writes into objects only, never into lists.
+ * models return) become arrays; the caller's objects are never changed.
  */
 function plain(value) {
   if (ArrayBuffer.isView(value)) return Array.from(value);
   if (Array.isArray(value)) {
-    const first = firstObject(value);
-    if (first === value.length) return value;
+    // A list of numbers (a vector) is copied as it is; only objects inside are made plain.
     const copy = value.slice();
-    for (let i = first; i < copy.length; i++) if (copy[i] && typeof copy[i] === 'object') copy[i] = plain(copy[i]);
+    for (let i = 0; i < copy.length; i++) if (copy[i] && typeof copy[i] === 'object') copy[i] = plain(copy[i]);
     return copy;
   }
   if (value && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
@@ -260,13 +258,6 @@ function copyAlong(value, path) {
   const [key, ...rest] = path;
   if (key !== undefined && key !== '*' && Object.hasOwn(copy, key)) copy[key] = copyAlong(copy[key], rest);
   return copy;
-}
-
-/** The index of the first object in `list` (its length when there is none). */
-function firstObject(list) {
-  let i = 0;
-  while (i < list.length && (list[i] === null || typeof list[i] !== 'object')) i++;
-  return i;
 }
 
 /** The objects at `path` in `value` (`*`: each item of a list). */

@@ -359,7 +359,6 @@ impl<'a> Search<'a> {
         let text = named
             .as_ref()
             .map_or_else(|| req.query.clone(), |n| n.without(&req.query));
-        let ordering = period::ordering(&text);
         Ok(Search {
             cfg,
             owner,
@@ -372,7 +371,7 @@ impl<'a> Search<'a> {
             per_document: Limit::or(req.per_document, document::PER_DOCUMENT),
             window: req.window(),
             named,
-            order: ordering.map(|(order, _)| order),
+            order: period::ordering(&text),
             text,
         })
     }
@@ -633,7 +632,7 @@ impl Scoring<'_> {
             })
         });
         match s.order {
-            Some(order) => in_time_order(ranked, &relevances, s.cfg.relevance_gate, s.limit, order),
+            Some(order) => in_time_order(ranked, s.cfg.relevance_gate * self.best, s.limit, order),
             None => ranked,
         }
     }
@@ -685,22 +684,19 @@ impl Scoring<'_> {
     }
 }
 
-/// `ranked` with those of its first `limit` as relevant as the best (within `gate` of it;
-/// `relevances` are the admitted ones', best first) ahead of the rest, in the order of time
-/// asked for ("the first": earliest said first), each keeping its score. The first `limit`
-/// stay the same memories: only their order changes.
+/// `ranked` with those of its first `limit` at least `close` relevant (the gate below the
+/// best) ahead of the rest, in the order of time asked for ("the first": earliest said
+/// first), each keeping its score. The first `limit` stay the same memories: only their order
+/// changes.
 fn in_time_order(
     mut ranked: Vec<Ranked>,
-    relevances: &[f64],
-    gate: f64,
+    close: f64,
     limit: usize,
     order: period::Order,
 ) -> Vec<Ranked> {
-    let best = relevances.first().copied().unwrap_or(0.0);
     let later = ranked.split_off(limit.min(ranked.len()));
-    let (mut first, rest): (Vec<Ranked>, Vec<Ranked>) = ranked
-        .into_iter()
-        .partition(|r| r.why.relevance >= gate * best);
+    let (mut first, rest): (Vec<Ranked>, Vec<Ranked>) =
+        ranked.into_iter().partition(|r| r.why.relevance >= close);
     crate::order::sort_by(&mut first, |a, b| {
         let by_time = a.memory.created_at.cmp(&b.memory.created_at);
         match order {
