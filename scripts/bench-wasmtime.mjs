@@ -1,7 +1,8 @@
 // `npm run bench:wasmtime`: the same seed-and-search workload (the native benchmarks' corpus:
-// 10,000 memories with 384-d vectors, 1,000 hybrid searches) natively, inside wasmtime hosted
+// 10,000 memories with 384-d vectors seeded in batches of 1,000 but the last 200, seeded one per
+// call; 1,000 hybrid searches) natively, inside wasmtime hosted
 // by Rust (`mnemo-bench workload`) and hosted by Python (the wheel in a venv of its own,
-// `python/bench/workload.py`), all through the JSON call path on a SQLite file, plus the start-up
+// `python/bench/workload.py`, with the package's page size and with SQLite's 4 KiB), all through the JSON call path on a SQLite file, plus the start-up
 // time of a `mnemo` process and of a Python one opening a store, with a cold and a warm compile
 // cache; then heartbeat_check on the 100,000-memory
 // owner that core's heartbeat bench builds (natively there, inside wasmtime through
@@ -30,6 +31,7 @@ function summary(run) {
   const pct = (p) => Math.round(ms[Math.floor((p / 100) * ms.length)] * 1000) / 1000;
   const out = {
     memories_per_second: Math.round(run.memories / run.seed_seconds),
+    single_writes_per_second: Math.round(run.single_writes / run.single_seconds),
     searches: ms.length,
     search_ms: { p50: pct(50), p95: pct(95) },
   };
@@ -47,6 +49,8 @@ execFileSync('python3', ['-m', 'venv', venv], { stdio: 'inherit' });
 const wheel = readdirSync(join(target, 'python-dist')).filter((f) => f.startsWith('mnemo-')).sort().pop();
 execFileSync(join(venv, 'bin/pip'), ['install', '-q', '--force-reinstall', join(target, 'python-dist', wheel)], { stdio: 'inherit' });
 const python = summary(json(join(venv, 'bin/python'), [join(root, 'python/bench/workload.py'), corpus]));
+// And with SQLite's 4 KiB pages, as the Rust host's stores have them.
+const python4k = summary(json(join(venv, 'bin/python'), [join(root, 'python/bench/workload.py'), corpus, '4096']));
 
 // Start-up: a whole `mnemo stats` process, first with an empty compile cache, then warm.
 const data = mkdtempSync(join(tmpdir(), 'mnemo-startup-'));
@@ -94,6 +98,7 @@ if (process.env.MNEMO_BENCH_HEARTBEAT !== '0') {
 /** How many times `slow`'s time `fast`'s is: seeding (by rate) and search p50/p95. */
 const ratio = (slow, fast) => ({
   seed_time: round(fast.memories_per_second / slow.memories_per_second),
+  single_write_time: round(fast.single_writes_per_second / slow.single_writes_per_second),
   search_p50: round(slow.search_ms.p50 / fast.search_ms.p50),
   search_p95: round(slow.search_ms.p95 / fast.search_ms.p95),
 });
@@ -108,6 +113,8 @@ const report = {
   startup_ms: { cold_cache: round(cold), warm_cache_median_of_5: round(warm) },
   python,
   python_over_rust_host: ratio(python, wasmtime),
+  python_4k_pages: python4k,
+  python_4k_pages_over_rust_host: ratio(python4k, wasmtime),
   python_startup_ms: { cold_cache: round(pythonCold), warm_cache_median_of_5: round(pythonWarm) },
   aims: { ratio: 1.5, python_over_rust_host: 1.3 },
   heartbeat,

@@ -13,6 +13,9 @@ use serde_json::json;
 
 /// Memories per `seed` call, as `mnemo seed` commits a file of them.
 const SEED_BATCH: usize = 1000;
+/// The corpus's last memories, each seeded by a call of its own after the batches: small
+/// commits, as a server or an agent makes them.
+const SINGLE_WRITES: usize = 200;
 
 /// A benchmark corpus, as core's `bench_corpus` example writes it.
 #[derive(serde::Deserialize)]
@@ -47,8 +50,9 @@ pub fn workload(corpus: &Path) -> Result<()> {
         config: String::new(),
     })?;
     let open_ms = started.elapsed().as_secs_f64() * 1000.0;
-    let batches: Vec<Call> = corpus
-        .items
+    let split = corpus.items.len().saturating_sub(SINGLE_WRITES);
+    let (batched, single) = corpus.items.split_at(split);
+    let batches: Vec<Call> = batched
         .chunks(SEED_BATCH)
         .map(|c| Call::Seed(SeedArgs { items: c.to_vec() }))
         .collect();
@@ -59,6 +63,16 @@ pub fn workload(corpus: &Path) -> Result<()> {
         }
     }
     let seed_s = t.elapsed().as_secs_f64();
+    let t = Instant::now();
+    for item in single {
+        let call = Call::Seed(SeedArgs {
+            items: vec![item.clone()],
+        });
+        if let Err(e) = rt.call(call.method(), &call.args_json())? {
+            bail!("seed failed: {}", e.message);
+        }
+    }
+    let single_s = t.elapsed().as_secs_f64();
     let mut ms = Vec::with_capacity(corpus.queries.len());
     for q in corpus.queries {
         let call = Call::Search(q);
@@ -75,8 +89,10 @@ pub fn workload(corpus: &Path) -> Result<()> {
     println!(
         "{}",
         json!({
-            "memories": corpus.items.len(),
+            "memories": batched.len(),
             "seed_seconds": seed_s,
+            "single_writes": single.len(),
+            "single_seconds": single_s,
             "search_ms": ms,
             "open_ms": open_ms,
         })

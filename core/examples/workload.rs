@@ -1,6 +1,7 @@
 //! The seed-and-search workload of `npm run bench:wasmtime`, run natively through the same
 //! JSON call path the component uses (`Engine::call_json`), on a SQLite file: seeds the
-//! corpus (bench_corpus's JSON) in batches of 1,000, then times each search. Prints JSON.
+//! corpus (bench_corpus's JSON) in batches of 1,000 but its last 200, which it seeds one per
+//! call, then times each search. Prints JSON.
 //!
 //! `cargo run --release -p mnemo-core --example workload -- corpus.json`
 
@@ -23,13 +24,19 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             corpus["dimension"].as_u64().unwrap_or(384) as usize,
         ))
         .open(dir.join("mnemo.db"))?;
-    let items = corpus["items"].as_array().ok_or("no items")?;
+    let all = corpus["items"].as_array().ok_or("no items")?;
+    let (items, single) = all.split_at(all.len().saturating_sub(200));
     let queries = corpus["queries"].as_array().ok_or("no queries")?;
     let t = Instant::now();
     for batch in items.chunks(1000) {
         engine.call_json("seed", &json!({ "items": batch }).to_string())?;
     }
     let seed_s = t.elapsed().as_secs_f64();
+    let t = Instant::now();
+    for item in single {
+        engine.call_json("seed", &json!({ "items": [item] }).to_string())?;
+    }
+    let single_s = t.elapsed().as_secs_f64();
     let mut ms: Vec<f64> = Vec::with_capacity(queries.len());
     for q in queries {
         let args = q.to_string();
@@ -43,6 +50,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         json!({
             "memories": items.len(),
             "seed_seconds": seed_s,
+            "single_writes": single.len(),
+            "single_seconds": single_s,
             "search_ms": ms,
         })
     );

@@ -179,6 +179,8 @@ impl Runtime {
             path: format!("{GUEST_DIR}/{DB_FILE}"),
             seed: options.seed,
             config: options.config,
+            // SQLite's 4 KiB: the server's commits are small, and this host's file calls cheap.
+            page_size: None,
         };
         let handle = bindings
             .mnemo_engine_engine()

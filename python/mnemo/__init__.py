@@ -8,6 +8,6 @@ target (a WebAssembly component run by wasmtime), with its SQLite store in a fil
         print(m.search(entity_id="ana", query="what medicine should I avoid?")[0]["memory"]["content"])
 """
 
-from ._engine import MEMORY, Clock, Embed, Extract, Mnemo, MnemoError
+from ._engine import MEMORY, PAGE_SIZE, Clock, Embed, Extract, Mnemo, MnemoError
 
-__all__ = ["Mnemo", "MnemoError", "MEMORY", "Clock", "Embed", "Extract"]
+__all__ = ["Mnemo", "MnemoError", "MEMORY", "PAGE_SIZE", "Clock", "Embed", "Extract"]

@@ -24,6 +24,13 @@ ENGINE = "mnemo:engine/engine@0.1.0"
 #: The store path that keeps a store in memory only.
 MEMORY = ":memory:"
 
+#: SQLite's page size for the stores this host creates. Every file call the engine makes is a
+#: host call, and wasmtime's C API (under wasmtime-py) runs each on a thread pool and waits for
+#: it, so fewer, larger pages write faster here than SQLite's 4 KiB: 16 KiB seeded faster and
+#: wrote single memories faster; 64 KiB seeded a little faster still but wrote single memories
+#: slower (`npm run bench:wasmtime`, docs/BENCHMARKS.md).
+PAGE_SIZE = 16_384
+
 #: A clock: milliseconds since the Unix epoch, fixed (`int`) or asked each time (a callable).
 Clock = Union[int, Callable[[], int]]
 #: A host embedding model: `(model name, dimension, embed(texts) -> vectors)`.
@@ -127,13 +134,15 @@ class Mnemo(Calls):
         extract: Optional[Extract] = None,
         clock: Optional[Clock] = None,
         seed: Optional[int] = None,
+        page_size: int = PAGE_SIZE,
     ) -> "Mnemo":
         """Opens (creating if needed) the store at `path` (a SQLite file; `":memory:"` keeps it
         in memory). `config` is the engine's `Config`; `embed` a host embedding model as
         `(model, dimension, embed)`; `extract` a host LLM `ask(instructions, text) -> answer`;
         `clock` a fixed time in ms or a callable (default the system clock); `seed` the id
-        generator's seed (default from the OS)."""
-        _check_options(config, embed, extract, clock, seed)
+        generator's seed (default from the OS); `page_size` SQLite's page size for a store
+        this creates (a power of two from 512 to 65536; an existing file keeps its own)."""
+        _check_options(config, embed, extract, clock, seed, page_size)
         self = object.__new__(cls)
         self._clock = clock
         self._embed = embed
@@ -169,6 +178,7 @@ class Mnemo(Calls):
             setattr(options, "path", inner)
             setattr(options, "seed", seed if seed is not None else int.from_bytes(os.urandom(8), "little"))
             setattr(options, "config", json.dumps(config) if config else "")
+            setattr(options, "page-size", page_size)
             self._handle = self._answer(self._func("[static]store.open")(self._store, options))
         except BaseException:
             self._release()
@@ -272,12 +282,12 @@ class Mnemo(Calls):
 
     def set_clock(self, clock: Clock) -> None:
         """Replaces the clock (a fixed time in ms, or a callable)."""
-        _check_options(None, None, None, clock, None)
+        _check_options(None, None, None, clock, None, None)
         self._clock = clock
 
 
 def _check_options(
-    config: Any, embed: Any, extract: Any, clock: Any, seed: Any
+    config: Any, embed: Any, extract: Any, clock: Any, seed: Any, page_size: Any
 ) -> None:
     """Refuses options of the wrong shape before anything opens, naming the option."""
 
@@ -293,6 +303,9 @@ def _check_options(
         raise bad("clock", "expected milliseconds since the Unix epoch (an int) or a callable giving them")
     if seed is not None and not (integer(seed) and 0 <= seed < 2**64):
         raise bad("seed", "expected an int from 0 to 2**64 - 1")
+    # The engine decides which sizes SQLite takes; here only that it is a number to pass.
+    if page_size is not None and not (integer(page_size) and 0 <= page_size < 2**32):
+        raise bad("page_size", "expected a power of two from 512 to 65536 (an int)")
     if extract is not None and not callable(extract):
         raise bad("extract", "expected a callable ask(instructions, text) -> answer")
     if embed is not None:

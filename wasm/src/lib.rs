@@ -33,6 +33,10 @@ pub use mnemo::Mnemo;
 
 #[cfg(target_os = "wasi")]
 mod component;
+/// The write-ahead log's writes gathered into one per commit (the component's stores; tested
+/// natively).
+#[cfg(any(target_os = "wasi", all(test, not(target_arch = "wasm32"))))]
+mod log_buffer;
 
 /// The npm package's generated bindings (a build-time tool: natively only).
 #[cfg(not(target_arch = "wasm32"))]
