@@ -44,7 +44,7 @@ async function openStore() {
     embed = await transformersEmbedder();
     name = 'demo-minilm';
   }
-  const m = await Mnemo.open({ name, storage, embed });
+  const m = await Mnemo.open({ name, storage, embed, summarise });
   const { model, dimension } = await m.embeddingModel();
   $('embedder').textContent = `${model} (${dimension}-d)`;
   $('storage').textContent = storage;
@@ -86,6 +86,9 @@ function showMaintenance(r) {
     `${coarser} vector${coarser === 1 ? '' : 's'} stored with fewer bits`,
     `${r.to_stale + r.to_archived + r.to_deleted} faded by decay`,
   ];
+  const written = c.summaries.passages + c.summaries.documents;
+  if (written) steps.push(`${written} summar${written === 1 ? 'y' : 'ies'} written by the model`);
+  if (c.summaries.failure) steps.push(c.summaries.failure);
   $('consolidation').textContent = `last consolidation ${new Date().toLocaleTimeString()}: ${steps.join(' · ')}${c.more ? ' · more to do' : ''}`;
 }
 
@@ -149,6 +152,28 @@ const asks = (text) => /\?\s*$/.test(text);
  */
 function ownEvidence(hits, text) {
   return hits.filter((h) => h.memory.content !== text && !asks(h.memory.content) && (h.why.text > 0.2 || h.why.vector >= 0.3));
+}
+
+/**
+ * Summaries written by the chat endpoint when one is configured — a merged cluster's one text,
+ * a document passage's or a whole document's summary, each checked by the engine — and none
+ * without one: the engine's own stay, asked for again at the next consolidation.
+ */
+async function summarise(texts, context) {
+  if (!llm.url) return null;
+  const [what, most] =
+    'id' in context
+      ? ['these notes about the user as one note', 'one or two sentences']
+      : context.position === null
+        ? [`the document “${context.title}” from its passages' summaries`, 'at most three sentences']
+        : [`this passage of the document “${context.title}”`, 'at most two sentences'];
+  return complete({
+    model: llm.model || undefined,
+    messages: [
+      { role: 'system', content: `Summarise ${what} in ${most}, shorter than the text. Answer with the summary only.` },
+      { role: 'user', content: texts.join('\n\n') },
+    ],
+  });
 }
 
 /** The chat request for a reply: what is remembered, what the agent may raise, the conversation. */
@@ -259,6 +284,7 @@ async function main() {
     try {
       showMaintenance(await m.consolidate());
       await refresh(m);
+      await showDocuments();
     } catch (e) {
       fail(e);
     }

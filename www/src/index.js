@@ -488,7 +488,8 @@ export class Mnemo {
    * The host summariser's text for each cluster consolidation merged without one, written as
    * the merged memory's content (`update`: checked, and embedded again). A summariser that
    * throws or answers something the engine refuses leaves the merged sentences, counted in
-   * `unsummarised` with the reason in `summary_failure`.
+   * `unsummarised` with the reason in `summary_failure`; one that answers `null` declines (it
+   * has no LLM to ask now) and leaves them, as the engine does without an LLM.
    */
   async #summariseMerges(report) {
     const clusters = report?.consolidation?.clusters;
@@ -496,6 +497,7 @@ export class Mnemo {
       if (merge.summarised) continue;
       try {
         const content = await this.#summarise(merge.texts.slice(), { entity_id: merge.entity_id, id: merge.id });
+        if (content === null || content === undefined) continue;
         if (typeof content !== 'string') throw coded(`expected the summary as text, got ${typeof content}`, 'extractor_error');
         await this.call('update', { entity_id: merge.entity_id, id: merge.id, patch: { content } });
         merge.summarised = true;
@@ -511,7 +513,8 @@ export class Mnemo {
    * The host summariser's summary of each document passage and document the consolidation
    * lists as `wanted` (it had no LLM to ask), written with `write_summary`, which checks it;
    * counted in the report's `passages` and `documents`. One that fails (the summariser throws,
-   * or the engine refuses its answer) leaves the engine's summary, its reason in `failure`.
+   * or the engine refuses its answer) leaves the engine's summary, its reason in `failure`; one
+   * the summariser declines (`null`) leaves it too, and stays wanted.
    */
   async #summariseDocuments(report) {
     const summaries = report?.consolidation?.summaries;
@@ -519,6 +522,7 @@ export class Mnemo {
       const { entity_id, document_id, position, title, section } = want;
       try {
         const summary = await this.#summarise(want.texts.slice(), { entity_id, document_id, position, title, section: section.slice() });
+        if (summary === null || summary === undefined) continue;
         if (typeof summary !== 'string') throw coded(`expected the summary as text, got ${typeof summary}`, 'extractor_error');
         await this.call('write_summary', position === null ? { entity_id, document_id, summary } : { entity_id, document_id, position, summary });
         if (position === null) summaries.documents += 1;

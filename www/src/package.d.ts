@@ -37,14 +37,15 @@ export type Extractor = (
  * the report lists as `wanted` (`texts`: the passage's text, or the document's passages'
  * summaries; `context.document_id`, and `context.position` for a passage), which the engine
  * checks (at most two sentences for a passage, three for a document, shorter than its text)
- * and keeps in place of its own (`write_summary`).
+ * and keeps in place of its own (`write_summary`). `null` declines (no LLM to ask now): the
+ * engine's text stays, and nothing counts as a failure.
  */
 export type Summariser = (
   texts: string[],
   context:
     | { entity_id: string; id: string }
     | { entity_id: string; document_id: string; position: number | null; title: string; section: string[] },
-) => Promise<string> | string;
+) => Promise<string | null> | string | null;
 
 export interface OpenOptions {
   /** Store name: 1–64 letters, digits, '-' or '_' (default 'mnemo'). */

@@ -489,7 +489,13 @@ async function chatEndpoint() {
       const request = JSON.parse(body);
       requests.push({ path: req.url, authorization: req.headers.authorization, request });
       const system = request.messages[0].content;
-      const content = /penicillin/.test(system) ? 'Avoid penicillin: you told me you are allergic to it.' : 'I do not know yet.';
+      const content = /^Summarise this passage/.test(system)
+        ? 'A passage, summarised.'
+        : /^Summarise the document/.test(system)
+          ? 'The document, summarised.'
+          : /penicillin/.test(system)
+            ? 'Avoid penicillin: you told me you are allergic to it.'
+            : 'I do not know yet.';
       res.writeHead(200, { ...cors, 'content-type': 'application/json' });
       res.end(JSON.stringify({ choices: [{ index: 0, message: { role: 'assistant', content } }] }));
     });
@@ -553,6 +559,22 @@ test('the demo answers from memory: what it recalled reaches the prompt and the 
       await p.fill('#llm-url', endpoint.url);
       await p.click('#llm-form button');
       await send('what medicine should I avoid?');
+      // The model also writes documents' summaries: each passage's at one consolidation, the
+      // document's from them at the next (the engine's own stood in before, and stay without
+      // a model).
+      const notes = '# Garden\n\nThe tomatoes go in the south bed in May, once the nights stay above ten degrees. Water them at the roots in the morning.\n\n## Roses\n\nPrune the roses in late February, just above an outward bud, and feed them after the first flush of flowers.';
+      await p.setInputFiles('#file', { name: 'garden.md', mimeType: 'text/markdown', buffer: Buffer.from(notes) });
+      await p.waitForFunction(() => /^garden\.md: \d+ passages/.test(document.querySelector('#ingested').textContent));
+      const before = endpoint.requests.length;
+      await p.click('#consolidate');
+      await p.waitForFunction(() => /summar(y|ies) written by the model/.test(document.querySelector('#consolidation').textContent));
+      await p.click('#consolidate');
+      await p.waitForFunction(() => /The document, summarised\./.test(document.querySelector('#documents').textContent));
+      const summaries = endpoint.requests.slice(before).map((r) => r.request.messages[0].content);
+      assert.ok(summaries.some((x) => /^Summarise this passage of the document “/.test(x)), summaries.join('\n'));
+      assert.ok(summaries.some((x) => /^Summarise the document “/.test(x)), summaries.join('\n'));
+      await p.click('#documents li');
+      await p.waitForFunction(() => [...document.querySelectorAll('#passages li')].every((li) => li.textContent.endsWith('A passage, summarised.')));
       const { mkdir } = await import('node:fs/promises');
       await mkdir(new URL('./out/', import.meta.url), { recursive: true });
       const shot = new URL('./out/demo-chat.png', import.meta.url);

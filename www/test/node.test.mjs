@@ -567,6 +567,10 @@ test('a host summariser gives a merged cluster its text; a failing one leaves th
     const words = said.flatMap((s) => s.replace('.', '').toLowerCase().split(' ')).filter((w) => !['a', 'in', 'the'].includes(w));
     assert.ok(words.every((w) => kept.includes(w)), kept);
   }
+  // A summariser that declines (no LLM to ask now) leaves the sentences, and no failure.
+  const declined = await merge(() => null);
+  assert.deepEqual([declined.clusters.summarised, declined.clusters.unsummarised, declined.one.summarised], [0, 0, false]);
+  assert.equal(declined.clusters.summary_failure, null);
   await assert.rejects(open({ summarise: 'yes' }), { code: 'invalid_input', message: /summarise/ });
 });
 
@@ -600,7 +604,7 @@ test('a host summariser writes document summaries the engine could not ask for, 
   // A summariser that fails, or whose answer the engine refuses, leaves the engine's summary.
   for (const [summarise, why] of [
     [async () => { throw new Error('rate limited'); }, /summarise failed: rate limited/],
-    [() => null, /expected the summary as text/],
+    [() => 42, /expected the summary as text/],
     [() => 'One. Two. Three.', /3 sentences, more than 2/],
     [() => 'x'.repeat(10_000), /characters, more than 480/],
   ]) {
@@ -613,6 +617,15 @@ test('a host summariser writes document summaries the engine could not ask for, 
     assert.deepEqual(await bad.document({ entity_id: 'ana', id: d.id }), before);
     await bad.close();
   }
+  // One that declines leaves it too, without a failure, and the summaries stay wanted.
+  const later = await open({ summarise: async () => undefined });
+  const { document: d } = await later.ingest({ entity_id: 'ana', title: 'Trip', content, chunking: { min_chars: 100, max_chars: 220, overlap: 20 } });
+  const before = await later.document({ entity_id: 'ana', id: d.id });
+  const report = (await later.consolidate()).consolidation.summaries;
+  assert.deepEqual([report.passages, report.documents, report.failure, report.wanted.length], [0, 0, null, d.passages]);
+  assert.deepEqual(await later.document({ entity_id: 'ana', id: d.id }), before);
+  assert.equal((await later.consolidate()).consolidation.summaries.wanted.length, d.passages, 'still wanted');
+  await later.close();
 });
 
 test('schedules fall due once per due time as setNow moves the clock', async () => {
