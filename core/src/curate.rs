@@ -399,11 +399,52 @@ pub(crate) fn set_status(
         new: status,
         reason: reason.as_str().to_string(),
         changed_at: tx.now()?,
+        layer: None,
     };
     m.status = status;
     if status != Status::Merged {
         m.merged_into = None;
     }
+    tx.record_status(pk, &change)?;
+    tx.save(pk, &mut m)?;
+    Ok(m)
+}
+
+/// Moves a memory to `layer` by hand (up or down), with the move and its reason in its
+/// history; automatic promotion leaves it there from then on.
+pub(crate) fn set_layer(
+    tx: &mut Tx,
+    owner: &Owner,
+    id: &Id,
+    layer: Layer,
+    reason: &Reason,
+) -> Result<Memory> {
+    let (pk, mut m) = own(tx, owner, id)?;
+    if m.kind == Kind::Passage {
+        return Err(Error::invalid(
+            "id",
+            format!("{id} is a passage of a document, which keeps its document's layer"),
+        ));
+    }
+    if m.layer == layer {
+        return Err(Error::invalid(
+            "layer",
+            format!("memory {id} is already in the {layer} layer"),
+        ));
+    }
+    let now = tx.now()?;
+    let change = StatusChange {
+        old: m.status,
+        new: m.status,
+        reason: reason.as_str().to_string(),
+        changed_at: now,
+        layer: Some(LayerChange {
+            old: m.layer,
+            new: layer,
+        }),
+    };
+    m.layer = layer;
+    m.layer_set_at = Some(now);
     tx.record_status(pk, &change)?;
     tx.save(pk, &mut m)?;
     Ok(m)

@@ -317,9 +317,13 @@ pub fn settle(
     Ok(next_due(m, now, cfg))
 }
 
-/// The layer `m` should be in at `now` (promotion by age, use and importance).
+/// The layer `m` should be in at `now` (promotion by age, use and importance); a layer set by
+/// hand stays as it was set.
 pub fn promoted_layer(m: &Memory, now: Millis) -> Layer {
     let mut layer = m.layer;
+    if m.layer_set_at.is_some() {
+        return layer;
+    }
     if layer == Layer::Working
         && (now.saturating_sub(m.created_at) >= WORKING_PROMOTE_MS
             || m.access_count >= WORKING_PROMOTE_ACCESSES)
@@ -340,7 +344,8 @@ pub fn promoted_layer(m: &Memory, now: Millis) -> Layer {
 /// its state, layer or purge can change; `None` if nothing will change without an access.
 pub fn next_due(m: &Memory, now: Millis, cfg: &RetentionConfig) -> Option<Millis> {
     let mut due: Vec<Millis> = Vec::new();
-    if m.layer == Layer::Working {
+    // A layer set by hand is never promoted: nothing to look at for it.
+    if m.layer == Layer::Working && m.layer_set_at.is_none() {
         if promoted_layer(m, now) != m.layer {
             return Some(now);
         }
@@ -406,6 +411,7 @@ pub(crate) mod tests {
             updated_at: 0,
             state_changed_at: 0,
             deleted_at: None,
+            layer_set_at: None,
         }
     }
 
@@ -522,6 +528,21 @@ pub(crate) mod tests {
         assert_eq!(promoted_layer(&m, 0), Layer::Semantic);
         m.importance = 0.69;
         assert_eq!(promoted_layer(&m, 0), Layer::Episodic);
+    }
+
+    #[test]
+    fn a_layer_set_by_hand_is_never_promoted_nor_due_for_it() {
+        let cfg = RetentionConfig::default();
+        let mut m = memory(MemoryType::Preference, 9);
+        m.layer = Layer::Working;
+        m.importance = 0.9;
+        assert_eq!(promoted_layer(&m, 60 * MINUTE_MS), Layer::Semantic);
+        m.layer_set_at = Some(0);
+        assert_eq!(promoted_layer(&m, 60 * MINUTE_MS), Layer::Working);
+        // Only its retention makes it due, never in the past (maintenance would loop).
+        let due = next_due(&m, 60 * MINUTE_MS, &cfg).unwrap();
+        assert!(due > 60 * MINUTE_MS);
+        assert_eq!(state_at(&m, due, &cfg).0, State::Stale);
     }
 
     #[test]

@@ -293,6 +293,7 @@ pub(crate) fn absorb(
             new: Status::Merged,
             reason,
             changed_at: tx.now()?,
+            layer: None,
         },
     )?;
     m.status = Status::Merged;

@@ -32,7 +32,7 @@ use crate::heartbeat::{
 };
 use crate::links::{self, RelatedMemory, RelatedRequest, DEFAULT_RELATED};
 use crate::maintain::{self, MaintainReport};
-use crate::model::{Memory, Source, Status, StatusChange};
+use crate::model::{Layer, Memory, Source, Status, StatusChange};
 use crate::notes::{self, NotesImport};
 use crate::order::CollectOrdered;
 use crate::recall::{self, Cache, SearchHit, SearchRequest};
@@ -590,6 +590,21 @@ impl Engine {
         let (owner, id) = (Id::owner(entity_id)?, Id::parse("id", id)?);
         self.store
             .transaction(|tx| curate::pin(tx, &owner, &id, pinned))
+    }
+
+    /// Moves a memory to `layer` by hand, recording the move and its reason; automatic
+    /// promotion leaves it there.
+    pub fn set_layer(
+        &mut self,
+        entity_id: &str,
+        id: &str,
+        layer: Layer,
+        reason: &str,
+    ) -> Result<Memory> {
+        let (owner, id) = (Id::owner(entity_id)?, Id::parse("id", id)?);
+        let reason = Reason::parse(reason)?;
+        self.store
+            .transaction(|tx| curate::set_layer(tx, &owner, &id, layer, &reason))
     }
 
     /// Changes a memory's validity status, recording the change and its reason.

@@ -323,6 +323,10 @@ pub struct Memory {
     pub state_changed_at: Millis,
     /// When it was forgotten, in milliseconds since the Unix epoch (none unless DELETED).
     pub deleted_at: Option<Millis>,
+    /// When its layer was set by hand (`set_layer`), in milliseconds since the Unix epoch:
+    /// automatic promotion then leaves it in that layer (absent when never set by hand).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub layer_set_at: Option<Millis>,
 }
 
 impl Memory {
@@ -345,6 +349,16 @@ impl Memory {
     }
 }
 
+/// A memory's move between layers, by hand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LayerChange {
+    /// The layer before.
+    pub old: Layer,
+    /// The layer after.
+    pub new: Layer,
+}
+
 /// One entry of a memory's status audit trail.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -357,4 +371,7 @@ pub struct StatusChange {
     pub reason: String,
     /// When it changed, in milliseconds since the Unix epoch.
     pub changed_at: Millis,
+    /// For a move between layers (`set_layer`; the status stays): the layers before and after.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub layer: Option<LayerChange>,
 }

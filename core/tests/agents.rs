@@ -344,6 +344,20 @@ fn an_agent_changes_only_its_own_memories() {
         call(&mut e, "set_status", status).unwrap_err().0,
         "invalid_input"
     );
+    for key in [
+        "alice_team",
+        "alice_global",
+        "alice_private",
+        "owner_private",
+    ] {
+        let layer = json!({"entity_id": "acme", "agent_id": "bob", "id": ids[key], "layer": "procedural", "reason": "mine now"});
+        let seen = expected(Some("bob")).contains(&key);
+        assert_eq!(
+            call(&mut e, "set_layer", layer).unwrap_err().0,
+            if seen { "invalid_input" } else { "not_found" },
+            "set_layer {key}"
+        );
+    }
     // Forgetting everything, bob forgets his own: none.
     let all = ok(
         &mut e,

@@ -179,13 +179,15 @@ fn status_changes_are_audited_and_non_active_leave_search() {
                 old: Status::Active,
                 new: Status::Challenged,
                 reason: "user said they moved".into(),
-                changed_at: T0 + 1000
+                changed_at: T0 + 1000,
+                layer: None,
             },
             StatusChange {
                 old: Status::Challenged,
                 new: Status::Active,
                 reason: "confirmed still there".into(),
-                changed_at: T0 + 2000
+                changed_at: T0 + 2000,
+                layer: None,
             },
         ]
     );
@@ -298,6 +300,8 @@ fn export_import_round_trips_exactly_through_a_file() {
     e.set_status("u", &b, Status::Challenged, "doubtful")
         .unwrap();
     e.reinforce("u", &a).unwrap();
+    e.set_layer("u", &b, Layer::Procedural, "how it is done")
+        .unwrap();
     let c = seed_one(&mut e, mem("u", "third memory to forget"));
     e.forget("u", &c).unwrap();
     seed_one(&mut e, mem("other", "not exported"));
@@ -317,6 +321,9 @@ fn export_import_round_trips_exactly_through_a_file() {
         .unwrap();
     assert_eq!(f.export_jsonl("u").unwrap(), exported);
     assert_eq!(f.status_history("u", &b).unwrap()[0].reason, "doubtful");
+    let moved = f.status_history("u", &b).unwrap()[1].layer;
+    assert_eq!(moved.map(|l| l.new), Some(Layer::Procedural));
+    assert!(exported.contains("\"layer_set_at\":"));
     assert_eq!(ids(&search(&mut f, "u", "東京 trip")), vec![a.clone()]);
     // Importing again changes nothing.
     let r = f.import_jsonl(exported.as_bytes()).unwrap();

@@ -49,8 +49,17 @@ fn every_method_answers_the_same_json_as_the_typed_api() {
         call(&mut e, "set_status", status).unwrap()["status"],
         "challenged"
     );
+    let layer =
+        json!({"entity_id": "ana", "id": id, "layer": "procedural", "reason": "how Ana brews it"});
+    let moved = call(&mut e, "set_layer", layer).unwrap();
+    assert_eq!(moved["layer"], "procedural");
+    assert!(moved["layer_set_at"].as_i64().is_some());
     let history = call(&mut e, "status_history", r.clone()).unwrap();
     assert_eq!(history[0]["reason"], "Ana said otherwise");
+    assert_eq!(
+        history[1]["layer"],
+        json!({"old": "episodic", "new": "procedural"})
+    );
     let stats = call(&mut e, "stats", json!({"entity_id": "ana"})).unwrap();
     assert_eq!(stats["total"], 1);
     assert_eq!(
@@ -133,7 +142,7 @@ fn every_method_answers_the_same_json_as_the_typed_api() {
     assert_eq!(ctx["report"]["in_conversation"], true);
     assert!(ctx["relevant_memories"].as_array().is_some());
     // Every listed method parses.
-    assert_eq!(api::METHODS.len(), 55);
+    assert_eq!(api::METHODS.len(), 56);
 }
 
 #[test]

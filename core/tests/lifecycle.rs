@@ -223,6 +223,98 @@ fn layer_promotion_by_time_and_by_use() {
 }
 
 #[test]
+fn a_layer_set_by_hand_stays_and_is_in_the_history() {
+    let (mut e, clock) = engine();
+    let id = seed_one(
+        &mut e,
+        NewMemory {
+            importance: Some(unit(0.9)),
+            ..mem("u", "the staging database is called pluto")
+        },
+    );
+    clock.advance(31 * 60_000);
+    e.maintain().unwrap();
+    for _ in 0..5 {
+        e.get("u", &id).unwrap();
+    }
+    assert_eq!(peek(&mut e, "u", &id).layer, Layer::Semantic);
+    // Demoted by hand: however used and important it is, it is not promoted again, and it
+    // decays as a working memory does.
+    let at = clock.now();
+    let m = e
+        .set_layer("u", &id, Layer::Working, "only while we migrate")
+        .unwrap();
+    assert_eq!((m.layer, m.layer_set_at), (Layer::Working, Some(at)));
+    for _ in 0..6 {
+        e.get("u", &id).unwrap();
+    }
+    clock.advance(31 * 60_000);
+    e.maintain().unwrap();
+    assert_eq!(peek(&mut e, "u", &id).layer, Layer::Working);
+    clock.advance(400 * 24 * HOUR);
+    e.maintain().unwrap();
+    assert_ne!(state(&mut e, &id), State::Active, "a working memory decays");
+    // Promoted by hand to procedural: exempt from decay from then on.
+    let m = e
+        .set_layer("u", &id, Layer::Procedural, "how we name databases")
+        .unwrap();
+    assert_eq!(m.layer, Layer::Procedural);
+    let moves: Vec<LayerChange> = e
+        .status_history("u", &id)
+        .unwrap()
+        .iter()
+        .filter_map(|c| c.layer)
+        .collect();
+    assert_eq!(
+        moves,
+        [
+            LayerChange {
+                old: Layer::Semantic,
+                new: Layer::Working
+            },
+            LayerChange {
+                old: Layer::Working,
+                new: Layer::Procedural
+            },
+        ]
+    );
+    // The same layer again, a passage, and a bad reason are refused, and change nothing.
+    let before = peek(&mut e, "u", &id);
+    for (bad, why) in [
+        (
+            e.set_layer("u", &id, Layer::Procedural, "again"),
+            "already in the procedural layer",
+        ),
+        (e.set_layer("u", &id, Layer::Episodic, " "), "reason"),
+        (
+            e.set_layer("v", &id, Layer::Episodic, "not v's"),
+            "no memory",
+        ),
+    ] {
+        let err = bad.unwrap_err();
+        assert!(err.to_string().contains(why), "{err}");
+    }
+    assert_eq!(peek(&mut e, "u", &id), before);
+    assert_eq!(e.status_history("u", &id).unwrap().len(), 2);
+    let doc = e
+        .ingest(serde_json::from_value(serde_json::json!({
+            "entity_id": "u", "title": "Runbook", "content": "Restart the queue before the database."
+        })).unwrap())
+        .unwrap();
+    let detail = e
+        .document(
+            &serde_json::from_value(serde_json::json!({"entity_id": "u", "id": doc.document.id}))
+                .unwrap(),
+        )
+        .unwrap();
+    let passage = detail.passages[0].memory_id.clone();
+    let err = e
+        .set_layer("u", &passage, Layer::Working, "no")
+        .unwrap_err();
+    assert!(err.to_string().contains("passage of a document"), "{err}");
+}
+
+#[test]
 fn retention_modes_change_when_memories_go_stale() {
     let day = |e: &mut Engine, clock: &ManualClock, d: i64| {
         clock.set(T0 + d * DAY_MS);

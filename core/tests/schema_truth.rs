@@ -196,6 +196,9 @@ fn bases(method: &str) -> Vec<Value> {
         "set_status" => vec![
             json!({"entity_id": "ana", "id": "$memory", "status": "challenged", "reason": "said otherwise"}),
         ],
+        "set_layer" => vec![
+            json!({"entity_id": "ana", "id": "$memory", "layer": "procedural", "reason": "how Ana makes tea"}),
+        ],
         "locate" => vec![json!({"id": "$memory"})],
         "sample" => vec![json!({"entity_id": "ana"})],
         "related" => vec![owner_and_memory],

@@ -235,7 +235,17 @@ pub enum Command {
         #[arg(long)]
         reason: String,
     },
-    /// A memory's status changes.
+    /// Move a memory to another layer by hand (working, episodic, semantic, procedural): up to
+    /// semantic or procedural, which do not decay, or down; promotion leaves it there.
+    Layer {
+        #[arg(long)]
+        entity: String,
+        id: String,
+        layer: String,
+        #[arg(long)]
+        reason: String,
+    },
+    /// A memory's status changes and moves between layers.
     History {
         #[arg(long)]
         entity: String,
@@ -754,6 +764,15 @@ fn call(command: Command) -> Result<Call> {
         } => (
             "set_status",
             json!({"entity_id": entity, "id": id, "status": status, "reason": reason}),
+        ),
+        Command::Layer {
+            entity,
+            id,
+            layer,
+            reason,
+        } => (
+            "set_layer",
+            json!({"entity_id": entity, "id": id, "layer": layer, "reason": reason}),
         ),
         Command::History { entity, id } => ("status_history", memory_ref(entity, id)),
         Command::Stats { entity } => ("stats", owner(entity)),

@@ -290,6 +290,30 @@ fn the_commands_cover_a_memory_from_write_to_export() {
         ok(p, &["history", "--entity", "ana", &id])[0]["new"],
         "challenged"
     );
+    let moved = ok(
+        p,
+        &[
+            "layer",
+            "--entity",
+            "ana",
+            &id,
+            "procedural",
+            "--reason",
+            "her morning ritual",
+        ],
+    );
+    assert_eq!(moved["layer"], "procedural");
+    assert_eq!(
+        ok(p, &["history", "--entity", "ana", &id])[1]["layer"]["new"],
+        "procedural"
+    );
+    assert_eq!(
+        refused(
+            p,
+            &["layer", "--entity", "ana", &id, "dream", "--reason", "x"]
+        )["code"],
+        "invalid_input"
+    );
     assert_eq!(ok(p, &["stats", "--entity", "ana"])["total"], 5);
     assert_eq!(ok(p, &["list", "--entity", "ana"])["total"], 5);
     assert!(ok(p, &["maintain"])["examined"].is_number());

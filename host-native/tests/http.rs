@@ -194,6 +194,17 @@ fn every_route_answers_with_the_engines_json() {
         json!({"entity_id": "ana", "status": "challenged", "reason": "said coffee"}),
     );
     assert_eq!(st, 200);
+    let (st, moved) = s.send(
+        "POST",
+        &format!("{path}/layer"),
+        json!({"entity_id": "ana", "layer": "procedural", "reason": "every morning, for years"}),
+    );
+    assert_eq!((st, &moved["layer"]), (200, &json!("procedural")));
+    assert_eq!(
+        s.send("GET", &format!("{path}/history?entity_id=ana"), Value::Null)
+            .1[1]["layer"]["new"],
+        "procedural"
+    );
     assert_eq!(
         s.send("GET", &format!("{path}/history?entity_id=ana"), Value::Null)
             .1[0]["new"],

@@ -57,8 +57,8 @@ for (const query of ['vault code kumquat', 'persimmon allergy', 'salary kiwano',
   check(`search ${query}`, r.text);
 }
 for (const [key, id] of Object.entries(ids)) {
-  for (const tool of ['memory_get', 'memory_related']) {
-    const r = await answer(tool, { id });
+  for (const [tool, extra] of [['memory_get', {}], ['memory_related', {}], ['memory_set_layer', { layer: 'procedural', reason: 'mine now' }]]) {
+    const r = await answer(tool, { id, ...extra });
     check(`${tool} ${key}`, r.error ? r.text.replaceAll(id, '') : r.text);
     if (key in secrets) assert.ok(r.error && /not_found/.test(r.text), `${tool} ${key}: ${r.text}`);
   }

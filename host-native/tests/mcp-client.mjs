@@ -33,7 +33,7 @@ const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
 for (const name of [
   'memory_search', 'memory_get', 'memory_store', 'memory_forget', 'memory_update', 'memory_stats',
   'memory_reinforce', 'memory_demote', 'schedule_create', 'schedule_list', 'heartbeat_check',
-  'memory_entities', 'memory_relationships', 'memory_related',
+  'memory_entities', 'memory_relationships', 'memory_related', 'memory_set_layer',
 ]) {
   assert.ok(byName[name], `tool ${name} is listed`);
   assert.equal(byName[name].inputSchema.type, 'object', name);
@@ -94,6 +94,9 @@ assert.equal((await call('memory_get', { id })).id, id);
 assert.equal((await call('memory_update', { id, patch: { importance: 0.9 } })).importance, 0.9);
 assert.equal((await call('memory_reinforce', { id })).feedback, 3);
 assert.equal((await call('memory_demote', { id })).feedback, 2);
+assert.equal((await call('memory_set_layer', { id, layer: 'procedural', reason: 'how it is done' })).layer, 'procedural');
+assert.match(await refused('memory_set_layer', { ...who, id, layer: 'procedural', reason: 'again' }), /invalid_input: .*already in the procedural layer/);
+assert.match(await refused('memory_set_layer', { ...who, id, layer: 'attic', reason: 'no' }), /invalid_input: .*layer/);
 const plan = await call('schedule_create', { content: 'Water the plants', cron_tag: 'cron:daily:09:00' });
 const plans = JSON.parse((await client.callTool({ name: 'schedule_list', arguments: { ...who } })).content[0].text);
 assert.deepEqual(plans.map((p) => p.id), [plan.id]);

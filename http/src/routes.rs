@@ -241,11 +241,14 @@ pub fn route(
             }
             on("update", args, id, Form::Memory)
         }
-        (Method::POST, ["memories", id, action @ ("reinforce" | "demote" | "pin" | "status")]) => {
-            let method = if *action == "status" {
-                "set_status"
-            } else {
-                action
+        (
+            Method::POST,
+            ["memories", id, action @ ("reinforce" | "demote" | "pin" | "status" | "layer")],
+        ) => {
+            let method = match *action {
+                "status" => "set_status",
+                "layer" => "set_layer",
+                other => other,
             };
             on(method, body, id, Form::Memory)
         }

@@ -433,6 +433,21 @@ class SetStatusArgs(TypedDict):
     reason: str
 
 
+class SetLayerArgs(TypedDict):
+    """Arguments of `set_layer`."""
+
+    #: The owner of the memories (a user, an agent, a project): 1 to 256 characters of `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
+    entity_id: str
+    #: The agent the call is made for: it sees its own memories, `global` ones and `team` ones of the owner's teams it is a member of, and changes only its own (default none: the owner's view, which sees and changes every memory).
+    agent_id: NotRequired[str | None]
+    #: The memory's id, as the write that stored it answered: 1 to 256 characters of `[A-Za-z0-9_:.-]`.
+    id: str
+    #: The layer to move it to; it must differ from the memory's current one.
+    layer: Layer
+    #: Why, written to the memory's status history: 1 to 1,000 characters once trimmed.
+    reason: str
+
+
 class RelatedRequest(TypedDict):
     """Which memory's links to read."""
 
@@ -966,6 +981,8 @@ class Memory(TypedDict):
     state_changed_at: int
     #: When it was forgotten, in milliseconds since the Unix epoch (none unless DELETED).
     deleted_at: int | None
+    #: When its layer was set by hand (`set_layer`), in milliseconds since the Unix epoch: automatic promotion then leaves it in that layer (absent when never set by hand).
+    layer_set_at: NotRequired[int | None]
 
 
 class ScoreBreakdown(TypedDict):
@@ -1107,6 +1124,17 @@ class StatusChange(TypedDict):
     reason: str
     #: When it changed, in milliseconds since the Unix epoch.
     changed_at: int
+    #: For a move between layers (`set_layer`; the status stays): the layers before and after.
+    layer: NotRequired[LayerChange | None]
+
+
+class LayerChange(TypedDict):
+    """A memory's move between layers, by hand."""
+
+    #: The layer before.
+    old: Layer
+    #: The layer after.
+    new: Layer
 
 
 class RelatedMemory(TypedDict):
@@ -2068,8 +2096,21 @@ class Calls:
         given: List[Tuple[str, Any]] = [("entity_id", entity_id), ("id", id), ("status", status), ("reason", reason), ("agent_id", agent_id)]
         return cast("Memory", self.call("set_status", {k: v for k, v in given if v is not None}))
 
+    def set_layer(self, *, entity_id: str, id: str, layer: Layer, reason: str, agent_id: str | None = None) -> Memory:
+        """Moves a memory to another layer by hand — up (to `semantic` or `procedural`, which do not decay) or down — with the reason in its status history; automatic promotion leaves it there.
+
+        Arguments (docs/API.md):
+            entity_id: The owner of the memories (a user, an agent, a project): 1 to 256 characters of `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
+            id: The memory's id, as the write that stored it answered: 1 to 256 characters of `[A-Za-z0-9_:.-]`.
+            layer: The layer to move it to; it must differ from the memory's current one.
+            reason: Why, written to the memory's status history: 1 to 1,000 characters once trimmed.
+            agent_id: The agent the call is made for: it sees its own memories, `global` ones and `team` ones of the owner's teams it is a member of, and changes only its own (default none: the owner's view, which sees and changes every memory). Optional.
+        """
+        given: List[Tuple[str, Any]] = [("entity_id", entity_id), ("id", id), ("layer", layer), ("reason", reason), ("agent_id", agent_id)]
+        return cast("Memory", self.call("set_layer", {k: v for k, v in given if v is not None}))
+
     def status_history(self, *, entity_id: str, id: str, agent_id: str | None = None) -> List[StatusChange]:
-        """A memory's status changes, oldest first.
+        """A memory's status changes (and moves between layers), oldest first.
 
         Arguments (docs/API.md):
             entity_id: The owner of the memories (a user, an agent, a project): 1 to 256 characters of `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.

@@ -25,6 +25,7 @@ export const CALLS = [
   { method: 'demote', name: 'demote', embeds: [], agents: [[]] },
   { method: 'pin', name: 'pin', embeds: [], agents: [[]] },
   { method: 'set_status', name: 'setStatus', embeds: [], agents: [[]] },
+  { method: 'set_layer', name: 'setLayer', embeds: [], agents: [[]] },
   { method: 'status_history', name: 'statusHistory', embeds: [], agents: [[]] },
   { method: 'related', name: 'related', embeds: [], agents: [[]] },
   { method: 'stats', name: 'stats', embeds: [], agents: [[]] },

@@ -512,6 +512,30 @@ export interface SetStatusArgs {
   reason: string;
 }
 
+/** Arguments of `set_layer`. */
+export interface SetLayerArgs {
+  /**
+   * The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+   * `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
+   */
+  entity_id: string;
+  /**
+   * The agent the call is made for: it sees its own memories, `global` ones and `team`
+   * ones of the owner's teams it is a member of, and changes only its own (default none: the
+   * owner's view, which sees and changes every memory).
+   */
+  agent_id?: string | null;
+  /**
+   * The memory's id, as the write that stored it answered: 1 to 256 characters of
+   * `[A-Za-z0-9_:.-]`.
+   */
+  id: string;
+  /** The layer to move it to; it must differ from the memory's current one. */
+  layer: Layer;
+  /** Why, written to the memory's status history: 1 to 1,000 characters once trimmed. */
+  reason: string;
+}
+
 /** Which memory's links to read. */
 export interface RelatedRequest {
   /**
@@ -1245,6 +1269,11 @@ export interface Memory {
   state_changed_at: number;
   /** When it was forgotten, in milliseconds since the Unix epoch (none unless DELETED). */
   deleted_at: number | null;
+  /**
+   * When its layer was set by hand (`set_layer`), in milliseconds since the Unix epoch:
+   * automatic promotion then leaves it in that layer (absent when never set by hand).
+   */
+  layer_set_at?: number | null;
 }
 
 /** Storage tier: how often a memory is likely to be needed. */
@@ -1400,6 +1429,16 @@ export interface StatusChange {
   reason: string;
   /** When it changed, in milliseconds since the Unix epoch. */
   changed_at: number;
+  /** For a move between layers (`set_layer`; the status stays): the layers before and after. */
+  layer?: LayerChange | null;
+}
+
+/** A memory's move between layers, by hand. */
+export interface LayerChange {
+  /** The layer before. */
+  old: Layer;
+  /** The layer after. */
+  new: Layer;
 }
 
 /** A memory linked to another, and what links them. */
@@ -2257,7 +2296,12 @@ export declare class Mnemo {
   pin(args: PinArgs): Promise<Memory>;
   /** Changes a memory's validity status, with the reason in its history. */
   setStatus(args: SetStatusArgs): Promise<Memory>;
-  /** A memory's status changes, oldest first. */
+  /**
+   * Moves a memory to another layer by hand — up (to `semantic` or `procedural`, which do not
+   * decay) or down — with the reason in its status history; automatic promotion leaves it there.
+   */
+  setLayer(args: SetLayerArgs): Promise<Memory>;
+  /** A memory's status changes (and moves between layers), oldest first. */
   statusHistory(args: MemoryRef): Promise<StatusChange[]>;
   /**
    * Memories linked to this one — returned together by searches three times or more, or sharing

@@ -41,7 +41,7 @@ use crate::heartbeat::{
 };
 use crate::links::{RelatedMemory, RelatedRequest};
 use crate::maintain::MaintainReport;
-use crate::model::{Memory, Source, Status, StatusChange, Visibility};
+use crate::model::{Layer, Memory, Source, Status, StatusChange, Visibility};
 use crate::notes::NotesImport;
 use crate::recall::{SearchHit, SearchRequest};
 use crate::schedule::{Schedule, ScheduleCreate, ScheduleRef, ScheduleUpdate, SchedulesRequest};
@@ -269,7 +269,13 @@ calls! {
     write SetStatus("set_status", SetStatusArgs) -> Memory =>
         |e, a| e.as_agent(&a.entity_id, a.agent_id.as_ref(), None, false,
             |e| e.set_status(&a.entity_id, &a.id, a.status, a.reason.as_str()));
-    /// A memory's status changes, oldest first.
+    /// Moves a memory to another layer by hand — up (to `semantic` or `procedural`, which do not
+    /// decay) or down — with the reason in its status history; automatic promotion leaves it
+    /// there.
+    write SetLayer("set_layer", SetLayerArgs) -> Memory, mcp "memory_set_layer" =>
+        |e, a| e.as_agent(&a.entity_id, a.agent_id.as_ref(), None, false,
+            |e| e.set_layer(&a.entity_id, &a.id, a.layer, a.reason.as_str()));
+    /// A memory's status changes (and moves between layers), oldest first.
     read StatusHistory("status_history", MemoryRef) -> Vec<StatusChange> =>
         |e, a| a.run(e, |e| e.status_history(&a.entity_id, &a.id));
     /// Memories linked to this one — returned together by searches three times or more, or
@@ -589,6 +595,26 @@ pub struct SetStatusArgs {
     pub id: Id,
     /// The new validity status; it must differ from the memory's current one.
     pub status: Status,
+    /// Why, written to the memory's status history: 1 to 1,000 characters once trimmed.
+    pub reason: Reason,
+}
+
+/// Arguments of `set_layer`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SetLayerArgs {
+    /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+    /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
+    pub entity_id: Owner,
+    /// The agent the call is made for: it sees its own memories, `global` ones and `team`
+    /// ones of the owner's teams it is a member of, and changes only its own (default none: the
+    /// owner's view, which sees and changes every memory).
+    pub agent_id: Option<Id>,
+    /// The memory's id, as the write that stored it answered: 1 to 256 characters of
+    /// `[A-Za-z0-9_:.-]`.
+    pub id: Id,
+    /// The layer to move it to; it must differ from the memory's current one.
+    pub layer: Layer,
     /// Why, written to the memory's status history: 1 to 1,000 characters once trimmed.
     pub reason: Reason,
 }

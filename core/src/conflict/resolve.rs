@@ -187,6 +187,7 @@ fn change_status(
             new: status,
             reason: reason.to_string(),
             changed_at: tx.now()?,
+            layer: None,
         },
     )?;
     m.status = status;

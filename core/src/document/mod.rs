@@ -679,6 +679,7 @@ fn supersede(tx: &mut Tx, old: &sql::DocumentRow, by: &str, now: Millis) -> Resu
             new: Status::Superseded,
             reason: reason.clone(),
             changed_at: now,
+            layer: None,
         };
         m.status = Status::Superseded;
         tx.save(pk, &mut m)?;

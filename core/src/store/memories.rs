@@ -21,11 +21,13 @@ use super::{json_list, parse};
 pub(crate) const COLUMNS: &str = "pk, id, entity_id, agent_id, session_id, team_id, visibility, content, content_hash, \
     type, kind, layer, state, status, tier, importance, confidence, sentiment, source, trust, access_count, \
     last_accessed_at, feedback, pinned, manual_tags, auto_tags, expires_at, cron_tag, source_ref, surprise, \
-    merged_into, created_at, updated_at, state_changed_at, deleted_at";
+    merged_into, created_at, updated_at, state_changed_at, deleted_at, layer_set_at";
+/// How many [`COLUMNS`] there are: a query's own columns after them start at this index.
+const COLUMN_COUNT: usize = 36;
 
 /// The statement [`insert`] runs (written once: the cache looks statements up by their text).
 static INSERT: LazyLock<String> = LazyLock::new(|| {
-    let values: Vec<String> = (1..=35).map(|i| format!("?{i}")).collect();
+    let values: Vec<String> = (1..=COLUMN_COUNT).map(|i| format!("?{i}")).collect();
     format!(
         "INSERT INTO memories ({COLUMNS}, due_at) VALUES (NULL, {})",
         values.join(", ")
@@ -75,6 +77,7 @@ pub(crate) fn memory_from_row(r: &Row) -> rusqlite::Result<(i64, Memory)> {
             updated_at: r.get(32)?,
             state_changed_at: r.get(33)?,
             deleted_at: r.get(34)?,
+            layer_set_at: r.get(COLUMN_COUNT - 1)?,
         },
     ))
 }
@@ -130,6 +133,7 @@ pub fn insert(
         m.updated_at,
         m.state_changed_at,
         m.deleted_at,
+        m.layer_set_at,
         due_at,
     ])?;
     let pk = conn.last_insert_rowid();
@@ -174,7 +178,7 @@ pub fn update(conn: &Connection, pk: i64, m: &Memory, due_at: Option<Millis>) ->
          type=?8, kind=?9, layer=?10, state=?11, status=?12, tier=?13, importance=?14, confidence=?15, sentiment=?16, \
          source=?17, trust=?18, access_count=?19, last_accessed_at=?20, feedback=?21, pinned=?22, manual_tags=?23, \
          auto_tags=?24, expires_at=?25, cron_tag=?26, source_ref=?27, surprise=?28, merged_into=?29, updated_at=?30, \
-         state_changed_at=?31, deleted_at=?32, due_at=?33 WHERE pk=?1",
+         state_changed_at=?31, deleted_at=?32, due_at=?33, layer_set_at=?34 WHERE pk=?1",
     )?
     .execute(params![
         pk, m.agent_id, m.session_id, m.team_id, m.visibility.as_str(), m.content, m.content_hash,
@@ -182,6 +186,7 @@ pub fn update(conn: &Connection, pk: i64, m: &Memory, due_at: Option<Millis>) ->
         m.importance, m.confidence, m.sentiment, m.source.as_str(), m.trust, m.access_count, m.last_accessed_at,
         m.feedback, m.pinned, json(&m.manual_tags), json(&m.auto_tags), m.expires_at, m.cron_tag, m.source_ref,
         m.surprise, m.merged_into, m.updated_at, m.state_changed_at, m.deleted_at, due_at,
+        m.layer_set_at,
     ])?;
     Ok(())
 }
@@ -673,22 +678,39 @@ pub fn session_neighbours(conn: &Connection, owner: &str, pks: &[i64]) -> Result
 
 /// Appends an entry to a memory's status history.
 pub fn record_status(conn: &Connection, pk: i64, change: &StatusChange) -> Result<()> {
-    conn.prepare_cached("INSERT INTO status_history (memory_pk, old, new, reason, changed_at) VALUES (?1, ?2, ?3, ?4, ?5)")?
-        .execute(params![pk, change.old.as_str(), change.new.as_str(), change.reason, change.changed_at])?;
+    let layer = change.layer.as_ref();
+    conn.prepare_cached("INSERT INTO status_history (memory_pk, old, new, reason, changed_at, old_layer, new_layer) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")?
+        .execute(params![
+            pk,
+            change.old.as_str(),
+            change.new.as_str(),
+            change.reason,
+            change.changed_at,
+            layer.map(|l| l.old.as_str()),
+            layer.map(|l| l.new.as_str()),
+        ])?;
     Ok(())
 }
 
 /// A memory's status history, oldest first.
 pub fn status_history(conn: &Connection, pk: i64) -> Result<Vec<StatusChange>> {
     let mut stmt = conn.prepare_cached(
-        "SELECT old, new, reason, changed_at FROM status_history WHERE memory_pk = ?1 ORDER BY seq",
+        "SELECT old, new, reason, changed_at, old_layer, new_layer FROM status_history WHERE memory_pk = ?1 ORDER BY seq",
     )?;
     let rows = stmt.query_map([pk], |r| {
+        let layer = match r.get::<_, Option<String>>(4)? {
+            None => None,
+            Some(_) => Some(LayerChange {
+                old: parse(r, 4)?,
+                new: parse(r, 5)?,
+            }),
+        };
         Ok(StatusChange {
             old: parse(r, 0)?,
             new: parse(r, 1)?,
             reason: r.get(2)?,
             changed_at: r.get(3)?,
+            layer,
         })
     })?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
@@ -939,8 +961,8 @@ pub fn export_rows(conn: &Connection, owner: &str, dim: usize) -> Result<Vec<Exp
     ))?;
     let rows = stmt.query_map([owner], |r| {
         let (pk, m) = memory_from_row(r)?;
-        let blob: Option<Vec<u8>> = r.get(35)?;
-        let precision: Option<String> = r.get(36)?;
+        let blob: Option<Vec<u8>> = r.get(COLUMN_COUNT)?;
+        let precision: Option<String> = r.get(COLUMN_COUNT + 1)?;
         let stored = blob
             .zip(precision)
             .and_then(|(b, p)| stored_vector(&b, &p, dim));
@@ -953,6 +975,11 @@ pub fn export_rows(conn: &Connection, owner: &str, dim: usize) -> Result<Vec<Exp
 mod tests {
     use super::*;
     use crate::decay::tests::memory;
+
+    #[test]
+    fn the_column_count_is_the_columns_listed() {
+        assert_eq!(COLUMNS.split(',').count(), COLUMN_COUNT);
+    }
     use crate::model::MemoryType;
     use crate::store::Store;
 

@@ -358,6 +358,13 @@ ALTER TABLE passages ADD COLUMN summary_by TEXT NOT NULL DEFAULT 'sentences';
 CREATE INDEX IF NOT EXISTS documents_hash ON documents(owner, content_hash);
 CREATE INDEX IF NOT EXISTS documents_source_ref ON documents(owner, source_ref);
 "#,
+    r#"
+-- A layer set by hand (`set_layer`): when, so automatic promotion leaves the memory there.
+ALTER TABLE memories ADD COLUMN layer_set_at INTEGER;
+-- A layer move in a memory's history: the layers before and after (none for a status change).
+ALTER TABLE status_history ADD COLUMN old_layer TEXT;
+ALTER TABLE status_history ADD COLUMN new_layer TEXT;
+"#,
 ];
 
 /// Prepared statements kept per connection: more than the engine's distinct statements.

@@ -115,6 +115,7 @@ pub(crate) fn prepare(view: &View, input: Input) -> Result<Prepared> {
             updated_at: now,
             state_changed_at: now,
             deleted_at: None,
+            layer_set_at: None,
         },
         supplied_vector: n.vector.is_some(),
         vector,

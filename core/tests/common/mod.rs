@@ -38,7 +38,10 @@ pub const UNDO_ADDED_COLUMNS: &str = "
     ALTER TABLE documents DROP COLUMN summary;
     ALTER TABLE passages DROP COLUMN summary;
     ALTER TABLE documents DROP COLUMN summary_by;
-    ALTER TABLE passages DROP COLUMN summary_by;";
+    ALTER TABLE passages DROP COLUMN summary_by;
+    ALTER TABLE memories DROP COLUMN layer_set_at;
+    ALTER TABLE status_history DROP COLUMN old_layer;
+    ALTER TABLE status_history DROP COLUMN new_layer;";
 
 pub fn engine() -> (Engine, ManualClock) {
     let clock = ManualClock::new(T0);
