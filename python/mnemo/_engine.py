@@ -280,6 +280,10 @@ class Mnemo(Calls):
     def __exit__(self, *_: Any) -> None:
         self.close()
 
+    def now(self) -> int:
+        """The store's clock: milliseconds since the Unix epoch, as the engine reads them."""
+        return self._now()
+
     def set_clock(self, clock: Clock) -> None:
         """Replaces the clock (a fixed time in ms, or a callable)."""
         _check_options(None, None, None, clock, None, None)

@@ -20,7 +20,13 @@ How LangGraph's items map onto Mnemo (the store file stays usable from every oth
   by default every string in the value. `search(query=…)` is Mnemo's hybrid search (words and
   vector) of those items; every item is searchable (`index=False` is accepted and has no effect).
 - `filter` matches values as LangGraph's in-memory store does (equality, nested objects,
-  `$eq`, `$ne`, `$gt`, `$gte`, `$lt`, `$lte`). TTLs are not supported.
+  `$eq`, `$ne`, `$gt`, `$gte`, `$lt`, `$lte`).
+- TTLs (`put(..., ttl=minutes)`, the store's `ttl` config: `default_ttl`, `refresh_on_read`,
+  `omit_expired`, `sweep_interval_minutes`) are kept in the item's tags (`ttl:<minutes>`,
+  `expires:<ms>`), measured by the Mnemo store's clock. A read with `refresh_ttl` moves the
+  expiry on (and so the item's `updated_at`); `sweep_ttl()` forgets the expired items, as does
+  the first operation after each `sweep_interval_minutes`; with `omit_expired`, reads and
+  namespace listings leave expired items out before a sweep forgets them.
 
 Requires the `langgraph` package (`pip install "mnemo[langgraph]"`).
 """
@@ -46,6 +52,7 @@ from langgraph.store.base import (
     Result,
     SearchItem,
     SearchOp,
+    TTLConfig,
 )
 from langgraph.store.base.embed import ensure_embeddings, get_text_at_path
 
@@ -64,6 +71,12 @@ PAGE = 1_000
 #: For each open `Mnemo`, by prefix: the owners of LangGraph items and their namespaces (see
 #: `MnemoStore._held`).
 _OWNERS: "weakref.WeakKeyDictionary[Mnemo, dict[str, dict[str, tuple[str, ...]]]]" = weakref.WeakKeyDictionary()
+#: The tag of every item with a TTL (its `ttl:<minutes>` and `expires:<ms>` tags beside it).
+TTL_TAG = "ttl"
+#: Longest TTL, in minutes: a thousand years.
+MAX_TTL_MINUTES = 1_000 * 366 * 24 * 60
+#: The settings of LangGraph's `TTLConfig`.
+_TTL_KEYS = frozenset(("refresh_on_read", "omit_expired", "default_ttl", "sweep_interval_minutes"))
 #: Characters a namespace label keeps as they are in an owner id.
 _PLAIN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
 
@@ -120,6 +133,48 @@ def _time(ms: int) -> datetime:
     return datetime.fromtimestamp(ms / 1000, tz=timezone.utc)
 
 
+def _check_ttl(ttl: Any, field: str = "ttl") -> Optional[float]:
+    """A TTL in minutes, checked: none, or a positive finite number up to a thousand years."""
+    if ttl is None:
+        return None
+    if isinstance(ttl, bool) or not isinstance(ttl, (int, float)) or not 0 < ttl <= MAX_TTL_MINUTES:
+        raise MnemoError("invalid_input", f"invalid {field}: {ttl!r} is not a number of minutes from 0 (excluded) to {MAX_TTL_MINUTES:,}")
+    return float(ttl)
+
+
+def _ttl_config(config: Any) -> Optional[TTLConfig]:
+    """LangGraph's TTL settings, checked."""
+    if config is None:
+        return None
+    if not isinstance(config, Mapping) or set(config) - _TTL_KEYS:
+        raise MnemoError("invalid_input", f"invalid ttl: a dict of {sorted(_TTL_KEYS)}")
+    for flag in ("refresh_on_read", "omit_expired"):
+        if flag in config and not isinstance(config[flag], bool):
+            raise MnemoError("invalid_input", f"invalid ttl.{flag}: true or false")
+    _check_ttl(config.get("default_ttl"), "ttl.default_ttl")
+    _check_ttl(config.get("sweep_interval_minutes"), "ttl.sweep_interval_minutes")
+    return TTLConfig(**config)  # type: ignore[typeddict-item]
+
+
+def _expiry(memory: Memory) -> Optional[tuple[float, int]]:
+    """An item's TTL in minutes and when it expires (ms), from its tags; none without a TTL."""
+    tags = memory["manual_tags"]
+    if TTL_TAG not in tags:
+        return None
+    ttl = next((t[4:] for t in tags if t.startswith("ttl:")), None)
+    expires = next((t[8:] for t in tags if t.startswith("expires:")), None)
+    if ttl is None or expires is None:
+        return None
+    return float(ttl), int(expires)
+
+
+def _ttl_tags(ttl: Optional[float], now: int) -> list[str]:
+    """The tags that keep a TTL: none without one."""
+    if ttl is None:
+        return []
+    return [TTL_TAG, f"ttl:{ttl!r}", f"expires:{now + round(ttl * 60_000)}"]
+
+
 def _matches(value: Any, wanted: Any) -> bool:
     """Whether a stored value matches a filter value, as LangGraph's stores compare them."""
     if isinstance(wanted, dict):
@@ -154,7 +209,10 @@ class MnemoStore(BaseStore):
     namespace, `search(query=…)` by Mnemo's hybrid recall. Sync and async; safe to share
     between threads (calls take turns)."""
 
-    __slots__ = ("mnemo", "prefix", "fields", "_owns", "_lock")
+    __slots__ = ("mnemo", "prefix", "fields", "ttl_config", "_owns", "_lock", "_swept")
+
+    #: Items may have TTLs (LangGraph's `put(..., ttl=minutes)`).
+    supports_ttl = True
 
     def __init__(
         self,
@@ -162,10 +220,13 @@ class MnemoStore(BaseStore):
         *,
         index: Optional[Mapping[str, Any]] = None,
         prefix: str = PREFIX,
+        ttl: Optional[TTLConfig] = None,
     ) -> None:
         """A store over an open `Mnemo`. `index` may name the `fields` whose text is embedded
         (LangGraph's paths: `"text"`, `"a.b"`, `"list[*]"`); the embedder is the store's own
-        (use `MnemoStore.open(..., index={"embed": ..., "dims": ...})` for another)."""
+        (use `MnemoStore.open(..., index={"embed": ..., "dims": ...})` for another). `ttl` is
+        LangGraph's `TTLConfig` (`default_ttl` and `sweep_interval_minutes` in minutes,
+        `refresh_on_read`, `omit_expired`)."""
         extra = set(index or {}) - {"fields"}
         if extra:
             raise MnemoError(
@@ -178,6 +239,8 @@ class MnemoStore(BaseStore):
         self.mnemo = mnemo
         self.prefix = prefix
         self.fields = _fields((index or {}).get("fields"))
+        self.ttl_config = _ttl_config(ttl)
+        self._swept = self.mnemo.now()
         self._owns = False
         self._lock = threading.RLock()
 
@@ -188,13 +251,14 @@ class MnemoStore(BaseStore):
         *,
         index: Optional[Mapping[str, Any]] = None,
         prefix: str = PREFIX,
+        ttl: Optional[TTLConfig] = None,
         **options: Any,
     ) -> "MnemoStore":
         """Opens a Mnemo store at `path` for LangGraph (closed with the store). `index` is
         LangGraph's index configuration: `fields` to embed, and optionally `embed` (a LangChain
         `Embeddings`, a function of texts, or a `"provider:model"` name) with its `dims`, which
-        becomes the store's embedding model instead of Mnemo's built-in one. Other options go
-        to `Mnemo.open` (`clock`, `seed`, `config`, …)."""
+        becomes the store's embedding model instead of Mnemo's built-in one. `ttl` is LangGraph's
+        `TTLConfig`. Other options go to `Mnemo.open` (`clock`, `seed`, `config`, …)."""
         index = dict(index or {})
         embed = index.pop("embed", None)
         dims = index.pop("dims", None)
@@ -208,7 +272,7 @@ class MnemoStore(BaseStore):
             raise MnemoError("invalid_input", "invalid index.dims: given without index.embed")
         mnemo = Mnemo.open(path, **options)
         try:
-            store = cls(mnemo, index=index, prefix=prefix)
+            store = cls(mnemo, index=index, prefix=prefix, ttl=ttl)
         except BaseException:
             mnemo.close()
             raise
@@ -233,11 +297,14 @@ class MnemoStore(BaseStore):
         do."""
         with self._lock:
             ops = list(ops)
+            interval = (self.ttl_config or {}).get("sweep_interval_minutes")
+            if interval is not None and self.mnemo.now() - self._swept >= interval * 60_000:
+                self.sweep_ttl()
             results: list[Result] = []
             writes: dict[tuple[tuple[str, ...], str], PutOp] = {}
             for op in ops:
                 if isinstance(op, GetOp):
-                    results.append(self._get(op.namespace, op.key))
+                    results.append(self._get(op.namespace, op.key, op.refresh_ttl))
                 elif isinstance(op, SearchOp):
                     results.append(self._search(op))
                 elif isinstance(op, ListNamespacesOp):
@@ -255,6 +322,49 @@ class MnemoStore(BaseStore):
     async def abatch(self, ops: Iterable[Op]) -> list[Result]:
         """`batch`, run in a worker thread so the event loop keeps going."""
         return await asyncio.to_thread(self.batch, list(ops))
+
+    def sweep_ttl(self) -> int:
+        """Forgets every item whose TTL has run out; the number forgotten."""
+        with self._lock:
+            now = self.mnemo.now()
+            self._swept = now
+            gone = 0
+            for owner, _ in self._held():
+                for memory in self._ttl_items(owner):
+                    expiry = _expiry(memory)
+                    if expiry is not None and expiry[1] <= now:
+                        self.mnemo.forget(entity_id=owner, id=memory["id"])
+                        gone += 1
+                if gone and self.mnemo.stats(entity_id=owner)["total"] == 0:
+                    (self._known() or {}).pop(owner, None)
+            return gone
+
+    async def asweep_ttl(self) -> int:
+        """`sweep_ttl`, in a worker thread."""
+        return await asyncio.to_thread(self.sweep_ttl)
+
+    # TTLs.
+    def _ttl_items(self, owner: str) -> list[Memory]:
+        """An owner's items that have a TTL."""
+        items: list[Memory] = []
+        while True:
+            page = self.mnemo.list(entity_id=owner, tag=TTL_TAG, limit=PAGE, offset=len(items))["memories"]
+            items.extend(page)
+            if len(page) < PAGE:
+                return items
+
+    def _omits(self, memory: Memory, now: int) -> bool:
+        """Whether a read leaves the item out: expired, with `omit_expired`."""
+        expiry = _expiry(memory)
+        return bool((self.ttl_config or {}).get("omit_expired")) and expiry is not None and expiry[1] <= now
+
+    def _refresh(self, owner: str, memory: Memory, now: int) -> None:
+        """Moves an item's expiry to its TTL from now."""
+        expiry = _expiry(memory)
+        if expiry is None:
+            return
+        kept = [t for t in memory["manual_tags"] if t != TTL_TAG and not t.startswith(("ttl:", "expires:"))]
+        self.mnemo.update(entity_id=owner, id=memory["id"], patch={"tags": kept + _ttl_tags(expiry[0], now)})
 
     # Reads.
     def _memory(self, namespace: tuple[str, ...], key: str) -> Optional[Memory]:
@@ -275,10 +385,14 @@ class MnemoStore(BaseStore):
             score=score,
         )
 
-    def _get(self, namespace: tuple[str, ...], key: str) -> Optional[Item]:
+    def _get(self, namespace: tuple[str, ...], key: str, refresh: bool = False) -> Optional[Item]:
         memory = self._memory(namespace, key)
-        if memory is None:
+        now = self.mnemo.now()
+        if memory is None or self._omits(memory, now):
             return None
+        if refresh:
+            self._refresh(owner_of(namespace, self.prefix), memory, now)
+            memory = self._memory(namespace, key) or memory
         found = self._item(namespace, memory)
         return Item(value=found.value, key=found.key, namespace=found.namespace,
                     created_at=found.created_at, updated_at=found.updated_at)
@@ -307,34 +421,41 @@ class MnemoStore(BaseStore):
         prefix = tuple(op.namespace_prefix)
         scopes = [(o, ns) for o, ns in self._held() if ns[: len(prefix)] == prefix]
         wanted = op.offset + op.limit
-        found: list[SearchItem] = []
+        now = self.mnemo.now()
+        # Each item with the owner and memory it came from.
+        found: list[tuple[SearchItem, str, Memory]] = []
         for owner, namespace in scopes:
             if op.query:
-                limit = PAGE if op.filter else max(1, min(PAGE, wanted))
+                limit = PAGE if op.filter or self._may_omit() else max(1, min(PAGE, wanted))
                 hits = self.mnemo.search(entity_id=owner, query=op.query, limit=limit, min_score=0.0)
-                items = [self._item(namespace, h["memory"], float(h["score"])) for h in hits]
+                items = [(self._item(namespace, h["memory"], float(h["score"])), owner, h["memory"]) for h in hits]
             else:
-                items = self._listed(owner, namespace)
+                items = [(self._item(namespace, m), owner, m) for m in self._listed(owner)]
+            items = [i for i in items if not self._omits(i[2], now)]
             if op.filter:
-                items = [i for i in items if all(_matches(i.value.get(k), v) for k, v in op.filter.items())]
+                items = [i for i in items if all(_matches(i[0].value.get(k), v) for k, v in op.filter.items())]
             found.extend(items)
         if op.query:
-            found.sort(key=lambda i: -(i.score or 0.0))
+            found.sort(key=lambda i: -(i[0].score or 0.0))
         else:
-            found.sort(key=lambda i: i.updated_at, reverse=True)
-        return found[op.offset:wanted]
+            found.sort(key=lambda i: i[0].updated_at, reverse=True)
+        page = found[op.offset:wanted]
+        if op.refresh_ttl:
+            for _, owner, memory in page:
+                self._refresh(owner, memory, now)
+        return [item for item, *_ in page]
 
-    def _listed(self, owner: str, namespace: tuple[str, ...]) -> list[SearchItem]:
-        """All of an owner's items, most recently updated first (`list` pages by creation, so
-        every page is read before they are ordered)."""
-        items: list[SearchItem] = []
+    def _may_omit(self) -> bool:
+        return bool((self.ttl_config or {}).get("omit_expired"))
+
+    def _listed(self, owner: str) -> list[Memory]:
+        """All of an owner's items (`list` pages by creation; the caller orders them)."""
+        items: list[Memory] = []
         while True:
             page = self.mnemo.list(entity_id=owner, limit=PAGE, offset=len(items))["memories"]
-            items.extend(self._item(namespace, m) for m in page)
+            items.extend(page)
             if len(page) < PAGE:
-                break
-        items.sort(key=lambda i: i.updated_at, reverse=True)
-        return items
+                return items
 
     def _namespaces(self, op: ListNamespacesOp) -> list[tuple[str, ...]]:
         def fits(namespace: tuple[str, ...]) -> bool:
@@ -352,7 +473,17 @@ class MnemoStore(BaseStore):
                     return False
             return True
 
-        spaces = {ns[: op.max_depth] if op.max_depth is not None else ns for _, ns in self._held() if fits(ns)}
+        now = self.mnemo.now()
+
+        def live(owner: str) -> bool:
+            """Whether an owner holds an item a read returns (with `omit_expired`, one not
+            expired)."""
+            if not self._may_omit():
+                return True
+            expired = sum(1 for m in self._ttl_items(owner) if self._omits(m, now))
+            return expired == 0 or self.mnemo.stats(entity_id=owner)["total"] > expired
+
+        spaces = {ns[: op.max_depth] if op.max_depth is not None else ns for o, ns in self._held() if fits(ns) and live(o)}
         return sorted(spaces)[op.offset: op.offset + op.limit]
 
     # Writes.
@@ -368,6 +499,7 @@ class MnemoStore(BaseStore):
                 if current is not None:
                     gone.append((owner_of(op.namespace, self.prefix), current["id"]))
             else:
+                _check_ttl(op.ttl)
                 changes.append((op, current, self._content(op), self._text(op)))
         vectors: list[Any] = []
         texts = [text for *_, text in changes]
@@ -381,18 +513,20 @@ class MnemoStore(BaseStore):
             if known is not None and self.mnemo.stats(entity_id=owner)["total"] == 0:
                 known.pop(owner, None)
         new: list[NewMemory] = []
+        now = self.mnemo.now()
         for (op, current, content, _), vector in zip(changes, vectors):
             owner = owner_of(op.namespace, self.prefix)
+            tags = ["langgraph", f"key:{_digest(op.key)[:32]}", *_ttl_tags(_check_ttl(op.ttl), now)]
             if current is None:
                 new.append({
                     "entity_id": owner,
                     "content": content,
                     "vector": vector,
                     "pinned": True,
-                    "tags": ["langgraph", f"key:{_digest(op.key)[:32]}"],
+                    "tags": tags,
                 })
             else:
-                self.mnemo.update(entity_id=owner, id=current["id"], patch={"content": content, "vector": vector})
+                self.mnemo.update(entity_id=owner, id=current["id"], patch={"content": content, "vector": vector, "tags": tags})
         for start in range(0, len(new), PAGE):
             report = self.mnemo.seed(items=new[start:start + PAGE])
             for outcome in report["outcomes"]:
@@ -450,4 +584,4 @@ def _strings(value: Any) -> Iterable[str]:
             yield from _strings(v)
 
 
-__all__ = ["MnemoStore", "owner_of", "namespace_of", "PREFIX"]
+__all__ = ["MnemoStore", "owner_of", "namespace_of", "PREFIX", "TTL_TAG"]

@@ -254,8 +254,10 @@ def test_bad_input_is_refused_and_writes_nothing() -> None:
             store.put(("langgraph", "x"), "k", {"text": "reserved root"})
         with pytest.raises(InvalidNamespaceError):
             store.put(("a.b",), "k", {"text": "a period"})
-        with pytest.raises(NotImplementedError):
-            store.put(ns, "k", {"text": "ttl"}, ttl=5)
+        for ttl in [0, -5, math.nan, math.inf, "5", True, 10**12]:
+            with pytest.raises(MnemoError) as e:
+                store.put(ns, "k", {"text": "ttl"}, ttl=ttl)  # type: ignore[arg-type]
+            assert e.value.path == "ttl", ttl
         with pytest.raises(MnemoError) as e:
             store.search(("users",), filter={"n": {"$regex": ".*"}})
         assert "$regex" in e.value.message
@@ -271,6 +273,71 @@ def test_bad_input_is_refused_and_writes_nothing() -> None:
         with pytest.raises(MnemoError) as e:
             MnemoStore(m, index={"embed": "openai:x", "dims": 3})
         assert "MnemoStore.open" in e.value.message
+
+
+def test_items_with_a_ttl_expire_by_the_stores_clock_and_reads_refresh_them() -> None:
+    now = [T0]
+    minute = 60_000
+    ns = ("users", "u1")
+    with MnemoStore.open(clock=lambda: now[0], seed=1, ttl={"omit_expired": True}) as store:
+        assert store.supports_ttl
+        store.put(ns, "short", {"text": "the oven is preheating"}, ttl=5)
+        store.put(ns, "kept", {"text": "the oven is in the kitchen"})
+        # Read at 4 minutes: still there, and the read moves its expiry to 4 + 5 minutes.
+        now[0] = T0 + 4 * minute
+        assert store.get(ns, "short").value == {"text": "the oven is preheating"}  # type: ignore[union-attr]
+        now[0] = T0 + 8 * minute
+        assert store.get(ns, "short", refresh_ttl=False) is not None
+        # A read that does not refresh leaves it to expire at 9 minutes.
+        now[0] = T0 + 9 * minute
+        assert store.get(ns, "short") is None
+        assert [i.key for i in store.search(ns)] == ["kept"]
+        assert [i.key for i in store.search(ns, query="oven")] == ["kept"]
+        # Expired but not yet swept: still stored, and forgotten by a sweep.
+        assert store.mnemo.stats(entity_id=owner_of(ns))["total"] == 2
+        assert store.sweep_ttl() == 1
+        assert store.mnemo.stats(entity_id=owner_of(ns))["total"] == 1
+        assert store.sweep_ttl() == 0
+        # A namespace whose only items expired is not listed; its items are gone at the sweep.
+        store.put(("cache",), "c", {"text": "a cached answer"}, ttl=1)
+        assert ("cache",) in store.list_namespaces()
+        now[0] += 2 * minute
+        assert ("cache",) not in store.list_namespaces()
+        # A put without a TTL keeps the item for good; one with a TTL gives it one.
+        store.put(ns, "kept", {"text": "the oven is in the kitchen"}, ttl=1)
+        now[0] += 2 * minute
+        assert store.get(ns, "kept") is None
+        store.put(ns, "kept", {"text": "the oven is in the kitchen"})
+        now[0] += 10**6 * minute
+        assert store.get(ns, "kept") is not None
+    # The store's default TTL, sweeps at an interval, and reads that leave expiry alone.
+    now[0] = T0
+    ttl = {"default_ttl": 10, "sweep_interval_minutes": 30, "refresh_on_read": False}
+    with MnemoStore.open(clock=lambda: now[0], seed=1, ttl=ttl) as store:  # type: ignore[arg-type]
+        store.put(ns, "a", {"text": "first"})
+        store.put(ns, "b", {"text": "second"}, ttl=60)
+        now[0] = T0 + 9 * minute
+        assert store.get(ns, "a") is not None
+        now[0] = T0 + 11 * minute
+        # Expired, not omitted (LangGraph's default), and not yet swept.
+        assert store.get(ns, "a") is not None
+        now[0] = T0 + 31 * minute
+        assert store.get(ns, "a") is None, "the first operation after 30 minutes sweeps"
+        assert store.get(ns, "b") is not None
+
+    async def in_async() -> None:
+        now[0] = T0
+        with MnemoStore.open(clock=lambda: now[0], seed=1, ttl={"omit_expired": True}) as store:
+            await store.aput(ns, "x", {"text": "async"}, ttl=1)
+            now[0] += 2 * minute
+            assert await store.aget(ns, "x") is None
+            assert await store.asweep_ttl() == 1
+
+    asyncio.run(in_async())
+    for config in [{"default_ttl": 0}, {"omit_expired": "yes"}, {"sweep": 5}, "5", {"sweep_interval_minutes": math.nan}]:
+        with pytest.raises(MnemoError) as e:
+            MnemoStore.open(ttl=config)  # type: ignore[arg-type]
+        assert e.value.code == "invalid_input" and (e.value.path or "").startswith("ttl"), config
 
 
 def test_indexed_fields_and_a_langgraph_embedder_are_honoured() -> None:
