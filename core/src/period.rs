@@ -30,7 +30,10 @@ impl Named {
 }
 
 /// Which end of a run of events a question asks for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
 pub enum Order {
     /// "the first", "the earliest".
     Earliest,

@@ -764,8 +764,28 @@ fn a_question_asking_for_the_first_or_the_most_recent_ranks_in_that_order_of_tim
     assert_eq!(first[..3], [book(0), book(1), book(2)], "{first:?}");
     let latest = top(&mut e, "What is the most recent book I started reading?");
     assert_eq!(latest[..3], [book(2), book(1), book(0)], "{latest:?}");
+    // `why` says which hits were put in the order asked for, and which order.
+    let hits = e
+        .search(&req("ana", "What was the first book I started reading?"))
+        .unwrap();
+    let orders: Vec<_> = hits.iter().map(|h| h.why.order).collect();
+    assert_eq!(
+        orders[..3],
+        [Some(period::Order::Earliest); 3],
+        "{orders:?}"
+    );
+    assert!(
+        hits[3..].iter().all(|h| h.why.order.is_none()),
+        "{orders:?}"
+    );
+    let json = serde_json::to_value(&hits[0].why).unwrap();
+    assert_eq!(json["order"], "earliest");
     // Without an ordering word the same three come back, by relevance and the mode's score.
     let plain = top(&mut e, "Which book did I start reading?");
+    let plain_hits = e
+        .search(&req("ana", "Which book did I start reading?"))
+        .unwrap();
+    assert!(plain_hits.iter().all(|h| h.why.order.is_none()));
     let mut three = plain[..3].to_vec();
     three.sort();
     let mut all = vec![book(0), book(1), book(2)];

@@ -76,6 +76,9 @@ ConflictMode: TypeAlias = Literal["keep_existing", "use_new", "merge", "ask", "t
 #: Storage tier: how often a memory is likely to be needed.
 Tier: TypeAlias = Literal["hot", "warm", "archive"]
 
+#: Which end of a run of events a question asks for.
+Order: TypeAlias = Literal["earliest", "latest"]
+
 #: What an ingest did.
 IngestAction: TypeAlias = Literal["created", "unchanged", "replaced"]
 
@@ -1016,6 +1019,8 @@ class ScoreBreakdown(TypedDict):
     mode: RankMode
     #: The span of time the query named ("last weekend", "10 days ago"), when it named one and gave no `after`/`before`: the memories said inside it rank first.
     period: NotRequired[PeriodMatch | None]
+    #: The order of time the query asked for ("the first": `earliest`, "the most recent": `latest`), on the hits it put in that order: the closest matches among the first `limit`, ordered by when they were said.
+    order: NotRequired[Order | None]
 
 
 class PeriodMatch(TypedDict):

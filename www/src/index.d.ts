@@ -1329,6 +1329,12 @@ export interface ScoreBreakdown {
    * gave no `after`/`before`: the memories said inside it rank first.
    */
   period?: PeriodMatch | null;
+  /**
+   * The order of time the query asked for ("the first": `earliest`, "the most recent":
+   * `latest`), on the hits it put in that order: the closest matches among the first
+   * `limit`, ordered by when they were said.
+   */
+  order?: Order | null;
 }
 
 /** The span of time a query named, and whether a hit was said inside it. */
@@ -1340,6 +1346,9 @@ export interface PeriodMatch {
   /** The memory was said inside it. */
   inside: boolean;
 }
+
+/** Which end of a run of events a question asks for. */
+export type Order = 'earliest' | 'latest';
 
 /** Where a passage found by search lies: its document and section. */
 export interface PassageOf {

@@ -697,6 +697,9 @@ fn in_time_order(
     let later = ranked.split_off(limit.min(ranked.len()));
     let (mut first, rest): (Vec<Ranked>, Vec<Ranked>) =
         ranked.into_iter().partition(|r| r.why.relevance >= close);
+    for r in &mut first {
+        r.why.order = Some(order);
+    }
     crate::order::sort_by(&mut first, |a, b| {
         let by_time = a.memory.created_at.cmp(&b.memory.created_at);
         match order {

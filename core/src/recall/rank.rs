@@ -126,6 +126,11 @@ pub struct ScoreBreakdown {
     /// gave no `after`/`before`: the memories said inside it rank first.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub period: Option<PeriodMatch>,
+    /// The order of time the query asked for ("the first": `earliest`, "the most recent":
+    /// `latest`), on the hits it put in that order: the closest matches among the first
+    /// `limit`, ordered by when they were said.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub order: Option<crate::period::Order>,
 }
 
 /// The span of time a query named, and whether a hit was said inside it.
@@ -209,6 +214,7 @@ pub fn score(
         },
         mode,
         period: None,
+        order: None,
     }
 }
 
@@ -251,6 +257,7 @@ mod tests {
             state_multiplier: 1.0,
             mode,
             period: None,
+            order: None,
         }
     }
 
