@@ -412,6 +412,7 @@ pub(crate) mod tests {
             state_changed_at: 0,
             deleted_at: None,
             layer_set_at: None,
+            confirmations: 0,
         }
     }
 

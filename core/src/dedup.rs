@@ -39,6 +39,23 @@ impl Default for DedupConfig {
     }
 }
 
+/// How much of the way to certainty one confirmation takes a memory's confidence.
+pub const CONFIRMATION_GAIN: f64 = 0.2;
+
+/// Whether `new`, which dedup found to say what `existing` says, corroborates it: said in
+/// another session, or by another source. A repeat in the same session by the same source
+/// only counts as using the memory.
+pub fn corroborates(new: &Memory, existing: &Memory) -> bool {
+    let other_session = new.session_id.is_some() && new.session_id != existing.session_id;
+    other_session || new.source != existing.source
+}
+
+/// Counts a confirmation of `m`: its confidence goes [`CONFIRMATION_GAIN`] of the way to 1.
+pub fn confirm(m: &mut Memory) {
+    m.confirmations += 1;
+    m.confidence += (1.0 - m.confidence) * CONFIRMATION_GAIN;
+}
+
 /// What the write path does with a new memory after comparing it to its nearest neighbour.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Verdict {

@@ -327,6 +327,15 @@ pub struct Memory {
     /// automatic promotion then leaves it in that layer (absent when never set by hand).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub layer_set_at: Option<Millis>,
+    /// How many times another session or source said the same thing (a write dedup found to
+    /// repeat it): independent corroboration, each raising its confidence (absent while 0).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub confirmations: i64,
+}
+
+/// Whether a count is 0 (left out of a memory's JSON).
+fn is_zero(n: &i64) -> bool {
+    *n == 0
 }
 
 impl Memory {

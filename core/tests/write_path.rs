@@ -298,6 +298,52 @@ fn below_085_creates_and_thresholds_are_configuration() {
 }
 
 #[test]
+fn the_same_thing_said_in_another_session_or_by_another_source_corroborates_it() {
+    let (mut e, _) = vector_engine(Config::default());
+    let said = |content: &str, cosine: f32, session: &str, source: Source| NewMemory {
+        session_id: Some(Id::parse("session_id", session).unwrap()),
+        source: Some(source),
+        confidence: Some(unit(0.5)),
+        ..vmem("u", content, at_cosine(cosine))
+    };
+    let first = seed_one(
+        &mut e,
+        said("a cat named Miso", 1.0, "s1", Source::Conversation),
+    );
+    let outcome = |e: &mut Engine, m: NewMemory| e.seed(vec![m]).unwrap().outcomes.remove(0);
+    // The same session and source: a repeat, which only counts as using it.
+    let again = outcome(
+        &mut e,
+        said("my cat named Miso", 0.99, "s1", Source::Conversation),
+    );
+    assert!(
+        matches!(
+            again,
+            Outcome::Skipped {
+                reason: SkipReason::SemanticDuplicate,
+                ..
+            }
+        ),
+        "{again:?}"
+    );
+    let m = peek(&mut e, "u", &first);
+    assert_eq!((m.confirmations, m.confidence), (0, 0.5));
+    // Near-duplicates from another session, then from another source: two confirmations, each
+    // taking the confidence a fifth of the way to 1.
+    for (session, source) in [("s2", Source::Conversation), ("s1", Source::User)] {
+        let r = outcome(&mut e, said("my cat named Miso", 0.99, session, source));
+        assert!(
+            matches!(&r, Outcome::Skipped { reason: SkipReason::Corroborated, existing: Some(x), .. } if *x == first),
+            "{r:?}"
+        );
+    }
+    let m = peek(&mut e, "u", &first);
+    assert_eq!(m.confirmations, 2);
+    assert!((m.confidence - 0.68).abs() < 1e-12, "{}", m.confidence);
+    assert_eq!(e.stats("u").unwrap().total, 1);
+}
+
+#[test]
 fn dedup_sees_earlier_items_of_the_same_batch() {
     let (mut e, _) = vector_engine(Config::default());
     let r = e

@@ -65,7 +65,7 @@ MessageRole: TypeAlias = Literal["user", "agent"]
 TeamRole: TypeAlias = Literal["member", "admin"]
 
 #: Why an input stored nothing.
-SkipReason: TypeAlias = Literal["exact_duplicate", "semantic_duplicate", "subset", "not_significant"]
+SkipReason: TypeAlias = Literal["exact_duplicate", "semantic_duplicate", "subset", "not_significant", "corroborated"]
 
 #: What kind of contradiction a conflict is.
 ConflictKind: TypeAlias = Literal["negation", "stated_change", "preference_flip", "changed_number", "changed_place", "changed_job", "changed_relationship"]
@@ -986,6 +986,8 @@ class Memory(TypedDict):
     deleted_at: int | None
     #: When its layer was set by hand (`set_layer`), in milliseconds since the Unix epoch: automatic promotion then leaves it in that layer (absent when never set by hand).
     layer_set_at: NotRequired[int | None]
+    #: How many times another session or source said the same thing (a write dedup found to repeat it): independent corroboration, each raising its confidence (absent while 0).
+    confirmations: NotRequired[int]
 
 
 class ScoreBreakdown(TypedDict):

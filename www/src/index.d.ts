@@ -1179,7 +1179,7 @@ export type Outcome =
   };
 
 /** Why an input stored nothing. */
-export type SkipReason = 'exact_duplicate' | 'semantic_duplicate' | 'subset' | 'not_significant';
+export type SkipReason = 'exact_duplicate' | 'semantic_duplicate' | 'subset' | 'not_significant' | 'corroborated';
 
 /** What kind of contradiction a conflict is. */
 export type ConflictKind = 'negation' | 'stated_change' | 'preference_flip' | 'changed_number' | 'changed_place' | 'changed_job' | 'changed_relationship';
@@ -1274,6 +1274,11 @@ export interface Memory {
    * automatic promotion then leaves it in that layer (absent when never set by hand).
    */
   layer_set_at?: number | null;
+  /**
+   * How many times another session or source said the same thing (a write dedup found to
+   * repeat it): independent corroboration, each raising its confidence (absent while 0).
+   */
+  confirmations?: number;
 }
 
 /** Storage tier: how often a memory is likely to be needed. */

@@ -18,7 +18,7 @@ export async function usage(): Promise<void> {
   ]);
   for (const o of report.outcomes) {
     if (o.action === 'merged') o.absorbed.toUpperCase();
-    if (o.action === 'skipped') o.reason satisfies 'exact_duplicate' | 'semantic_duplicate' | 'subset' | 'not_significant';
+    if (o.action === 'skipped') o.reason satisfies 'exact_duplicate' | 'semantic_duplicate' | 'subset' | 'not_significant' | 'corroborated';
   }
   const args: SearchArgs = { entity_id: 'ana', query: 'tea', mode: 'recent', limit: 3 };
   const hits: SearchHit[] = await m.search(args);

@@ -21,9 +21,9 @@ use super::{json_list, parse};
 pub(crate) const COLUMNS: &str = "pk, id, entity_id, agent_id, session_id, team_id, visibility, content, content_hash, \
     type, kind, layer, state, status, tier, importance, confidence, sentiment, source, trust, access_count, \
     last_accessed_at, feedback, pinned, manual_tags, auto_tags, expires_at, cron_tag, source_ref, surprise, \
-    merged_into, created_at, updated_at, state_changed_at, deleted_at, layer_set_at";
+    merged_into, created_at, updated_at, state_changed_at, deleted_at, layer_set_at, confirmations";
 /// How many [`COLUMNS`] there are: a query's own columns after them start at this index.
-const COLUMN_COUNT: usize = 36;
+const COLUMN_COUNT: usize = 37;
 
 /// The statement [`insert`] runs (written once: the cache looks statements up by their text).
 static INSERT: LazyLock<String> = LazyLock::new(|| {
@@ -77,7 +77,8 @@ pub(crate) fn memory_from_row(r: &Row) -> rusqlite::Result<(i64, Memory)> {
             updated_at: r.get(32)?,
             state_changed_at: r.get(33)?,
             deleted_at: r.get(34)?,
-            layer_set_at: r.get(COLUMN_COUNT - 1)?,
+            layer_set_at: r.get(35)?,
+            confirmations: r.get(36)?,
         },
     ))
 }
@@ -134,6 +135,7 @@ pub fn insert(
         m.state_changed_at,
         m.deleted_at,
         m.layer_set_at,
+        m.confirmations,
         due_at,
     ])?;
     let pk = conn.last_insert_rowid();
@@ -178,7 +180,7 @@ pub fn update(conn: &Connection, pk: i64, m: &Memory, due_at: Option<Millis>) ->
          type=?8, kind=?9, layer=?10, state=?11, status=?12, tier=?13, importance=?14, confidence=?15, sentiment=?16, \
          source=?17, trust=?18, access_count=?19, last_accessed_at=?20, feedback=?21, pinned=?22, manual_tags=?23, \
          auto_tags=?24, expires_at=?25, cron_tag=?26, source_ref=?27, surprise=?28, merged_into=?29, updated_at=?30, \
-         state_changed_at=?31, deleted_at=?32, due_at=?33, layer_set_at=?34 WHERE pk=?1",
+         state_changed_at=?31, deleted_at=?32, due_at=?33, layer_set_at=?34, confirmations=?35 WHERE pk=?1",
     )?
     .execute(params![
         pk, m.agent_id, m.session_id, m.team_id, m.visibility.as_str(), m.content, m.content_hash,
@@ -186,7 +188,7 @@ pub fn update(conn: &Connection, pk: i64, m: &Memory, due_at: Option<Millis>) ->
         m.importance, m.confidence, m.sentiment, m.source.as_str(), m.trust, m.access_count, m.last_accessed_at,
         m.feedback, m.pinned, json(&m.manual_tags), json(&m.auto_tags), m.expires_at, m.cron_tag, m.source_ref,
         m.surprise, m.merged_into, m.updated_at, m.state_changed_at, m.deleted_at, due_at,
-        m.layer_set_at,
+        m.layer_set_at, m.confirmations,
     ])?;
     Ok(())
 }

@@ -365,6 +365,10 @@ ALTER TABLE memories ADD COLUMN layer_set_at INTEGER;
 ALTER TABLE status_history ADD COLUMN old_layer TEXT;
 ALTER TABLE status_history ADD COLUMN new_layer TEXT;
 "#,
+    r#"
+-- How many times another session or source said the same thing (dedup::corroborates).
+ALTER TABLE memories ADD COLUMN confirmations INTEGER NOT NULL DEFAULT 0;
+"#,
 ];
 
 /// Prepared statements kept per connection: more than the engine's distinct statements.

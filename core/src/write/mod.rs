@@ -156,6 +156,9 @@ pub enum SkipReason {
     Subset,
     /// The extractor found nothing worth remembering.
     NotSignificant,
+    /// Another session or source said what `existing` says (an exact or near duplicate): it
+    /// counts as a confirmation of it, and raises its confidence.
+    Corroborated,
 }
 
 /// What happened to one input.
@@ -459,8 +462,15 @@ fn write_one(
         tx.by_hash_where(&owner, &p.memory.content_hash, |m| scope.holds(m))?
     {
         tx.said_again(pk, &mut existing, p.memory.created_at)?;
+        let reason = if dedup::corroborates(&p.memory, &existing) {
+            dedup::confirm(&mut existing);
+            tx.save(pk, &mut existing)?;
+            SkipReason::Corroborated
+        } else {
+            SkipReason::ExactDuplicate
+        };
         return Ok(Outcome::Skipped {
-            reason: SkipReason::ExactDuplicate,
+            reason,
             existing: Some(existing.id),
             similarity: Some(1.0),
         });
@@ -524,7 +534,12 @@ fn write_one(
         match dedup::judge(dedup, sim as f64, &p.memory.content, &existing.content) {
             Verdict::Create => {}
             Verdict::Skip { similarity, subset } => {
-                let reason = if subset {
+                let mut existing = existing;
+                let reason = if dedup::corroborates(&p.memory, &existing) {
+                    dedup::confirm(&mut existing);
+                    tx.save(npk, &mut existing)?;
+                    SkipReason::Corroborated
+                } else if subset {
                     SkipReason::Subset
                 } else {
                     SkipReason::SemanticDuplicate

@@ -116,6 +116,7 @@ pub(crate) fn prepare(view: &View, input: Input) -> Result<Prepared> {
             state_changed_at: now,
             deleted_at: None,
             layer_set_at: None,
+            confirmations: 0,
         },
         supplied_vector: n.vector.is_some(),
         vector,

@@ -41,7 +41,8 @@ pub const UNDO_ADDED_COLUMNS: &str = "
     ALTER TABLE passages DROP COLUMN summary_by;
     ALTER TABLE memories DROP COLUMN layer_set_at;
     ALTER TABLE status_history DROP COLUMN old_layer;
-    ALTER TABLE status_history DROP COLUMN new_layer;";
+    ALTER TABLE status_history DROP COLUMN new_layer;
+    ALTER TABLE memories DROP COLUMN confirmations;";
 
 pub fn engine() -> (Engine, ManualClock) {
     let clock = ManualClock::new(T0);
