@@ -1257,6 +1257,51 @@ fn passage_tiers(e: &mut Engine, owner: &str, document: &Value) -> Vec<Tier> {
 /// document has been idle, up as soon as one of them is found; they are not related to each
 /// other by the tags the document gave them all.
 #[test]
+fn a_large_document_s_passages_find_partners_outside_it_by_tag() {
+    let (mut e, _) = engine();
+    // Said before the document: older than every one of its passages.
+    let outside = seed_one(
+        &mut e,
+        NewMemory {
+            tags: tags(&["orchard"]),
+            ..mem("ana", "The orchard needs a new gate before the autumn")
+        },
+    );
+    let sections: Vec<String> = (0..130)
+        .map(|i| format!("## Row {i}\n\nRow {i} holds {} trees, planted in year {}, pruned every winter by hand and picked in the first week of October.", 10 + i, 1990 + i))
+        .collect();
+    let doc = ingest(
+        &mut e,
+        "ana",
+        "Orchard rows",
+        &sections.join("\n\n"),
+        json!({"tags": ["orchard"], "chunking": {"min_chars": 100, "max_chars": 220, "overlap": 20}}),
+    )["document"]
+        .clone();
+    let n = doc["passages"].as_u64().unwrap();
+    assert!(
+        n > 100,
+        "more passages than the partners looked at per tag: {doc}"
+    );
+    e.consolidate().unwrap();
+    let detail = call(
+        &mut e,
+        "document",
+        json!({"entity_id": "ana", "id": doc["id"]}),
+    )
+    .unwrap();
+    let last = detail["passages"][n as usize - 1]["memory_id"].clone();
+    let related = call(&mut e, "related", json!({"entity_id": "ana", "id": last})).unwrap();
+    let ids: Vec<&str> = related
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["memory"]["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, vec![outside.as_str()], "{related}");
+}
+
+#[test]
 fn a_document_s_passages_keep_one_tier() {
     let (mut e, clock) = engine();
     let doc = ingest(

@@ -3,7 +3,8 @@
 //! longer share enough are removed. Each memory links to its [`LINKS_PER_MEMORY`] best partners
 //! among the newest [`PARTNERS`] naming one of its entities and the newest [`PARTNERS`] sharing
 //! a tag (a partner may keep more, found from its side). The passages of one document are one
-//! memory and carry its tags by being in it: they are never linked to each other.
+//! memory and carry its tags by being in it: they are never linked to each other, and a
+//! passage looks past its own document's passages for the newest sharing a tag.
 //!
 //! Memories are examined in key order from a cursor kept in the store, `STEP_BATCH` per run;
 //! a run over memories already examined finds what it found before and changes nothing.
@@ -70,28 +71,47 @@ pub(super) fn discover(tx: &mut Tx, now: Millis) -> Result<RelateReport> {
 /// tag in the full-text index walks the owner's whole posting list.
 #[derive(Default)]
 struct Seen {
-    /// The newest [`PARTNERS`] memories in use carrying a tag, by (owner, tag).
-    tagged: HashMap<(String, String), Vec<i64>>,
+    /// The newest memories in use carrying a tag, by (owner, tag): how many were asked for,
+    /// and those found.
+    tagged: HashMap<(String, String), (usize, Vec<i64>)>,
     /// What a memory shares, when it takes part, by owner and key.
     shareable: HashMap<String, HashMap<i64, Option<Shareable>>>,
     /// The document a memory is a passage of, by key.
     document: HashMap<i64, Option<i64>>,
+    /// How many passages a document has, by key.
+    passages: HashMap<i64, usize>,
 }
 
 impl Seen {
-    /// The newest [`PARTNERS`] memories of `owner` carrying one of `tags`: the newest of the
-    /// union of each tag's newest, which holds them all.
-    fn any_of(&mut self, tx: &Tx, owner: &str, tags: &[String]) -> Result<Vec<i64>> {
+    /// The newest [`PARTNERS`] memories of `owner` carrying one of `tags`, and `more` besides
+    /// (the passages of the asking memory's own document, which carry its tags and are set
+    /// aside later): the newest of the union of each tag's newest, which holds them all.
+    fn any_of(&mut self, tx: &Tx, owner: &str, tags: &[String], more: usize) -> Result<Vec<i64>> {
+        let wanted = PARTNERS + more;
         let mut found: BTreeSet<i64> = BTreeSet::new();
         for tag in tags {
             let key = (owner.to_string(), tag.clone());
-            if !self.tagged.contains_key(&key) {
-                let pks = memories::tagged(tx.conn(), owner, std::slice::from_ref(tag), PARTNERS)?;
-                self.tagged.insert(key.clone(), pks);
+            if self
+                .tagged
+                .get(&key)
+                .is_none_or(|(asked, _)| *asked < wanted)
+            {
+                let pks = memories::tagged(tx.conn(), owner, std::slice::from_ref(tag), wanted)?;
+                self.tagged.insert(key.clone(), (wanted, pks));
             }
-            found.extend(&self.tagged[&key]);
+            found.extend(&self.tagged[&key].1);
         }
-        Ok(found.into_iter().rev().take(PARTNERS).collect())
+        Ok(found.into_iter().rev().take(wanted).collect())
+    }
+
+    /// How many passages document `d` has.
+    fn passages_of(&mut self, tx: &Tx, d: i64) -> Result<usize> {
+        if let Some(&n) = self.passages.get(&d) {
+            return Ok(n);
+        }
+        let n = document::sql::passage_count(tx.conn(), d)?;
+        self.passages.insert(d, n);
+        Ok(n)
     }
 
     /// The document memory `pk` is a passage of.
@@ -155,7 +175,11 @@ fn relate(
         .into_iter()
         .collect_set();
     let tags: Vec<String> = mine.tags().cloned().collect();
-    partners.extend(seen.any_of(tx, owner, &tags)?);
+    let own = match seen.document_of(tx, pk)? {
+        Some(d) => seen.passages_of(tx, d)?,
+        None => 0,
+    };
+    partners.extend(seen.any_of(tx, owner, &tags, own)?);
     partners.extend(existing.keys());
     partners.remove(&pk);
     let mut keys: Vec<i64> = partners.into_iter().collect();
@@ -247,13 +271,18 @@ mod tests {
                 let one_query = memories::tagged(tx.conn(), &owner, &tags, PARTNERS).unwrap();
                 assert_eq!(one_query.len(), PARTNERS);
                 let mut seen = Seen::default();
-                let by_tag = seen.any_of(tx, &owner, &tags).unwrap();
+                let by_tag = seen.any_of(tx, &owner, &tags, 0).unwrap();
                 assert_eq!(by_tag, one_query);
                 // Asked again (from the kept answers), and for one tag alone.
-                assert_eq!(seen.any_of(tx, &owner, &tags).unwrap(), one_query);
+                assert_eq!(seen.any_of(tx, &owner, &tags, 0).unwrap(), one_query);
                 assert_eq!(
-                    seen.any_of(tx, &owner, &tags[..1]).unwrap(),
+                    seen.any_of(tx, &owner, &tags[..1], 0).unwrap(),
                     memories::tagged(tx.conn(), &owner, &tags[..1], PARTNERS).unwrap()
+                );
+                // Asked for more (past a document's own passages): read again, further back.
+                assert_eq!(
+                    seen.any_of(tx, &owner, &tags, 20).unwrap(),
+                    memories::tagged(tx.conn(), &owner, &tags, PARTNERS + 20).unwrap()
                 );
                 Ok(())
             })

@@ -181,6 +181,14 @@ pub(crate) fn passages(conn: &Connection, document_pk: i64) -> Result<Vec<Passag
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
+/// How many passages document `document_pk` has.
+pub(crate) fn passage_count(conn: &Connection, document_pk: i64) -> Result<usize> {
+    let n: i64 = conn
+        .prepare_cached("SELECT count(*) FROM passages WHERE document_pk = ?1")?
+        .query_row([document_pk], |r| r.get(0))?;
+    Ok(n as usize)
+}
+
 /// The memory rows of a document's passages, in order.
 pub(crate) fn passage_memories(conn: &Connection, document_pk: i64) -> Result<Vec<(i64, Memory)>> {
     let columns = COLUMNS
