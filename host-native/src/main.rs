@@ -133,10 +133,13 @@ fn run(cli: Cli) -> Result<ExitCode> {
     rt.close_after(|rt| {
         let mut answers = Vec::new();
         let acting = Acting::of(rt, cli.agent.as_deref())?;
-        // Each batch of a long seed or import is its own transaction: a progress bar on a
-        // terminal, else one line per committed batch (what a crash can no longer lose).
+        // Each batch of a long seed or import, and each file ingested, is its own transaction:
+        // a progress bar on a terminal, else one line per committed call (what a crash can no
+        // longer lose).
         let bar = (calls.len() > 1 && std::io::stderr().is_terminal()).then(|| {
-            indicatif::ProgressBar::new(calls.len() as u64).with_message("batches committed")
+            let style = indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} {msg}")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar());
+            indicatif::ProgressBar::new(calls.len() as u64).with_style(style)
         });
         for (n, call) in calls.iter().enumerate() {
             let args = match for_agent(acting.as_ref(), call.method(), call.args_json()) {
@@ -147,9 +150,12 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 Ok(out) => {
                     answers.push(Answer::from_json(call.method(), &out)?);
                     match &bar {
-                        Some(bar) => bar.inc(1),
+                        Some(bar) => {
+                            bar.set_message(committed(call));
+                            bar.inc(1)
+                        }
                         None if calls.len() > 1 => {
-                            eprintln!("committed batch {}/{}", n + 1, calls.len())
+                            eprintln!("{} {}/{}", committed(call), n + 1, calls.len())
                         }
                         None => {}
                     }
@@ -163,6 +169,18 @@ fn run(cli: Cli) -> Result<ExitCode> {
         output::print(answers, json)?;
         Ok(ExitCode::SUCCESS)
     })
+}
+
+/// What a committed call of a long command did, as its progress line says it: the file an
+/// ingest stored, else a batch.
+fn committed(call: &mnemo_core::Call) -> String {
+    match call {
+        mnemo_core::Call::Ingest(req) => match (&req.filename, &req.title) {
+            (Some(name), _) | (None, Some(name)) => format!("ingested {}", &**name),
+            (None, None) => "ingested a document".into(),
+        },
+        _ => "committed batch".into(),
+    }
 }
 
 /// Who the calls of this command are made for (`--agent`), with the schema of the engine that

@@ -1367,6 +1367,17 @@ fn ingest_stores_files_as_passages_search_finds_and_refuses_what_is_not_text() {
     );
     let reports = r.as_array().cloned().unwrap_or_else(|| vec![r.clone()]);
     assert_eq!(reports.len(), 2, "{r}");
+    // Each file is its own transaction, and a line says which was stored (the bar's message on
+    // a terminal).
+    let again = mnemo(
+        &d.0,
+        &["--seed", "1", "ingest", "--entity", "bo", plan_s, notes_s],
+    );
+    let said = String::from_utf8_lossy(&again.stderr);
+    assert!(
+        said.contains("ingested plan-2027.md 1/2") && said.contains("ingested notes.txt 2/2"),
+        "{said}"
+    );
     assert_eq!(reports[0]["action"], "created");
     assert_eq!(reports[0]["document"]["title"], "Plan 2027");
     assert_eq!(reports[0]["document"]["mime"], "text/markdown");
