@@ -964,9 +964,10 @@ impl Engine {
             heartbeat::check(&mut view, &self.config.heartbeat, owner, opts)?;
         let now = view.now()?;
         if let Some(act) = act {
+            let cfg = &self.config.heartbeat;
             let id = self
                 .store
-                .transaction_at(now, |tx| heartbeat::record(tx, owner, act))?;
+                .transaction_at(now, |tx| heartbeat::record(tx, cfg, owner, act))?;
             report.act_id = Some(id);
         }
         Ok(report)
@@ -975,9 +976,9 @@ impl Engine {
     /// Records a message of the conversation (the owner's or the agent's), so the heartbeat
     /// knows when the owner is talking, answers, or has gone quiet.
     pub fn record_message(&mut self, req: &RecordMessage) -> Result<Message> {
-        let owner = &req.entity_id;
+        let (owner, cfg) = (&req.entity_id, &self.config.heartbeat);
         self.store
-            .transaction(|tx| heartbeat::record_message(tx, owner, req))
+            .transaction(|tx| heartbeat::record_message(tx, cfg, owner, req))
     }
 
     /// An owner's recorded conversation (both roles), newest first: what a chat app shows

@@ -694,6 +694,54 @@ fn positive_deltas_against_the_last_acts_snapshot() {
 }
 
 #[test]
+fn recorded_messages_are_kept_as_long_as_keep_days_says() {
+    let texts = |e: &mut Engine| -> Vec<String> {
+        let req: MessagesRequest =
+            serde_json::from_value(serde_json::json!({"entity_id": OWNER})).unwrap();
+        let mut said: Vec<String> = e
+            .messages(&req)
+            .unwrap()
+            .into_iter()
+            .map(|m| m.content)
+            .collect();
+        said.sort();
+        said
+    };
+    for (keep, kept) in [(None, vec!["first", "second"]), (Some(10), vec!["second"])] {
+        let clock = ManualClock::new(MON_10AM);
+        let mut config = Config::default();
+        if let Some(days) = keep {
+            config.heartbeat.keep_days = days;
+        }
+        let mut e = Engine::builder(clock.clone())
+            .embedder(HashEmbedder::default())
+            .config(config)
+            .open_in_memory()
+            .unwrap();
+        e.record_message(&msg(OWNER, MessageRole::User, "first"))
+            .unwrap();
+        clock.advance(11 * DAY);
+        e.record_message(&msg(OWNER, MessageRole::User, "second"))
+            .unwrap();
+        assert_eq!(texts(&mut e), kept, "keep_days {keep:?}");
+    }
+    // Fewer days than the heartbeat looks back, or more than ten years, are refused by name.
+    for days in [0, 6, 3_651] {
+        let mut config = Config::default();
+        config.heartbeat.keep_days = days;
+        let err = Engine::builder(ManualClock::new(MON_10AM))
+            .config(config)
+            .open_in_memory()
+            .err()
+            .expect("refused");
+        assert!(
+            err.to_string().contains("config.heartbeat.keep_days"),
+            "{err}"
+        );
+    }
+}
+
+#[test]
 fn first_contact_then_messages_drive_conversation_and_response_rate() {
     let (mut e, clock) = engine();
     put(&mut e, mem("Kai likes tea", MemoryType::Preference, 0.5));

@@ -11,7 +11,7 @@ use super::sql::{self, ActRow};
 use super::tick::{self, TickInput};
 use super::{
     HeartbeatConfig, HeartbeatReport, Options, Signal, SignalKind, Urgency, CONVERSATION_MS,
-    KEEP_MS, LOOKBACK_MS, MIN_ACTS_FOR_RATE, RESPONSE_WINDOW_MS,
+    LOOKBACK_MS, MIN_ACTS_FOR_RATE, RESPONSE_WINDOW_MS,
 };
 use crate::calendar;
 use crate::clock::{Millis, MINUTE_MS};
@@ -69,10 +69,15 @@ pub(crate) struct Checked {
 
 /// Records an act — what it surfaced, and the snapshot later checks compare against — and
 /// marks the schedules it surfaced; returns its id.
-pub(crate) fn record(tx: &mut Tx, owner: &Owner, mut act: Act) -> Result<String> {
+pub(crate) fn record(
+    tx: &mut Tx,
+    cfg: &HeartbeatConfig,
+    owner: &Owner,
+    mut act: Act,
+) -> Result<String> {
     let pk = crate::store::next_pk(tx.conn(), "heartbeat_acts")?;
     act.row.id = text::derived_id("act", &[owner.as_bytes()], &[act.row.at, pk]);
-    sql::prune(tx.conn(), owner, act.row.at - KEEP_MS)?;
+    sql::prune(tx.conn(), owner, act.row.at - cfg.keep_ms())?;
     sql::insert_act(tx.conn(), owner, &act.row)?;
     schedule::mark_surfaced(tx, &act.surfaced)?;
     Ok(act.row.id)

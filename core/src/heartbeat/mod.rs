@@ -301,6 +301,9 @@ pub struct HeartbeatConfig {
     pub monitor_cadence_hours: f64,
     /// When to check again.
     pub tick: TickConfig,
+    /// Recorded messages and acts are kept this many days, then dropped as new ones are
+    /// recorded: 7 (what the heartbeat looks back) to 3,650 (30).
+    pub keep_days: u32,
 }
 
 impl Default for HeartbeatConfig {
@@ -313,6 +316,7 @@ impl Default for HeartbeatConfig {
             importance_floor: 0.4,
             monitor_cadence_hours: 24.0,
             tick: TickConfig::default(),
+            keep_days: DEFAULT_KEEP_DAYS,
         }
     }
 }
@@ -336,6 +340,15 @@ impl HeartbeatConfig {
                     format!("{v} is not between 0 and {MAX_WINDOW_HOURS} hours"),
                 ));
             }
+        }
+        if !(MIN_KEEP_DAYS..=MAX_KEEP_DAYS).contains(&self.keep_days) {
+            return Err(Error::invalid(
+                "config.heartbeat.keep_days",
+                format!(
+                    "{} is not from {MIN_KEEP_DAYS} (what the heartbeat looks back) to {MAX_KEEP_DAYS} days",
+                    self.keep_days
+                ),
+            ));
         }
         let t = &self.tick;
         if !(t.min_ms > 0 && t.min_ms <= t.base_ms && t.base_ms <= t.max_ms) {
@@ -361,8 +374,19 @@ const RESPONSE_WINDOW_MS: Millis = 120 * MINUTE_MS;
 const MIN_ACTS_FOR_RATE: usize = 3;
 /// A message this recent means the owner is in a conversation.
 const CONVERSATION_MS: Millis = 15 * MINUTE_MS;
-/// Acts and messages are kept this long (the heartbeat looks back a week).
-const KEEP_MS: Millis = 30 * DAY_MS;
+/// Acts and messages are kept this many days unless `keep_days` says otherwise.
+const DEFAULT_KEEP_DAYS: u32 = 30;
+/// The fewest days acts and messages may be kept: what the heartbeat looks back.
+const MIN_KEEP_DAYS: u32 = (LOOKBACK_MS / DAY_MS) as u32;
+/// The most days `keep_days` may say: ten years.
+const MAX_KEEP_DAYS: u32 = 3_650;
+
+impl HeartbeatConfig {
+    /// How long acts and messages are kept.
+    fn keep_ms(&self) -> Millis {
+        Millis::from(self.keep_days) * DAY_MS
+    }
+}
 /// Recorded agent messages `heartbeat_context` returns, so the agent does not repeat itself.
 const RECENT_MESSAGES: usize = 5;
 
@@ -713,7 +737,12 @@ pub(crate) fn recent_messages(
 
 /// Records a message of the conversation (the owner's or the agent's), so the heartbeat knows
 /// when the owner is talking, answers, or has gone quiet.
-pub(crate) fn record_message(tx: &mut Tx, owner: &Owner, req: &RecordMessage) -> Result<Message> {
+pub(crate) fn record_message(
+    tx: &mut Tx,
+    cfg: &HeartbeatConfig,
+    owner: &Owner,
+    req: &RecordMessage,
+) -> Result<Message> {
     let role = req.role;
     let linked = match &req.action_ref {
         Some(_) if req.act_id.is_some() => {
@@ -761,7 +790,7 @@ pub(crate) fn record_message(tx: &mut Tx, owner: &Owner, req: &RecordMessage) ->
         act_id: linked.map(Into::into),
         at: now,
     };
-    sql::prune(tx.conn(), owner, now - KEEP_MS)?;
+    sql::prune(tx.conn(), owner, now - cfg.keep_ms())?;
     sql::insert_message(tx.conn(), owner, &row)?;
     Ok(row)
 }
