@@ -50,10 +50,16 @@ pub fn corroborates(new: &Memory, existing: &Memory) -> bool {
     other_session || new.source != existing.source
 }
 
-/// Counts a confirmation of `m`: its confidence goes [`CONFIRMATION_GAIN`] of the way to 1.
-pub fn confirm(m: &mut Memory) {
-    m.confirmations += 1;
-    m.confidence += (1.0 - m.confidence) * CONFIRMATION_GAIN;
+/// When `new` corroborates `existing` (key `pk`), counts the confirmation and saves it: its
+/// confidence goes [`CONFIRMATION_GAIN`] of the way to 1. Whether it did.
+pub(crate) fn confirm(tx: &mut Tx, pk: i64, new: &Memory, existing: &mut Memory) -> Result<bool> {
+    if !corroborates(new, existing) {
+        return Ok(false);
+    }
+    existing.confirmations += 1;
+    existing.confidence += (1.0 - existing.confidence) * CONFIRMATION_GAIN;
+    tx.save(pk, existing)?;
+    Ok(true)
 }
 
 /// What the write path does with a new memory after comparing it to its nearest neighbour.

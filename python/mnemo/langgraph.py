@@ -168,6 +168,12 @@ def _expiry(memory: Memory) -> Optional[tuple[float, int]]:
     return float(ttl), int(expires)
 
 
+def _expired(memory: Memory, now: int) -> bool:
+    """Whether an item's TTL has run out by `now`."""
+    expiry = _expiry(memory)
+    return expiry is not None and expiry[1] <= now
+
+
 def _ttl_tags(ttl: Optional[float], now: int) -> list[str]:
     """The tags that keep a TTL: none without one."""
     if ttl is None:
@@ -330,12 +336,12 @@ class MnemoStore(BaseStore):
             self._swept = now
             gone = 0
             for owner, _ in self._held():
-                for memory in self._ttl_items(owner):
-                    expiry = _expiry(memory)
-                    if expiry is not None and expiry[1] <= now:
-                        self.mnemo.forget(entity_id=owner, id=memory["id"])
-                        gone += 1
-                if gone and self.mnemo.stats(entity_id=owner)["total"] == 0:
+                expired = [m for m in self._listed(owner, TTL_TAG) if _expired(m, now)]
+                for memory in expired:
+                    self.mnemo.forget(entity_id=owner, id=memory["id"])
+                gone += len(expired)
+                # A namespace whose last item went is no longer listed.
+                if expired and self.mnemo.stats(entity_id=owner)["total"] == 0:
                     (self._known() or {}).pop(owner, None)
             return gone
 
@@ -344,27 +350,21 @@ class MnemoStore(BaseStore):
         return await asyncio.to_thread(self.sweep_ttl)
 
     # TTLs.
-    def _ttl_items(self, owner: str) -> list[Memory]:
-        """An owner's items that have a TTL."""
-        items: list[Memory] = []
-        while True:
-            page = self.mnemo.list(entity_id=owner, tag=TTL_TAG, limit=PAGE, offset=len(items))["memories"]
-            items.extend(page)
-            if len(page) < PAGE:
-                return items
+    def _may_omit(self) -> bool:
+        """Whether reads leave expired items out (`omit_expired`)."""
+        return bool((self.ttl_config or {}).get("omit_expired"))
 
     def _omits(self, memory: Memory, now: int) -> bool:
         """Whether a read leaves the item out: expired, with `omit_expired`."""
-        expiry = _expiry(memory)
-        return bool((self.ttl_config or {}).get("omit_expired")) and expiry is not None and expiry[1] <= now
+        return self._may_omit() and _expired(memory, now)
 
-    def _refresh(self, owner: str, memory: Memory, now: int) -> None:
-        """Moves an item's expiry to its TTL from now."""
+    def _refresh(self, owner: str, memory: Memory, now: int) -> Memory:
+        """The item with its expiry moved to its TTL from now (as it was, without a TTL)."""
         expiry = _expiry(memory)
         if expiry is None:
-            return
+            return memory
         kept = [t for t in memory["manual_tags"] if t != TTL_TAG and not t.startswith(("ttl:", "expires:"))]
-        self.mnemo.update(entity_id=owner, id=memory["id"], patch={"tags": kept + _ttl_tags(expiry[0], now)})
+        return self.mnemo.update(entity_id=owner, id=memory["id"], patch={"tags": kept + _ttl_tags(expiry[0], now)})
 
     # Reads.
     def _memory(self, namespace: tuple[str, ...], key: str) -> Optional[Memory]:
@@ -391,8 +391,7 @@ class MnemoStore(BaseStore):
         if memory is None or self._omits(memory, now):
             return None
         if refresh:
-            self._refresh(owner_of(namespace, self.prefix), memory, now)
-            memory = self._memory(namespace, key) or memory
+            memory = self._refresh(owner_of(namespace, self.prefix), memory, now)
         found = self._item(namespace, memory)
         return Item(value=found.value, key=found.key, namespace=found.namespace,
                     created_at=found.created_at, updated_at=found.updated_at)
@@ -445,14 +444,12 @@ class MnemoStore(BaseStore):
                 self._refresh(owner, memory, now)
         return [item for item, *_ in page]
 
-    def _may_omit(self) -> bool:
-        return bool((self.ttl_config or {}).get("omit_expired"))
-
-    def _listed(self, owner: str) -> list[Memory]:
-        """All of an owner's items (`list` pages by creation; the caller orders them)."""
+    def _listed(self, owner: str, tag: Optional[str] = None) -> list[Memory]:
+        """All of an owner's items, or those with `tag` (`list` pages by creation; the caller
+        orders them)."""
         items: list[Memory] = []
         while True:
-            page = self.mnemo.list(entity_id=owner, limit=PAGE, offset=len(items))["memories"]
+            page = self.mnemo.list(entity_id=owner, tag=tag, limit=PAGE, offset=len(items))["memories"]
             items.extend(page)
             if len(page) < PAGE:
                 return items
@@ -480,7 +477,7 @@ class MnemoStore(BaseStore):
             expired)."""
             if not self._may_omit():
                 return True
-            expired = sum(1 for m in self._ttl_items(owner) if self._omits(m, now))
+            expired = sum(1 for m in self._listed(owner, TTL_TAG) if _expired(m, now))
             return expired == 0 or self.mnemo.stats(entity_id=owner)["total"] > expired
 
         spaces = {ns[: op.max_depth] if op.max_depth is not None else ns for o, ns in self._held() if fits(ns) and live(o)}
@@ -490,7 +487,7 @@ class MnemoStore(BaseStore):
     def _put(self, ops: list[PutOp]) -> None:
         """Applies puts and deletes: new items in one `seed`, changed ones by `update`,
         deleted ones by `forget`; every indexed text embedded in one call."""
-        changes: list[tuple[PutOp, Optional[Memory], str, str]] = []
+        changes: list[tuple[PutOp, Optional[Memory], str, str, Optional[float]]] = []
         gone: list[tuple[str, str]] = []
         # Everything is read and checked before anything is written.
         for op in ops:
@@ -499,10 +496,9 @@ class MnemoStore(BaseStore):
                 if current is not None:
                     gone.append((owner_of(op.namespace, self.prefix), current["id"]))
             else:
-                _check_ttl(op.ttl)
-                changes.append((op, current, self._content(op), self._text(op)))
+                changes.append((op, current, self._content(op), self._text(op), _check_ttl(op.ttl)))
         vectors: list[Any] = []
-        texts = [text for *_, text in changes]
+        texts = [text for _, _, _, text, _ in changes]
         for start in range(0, len(texts), PAGE):
             vectors.extend(self.mnemo.embed(texts=texts[start:start + PAGE])["vectors"])
         known = self._known()
@@ -514,9 +510,9 @@ class MnemoStore(BaseStore):
                 known.pop(owner, None)
         new: list[NewMemory] = []
         now = self.mnemo.now()
-        for (op, current, content, _), vector in zip(changes, vectors):
+        for (op, current, content, _, ttl), vector in zip(changes, vectors):
             owner = owner_of(op.namespace, self.prefix)
-            tags = ["langgraph", f"key:{_digest(op.key)[:32]}", *_ttl_tags(_check_ttl(op.ttl), now)]
+            tags = ["langgraph", f"key:{_digest(op.key)[:32]}", *_ttl_tags(ttl, now)]
             if current is None:
                 new.append({
                     "entity_id": owner,

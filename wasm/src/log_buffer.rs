@@ -259,9 +259,14 @@ unsafe extern "C" fn write(
     offset: i64,
 ) -> c_int {
     let n = amount.max(0) as usize;
-    let held = &mut *(*file.cast::<LogFile>()).held;
-    let end = held.start + held.bytes.len() as i64;
-    let appends = !held.bytes.is_empty() && offset == end && held.bytes.len() + n <= LIMIT;
+    // Borrowed only in short scopes: `flush` borrows what is held too.
+    let held: *mut Held = (*file.cast::<LogFile>()).held;
+    let appends = {
+        let h = &*held;
+        !h.bytes.is_empty()
+            && offset == h.start + h.bytes.len() as i64
+            && h.bytes.len() + n <= LIMIT
+    };
     if !appends {
         let rc = flush(file);
         if rc != ffi::SQLITE_OK {
@@ -275,9 +280,10 @@ unsafe extern "C" fn write(
                 .xWrite
                 .map_or(ffi::SQLITE_IOERR_WRITE, |f| f(real, buf, amount, offset));
         }
-        held.start = offset;
+        (*held).start = offset;
     }
-    held.bytes
+    (*held)
+        .bytes
         .extend_from_slice(std::slice::from_raw_parts(buf.cast::<u8>(), n));
     ffi::SQLITE_OK
 }

@@ -322,6 +322,11 @@ impl Default for HeartbeatConfig {
 }
 
 impl HeartbeatConfig {
+    /// How long acts and messages are kept.
+    fn keep_ms(&self) -> Millis {
+        Millis::from(self.keep_days) * DAY_MS
+    }
+
     /// Checks ranges.
     pub fn validate(&self) -> Result<()> {
         period::check_offset(
@@ -381,12 +386,6 @@ const MIN_KEEP_DAYS: u32 = (LOOKBACK_MS / DAY_MS) as u32;
 /// The most days `keep_days` may say: ten years.
 const MAX_KEEP_DAYS: u32 = 3_650;
 
-impl HeartbeatConfig {
-    /// How long acts and messages are kept.
-    fn keep_ms(&self) -> Millis {
-        Millis::from(self.keep_days) * DAY_MS
-    }
-}
 /// Recorded agent messages `heartbeat_context` returns, so the agent does not repeat itself.
 const RECENT_MESSAGES: usize = 5;
 

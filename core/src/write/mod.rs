@@ -462,9 +462,7 @@ fn write_one(
         tx.by_hash_where(&owner, &p.memory.content_hash, |m| scope.holds(m))?
     {
         tx.said_again(pk, &mut existing, p.memory.created_at)?;
-        let reason = if dedup::corroborates(&p.memory, &existing) {
-            dedup::confirm(&mut existing);
-            tx.save(pk, &mut existing)?;
+        let reason = if dedup::confirm(tx, pk, &p.memory, &mut existing)? {
             SkipReason::Corroborated
         } else {
             SkipReason::ExactDuplicate
@@ -535,9 +533,7 @@ fn write_one(
             Verdict::Create => {}
             Verdict::Skip { similarity, subset } => {
                 let mut existing = existing;
-                let reason = if dedup::corroborates(&p.memory, &existing) {
-                    dedup::confirm(&mut existing);
-                    tx.save(npk, &mut existing)?;
+                let reason = if dedup::confirm(tx, npk, &p.memory, &mut existing)? {
                     SkipReason::Corroborated
                 } else if subset {
                     SkipReason::Subset
