@@ -293,26 +293,32 @@ fn deciles(values: &[f64]) -> Vec<usize> {
 }
 
 /// Importance through `remember` (the default embedder and extractor): what the extractor
-/// gives the facts, what they are stored with after the surprise adjustment, and how often the
-/// `important` mode orders a question's first three hits differently from `balanced`.
+/// gives the facts, what they are stored with after the surprise adjustment, how often the
+/// `important` mode orders a question's first three hits differently from `balanced`, and
+/// each mode's hit@1 / hit@3.
 fn importance(set: &Set) -> Value {
-    let mut e = engine(Model::Static);
-    let mut given = Vec::new();
-    let mut stored = Vec::new();
-    for fact in &set.facts {
-        given.extend(
-            e.extract(fact)
-                .expect("extract")
-                .iter()
-                .map(|x| x.importance),
-        );
-        let report = e
-            .remember("me", fact, Default::default())
-            .expect("remember");
-        for id in report.stored_ids() {
-            stored.push(e.get("me", id).expect("stored").importance);
+    // The facts stored for one owner: the engine, which fact each memory holds, the
+    // importance the extractor gave, and the importance stored.
+    let store = || {
+        let mut e = engine(Model::Static);
+        let (mut given, mut stored, mut fact_of) = (Vec::new(), Vec::new(), HashMap::new());
+        for (i, fact) in set.facts.iter().enumerate() {
+            given.extend(
+                e.extract(fact)
+                    .expect("extract")
+                    .iter()
+                    .map(|x| x.importance),
+            );
+            let report = e
+                .remember("me", fact, Default::default())
+                .expect("remember");
+            for id in report.stored_ids() {
+                stored.push(e.get("me", id).expect("stored").importance);
+                fact_of.insert(id.to_string(), i);
+            }
         }
-    }
+        (e, fact_of, given, stored)
+    };
     let top = |e: &mut Engine, q: &str, mode: RankMode| -> Vec<String> {
         e.search(&SearchRequest {
             limit: Some(Limit::new(3).expect("in range")),
@@ -324,15 +330,34 @@ fn importance(set: &Set) -> Value {
         .map(|h| h.memory.id)
         .collect()
     };
+    let (mut e, _, given, stored) = store();
     let reordered = set
         .questions
         .iter()
         .filter(|(q, _)| top(&mut e, q, RankMode::Balanced) != top(&mut e, q, RankMode::Important))
         .count();
+    // hit@1 / hit@3 of a mode, each on a store of its own (searches are uses, which the
+    // `important` mode weighs): the answering fact first / among the first three.
+    let hits = |mode: RankMode| {
+        let (mut e, fact_of, _, _) = store();
+        let (mut one, mut three) = (0, 0);
+        for (q, fact) in &set.questions {
+            let at = top(&mut e, q, mode)
+                .iter()
+                .position(|id| fact_of.get(id) == Some(fact));
+            one += usize::from(at == Some(0));
+            three += usize::from(at.is_some());
+        }
+        json!([
+            rate(one, set.questions.len()),
+            rate(three, set.questions.len())
+        ])
+    };
     json!({
         "extractor_deciles": deciles(&given),
         "stored_deciles": deciles(&stored),
         "important_mode_reorders_top_3": rate(reordered, set.questions.len()),
+        "hit_at_1_3": {"balanced": hits(RankMode::Balanced), "important": hits(RankMode::Important)},
     })
 }
 

@@ -79,7 +79,7 @@ const SEMANTIC_PROMOTE_ACCESSES: i64 = 5;
 fn base_stability(m: &Memory, cfg: &RetentionConfig) -> f64 {
     let tau = m.memory_type.stability_days();
     if cfg.trust_weighted {
-        tau / (1.0 + 2.0 * (1.0 - crate::math::clamp(m.trust, 0.0, 1.0)))
+        tau * crate::importance::trust_scale(m.trust)
     } else {
         tau
     }

@@ -55,6 +55,7 @@ pub mod extract;
 pub mod field;
 pub mod graph;
 pub mod heartbeat;
+pub mod importance;
 mod json;
 mod lexicon;
 pub mod links;
@@ -107,6 +108,7 @@ pub use heartbeat::{
     MessageRole, MessagesRequest, Pattern, PositiveDelta, QuietHours, RecordMessage,
     RelationshipAlert, SentimentTrend, Signal, SignalKind, TickConfig, TimePeriod, Trend, Urgency,
 };
+pub use importance::Factors as ImportanceFactors;
 pub use links::{LinksReport, RelatedMemory, RelatedRequest};
 pub use maintain::MaintainReport;
 pub use model::*;

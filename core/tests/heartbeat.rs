@@ -398,6 +398,32 @@ fn pending_work_is_important_open_plans_without_chatter() {
 }
 
 #[test]
+fn pending_work_comes_most_important_now_first() {
+    let (mut e, clock) = engine();
+    background(&mut e);
+    // Written equally important, a minute apart; the later one is read on each of five days.
+    clock.set(MON_10AM - 6 * DAY);
+    let left = put(
+        &mut e,
+        mem("Renew the car insurance", MemoryType::Plan, 0.6),
+    );
+    let used = put(
+        &mut e,
+        mem("Book the dentist appointment", MemoryType::Plan, 0.6),
+    );
+    for day in (1..=5).rev() {
+        clock.set(MON_10AM - day * DAY);
+        e.get(OWNER, &used).unwrap();
+    }
+    clock.set(MON_10AM);
+    let (l, u) = (e.get(OWNER, &left).unwrap(), e.get(OWNER, &used).unwrap());
+    assert_eq!((l.importance, l.updated_at), (u.importance, u.updated_at));
+    let r = check(&mut e);
+    let order: Vec<String> = r.pending_work.iter().map(|m| m.id.clone()).collect();
+    assert_eq!(order, vec![used, left]);
+}
+
+#[test]
 fn goal_progress_from_stored_vectors() {
     let (mut e, clock) = engine();
     background(&mut e);

@@ -21,6 +21,7 @@ const RANKS: &[(&str, &str)] = &[
     ("json", "foundations"),
     ("field", "foundations"),
     ("model", "foundations"),
+    ("importance", "foundations"),
     ("tier", "foundations"),
     ("decay", "foundations"),
     ("embed", "foundations"),

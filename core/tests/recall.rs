@@ -792,3 +792,73 @@ fn a_question_asking_for_the_first_or_the_most_recent_ranks_in_that_order_of_tim
     all.sort();
     assert_eq!(three, all);
 }
+
+#[test]
+fn the_important_mode_weighs_all_nine_factors() {
+    let (mut e, clock) = engine();
+    // Equally relevant. The second was written more important; the first is used every few
+    // days for three weeks and confirmed in another session.
+    let used = seed_one(
+        &mut e,
+        NewMemory {
+            importance: Some(unit(0.5)),
+            session_id: Some(id("s1")),
+            ..mem("u", "the falcon launch code is blue")
+        },
+    );
+    let said = seed_one(
+        &mut e,
+        NewMemory {
+            importance: Some(unit(0.7)),
+            ..mem("u", "the falcon launch code is green")
+        },
+    );
+    for day in 1..=7 {
+        clock.set(T0 + 3 * day * DAY_MS);
+        e.get("u", &used).unwrap();
+    }
+    let again = e
+        .seed(vec![NewMemory {
+            session_id: Some(id("s2")),
+            ..mem("u", "the falcon launch code is blue")
+        }])
+        .unwrap();
+    assert!(
+        matches!(
+            again.outcomes[0],
+            Outcome::Skipped {
+                reason: SkipReason::Corroborated,
+                ..
+            }
+        ),
+        "{again:?}"
+    );
+    clock.set(T0 + 22 * DAY_MS);
+    let hits = |e: &mut Engine, mode| {
+        e.search(&SearchRequest {
+            mode,
+            ..req("u", "falcon launch code")
+        })
+        .unwrap()
+    };
+    let important = hits(&mut e, RankMode::Important);
+    assert_eq!(ids(&important), vec![used.clone(), said.clone()]);
+    let f = important[0].why.importance_factors;
+    assert!(
+        f.frequency > 0.5 && f.stability > 0.9 && f.confirmations > 0.4,
+        "{f:?}"
+    );
+    assert_eq!(f.base, important[0].memory.importance);
+    assert!((important[0].why.importance - f.weighed()).abs() < 1e-12);
+    let g = important[1].why.importance_factors;
+    assert_eq!((g.frequency, g.stability, g.confirmations), (0.0, 0.0, 0.0));
+    assert!(
+        g.recency < f.recency && g.activation < f.activation,
+        "{g:?}"
+    );
+    // Other modes weigh recency and retention themselves, and importance as written.
+    let balanced = hits(&mut e, RankMode::Balanced);
+    for h in &balanced {
+        assert_eq!(h.why.importance, h.why.importance_factors.base);
+    }
+}

@@ -1009,8 +1009,10 @@ class ScoreBreakdown(TypedDict):
     recency: float
     #: How much of the memory is retained by its decay curve, 0 to 1.
     retention: float
-    #: The memory's importance, 0 to 1.
+    #: The importance the mode weighed, 0 to 1: in the `important` mode all nine `importance_factors` weighed; in the others, which weigh recency and retention of their own, the importance the memory was written with (`importance_factors.base`).
     importance: float
+    #: The nine factors of the memory's importance, each 0 to 1, with their weights: base (as written, with surprise) 0.25, frequency of use 0.12, recency of use 0.12, valence 0.06, stability of use 0.08, layer 0.10, source trust 0.10, confirmations 0.07, ACT-R activation 0.10.
+    importance_factors: Factors
     #: The memory's confidence, 0 to 1.
     confidence: float
     #: e^(0.2·feedback).
@@ -1023,6 +1025,29 @@ class ScoreBreakdown(TypedDict):
     period: NotRequired[PeriodMatch | None]
     #: The order of time the query asked for ("the first": `earliest`, "the most recent": `latest`), on the hits it put in that order: the closest matches among the first `limit`, ordered by when they were said.
     order: NotRequired[Order | None]
+
+
+class Factors(TypedDict):
+    """The nine factors of a memory's importance, each from 0 to 1 — or, as [`WEIGHTS`], the share each has of the whole."""
+
+    #: The importance the memory was written with: its type's base, emphasis, feelings, names and deadlines, less for hedging, moved by surprise (how unlike its neighbours it was).
+    base: float
+    #: How often it was used (returned by a search, read, reinforced), on a log scale: ln(1 + uses) / ln(21), full at 20 uses.
+    frequency: float
+    #: How lately it was used (or made): halves every 30 days for a user's own words, faster for less trusted sources (30 / (1 + 2·(1 − trust)) days).
+    recency: float
+    #: How strongly it feels, either way: |sentiment|.
+    valence: float
+    #: Steady use rather than a burst: (1 − e^(−span/7 days)) × min(1, uses / 3), the span running from when it was made to its last use.
+    stability: float
+    #: Its layer: working 0, episodic 1/3, procedural 2/3, semantic 1 (engram's boosts 0, 0.1, 0.2, 0.3, scaled to 1).
+    layer: float
+    #: The trust of its source (user 1, agent 0.7, conversation 0.6, import 0.5).
+    trust: float
+    #: Independent confirmations (the same thing said in another session or by another source): ln(1 + confirmations) / ln(5), full at 4.
+    confirmations: float
+    #: ACT-R base-level activation B = ln(Σ tⱼ^−0.5) over its making and its uses (t in days, the uses between the first and the last spread evenly), as 1 / (1 + e^−B): one mention a day ago is 0.5, a month ago 0.15.
+    activation: float
 
 
 class PeriodMatch(TypedDict):

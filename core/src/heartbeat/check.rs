@@ -435,7 +435,8 @@ impl Signals<'_> {
 }
 
 /// A memory worth checking in about: among the newest, one not surfaced within 4 h — a plan or
-/// activity of importance ≥ 0.5, else anything ≥ 0.6, else the most important.
+/// activity written with importance ≥ 0.5, else anything ≥ 0.6, else the most important; the
+/// most important now (all nine factors) first.
 fn nudge_candidate(
     view: &View,
     owner: &str,
@@ -452,11 +453,7 @@ fn nudge_candidate(
         .map(|(_, m)| m)
         .filter(|m| !said.contains(m.id.as_str()) && m.cron_tag.is_none())
         .collect();
-    crate::order::sort_by(&mut rows, |a, b| {
-        b.importance
-            .total_cmp(&a.importance)
-            .then(b.created_at.cmp(&a.created_at))
-    });
+    crate::importance::most_first(&mut rows, now, |m| m);
     let work = |m: &&Memory| {
         matches!(m.memory_type, MemoryType::Plan | MemoryType::Activity)
             && m.importance >= NUDGE_WORK_IMPORTANCE

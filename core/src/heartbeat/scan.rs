@@ -15,6 +15,7 @@ use crate::clock::{Millis, DAY_MS, MINUTE_MS};
 use crate::conflict::{self, Conflict, ConflictStatus};
 use crate::decay;
 use crate::error::Result;
+use crate::importance;
 use crate::lexicon::{is_stopword, WH_WORDS};
 use crate::model::{Memory, MemoryType};
 use crate::order::CollectOrdered;
@@ -310,17 +311,20 @@ impl Scanner<'_, '_> {
         sql::stale_monitors(self.view.conn(), owner, now - cadence, max)
     }
 
-    /// Pending work of at least the importance floor: updated within 7 days, or expiring
-    /// within 14.
+    /// Pending work written at least as important as the floor: updated within 7 days, or
+    /// expiring within 14; the most important now (all nine factors) first.
     fn pending(&self, owner: &str, now: Millis, max: usize) -> Result<Vec<Row2>> {
-        sql::pending(
+        let mut rows = sql::pending(
             self.view.conn(),
             owner,
             self.cfg.importance_floor,
             now - PENDING_UPDATED_MS,
             (now - PENDING_UPDATED_MS, now + PENDING_EXPIRING_MS),
-            max,
-        )
+            3 * sql::PENDING_CANDIDATES,
+        )?;
+        importance::most_first(&mut rows, now, |(_, m)| m);
+        rows.truncate(max);
+        Ok(rows)
     }
 
     /// The newest session, if under 12 h old: its CONTEXT/ACTIVITY memories and the plans

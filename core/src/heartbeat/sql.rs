@@ -70,8 +70,8 @@ pub const PENDING_CANDIDATES: usize = 200;
 
 /// Live PLAN/ACTIVITY memories without a schedule, at or above `floor` importance, not
 /// process chatter ("monitoring…", "syncing…"), among the [`PENDING_CANDIDATES`] most
-/// recently updated since `updated_since` and the as many soonest due in `expiring`; most
-/// important first.
+/// recently updated since `updated_since` and the as many soonest due in `expiring`; the
+/// most important as written first (the heartbeat orders them by importance now).
 pub fn pending(
     conn: &Connection,
     owner: &str,

@@ -19,7 +19,7 @@ string_enum! {
         Balanced = "balanced",
         /// The recently used first (recency weighs 0.50).
         Recent = "recent",
-        /// The important first (importance weighs 0.35).
+        /// The important first: importance, all nine factors of it, weighs 0.35.
         Important = "important",
         /// The well retained, whenever they were used (relevance 0.50, retention 0.25).
         Historical = "historical",
@@ -112,8 +112,15 @@ pub struct ScoreBreakdown {
     pub recency: f64,
     /// How much of the memory is retained by its decay curve, 0 to 1.
     pub retention: f64,
-    /// The memory's importance, 0 to 1.
+    /// The importance the mode weighed, 0 to 1: in the `important` mode all nine
+    /// `importance_factors` weighed; in the others, which weigh recency and retention of
+    /// their own, the importance the memory was written with (`importance_factors.base`).
     pub importance: f64,
+    /// The nine factors of the memory's importance, each 0 to 1, with their weights: base
+    /// (as written, with surprise) 0.25, frequency of use 0.12, recency of use 0.12, valence
+    /// 0.06, stability of use 0.08, layer 0.10, source trust 0.10, confirmations 0.07, ACT-R
+    /// activation 0.10.
+    pub importance_factors: crate::importance::Factors,
     /// The memory's confidence, 0 to 1.
     pub confidence: f64,
     /// e^(0.2·feedback).
@@ -195,6 +202,7 @@ pub fn score(
     retention: &RetentionConfig,
 ) -> ScoreBreakdown {
     let relevance = c.relevance(recall.vector_weight);
+    let importance_factors = crate::importance::Factors::of(m, now);
     ScoreBreakdown {
         relevance,
         semantic: if best > 0.0 { relevance / best } else { 0.0 },
@@ -204,7 +212,11 @@ pub fn score(
         context: c.context,
         recency: recency((now - m.last_touch()) as f64 / DAY_MS as f64),
         retention: decay::retention(m, now, retention),
-        importance: m.importance,
+        importance: match mode {
+            RankMode::Important => importance_factors.weighed(),
+            _ => importance_factors.base,
+        },
+        importance_factors,
         confidence: m.confidence,
         feedback_multiplier: feedback_multiplier(m.feedback),
         state_multiplier: if m.state == State::Stale {
@@ -252,6 +264,7 @@ mod tests {
             recency,
             retention: 1.0,
             importance,
+            importance_factors: crate::importance::WEIGHTS,
             confidence: 1.0,
             feedback_multiplier: 1.0,
             state_multiplier: 1.0,
