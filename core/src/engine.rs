@@ -23,8 +23,8 @@ use crate::export::{self, ImportReport};
 use crate::extract::{self, Extracted, Extraction, Extractor, RuleExtractor};
 use crate::field::{Content, Id, Limit, Owner, Reason, SourceRef, Tags};
 use crate::graph::{
-    self, EntitiesRequest, Entity, GraphPath, PathRequest, Relationship, RelationshipsRequest,
-    Traversal, TraverseRequest,
+    self, Card, CardRequest, EntitiesRequest, Entity, GraphPath, PathRequest, Relationship,
+    RelationshipsRequest, Traversal, TraverseRequest,
 };
 use crate::heartbeat::RecordMessage;
 use crate::heartbeat::{
@@ -57,6 +57,8 @@ const MAX_PENDING_CO_RECALLS: usize = 16_384;
 
 /// Memories `heartbeat_context` returns for its query unless asked otherwise.
 const CONTEXT_MEMORIES: usize = 5;
+/// Peer cards `heartbeat_context` offers at most.
+const CONTEXT_CARDS: usize = 3;
 
 /// The memory engine over one SQLite store.
 pub struct Engine {
@@ -790,6 +792,13 @@ impl Engine {
         graph::traverse(&self.store.read(), owner, req)
     }
 
+    /// The peer card of an entity: its names, the most important live facts about it, its
+    /// strongest relationships, when it was first and last mentioned, and a summary.
+    pub fn card(&mut self, req: &CardRequest) -> Result<Card> {
+        let owner = &req.entity_id;
+        graph::card(&self.store.read(), owner, req)
+    }
+
     /// The shortest path between two entities (fewest hops; ties go to the relationships
     /// stated first).
     pub fn path(&mut self, req: &PathRequest) -> Result<GraphPath> {
@@ -936,13 +945,21 @@ impl Engine {
             }
             None => None,
         };
-        let (report, relevant_memories) = self.as_of(opts.as_of, |e| {
+        let (report, relevant_memories, cards) = self.as_of(opts.as_of, |e| {
             let report = e.heartbeat(&owner, &opts)?;
             let relevant = match &search {
                 Some(search) => e.search(search)?,
                 None => Vec::new(),
             };
-            Ok((report, relevant))
+            // The entities the signals are about, surfaced ones first.
+            let mut about: Vec<&str> = Vec::new();
+            for surfaced in [true, false] {
+                for s in report.signals.iter().filter(|s| s.surfaced == surfaced) {
+                    about.extend(s.memories.iter().map(String::as_str));
+                }
+            }
+            let cards = graph::cards_of(&e.store.read(), &owner, &about, CONTEXT_CARDS)?;
+            Ok((report, relevant, cards))
         })?;
         let agent = req.agent_id.as_ref().map(Id::as_str);
         let recent_messages = heartbeat::recent_messages(&self.store.read(), &owner, agent)?;
@@ -950,6 +967,7 @@ impl Engine {
             report,
             recent_messages,
             relevant_memories,
+            cards,
         })
     }
 

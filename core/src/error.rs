@@ -53,6 +53,21 @@ pub enum Error {
         name: String,
     },
 
+    /// Too few live memories bear on the entity for a card.
+    #[error(
+        "no card for {name:?} in the graph of {entity_id:?}: a card needs {needed} live memories that name it, and it has {memories}"
+    )]
+    NoCard {
+        /// The owner whose graph was searched.
+        entity_id: String,
+        /// The name asked for.
+        name: String,
+        /// Live memories that name it or state a relationship of it.
+        memories: usize,
+        /// How many a card needs.
+        needed: usize,
+    },
+
     /// No team with this id belongs to this owner.
     #[error("no team {id:?} for entity {entity_id:?}; make one with `team_create`")]
     UnknownTeam {
@@ -197,6 +212,7 @@ impl Error {
             Error::NotFound { .. }
             | Error::UnknownId { .. }
             | Error::UnknownEntity { .. }
+            | Error::NoCard { .. }
             | Error::UnknownConflict { .. }
             | Error::UnknownDocument { .. }
             | Error::UnknownTeam { .. } => "not_found",

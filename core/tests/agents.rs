@@ -903,3 +903,80 @@ fn an_agent_changes_only_its_own_schedules() {
     );
     assert_eq!(gone["status"], "cancelled", "the owner may");
 }
+
+/// A peer card is made from what the caller may see: another agent's private memories add no
+/// fact, name, relationship or count to it, and an entity only they say enough about has no
+/// card for anyone else.
+#[test]
+fn an_agents_peer_card_holds_only_what_it_may_see() {
+    let (mut e, _clock) = engine();
+    for (agent, visibility, content) in [
+        ("alice", "private", "My sister Ana Souza lives in Lisbon."),
+        ("alice", "private", "Ana's passport number is 7731."),
+        ("alice", "private", "Ana is allergic to penicillin."),
+        ("bob", "global", "My sister Ana lives in Porto."),
+        ("bob", "global", "Ana works at Farfetch."),
+        ("bob", "global", "Ana loves surfing with Rui."),
+        ("alice", "private", "Rui plays the oboe at Gulbenkian."),
+        ("alice", "private", "Rui studied in Coimbra."),
+    ] {
+        ok(
+            &mut e,
+            "remember",
+            json!({"entity_id": "acme", "agent_id": agent, "visibility": visibility, "content": content}),
+        );
+    }
+    let secret = ["Souza", "Lisbon", "7731", "penicillin", "oboe", "Coimbra"];
+    let (mut probes, mut leaks) = (0, Vec::new());
+    for caller in [None, Some("alice"), Some("bob"), Some("carol")] {
+        let mut answers = Vec::new();
+        for name in ["Ana", "Ana Souza", "Rui", "Lisbon", "Porto"] {
+            let mut args = json!({"entity_id": "acme", "name": name});
+            if let Some(a) = caller {
+                args["agent_id"] = json!(a);
+            }
+            let text = match call(&mut e, "card", args) {
+                Ok(t) => t,
+                Err((code, _)) => format!("error {code}"),
+            };
+            answers.push((name, text));
+        }
+        let ctx = ok(
+            &mut e,
+            "heartbeat_context",
+            json!({"entity_id": "acme", "agent_id": caller.unwrap_or("alice")}),
+        );
+        if caller.is_some() {
+            answers.push(("heartbeat_context", ctx["cards"].to_string()));
+        }
+        let alice_sees = matches!(caller, None | Some("alice"));
+        for (name, text) in &answers {
+            for word in secret {
+                probes += 1;
+                if !alice_sees && text.contains(word) {
+                    leaks.push(format!("{caller:?} card {name}: shows {word}"));
+                }
+            }
+        }
+        let card: Value = serde_json::from_str(&answers[0].1).expect("Ana has a card");
+        if alice_sees {
+            assert_eq!(card["name"], "Ana Souza", "{caller:?}");
+            assert_eq!(card["memories"], 6, "{card}");
+            assert!(
+                answers[2].1.contains("oboe"),
+                "{caller:?}: {}",
+                answers[2].1
+            );
+        } else {
+            assert_eq!(
+                (card["name"].as_str(), card["memories"].as_u64()),
+                (Some("Ana"), Some(3)),
+                "{card}"
+            );
+            assert_eq!(answers[1].1, "error not_found", "{caller:?} by her surname");
+            // Rui: one memory bob's agents see; alice's two make no card for them.
+            assert_eq!(answers[2].1, "error not_found", "{caller:?}");
+        }
+    }
+    no_leaks(probes, 100, &leaks);
+}

@@ -383,3 +383,82 @@ fn export_and_import_carry_the_graph() {
     // Exporting the import gives the same lines again.
     assert_eq!(fresh.export_jsonl("kai").unwrap(), jsonl);
 }
+
+#[test]
+fn a_peer_card_sums_up_an_entity_from_its_live_memories() {
+    let (mut e, clock) = engine();
+    say(&mut e, "kai", "My sister Ana lives in Porto.");
+    clock.set(T0 + DAY_MS);
+    say(&mut e, "kai", "Ana Souza works at Farfetch.");
+    clock.set(T0 + 2 * DAY_MS);
+    say(&mut e, "kai", "Ana is a nurse and she loves surfing.");
+    let card = |e: &mut Engine, name: &str| {
+        e.card(&CardRequest {
+            entity_id: id("kai"),
+            agent_id: None,
+            name: name.into(),
+        })
+    };
+    let c = card(&mut e, "ana").unwrap();
+    assert_eq!(
+        (
+            c.name.as_str(),
+            c.entity_type,
+            c.aliases.clone(),
+            c.memories
+        ),
+        ("Ana Souza", EntityType::Person, vec!["Ana".to_string()], 3)
+    );
+    assert_eq!((c.first_seen, c.last_seen), (T0, T0 + 2 * DAY_MS));
+    assert_eq!(c.facts.len(), 3);
+    assert!(c
+        .facts
+        .windows(2)
+        .all(|w| w[0].importance >= w[1].importance));
+    // Each relationship once, as seen from her: her sibling tie, not also its reverse.
+    let rels: Vec<String> = c
+        .relationships
+        .iter()
+        .map(|r| format!("{} {} {}", r.from, r.relation, r.to))
+        .collect();
+    assert!(
+        rels.contains(&"Ana Souza lives_in Porto".to_string()),
+        "{rels:?}"
+    );
+    assert!(
+        rels.contains(&"Ana Souza works_at Farfetch".to_string()),
+        "{rels:?}"
+    );
+    assert_eq!(
+        rels.iter().filter(|r| r.contains("sibling_of")).count(),
+        1,
+        "{rels:?}"
+    );
+    assert!(
+        c.summary.starts_with("Ana Souza (person; also Ana): ")
+            && c.summary.contains("lives in Porto")
+            && c.summary.contains("works at Farfetch"),
+        "{}",
+        c.summary
+    );
+    assert!(c.summary.contains(&c.facts[0].content), "{}", c.summary);
+    // Current when read: a forgotten fact leaves it, and with too few left there is none.
+    e.forget("kai", &c.facts[0].id).unwrap();
+    let after = card(&mut e, "Ana Souza").unwrap_err();
+    assert_eq!(after.code(), "not_found");
+    assert!(
+        after
+            .to_string()
+            .contains("a card needs 3 live memories that name it, and it has 2"),
+        "{after}"
+    );
+    // Bad names are refused by name; unknown ones are not found; another owner has no Ana.
+    assert_eq!(card(&mut e, "").unwrap_err().code(), "invalid_input");
+    assert_eq!(card(&mut e, "Zeus").unwrap_err().code(), "not_found");
+    let other = e.card(&CardRequest {
+        entity_id: id("lee"),
+        agent_id: None,
+        name: "Ana".into(),
+    });
+    assert_eq!(other.unwrap_err().code(), "not_found");
+}

@@ -1457,3 +1457,42 @@ fn a_check_as_of_a_time_sees_what_was_written_by_then() {
         );
     }
 }
+
+#[test]
+fn the_context_offers_the_cards_of_whom_the_signals_name() {
+    let (mut e, _) = engine();
+    background(&mut e);
+    for said in [
+        "My sister Ana lives in Porto.",
+        "Ana works at Farfetch.",
+        "Ana loves surfing in Peniche.",
+    ] {
+        e.remember(OWNER, said, RememberOptions::default()).unwrap();
+    }
+    let none = e.heartbeat_context(&req()).unwrap();
+    assert!(
+        none.cards.iter().all(|c| c.name != "Ana"),
+        "no signal names her yet"
+    );
+    e.remember(
+        OWNER,
+        "I must call Ana about the flat by Friday.",
+        RememberOptions::default(),
+    )
+    .unwrap();
+    let ctx = e.heartbeat_context(&req()).unwrap();
+    let named: Vec<&String> = ctx
+        .report
+        .signals
+        .iter()
+        .flat_map(|s| s.memories.iter())
+        .collect();
+    assert!(!named.is_empty());
+    let ana = ctx
+        .cards
+        .iter()
+        .find(|c| c.name == "Ana")
+        .expect("Ana's card");
+    assert_eq!(ana.memories, 4);
+    assert!(ana.summary.contains("works at Farfetch"), "{}", ana.summary);
+}

@@ -230,6 +230,7 @@ fn bases(method: &str) -> Vec<Value> {
             vec![json!({"entity_id": "ana", "team_id": "$team", "member_id": "bo"})]
         }
         "path" => vec![json!({"entity_id": "ana", "from": "user", "to": "tea"})],
+        "card" => vec![json!({"entity_id": "ana", "name": "user"})],
         "resolve_conflict" => {
             vec![
                 json!({"entity_id": "ana", "id": "c1", "resolution": "keep_both", "reason": "both"}),

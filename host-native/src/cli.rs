@@ -293,6 +293,14 @@ pub enum Command {
         #[arg(long = "relation", value_delimiter = ',')]
         relations: Vec<String>,
     },
+    /// The peer card of an entity: its names, most important facts, strongest relationships
+    /// and a summary (it needs 3 live memories that name it).
+    Card {
+        #[arg(long)]
+        entity: String,
+        /// A name or alias, as `entities` lists them.
+        name: String,
+    },
     /// The shortest path between two entities.
     Path {
         #[arg(long)]
@@ -868,6 +876,7 @@ fn call(command: Command) -> Result<Call> {
             "traverse",
             json!({"entity_id": entity, "from": from, "depth": depth, "relations": relations}),
         ),
+        Command::Card { entity, name } => ("card", json!({"entity_id": entity, "name": name})),
         Command::Path {
             entity,
             from,

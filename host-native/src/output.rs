@@ -373,6 +373,21 @@ fn human(answer: &Answer) -> Result<String> {
                 );
             }
         }
+        Answer::Card(c) => {
+            let _ = writeln!(out, "{}", c.summary);
+            let _ = writeln!(
+                out,
+                "{} memories · first {} · last {} (ms)",
+                c.memories, c.first_seen, c.last_seen
+            );
+            for f in &c.facts {
+                let _ = writeln!(out, "  {:.2}  {}  {}", f.importance, f.id, f.content);
+            }
+            for r in &c.relationships {
+                out += "  ";
+                out += &relationship_line(r);
+            }
+        }
         Answer::Path(p) => {
             for r in &p.hops {
                 out += &relationship_line(r);

@@ -202,6 +202,32 @@ fn the_commands_cover_a_memory_from_write_to_export() {
         String::from_utf8_lossy(&text.stdout),
         "user sibling_of Tiago · strength 0.77 · evidence 1\nTiago works_at Shopify · strength 0.77 · evidence 1\n"
     );
+    // A card, from an owner of its own: three memories name Tiago.
+    for said in [
+        "My brother Tiago works at Shopify.",
+        "Tiago plays chess on Sundays.",
+        "Tiago lives in Braga.",
+    ] {
+        ok(p, &["remember", "--entity", "tia", said]);
+    }
+    let card = ok(p, &["card", "--entity", "tia", "tiago"]);
+    assert_eq!(
+        (card["name"].as_str(), card["memories"].as_u64()),
+        (Some("Tiago"), Some(3)),
+        "{card}"
+    );
+    let text = mnemo(p, &["card", "--entity", "tia", "Tiago"]);
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(
+        text.starts_with("Tiago (person): ") && text.contains("works at Shopify"),
+        "{text}"
+    );
+    let none = mnemo(p, &["card", "--entity", "tia", "Shopify"]);
+    assert!(!none.status.success());
+    assert!(
+        String::from_utf8_lossy(&none.stderr).contains("a card needs 3 live memories"),
+        "{none:?}"
+    );
     // Conflicts, through the CLI.
     ok(p, &["remember", "--entity", "ana", "I love cilantro."]);
     let said = ok(p, &["remember", "--entity", "ana", "I hate cilantro."]);

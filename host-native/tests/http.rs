@@ -272,6 +272,7 @@ fn without_the_token_nothing_but_health_answers() {
         ("GET", "/api/v1/graph/relationships?entity_id=ana"),
         ("GET", "/api/v1/graph/traverse?entity_id=ana&from=user"),
         ("GET", "/api/v1/graph/path?entity_id=ana&from=user&to=x"),
+        ("GET", "/api/v1/graph/card?entity_id=ana&name=x"),
         ("GET", "/api/v1/memories?entity_id=ana"),
         ("GET", "/api/v1/stats?entity_id=ana"),
         ("POST", "/api/v1/consolidate"),
@@ -519,6 +520,41 @@ fn graph_and_conflict_routes() {
         Value::Null,
     );
     assert_eq!((st, r["code"].as_str()), (404, Some("not_found")));
+    for said in ["Tiago plays chess on Sundays.", "Tiago lives in Braga."] {
+        s.send(
+            "POST",
+            "/api/v1/remember",
+            json!({"entity_id": "ana", "content": said}),
+        );
+    }
+    let (st, r) = s.send(
+        "GET",
+        "/api/v1/graph/card?entity_id=ana&name=tiago",
+        Value::Null,
+    );
+    assert_eq!(
+        (st, r["name"].as_str(), r["memories"].as_u64()),
+        (200, Some("Tiago"), Some(3)),
+        "{r}"
+    );
+    let (st, r) = s.send(
+        "GET",
+        "/api/v1/graph/card?entity_id=ana&name=Shopify",
+        Value::Null,
+    );
+    assert_eq!((st, r["code"].as_str()), (404, Some("not_found")), "{r}");
+    let (st, r) = s.send("GET", "/api/v1/graph/card?entity_id=ana", Value::Null);
+    assert_eq!(
+        (st, r["code"].as_str()),
+        (400, Some("invalid_input")),
+        "{r}"
+    );
+    let (st, r) = s.send(
+        "GET",
+        "/api/v1/graph/card?entity_id=bob&name=tiago",
+        Value::Null,
+    );
+    assert_eq!((st, r["code"].as_str()), (404, Some("not_found")), "{r}");
     let (st, r) = s.send("GET", "/api/v1/entities?entity_id=bob", Value::Null);
     assert_eq!((st, r), (200, json!([])), "another owner's graph is empty");
 

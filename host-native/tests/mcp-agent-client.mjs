@@ -27,7 +27,7 @@ for (const t of tools) {
   assert.ok(!t.name.startsWith('team_'), `${t.name} is the owner's`);
 }
 const names = tools.map((t) => t.name);
-for (const name of ['memory_search', 'memory_get', 'memory_store', 'memory_forget', 'heartbeat_check', 'memory_entities', 'memory_relationships']) {
+for (const name of ['memory_search', 'memory_get', 'memory_store', 'memory_forget', 'heartbeat_check', 'memory_entities', 'memory_relationships', 'memory_card']) {
   assert.ok(names.includes(name), `${name} is offered`);
 }
 
@@ -72,6 +72,10 @@ for (const args of [{}, { query: 'souza' }, { types: ['LOCATION'] }]) {
 for (const entity of [undefined, 'Ana', 'Ana Souza', 'Lisbon', 'user']) {
   const r = await answer('memory_relationships', entity ? { entity } : {});
   check(`relationships ${entity}`, r.text.replaceAll(`"${entity}"`, ''));
+}
+for (const name of ['Ana', 'Ana Souza', 'Lisbon', 'Porto', 'user']) {
+  const r = await answer('memory_card', { name });
+  check(`card ${name}`, r.text.replaceAll(`"${name}"`, ''));
 }
 assert.deepEqual(leaks, [], `${leaks.length} leaks of ${probes} probes`);
 

@@ -33,7 +33,7 @@ const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
 for (const name of [
   'memory_search', 'memory_get', 'memory_store', 'memory_forget', 'memory_update', 'memory_stats',
   'memory_reinforce', 'memory_demote', 'schedule_create', 'schedule_list', 'heartbeat_check',
-  'memory_entities', 'memory_relationships', 'memory_related', 'memory_set_layer',
+  'memory_entities', 'memory_relationships', 'memory_related', 'memory_set_layer', 'memory_card',
 ]) {
   assert.ok(byName[name], `tool ${name} is listed`);
   assert.equal(byName[name].inputSchema.type, 'object', name);
@@ -111,6 +111,14 @@ for (let i = 0; i < 3; i++) {
   const together = JSON.parse((await client.callTool({ name: 'memory_search', arguments: { ...who, query: 'Ines Porto' } })).content[0].text);
   assert.ok([id, surf].every((m) => together.slice(0, 5).some((h) => h.memory.id === m)), JSON.stringify(together));
 }
+// Ines now has a peer card: her names, facts and relationships, and a summary.
+await call('memory_store', { content: 'Ines works at Farfetch.' });
+const card = await call('memory_card', { name: 'ines' });
+assert.equal(card.name, 'Ines');
+assert.ok(card.memories >= 3 && card.facts.length >= 3, JSON.stringify(card));
+assert.match(card.summary, /^Ines \(person\)/);
+assert.match(await refused('memory_card', { ...who, name: 'Porto' }), /not_found: .*a card needs 3/);
+assert.match(await refused('memory_card', { ...who, name: '' }), /invalid_input/);
 const related = JSON.parse((await client.callTool({ name: 'memory_related', arguments: { ...who, id } })).content[0].text);
 assert.ok(related.some((r) => r.memory.id === surf && r.co_recalls === 3), JSON.stringify(related));
 assert.equal((await call('memory_forget', { id })).state, 'DELETED');
@@ -132,8 +140,9 @@ if (bound) {
 }
 await assert.rejects(client.callTool({ name: 'memory_drop_everything', arguments: {} }), /no tool/);
 
-// What was stored, the surfing note and the schedule (a PLAN memory), less the one forgotten.
-assert.equal((await call('memory_stats', {})).total, ids.length + 2 - 1);
+// What was stored, the surfing and work notes and the schedule (a PLAN memory), less the one
+// forgotten.
+assert.equal((await call('memory_stats', {})).total, ids.length + 3 - 1);
 
 // A document: ingested whole, found to the passage, listed, shown, its owner's alone.
 for (const name of ['memory_ingest', 'memory_documents', 'memory_document']) {

@@ -628,6 +628,17 @@ TraverseRequest = TypedDict("TraverseRequest", {
 })
 
 
+class CardRequest(TypedDict):
+    """Arguments of `card`."""
+
+    #: The owner of the memories (a user, an agent, a project): 1 to 256 characters of `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
+    entity_id: str
+    #: The agent the call is made for: its card is made from what its own memories, `global` ones and `team` ones of the owner's teams it is a member of say (default none: the owner's view, every memory).
+    agent_id: NotRequired[str | None]
+    #: The entity: a name or alias, as `entities` lists them.
+    name: str
+
+
 #: The shortest path between two entities, for [`Engine::path`](crate::Engine::path).
 PathRequest = TypedDict("PathRequest", {
     #: The owner of the memories (a user, an agent, a project): 1 to 256 characters of `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
@@ -1608,6 +1619,42 @@ class Node(TypedDict):
     depth: int
 
 
+class Card(TypedDict):
+    """A peer card: what an agent should know of an entity at a glance."""
+
+    #: The entity's name.
+    name: str
+    #: What sort of entity it is.
+    type: EntityType
+    #: Other names it goes by.
+    aliases: List[str]
+    #: Live memories that name it or state a relationship of it.
+    memories: int
+    #: The most important of those now (all nine factors of importance), at most 5.
+    facts: List[CardFact]
+    #: Its strongest relationships either way, at most 5.
+    relationships: List[Relationship]
+    #: When the first of those memories was written, in milliseconds since the Unix epoch.
+    first_seen: int
+    #: When the last of them was written, in milliseconds since the Unix epoch.
+    last_seen: int
+    #: A paragraph saying who or what it is: its names, relationships and most important facts.
+    summary: str
+
+
+class CardFact(TypedDict):
+    """One fact on a card."""
+
+    #: The memory's id.
+    id: str
+    #: What it says.
+    content: str
+    #: Its type.
+    type: MemoryType
+    #: Its importance now, 0 to 1 (all nine factors).
+    importance: float
+
+
 class GraphPath(TypedDict):
     """A path: its relationships in order from `from` to `to` (each as stored, so an edge may point back along the path); empty and `found: false` when none is within reach."""
 
@@ -1853,6 +1900,8 @@ class HeartbeatContext(TypedDict):
     recent_messages: List[Message]
     #: Memories matching `query` (empty without one).
     relevant_memories: List[SearchHit]
+    #: Peer cards of the entities the signals' memories name (surfaced signals first; at most 3, of entities with enough memories for one), so the agent knows who or what they are.
+    cards: List[Card]
 
 
 class Message(TypedDict):
@@ -2355,6 +2404,17 @@ class Calls:
         """
         given: List[Tuple[str, Any]] = [("entity_id", entity_id), ("from", from_), ("agent_id", agent_id), ("depth", depth), ("relations", relations), ("min_strength", min_strength)]
         return cast("Traversal", self.call("traverse", {k: v for k, v in given if v is not None}))
+
+    def card(self, *, entity_id: str, name: str, agent_id: str | None = None) -> Card:
+        """The peer card of an entity (a name or alias): its names and type, the most important live facts about it, its strongest relationships, when it was first and last mentioned, and a summary; an entity needs 3 live memories for a card.
+
+        Arguments (docs/API.md):
+            entity_id: The owner of the memories (a user, an agent, a project): 1 to 256 characters of `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
+            name: The entity: a name or alias, as `entities` lists them.
+            agent_id: The agent the call is made for: its card is made from what its own memories, `global` ones and `team` ones of the owner's teams it is a member of say (default none: the owner's view, every memory). Optional.
+        """
+        given: List[Tuple[str, Any]] = [("entity_id", entity_id), ("name", name), ("agent_id", agent_id)]
+        return cast("Card", self.call("card", {k: v for k, v in given if v is not None}))
 
     def path(self, *, entity_id: str, from_: str, to: str, agent_id: str | None = None, max_depth: int | None = None) -> GraphPath:
         """The shortest path between two entities.

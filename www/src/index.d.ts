@@ -790,6 +790,23 @@ export interface TraverseRequest {
   min_strength?: number | null;
 }
 
+/** Arguments of `card`. */
+export interface CardRequest {
+  /**
+   * The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+   * `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
+   */
+  entity_id: string;
+  /**
+   * The agent the call is made for: its card is made from what its own memories, `global`
+   * ones and `team` ones of the owner's teams it is a member of say (default none: the
+   * owner's view, every memory).
+   */
+  agent_id?: string | null;
+  /** The entity: a name or alias, as `entities` lists them. */
+  name: string;
+}
+
 /** The shortest path between two entities, for `Engine::path`(crate::Engine::path). */
 export interface PathRequest {
   /**
@@ -1966,6 +1983,40 @@ export interface Node {
   depth: number;
 }
 
+/** A peer card: what an agent should know of an entity at a glance. */
+export interface Card {
+  /** The entity's name. */
+  name: string;
+  /** What sort of entity it is. */
+  type: EntityType;
+  /** Other names it goes by. */
+  aliases: string[];
+  /** Live memories that name it or state a relationship of it. */
+  memories: number;
+  /** The most important of those now (all nine factors of importance), at most 5. */
+  facts: CardFact[];
+  /** Its strongest relationships either way, at most 5. */
+  relationships: Relationship[];
+  /** When the first of those memories was written, in milliseconds since the Unix epoch. */
+  first_seen: number;
+  /** When the last of them was written, in milliseconds since the Unix epoch. */
+  last_seen: number;
+  /** A paragraph saying who or what it is: its names, relationships and most important facts. */
+  summary: string;
+}
+
+/** One fact on a card. */
+export interface CardFact {
+  /** The memory's id. */
+  id: string;
+  /** What it says. */
+  content: string;
+  /** Its type. */
+  type: MemoryType;
+  /** Its importance now, 0 to 1 (all nine factors). */
+  importance: number;
+}
+
 /**
  * A path: its relationships in order from `from` to `to` (each as stored, so an edge may
  * point back along the path); empty and `found: false` when none is within reach.
@@ -2231,6 +2282,11 @@ export interface HeartbeatContext {
   recent_messages: Message[];
   /** Memories matching `query` (empty without one). */
   relevant_memories: SearchHit[];
+  /**
+   * Peer cards of the entities the signals' memories name (surfaced signals first; at most
+   * 3, of entities with enough memories for one), so the agent knows who or what they are.
+   */
+  cards: Card[];
 }
 
 /** A recorded message. */
@@ -2434,6 +2490,12 @@ export declare class Mnemo {
   relationships(args: RelationshipsRequest): Promise<Relationship[]>;
   /** A breadth-first walk of the graph from an entity. */
   traverse(args: TraverseRequest): Promise<Traversal>;
+  /**
+   * The peer card of an entity (a name or alias): its names and type, the most important live
+   * facts about it, its strongest relationships, when it was first and last mentioned, and a
+   * summary; an entity needs 3 live memories for a card.
+   */
+  card(args: CardRequest): Promise<Card>;
   /** The shortest path between two entities. */
   path(args: PathRequest): Promise<GraphPath>;
   /** Conflicts found on writes, newest first. */

@@ -33,8 +33,8 @@ use crate::export::ImportReport;
 use crate::extract::{ChatMessage, Extracted};
 use crate::field::{Content, Id, Owner, Reason, SourceRef};
 use crate::graph::{
-    EntitiesRequest, Entity, GraphPath, PathRequest, Relationship, RelationshipsRequest, Traversal,
-    TraverseRequest,
+    Card, CardRequest, EntitiesRequest, Entity, GraphPath, PathRequest, Relationship,
+    RelationshipsRequest, Traversal, TraverseRequest,
 };
 use crate::heartbeat::{
     HeartbeatContext, HeartbeatReport, HeartbeatRequest, Message, MessagesRequest, RecordMessage,
@@ -347,6 +347,11 @@ calls! {
     /// A breadth-first walk of the graph from an entity.
     read Traverse("traverse", TraverseRequest) -> Traversal =>
         |e, a| e.as_agent(&a.entity_id, a.agent_id.as_ref(), None, false, |e| e.traverse(&a));
+    /// The peer card of an entity (a name or alias): its names and type, the most important
+    /// live facts about it, its strongest relationships, when it was first and last mentioned,
+    /// and a summary; an entity needs 3 live memories for a card.
+    read Card("card", CardRequest) -> Card, mcp "memory_card" =>
+        |e, a| e.as_agent(&a.entity_id, a.agent_id.as_ref(), None, false, |e| e.card(&a));
     /// The shortest path between two entities.
     read Path("path", PathRequest) -> GraphPath =>
         |e, a| e.as_agent(&a.entity_id, a.agent_id.as_ref(), None, false, |e| e.path(&a));

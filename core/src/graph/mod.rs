@@ -3,6 +3,7 @@
 //! how names become keys and how strong a relationship is; `record` writes what an
 //! extractor found, `query` answers the graph queries.
 
+mod card;
 mod query;
 mod record;
 mod sight;
@@ -16,6 +17,8 @@ use crate::math;
 use crate::model::string_enum;
 
 pub(crate) use crate::store::memories::withdraw_evidence;
+pub(crate) use card::{card, cards_of};
+pub use card::{Card, CardFact, CardRequest, CARD_FACTS, CARD_MIN_MEMORIES, CARD_RELATIONSHIPS};
 pub(crate) use query::{entities, path, relationships, traverse};
 pub use query::{
     EntitiesRequest, Entity, GraphPath, Node, PathRequest, Relationship, RelationshipsRequest,

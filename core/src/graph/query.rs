@@ -245,7 +245,12 @@ fn min_strength(v: Option<f64>) -> Result<f64> {
 }
 
 /// The entity a name or alias stands for (one the caller knows by it).
-fn entity_named(sight: &mut Sight, owner: &str, field: &str, name: &str) -> Result<EntityRow> {
+pub(super) fn entity_named(
+    sight: &mut Sight,
+    owner: &str,
+    field: &str,
+    name: &str,
+) -> Result<EntityRow> {
     let k = super::name_key(name)
         .ok_or_else(|| Error::invalid(field, "give an entity's name or alias"))?;
     sight
@@ -256,7 +261,7 @@ fn entity_named(sight: &mut Sight, owner: &str, field: &str, name: &str) -> Resu
         })
 }
 
-fn relationship(r: RelationRow, now: Millis) -> Relationship {
+pub(super) fn relationship(r: RelationRow, now: Millis) -> Relationship {
     let confidence = if r.evidence > 0 {
         r.confidence_sum / r.evidence as f64
     } else {

@@ -57,7 +57,7 @@ const SEEN: &str = "m.state != 'DELETED' AND mnemo_visible(m.agent_id, m.visibil
 
 /// Which memories bear on which entity: those naming it, and those stating a relationship
 /// from or to it (the speaker is named by none, only related).
-const BEARING: &str = "bearing(entity_pk, memory_pk) AS (\
+pub(super) const BEARING: &str = "bearing(entity_pk, memory_pk) AS (\
     SELECT entity_pk, memory_pk FROM memory_entities \
     UNION SELECT r.from_pk, v.memory_pk FROM relationship_evidence v JOIN relationships r ON r.pk = v.relationship_pk \
     UNION SELECT r.to_pk, v.memory_pk FROM relationship_evidence v JOIN relationships r ON r.pk = v.relationship_pk)";

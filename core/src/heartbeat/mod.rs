@@ -576,6 +576,9 @@ pub struct HeartbeatContext {
     pub recent_messages: Vec<Message>,
     /// Memories matching `query` (empty without one).
     pub relevant_memories: Vec<SearchHit>,
+    /// Peer cards of the entities the signals' memories name (surfaced signals first; at most
+    /// 3, of entities with enough memories for one), so the agent knows who or what they are.
+    pub cards: Vec<crate::graph::Card>,
 }
 
 /// A message of the conversation, for [`Engine::record_message`](crate::Engine::record_message).

@@ -1,0 +1,255 @@
+//! Peer cards (engram): for an entity enough memories bear on, what an agent should know of it
+//! at a glance — its names and type, the most important live facts about it, its strongest
+//! relationships, when it was first and last mentioned, and a paragraph saying so. A card is
+//! made when asked, from what the caller may see (an agent's card leaves out what another
+//! agent keeps private), so it is current whenever it is read.
+
+use serde::{Deserialize, Serialize};
+
+use super::query::{entity_named, relationship};
+use super::sight::{Sight, BEARING};
+use super::sql::{self as graph_sql, EntityRow};
+use super::{EntityType, Relationship, SPEAKER};
+use crate::clock::Millis;
+use crate::error::{Error, Result};
+use crate::field::{Id, Owner};
+use crate::importance;
+use crate::model::{Memory, MemoryType};
+use crate::store::memories::{memory_from_row, COLUMNS};
+use crate::store::View;
+
+/// Live memories that must bear on an entity (name it, or state a relationship of it) before
+/// it has a card: fewer say too little to sum up.
+pub const CARD_MIN_MEMORIES: usize = 3;
+/// Facts a card lists.
+pub const CARD_FACTS: usize = 5;
+/// Relationships a card lists.
+pub const CARD_RELATIONSHIPS: usize = 5;
+/// Facts the engine's own summary quotes.
+const SUMMARY_FACTS: usize = 2;
+
+/// Arguments of `card`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CardRequest {
+    /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+    /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
+    pub entity_id: Owner,
+    /// The agent the call is made for: its card is made from what its own memories, `global`
+    /// ones and `team` ones of the owner's teams it is a member of say (default none: the
+    /// owner's view, every memory).
+    pub agent_id: Option<Id>,
+    /// The entity: a name or alias, as `entities` lists them.
+    pub name: String,
+}
+
+/// A peer card: what an agent should know of an entity at a glance.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct Card {
+    /// The entity's name.
+    pub name: String,
+    /// What sort of entity it is.
+    #[serde(rename = "type")]
+    pub entity_type: EntityType,
+    /// Other names it goes by.
+    pub aliases: Vec<String>,
+    /// Live memories that name it or state a relationship of it.
+    pub memories: usize,
+    /// The most important of those now (all nine factors of importance), at most 5.
+    pub facts: Vec<CardFact>,
+    /// Its strongest relationships either way, at most 5.
+    pub relationships: Vec<Relationship>,
+    /// When the first of those memories was written, in milliseconds since the Unix epoch.
+    pub first_seen: Millis,
+    /// When the last of them was written, in milliseconds since the Unix epoch.
+    pub last_seen: Millis,
+    /// A paragraph saying who or what it is: its names, relationships and most important facts.
+    pub summary: String,
+}
+
+/// One fact on a card.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct CardFact {
+    /// The memory's id.
+    pub id: String,
+    /// What it says.
+    pub content: String,
+    /// Its type.
+    #[serde(rename = "type")]
+    pub memory_type: MemoryType,
+    /// Its importance now, 0 to 1 (all nine factors).
+    pub importance: f64,
+}
+
+/// The card of the entity `req.name` names, as the caller sees it.
+pub(crate) fn card(view: &View, owner: &Owner, req: &CardRequest) -> Result<Card> {
+    let mut sight = Sight::of(view);
+    let e = entity_named(&mut sight, owner, "name", &req.name)?;
+    let live = bearing(view, owner, e.pk)?;
+    if live.len() < CARD_MIN_MEMORIES {
+        return Err(Error::NoCard {
+            entity_id: owner.to_string(),
+            name: req.name.chars().take(64).collect(),
+            memories: live.len(),
+            needed: CARD_MIN_MEMORIES,
+        });
+    }
+    made(view, &mut sight, owner, &e, live)
+}
+
+/// The cards of the entities the memories `ids` name or relate (the speaker aside), most
+/// named first, at most `max`; entities without enough evidence have none.
+pub(crate) fn cards_of(view: &View, owner: &Owner, ids: &[&str], max: usize) -> Result<Vec<Card>> {
+    if ids.is_empty() || max == 0 {
+        return Ok(Vec::new());
+    }
+    let list = serde_json::to_string(ids).map_err(|e| Error::Internal(e.to_string()))?;
+    let mut stmt = view.conn().prepare_cached(&format!(
+        "WITH {BEARING} SELECT b.entity_pk FROM bearing b JOIN memories m ON m.pk = b.memory_pk \
+         JOIN entities e ON e.pk = b.entity_pk \
+         WHERE m.entity_id = ?1 AND m.id IN (SELECT value FROM json_each(?2)) AND e.name != ?3 \
+         AND mnemo_visible(m.agent_id, m.visibility, m.team_id) \
+         GROUP BY b.entity_pk ORDER BY count(*) DESC, b.entity_pk"
+    ))?;
+    let pks: Vec<i64> = stmt
+        .query_map(rusqlite::params![owner.as_str(), list, SPEAKER], |r| {
+            r.get(0)
+        })?
+        .collect::<rusqlite::Result<_>>()?;
+    let mut sight = Sight::of(view);
+    let mut out = Vec::new();
+    for pk in pks {
+        if out.len() == max {
+            break;
+        }
+        let e = graph_sql::entity(view.conn(), pk)?;
+        let live = bearing(view, owner, pk)?;
+        if live.len() >= CARD_MIN_MEMORIES && sight.names(&e)?.is_some() {
+            out.push(made(view, &mut sight, owner, &e, live)?);
+        }
+    }
+    Ok(out)
+}
+
+/// The live memories (active or stale, status active, not passages) that bear on entity `pk`
+/// and the caller may see.
+fn bearing(view: &View, owner: &Owner, pk: i64) -> Result<Vec<Memory>> {
+    let mut stmt = view.conn().prepare_cached(&format!(
+        "WITH {BEARING} SELECT {COLUMNS} FROM memories WHERE pk IN \
+         (SELECT memory_pk FROM bearing WHERE entity_pk = ?1) AND entity_id = ?2 \
+         AND state IN ('ACTIVE', 'STALE') AND status = 'active' AND kind != 'passage' \
+         AND mnemo_visible(agent_id, visibility, team_id) AND mnemo_existed(created_at) ORDER BY pk"
+    ))?;
+    let rows = stmt.query_map(rusqlite::params![pk, owner.as_str()], memory_from_row)?;
+    Ok(rows
+        .map(|r| r.map(|(_, m)| m))
+        .collect::<rusqlite::Result<_>>()?)
+}
+
+/// The card of `e` from the memories `live` that bear on it.
+fn made(
+    view: &View,
+    sight: &mut Sight,
+    owner: &Owner,
+    e: &EntityRow,
+    mut live: Vec<Memory>,
+) -> Result<Card> {
+    let now = view.now()?;
+    let names = sight.names(e)?;
+    let (name, aliases) = names.map_or((e.name.clone(), Vec::new()), |n| (n.name, n.aliases));
+    let first_seen = live.iter().map(|m| m.created_at).min().unwrap_or(0);
+    let last_seen = live.iter().map(|m| m.created_at).max().unwrap_or(0);
+    let memories = live.len();
+    importance::most_first(&mut live, now, |m| m);
+    let facts: Vec<CardFact> = live
+        .into_iter()
+        .take(CARD_FACTS)
+        .map(|m| CardFact {
+            importance: importance::of(&m, now),
+            id: m.id,
+            content: m.content,
+            memory_type: m.memory_type,
+        })
+        .collect();
+    let mut relationships: Vec<Relationship> = sight
+        .relationships(owner, Some(e.pk))?
+        .into_iter()
+        .map(|r| relationship(r, now))
+        .collect();
+    // Strongest first; of equals, those seen from the entity first.
+    crate::order::sort_by(&mut relationships, |a, b| {
+        b.strength
+            .total_cmp(&a.strength)
+            .then((a.from != name).cmp(&(b.from != name)))
+    });
+    // A relationship and its reverse say one thing: keep the stronger, as seen from the entity.
+    let mut said = std::collections::BTreeSet::new();
+    relationships.retain(|r| {
+        let seen_from_here = if r.from == name {
+            (r.to.clone(), Some(r.relation.as_str()))
+        } else {
+            (r.from.clone(), r.relation.reverse().map(|x| x.as_str()))
+        };
+        seen_from_here.1.is_none() || said.insert(seen_from_here)
+    });
+    relationships.truncate(CARD_RELATIONSHIPS);
+    let mut card = Card {
+        name,
+        entity_type: e.kind,
+        aliases,
+        memories,
+        facts,
+        relationships,
+        first_seen,
+        last_seen,
+        summary: String::new(),
+    };
+    card.summary = summary(&card);
+    Ok(card)
+}
+
+/// The engine's summary of a card: "Ana (person; also Ana Souza): works at Acme; lives in
+/// Lisbon. Ana is a nurse. Ana's birthday is 3 May."
+pub fn summary(card: &Card) -> String {
+    let mut out = card.name.clone();
+    out.push_str(" (");
+    out.push_str(&card.entity_type.as_str().to_lowercase());
+    if !card.aliases.is_empty() {
+        out.push_str("; also ");
+        out.push_str(&card.aliases.join(", "));
+    }
+    out.push(')');
+    let said: Vec<String> = card
+        .relationships
+        .iter()
+        .map(|r| {
+            let words = r.relation.as_str().replace('_', " ");
+            let who = |n: &str| {
+                if n == SPEAKER {
+                    "the user".to_string()
+                } else {
+                    n.to_string()
+                }
+            };
+            if r.from == card.name {
+                format!("{words} {}", who(&r.to))
+            } else {
+                format!("{} {words} {}", who(&r.from), card.name)
+            }
+        })
+        .collect();
+    if !said.is_empty() {
+        out.push_str(": ");
+        out.push_str(&said.join("; "));
+    }
+    out.push('.');
+    for f in card.facts.iter().take(SUMMARY_FACTS) {
+        let fact = f.content.trim();
+        out.push(' ');
+        out.push_str(fact);
+        if !fact.ends_with(['.', '!', '?']) {
+            out.push('.');
+        }
+    }
+    out
+}
