@@ -678,12 +678,12 @@ impl Engine {
             .store
             .transaction(|tx| maintain::batch(tx, &mut report))?
         {}
-        let cfg = &self.config.consolidation;
+        let (cfg, heartbeat) = (&self.config.consolidation, &self.config.heartbeat);
         let llm = &*self.extractor;
         report.consolidation = self.store.transaction(|tx| {
             let now = tx.now()?;
             if consolidate || consolidate::due(tx, cfg, now)? {
-                consolidate::run(tx, cfg, llm).map(Some)
+                consolidate::run(tx, cfg, heartbeat, llm).map(Some)
             } else {
                 Ok(None)
             }

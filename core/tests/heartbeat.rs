@@ -1496,3 +1496,53 @@ fn the_context_offers_the_cards_of_whom_the_signals_name() {
     assert_eq!(ana.memories, 4);
     assert!(ana.summary.contains("works at Farfetch"), "{}", ana.summary);
 }
+
+#[test]
+fn consolidation_drops_the_old_events_of_owners_who_stopped_talking() {
+    let (mut e, clock) = engine();
+    background(&mut e);
+    assert!(act(&mut e).act_id.is_some());
+    // The owner's agent acted; another owner says 1,200 things; both fall silent, and a third
+    // keeps talking.
+    for i in 0..1_200 {
+        e.record_message(&msg("quiet", MessageRole::User, &format!("note {i}")))
+            .unwrap();
+    }
+    clock.advance(31 * DAY);
+    e.record_message(&msg("talker", MessageRole::User, "still here"))
+        .unwrap();
+    let count = |e: &mut Engine, owner: &str| {
+        let req: MessagesRequest =
+            serde_json::from_value(serde_json::json!({"entity_id": owner, "limit": 1000})).unwrap();
+        e.messages(&req).unwrap().len()
+    };
+    assert_eq!(
+        count(&mut e, "quiet"),
+        1000,
+        "kept until something drops them"
+    );
+    let first = e.consolidate().unwrap().consolidation.unwrap();
+    // The owner's act (31 days old) first, then messages, up to 1,000 rows in all.
+    assert_eq!(
+        (first.events.acts, first.events.messages, first.events.more),
+        (1, 999, true)
+    );
+    assert!(first.more);
+    let second = e.consolidate().unwrap().consolidation.unwrap();
+    assert_eq!(
+        (
+            second.events.acts,
+            second.events.messages,
+            second.events.more
+        ),
+        (0, 201, false)
+    );
+    assert_eq!(count(&mut e, "quiet"), 0);
+    assert_eq!(count(&mut e, "talker"), 1, "what is recent stays");
+    let third = e.consolidate().unwrap().consolidation.unwrap();
+    assert_eq!(
+        third.events,
+        mnemo_core::consolidate::EventsReport::default(),
+        "nothing left to do"
+    );
+}

@@ -1262,6 +1262,8 @@ class Consolidation(TypedDict):
     quantisation: QuantiseReport
     #: Documents' and passages' summaries rewritten by the host's LLM.
     summaries: SummariesReport
+    #: Heartbeat acts and recorded messages older than `heartbeat.keep_days` dropped.
+    events: EventsReport
     #: A step stopped at its bound: run again to finish.
     more: bool
 
@@ -1419,6 +1421,17 @@ class SummaryWanted(TypedDict):
     section: List[str]
     #: What to summarise: the passage's text, or the document's passages' summaries in order.
     texts: List[str]
+
+
+class EventsReport(TypedDict):
+    """What pruning old events did."""
+
+    #: Heartbeat acts dropped (older than `heartbeat.keep_days`).
+    acts: int
+    #: Recorded messages dropped (older than `heartbeat.keep_days`).
+    messages: int
+    #: The step stopped at its bound with old events left.
+    more: bool
 
 
 class ImportReport(TypedDict):

@@ -1619,6 +1619,8 @@ export interface Consolidation {
   quantisation: QuantiseReport;
   /** Documents' and passages' summaries rewritten by the host's LLM. */
   summaries: SummariesReport;
+  /** Heartbeat acts and recorded messages older than `heartbeat.keep_days` dropped. */
+  events: EventsReport;
   /** A step stopped at its bound: run again to finish. */
   more: boolean;
 }
@@ -1774,6 +1776,16 @@ export interface SummaryWanted {
   section: string[];
   /** What to summarise: the passage's text, or the document's passages' summaries in order. */
   texts: string[];
+}
+
+/** What pruning old events did. */
+export interface EventsReport {
+  /** Heartbeat acts dropped (older than `heartbeat.keep_days`). */
+  acts: number;
+  /** Recorded messages dropped (older than `heartbeat.keep_days`). */
+  messages: number;
+  /** The step stopped at its bound with old events left. */
+  more: boolean;
 }
 
 /** What an import did. */

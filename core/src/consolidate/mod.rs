@@ -8,11 +8,13 @@
 //! ([`prune`]), relationship discovery from shared entities and tags ([`relate`]), the daily
 //! decay of co-recall links ([`crate::links`]), tiering by what those left ([`tiers`]) and
 //! re-quantisation of fading memories' vectors by retention ([`quantise`]) and documents'
-//! summaries rewritten by the host's LLM ([`summaries`]);
+//! summaries rewritten by the host's LLM ([`summaries`]), and old acts and messages dropped
+//! ([`events`]);
 //! decay, lifecycle and purges are the maintenance pass they run after.
 
 mod cluster;
 mod edges;
+mod events;
 mod prune;
 mod quantise;
 mod relate;
@@ -25,11 +27,13 @@ use serde::{Deserialize, Serialize};
 use crate::clock::{Millis, DAY_MS};
 use crate::error::{Error, Result};
 use crate::extract::Extractor;
+use crate::heartbeat::HeartbeatConfig;
 use crate::links::{self, LinksReport};
 use crate::store::Tx;
 
 pub use cluster::{ClusterMerge, ClusterReport};
 pub use edges::EdgesReport;
+pub use events::EventsReport;
 pub use prune::PruneReport;
 pub use quantise::QuantiseReport;
 pub use relate::RelateReport;
@@ -120,6 +124,8 @@ pub struct Consolidation {
     pub quantisation: QuantiseReport,
     /// Documents' and passages' summaries rewritten by the host's LLM.
     pub summaries: SummariesReport,
+    /// Heartbeat acts and recorded messages older than `heartbeat.keep_days` dropped.
+    pub events: EventsReport,
     /// A step stopped at its bound: run again to finish.
     pub more: bool,
 }
@@ -162,6 +168,7 @@ fn last_run(tx: &Tx) -> Result<Option<Millis>> {
 pub(crate) fn run(
     tx: &mut Tx,
     cfg: &ConsolidateConfig,
+    heartbeat: &HeartbeatConfig,
     llm: &dyn Extractor,
 ) -> Result<Consolidation> {
     let now = tx.now()?;
@@ -174,6 +181,7 @@ pub(crate) fn run(
     let tiers = tiers::retier(tx)?;
     let quantisation = quantise::requantise(tx)?;
     let summaries = summaries::rewrite(tx, llm, now)?;
+    let events = events::prune(tx, heartbeat, now)?;
     crate::store::schema::set_meta(tx.conn(), LAST_RUN_KEY, &now.to_string())?;
     Ok(Consolidation {
         more: edges.more
@@ -184,7 +192,8 @@ pub(crate) fn run(
             || links.more
             || tiers.more
             || quantisation.more
-            || summaries.more,
+            || summaries.more
+            || events.more,
         edges,
         tags,
         clusters,
@@ -194,5 +203,6 @@ pub(crate) fn run(
         tiers,
         quantisation,
         summaries,
+        events,
     })
 }

@@ -22,6 +22,7 @@ pub(crate) use check::{check, record, Checked};
 pub use decide::FIRST_CONTACT_MEMORIES;
 pub use period::{QuietHours, TimePeriod};
 pub use policy::{response_factor, Autonomy};
+pub(crate) use sql::prune_store;
 pub use tick::TickConfig;
 
 use crate::clock::{Millis, DAY_MS, MINUTE_MS};
@@ -323,7 +324,7 @@ impl Default for HeartbeatConfig {
 
 impl HeartbeatConfig {
     /// How long acts and messages are kept.
-    fn keep_ms(&self) -> Millis {
+    pub(crate) fn keep_ms(&self) -> Millis {
         Millis::from(self.keep_days) * DAY_MS
     }
 

@@ -435,6 +435,46 @@ pub fn prune(conn: &Connection, owner: &str, before: Millis) -> Result<()> {
     Ok(())
 }
 
+/// Drops acts, then messages, older than `before` across the store, oldest first within each
+/// owner, at most `budget` rows: how many of each, and whether more wait.
+pub fn prune_store(
+    conn: &Connection,
+    before: Millis,
+    budget: usize,
+) -> Result<(usize, usize, bool)> {
+    let mut dropped = [0usize; 2];
+    let mut left = budget;
+    for (i, table) in ["heartbeat_acts", "messages"].iter().enumerate() {
+        let owners: Vec<String> = conn
+            .prepare_cached(&format!(
+                "SELECT DISTINCT owner FROM {table} ORDER BY owner"
+            ))?
+            .query_map([], |r| r.get(0))?
+            .collect::<rusqlite::Result<_>>()?;
+        for owner in owners {
+            // One over the budget tells whether more wait.
+            let n = conn
+                .prepare_cached(&format!(
+                    "DELETE FROM {table} WHERE pk IN (SELECT pk FROM {table} \
+                     WHERE owner = ?1 AND at < ?2 ORDER BY at LIMIT ?3)"
+                ))?
+                .execute(params![owner, before, left as i64])?;
+            dropped[i] += n;
+            left -= n;
+            if left == 0 {
+                let more: bool = conn
+                    .prepare_cached(
+                        "SELECT EXISTS (SELECT 1 FROM heartbeat_acts WHERE at < ?1) \
+                         OR EXISTS (SELECT 1 FROM messages WHERE at < ?1)",
+                    )?
+                    .query_row(params![before], |r| r.get(0))?;
+                return Ok((dropped[0], dropped[1], more));
+            }
+        }
+    }
+    Ok((dropped[0], dropped[1], false))
+}
+
 /// The distinct topics of live memories written in `[from, to)` (the newest `limit`): each
 /// one's type in lower case and its tags.
 pub fn topics_in(
