@@ -980,3 +980,36 @@ fn an_agents_peer_card_holds_only_what_it_may_see() {
     }
     no_leaks(probes, 100, &leaks);
 }
+
+/// Where someone works, lives or who they are married to is one thing at a time, and a newer
+/// statement of it supersedes the older — but only the writer's own: another agent saying
+/// where Rui works, or the owner, neither supersedes nor names what an agent keeps.
+#[test]
+fn a_contradiction_never_reaches_across_agents() {
+    let (mut e, _clock) = engine();
+    let said = |e: &mut Engine, agent: Option<&str>, content: &str| {
+        let mut args = json!({"entity_id": "acme", "content": content});
+        if let Some(a) = agent {
+            args["agent_id"] = json!(a);
+        }
+        ok(e, "remember", args)
+    };
+    let alices = said(&mut e, Some("alice"), "Rui works at Sonae.");
+    let alices = alices["outcomes"][0]["id"].as_str().unwrap().to_string();
+    for (agent, content) in [
+        (Some("bob"), "Rui works at Galp."),
+        (None, "Rui works at Jeronimo Martins."),
+    ] {
+        let r = said(&mut e, agent, content);
+        assert_eq!(r["outcomes"][0]["action"], "created", "{agent:?}: {r}");
+        assert!(
+            !r.to_string().contains(&alices),
+            "{agent:?} shown alice's id: {r}"
+        );
+    }
+    let m = ok(&mut e, "get", json!({"entity_id": "acme", "id": alices}));
+    assert_eq!(m["status"], "active");
+    // Alice's own newer word does supersede hers.
+    let r = said(&mut e, Some("alice"), "Rui works at EDP.");
+    assert_eq!(r["outcomes"][0]["existing"], json!(alices), "{r}");
+}

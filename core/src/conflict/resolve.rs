@@ -8,7 +8,7 @@ use crate::dedup;
 use crate::error::{Error, Result};
 use crate::graph;
 use crate::graph::RelationMention;
-use crate::model::{Memory, State, Status, StatusChange};
+use crate::model::{Kind, Memory, State, Status, StatusChange};
 use crate::store::{memories, Tx, View};
 use crate::text;
 
@@ -69,7 +69,13 @@ pub(crate) fn find(
         let Some((_, existing)) = memories::by_pks(conn, owner, &[pk])?.pop() else {
             continue;
         };
-        if existing.status != Status::Active || existing.state == State::Deleted {
+        // Only a memory of the same writer, visibility and team contradicts this one: the
+        // memories stating the same relation were found across the owner's store.
+        let same_scope = existing.agent_id == memory.agent_id
+            && existing.visibility == memory.visibility
+            && existing.team_id == memory.team_id
+            && existing.kind != Kind::Passage;
+        if existing.status != Status::Active || existing.state == State::Deleted || !same_scope {
             continue;
         }
         let (_, stated) = graph::Sight::new(conn, false).memory_graph(pk)?;
