@@ -6,7 +6,8 @@ mod common;
 
 use common::*;
 use mnemo_core::consolidate::{
-    ClusterReport, Consolidation, QuantiseReport, RelateReport, TiersReport,
+    ClusterReport, Consolidation, ProbeReport, QuantiseReport, RelateReport, TiersReport,
+    CHALLENGE_IMPORTANCE_LOSS,
 };
 use mnemo_core::*;
 
@@ -767,4 +768,55 @@ fn a_summary_is_stored_as_text_whatever_it_holds() {
     let (c, merged, _, asked) = merged_with_llm(|| None);
     assert_eq!((c.summarised, c.unsummarised, asked.len()), (0, 0, 1));
     assert!(merged.content.contains("Porto") && merged.content.contains("sencha"));
+}
+
+#[test]
+fn belief_probing_challenges_what_newer_memories_of_its_scope_contradict() {
+    let (mut e, clock) = engine();
+    let said = |e: &mut Engine, text: &str, agent: Option<&str>| {
+        let opts = RememberOptions {
+            agent_id: agent.map(id),
+            ..RememberOptions::default()
+        };
+        e.remember("kai", text, opts).unwrap().stored_ids()[0].to_string()
+    };
+    let farfetch = said(&mut e, "Ana works at Farfetch.", None);
+    let porto = said(&mut e, "My sister Ana lives in Porto.", None);
+    // An agent's own memory: another scope, so the owner's newer words do not touch it.
+    let theirs = said(&mut e, "Rui works at Sonae.", Some("bot"));
+    clock.set(T0 + 40 * DAY_MS);
+    // Said once the names became one entity: no conflict was found when it was written.
+    let google = said(&mut e, "Ana Souza now works at Google.", None);
+    said(&mut e, "Rui works at Galp.", None);
+    let before = e.get("kai", &farfetch).unwrap();
+    assert_eq!(before.status, Status::Active, "the write let both stand");
+
+    let report = e.consolidate().unwrap().consolidation.unwrap();
+    assert_eq!((report.probing.challenged, report.probing.more), (1, false));
+    let after = e.get("kai", &farfetch).unwrap();
+    assert_eq!(after.status, Status::Challenged);
+    assert!(
+        (after.importance - (before.importance - CHALLENGE_IMPORTANCE_LOSS).max(0.05)).abs()
+            < 1e-12
+    );
+    let history = e.status_history("kai", &farfetch).unwrap();
+    let reason = &history.last().unwrap().reason;
+    assert!(
+        reason.contains("works_at Google") && reason.contains(&google),
+        "{reason}"
+    );
+    // What newer memories do not contradict stays, and so does another scope's.
+    for kept in [&porto, &google, &theirs] {
+        let m = e.get("kai", kept).unwrap();
+        assert_eq!(m.status, Status::Active, "{}", m.content);
+    }
+    // Out of searches; nothing deleted; a second run finds nothing more to probe.
+    let hits = search(&mut e, "kai", "where does Ana work");
+    assert!(hits.iter().all(|h| h.memory.id != farfetch));
+    assert_eq!(
+        e.get("kai", &farfetch).unwrap().content,
+        "Ana works at Farfetch."
+    );
+    let again = e.consolidate().unwrap().consolidation.unwrap();
+    assert_eq!(again.probing, ProbeReport::default());
 }

@@ -1246,6 +1246,8 @@ class Consolidation(TypedDict):
 
     #: Stale relationships and withdrawn evidence removed from the graph.
     edges: EdgesReport
+    #: Memories challenged because newer ones of their scope say otherwise.
+    probing: ProbeReport
     #: Automatic tags refreshed.
     tags: TagsReport
     #: Clusters of near-duplicate memories merged.
@@ -1275,6 +1277,15 @@ class EdgesReport(TypedDict):
     evidence_withdrawn: int
     #: Relationships removed: left without evidence, or stale and weak.
     relationships_removed: int
+    #: The step stopped at its bound.
+    more: bool
+
+
+class ProbeReport(TypedDict):
+    """What belief probing did."""
+
+    #: Memories challenged: newer memories of their scope say otherwise.
+    challenged: int
     #: The step stopped at its bound.
     more: bool
 

@@ -1603,6 +1603,8 @@ export interface MaintainReport {
 export interface Consolidation {
   /** Stale relationships and withdrawn evidence removed from the graph. */
   edges: EdgesReport;
+  /** Memories challenged because newer ones of their scope say otherwise. */
+  probing: ProbeReport;
   /** Automatic tags refreshed. */
   tags: TagsReport;
   /** Clusters of near-duplicate memories merged. */
@@ -1631,6 +1633,14 @@ export interface EdgesReport {
   evidence_withdrawn: number;
   /** Relationships removed: left without evidence, or stale and weak. */
   relationships_removed: number;
+  /** The step stopped at its bound. */
+  more: boolean;
+}
+
+/** What belief probing did. */
+export interface ProbeReport {
+  /** Memories challenged: newer memories of their scope say otherwise. */
+  challenged: number;
   /** The step stopped at its bound. */
   more: boolean;
 }

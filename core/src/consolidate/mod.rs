@@ -3,7 +3,8 @@
 //! step is bounded in work per run (at most [`STEP_BATCH`] rows) and idempotent: a run after
 //! one that reported no more work changes nothing.
 //!
-//! Steps so far, in the order they run: stale-edge cleanup ([`edges`]), auto-tag refresh
+//! Steps so far, in the order they run: stale-edge cleanup ([`edges`]), belief probing
+//! ([`probe`]), auto-tag refresh
 //! ([`tags`]), cluster-and-merge of near-duplicates ([`cluster`]), size-bounded pruning
 //! ([`prune`]), relationship discovery from shared entities and tags ([`relate`]), the daily
 //! decay of co-recall links ([`crate::links`]), tiering by what those left ([`tiers`]) and
@@ -15,6 +16,7 @@
 mod cluster;
 mod edges;
 mod events;
+mod probe;
 mod prune;
 mod quantise;
 mod relate;
@@ -34,6 +36,7 @@ use crate::store::Tx;
 pub use cluster::{ClusterMerge, ClusterReport};
 pub use edges::EdgesReport;
 pub use events::EventsReport;
+pub use probe::{ProbeReport, CHALLENGE_IMPORTANCE_LOSS};
 pub use prune::PruneReport;
 pub use quantise::QuantiseReport;
 pub use relate::RelateReport;
@@ -108,6 +111,8 @@ impl ConsolidateConfig {
 pub struct Consolidation {
     /// Stale relationships and withdrawn evidence removed from the graph.
     pub edges: EdgesReport,
+    /// Memories challenged because newer ones of their scope say otherwise.
+    pub probing: ProbeReport,
     /// Automatic tags refreshed.
     pub tags: TagsReport,
     /// Clusters of near-duplicate memories merged.
@@ -173,6 +178,7 @@ pub(crate) fn run(
 ) -> Result<Consolidation> {
     let now = tx.now()?;
     let edges = edges::clean(tx, cfg, now)?;
+    let probing = probe::probe(tx, now)?;
     let tags = tags::refresh(tx, now)?;
     let clusters = cluster::merge_clusters(tx, now, llm)?;
     let pruning = prune::prune(tx, cfg, now)?;
@@ -185,6 +191,7 @@ pub(crate) fn run(
     crate::store::schema::set_meta(tx.conn(), LAST_RUN_KEY, &now.to_string())?;
     Ok(Consolidation {
         more: edges.more
+            || probing.more
             || tags.more
             || clusters.more
             || pruning.more
@@ -195,6 +202,7 @@ pub(crate) fn run(
             || summaries.more
             || events.more,
         edges,
+        probing,
         tags,
         clusters,
         pruning,
