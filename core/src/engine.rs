@@ -23,8 +23,8 @@ use crate::export::{self, ImportReport};
 use crate::extract::{self, Extracted, Extraction, Extractor, RuleExtractor};
 use crate::field::{Content, Id, Limit, Owner, Reason, SourceRef, Tags};
 use crate::graph::{
-    self, Card, CardRequest, EntitiesRequest, Entity, GraphPath, PathRequest, Relationship,
-    RelationshipsRequest, Traversal, TraverseRequest,
+    self, Bridge, BridgesRequest, Card, CardRequest, EntitiesRequest, Entity, GraphPath,
+    PathRequest, Relationship, RelationshipsRequest, Traversal, TraverseRequest,
 };
 use crate::heartbeat::RecordMessage;
 use crate::heartbeat::{
@@ -790,6 +790,13 @@ impl Engine {
     pub fn traverse(&mut self, req: &TraverseRequest) -> Result<Traversal> {
         let owner = &req.entity_id;
         graph::traverse(&self.store.read(), owner, req)
+    }
+
+    /// Bridges consolidation proposed between entities the owner's memories name together in
+    /// different contexts, with their evidence and the host's LLM's decision.
+    pub fn bridges(&mut self, req: &BridgesRequest) -> Result<Vec<Bridge>> {
+        let owner = &req.entity_id;
+        graph::bridge::bridges(&self.store.read(), owner, req)
     }
 
     /// The peer card of an entity: its names, the most important live facts about it, its

@@ -99,8 +99,9 @@ pub use extract::{
 };
 pub use field::{Content, Id, Limit, Owner, Reason, Sentiment, SourceRef, Tags, Unit};
 pub use graph::{
-    Card, CardFact, CardRequest, EntitiesRequest, Entity, EntityType, GraphPath, Node, PathRequest,
-    Relation, Relationship, RelationshipsRequest, Traversal, TraverseRequest,
+    Bridge, BridgeEvidence, BridgeStatus, BridgesRequest, Card, CardFact, CardRequest,
+    EntitiesRequest, Entity, EntityType, GraphPath, Node, PathRequest, Relation, Relationship,
+    RelationshipsRequest, Traversal, TraverseRequest,
 };
 pub use heartbeat::{
     AlertLevel, Autonomy, Continuity, DecisionReason, DeltaKind, GoalProgress, GoalStatus,

@@ -919,6 +919,8 @@ fn an_agents_peer_card_holds_only_what_it_may_see() {
         ("bob", "global", "Ana loves surfing with Rui."),
         ("alice", "private", "Rui plays the oboe at Gulbenkian."),
         ("alice", "private", "Rui studied in Coimbra."),
+        ("alice", "private", "Ana and Rui met in Coimbra."),
+        ("alice", "private", "Rui visited Ana in Lisbon."),
     ] {
         ok(
             &mut e,
@@ -927,6 +929,12 @@ fn an_agents_peer_card_holds_only_what_it_may_see() {
         );
     }
     let secret = ["Souza", "Lisbon", "7731", "penicillin", "oboe", "Coimbra"];
+    // Consolidation proposes a bridge between Ana and Rui from alice's two memories.
+    let r = ok(&mut e, "consolidate", json!({}));
+    assert!(
+        r["consolidation"]["synthesis"]["proposed"].as_u64() >= Some(1),
+        "{r}"
+    );
     let (mut probes, mut leaks) = (0, Vec::new());
     for caller in [None, Some("alice"), Some("bob"), Some("carol")] {
         let mut answers = Vec::new();
@@ -949,6 +957,12 @@ fn an_agents_peer_card_holds_only_what_it_may_see() {
         if caller.is_some() {
             answers.push(("heartbeat_context", ctx["cards"].to_string()));
         }
+        let mut args = json!({"entity_id": "acme"});
+        if let Some(a) = caller {
+            args["agent_id"] = json!(a);
+        }
+        let bridges = call(&mut e, "bridges", args).expect("bridges");
+        answers.push(("bridges", bridges.clone()));
         let alice_sees = matches!(caller, None | Some("alice"));
         for (name, text) in &answers {
             for word in secret {
@@ -961,7 +975,11 @@ fn an_agents_peer_card_holds_only_what_it_may_see() {
         let card: Value = serde_json::from_str(&answers[0].1).expect("Ana has a card");
         if alice_sees {
             assert_eq!(card["name"], "Ana Souza", "{caller:?}");
-            assert_eq!(card["memories"], 6, "{card}");
+            assert_eq!(card["memories"], 8, "{card}");
+            assert!(
+                bridges.contains("Coimbra"),
+                "{caller:?} sees the bridge: {bridges}"
+            );
             assert!(
                 answers[2].1.contains("oboe"),
                 "{caller:?}: {}",
@@ -976,6 +994,10 @@ fn an_agents_peer_card_holds_only_what_it_may_see() {
             assert_eq!(answers[1].1, "error not_found", "{caller:?} by her surname");
             // Rui: one memory bob's agents see; alice's two make no card for them.
             assert_eq!(answers[2].1, "error not_found", "{caller:?}");
+            assert_eq!(
+                bridges, "[]",
+                "{caller:?}: one context of theirs is no bridge"
+            );
         }
     }
     no_leaks(probes, 100, &leaks);

@@ -462,3 +462,164 @@ fn a_peer_card_sums_up_an_entity_from_its_live_memories() {
     });
     assert_eq!(other.unwrap_err().code(), "not_found");
 }
+
+/// An engine whose host LLM answers bridge questions with `answer` (given the question's
+/// text), and extracts with the built-in rules.
+fn bridging_engine(
+    answer: impl Fn(&str) -> Option<Result<String, String>> + 'static,
+) -> (Engine, ManualClock) {
+    let clock = ManualClock::new(T0);
+    let e = Engine::builder(clock.clone())
+        .extractor(LlmExtractor(move |instructions: &str, text: &str, _now| {
+            if instructions == mnemo_core::extract::llm::BRIDGE_INSTRUCTIONS {
+                answer(text)
+            } else {
+                None
+            }
+        }))
+        .open_in_memory()
+        .unwrap();
+    (e, clock)
+}
+
+fn said_in(e: &mut Engine, session: &str, text: &str) {
+    let opts = RememberOptions {
+        session_id: Some(id(session)),
+        ..RememberOptions::default()
+    };
+    e.remember("kai", text, opts).unwrap();
+}
+
+fn bridges(e: &mut Engine) -> Vec<Bridge> {
+    e.bridges(&BridgesRequest {
+        entity_id: id("kai"),
+        agent_id: None,
+        status: None,
+        limit: None,
+    })
+    .unwrap()
+}
+
+#[test]
+fn consolidation_proposes_bridges_between_entities_named_together_in_different_contexts() {
+    let (mut e, _) = bridging_engine(|_| None);
+    // Tiago and Marta, together in two conversations; Bruno and Carla in one only.
+    said_in(&mut e, "s1", "Tiago and Marta went hiking in the Gerês.");
+    said_in(
+        &mut e,
+        "s2",
+        "Yesterday Marta lent Tiago her climbing rope.",
+    );
+    said_in(&mut e, "s2", "Bruno and Carla play padel.");
+    said_in(&mut e, "s2", "Carla beat Bruno at padel again.");
+    assert!(
+        bridges(&mut e).is_empty(),
+        "nothing proposed before consolidation"
+    );
+    let r = e.consolidate().unwrap().consolidation.unwrap();
+    assert_eq!(
+        (r.synthesis.confirmed, r.synthesis.rejected),
+        (0, 0),
+        "no LLM"
+    );
+    let found = bridges(&mut e);
+    let pairs: Vec<(String, String)> = found.iter().map(|b| (b.a.clone(), b.b.clone())).collect();
+    assert!(
+        pairs.contains(&("Tiago".into(), "Marta".into()))
+            || pairs.contains(&("Marta".into(), "Tiago".into())),
+        "{pairs:?}"
+    );
+    assert!(
+        !pairs.iter().any(|(a, b)| a == "Bruno" || b == "Bruno"),
+        "one session is one context: {pairs:?}"
+    );
+    let tm = found
+        .iter()
+        .find(|b| b.a == "Tiago" || b.b == "Tiago")
+        .unwrap();
+    assert_eq!(
+        (tm.status, tm.contexts, tm.evidence.len()),
+        (BridgeStatus::Proposed, 2, 2)
+    );
+    assert_eq!(r.synthesis.proposed, found.len());
+    // Proposed once: a second run adds nothing.
+    let again = e.consolidate().unwrap().consolidation.unwrap();
+    assert_eq!(again.synthesis.proposed, 0);
+    assert_eq!(bridges(&mut e).len(), found.len());
+    // Another owner has none; a bad status is refused by name.
+    let other = e.call_json("bridges", r#"{"entity_id": "lee"}"#).unwrap();
+    assert_eq!(other, "[]");
+    let bad = e
+        .call_json("bridges", r#"{"entity_id": "kai", "status": "maybe"}"#)
+        .unwrap_err();
+    assert_eq!(bad.code(), "invalid_input");
+}
+
+#[test]
+fn the_hosts_llm_confirms_or_rejects_each_bridge_with_its_reason() {
+    let (mut e, _) = bridging_engine(|text| {
+        Some(Ok(if text.contains("rope") {
+            r#"{"related": true, "relation": "climbing partner of", "reason": "They hike together and she lent him her rope."}"#.into()
+        } else {
+            r#"{"related": false, "relation": "", "reason": "Only mentioned together."}"#.into()
+        }))
+    });
+    said_in(&mut e, "s1", "Tiago and Marta went hiking in the Gerês.");
+    said_in(
+        &mut e,
+        "s2",
+        "Yesterday Marta lent Tiago her climbing rope.",
+    );
+    said_in(&mut e, "s3", "Rita and Joana were both at the conference.");
+    said_in(&mut e, "s4", "Joana and Rita took the same train.");
+    let r = e.consolidate().unwrap().consolidation.unwrap();
+    assert!(
+        r.synthesis.confirmed >= 1 && r.synthesis.rejected >= 1,
+        "{:?}",
+        r.synthesis
+    );
+    assert_eq!(r.synthesis.failure, None);
+    let found = bridges(&mut e);
+    let tm = found
+        .iter()
+        .find(|b| b.a == "Tiago" || b.b == "Tiago")
+        .unwrap();
+    assert_eq!(tm.status, BridgeStatus::Confirmed);
+    assert_eq!(tm.relation.as_deref(), Some("climbing partner of"));
+    assert!(tm.reason.as_deref().unwrap().contains("rope"));
+    assert!(tm.decided_at.is_some());
+    let rj = found
+        .iter()
+        .find(|b| b.a == "Rita" || b.b == "Rita")
+        .unwrap();
+    assert_eq!(
+        (rj.status, rj.relation.as_deref()),
+        (BridgeStatus::Rejected, None)
+    );
+}
+
+#[test]
+fn a_bad_bridge_answer_leaves_the_bridge_proposed_and_says_why() {
+    for (answer, why) in [
+        ("not json", "not the bridge JSON"),
+        (
+            r#"{"related": true, "relation": "", "reason": "x"}"#,
+            "not how",
+        ),
+        (r#"{"related": false, "reason": ""}"#, "no reason"),
+    ] {
+        let (mut e, _) = bridging_engine(move |_| Some(Ok(answer.to_string())));
+        said_in(&mut e, "s1", "Tiago and Marta went hiking in the Gerês.");
+        said_in(
+            &mut e,
+            "s2",
+            "Yesterday Marta lent Tiago her climbing rope.",
+        );
+        let r = e.consolidate().unwrap().consolidation.unwrap();
+        let failure = r.synthesis.failure.clone().unwrap_or_default();
+        assert!(failure.contains(why), "{answer}: {failure}");
+        assert!(bridges(&mut e)
+            .iter()
+            .all(|b| b.status == BridgeStatus::Proposed && b.reason.is_none()));
+    }
+}

@@ -231,6 +231,7 @@ fn bases(method: &str) -> Vec<Value> {
         }
         "path" => vec![json!({"entity_id": "ana", "from": "user", "to": "tea"})],
         "card" => vec![json!({"entity_id": "ana", "name": "user"})],
+        "bridges" => vec![json!({"entity_id": "ana", "status": "proposed", "limit": 5})],
         "resolve_conflict" => {
             vec![
                 json!({"entity_id": "ana", "id": "c1", "resolution": "keep_both", "reason": "both"}),

@@ -301,6 +301,17 @@ pub enum Command {
         /// A name or alias, as `entities` lists them.
         name: String,
     },
+    /// Bridges consolidation proposed: entities named together in different conversations,
+    /// with their evidence and the LLM's decision.
+    Bridges {
+        #[arg(long)]
+        entity: String,
+        /// Only these: proposed, confirmed or rejected.
+        #[arg(long)]
+        status: Option<String>,
+        #[arg(long)]
+        limit: Option<usize>,
+    },
     /// The shortest path between two entities.
     Path {
         #[arg(long)]
@@ -877,6 +888,14 @@ fn call(command: Command) -> Result<Call> {
             json!({"entity_id": entity, "from": from, "depth": depth, "relations": relations}),
         ),
         Command::Card { entity, name } => ("card", json!({"entity_id": entity, "name": name})),
+        Command::Bridges {
+            entity,
+            status,
+            limit,
+        } => (
+            "bridges",
+            json!({"entity_id": entity, "status": status, "limit": limit}),
+        ),
         Command::Path {
             entity,
             from,

@@ -373,6 +373,28 @@ fn human(answer: &Answer) -> Result<String> {
                 );
             }
         }
+        Answer::Bridges(list) => {
+            for b in list {
+                let _ = writeln!(
+                    out,
+                    "{} — {} · {} · {} contexts{}",
+                    b.a,
+                    b.b,
+                    b.status,
+                    b.contexts,
+                    b.relation
+                        .as_ref()
+                        .map(|r| format!(" · {r}"))
+                        .unwrap_or_default()
+                );
+                for m in &b.evidence {
+                    let _ = writeln!(out, "  {}  {}", m.id, m.content);
+                }
+            }
+            if out.is_empty() {
+                out += "no bridges\n";
+            }
+        }
         Answer::Card(c) => {
             let _ = writeln!(out, "{}", c.summary);
             let _ = writeln!(

@@ -222,6 +222,24 @@ fn the_commands_cover_a_memory_from_write_to_export() {
         text.starts_with("Tiago (person): ") && text.contains("works at Shopify"),
         "{text}"
     );
+    // Tiago and Braga, Tiago and chess: each named together once, so no bridge yet; two
+    // conversations naming Tiago and Marta make one.
+    for said in [
+        "Tiago and Marta went hiking.",
+        "Yesterday Marta lent Tiago her rope.",
+    ] {
+        ok(p, &["remember", "--entity", "tia", said]);
+    }
+    ok(p, &["consolidate"]);
+    let bridges = ok(p, &["bridges", "--entity", "tia"]);
+    assert_eq!(bridges.as_array().map(Vec::len), Some(1), "{bridges}");
+    assert_eq!(bridges[0]["status"], "proposed", "{bridges}");
+    let text = mnemo(p, &["bridges", "--entity", "tia", "--status", "confirmed"]);
+    assert_eq!(String::from_utf8_lossy(&text.stdout), "no bridges\n");
+    assert_eq!(
+        refused(p, &["bridges", "--entity", "tia", "--status", "maybe"])["code"],
+        "invalid_input"
+    );
     let none = mnemo(p, &["card", "--entity", "tia", "Shopify"]);
     assert!(!none.status.success());
     assert!(

@@ -273,6 +273,7 @@ fn without_the_token_nothing_but_health_answers() {
         ("GET", "/api/v1/graph/traverse?entity_id=ana&from=user"),
         ("GET", "/api/v1/graph/path?entity_id=ana&from=user&to=x"),
         ("GET", "/api/v1/graph/card?entity_id=ana&name=x"),
+        ("GET", "/api/v1/graph/bridges?entity_id=ana"),
         ("GET", "/api/v1/memories?entity_id=ana"),
         ("GET", "/api/v1/stats?entity_id=ana"),
         ("POST", "/api/v1/consolidate"),
@@ -544,6 +545,18 @@ fn graph_and_conflict_routes() {
     );
     assert_eq!((st, r["code"].as_str()), (404, Some("not_found")), "{r}");
     let (st, r) = s.send("GET", "/api/v1/graph/card?entity_id=ana", Value::Null);
+    assert_eq!(
+        (st, r["code"].as_str()),
+        (400, Some("invalid_input")),
+        "{r}"
+    );
+    let (st, r) = s.send("GET", "/api/v1/graph/bridges?entity_id=ana", Value::Null);
+    assert_eq!((st, r.is_array()), (200, true), "{r}");
+    let (st, r) = s.send(
+        "GET",
+        "/api/v1/graph/bridges?entity_id=ana&status=maybe",
+        Value::Null,
+    );
     assert_eq!(
         (st, r["code"].as_str()),
         (400, Some("invalid_input")),

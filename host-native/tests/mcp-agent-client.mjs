@@ -73,6 +73,7 @@ for (const entity of [undefined, 'Ana', 'Ana Souza', 'Lisbon', 'user']) {
   const r = await answer('memory_relationships', entity ? { entity } : {});
   check(`relationships ${entity}`, r.text.replaceAll(`"${entity}"`, ''));
 }
+check('bridges', (await answer('memory_bridges', {})).text);
 for (const name of ['Ana', 'Ana Souza', 'Lisbon', 'Porto', 'user']) {
   const r = await answer('memory_card', { name });
   check(`card ${name}`, r.text.replaceAll(`"${name}"`, ''));

@@ -33,7 +33,7 @@ const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
 for (const name of [
   'memory_search', 'memory_get', 'memory_store', 'memory_forget', 'memory_update', 'memory_stats',
   'memory_reinforce', 'memory_demote', 'schedule_create', 'schedule_list', 'heartbeat_check',
-  'memory_entities', 'memory_relationships', 'memory_related', 'memory_set_layer', 'memory_card',
+  'memory_entities', 'memory_relationships', 'memory_related', 'memory_set_layer', 'memory_card', 'memory_bridges',
 ]) {
   assert.ok(byName[name], `tool ${name} is listed`);
   assert.equal(byName[name].inputSchema.type, 'object', name);
@@ -119,6 +119,8 @@ assert.ok(card.memories >= 3 && card.facts.length >= 3, JSON.stringify(card));
 assert.match(card.summary, /^Ines \(person\)/);
 assert.match(await refused('memory_card', { ...who, name: 'Porto' }), /not_found: .*a card needs 3/);
 assert.match(await refused('memory_card', { ...who, name: '' }), /invalid_input/);
+assert.ok(Array.isArray(await call('memory_bridges', {})));
+assert.match(await refused('memory_bridges', { ...who, status: 'maybe' }), /invalid_input/);
 const related = JSON.parse((await client.callTool({ name: 'memory_related', arguments: { ...who, id } })).content[0].text);
 assert.ok(related.some((r) => r.memory.id === surf && r.co_recalls === 3), JSON.stringify(related));
 assert.equal((await call('memory_forget', { id })).state, 'DELETED');

@@ -314,6 +314,7 @@ pub fn route(
         (Method::GET, ["graph", "traverse"]) => call("traverse", query("traverse"), Form::Mnemo),
         (Method::GET, ["graph", "path"]) => call("path", query("path"), Form::Mnemo),
         (Method::GET, ["graph", "card"]) => call("card", query("card"), Form::Mnemo),
+        (Method::GET, ["graph", "bridges"]) => call("bridges", query("bridges"), Form::Mnemo),
         (Method::GET, ["export"]) => call("export", query("export"), Form::Mnemo),
         (Method::POST, ["import"]) => call("import", body, Form::Mnemo),
         // Keyoku's teams; Mnemo's belong to an owner, named with entity_id (body or query).

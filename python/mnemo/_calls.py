@@ -49,6 +49,9 @@ DocumentFormat: TypeAlias = Literal["text", "markdown", "html"]
 #: Where a document came from; its first automatic tag.
 DocumentSource: TypeAlias = Literal["upload", "chat", "connector", "web", "note", "email", "api"]
 
+#: Where a bridge stands.
+BridgeStatus: TypeAlias = Literal["proposed", "confirmed", "rejected"]
+
 #: Whether a conflict still waits for a decision.
 ConflictStatus: TypeAlias = Literal["open", "resolved"]
 
@@ -637,6 +640,19 @@ class CardRequest(TypedDict):
     agent_id: NotRequired[str | None]
     #: The entity: a name or alias, as `entities` lists them.
     name: str
+
+
+class BridgesRequest(TypedDict):
+    """Arguments of `bridges`."""
+
+    #: The owner of the memories (a user, an agent, a project): 1 to 256 characters of `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
+    entity_id: str
+    #: The agent the call is made for: it sees the bridges that the memories it may see make (its own, `global` ones and `team` ones of its teams), with those as evidence (default none: the owner's view).
+    agent_id: NotRequired[str | None]
+    #: Only bridges of this status (default all).
+    status: NotRequired[BridgeStatus | None]
+    #: At most this many, 1 to 1000 (default 50), the most contexts first.
+    limit: NotRequired[int | None]
 
 
 #: The shortest path between two entities, for [`Engine::path`](crate::Engine::path).
@@ -1256,6 +1272,8 @@ class Consolidation(TypedDict):
     pruning: PruneReport
     #: Memories linked by the entities and tags they share.
     relationships: RelateReport
+    #: Entity pairs named together in different contexts proposed as bridges, and those the host's LLM confirmed or rejected.
+    synthesis: SynthesisReport
     #: Co-recall links decayed (×0.95 per day) and removed (below 0.1).
     links: LinksReport
     #: Memories moved between hot, warm and archive tiers.
@@ -1356,6 +1374,21 @@ class RelateReport(TypedDict):
     #: Links removed.
     unlinked: int
     #: The step stopped at its bound (the next run goes on from there).
+    more: bool
+
+
+class SynthesisReport(TypedDict):
+    """What synthesis did."""
+
+    #: Bridges proposed: entity pairs named together in different contexts.
+    proposed: int
+    #: Bridges the host's LLM confirmed.
+    confirmed: int
+    #: Bridges the host's LLM rejected.
+    rejected: int
+    #: Why an answer of the LLM was not used, if one was not (the bridge stays proposed).
+    failure: NotRequired[str | None]
+    #: The step stopped at a bound with memories or bridges left.
     more: bool
 
 
@@ -1677,6 +1710,40 @@ class CardFact(TypedDict):
     type: MemoryType
     #: Its importance now, 0 to 1 (all nine factors).
     importance: float
+
+
+class Bridge(TypedDict):
+    """Two entities memories name together in different contexts."""
+
+    #: The bridge's id.
+    id: str
+    #: One entity's name.
+    a: str
+    #: The other's.
+    b: str
+    #: Proposed, or confirmed or rejected by the host's LLM.
+    status: BridgeStatus
+    #: How the LLM says `a` relates to `b`, when it confirmed the bridge.
+    relation: NotRequired[str | None]
+    #: Why the LLM decided as it did, citing the memories.
+    reason: NotRequired[str | None]
+    #: Distinct contexts among the evidence: sessions, documents, or memories said outside any.
+    contexts: int
+    #: Memories that name both, at most 5.
+    evidence: List[BridgeEvidence]
+    #: When consolidation proposed it, in milliseconds since the Unix epoch.
+    proposed_at: int
+    #: When the LLM decided, in milliseconds since the Unix epoch.
+    decided_at: NotRequired[int | None]
+
+
+class BridgeEvidence(TypedDict):
+    """A memory that names both ends of a bridge."""
+
+    #: The memory's id.
+    id: str
+    #: What it says.
+    content: str
 
 
 class GraphPath(TypedDict):
@@ -2439,6 +2506,18 @@ class Calls:
         """
         given: List[Tuple[str, Any]] = [("entity_id", entity_id), ("name", name), ("agent_id", agent_id)]
         return cast("Card", self.call("card", {k: v for k, v in given if v is not None}))
+
+    def bridges(self, *, entity_id: str, agent_id: str | None = None, status: BridgeStatus | None = None, limit: int | None = None) -> List[Bridge]:
+        """Bridges: entity pairs the owner's memories name together in different contexts (sessions, documents) with no relationship between them, proposed by consolidation with their evidence, and confirmed or rejected by the host's LLM when it has one.
+
+        Arguments (docs/API.md):
+            entity_id: The owner of the memories (a user, an agent, a project): 1 to 256 characters of `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
+            agent_id: The agent the call is made for: it sees the bridges that the memories it may see make (its own, `global` ones and `team` ones of its teams), with those as evidence (default none: the owner's view). Optional.
+            status: Only bridges of this status (default all). Optional.
+            limit: At most this many, 1 to 1000 (default 50), the most contexts first. Optional.
+        """
+        given: List[Tuple[str, Any]] = [("entity_id", entity_id), ("agent_id", agent_id), ("status", status), ("limit", limit)]
+        return cast("List[Bridge]", self.call("bridges", {k: v for k, v in given if v is not None}))
 
     def path(self, *, entity_id: str, from_: str, to: str, agent_id: str | None = None, max_depth: int | None = None) -> GraphPath:
         """The shortest path between two entities.

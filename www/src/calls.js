@@ -46,6 +46,7 @@ export const CALLS = [
   { method: 'relationships', name: 'relationships', embeds: [], agents: [[]] },
   { method: 'traverse', name: 'traverse', embeds: [], agents: [[]] },
   { method: 'card', name: 'card', embeds: [], agents: [[]] },
+  { method: 'bridges', name: 'bridges', embeds: [], agents: [[]] },
   { method: 'path', name: 'path', embeds: [], agents: [[]] },
   { method: 'conflicts', name: 'conflicts', embeds: [], agents: [[]] },
   { method: 'resolve_conflict', name: 'resolveConflict', embeds: [], agents: [], owner: true },

@@ -807,6 +807,28 @@ export interface CardRequest {
   name: string;
 }
 
+/** Arguments of `bridges`. */
+export interface BridgesRequest {
+  /**
+   * The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+   * `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
+   */
+  entity_id: string;
+  /**
+   * The agent the call is made for: it sees the bridges that the memories it may see make
+   * (its own, `global` ones and `team` ones of its teams), with those as evidence (default
+   * none: the owner's view).
+   */
+  agent_id?: string | null;
+  /** Only bridges of this status (default all). */
+  status?: BridgeStatus | null;
+  /** At most this many, 1 to 1000 (default 50), the most contexts first. */
+  limit?: number | null;
+}
+
+/** Where a bridge stands. */
+export type BridgeStatus = 'proposed' | 'confirmed' | 'rejected';
+
 /** The shortest path between two entities, for `Engine::path`(crate::Engine::path). */
 export interface PathRequest {
   /**
@@ -1613,6 +1635,11 @@ export interface Consolidation {
   pruning: PruneReport;
   /** Memories linked by the entities and tags they share. */
   relationships: RelateReport;
+  /**
+   * Entity pairs named together in different contexts proposed as bridges, and those the
+   * host's LLM confirmed or rejected.
+   */
+  synthesis: SynthesisReport;
   /** Co-recall links decayed (×0.95 per day) and removed (below 0.1). */
   links: LinksReport;
   /** Memories moved between hot, warm and archive tiers. */
@@ -1709,6 +1736,20 @@ export interface RelateReport {
   /** Links removed. */
   unlinked: number;
   /** The step stopped at its bound (the next run goes on from there). */
+  more: boolean;
+}
+
+/** What synthesis did. */
+export interface SynthesisReport {
+  /** Bridges proposed: entity pairs named together in different contexts. */
+  proposed: number;
+  /** Bridges the host's LLM confirmed. */
+  confirmed: number;
+  /** Bridges the host's LLM rejected. */
+  rejected: number;
+  /** Why an answer of the LLM was not used, if one was not (the bridge stays proposed). */
+  failure?: string | null;
+  /** The step stopped at a bound with memories or bridges left. */
   more: boolean;
 }
 
@@ -2037,6 +2078,38 @@ export interface CardFact {
   type: MemoryType;
   /** Its importance now, 0 to 1 (all nine factors). */
   importance: number;
+}
+
+/** Two entities memories name together in different contexts. */
+export interface Bridge {
+  /** The bridge's id. */
+  id: string;
+  /** One entity's name. */
+  a: string;
+  /** The other's. */
+  b: string;
+  /** Proposed, or confirmed or rejected by the host's LLM. */
+  status: BridgeStatus;
+  /** How the LLM says `a` relates to `b`, when it confirmed the bridge. */
+  relation?: string | null;
+  /** Why the LLM decided as it did, citing the memories. */
+  reason?: string | null;
+  /** Distinct contexts among the evidence: sessions, documents, or memories said outside any. */
+  contexts: number;
+  /** Memories that name both, at most 5. */
+  evidence: BridgeEvidence[];
+  /** When consolidation proposed it, in milliseconds since the Unix epoch. */
+  proposed_at: number;
+  /** When the LLM decided, in milliseconds since the Unix epoch. */
+  decided_at?: number | null;
+}
+
+/** A memory that names both ends of a bridge. */
+export interface BridgeEvidence {
+  /** The memory's id. */
+  id: string;
+  /** What it says. */
+  content: string;
 }
 
 /**
@@ -2518,6 +2591,12 @@ export declare class Mnemo {
    * summary; an entity needs 3 live memories for a card.
    */
   card(args: CardRequest): Promise<Card>;
+  /**
+   * Bridges: entity pairs the owner's memories name together in different contexts (sessions,
+   * documents) with no relationship between them, proposed by consolidation with their evidence,
+   * and confirmed or rejected by the host's LLM when it has one.
+   */
+  bridges(args: BridgesRequest): Promise<Bridge[]>;
   /** The shortest path between two entities. */
   path(args: PathRequest): Promise<GraphPath>;
   /** Conflicts found on writes, newest first. */

@@ -33,8 +33,8 @@ use crate::export::ImportReport;
 use crate::extract::{ChatMessage, Extracted};
 use crate::field::{Content, Id, Owner, Reason, SourceRef};
 use crate::graph::{
-    Card, CardRequest, EntitiesRequest, Entity, GraphPath, PathRequest, Relationship,
-    RelationshipsRequest, Traversal, TraverseRequest,
+    Bridge, BridgesRequest, Card, CardRequest, EntitiesRequest, Entity, GraphPath, PathRequest,
+    Relationship, RelationshipsRequest, Traversal, TraverseRequest,
 };
 use crate::heartbeat::{
     HeartbeatContext, HeartbeatReport, HeartbeatRequest, Message, MessagesRequest, RecordMessage,
@@ -352,6 +352,11 @@ calls! {
     /// and a summary; an entity needs 3 live memories for a card.
     read Card("card", CardRequest) -> Card, mcp "memory_card" =>
         |e, a| e.as_agent(&a.entity_id, a.agent_id.as_ref(), None, false, |e| e.card(&a));
+    /// Bridges: entity pairs the owner's memories name together in different contexts
+    /// (sessions, documents) with no relationship between them, proposed by consolidation with
+    /// their evidence, and confirmed or rejected by the host's LLM when it has one.
+    read Bridges("bridges", BridgesRequest) -> Vec<Bridge>, mcp "memory_bridges" =>
+        |e, a| e.as_agent(&a.entity_id, a.agent_id.as_ref(), None, false, |e| e.bridges(&a));
     /// The shortest path between two entities.
     read Path("path", PathRequest) -> GraphPath =>
         |e, a| e.as_agent(&a.entity_id, a.agent_id.as_ref(), None, false, |e| e.path(&a));

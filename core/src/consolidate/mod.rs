@@ -6,7 +6,8 @@
 //! Steps so far, in the order they run: stale-edge cleanup ([`edges`]), belief probing
 //! ([`probe`]), auto-tag refresh
 //! ([`tags`]), cluster-and-merge of near-duplicates ([`cluster`]), size-bounded pruning
-//! ([`prune`]), relationship discovery from shared entities and tags ([`relate`]), the daily
+//! ([`prune`]), relationship discovery from shared entities and tags ([`relate`]), bridges
+//! between entities named together in different contexts ([`synthesis`]), the daily
 //! decay of co-recall links ([`crate::links`]), tiering by what those left ([`tiers`]) and
 //! re-quantisation of fading memories' vectors by retention ([`quantise`]) and documents'
 //! summaries rewritten by the host's LLM ([`summaries`]), and old acts and messages dropped
@@ -21,6 +22,7 @@ mod prune;
 mod quantise;
 mod relate;
 mod summaries;
+mod synthesis;
 mod tags;
 mod tiers;
 
@@ -41,6 +43,7 @@ pub use prune::PruneReport;
 pub use quantise::QuantiseReport;
 pub use relate::RelateReport;
 pub use summaries::{SummariesReport, SummaryWanted};
+pub use synthesis::SynthesisReport;
 pub use tags::TagsReport;
 pub use tiers::TiersReport;
 
@@ -121,6 +124,9 @@ pub struct Consolidation {
     pub pruning: PruneReport,
     /// Memories linked by the entities and tags they share.
     pub relationships: RelateReport,
+    /// Entity pairs named together in different contexts proposed as bridges, and those the
+    /// host's LLM confirmed or rejected.
+    pub synthesis: SynthesisReport,
     /// Co-recall links decayed (×0.95 per day) and removed (below 0.1).
     pub links: LinksReport,
     /// Memories moved between hot, warm and archive tiers.
@@ -183,6 +189,7 @@ pub(crate) fn run(
     let clusters = cluster::merge_clusters(tx, now, llm)?;
     let pruning = prune::prune(tx, cfg, now)?;
     let relationships = relate::discover(tx, now)?;
+    let synthesis = synthesis::synthesise(tx, llm, now)?;
     let links = links::decay(tx.conn(), now, STEP_BATCH)?;
     let tiers = tiers::retier(tx)?;
     let quantisation = quantise::requantise(tx)?;
@@ -196,6 +203,7 @@ pub(crate) fn run(
             || clusters.more
             || pruning.more
             || relationships.more
+            || synthesis.more
             || links.more
             || tiers.more
             || quantisation.more
@@ -207,6 +215,7 @@ pub(crate) fn run(
         clusters,
         pruning,
         relationships,
+        synthesis,
         links,
         tiers,
         quantisation,

@@ -51,6 +51,42 @@ Its title comes first, then a numbered summary of each of its passages, in order
 Answer with JSON only, no prose, in exactly this shape: {"summary": "..."}
 The summary is two or three sentences that say what the document is and what it mainly states. Say nothing the passages do not."#;
 
+/// What the LLM is asked when consolidation proposes a bridge between two entities that
+/// memories of different conversations name together: the two names, then those memories.
+pub const BRIDGE_INSTRUCTIONS: &str = r#"You check a link an assistant's memory proposes between two things a user mentioned together in different conversations.
+The two names come first, then the memories that name both, one per line.
+Answer with JSON only, no prose, in exactly this shape: {"related": true, "relation": "...", "reason": "..."}
+"related" is true only if the memories show the two are really connected (not just mentioned in the same breath). "relation" is a few words saying how the first relates to the second (empty when not related). "reason" is one sentence citing the memories. Say nothing the memories do not."#;
+
+/// An LLM's answer to [`BRIDGE_INSTRUCTIONS`]: whether the two are related, how, and why; or
+/// why the answer cannot be used.
+pub fn parse_bridge(answer: &str) -> Result<(bool, String, String), String> {
+    #[derive(Deserialize)]
+    struct Bridge {
+        related: bool,
+        #[serde(default)]
+        relation: String,
+        reason: String,
+    }
+    let b: Bridge = answer_json(answer, "bridge")?;
+    let (relation, reason) = (b.relation.trim(), b.reason.trim());
+    if reason.is_empty() {
+        return Err("the LLM's bridge answer gives no reason".into());
+    }
+    for (what, text, max) in [("relation", relation, 80), ("reason", reason, 480)] {
+        let chars = text.chars().count();
+        if chars > max {
+            return Err(format!(
+                "the LLM's bridge {what} has {chars} characters, more than {max}"
+            ));
+        }
+    }
+    if b.related && relation.is_empty() {
+        return Err("the LLM says the two are related but not how".into());
+    }
+    Ok((b.related, relation.to_string(), reason.to_string()))
+}
+
 /// An LLM's answer to [`SUMMARY_INSTRUCTIONS`]: the summary, or why it cannot be used (not
 /// the JSON asked for, empty, or longer than a memory may be).
 pub fn parse_summary(answer: &str) -> Result<String, String> {

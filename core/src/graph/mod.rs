@@ -3,6 +3,7 @@
 //! how names become keys and how strong a relationship is; `record` writes what an
 //! extractor found, `query` answers the graph queries.
 
+pub(crate) mod bridge;
 mod card;
 mod query;
 mod record;
@@ -17,6 +18,7 @@ use crate::math;
 use crate::model::string_enum;
 
 pub(crate) use crate::store::memories::withdraw_evidence;
+pub use bridge::{Bridge, BridgeEvidence, BridgeStatus, BridgesRequest, BRIDGE_MIN_CONTEXTS};
 pub(crate) use card::{card, cards_of};
 pub use card::{Card, CardFact, CardRequest, CARD_FACTS, CARD_MIN_MEMORIES, CARD_RELATIONSHIPS};
 pub(crate) use query::{entities, path, relationships, traverse};

@@ -369,6 +369,31 @@ ALTER TABLE status_history ADD COLUMN new_layer TEXT;
 -- How many times another session or source said the same thing (dedup::corroborates).
 ALTER TABLE memories ADD COLUMN confirmations INTEGER NOT NULL DEFAULT 0;
 "#,
+    r#"
+-- Bridges (graph/bridge.rs): entity pairs memories name together in different contexts, with
+-- no relationship between them; proposed by consolidation, confirmed or rejected by the
+-- host's LLM. One row per pair (lower entity key first); its evidence, the memories naming both.
+CREATE TABLE IF NOT EXISTS bridges (
+    pk INTEGER PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    owner TEXT NOT NULL,
+    a_pk INTEGER NOT NULL REFERENCES entities(pk) ON DELETE CASCADE,
+    b_pk INTEGER NOT NULL REFERENCES entities(pk) ON DELETE CASCADE,
+    status TEXT NOT NULL,
+    relation TEXT,
+    reason TEXT,
+    proposed_at INTEGER NOT NULL,
+    decided_at INTEGER,
+    UNIQUE (owner, a_pk, b_pk)
+);
+CREATE INDEX IF NOT EXISTS bridges_status ON bridges(status);
+CREATE TABLE IF NOT EXISTS bridge_evidence (
+    bridge_pk INTEGER NOT NULL REFERENCES bridges(pk) ON DELETE CASCADE,
+    memory_pk INTEGER NOT NULL REFERENCES memories(pk) ON DELETE CASCADE,
+    PRIMARY KEY (bridge_pk, memory_pk)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS bridge_evidence_memory ON bridge_evidence(memory_pk);
+"#,
 ];
 
 /// Prepared statements kept per connection: more than the engine's distinct statements.
