@@ -1,7 +1,10 @@
 //! Consolidation on one owner of 10,000 memories in a real SQLite file (the search bench's
 //! corpus: 50 topics, supplied 384-d vectors; no near-duplicates above 0.8, so nothing merges
-//! and every step examines the whole store). A month after they were written, with 2,000
-//! searches behind them (co-recalls), `consolidate` runs until no step reports more work; each
+//! and every step examines the whole store), and 2,000 `remember`ed statements in 200
+//! sessions naming pairs of ten people and five places, a quarter of them saying where one
+//! works (so the graph has bridges to propose and beliefs to probe). A month after they were
+//! written, with 2,000 searches behind them (co-recalls), `consolidate` runs until no step
+//! reports more work; each
 //! run is timed and its report kept. Then one more run: the steady state, where every step
 //! finds nothing to change, and the bytes the vectors took before and after (re-quantisation
 //! by retention). Writes `target/mnemo-bench-consolidate.json`. Under
@@ -19,6 +22,14 @@ use serde_json::json;
 
 const MEMORIES: usize = 10_000;
 const SMOKE_MEMORIES: usize = 1_000;
+/// Statements `remember`ed, ten to a session.
+const REMEMBERED: usize = 2_000;
+const SMOKE_REMEMBERED: usize = 200;
+const PEOPLE: &[&str] = &[
+    "Ana", "Tom", "Priya", "Kenji", "Mei", "Lars", "Sofia", "Omar", "Ines", "Ravi",
+];
+const PLACES: &[&str] = &["Lisbon", "Berlin", "Kyoto", "Oslo", "Lima"];
+const EMPLOYERS: &[&str] = &["Acme", "Globex", "Initech", "Umbrella"];
 const SEARCHES: usize = 2_000;
 /// Runs at most (each step stops at 1,000 rows per run).
 const MAX_RUNS: usize = 50;
@@ -41,6 +52,40 @@ fn main() {
         spent.as_secs_f64(),
         tally.created
     );
+    let remembered = if full { REMEMBERED } else { SMOKE_REMEMBERED };
+    let mut rng = common::SplitMix64::new(11);
+    let t = Instant::now();
+    for i in 0..remembered {
+        clock.set(T0 + (i as Millis) * 60_000);
+        let who = PEOPLE[i % PEOPLE.len()];
+        let other = PEOPLE[(i / PEOPLE.len() + i + 1) % PEOPLE.len()];
+        let text = if i % 4 == 3 {
+            format!(
+                "Yesterday {other} told me {who} works at {}.",
+                EMPLOYERS[(i / 40) % EMPLOYERS.len()]
+            )
+        } else {
+            format!(
+                "Yesterday {who} and {other} met in {} ({i}).",
+                PLACES[i % PLACES.len()]
+            )
+        };
+        let opts = RememberOptions {
+            session_id: Some(Id::parse("session_id", &format!("s{}", i / 10)).expect("an id")),
+            ..RememberOptions::default()
+        };
+        // The store's embedder is the host's (supplied vectors): the host's random one each.
+        let mut found = e.extract(&text).expect("extract");
+        for x in &mut found {
+            x.vector = Some((0..DIM).map(|_| rng.next_normal()).collect());
+        }
+        e.remember_extracted(common::OWNER, found, opts)
+            .expect("remember");
+    }
+    println!(
+        "remembered {remembered} statements in {:.1} s",
+        t.elapsed().as_secs_f64()
+    );
     for q in 0..SEARCHES {
         e.search(&corpus.query(q % 200)).expect("search");
     }
@@ -54,7 +99,7 @@ fn main() {
         let c = report.consolidation.expect("consolidate consolidates");
         println!(
             "run {}: {ms:.0} ms; examined {} (relate) / {} (tiers); linked {}, tagged {}, \
-             to archive {}, merged {}; more: {}",
+             to archive {}, merged {}, bridges {}, challenged {}; more: {}",
             runs.len() + 1,
             c.relationships.examined,
             c.tiers.examined,
@@ -62,6 +107,8 @@ fn main() {
             c.tags.tagged,
             c.tiers.to_archive,
             c.clusters.merged,
+            c.synthesis.proposed,
+            c.probing.challenged,
             c.more
         );
         let more = c.more;
