@@ -100,8 +100,8 @@ pub use extract::{
 pub use field::{Content, Id, Limit, Owner, Reason, Sentiment, SourceRef, Tags, Unit};
 pub use graph::{
     Bridge, BridgeEvidence, BridgeStatus, BridgesRequest, Card, CardFact, CardRequest,
-    EntitiesRequest, Entity, EntityType, GraphPath, Node, PathRequest, Relation, Relationship,
-    RelationshipsRequest, Traversal, TraverseRequest,
+    CardSummaryBy, EntitiesRequest, Entity, EntityType, GraphPath, Node, PathRequest, Relation,
+    Relationship, RelationshipsRequest, Traversal, TraverseRequest,
 };
 pub use heartbeat::{
     AlertLevel, Autonomy, Continuity, DecisionReason, DeltaKind, GoalProgress, GoalStatus,

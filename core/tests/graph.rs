@@ -623,3 +623,70 @@ fn a_bad_bridge_answer_leaves_the_bridge_proposed_and_says_why() {
             .all(|b| b.status == BridgeStatus::Proposed && b.reason.is_none()));
     }
 }
+
+#[test]
+fn the_hosts_llm_writes_a_cards_summary_while_its_facts_stand() {
+    let answers = std::rc::Rc::new(std::cell::RefCell::new(vec![
+        r#"{"summary": "Ana Souza is the user's sister, a nurse in Porto who works at Farfetch."}"#
+            .to_string(),
+    ]));
+    let asked = answers.clone();
+    let clock = ManualClock::new(T0);
+    let mut e = Engine::builder(clock.clone())
+        .extractor(LlmExtractor(move |instructions: &str, text: &str, _now| {
+            if instructions != mnemo_core::extract::llm::CARD_SUMMARY_INSTRUCTIONS {
+                return None;
+            }
+            assert!(text.starts_with("Ana Souza (person)"), "{text}");
+            let next = asked.borrow_mut().pop();
+            Some(next.ok_or_else(|| "no more answers".to_string()))
+        }))
+        .open_in_memory()
+        .unwrap();
+    say(&mut e, "kai", "My sister Ana lives in Porto.");
+    say(&mut e, "kai", "Ana Souza works at Farfetch.");
+    say(&mut e, "kai", "Ana is a nurse and she loves surfing.");
+    let card = |e: &mut Engine, agent: Option<&str>| {
+        e.card(&CardRequest {
+            entity_id: id("kai"),
+            agent_id: agent.map(id),
+            name: "Ana".into(),
+        })
+        .unwrap()
+    };
+    assert_eq!(card(&mut e, None).summary_by, CardSummaryBy::Engine);
+    let r = e.consolidate().unwrap().consolidation.unwrap();
+    assert_eq!((r.cards.written, r.cards.failure.clone()), (1, None));
+    let c = card(&mut e, None);
+    assert_eq!(c.summary_by, CardSummaryBy::Llm);
+    assert!(c.summary.contains("a nurse in Porto"), "{}", c.summary);
+    // Written once: a second run asks nothing (no answers are left to give).
+    let again = e.consolidate().unwrap().consolidation.unwrap();
+    assert_eq!((again.cards.written, again.cards.failure), (0, None));
+    // Once a fact changes, the engine's summary is back until the LLM writes again; the
+    // LLM's answer this time is refused, and says why.
+    let fact = c.facts[0].id.clone();
+    e.update(
+        "kai",
+        &fact,
+        MemoryPatch {
+            content: Some(content("Ana is a nurse at Santo António hospital.")),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(card(&mut e, None).summary_by, CardSummaryBy::Engine);
+    answers.borrow_mut().push(r#"{"summary": ""}"#.to_string());
+    let failed = e.consolidate().unwrap().consolidation.unwrap();
+    assert!(
+        failed
+            .cards
+            .failure
+            .as_deref()
+            .unwrap_or("")
+            .contains("empty"),
+        "{:?}",
+        failed.cards
+    );
+    assert_eq!(card(&mut e, None).summary_by, CardSummaryBy::Engine);
+}

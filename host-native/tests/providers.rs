@@ -630,3 +630,55 @@ fn consolidation_asks_the_chat_model_to_rewrite_an_ingested_document_s_summaries
     );
     let _ = std::fs::remove_dir_all(&data);
 }
+
+#[test]
+fn consolidation_has_the_chat_model_confirm_bridges_and_write_peer_cards() {
+    let (url, asked) = chat_server(vec![
+        (
+            200,
+            r#"{"related": true, "relation": "climbing partner of", "reason": "They hike together and she lent him her rope."}"#,
+        ),
+        (
+            200,
+            r#"{"summary": "Marta is the user's friend and Tiago's climbing partner."}"#,
+        ),
+    ]);
+    let data = std::env::temp_dir().join(format!("mnemo-llm-cards-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&data);
+    std::fs::create_dir_all(&data).unwrap();
+    let run = |args: &[&str], llm: bool| with_chat_model(&data, args, llm.then_some(url.as_str()));
+    for (session, said) in [
+        ("s1", "My friends Tiago and Marta went hiking in the Alps."),
+        ("s2", "Yesterday Marta lent Tiago her climbing rope."),
+        ("s3", "Yesterday Marta ran the Lisbon half marathon."),
+    ] {
+        let args = json!({"entity_id": "kai", "content": said, "session_id": session});
+        run(&["call", "remember", &args.to_string()], false);
+    }
+    let report = run(&["consolidate"], true);
+    let c = &report["consolidation"];
+    assert_eq!(
+        (
+            c["synthesis"]["confirmed"].as_u64(),
+            c["cards"]["written"].as_u64()
+        ),
+        (Some(1), Some(1)),
+        "{report}"
+    );
+    let asked = asked.lock().unwrap();
+    assert_eq!(asked.len(), 2, "one bridge, one card");
+    assert!(asked[1]["messages"][1]["content"]
+        .as_str()
+        .unwrap()
+        .starts_with("Marta (person)"));
+    let bridges = run(&["bridges", "--entity", "kai"], false);
+    assert_eq!(bridges[0]["status"], "confirmed", "{bridges}");
+    assert_eq!(bridges[0]["relation"], "climbing partner of");
+    let card = run(&["card", "--entity", "kai", "Marta"], false);
+    assert_eq!(card["summary_by"], "llm", "{card}");
+    assert!(card["summary"]
+        .as_str()
+        .unwrap()
+        .contains("climbing partner"));
+    let _ = std::fs::remove_dir_all(&data);
+}

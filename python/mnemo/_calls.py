@@ -91,6 +91,9 @@ SummaryBy: TypeAlias = Literal["sentences", "llm"]
 #: A document version's status.
 DocumentStatus: TypeAlias = Literal["active", "superseded"]
 
+#: Who wrote a card's summary.
+CardSummaryBy: TypeAlias = Literal["engine", "llm"]
+
 #: Whether a schedule still falls due.
 ScheduleStatus: TypeAlias = Literal["active", "done", "cancelled"]
 
@@ -1282,6 +1285,8 @@ class Consolidation(TypedDict):
     quantisation: QuantiseReport
     #: Documents' and passages' summaries rewritten by the host's LLM.
     summaries: SummariesReport
+    #: Peer cards' summaries written by the host's LLM.
+    cards: CardsReport
     #: Heartbeat acts and recorded messages older than `heartbeat.keep_days` dropped.
     events: EventsReport
     #: A step stopped at its bound: run again to finish.
@@ -1465,6 +1470,17 @@ class SummaryWanted(TypedDict):
     section: List[str]
     #: What to summarise: the passage's text, or the document's passages' summaries in order.
     texts: List[str]
+
+
+class CardsReport(TypedDict):
+    """What the step did."""
+
+    #: Cards whose summary the host's LLM wrote.
+    written: int
+    #: Why an answer of the LLM was not used, if one was not (the engine's summary stays).
+    failure: NotRequired[str | None]
+    #: The step stopped at a bound with entities left.
+    more: bool
 
 
 class EventsReport(TypedDict):
@@ -1697,6 +1713,8 @@ class Card(TypedDict):
     last_seen: int
     #: A paragraph saying who or what it is: its names, relationships and most important facts.
     summary: str
+    #: Who wrote the summary: `engine` (from the card) or `llm` (the host's, during consolidation, from the same facts; shown in the owner's view while the facts are still those).
+    summary_by: CardSummaryBy
 
 
 class CardFact(TypedDict):

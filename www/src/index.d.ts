@@ -1648,6 +1648,8 @@ export interface Consolidation {
   quantisation: QuantiseReport;
   /** Documents' and passages' summaries rewritten by the host's LLM. */
   summaries: SummariesReport;
+  /** Peer cards' summaries written by the host's LLM. */
+  cards: CardsReport;
   /** Heartbeat acts and recorded messages older than `heartbeat.keep_days` dropped. */
   events: EventsReport;
   /** A step stopped at its bound: run again to finish. */
@@ -1827,6 +1829,16 @@ export interface SummaryWanted {
   section: string[];
   /** What to summarise: the passage's text, or the document's passages' summaries in order. */
   texts: string[];
+}
+
+/** What the step did. */
+export interface CardsReport {
+  /** Cards whose summary the host's LLM wrote. */
+  written: number;
+  /** Why an answer of the LLM was not used, if one was not (the engine's summary stays). */
+  failure?: string | null;
+  /** The step stopped at a bound with entities left. */
+  more: boolean;
 }
 
 /** What pruning old events did. */
@@ -2066,6 +2078,12 @@ export interface Card {
   last_seen: number;
   /** A paragraph saying who or what it is: its names, relationships and most important facts. */
   summary: string;
+  /**
+   * Who wrote the summary: `engine` (from the card) or `llm` (the host's, during
+   * consolidation, from the same facts; shown in the owner's view while the facts are
+   * still those).
+   */
+  summary_by: CardSummaryBy;
 }
 
 /** One fact on a card. */
@@ -2079,6 +2097,9 @@ export interface CardFact {
   /** Its importance now, 0 to 1 (all nine factors). */
   importance: number;
 }
+
+/** Who wrote a card's summary. */
+export type CardSummaryBy = 'engine' | 'llm';
 
 /** Two entities memories name together in different contexts. */
 export interface Bridge {

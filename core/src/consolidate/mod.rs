@@ -10,10 +10,12 @@
 //! between entities named together in different contexts ([`synthesis`]), the daily
 //! decay of co-recall links ([`crate::links`]), tiering by what those left ([`tiers`]) and
 //! re-quantisation of fading memories' vectors by retention ([`quantise`]) and documents'
-//! summaries rewritten by the host's LLM ([`summaries`]), and old acts and messages dropped
+//! summaries rewritten by the host's LLM ([`summaries`]), peer cards' summaries by the host's
+//! LLM ([`cards`]), and old acts and messages dropped
 //! ([`events`]);
 //! decay, lifecycle and purges are the maintenance pass they run after.
 
+mod cards;
 mod cluster;
 mod edges;
 mod events;
@@ -35,6 +37,7 @@ use crate::heartbeat::HeartbeatConfig;
 use crate::links::{self, LinksReport};
 use crate::store::Tx;
 
+pub use cards::CardsReport;
 pub use cluster::{ClusterMerge, ClusterReport};
 pub use edges::EdgesReport;
 pub use events::EventsReport;
@@ -135,6 +138,8 @@ pub struct Consolidation {
     pub quantisation: QuantiseReport,
     /// Documents' and passages' summaries rewritten by the host's LLM.
     pub summaries: SummariesReport,
+    /// Peer cards' summaries written by the host's LLM.
+    pub cards: CardsReport,
     /// Heartbeat acts and recorded messages older than `heartbeat.keep_days` dropped.
     pub events: EventsReport,
     /// A step stopped at its bound: run again to finish.
@@ -194,6 +199,7 @@ pub(crate) fn run(
     let tiers = tiers::retier(tx)?;
     let quantisation = quantise::requantise(tx)?;
     let summaries = summaries::rewrite(tx, llm, now)?;
+    let cards = cards::write(tx, llm, now)?;
     let events = events::prune(tx, heartbeat, now)?;
     crate::store::schema::set_meta(tx.conn(), LAST_RUN_KEY, &now.to_string())?;
     Ok(Consolidation {
@@ -208,6 +214,7 @@ pub(crate) fn run(
             || tiers.more
             || quantisation.more
             || summaries.more
+            || cards.more
             || events.more,
         edges,
         probing,
@@ -220,6 +227,7 @@ pub(crate) fn run(
         tiers,
         quantisation,
         summaries,
+        cards,
         events,
     })
 }

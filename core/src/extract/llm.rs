@@ -51,6 +51,13 @@ Its title comes first, then a numbered summary of each of its passages, in order
 Answer with JSON only, no prose, in exactly this shape: {"summary": "..."}
 The summary is two or three sentences that say what the document is and what it mainly states. Say nothing the passages do not."#;
 
+/// What the LLM is asked when consolidation writes a peer card's summary: the card (name,
+/// type, aliases, relationships, facts), as the engine lays it out.
+pub const CARD_SUMMARY_INSTRUCTIONS: &str = r#"You write the summary on a card an assistant keeps about someone or something its user mentions.
+The card comes next: the name and what sort of thing it is, other names, relationships, then the most important facts the assistant remembers, one per line.
+Answer with JSON only, no prose, in exactly this shape: {"summary": "..."}
+The summary is two or three sentences that say who or what this is to the user and the most important of the facts. Say nothing the card does not."#;
+
 /// What the LLM is asked when consolidation proposes a bridge between two entities that
 /// memories of different conversations name together: the two names, then those memories.
 pub const BRIDGE_INSTRUCTIONS: &str = r#"You check a link an assistant's memory proposes between two things a user mentioned together in different conversations.

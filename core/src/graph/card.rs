@@ -4,6 +4,7 @@
 //! made when asked, from what the caller may see (an agent's card leaves out what another
 //! agent keeps private), so it is current whenever it is read.
 
+use rusqlite::{params, Connection, OptionalExtension};
 use serde::{Deserialize, Serialize};
 
 use super::query::{entity_named, relationship};
@@ -14,7 +15,7 @@ use crate::clock::Millis;
 use crate::error::{Error, Result};
 use crate::field::{Id, Owner};
 use crate::importance;
-use crate::model::{Memory, MemoryType};
+use crate::model::{string_enum, Memory, MemoryType};
 use crate::store::memories::{memory_from_row, COLUMNS};
 use crate::store::View;
 
@@ -65,6 +66,20 @@ pub struct Card {
     pub last_seen: Millis,
     /// A paragraph saying who or what it is: its names, relationships and most important facts.
     pub summary: String,
+    /// Who wrote the summary: `engine` (from the card) or `llm` (the host's, during
+    /// consolidation, from the same facts; shown in the owner's view while the facts are
+    /// still those).
+    pub summary_by: CardSummaryBy,
+}
+
+string_enum! {
+    /// Who wrote a card's summary.
+    CardSummaryBy, "card summary_by" {
+        /// The engine, from the card's names, relationships and facts.
+        Engine = "engine",
+        /// The host's LLM, during consolidation.
+        Llm = "llm",
+    }
 }
 
 /// One fact on a card.
@@ -85,7 +100,7 @@ pub struct CardFact {
 pub(crate) fn card(view: &View, owner: &Owner, req: &CardRequest) -> Result<Card> {
     let mut sight = Sight::of(view);
     let e = entity_named(&mut sight, owner, "name", &req.name)?;
-    let live = bearing(view, owner, e.pk)?;
+    let live = bearing(view.conn(), owner.as_str(), e.pk)?;
     if live.len() < CARD_MIN_MEMORIES {
         return Err(Error::NoCard {
             entity_id: owner.to_string(),
@@ -94,7 +109,14 @@ pub(crate) fn card(view: &View, owner: &Owner, req: &CardRequest) -> Result<Card
             needed: CARD_MIN_MEMORIES,
         });
     }
-    made(view, &mut sight, owner, &e, live)
+    made(
+        view.conn(),
+        &mut sight,
+        owner.as_str(),
+        &e,
+        live,
+        view.now()?,
+    )
 }
 
 /// The cards of the entities the memories `ids` name or relate (the speaker aside), most
@@ -112,9 +134,7 @@ pub(crate) fn cards_of(view: &View, owner: &Owner, ids: &[&str], max: usize) -> 
          GROUP BY b.entity_pk ORDER BY count(*) DESC, b.entity_pk"
     ))?;
     let pks: Vec<i64> = stmt
-        .query_map(rusqlite::params![owner.as_str(), list, SPEAKER], |r| {
-            r.get(0)
-        })?
+        .query_map(params![owner.as_str(), list, SPEAKER], |r| r.get(0))?
         .collect::<rusqlite::Result<_>>()?;
     let mut sight = Sight::of(view);
     let mut out = Vec::new();
@@ -123,9 +143,16 @@ pub(crate) fn cards_of(view: &View, owner: &Owner, ids: &[&str], max: usize) -> 
             break;
         }
         let e = graph_sql::entity(view.conn(), pk)?;
-        let live = bearing(view, owner, pk)?;
+        let live = bearing(view.conn(), owner.as_str(), pk)?;
         if live.len() >= CARD_MIN_MEMORIES && sight.names(&e)?.is_some() {
-            out.push(made(view, &mut sight, owner, &e, live)?);
+            out.push(made(
+                view.conn(),
+                &mut sight,
+                owner.as_str(),
+                &e,
+                live,
+                view.now()?,
+            )?);
         }
     }
     Ok(out)
@@ -133,28 +160,30 @@ pub(crate) fn cards_of(view: &View, owner: &Owner, ids: &[&str], max: usize) -> 
 
 /// The live memories (active or stale, status active, not passages) that bear on entity `pk`
 /// and the caller may see.
-fn bearing(view: &View, owner: &Owner, pk: i64) -> Result<Vec<Memory>> {
-    let mut stmt = view.conn().prepare_cached(&format!(
+fn bearing(conn: &Connection, owner: &str, pk: i64) -> Result<Vec<Memory>> {
+    let mut stmt = conn.prepare_cached(&format!(
         "WITH {BEARING} SELECT {COLUMNS} FROM memories WHERE pk IN \
          (SELECT memory_pk FROM bearing WHERE entity_pk = ?1) AND entity_id = ?2 \
          AND state IN ('ACTIVE', 'STALE') AND status = 'active' AND kind != 'passage' \
          AND mnemo_visible(agent_id, visibility, team_id) AND mnemo_existed(created_at) ORDER BY pk"
     ))?;
-    let rows = stmt.query_map(rusqlite::params![pk, owner.as_str()], memory_from_row)?;
+    let rows = stmt.query_map(rusqlite::params![pk, owner], memory_from_row)?;
     Ok(rows
         .map(|r| r.map(|(_, m)| m))
         .collect::<rusqlite::Result<_>>()?)
 }
 
-/// The card of `e` from the memories `live` that bear on it.
+/// The card of `e` from the memories `live` that bear on it, at `now`: the summary the host's
+/// LLM wrote when the caller sees the whole graph and the facts are still those it was
+/// written from, else the engine's.
 fn made(
-    view: &View,
+    conn: &Connection,
     sight: &mut Sight,
-    owner: &Owner,
+    owner: &str,
     e: &EntityRow,
     mut live: Vec<Memory>,
+    now: Millis,
 ) -> Result<Card> {
-    let now = view.now()?;
     let names = sight.names(e)?;
     let (name, aliases) = names.map_or((e.name.clone(), Vec::new()), |n| (n.name, n.aliases));
     let first_seen = live.iter().map(|m| m.created_at).min().unwrap_or(0);
@@ -203,8 +232,15 @@ fn made(
         first_seen,
         last_seen,
         summary: String::new(),
+        summary_by: CardSummaryBy::Engine,
     };
     card.summary = summary(&card);
+    if !sight.is_narrowed() {
+        if let Some(written) = llm_summary(conn, e.pk, &card)? {
+            card.summary = written;
+            card.summary_by = CardSummaryBy::Llm;
+        }
+    }
     Ok(card)
 }
 
@@ -252,4 +288,73 @@ pub fn summary(card: &Card) -> String {
         }
     }
     out
+}
+
+/// The facts a card's summary is written from, as they read now: a hash of their ids and
+/// words (a fact edited since is another source; their order does not count).
+fn sources(card: &Card) -> String {
+    let mut said: Vec<String> = card
+        .facts
+        .iter()
+        .map(|f| format!("{}\n{}", f.id, f.content))
+        .collect();
+    said.sort();
+    crate::text::content_hash(&said.join("\n\n"))
+}
+
+/// The LLM's summary of entity `pk`, if it was written from the facts `card` has now.
+fn llm_summary(conn: &Connection, pk: i64, card: &Card) -> Result<Option<String>> {
+    Ok(conn
+        .prepare_cached("SELECT summary FROM card_summaries WHERE entity_pk = ?1 AND sources = ?2")?
+        .query_row(params![pk, sources(card)], |r| r.get(0))
+        .optional()?)
+}
+
+/// Up to `examine` entities after `cursor` (by key), the speaker aside, with their owners.
+pub(crate) fn entities_after(
+    conn: &Connection,
+    cursor: i64,
+    examine: usize,
+) -> Result<Vec<(i64, String)>> {
+    let rows = conn
+        .prepare_cached(
+            "SELECT pk, owner FROM entities WHERE pk > ?1 AND name != ?2 ORDER BY pk LIMIT ?3",
+        )?
+        .query_map(params![cursor, SPEAKER, examine as i64], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })?
+        .collect::<rusqlite::Result<_>>()?;
+    Ok(rows)
+}
+
+/// The card of entity `pk` in its owner's whole view at `now`, if it has one.
+pub(crate) fn owner_card(
+    conn: &Connection,
+    owner: &str,
+    pk: i64,
+    now: Millis,
+) -> Result<Option<Card>> {
+    let live = bearing(conn, owner, pk)?;
+    if live.len() < CARD_MIN_MEMORIES {
+        return Ok(None);
+    }
+    let e = graph_sql::entity(conn, pk)?;
+    let mut sight = Sight::new(conn, false);
+    Ok(Some(made(conn, &mut sight, owner, &e, live, now)?))
+}
+
+/// Keeps the LLM's `summary` of entity `pk`, written from the facts `card` has.
+pub(crate) fn write_llm_summary(
+    conn: &Connection,
+    pk: i64,
+    card: &Card,
+    summary: &str,
+    now: Millis,
+) -> Result<()> {
+    conn.prepare_cached(
+        "INSERT INTO card_summaries (entity_pk, sources, summary, written_at) VALUES (?1, ?2, ?3, ?4) \
+         ON CONFLICT (entity_pk) DO UPDATE SET sources = ?2, summary = ?3, written_at = ?4",
+    )?
+    .execute(params![pk, sources(card), summary, now])?;
+    Ok(())
 }

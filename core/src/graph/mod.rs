@@ -4,7 +4,7 @@
 //! extractor found, `query` answers the graph queries.
 
 pub(crate) mod bridge;
-mod card;
+pub(crate) mod card;
 mod query;
 mod record;
 mod sight;
@@ -20,7 +20,9 @@ use crate::model::string_enum;
 pub(crate) use crate::store::memories::withdraw_evidence;
 pub use bridge::{Bridge, BridgeEvidence, BridgeStatus, BridgesRequest, BRIDGE_MIN_CONTEXTS};
 pub(crate) use card::{card, cards_of};
-pub use card::{Card, CardFact, CardRequest, CARD_FACTS, CARD_MIN_MEMORIES, CARD_RELATIONSHIPS};
+pub use card::{
+    Card, CardFact, CardRequest, CardSummaryBy, CARD_FACTS, CARD_MIN_MEMORIES, CARD_RELATIONSHIPS,
+};
 pub(crate) use query::{entities, path, relationships, traverse};
 pub use query::{
     EntitiesRequest, Entity, GraphPath, Node, PathRequest, Relationship, RelationshipsRequest,

@@ -394,6 +394,16 @@ CREATE TABLE IF NOT EXISTS bridge_evidence (
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS bridge_evidence_memory ON bridge_evidence(memory_pk);
 "#,
+    r#"
+-- Peer cards' summaries the host's LLM wrote (graph/card.rs): one per entity, with a hash of
+-- the facts it was written from; a card whose facts changed shows the engine's again.
+CREATE TABLE IF NOT EXISTS card_summaries (
+    entity_pk INTEGER PRIMARY KEY REFERENCES entities(pk) ON DELETE CASCADE,
+    sources TEXT NOT NULL,
+    summary TEXT NOT NULL,
+    written_at INTEGER NOT NULL
+);
+"#,
 ];
 
 /// Prepared statements kept per connection: more than the engine's distinct statements.
