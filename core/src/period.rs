@@ -21,12 +21,17 @@ pub struct Named {
 impl Named {
     /// The question without the words that name the span (they are not what to match).
     pub fn without(&self, question: &str) -> String {
-        let mut s = String::with_capacity(question.len());
-        s.push_str(&question[..self.words.start]);
-        s.push(' ');
-        s.push_str(&question[self.words.end..]);
-        s
+        without(question, &self.words)
     }
+}
+
+/// `question` without the words at `words` (a byte range of it).
+pub fn without(question: &str, words: &std::ops::Range<usize>) -> String {
+    let mut s = String::with_capacity(question.len());
+    s.push_str(&question[..words.start]);
+    s.push(' ');
+    s.push_str(&question[words.end..]);
+    s
 }
 
 /// Which end of a run of events a question asks for.
@@ -54,6 +59,103 @@ pub fn ordering(question: &str) -> Option<Order> {
             "most" if matches!(next, Some("recent" | "recently")) => Some(Order::Latest),
             _ => None,
         }
+    })
+}
+
+/// Which side of an event a question asks about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Side {
+    /// "before the move".
+    Before,
+    /// "after the Sintra trip".
+    After,
+}
+
+/// An event a question places its answer against: "before the doctor's appointment", "right
+/// after the Sintra trip".
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Anchor {
+    /// Which side of the event.
+    pub side: Side,
+    /// The words naming the event ("the Sintra trip"), to find it by.
+    pub event: String,
+    /// Byte range of the whole phrase in the question ("right after the Sintra trip").
+    pub words: std::ops::Range<usize>,
+    /// The question asks for what came next to it ("right after", "just before",
+    /// "immediately after"): the nearest in time first.
+    pub next: bool,
+}
+
+impl Anchor {
+    /// The order of time the answer is in: nearest the event first when asked for what came
+    /// right next to it.
+    pub fn order(&self) -> Option<Order> {
+        self.next.then_some(match self.side {
+            Side::Before => Order::Latest,
+            Side::After => Order::Earliest,
+        })
+    }
+}
+
+/// Words that make "before"/"after" ask for what came right next to the event.
+const NEXT_TO: &[&str] = &["right", "just", "immediately", "straight", "soon"];
+/// Words that open the event's name and say nothing of it.
+const EVENT_OPENERS: &[&str] = &["the", "my", "our", "a", "an", "that", "this", "i", "we"];
+
+/// The event `question` places its answer before or after, if it names one: "before" or
+/// "after" followed by words naming it, to the end of the clause. "Before or after" compares
+/// two events and is not an anchor; nor is "after that" or "before then".
+pub fn anchored(question: &str) -> Option<Anchor> {
+    let ws = words(question);
+    let (i, side) = ws
+        .iter()
+        .enumerate()
+        .find_map(|(i, w)| match w.text.as_str() {
+            "before" => Some((i, Side::Before)),
+            "after" => Some((i, Side::After)),
+            _ => None,
+        })?;
+    let near = |j: usize| ws.get(j).map(|w| w.text.as_str());
+    if matches!(near(i + 1), Some("or")) || (i > 0 && matches!(near(i - 1), Some("or"))) {
+        return None;
+    }
+    let next = i > 0 && near(i - 1).is_some_and(|w| NEXT_TO.contains(&w));
+    let start = if next {
+        ws[i - 1].at.start
+    } else {
+        ws[i].at.start
+    };
+    // The event runs to the end of the clause.
+    let rest = &question[ws[i].at.end..];
+    let clause_end = rest
+        .find(['?', '.', '!', ',', ';'])
+        .map_or(question.len(), |k| ws[i].at.end + k);
+    let event_words: Vec<&Word> = ws[i + 1..]
+        .iter()
+        .take_while(|w| w.at.end <= clause_end)
+        .collect();
+    let named: Vec<&str> = event_words
+        .iter()
+        .map(|w| w.text.as_str())
+        .skip_while(|w| EVENT_OPENERS.contains(w))
+        .collect();
+    // "After how many weeks did…" asks a duration, and an event names something.
+    if i == 0
+        || named.is_empty()
+        || matches!(named.as_slice(), ["that" | "then" | "it" | "this"])
+        || matches!(
+            named[0],
+            "how" | "what" | "when" | "which" | "who" | "many" | "much" | "long"
+        )
+    {
+        return None;
+    }
+    let first = event_words.iter().find(|w| w.text == named[0])?;
+    Some(Anchor {
+        side,
+        event: question[first.at.start..clause_end].trim().to_string(),
+        words: start..clause_end,
+        next,
     })
 }
 
@@ -448,5 +550,33 @@ mod tests {
         let q = "What kitchen appliance did I buy 10 days ago?";
         let n = named(q, NOW).unwrap();
         assert_eq!(n.without(q), "What kitchen appliance did I buy  ?");
+    }
+
+    #[test]
+    fn anchors_are_the_event_after_before_or_after() {
+        let a = anchored("What was the last thing I did before the doctor's appointment?").unwrap();
+        assert_eq!(
+            (a.side, a.event.as_str(), a.next),
+            (Side::Before, "doctor's appointment", false)
+        );
+        let q = "What did I do right after the Sintra trip?";
+        let b = anchored(q).unwrap();
+        assert_eq!(
+            (b.side, b.event.as_str(), b.next),
+            (Side::After, "Sintra trip", true)
+        );
+        assert_eq!(&q[b.words.clone()], "right after the Sintra trip");
+        assert_eq!(b.order(), Some(Order::Earliest));
+        assert_eq!(a.order(), None);
+        for none in [
+            "Did I see the doctor before or after the physiotherapy?",
+            "What did I do after that?",
+            "Was it before?",
+            "What did I buy last week?",
+            "After how many weeks did Tim reconnect with his friend?",
+            "",
+        ] {
+            assert_eq!(anchored(none), None, "{none}");
+        }
     }
 }

@@ -862,3 +862,48 @@ fn the_important_mode_weighs_all_nine_factors() {
         assert_eq!(h.why.importance, h.why.importance_factors.base);
     }
 }
+
+#[test]
+fn a_question_placed_before_or_after_an_event_reads_the_time_around_it() {
+    let (mut e, clock) = engine();
+    clock.set(T0 + 30 * DAY_MS);
+    let said = [
+        ("Yoga class in the evening.", 1),
+        ("Weekend hiking trip in Sintra; we climbed up to the Moorish castle.", 4),
+        ("Second day in Sintra: visited the Pena palace and came home.", 5),
+        ("Bought a new espresso machine for the kitchen.", 7),
+        ("Went for a 10 km run along the river.", 9),
+        ("Saw the doctor about my knee; she said to rest it.", 12),
+        ("Baked sourdough bread for the first time.", 14),
+    ];
+    let mut ids = Vec::new();
+    for (content, day) in said {
+        ids.push(seed_one(
+            &mut e,
+            NewMemory {
+                created_at: Some(T0 + day * DAY_MS),
+                ..mem("u", content)
+            },
+        ));
+    }
+    let first = |e: &mut Engine, q: &str| {
+        let hits = e.search(&req("u", q)).unwrap();
+        (hits[0].memory.id.clone(), hits[0].why.clone())
+    };
+    // After the trip's last day, the nearest first; before the appointment, the latest.
+    let (id, why) = first(&mut e, "What did I do right after the Sintra trip?");
+    assert_eq!(id, ids[3]);
+    assert_eq!(why.order, Some(period::Order::Earliest));
+    let p = why.period.expect("the span after the trip");
+    assert_eq!((p.after, p.inside), (T0 + 5 * DAY_MS + 1, true));
+    let (id, _) = first(&mut e, "What was the last thing I did before the doctor's appointment?");
+    assert_eq!(id, ids[4]);
+    // A question that names what it asks about is matched by that; an event nothing says is
+    // no anchor; comparing two events is not one either.
+    let (_, why) = first(&mut e, "What did I bake after the doctor's appointment?");
+    assert_eq!(why.period, None);
+    let (_, why) = first(&mut e, "What did I do after the marathon in Tokyo?");
+    assert_eq!(why.period, None);
+    let (_, why) = first(&mut e, "Did I see the doctor before or after the yoga class?");
+    assert_eq!(why.period, None);
+}

@@ -274,7 +274,22 @@ pub(crate) fn search(
     req: &SearchRequest,
 ) -> Result<Vec<SearchHit>> {
     let now = view.now()?;
-    let search = Search::new(view, cfg, owner, req, now)?;
+    let mut search = Search::new(view, cfg, owner, req, now)?;
+    if search.named.is_none() && req.window().is_open() {
+        // An event the question places its answer against, when the rest of it names nothing
+        // ("what did I do right after the Sintra trip?"): a question that names what it asks
+        // about is matched by that, since memories said in one sitting share their time.
+        let anchor = period::anchored(&req.query)
+            .filter(|a| names_nothing(&period::without(&req.query, &a.words)));
+        if let Some(anchor) = anchor {
+            if let Some(named) = anchored(view, cache, &search, &anchor, now)? {
+                search.text = named.without(&req.query);
+                search.order = anchor.order().or_else(|| period::ordering(&search.text));
+                search.only_time = true;
+                search.named = Some(named);
+            }
+        }
+    }
     let Some(named) = search.named.clone() else {
         let kept = search.ranked(view, cache)?;
         return search.record_hits(view, kept, now);
@@ -294,6 +309,63 @@ pub(crate) fn search(
         kept = crowd(view, kept, search.per_document)?;
     }
     search.record_hits(view, kept, now)
+}
+
+/// Relevance the best match of an anchor's event needs before the question is placed against
+/// it ("after the Sintra trip" needs a memory of the trip).
+const ANCHOR_MIN_RELEVANCE: f64 = 0.3;
+/// Memories of the event looked at: the event may span several ("two days in Sintra").
+const ANCHOR_MEMORIES: usize = 5;
+/// How far from its best match a memory of the event may lie.
+const ANCHOR_SPAN_MS: Millis = 3 * crate::clock::DAY_MS;
+
+/// The span before or after the event `anchor` names, as the search's own memories date it:
+/// before the first memory of it, or after the last (those within the relevance gate of the
+/// best match); none when no memory is close enough to be the event.
+fn anchored(
+    view: &mut View,
+    cache: &mut Cache,
+    search: &Search,
+    anchor: &period::Anchor,
+    now: Millis,
+) -> Result<Option<period::Named>> {
+    let event = SearchRequest {
+        limit: Limit::new(ANCHOR_MEMORIES).ok(),
+        as_of: search.req.as_of,
+        ..SearchRequest::new(search.owner.clone(), anchor.event.clone())
+    };
+    let found = Search::new(view, search.cfg, search.owner, &event, now)?.ranked(view, cache)?;
+    let Some(best) = found.first() else {
+        return Ok(None);
+    };
+    if best.why.relevance < ANCHOR_MIN_RELEVANCE {
+        return Ok(None);
+    }
+    // The event: its best match, and the memories saying its words within days of it (the
+    // second day of a trip).
+    let at = best.memory.created_at;
+    let times: Vec<Millis> = found
+        .iter()
+        .filter(|r| r.why.text > 0.0 && (r.memory.created_at - at).abs() <= ANCHOR_SPAN_MS)
+        .map(|r| r.memory.created_at)
+        .collect();
+    let (Some(first), Some(last)) = (times.iter().min(), times.iter().max()) else {
+        return Ok(None);
+    };
+    let window = match anchor.side {
+        period::Side::Before => Window {
+            after: Some(0),
+            before: Some(*first),
+        },
+        period::Side::After => Window {
+            after: Some(last + 1),
+            before: Some(search.req.as_of.unwrap_or(now) + 1),
+        },
+    };
+    Ok(Some(period::Named {
+        window,
+        words: anchor.words.clone(),
+    }))
 }
 
 /// A candidate admitted, with its memory's fresh row.
@@ -332,6 +404,25 @@ struct Search<'a> {
     order: Option<period::Order>,
     /// The words the text index matches: the query without those naming its span.
     text: String,
+    /// The question asks about nothing but its span ("what did I do last week?", "what did I
+    /// do right after the Sintra trip?"): every memory said inside it answers, in order of
+    /// time when it asks for one.
+    only_time: bool,
+}
+
+/// Words that, beside a named span, say nothing of what a question is about.
+const TIME_ONLY_WORDS: &[&str] = &[
+    "thing", "things", "happen", "happened", "do", "did", "done", "doing", "first", "last",
+    "latest", "earliest", "recent", "recently",
+];
+
+/// Whether `text` (a question without the words naming its span) names nothing to match.
+fn names_nothing(text: &str) -> bool {
+    text::query_terms(text).iter().all(|t| {
+        crate::lexicon::is_stopword(t)
+            || crate::lexicon::vague(t)
+            || TIME_ONLY_WORDS.contains(&t.as_str())
+    })
 }
 
 impl<'a> Search<'a> {
@@ -359,6 +450,7 @@ impl<'a> Search<'a> {
         let text = named
             .as_ref()
             .map_or_else(|| req.query.clone(), |n| n.without(&req.query));
+        let named_span = named.is_some();
         Ok(Search {
             cfg,
             owner,
@@ -372,6 +464,7 @@ impl<'a> Search<'a> {
             window: req.window(),
             named,
             order: period::ordering(&text),
+            only_time: named_span && names_nothing(&text),
             text,
         })
     }
@@ -382,6 +475,12 @@ impl<'a> Search<'a> {
             window,
             ..self.clone()
         }
+    }
+
+    /// Whether this pass reads every memory of its span as an answer: a question about
+    /// nothing but the span, kept to it.
+    fn whole_span(&self) -> bool {
+        self.only_time && !self.window.is_open()
     }
 
     /// 1–4: the memories that answer, ranked, before they are recorded as hits.
@@ -514,6 +613,9 @@ impl<'a> Search<'a> {
 
     /// Whether a candidate is relevant enough to be an answer at all.
     fn may_answer(&self, c: &Candidate) -> bool {
+        if self.whole_span() {
+            return true;
+        }
         let relevance = self.relevance(c);
         (self.by_entity || relevance > 0.0) && relevance >= self.min_relevance
     }
@@ -521,7 +623,8 @@ impl<'a> Search<'a> {
     /// Whether admission reads on to candidate `c`: while the answer is short, and for every
     /// candidate within the relevance gate of the best admitted.
     fn reads_on(&self, admitted: &[Admitted], c: &Candidate) -> bool {
-        admitted.len() < self.limit
+        self.whole_span()
+            || admitted.len() < self.limit
             || admitted.first().is_some_and(|(best, _)| {
                 self.relevance(c) >= self.cfg.relevance_gate * self.relevance(best)
             })
@@ -632,6 +735,8 @@ impl Scoring<'_> {
             })
         });
         match s.order {
+            // A question about nothing but its span: all of it in that order of time.
+            Some(order) if s.whole_span() => in_time_order(ranked, 0.0, usize::MAX, order),
             Some(order) => in_time_order(ranked, s.cfg.relevance_gate * self.best, s.limit, order),
             None => ranked,
         }
