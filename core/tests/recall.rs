@@ -869,8 +869,14 @@ fn a_question_placed_before_or_after_an_event_reads_the_time_around_it() {
     clock.set(T0 + 30 * DAY_MS);
     let said = [
         ("Yoga class in the evening.", 1),
-        ("Weekend hiking trip in Sintra; we climbed up to the Moorish castle.", 4),
-        ("Second day in Sintra: visited the Pena palace and came home.", 5),
+        (
+            "Weekend hiking trip in Sintra; we climbed up to the Moorish castle.",
+            4,
+        ),
+        (
+            "Second day in Sintra: visited the Pena palace and came home.",
+            5,
+        ),
         ("Bought a new espresso machine for the kitchen.", 7),
         ("Went for a 10 km run along the river.", 9),
         ("Saw the doctor about my knee; she said to rest it.", 12),
@@ -896,7 +902,10 @@ fn a_question_placed_before_or_after_an_event_reads_the_time_around_it() {
     assert_eq!(why.order, Some(period::Order::Earliest));
     let p = why.period.expect("the span after the trip");
     assert_eq!((p.after, p.inside), (T0 + 5 * DAY_MS + 1, true));
-    let (id, _) = first(&mut e, "What was the last thing I did before the doctor's appointment?");
+    let (id, _) = first(
+        &mut e,
+        "What was the last thing I did before the doctor's appointment?",
+    );
     assert_eq!(id, ids[4]);
     // A question that names what it asks about is matched by that; an event nothing says is
     // no anchor; comparing two events is not one either.
@@ -904,6 +913,9 @@ fn a_question_placed_before_or_after_an_event_reads_the_time_around_it() {
     assert_eq!(why.period, None);
     let (_, why) = first(&mut e, "What did I do after the marathon in Tokyo?");
     assert_eq!(why.period, None);
-    let (_, why) = first(&mut e, "Did I see the doctor before or after the yoga class?");
+    let (_, why) = first(
+        &mut e,
+        "Did I see the doctor before or after the yoga class?",
+    );
     assert_eq!(why.period, None);
 }
