@@ -861,6 +861,13 @@ impl Engine {
             .transaction(|tx| document::write_summary(tx, req))
     }
 
+    /// Writes the host's LLM's summary of an entity's peer card (what consolidation lists as
+    /// `cards.wanted` when it has no LLM to ask), checked as an LLM's answer is.
+    pub fn write_card_summary(&mut self, req: &consolidate::CardSummaryWrite) -> Result<Card> {
+        self.store
+            .transaction(|tx| consolidate::write_host_summary(tx, req))
+    }
+
     /// Forgets a document and its passages.
     pub fn forget_document(&mut self, req: &DocumentRef) -> Result<Document> {
         let (owner, id) = (&req.entity_id, &req.id);

@@ -690,3 +690,61 @@ fn the_hosts_llm_writes_a_cards_summary_while_its_facts_stand() {
     );
     assert_eq!(card(&mut e, None).summary_by, CardSummaryBy::Engine);
 }
+
+#[test]
+fn without_an_llm_consolidation_lists_the_cards_a_host_may_write() {
+    let (mut e, _) = engine();
+    for said in [
+        "My sister Ana lives in Porto.",
+        "Ana Souza works at Farfetch.",
+        "Ana is a nurse and she loves surfing.",
+    ] {
+        let opts = RememberOptions {
+            agent_id: Some(id("bot")),
+            visibility: Some(Visibility::Global),
+            ..RememberOptions::default()
+        };
+        e.remember("kai", said, opts).unwrap();
+    }
+    let r = e.consolidate().unwrap().consolidation.unwrap();
+    let wanted = &r.cards.wanted;
+    assert_eq!(wanted.len(), 1, "{:?}", r.cards);
+    assert_eq!(
+        (wanted[0].entity_id.as_str(), wanted[0].name.as_str()),
+        ("kai", "Ana Souza")
+    );
+    assert_eq!(wanted[0].texts[0], "Ana Souza (person)");
+    let write = |e: &mut Engine, summary: &str| {
+        e.write_card_summary(&mnemo_core::consolidate::CardSummaryWrite {
+            entity_id: id("kai"),
+            name: "ana".into(),
+            summary: summary.into(),
+        })
+    };
+    assert_eq!(write(&mut e, "").unwrap_err().code(), "invalid_input");
+    let written = write(&mut e, "Ana Souza is the user's sister, a nurse in Porto.").unwrap();
+    assert_eq!(written.summary_by, CardSummaryBy::Llm);
+    // The owner's view shows it; an agent's card, made from what it may see, the engine's.
+    let owners = e
+        .card(&CardRequest {
+            entity_id: id("kai"),
+            agent_id: None,
+            name: "Ana".into(),
+        })
+        .unwrap();
+    assert_eq!(owners.summary_by, CardSummaryBy::Llm);
+    let theirs = e
+        .call_json(
+            "card",
+            r#"{"entity_id": "kai", "agent_id": "bot", "name": "Ana"}"#,
+        )
+        .unwrap();
+    let theirs: serde_json::Value = serde_json::from_str(&theirs).unwrap();
+    assert_eq!(
+        (theirs["memories"].as_u64(), theirs["summary_by"].as_str()),
+        (Some(3), Some("engine")),
+        "{theirs}"
+    );
+    let again = e.consolidate().unwrap().consolidation.unwrap();
+    assert!(again.cards.wanted.is_empty(), "{:?}", again.cards);
+}

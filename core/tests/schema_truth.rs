@@ -232,6 +232,9 @@ fn bases(method: &str) -> Vec<Value> {
         "path" => vec![json!({"entity_id": "ana", "from": "user", "to": "tea"})],
         "card" => vec![json!({"entity_id": "ana", "name": "user"})],
         "bridges" => vec![json!({"entity_id": "ana", "status": "proposed", "limit": 5})],
+        "write_card_summary" => {
+            vec![json!({"entity_id": "ana", "name": "user", "summary": "The user."})]
+        }
         "resolve_conflict" => {
             vec![
                 json!({"entity_id": "ana", "id": "c1", "resolution": "keep_both", "reason": "both"}),

@@ -556,6 +556,17 @@ class SummaryWrite(TypedDict):
     agent_id: NotRequired[str | None]
 
 
+class CardSummaryWrite(TypedDict):
+    """Arguments of `write_card_summary`: the host's LLM's summary of a card, in place of the engine's."""
+
+    #: The owner of the memories (a user, an agent, a project): 1 to 256 characters of `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
+    entity_id: str
+    #: The entity (a name or alias), as `card` takes it.
+    name: str
+    #: Two or three sentences, at most 720 characters: kept while the card's facts stand.
+    summary: str
+
+
 class NotesImport(TypedDict):
     """Arguments of `import_notes`."""
 
@@ -1481,6 +1492,19 @@ class CardsReport(TypedDict):
     failure: NotRequired[str | None]
     #: The step stopped at a bound with entities left.
     more: bool
+    #: With no LLM the engine can ask itself (a browser's answers later): the cards waiting for one, as many as a run would ask, for the host to write (`write_card_summary`).
+    wanted: NotRequired[List[CardWanted]]
+
+
+class CardWanted(TypedDict):
+    """A card waiting for the host's LLM to write its summary."""
+
+    #: The card's owner.
+    entity_id: str
+    #: The entity's name (what `card` and `write_card_summary` take).
+    name: str
+    #: The card laid out, a line each: the name and type, other names, relationships, facts.
+    texts: List[str]
 
 
 class EventsReport(TypedDict):
@@ -1597,6 +1621,67 @@ class Passage(TypedDict):
     content: str
 
 
+class Card(TypedDict):
+    """A peer card: what an agent should know of an entity at a glance."""
+
+    #: The entity's name.
+    name: str
+    #: What sort of entity it is.
+    type: EntityType
+    #: Other names it goes by.
+    aliases: List[str]
+    #: Live memories that name it or state a relationship of it.
+    memories: int
+    #: The most important of those now (all nine factors of importance), at most 5.
+    facts: List[CardFact]
+    #: Its strongest relationships either way, at most 5.
+    relationships: List[Relationship]
+    #: When the first of those memories was written, in milliseconds since the Unix epoch.
+    first_seen: int
+    #: When the last of them was written, in milliseconds since the Unix epoch.
+    last_seen: int
+    #: A paragraph saying who or what it is: its names, relationships and most important facts.
+    summary: str
+    #: Who wrote the summary: `engine` (from the card) or `llm` (the host's, during consolidation, from the same facts; shown in the owner's view while the facts are still those).
+    summary_by: CardSummaryBy
+
+
+class CardFact(TypedDict):
+    """One fact on a card."""
+
+    #: The memory's id.
+    id: str
+    #: What it says.
+    content: str
+    #: Its type.
+    type: MemoryType
+    #: Its importance now, 0 to 1 (all nine factors).
+    importance: float
+
+
+#: A relationship `from relation to` with its evidence and strength.
+Relationship = TypedDict("Relationship", {
+    #: The entity the relationship goes from.
+    "from": "str",
+    #: The relation.
+    "relation": "Relation",
+    #: The entity it goes to.
+    "to": "str",
+    #: Memories that stated it.
+    "evidence": "int",
+    #: Mean confidence of those statements.
+    "confidence": "float",
+    #: 0.4·(1 − 1/(1+evidence)) + 0.3·recency + 0.3·confidence, as of now.
+    "strength": "float",
+    #: The reverse of a stated bidirectional relationship, not stated itself.
+    "inferred": "bool",
+    #: When it was first stated, in milliseconds since the Unix epoch.
+    "first_seen": "int",
+    #: When it was last stated, in milliseconds since the Unix epoch.
+    "last_seen": "int",
+})
+
+
 class ModelInfo(TypedDict):
     """The store's embedding model, as answered by `embedding_model`."""
 
@@ -1649,29 +1734,6 @@ class Entity(TypedDict):
     last_seen: int
 
 
-#: A relationship `from relation to` with its evidence and strength.
-Relationship = TypedDict("Relationship", {
-    #: The entity the relationship goes from.
-    "from": "str",
-    #: The relation.
-    "relation": "Relation",
-    #: The entity it goes to.
-    "to": "str",
-    #: Memories that stated it.
-    "evidence": "int",
-    #: Mean confidence of those statements.
-    "confidence": "float",
-    #: 0.4·(1 − 1/(1+evidence)) + 0.3·recency + 0.3·confidence, as of now.
-    "strength": "float",
-    #: The reverse of a stated bidirectional relationship, not stated itself.
-    "inferred": "bool",
-    #: When it was first stated, in milliseconds since the Unix epoch.
-    "first_seen": "int",
-    #: When it was last stated, in milliseconds since the Unix epoch.
-    "last_seen": "int",
-})
-
-
 class Traversal(TypedDict):
     """What a traversal reached: nodes in the order found, and the edges followed."""
 
@@ -1690,44 +1752,6 @@ class Node(TypedDict):
     type: EntityType
     #: Hops from the start.
     depth: int
-
-
-class Card(TypedDict):
-    """A peer card: what an agent should know of an entity at a glance."""
-
-    #: The entity's name.
-    name: str
-    #: What sort of entity it is.
-    type: EntityType
-    #: Other names it goes by.
-    aliases: List[str]
-    #: Live memories that name it or state a relationship of it.
-    memories: int
-    #: The most important of those now (all nine factors of importance), at most 5.
-    facts: List[CardFact]
-    #: Its strongest relationships either way, at most 5.
-    relationships: List[Relationship]
-    #: When the first of those memories was written, in milliseconds since the Unix epoch.
-    first_seen: int
-    #: When the last of them was written, in milliseconds since the Unix epoch.
-    last_seen: int
-    #: A paragraph saying who or what it is: its names, relationships and most important facts.
-    summary: str
-    #: Who wrote the summary: `engine` (from the card) or `llm` (the host's, during consolidation, from the same facts; shown in the owner's view while the facts are still those).
-    summary_by: CardSummaryBy
-
-
-class CardFact(TypedDict):
-    """One fact on a card."""
-
-    #: The memory's id.
-    id: str
-    #: What it says.
-    content: str
-    #: Its type.
-    type: MemoryType
-    #: Its importance now, 0 to 1 (all nine factors).
-    importance: float
 
 
 class Bridge(TypedDict):
@@ -2422,6 +2446,17 @@ class Calls:
         """
         given: List[Tuple[str, Any]] = [("entity_id", entity_id), ("document_id", document_id), ("summary", summary), ("position", position), ("agent_id", agent_id)]
         return cast("Document", self.call("write_summary", {k: v for k, v in given if v is not None}))
+
+    def write_card_summary(self, *, entity_id: str, name: str, summary: str) -> Card:
+        """Writes the host's LLM's summary of an entity's peer card, in place of the engine's (what consolidation lists as `cards.wanted` when it has no LLM to ask), checked as an LLM's answer is; kept while the card's facts stand, and shown in the owner's view.
+
+        Arguments (docs/API.md):
+            entity_id: The owner of the memories (a user, an agent, a project): 1 to 256 characters of `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
+            name: The entity (a name or alias), as `card` takes it.
+            summary: Two or three sentences, at most 720 characters: kept while the card's facts stand.
+        """
+        given: List[Tuple[str, Any]] = [("entity_id", entity_id), ("name", name), ("summary", summary)]
+        return cast("Card", self.call("write_card_summary", {k: v for k, v in given if v is not None}))
 
     def forget_document(self, *, entity_id: str, id: str, agent_id: str | None = None) -> Document:
         """Forgets a document and its passages (soft delete, as `forget`).

@@ -691,6 +691,22 @@ export interface SummaryWrite {
   agent_id?: string | null;
 }
 
+/**
+ * Arguments of `write_card_summary`: the host's LLM's summary of a card, in place of the
+ * engine's.
+ */
+export interface CardSummaryWrite {
+  /**
+   * The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+   * `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
+   */
+  entity_id: string;
+  /** The entity (a name or alias), as `card` takes it. */
+  name: string;
+  /** Two or three sentences, at most 720 characters: kept while the card's facts stand. */
+  summary: string;
+}
+
 /** Arguments of `import_notes`. */
 export interface NotesImport {
   /**
@@ -1839,6 +1855,21 @@ export interface CardsReport {
   failure?: string | null;
   /** The step stopped at a bound with entities left. */
   more: boolean;
+  /**
+   * With no LLM the engine can ask itself (a browser's answers later): the cards waiting
+   * for one, as many as a run would ask, for the host to write (`write_card_summary`).
+   */
+  wanted?: CardWanted[];
+}
+
+/** A card waiting for the host's LLM to write its summary. */
+export interface CardWanted {
+  /** The card's owner. */
+  entity_id: string;
+  /** The entity's name (what `card` and `write_card_summary` take). */
+  name: string;
+  /** The card laid out, a line each: the name and type, other names, relationships, facts. */
+  texts: string[];
 }
 
 /** What pruning old events did. */
@@ -1967,6 +1998,71 @@ export interface Passage {
   content: string;
 }
 
+/** A peer card: what an agent should know of an entity at a glance. */
+export interface Card {
+  /** The entity's name. */
+  name: string;
+  /** What sort of entity it is. */
+  type: EntityType;
+  /** Other names it goes by. */
+  aliases: string[];
+  /** Live memories that name it or state a relationship of it. */
+  memories: number;
+  /** The most important of those now (all nine factors of importance), at most 5. */
+  facts: CardFact[];
+  /** Its strongest relationships either way, at most 5. */
+  relationships: Relationship[];
+  /** When the first of those memories was written, in milliseconds since the Unix epoch. */
+  first_seen: number;
+  /** When the last of them was written, in milliseconds since the Unix epoch. */
+  last_seen: number;
+  /** A paragraph saying who or what it is: its names, relationships and most important facts. */
+  summary: string;
+  /**
+   * Who wrote the summary: `engine` (from the card) or `llm` (the host's, during
+   * consolidation, from the same facts; shown in the owner's view while the facts are
+   * still those).
+   */
+  summary_by: CardSummaryBy;
+}
+
+/** One fact on a card. */
+export interface CardFact {
+  /** The memory's id. */
+  id: string;
+  /** What it says. */
+  content: string;
+  /** Its type. */
+  type: MemoryType;
+  /** Its importance now, 0 to 1 (all nine factors). */
+  importance: number;
+}
+
+/** A relationship `from relation to` with its evidence and strength. */
+export interface Relationship {
+  /** The entity the relationship goes from. */
+  from: string;
+  /** The relation. */
+  relation: Relation;
+  /** The entity it goes to. */
+  to: string;
+  /** Memories that stated it. */
+  evidence: number;
+  /** Mean confidence of those statements. */
+  confidence: number;
+  /** 0.4·(1 − 1/(1+evidence)) + 0.3·recency + 0.3·confidence, as of now. */
+  strength: number;
+  /** The reverse of a stated bidirectional relationship, not stated itself. */
+  inferred: boolean;
+  /** When it was first stated, in milliseconds since the Unix epoch. */
+  first_seen: number;
+  /** When it was last stated, in milliseconds since the Unix epoch. */
+  last_seen: number;
+}
+
+/** Who wrote a card's summary. */
+export type CardSummaryBy = 'engine' | 'llm';
+
 /** The store's embedding model, as answered by `embedding_model`. */
 export interface ModelInfo {
   /** The name of the store's embedding model. */
@@ -2018,28 +2114,6 @@ export interface Entity {
   last_seen: number;
 }
 
-/** A relationship `from relation to` with its evidence and strength. */
-export interface Relationship {
-  /** The entity the relationship goes from. */
-  from: string;
-  /** The relation. */
-  relation: Relation;
-  /** The entity it goes to. */
-  to: string;
-  /** Memories that stated it. */
-  evidence: number;
-  /** Mean confidence of those statements. */
-  confidence: number;
-  /** 0.4·(1 − 1/(1+evidence)) + 0.3·recency + 0.3·confidence, as of now. */
-  strength: number;
-  /** The reverse of a stated bidirectional relationship, not stated itself. */
-  inferred: boolean;
-  /** When it was first stated, in milliseconds since the Unix epoch. */
-  first_seen: number;
-  /** When it was last stated, in milliseconds since the Unix epoch. */
-  last_seen: number;
-}
-
 /** What a traversal reached: nodes in the order found, and the edges followed. */
 export interface Traversal {
   /** The entities reached, the start first, in the order reached. */
@@ -2057,49 +2131,6 @@ export interface Node {
   /** Hops from the start. */
   depth: number;
 }
-
-/** A peer card: what an agent should know of an entity at a glance. */
-export interface Card {
-  /** The entity's name. */
-  name: string;
-  /** What sort of entity it is. */
-  type: EntityType;
-  /** Other names it goes by. */
-  aliases: string[];
-  /** Live memories that name it or state a relationship of it. */
-  memories: number;
-  /** The most important of those now (all nine factors of importance), at most 5. */
-  facts: CardFact[];
-  /** Its strongest relationships either way, at most 5. */
-  relationships: Relationship[];
-  /** When the first of those memories was written, in milliseconds since the Unix epoch. */
-  first_seen: number;
-  /** When the last of them was written, in milliseconds since the Unix epoch. */
-  last_seen: number;
-  /** A paragraph saying who or what it is: its names, relationships and most important facts. */
-  summary: string;
-  /**
-   * Who wrote the summary: `engine` (from the card) or `llm` (the host's, during
-   * consolidation, from the same facts; shown in the owner's view while the facts are
-   * still those).
-   */
-  summary_by: CardSummaryBy;
-}
-
-/** One fact on a card. */
-export interface CardFact {
-  /** The memory's id. */
-  id: string;
-  /** What it says. */
-  content: string;
-  /** Its type. */
-  type: MemoryType;
-  /** Its importance now, 0 to 1 (all nine factors). */
-  importance: number;
-}
-
-/** Who wrote a card's summary. */
-export type CardSummaryBy = 'engine' | 'llm';
 
 /** Two entities memories name together in different contexts. */
 export interface Bridge {
@@ -2584,6 +2615,12 @@ export declare class Mnemo {
    * answer is.
    */
   writeSummary(args: SummaryWrite): Promise<Document>;
+  /**
+   * Writes the host's LLM's summary of an entity's peer card, in place of the engine's (what
+   * consolidation lists as `cards.wanted` when it has no LLM to ask), checked as an LLM's answer
+   * is; kept while the card's facts stand, and shown in the owner's view.
+   */
+  writeCardSummary(args: CardSummaryWrite): Promise<Card>;
   /** Forgets a document and its passages (soft delete, as `forget`). */
   forgetDocument(args: DocumentRef): Promise<Document>;
   /**

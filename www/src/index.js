@@ -411,6 +411,7 @@ export class Mnemo {
     if (this.#summarise && (method === 'consolidate' || method === 'maintain')) {
       await this.#summariseMerges(answer);
       await this.#summariseDocuments(answer);
+      await this.#summariseCards(answer);
     }
     return answer;
   }
@@ -529,6 +530,28 @@ export class Mnemo {
         else summaries.passages += 1;
       } catch (e) {
         summaries.failure = `summarise failed: ${e?.message ?? e}`;
+      }
+    }
+  }
+
+  /**
+   * The host summariser's summary of each peer card the consolidation lists as `wanted` (the
+   * card laid out a line each: name and type, other names, relationships, facts), written with
+   * `write_card_summary`, which checks it; counted in the report's `written`. One that fails
+   * leaves the engine's summary, its reason in `failure`; one declined (`null`) stays wanted.
+   */
+  async #summariseCards(report) {
+    const cards = report?.consolidation?.cards;
+    for (const want of cards?.wanted ?? []) {
+      const { entity_id, name } = want;
+      try {
+        const summary = await this.#summarise(want.texts.slice(), { entity_id, card: name });
+        if (summary === null || summary === undefined) continue;
+        if (typeof summary !== 'string') throw coded(`expected the summary as text, got ${typeof summary}`, 'extractor_error');
+        await this.call('write_card_summary', { entity_id, name, summary });
+        cards.written += 1;
+      } catch (e) {
+        cards.failure = `summarise failed: ${e?.message ?? e}`;
       }
     }
   }

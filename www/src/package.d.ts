@@ -44,7 +44,8 @@ export type Summariser = (
   texts: string[],
   context:
     | { entity_id: string; id: string }
-    | { entity_id: string; document_id: string; position: number | null; title: string; section: string[] },
+    | { entity_id: string; document_id: string; position: number | null; title: string; section: string[] }
+    | { entity_id: string; card: string },
 ) => Promise<string | null> | string | null;
 
 export interface OpenOptions {

@@ -725,3 +725,33 @@ test('storage names and kinds are checked', async () => {
   await assert.rejects(Mnemo.open({ storage: 'memory', colour: 1 }), { code: 'invalid_input' });
   await assert.rejects(Mnemo.open(null), { code: 'invalid_input' });
 });
+
+test('a host summariser writes peer cards the engine could not ask for, checked', async () => {
+  const asked = [];
+  const m = await open({
+    summarise: async (texts, ctx) => {
+      asked.push([texts, ctx]);
+      return ctx.card ? `${ctx.card} is the user's sister, a nurse in Porto.` : null;
+    },
+  });
+  for (const content of ['My sister Ana lives in Porto.', 'Ana works at Farfetch.', 'Ana is a nurse and she loves surfing.']) {
+    await m.remember({ entity_id: 'kai', content });
+  }
+  const before = await m.card({ entity_id: 'kai', name: 'Ana' });
+  assert.equal(before.summary_by, 'engine');
+  const report = (await m.consolidate()).consolidation.cards;
+  assert.deepEqual([report.written, report.failure], [1, undefined]);
+  const [texts, ctx] = asked.find(([, c]) => c.card);
+  assert.deepEqual(ctx, { entity_id: 'kai', card: before.name });
+  assert.equal(texts[0], `${before.name} (person)`);
+  assert.ok(texts.some((t) => t === '- Ana works at Farfetch.'), JSON.stringify(texts));
+  const after = await m.card({ entity_id: 'kai', name: 'Ana' });
+  assert.deepEqual([after.summary_by, after.summary], ['llm', `${before.name} is the user's sister, a nurse in Porto.`]);
+  assert.equal((await m.consolidate()).consolidation.cards.wanted, undefined, 'nothing is wanted any more');
+  // The engine checks what the host writes: too long, empty, or for an entity without a card.
+  await assert.rejects(m.writeCardSummary({ entity_id: 'kai', name: 'Ana', summary: 'One. Two. Three. Four.' }), { code: 'invalid_input', message: /summary/ });
+  await assert.rejects(m.writeCardSummary({ entity_id: 'kai', name: 'Ana', summary: ' ' }), { code: 'invalid_input' });
+  await assert.rejects(m.writeCardSummary({ entity_id: 'kai', name: 'Farfetch', summary: 'A shop.' }), { code: 'not_found', message: /a card needs 3/ });
+  await assert.rejects(m.writeCardSummary({ entity_id: 'kai', name: 'Zeus', summary: 'A god.' }), { code: 'not_found' });
+  await m.close();
+});

@@ -316,6 +316,11 @@ calls! {
     write WriteSummary("write_summary", SummaryWrite) -> Document =>
         |e, a| e.as_agent(&a.entity_id, a.agent_id.as_ref(), None, false,
             |e| e.write_summary(&a));
+    /// Writes the host's LLM's summary of an entity's peer card, in place of the engine's (what
+    /// consolidation lists as `cards.wanted` when it has no LLM to ask), checked as an LLM's
+    /// answer is; kept while the card's facts stand, and shown in the owner's view.
+    write WriteCardSummary("write_card_summary", crate::consolidate::CardSummaryWrite) -> Card =>
+        |e, a| e.write_card_summary(&a);
     /// Forgets a document and its passages (soft delete, as `forget`).
     write ForgetDocument("forget_document", DocumentRef) -> Document =>
         |e, a| e.as_agent(&a.entity_id, a.agent_id.as_ref(), None, false,

@@ -6,13 +6,16 @@
 //! the owner's view shows it while the card's facts are those, and the step writes it again
 //! once they change. A failed or unusable answer keeps the engine's summary, says why and ends
 //! the step for the run. Entities are examined from a cursor, 1,000 a run, 16 calls at most.
+//! A host whose LLM the engine cannot ask in the middle of a call (a browser's answers later)
+//! gets the cards waiting in the report instead (`wanted`), and writes its LLM's summaries
+//! with `write_card_summary`, checked the same way.
 
 use serde::{Deserialize, Serialize};
 
 use super::STEP_BATCH;
 use crate::clock::Millis;
 use crate::document::summary::{self, Bounds};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::extract::{llm, Extractor};
 use crate::graph::card::{self, Card};
 use crate::graph::CardSummaryBy;
@@ -36,6 +39,54 @@ pub struct CardsReport {
     pub failure: Option<String>,
     /// The step stopped at a bound with entities left.
     pub more: bool,
+    /// With no LLM the engine can ask itself (a browser's answers later): the cards waiting
+    /// for one, as many as a run would ask, for the host to write (`write_card_summary`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub wanted: Vec<CardWanted>,
+}
+
+/// A card waiting for the host's LLM to write its summary.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct CardWanted {
+    /// The card's owner.
+    pub entity_id: String,
+    /// The entity's name (what `card` and `write_card_summary` take).
+    pub name: String,
+    /// The card laid out, a line each: the name and type, other names, relationships, facts.
+    pub texts: Vec<String>,
+}
+
+/// Arguments of `write_card_summary`: the host's LLM's summary of a card, in place of the
+/// engine's.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CardSummaryWrite {
+    /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+    /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
+    pub entity_id: crate::field::Owner,
+    /// The entity (a name or alias), as `card` takes it.
+    pub name: String,
+    /// Two or three sentences, at most 720 characters: kept while the card's facts stand.
+    pub summary: String,
+}
+
+/// Writes the host's summary of the card `req` names, checked as an LLM's answer is, and
+/// answers the card with it.
+pub(crate) fn write_host_summary(tx: &mut Tx, req: &CardSummaryWrite) -> Result<Card> {
+    let now = tx.now()?;
+    let conn = tx.conn();
+    let owner = req.entity_id.as_str();
+    let pk = card::entity_pk(conn, owner, &req.name)?;
+    let c = card::owner_card(conn, owner, pk, now)?.ok_or_else(|| Error::NoCard {
+        entity_id: owner.to_string(),
+        name: req.name.chars().take(64).collect(),
+        memories: card::live_count(conn, owner, pk).unwrap_or(0),
+        needed: crate::graph::CARD_MIN_MEMORIES,
+    })?;
+    let written = summary::check(&req.summary, &CARD, usize::MAX)
+        .map_err(|why| Error::invalid("summary", why))?;
+    card::write_llm_summary(conn, pk, &c, &written, now)?;
+    Ok(card::owner_card(conn, owner, pk, now)?.unwrap_or(c))
 }
 
 /// The card as the LLM reads it.
@@ -56,6 +107,36 @@ fn laid_out(c: &Card) -> String {
         out += &format!("\n- {}", f.content);
     }
     out
+}
+
+/// With no LLM the engine can ask: `first` (of `owner`, entity `pk`) and the cards after it
+/// that wait for a summary, as many as a run would ask, listed for the host.
+fn wanted(
+    conn: &rusqlite::Connection,
+    mut report: CardsReport,
+    first: Card,
+    owner: String,
+    pk: i64,
+    now: Millis,
+) -> Result<CardsReport> {
+    let listed = |c: &Card, owner: &str| CardWanted {
+        entity_id: owner.to_string(),
+        name: c.name.clone(),
+        texts: laid_out(c).lines().map(str::to_string).collect(),
+    };
+    report.wanted.push(listed(&first, &owner));
+    for (next, owner) in card::entities_after(conn, pk, STEP_BATCH)? {
+        if report.wanted.len() == CARD_CALLS {
+            report.more = true;
+            break;
+        }
+        if let Some(c) = card::owner_card(conn, &owner, next, now)? {
+            if c.summary_by == CardSummaryBy::Engine {
+                report.wanted.push(listed(&c, &owner));
+            }
+        }
+    }
+    Ok(report)
 }
 
 /// Runs the step at `now`.
@@ -91,8 +172,8 @@ pub(super) fn write(tx: &mut Tx, llm: &dyn Extractor, now: Millis) -> Result<Car
             break;
         }
         let Some(answer) = llm.ask(llm::CARD_SUMMARY_INSTRUCTIONS, &laid_out(&c), now) else {
-            // No LLM the engine can ask: the engine's summaries stay, and so does the cursor.
-            return Ok(report);
+            // No LLM the engine can ask: the cards wait for the host's (the cursor stays).
+            return wanted(conn, report, c, owner, pk, now);
         };
         calls += 1;
         let checked = answer

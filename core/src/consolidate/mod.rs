@@ -37,7 +37,8 @@ use crate::heartbeat::HeartbeatConfig;
 use crate::links::{self, LinksReport};
 use crate::store::Tx;
 
-pub use cards::CardsReport;
+pub(crate) use cards::write_host_summary;
+pub use cards::{CardSummaryWrite, CardWanted, CardsReport};
 pub use cluster::{ClusterMerge, ClusterReport};
 pub use edges::EdgesReport;
 pub use events::EventsReport;

@@ -327,6 +327,17 @@ pub(crate) fn entities_after(
     Ok(rows)
 }
 
+/// The key of the entity `name` names in `owner`'s whole graph.
+pub(crate) fn entity_pk(conn: &Connection, owner: &str, name: &str) -> Result<i64> {
+    let mut sight = Sight::new(conn, false);
+    Ok(entity_named(&mut sight, owner, "name", name)?.pk)
+}
+
+/// How many live memories bear on entity `pk`, in `owner`'s whole view.
+pub(crate) fn live_count(conn: &Connection, owner: &str, pk: i64) -> Result<usize> {
+    Ok(bearing(conn, owner, pk)?.len())
+}
+
 /// The card of entity `pk` in its owner's whole view at `now`, if it has one.
 pub(crate) fn owner_card(
     conn: &Connection,
