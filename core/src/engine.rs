@@ -861,6 +861,13 @@ impl Engine {
             .transaction(|tx| document::write_summary(tx, req))
     }
 
+    /// Records the host's LLM's decision on a proposed bridge (what consolidation lists as
+    /// `synthesis.wanted` when it has no LLM to ask), checked as an LLM's answer is.
+    pub fn decide_bridge(&mut self, req: &consolidate::BridgeDecision) -> Result<Bridge> {
+        self.store
+            .transaction(|tx| consolidate::decide_bridge(tx, req))
+    }
+
     /// Writes the host's LLM's summary of an entity's peer card (what consolidation lists as
     /// `cards.wanted` when it has no LLM to ask), checked as an LLM's answer is.
     pub fn write_card_summary(&mut self, req: &consolidate::CardSummaryWrite) -> Result<Card> {

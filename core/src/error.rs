@@ -53,6 +53,15 @@ pub enum Error {
         name: String,
     },
 
+    /// No bridge with this id belongs to this owner.
+    #[error("no bridge {id:?} for entity {entity_id:?}; list them with `bridges`")]
+    UnknownBridge {
+        /// The owner asked about.
+        entity_id: String,
+        /// The bridge id asked for.
+        id: String,
+    },
+
     /// Too few live memories bear on the entity for a card.
     #[error(
         "no card for {name:?} in the graph of {entity_id:?}: a card needs {needed} live memories that name it, and it has {memories}"
@@ -213,6 +222,7 @@ impl Error {
             | Error::UnknownId { .. }
             | Error::UnknownEntity { .. }
             | Error::NoCard { .. }
+            | Error::UnknownBridge { .. }
             | Error::UnknownConflict { .. }
             | Error::UnknownDocument { .. }
             | Error::UnknownTeam { .. } => "not_found",

@@ -748,3 +748,89 @@ fn without_an_llm_consolidation_lists_the_cards_a_host_may_write() {
     let again = e.consolidate().unwrap().consolidation.unwrap();
     assert!(again.cards.wanted.is_empty(), "{:?}", again.cards);
 }
+
+#[test]
+fn without_an_llm_the_host_decides_the_bridges_consolidation_lists() {
+    let (mut e, _) = bridging_engine(|_| None);
+    said_in(
+        &mut e,
+        "s1",
+        "My friends Tiago and Marta went hiking in the Alps.",
+    );
+    said_in(
+        &mut e,
+        "s2",
+        "Yesterday Marta lent Tiago her climbing rope.",
+    );
+    let r = e.consolidate().unwrap().consolidation.unwrap();
+    let wanted = &r.synthesis.wanted;
+    assert_eq!(wanted.len(), 1, "{:?}", r.synthesis);
+    assert_eq!(wanted[0].entity_id, "kai");
+    assert_eq!(wanted[0].texts.len(), 2);
+    let id = wanted[0].id.clone();
+    let decide =
+        |e: &mut Engine, owner: &str, id: &str, related: bool, relation: &str, reason: &str| {
+            e.decide_bridge(&mnemo_core::consolidate::BridgeDecision {
+                entity_id: mnemo_core::Id::owner(owner).unwrap(),
+                id: id.into(),
+                related,
+                relation: relation.into(),
+                reason: reason.into(),
+            })
+        };
+    // Refused, changing nothing: no reason, related but not how, too long, unknown, another's.
+    for (owner, bridge, related, relation, reason, code) in [
+        ("kai", id.as_str(), true, "friends", " ", "invalid_input"),
+        (
+            "kai",
+            id.as_str(),
+            true,
+            "",
+            "They hike together.",
+            "invalid_input",
+        ),
+        (
+            "kai",
+            id.as_str(),
+            false,
+            "",
+            &"x".repeat(481)[..],
+            "invalid_input",
+        ),
+        ("kai", "brg_0", true, "friends", "They hike.", "not_found"),
+        (
+            "lee",
+            id.as_str(),
+            true,
+            "friends",
+            "They hike.",
+            "not_found",
+        ),
+    ] {
+        let err = decide(&mut e, owner, bridge, related, relation, reason).unwrap_err();
+        assert_eq!(err.code(), code, "{err}");
+    }
+    assert_eq!(bridges(&mut e)[0].status, BridgeStatus::Proposed);
+    let b = decide(
+        &mut e,
+        "kai",
+        &id,
+        true,
+        " climbing partner of ",
+        "She lent him her rope.",
+    )
+    .unwrap();
+    assert_eq!(
+        (b.status, b.relation.as_deref(), b.reason.as_deref()),
+        (
+            BridgeStatus::Confirmed,
+            Some("climbing partner of"),
+            Some("She lent him her rope.")
+        )
+    );
+    let again = decide(&mut e, "kai", &id, false, "", "Changed my mind.").unwrap_err();
+    assert!(again.to_string().contains("already confirmed"), "{again}");
+    assert_eq!(bridges(&mut e)[0].status, BridgeStatus::Confirmed);
+    let next = e.consolidate().unwrap().consolidation.unwrap();
+    assert!(next.synthesis.wanted.is_empty(), "{:?}", next.synthesis);
+}

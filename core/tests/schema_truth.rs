@@ -232,6 +232,9 @@ fn bases(method: &str) -> Vec<Value> {
         "path" => vec![json!({"entity_id": "ana", "from": "user", "to": "tea"})],
         "card" => vec![json!({"entity_id": "ana", "name": "user"})],
         "bridges" => vec![json!({"entity_id": "ana", "status": "proposed", "limit": 5})],
+        "decide_bridge" => vec![
+            json!({"entity_id": "ana", "id": "brg_1", "related": false, "reason": "Only mentioned together."}),
+        ],
         "write_card_summary" => {
             vec![json!({"entity_id": "ana", "name": "user", "summary": "The user."})]
         }

@@ -556,6 +556,21 @@ class SummaryWrite(TypedDict):
     agent_id: NotRequired[str | None]
 
 
+class BridgeDecision(TypedDict):
+    """Arguments of `decide_bridge`: the host's LLM's decision on a proposed bridge."""
+
+    #: The owner of the memories (a user, an agent, a project): 1 to 256 characters of `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
+    entity_id: str
+    #: The bridge's id, as `bridges` or `synthesis.wanted` give it.
+    id: str
+    #: Whether the memories show the two really connected.
+    related: bool
+    #: How the first relates to the second, a few words (at most 80 characters; needed when related).
+    relation: NotRequired[str]
+    #: Why, citing the memories: at most 480 characters.
+    reason: str
+
+
 class CardSummaryWrite(TypedDict):
     """Arguments of `write_card_summary`: the host's LLM's summary of a card, in place of the engine's."""
 
@@ -1406,6 +1421,23 @@ class SynthesisReport(TypedDict):
     failure: NotRequired[str | None]
     #: The step stopped at a bound with memories or bridges left.
     more: bool
+    #: With no LLM the engine can ask itself (a browser's answers later): the bridges waiting for a decision, as many as a run would ask, for the host to decide (`decide_bridge`).
+    wanted: NotRequired[List[BridgeWanted]]
+
+
+class BridgeWanted(TypedDict):
+    """A bridge waiting for the host's LLM to decide it."""
+
+    #: The bridge's owner.
+    entity_id: str
+    #: The bridge's id (what `decide_bridge` takes).
+    id: str
+    #: One entity's name.
+    a: str
+    #: The other's.
+    b: str
+    #: The memories that name both: the evidence to decide on.
+    texts: List[str]
 
 
 class LinksReport(TypedDict):
@@ -1621,6 +1653,40 @@ class Passage(TypedDict):
     content: str
 
 
+class Bridge(TypedDict):
+    """Two entities memories name together in different contexts."""
+
+    #: The bridge's id.
+    id: str
+    #: One entity's name.
+    a: str
+    #: The other's.
+    b: str
+    #: Proposed, or confirmed or rejected by the host's LLM.
+    status: BridgeStatus
+    #: How the LLM says `a` relates to `b`, when it confirmed the bridge.
+    relation: NotRequired[str | None]
+    #: Why the LLM decided as it did, citing the memories.
+    reason: NotRequired[str | None]
+    #: Distinct contexts among the evidence: sessions, documents, or memories said outside any.
+    contexts: int
+    #: Memories that name both, at most 5.
+    evidence: List[BridgeEvidence]
+    #: When consolidation proposed it, in milliseconds since the Unix epoch.
+    proposed_at: int
+    #: When the LLM decided, in milliseconds since the Unix epoch.
+    decided_at: NotRequired[int | None]
+
+
+class BridgeEvidence(TypedDict):
+    """A memory that names both ends of a bridge."""
+
+    #: The memory's id.
+    id: str
+    #: What it says.
+    content: str
+
+
 class Card(TypedDict):
     """A peer card: what an agent should know of an entity at a glance."""
 
@@ -1752,40 +1818,6 @@ class Node(TypedDict):
     type: EntityType
     #: Hops from the start.
     depth: int
-
-
-class Bridge(TypedDict):
-    """Two entities memories name together in different contexts."""
-
-    #: The bridge's id.
-    id: str
-    #: One entity's name.
-    a: str
-    #: The other's.
-    b: str
-    #: Proposed, or confirmed or rejected by the host's LLM.
-    status: BridgeStatus
-    #: How the LLM says `a` relates to `b`, when it confirmed the bridge.
-    relation: NotRequired[str | None]
-    #: Why the LLM decided as it did, citing the memories.
-    reason: NotRequired[str | None]
-    #: Distinct contexts among the evidence: sessions, documents, or memories said outside any.
-    contexts: int
-    #: Memories that name both, at most 5.
-    evidence: List[BridgeEvidence]
-    #: When consolidation proposed it, in milliseconds since the Unix epoch.
-    proposed_at: int
-    #: When the LLM decided, in milliseconds since the Unix epoch.
-    decided_at: NotRequired[int | None]
-
-
-class BridgeEvidence(TypedDict):
-    """A memory that names both ends of a bridge."""
-
-    #: The memory's id.
-    id: str
-    #: What it says.
-    content: str
 
 
 class GraphPath(TypedDict):
@@ -2446,6 +2478,19 @@ class Calls:
         """
         given: List[Tuple[str, Any]] = [("entity_id", entity_id), ("document_id", document_id), ("summary", summary), ("position", position), ("agent_id", agent_id)]
         return cast("Document", self.call("write_summary", {k: v for k, v in given if v is not None}))
+
+    def decide_bridge(self, *, entity_id: str, id: str, related: bool, reason: str, relation: str | None = None) -> Bridge:
+        """Records the host's LLM's decision on a proposed bridge — related (and how) or not, and why — (what consolidation lists as `synthesis.wanted` when it has no LLM to ask), checked as an LLM's answer is.
+
+        Arguments (docs/API.md):
+            entity_id: The owner of the memories (a user, an agent, a project): 1 to 256 characters of `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
+            id: The bridge's id, as `bridges` or `synthesis.wanted` give it.
+            related: Whether the memories show the two really connected.
+            reason: Why, citing the memories: at most 480 characters.
+            relation: How the first relates to the second, a few words (at most 80 characters; needed when related). Optional.
+        """
+        given: List[Tuple[str, Any]] = [("entity_id", entity_id), ("id", id), ("related", related), ("reason", reason), ("relation", relation)]
+        return cast("Bridge", self.call("decide_bridge", {k: v for k, v in given if v is not None}))
 
     def write_card_summary(self, *, entity_id: str, name: str, summary: str) -> Card:
         """Writes the host's LLM's summary of an entity's peer card, in place of the engine's (what consolidation lists as `cards.wanted` when it has no LLM to ask), checked as an LLM's answer is; kept while the card's facts stand, and shown in the owner's view.

@@ -37,6 +37,7 @@ export const CALLS = [
   { method: 'documents', name: 'documents', embeds: [], agents: [[]] },
   { method: 'document', name: 'document', embeds: [], agents: [[]] },
   { method: 'write_summary', name: 'writeSummary', embeds: [], agents: [[]] },
+  { method: 'decide_bridge', name: 'decideBridge', embeds: [], agents: [], owner: true },
   { method: 'write_card_summary', name: 'writeCardSummary', embeds: [], agents: [], owner: true },
   { method: 'forget_document', name: 'forgetDocument', embeds: [], agents: [[]] },
   { method: 'import_notes', name: 'importNotes', embeds: [], agents: [], owner: true },

@@ -691,6 +691,26 @@ export interface SummaryWrite {
   agent_id?: string | null;
 }
 
+/** Arguments of `decide_bridge`: the host's LLM's decision on a proposed bridge. */
+export interface BridgeDecision {
+  /**
+   * The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+   * `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
+   */
+  entity_id: string;
+  /** The bridge's id, as `bridges` or `synthesis.wanted` give it. */
+  id: string;
+  /** Whether the memories show the two really connected. */
+  related: boolean;
+  /**
+   * How the first relates to the second, a few words (at most 80 characters; needed when
+   * related).
+   */
+  relation?: string;
+  /** Why, citing the memories: at most 480 characters. */
+  reason: string;
+}
+
 /**
  * Arguments of `write_card_summary`: the host's LLM's summary of a card, in place of the
  * engine's.
@@ -1769,6 +1789,25 @@ export interface SynthesisReport {
   failure?: string | null;
   /** The step stopped at a bound with memories or bridges left. */
   more: boolean;
+  /**
+   * With no LLM the engine can ask itself (a browser's answers later): the bridges waiting
+   * for a decision, as many as a run would ask, for the host to decide (`decide_bridge`).
+   */
+  wanted?: BridgeWanted[];
+}
+
+/** A bridge waiting for the host's LLM to decide it. */
+export interface BridgeWanted {
+  /** The bridge's owner. */
+  entity_id: string;
+  /** The bridge's id (what `decide_bridge` takes). */
+  id: string;
+  /** One entity's name. */
+  a: string;
+  /** The other's. */
+  b: string;
+  /** The memories that name both: the evidence to decide on. */
+  texts: string[];
 }
 
 /** What consolidation did to the co-recall links. */
@@ -1998,6 +2037,38 @@ export interface Passage {
   content: string;
 }
 
+/** Two entities memories name together in different contexts. */
+export interface Bridge {
+  /** The bridge's id. */
+  id: string;
+  /** One entity's name. */
+  a: string;
+  /** The other's. */
+  b: string;
+  /** Proposed, or confirmed or rejected by the host's LLM. */
+  status: BridgeStatus;
+  /** How the LLM says `a` relates to `b`, when it confirmed the bridge. */
+  relation?: string | null;
+  /** Why the LLM decided as it did, citing the memories. */
+  reason?: string | null;
+  /** Distinct contexts among the evidence: sessions, documents, or memories said outside any. */
+  contexts: number;
+  /** Memories that name both, at most 5. */
+  evidence: BridgeEvidence[];
+  /** When consolidation proposed it, in milliseconds since the Unix epoch. */
+  proposed_at: number;
+  /** When the LLM decided, in milliseconds since the Unix epoch. */
+  decided_at?: number | null;
+}
+
+/** A memory that names both ends of a bridge. */
+export interface BridgeEvidence {
+  /** The memory's id. */
+  id: string;
+  /** What it says. */
+  content: string;
+}
+
 /** A peer card: what an agent should know of an entity at a glance. */
 export interface Card {
   /** The entity's name. */
@@ -2130,38 +2201,6 @@ export interface Node {
   type: EntityType;
   /** Hops from the start. */
   depth: number;
-}
-
-/** Two entities memories name together in different contexts. */
-export interface Bridge {
-  /** The bridge's id. */
-  id: string;
-  /** One entity's name. */
-  a: string;
-  /** The other's. */
-  b: string;
-  /** Proposed, or confirmed or rejected by the host's LLM. */
-  status: BridgeStatus;
-  /** How the LLM says `a` relates to `b`, when it confirmed the bridge. */
-  relation?: string | null;
-  /** Why the LLM decided as it did, citing the memories. */
-  reason?: string | null;
-  /** Distinct contexts among the evidence: sessions, documents, or memories said outside any. */
-  contexts: number;
-  /** Memories that name both, at most 5. */
-  evidence: BridgeEvidence[];
-  /** When consolidation proposed it, in milliseconds since the Unix epoch. */
-  proposed_at: number;
-  /** When the LLM decided, in milliseconds since the Unix epoch. */
-  decided_at?: number | null;
-}
-
-/** A memory that names both ends of a bridge. */
-export interface BridgeEvidence {
-  /** The memory's id. */
-  id: string;
-  /** What it says. */
-  content: string;
 }
 
 /**
@@ -2615,6 +2654,12 @@ export declare class Mnemo {
    * answer is.
    */
   writeSummary(args: SummaryWrite): Promise<Document>;
+  /**
+   * Records the host's LLM's decision on a proposed bridge — related (and how) or not, and why —
+   * (what consolidation lists as `synthesis.wanted` when it has no LLM to ask), checked as an
+   * LLM's answer is.
+   */
+  decideBridge(args: BridgeDecision): Promise<Bridge>;
   /**
    * Writes the host's LLM's summary of an entity's peer card, in place of the engine's (what
    * consolidation lists as `cards.wanted` when it has no LLM to ask), checked as an LLM's answer

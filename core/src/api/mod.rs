@@ -316,6 +316,11 @@ calls! {
     write WriteSummary("write_summary", SummaryWrite) -> Document =>
         |e, a| e.as_agent(&a.entity_id, a.agent_id.as_ref(), None, false,
             |e| e.write_summary(&a));
+    /// Records the host's LLM's decision on a proposed bridge — related (and how) or not, and
+    /// why — (what consolidation lists as `synthesis.wanted` when it has no LLM to ask), checked
+    /// as an LLM's answer is.
+    write DecideBridge("decide_bridge", crate::consolidate::BridgeDecision) -> Bridge =>
+        |e, a| e.decide_bridge(&a);
     /// Writes the host's LLM's summary of an entity's peer card, in place of the engine's (what
     /// consolidation lists as `cards.wanted` when it has no LLM to ask), checked as an LLM's
     /// answer is; kept while the card's facts stand, and shown in the owner's view.

@@ -47,7 +47,8 @@ pub use prune::PruneReport;
 pub use quantise::QuantiseReport;
 pub use relate::RelateReport;
 pub use summaries::{SummariesReport, SummaryWanted};
-pub use synthesis::SynthesisReport;
+pub(crate) use synthesis::decide_bridge;
+pub use synthesis::{BridgeDecision, BridgeWanted, SynthesisReport};
 pub use tags::TagsReport;
 pub use tiers::TiersReport;
 

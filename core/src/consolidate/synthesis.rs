@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{next_batch, STEP_BATCH};
 use crate::clock::Millis;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::extract::{llm, Extractor};
 use crate::graph::bridge;
 use crate::store::Tx;
@@ -37,6 +37,66 @@ pub struct SynthesisReport {
     pub failure: Option<String>,
     /// The step stopped at a bound with memories or bridges left.
     pub more: bool,
+    /// With no LLM the engine can ask itself (a browser's answers later): the bridges waiting
+    /// for a decision, as many as a run would ask, for the host to decide (`decide_bridge`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub wanted: Vec<BridgeWanted>,
+}
+
+/// A bridge waiting for the host's LLM to decide it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct BridgeWanted {
+    /// The bridge's owner.
+    pub entity_id: String,
+    /// The bridge's id (what `decide_bridge` takes).
+    pub id: String,
+    /// One entity's name.
+    pub a: String,
+    /// The other's.
+    pub b: String,
+    /// The memories that name both: the evidence to decide on.
+    pub texts: Vec<String>,
+}
+
+/// Arguments of `decide_bridge`: the host's LLM's decision on a proposed bridge.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BridgeDecision {
+    /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+    /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
+    pub entity_id: crate::field::Owner,
+    /// The bridge's id, as `bridges` or `synthesis.wanted` give it.
+    pub id: String,
+    /// Whether the memories show the two really connected.
+    pub related: bool,
+    /// How the first relates to the second, a few words (at most 80 characters; needed when
+    /// related).
+    #[serde(default)]
+    pub relation: String,
+    /// Why, citing the memories: at most 480 characters.
+    pub reason: String,
+}
+
+/// Records the host's decision on a proposed bridge, checked as an LLM's answer is.
+pub(crate) fn decide_bridge(tx: &mut Tx, req: &BridgeDecision) -> Result<crate::graph::Bridge> {
+    let now = tx.now()?;
+    let conn = tx.conn();
+    let owner = req.entity_id.as_str();
+    let (pk, status) =
+        bridge::by_id(conn, owner, &req.id)?.ok_or_else(|| Error::UnknownBridge {
+            entity_id: owner.to_string(),
+            id: req.id.chars().take(64).collect(),
+        })?;
+    if status != crate::graph::BridgeStatus::Proposed {
+        return Err(Error::invalid(
+            "id",
+            format!("bridge {} is already {status}", req.id),
+        ));
+    }
+    let (related, relation, reason) = llm::check_bridge(req.related, &req.relation, &req.reason)
+        .map_err(|why| Error::invalid("decision", why))?;
+    bridge::decide(conn, pk, related, &relation, &reason, now)?;
+    bridge::owner_bridge(conn, owner, pk)
 }
 
 /// Runs the step at `now`.
@@ -93,7 +153,17 @@ fn confirm(
         }
         let text = format!("{}\n{}\n\n{}", w.a, w.b, w.evidence.join("\n"));
         let Some(answer) = llm.ask(llm::BRIDGE_INSTRUCTIONS, &text, now) else {
-            // No LLM the engine can ask: the bridges stay proposed.
+            // No LLM the engine can ask: the bridges wait for the host's.
+            report.wanted = bridge::waiting_for_host(conn, BRIDGE_CALLS)?
+                .into_iter()
+                .map(|(entity_id, id, w)| BridgeWanted {
+                    entity_id,
+                    id,
+                    a: w.a,
+                    b: w.b,
+                    texts: w.evidence,
+                })
+                .collect();
             return Ok(());
         };
         let checked = answer

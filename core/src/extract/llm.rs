@@ -76,22 +76,32 @@ pub fn parse_bridge(answer: &str) -> Result<(bool, String, String), String> {
         reason: String,
     }
     let b: Bridge = answer_json(answer, "bridge")?;
-    let (relation, reason) = (b.relation.trim(), b.reason.trim());
+    check_bridge(b.related, &b.relation, &b.reason).map_err(|why| format!("the LLM's {why}"))
+}
+
+/// A decision on a bridge, trimmed, when it keeps to its bounds (a reason of at most 480
+/// characters; a relation of at most 80 when related); else why not.
+pub fn check_bridge(
+    related: bool,
+    relation: &str,
+    reason: &str,
+) -> Result<(bool, String, String), String> {
+    let (relation, reason) = (relation.trim(), reason.trim());
     if reason.is_empty() {
-        return Err("the LLM's bridge answer gives no reason".into());
+        return Err("bridge answer gives no reason".into());
     }
     for (what, text, max) in [("relation", relation, 80), ("reason", reason, 480)] {
         let chars = text.chars().count();
         if chars > max {
             return Err(format!(
-                "the LLM's bridge {what} has {chars} characters, more than {max}"
+                "bridge {what} has {chars} characters, more than {max}"
             ));
         }
     }
-    if b.related && relation.is_empty() {
-        return Err("the LLM says the two are related but not how".into());
+    if related && relation.is_empty() {
+        return Err("bridge answer says the two are related but not how".into());
     }
-    Ok((b.related, relation.to_string(), reason.to_string()))
+    Ok((related, relation.to_string(), reason.to_string()))
 }
 
 /// An LLM's answer to [`SUMMARY_INSTRUCTIONS`]: the summary, or why it cannot be used (not

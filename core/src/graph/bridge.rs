@@ -5,7 +5,7 @@
 //! pair is not proposed again. `bridges` lists them as the caller sees them: only evidence it
 //! may see, and only bridges that evidence still makes (two contexts).
 
-use rusqlite::{params, Connection};
+use rusqlite::{params, Connection, OptionalExtension};
 use serde::{Deserialize, Serialize};
 
 use super::sight::Sight;
@@ -261,74 +261,16 @@ pub(crate) fn bridges(view: &View, owner: &Owner, req: &BridgesRequest) -> Resul
     let limit = Limit::or(req.limit, DEFAULT_LIMIT);
     let conn = view.conn();
     let rows: Vec<Row> = conn
-        .prepare_cached(
-            "SELECT pk, id, a_pk, b_pk, status, relation, reason, proposed_at, decided_at \
-             FROM bridges WHERE owner = ?1 AND (?2 IS NULL OR status = ?2) \
-               AND mnemo_existed(proposed_at) ORDER BY pk",
-        )?
-        .query_map(
-            params![owner.as_str(), req.status.map(|s| s.as_str())],
-            |r| {
-                Ok(Row {
-                    pk: r.get(0)?,
-                    id: r.get(1)?,
-                    a_pk: r.get(2)?,
-                    b_pk: r.get(3)?,
-                    status: crate::store::parse(r, 4)?,
-                    relation: r.get(5)?,
-                    reason: r.get(6)?,
-                    proposed_at: r.get(7)?,
-                    decided_at: r.get(8)?,
-                })
-            },
-        )?
+        .prepare_cached(&format!(
+            "SELECT {ROW} FROM bridges WHERE owner = ?1 AND (?2 IS NULL OR status = ?2) \
+               AND mnemo_existed(proposed_at) ORDER BY pk"
+        ))?
+        .query_map(params![owner.as_str(), req.status.map(|s| s.as_str())], row)?
         .collect::<rusqlite::Result<_>>()?;
     let mut sight = Sight::of(view);
     let mut out = Vec::new();
     for row in rows {
-        // The evidence the caller may see, and the contexts it makes.
-        let mentions = naming_both(conn, row.a_pk, row.b_pk)?;
-        let kept: Vec<i64> = stored_evidence(conn, row.pk)?;
-        let visible: Vec<Mention> = mentions
-            .into_iter()
-            .filter(|m| kept.contains(&m.pk))
-            .collect();
-        let contexts = contexts(&visible);
-        if contexts < BRIDGE_MIN_CONTEXTS {
-            continue;
-        }
-        let (Some(a), Some(b)) = (
-            sight.names(&graph_sql::entity(conn, row.a_pk)?)?,
-            sight.names(&graph_sql::entity(conn, row.b_pk)?)?,
-        ) else {
-            continue;
-        };
-        let mut evidence = Vec::new();
-        for m in &visible {
-            let (id, content): (String, String) = conn
-                .prepare_cached("SELECT id, content FROM memories WHERE pk = ?1")?
-                .query_row([m.pk], |r| Ok((r.get(0)?, r.get(1)?)))?;
-            evidence.push(BridgeEvidence { id, content });
-        }
-        // The LLM decided on every memory of the evidence: only a caller who sees them all
-        // reads its decision.
-        let all_seen = visible.len() == kept.len();
-        out.push(Bridge {
-            id: row.id,
-            a: a.name,
-            b: b.name,
-            status: if all_seen {
-                row.status
-            } else {
-                BridgeStatus::Proposed
-            },
-            relation: row.relation.filter(|_| all_seen),
-            reason: row.reason.filter(|_| all_seen),
-            contexts,
-            evidence,
-            proposed_at: row.proposed_at,
-            decided_at: row.decided_at.filter(|_| all_seen),
-        });
+        out.extend(made(conn, &mut sight, row)?);
     }
     crate::order::sort_by(&mut out, |x, y| y.contexts.cmp(&x.contexts));
     out.truncate(limit);
@@ -342,4 +284,111 @@ fn stored_evidence(conn: &Connection, pk: i64) -> Result<Vec<i64>> {
     )?;
     let rows = stmt.query_map([pk], |r| r.get(0))?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// The bridge of `row` as `sight` sees it: only evidence it may see; none when that evidence
+/// makes no bridge.
+fn made(conn: &Connection, sight: &mut Sight, row: Row) -> Result<Option<Bridge>> {
+    // The evidence the caller may see, and the contexts it makes.
+    let mentions = naming_both(conn, row.a_pk, row.b_pk)?;
+    let kept: Vec<i64> = stored_evidence(conn, row.pk)?;
+    let visible: Vec<Mention> = mentions
+        .into_iter()
+        .filter(|m| kept.contains(&m.pk))
+        .collect();
+    let contexts = contexts(&visible);
+    if contexts < BRIDGE_MIN_CONTEXTS {
+        return Ok(None);
+    }
+    let (Some(a), Some(b)) = (
+        sight.names(&graph_sql::entity(conn, row.a_pk)?)?,
+        sight.names(&graph_sql::entity(conn, row.b_pk)?)?,
+    ) else {
+        return Ok(None);
+    };
+    let mut evidence = Vec::new();
+    for m in &visible {
+        let (id, content): (String, String) = conn
+            .prepare_cached("SELECT id, content FROM memories WHERE pk = ?1")?
+            .query_row([m.pk], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        evidence.push(BridgeEvidence { id, content });
+    }
+    // The LLM decided on every memory of the evidence: only a caller who sees them all reads
+    // its decision.
+    let all_seen = visible.len() == kept.len();
+    Ok(Some(Bridge {
+        id: row.id,
+        a: a.name,
+        b: b.name,
+        status: if all_seen {
+            row.status
+        } else {
+            BridgeStatus::Proposed
+        },
+        relation: row.relation.filter(|_| all_seen),
+        reason: row.reason.filter(|_| all_seen),
+        contexts,
+        evidence,
+        proposed_at: row.proposed_at,
+        decided_at: row.decided_at.filter(|_| all_seen),
+    }))
+}
+
+/// The columns of a bridge row, in [`Row`]'s order.
+const ROW: &str = "pk, id, a_pk, b_pk, status, relation, reason, proposed_at, decided_at";
+
+fn row(r: &rusqlite::Row) -> rusqlite::Result<Row> {
+    Ok(Row {
+        pk: r.get(0)?,
+        id: r.get(1)?,
+        a_pk: r.get(2)?,
+        b_pk: r.get(3)?,
+        status: crate::store::parse(r, 4)?,
+        relation: r.get(5)?,
+        reason: r.get(6)?,
+        proposed_at: r.get(7)?,
+        decided_at: r.get(8)?,
+    })
+}
+
+/// The key and status of `owner`'s bridge `id`.
+pub(crate) fn by_id(
+    conn: &Connection,
+    owner: &str,
+    id: &str,
+) -> Result<Option<(i64, BridgeStatus)>> {
+    Ok(conn
+        .prepare_cached("SELECT pk, status FROM bridges WHERE owner = ?1 AND id = ?2")?
+        .query_row(params![owner, id], |r| {
+            Ok((r.get(0)?, crate::store::parse(r, 1)?))
+        })
+        .optional()?)
+}
+
+/// Bridge `pk` of `owner` in the owner's whole view.
+pub(crate) fn owner_bridge(conn: &Connection, owner: &str, pk: i64) -> Result<Bridge> {
+    let r = conn
+        .prepare_cached(&format!(
+            "SELECT {ROW} FROM bridges WHERE owner = ?1 AND pk = ?2"
+        ))?
+        .query_row(params![owner, pk], row)?;
+    let id = r.id.clone();
+    made(conn, &mut Sight::new(conn, false), r)?
+        .ok_or_else(|| crate::error::Error::Internal(format!("bridge {id} has lost its evidence")))
+}
+
+/// Proposed bridges waiting for the host, oldest first, at most `limit`: each with its owner,
+/// its id, and what [`waiting`] gives.
+pub(crate) fn waiting_for_host(
+    conn: &Connection,
+    limit: usize,
+) -> Result<Vec<(String, String, Waiting)>> {
+    let mut out = Vec::new();
+    for w in waiting(conn, limit)? {
+        let (owner, id): (String, String) = conn
+            .prepare_cached("SELECT owner, id FROM bridges WHERE pk = ?1")?
+            .query_row([w.pk], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        out.push((owner, id, w));
+    }
+    Ok(out)
 }
