@@ -1032,6 +1032,6 @@ fn a_contradiction_never_reaches_across_agents() {
     let m = ok(&mut e, "get", json!({"entity_id": "acme", "id": alices}));
     assert_eq!(m["status"], "active");
     // Alice's own newer word does supersede hers.
-    let r = said(&mut e, Some("alice"), "Rui works at EDP.");
+    let r = said(&mut e, Some("alice"), "Rui now works at EDP.");
     assert_eq!(r["outcomes"][0]["existing"], json!(alices), "{r}");
 }

@@ -5,9 +5,9 @@
 use super::words::Token;
 use crate::graph::EntityType;
 use crate::lexicon::{
-    common, ACRONYMS, AFTER_NAMES, AMBIGUOUS, CONCEPTS, CONNECTORS, DEMONYMS, DETERMINERS, EVENTS,
-    EVENT_SUFFIXES, LANGUAGE_CUES, LOCATIONS, ORGANIZATIONS, ORG_PREFIXES, ORG_SUFFIXES, PETS,
-    PLACE_SUFFIXES, PRODUCTS, TITLES_FOR_NAMES, TRAVEL,
+    common, ACRONYMS, AFTER_NAMES, AMBIGUOUS, BETWEEN_NAME_AND_VERB, CONCEPTS, CONNECTORS,
+    DEMONYMS, DETERMINERS, EVENTS, EVENT_SUFFIXES, LANGUAGE_CUES, LOCATIONS, ORGANIZATIONS,
+    ORG_PREFIXES, ORG_SUFFIXES, PETS, PLACE_SUFFIXES, PRODUCTS, TITLES_FOR_NAMES, TRAVEL,
 };
 
 /// An entity a sentence names, and where: tokens `start..end`.
@@ -90,7 +90,12 @@ fn opener_not_name(tokens: &[Token], i: usize) -> bool {
     if w.ends_with("'s") {
         return false;
     }
-    let next = tokens.get(i + 1).map_or("", |t| t.lower.as_str());
+    // An adverb between the name and its verb ("Rui now works") passes the question on.
+    let after = |k: usize| tokens.get(k).map_or("", |t| t.lower.as_str());
+    let next = match after(i + 1) {
+        w if BETWEEN_NAME_AND_VERB.contains(&w) => after(i + 2),
+        w => w,
+    };
     let verb = next.len() > 2
         && (next.ends_with('s') && !next.ends_with("ss") || next.ends_with("ed"))
         || AFTER_NAMES.contains(&next);
@@ -301,5 +306,9 @@ mod tests {
         assert!(names("Thanks, TBH I'm OK").is_empty());
         assert!(names("My mom called").is_empty());
         assert!(names("i like tea").is_empty());
+        // An adverb does not hide the verb after a name, nor make an ordinary opener one.
+        assert_eq!(names("Rui now works at EDP")[0].0, "Rui");
+        assert_eq!(names("Ana still lives in Porto")[0].0, "Ana");
+        assert!(names("Really now").is_empty());
     }
 }
