@@ -77,16 +77,20 @@ pub(crate) fn write_host_summary(tx: &mut Tx, req: &CardSummaryWrite) -> Result<
     let conn = tx.conn();
     let owner = req.entity_id.as_str();
     let pk = card::entity_pk(conn, owner, &req.name)?;
-    let c = card::owner_card(conn, owner, pk, now)?.ok_or_else(|| Error::NoCard {
+    let c = card::owner_card(conn, owner, pk, now)?.map_err(|memories| Error::NoCard {
         entity_id: owner.to_string(),
         name: req.name.chars().take(64).collect(),
-        memories: card::live_count(conn, owner, pk).unwrap_or(0),
+        memories,
         needed: crate::graph::CARD_MIN_MEMORIES,
     })?;
     let written = summary::check(&req.summary, &CARD, usize::MAX)
         .map_err(|why| Error::invalid("summary", why))?;
     card::write_llm_summary(conn, pk, &c, &written, now)?;
-    Ok(card::owner_card(conn, owner, pk, now)?.unwrap_or(c))
+    Ok(Card {
+        summary: written,
+        summary_by: CardSummaryBy::Llm,
+        ..c
+    })
 }
 
 /// The card as the LLM reads it.
@@ -130,7 +134,7 @@ fn wanted(
             report.more = true;
             break;
         }
-        if let Some(c) = card::owner_card(conn, &owner, next, now)? {
+        if let Ok(c) = card::owner_card(conn, &owner, next, now)? {
             if c.summary_by == CardSummaryBy::Engine {
                 report.wanted.push(listed(&c, &owner));
             }
@@ -157,7 +161,7 @@ pub(super) fn write(tx: &mut Tx, llm: &dyn Extractor, now: Millis) -> Result<Car
     let mut calls = 0;
     let mut last_done = cursor;
     for (pk, owner) in entities {
-        let Some(c) = card::owner_card(conn, &owner, pk, now)? else {
+        let Ok(c) = card::owner_card(conn, &owner, pk, now)? else {
             last_done = pk;
             continue;
         };

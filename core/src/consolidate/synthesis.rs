@@ -154,11 +154,11 @@ fn confirm(
         let text = format!("{}\n{}\n\n{}", w.a, w.b, w.evidence.join("\n"));
         let Some(answer) = llm.ask(llm::BRIDGE_INSTRUCTIONS, &text, now) else {
             // No LLM the engine can ask: the bridges wait for the host's.
-            report.wanted = bridge::waiting_for_host(conn, BRIDGE_CALLS)?
+            report.wanted = bridge::waiting(conn, BRIDGE_CALLS)?
                 .into_iter()
-                .map(|(entity_id, id, w)| BridgeWanted {
-                    entity_id,
-                    id,
+                .map(|w| BridgeWanted {
+                    entity_id: w.owner,
+                    id: w.id,
                     a: w.a,
                     b: w.b,
                     texts: w.evidence,

@@ -192,23 +192,28 @@ pub(crate) fn propose(
 /// A proposed bridge waiting for the host's LLM.
 pub(crate) struct Waiting {
     pub pk: i64,
+    pub owner: String,
+    pub id: String,
     pub a: String,
     pub b: String,
     pub evidence: Vec<String>,
 }
 
-/// Proposed bridges, oldest first, at most `limit`, with their ends' names and their
-/// evidence's text.
+/// Proposed bridges, oldest first, at most `limit`, with their owners, ids, ends' names and
+/// their evidence's text.
 pub(crate) fn waiting(conn: &Connection, limit: usize) -> Result<Vec<Waiting>> {
-    let rows: Vec<(i64, String, String)> = conn
+    let rows: Vec<(i64, String, String, String, String)> = conn
         .prepare_cached(
-            "SELECT g.pk, a.name, b.name FROM bridges g JOIN entities a ON a.pk = g.a_pk \
-             JOIN entities b ON b.pk = g.b_pk WHERE g.status = 'proposed' ORDER BY g.pk LIMIT ?1",
+            "SELECT g.pk, g.owner, g.id, a.name, b.name FROM bridges g \
+             JOIN entities a ON a.pk = g.a_pk JOIN entities b ON b.pk = g.b_pk \
+             WHERE g.status = 'proposed' ORDER BY g.pk LIMIT ?1",
         )?
-        .query_map([limit as i64], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+        .query_map([limit as i64], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+        })?
         .collect::<rusqlite::Result<_>>()?;
     let mut out = Vec::with_capacity(rows.len());
-    for (pk, a, b) in rows {
+    for (pk, owner, id, a, b) in rows {
         let evidence: Vec<String> = conn
             .prepare_cached(
                 "SELECT m.content FROM bridge_evidence v JOIN memories m ON m.pk = v.memory_pk \
@@ -216,7 +221,14 @@ pub(crate) fn waiting(conn: &Connection, limit: usize) -> Result<Vec<Waiting>> {
             )?
             .query_map([pk], |r| r.get(0))?
             .collect::<rusqlite::Result<_>>()?;
-        out.push(Waiting { pk, a, b, evidence });
+        out.push(Waiting {
+            pk,
+            owner,
+            id,
+            a,
+            b,
+            evidence,
+        });
     }
     Ok(out)
 }
@@ -375,20 +387,4 @@ pub(crate) fn owner_bridge(conn: &Connection, owner: &str, pk: i64) -> Result<Br
     let id = r.id.clone();
     made(conn, &mut Sight::new(conn, false), r)?
         .ok_or_else(|| crate::error::Error::Internal(format!("bridge {id} has lost its evidence")))
-}
-
-/// Proposed bridges waiting for the host, oldest first, at most `limit`: each with its owner,
-/// its id, and what [`waiting`] gives.
-pub(crate) fn waiting_for_host(
-    conn: &Connection,
-    limit: usize,
-) -> Result<Vec<(String, String, Waiting)>> {
-    let mut out = Vec::new();
-    for w in waiting(conn, limit)? {
-        let (owner, id): (String, String) = conn
-            .prepare_cached("SELECT owner, id FROM bridges WHERE pk = ?1")?
-            .query_row([w.pk], |r| Ok((r.get(0)?, r.get(1)?)))?;
-        out.push((owner, id, w));
-    }
-    Ok(out)
 }

@@ -100,23 +100,30 @@ pub struct CardFact {
 pub(crate) fn card(view: &View, owner: &Owner, req: &CardRequest) -> Result<Card> {
     let mut sight = Sight::of(view);
     let e = entity_named(&mut sight, owner, "name", &req.name)?;
-    let live = bearing(view.conn(), owner.as_str(), e.pk)?;
-    if live.len() < CARD_MIN_MEMORIES {
-        return Err(Error::NoCard {
+    built(view.conn(), &mut sight, owner.as_str(), &e, view.now()?)?.map_err(|memories| {
+        Error::NoCard {
             entity_id: owner.to_string(),
             name: req.name.chars().take(64).collect(),
-            memories: live.len(),
+            memories,
             needed: CARD_MIN_MEMORIES,
-        });
+        }
+    })
+}
+
+/// The card of `e` as `sight` sees it at `now`, or how many live memories bear on it when
+/// that is too few for one.
+fn built(
+    conn: &Connection,
+    sight: &mut Sight,
+    owner: &str,
+    e: &EntityRow,
+    now: Millis,
+) -> Result<std::result::Result<Card, usize>> {
+    let live = bearing(conn, owner, e.pk)?;
+    if live.len() < CARD_MIN_MEMORIES {
+        return Ok(Err(live.len()));
     }
-    made(
-        view.conn(),
-        &mut sight,
-        owner.as_str(),
-        &e,
-        live,
-        view.now()?,
-    )
+    Ok(Ok(made(conn, sight, owner, e, live, now)?))
 }
 
 /// The cards of the entities the memories `ids` name or relate (the speaker aside), most
@@ -143,16 +150,9 @@ pub(crate) fn cards_of(view: &View, owner: &Owner, ids: &[&str], max: usize) -> 
             break;
         }
         let e = graph_sql::entity(view.conn(), pk)?;
-        let live = bearing(view.conn(), owner.as_str(), pk)?;
-        if live.len() >= CARD_MIN_MEMORIES && sight.names(&e)?.is_some() {
-            out.push(made(
-                view.conn(),
-                &mut sight,
-                owner.as_str(),
-                &e,
-                live,
-                view.now()?,
-            )?);
+        if sight.names(&e)?.is_some() {
+            let now = view.now()?;
+            out.extend(built(view.conn(), &mut sight, owner.as_str(), &e, now)?.ok());
         }
     }
     Ok(out)
@@ -333,25 +333,16 @@ pub(crate) fn entity_pk(conn: &Connection, owner: &str, name: &str) -> Result<i6
     Ok(entity_named(&mut sight, owner, "name", name)?.pk)
 }
 
-/// How many live memories bear on entity `pk`, in `owner`'s whole view.
-pub(crate) fn live_count(conn: &Connection, owner: &str, pk: i64) -> Result<usize> {
-    Ok(bearing(conn, owner, pk)?.len())
-}
-
-/// The card of entity `pk` in its owner's whole view at `now`, if it has one.
+/// The card of entity `pk` in its owner's whole view at `now`, or how many live memories
+/// bear on it when that is too few for one.
 pub(crate) fn owner_card(
     conn: &Connection,
     owner: &str,
     pk: i64,
     now: Millis,
-) -> Result<Option<Card>> {
-    let live = bearing(conn, owner, pk)?;
-    if live.len() < CARD_MIN_MEMORIES {
-        return Ok(None);
-    }
+) -> Result<std::result::Result<Card, usize>> {
     let e = graph_sql::entity(conn, pk)?;
-    let mut sight = Sight::new(conn, false);
-    Ok(Some(made(conn, &mut sight, owner, &e, live, now)?))
+    built(conn, &mut Sight::new(conn, false), owner, &e, now)
 }
 
 /// Keeps the LLM's `summary` of entity `pk`, written from the facts `card` has.
