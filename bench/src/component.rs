@@ -48,6 +48,7 @@ pub fn workload(corpus: &Path) -> Result<()> {
         embedding: Some(embedding),
         llm: None,
         config: String::new(),
+        workspace: None,
     })?;
     let open_ms = started.elapsed().as_secs_f64() * 1000.0;
     let split = corpus.items.len().saturating_sub(SINGLE_WRITES);
@@ -111,6 +112,7 @@ pub fn heartbeat(data: &Path, now: i64, entity: &str, checks: usize) -> Result<(
         embedding: None,
         llm: None,
         config: String::new(),
+        workspace: None,
     })?;
     let call = Call::HeartbeatCheck(HeartbeatRequest {
         dry_run: true,

@@ -42,6 +42,7 @@ use crate::schedule::{
 use crate::store::viewer::Viewer;
 use crate::store::{memories, Store};
 use crate::team::{self, MemberAdd, MemberRef, Team, TeamCreate, TeamDeleted, TeamMember, TeamRef};
+use crate::workspace::{NoWorkspace, Workspace};
 use crate::write::{self, Input, NewMemory, RememberOptions, WriteReport};
 
 /// The first bytes of every SQLite database file.
@@ -67,6 +68,8 @@ pub struct Engine {
     store: Store,
     config: Config,
     extractor: Box<dyn Extractor>,
+    /// What drift detection checks cited paths against.
+    workspace: Box<dyn Workspace>,
     cache: Cache,
 }
 
@@ -134,6 +137,7 @@ pub struct EngineBuilder {
     /// The distilled embedder's weights, when the build links none.
     weights: Option<Arc<StaticModel>>,
     extractor: Box<dyn Extractor>,
+    workspace: Box<dyn Workspace>,
 }
 
 impl EngineBuilder {
@@ -162,6 +166,12 @@ impl EngineBuilder {
     /// Replaces the extractor used by `remember` (default: the built-in rule extractor).
     pub fn extractor(mut self, extractor: impl Extractor + 'static) -> Self {
         self.extractor = Box::new(extractor);
+        self
+    }
+    /// The host's workspace, which drift detection checks the paths memories cite against
+    /// (default: none, and the step says so).
+    pub fn workspace(mut self, workspace: impl Workspace + 'static) -> Self {
+        self.workspace = Box::new(workspace);
         self
     }
     /// Opens (creating if needed) the store at `path`.
@@ -227,6 +237,7 @@ impl EngineBuilder {
             cache: Cache::new(self.config.recall.cache_entries),
             config: self.config,
             extractor: self.extractor,
+            workspace: self.workspace,
         })
     }
 }
@@ -241,6 +252,7 @@ impl Engine {
             embedder: None,
             weights: None,
             extractor: Box::new(RuleExtractor),
+            workspace: Box::new(NoWorkspace),
         }
     }
 
@@ -679,11 +691,11 @@ impl Engine {
             .transaction(|tx| maintain::batch(tx, &mut report))?
         {}
         let (cfg, heartbeat) = (&self.config.consolidation, &self.config.heartbeat);
-        let llm = &*self.extractor;
+        let (llm, workspace) = (&*self.extractor, &*self.workspace);
         report.consolidation = self.store.transaction(|tx| {
             let now = tx.now()?;
             if consolidate || consolidate::due(tx, cfg, now)? {
-                consolidate::run(tx, cfg, heartbeat, llm).map(Some)
+                consolidate::run(tx, cfg, heartbeat, llm, workspace).map(Some)
             } else {
                 Ok(None)
             }
@@ -859,6 +871,14 @@ impl Engine {
     pub fn write_summary(&mut self, req: &SummaryWrite) -> Result<Document> {
         self.store
             .transaction(|tx| document::write_summary(tx, req))
+    }
+
+    /// Applies what a host found at paths an owner's memories cite (what consolidation lists
+    /// as `drift.wanted` when the host names no workspace): memories citing a path that is
+    /// gone are invalidated, and ones drift invalidated whose paths are all back restored.
+    pub fn drift(&mut self, req: &consolidate::DriftFindings) -> Result<consolidate::DriftReport> {
+        self.store
+            .transaction(|tx| consolidate::report_findings(tx, req))
     }
 
     /// Records the host's LLM's decision on a proposed bridge (what consolidation lists as

@@ -74,6 +74,7 @@ mod tier;
 /// Public for the benchmarks (`--bench vectors`) only; not part of the API.
 #[doc(hidden)]
 pub mod vectors;
+pub mod workspace;
 mod write;
 
 pub use api::{Answer, Call, CALLS, METHODS};
@@ -118,4 +119,5 @@ pub use schedule::{
     Schedule, ScheduleCreate, ScheduleRef, ScheduleStatus, ScheduleUpdate, SchedulesRequest, Tag,
 };
 pub use store::SCHEMA_VERSION;
+pub use workspace::{NoWorkspace, PathState, Workspace};
 pub use write::{NewMemory, Outcome, RememberOptions, SkipReason, WriteReport};

@@ -27,6 +27,7 @@ const RANKS: &[(&str, &str)] = &[
     ("embed", "foundations"),
     ("vectors", "foundations"),
     ("notes", "foundations"),
+    ("workspace", "foundations"),
     ("store", "store"),
     ("graph", "features"),
     ("links", "features"),

@@ -235,6 +235,10 @@ fn bases(method: &str) -> Vec<Value> {
         "decide_bridge" => vec![
             json!({"entity_id": "ana", "id": "brg_1", "related": false, "reason": "Only mentioned together."}),
         ],
+        "drift" => vec![
+            json!({"entity_id": "ana", "paths": [{"path": "src/a.rs", "state": "file", "lines": 3}]}),
+            json!({"entity_id": "ana", "paths": [{"path": "src", "state": "directory"}, {"path": "b/c.md", "state": "missing"}]}),
+        ],
         "write_card_summary" => {
             vec![json!({"entity_id": "ana", "name": "user", "summary": "The user."})]
         }

@@ -58,6 +58,12 @@ pub struct Cli {
     /// writes is its own; the owner's calls (teams, imports, maintenance) are refused.
     #[arg(long, global = true, env = "MNEMO_AGENT")]
     pub agent: Option<String>,
+    /// The project directory whose files memories cite: consolidation checks the paths they
+    /// name (`src/auth.rs`, `docs/API.md:12`) and invalidates a memory whose path is gone,
+    /// restoring it when the path is back. Only paths inside it are looked at; nothing there is
+    /// written.
+    #[arg(long, global = true, env = "MNEMO_WORKSPACE")]
+    pub workspace: Option<PathBuf>,
     #[command(subcommand)]
     pub command: Command,
 }
@@ -496,6 +502,11 @@ pub enum Command {
         bind: String,
         #[arg(long, default_value_t = 18901, requires = "http")]
         port: u16,
+        /// Seconds between maintenance passes (decay, lifecycle, purges, and consolidation —
+        /// drift detection against `--workspace` included — once its `every_hours` came
+        /// round), the first as the server starts; 0: none.
+        #[arg(long, default_value_t = 3600, value_parser = clap::value_parser!(u64).range(0..=604_800))]
+        maintain_every: u64,
     },
     /// Any engine call by name, with JSON arguments; `--list` lists the calls, `--schema`
     /// prints the JSON Schema of one call's arguments and result.

@@ -6,6 +6,7 @@ pub mod ahead;
 pub mod datadir;
 pub mod providers;
 pub mod runtime;
+pub mod workspace;
 
 /// 64 bits that differ between runs (the id generator's seed when none is given).
 pub fn random_seed() -> u64 {

@@ -33,6 +33,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
         (None, None) => Clock::System,
     };
     let seed = cli.seed.unwrap_or_else(random_seed);
+    let workspace = (cli.workspace.as_deref())
+        .map(mnemo_host::workspace::Workspace::open)
+        .transpose()?;
     let json = cli.json;
     let need = cli.command.need();
     // The store is opened only when a command is ready to use it.
@@ -64,6 +67,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             embedding,
             llm,
             config,
+            workspace: workspace.clone(),
         })?;
         Ok((dir, rt))
     };
@@ -92,6 +96,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             http,
             bind,
             port,
+            maintain_every,
         } => {
             let agent = cli.agent.clone();
             let (dir, rt) = open(need)?;
@@ -104,7 +109,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
             } else {
                 mcp::Transport::Stdio
             };
-            mcp::run(rt, transport, mcp::Bound { entity, agent })?;
+            let every = std::time::Duration::from_secs(maintain_every);
+            mcp::run(rt, transport, mcp::Bound { entity, agent }, every)?;
             return Ok(ExitCode::SUCCESS);
         }
         Command::Call {

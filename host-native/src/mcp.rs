@@ -6,6 +6,7 @@
 //! is answered).
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use anyhow::{anyhow, bail, Context, Result};
 use axum::extract::Request;
@@ -213,9 +214,15 @@ impl ServerHandler for Mnemo {
     }
 }
 
-/// Serves MCP until the client leaves (stdio), or until SIGINT/SIGTERM (HTTP); then closes
-/// the store.
-pub fn run(mut rt: Runtime, transport: Transport, bound: Bound) -> Result<()> {
+/// Serves MCP until the client leaves (stdio), or until SIGINT/SIGTERM (HTTP), with a
+/// maintenance pass as it starts and every `maintain_every` (none when zero); then closes the
+/// store.
+pub fn run(
+    mut rt: Runtime,
+    transport: Transport,
+    bound: Bound,
+    maintain_every: Duration,
+) -> Result<()> {
     let schema = rt.schema()?;
     if bound.entity.as_ref().is_some_and(|e| e.trim().is_empty()) {
         bail!("--entity must name an owner");
@@ -231,6 +238,13 @@ pub fn run(mut rt: Runtime, transport: Transport, bound: Bound) -> Result<()> {
         .context("starting the MCP server's threads")?;
     threads.block_on(async move {
         let (engine, engine_thread) = Engine::start(rt, writes)?;
+        if !maintain_every.is_zero() {
+            tokio::spawn(crate::serve::maintenance(
+                engine.clone(),
+                maintain_every,
+                true,
+            ));
+        }
         let server = Mnemo {
             tools,
             engine: engine.clone(),

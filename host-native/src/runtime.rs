@@ -11,15 +11,20 @@ use wasmtime::component::{Component, HasSelf, Linker, ResourceAny, ResourceTable
 use wasmtime::{Cache, CacheConfig, Config, Engine, Store};
 use wasmtime_wasi::{FsPerms, WasiCtx, WasiCtxView, WasiView};
 
-wasmtime::component::bindgen!({ world: "mnemo", path: "../wasm/wit" });
+wasmtime::component::bindgen!({
+    world: "mnemo",
+    path: "../wasm/wit",
+    additional_derives: [PartialEq],
+});
 
 pub use exports::mnemo::engine::engine::Error as CallError;
 use exports::mnemo::engine::engine::OpenOptions;
-use mnemo::engine::host::{EmbedderInfo, Host};
+use mnemo::engine::host::{EmbedderInfo, Host, PathState};
 
 pub use crate::ahead::Embedding;
 use crate::ahead::Providers;
 use crate::providers::HttpChat;
+use crate::workspace::Workspace;
 
 /// The engine component, built by build.rs.
 const COMPONENT: &[u8] = include_bytes!(env!("MNEMO_COMPONENT"));
@@ -69,6 +74,7 @@ pub struct State {
     table: ResourceTable,
     clock: Clock,
     providers: Arc<Providers>,
+    workspace: Option<Workspace>,
 }
 
 impl WasiView for State {
@@ -107,6 +113,10 @@ impl Host for State {
     ) -> Option<Result<String, String>> {
         self.providers.ask(&instructions, &content)
     }
+    fn workspace(&mut self, paths: Vec<String>) -> Option<Vec<PathState>> {
+        let ws = self.workspace.as_ref()?;
+        Some(paths.iter().map(|p| ws.state(p)).collect())
+    }
 }
 
 /// How to open a store.
@@ -120,6 +130,8 @@ pub struct Options {
     pub llm: Option<HttpChat>,
     /// The engine's settings as JSON (`mnemo_core::Config`; empty: the defaults).
     pub config: String,
+    /// The directory drift detection checks the paths memories cite against (else none).
+    pub workspace: Option<Workspace>,
 }
 
 /// One store open inside the component.
@@ -172,6 +184,7 @@ impl Runtime {
             table: ResourceTable::new(),
             clock: options.clock,
             providers: Arc::new(Providers::new(options.embedding, options.llm)),
+            workspace: options.workspace,
         };
         let mut store = Store::new(&engine, state);
         let bindings = Mnemo::instantiate(&mut store, &component, &linker)?;

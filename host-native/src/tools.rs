@@ -39,6 +39,7 @@ pub fn scenario(file: &PathBuf) -> Result<ExitCode> {
                 Some(c) => serde_json::to_string(c)?,
                 None => String::new(),
             },
+            workspace: None,
         })?;
         let mut out = Vec::new();
         for step in &sc.steps {

@@ -49,6 +49,9 @@ DocumentFormat: TypeAlias = Literal["text", "markdown", "html"]
 #: Where a document came from; its first automatic tag.
 DocumentSource: TypeAlias = Literal["upload", "chat", "connector", "web", "note", "email", "api"]
 
+#: What a host found at a path.
+PathKind: TypeAlias = Literal["missing", "directory", "file"]
+
 #: Where a bridge stands.
 BridgeStatus: TypeAlias = Literal["proposed", "confirmed", "rejected"]
 
@@ -569,6 +572,26 @@ class BridgeDecision(TypedDict):
     relation: NotRequired[str]
     #: Why, citing the memories: at most 480 characters.
     reason: str
+
+
+class DriftFindings(TypedDict):
+    """Arguments of `drift`: what a host found at paths an owner's memories cite."""
+
+    #: The owner of the memories (a user, an agent, a project): 1 to 256 characters of `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
+    entity_id: str
+    #: What is at each path (1 to 1,000), as the memories cite it (`drift.wanted` lists them).
+    paths: List[PathFound]
+
+
+class PathFound(TypedDict):
+    """What a host found at one path."""
+
+    #: The path, as memories cite it (1 to 1,024 bytes).
+    path: str
+    #: `missing`, `directory` or `file`.
+    state: PathKind
+    #: A file's number of lines, when counted (a cited line past it is a dead reference).
+    lines: NotRequired[int | None]
 
 
 class CardSummaryWrite(TypedDict):
@@ -1293,6 +1316,8 @@ class Consolidation(TypedDict):
     edges: EdgesReport
     #: Memories challenged because newer ones of their scope say otherwise.
     probing: ProbeReport
+    #: Memories invalidated because a path they cite is gone from the host's workspace, and restored when it is back.
+    drift: DriftReport
     #: Automatic tags refreshed.
     tags: TagsReport
     #: Clusters of near-duplicate memories merged.
@@ -1337,6 +1362,34 @@ class ProbeReport(TypedDict):
     challenged: int
     #: The step stopped at its bound.
     more: bool
+
+
+class DriftReport(TypedDict):
+    """What drift detection did."""
+
+    #: Whether the host names a workspace (else the step checked nothing, and lists the paths waiting in `wanted`).
+    workspace: bool
+    #: Memories citing paths whose state was known.
+    checked: int
+    #: Memories invalidated: a path they cite is gone, or a line past its file's end.
+    invalidated: int
+    #: Memories drift had invalidated whose paths are all back, restored.
+    restored: int
+    #: Paths the host could not tell about (outside the workspace, unreadable): their memories are left as they are.
+    unknown: int
+    #: The step stopped at its bound: run again to finish.
+    more: bool
+    #: With no workspace: each owner's paths the memories examined cite, for a host to check and report with `drift`.
+    wanted: NotRequired[List[DriftWanted]]
+
+
+class DriftWanted(TypedDict):
+    """Paths an owner's memories cite, waiting for a host to check them."""
+
+    #: The owner.
+    entity_id: str
+    #: The paths, as the memories cite them.
+    paths: List[str]
 
 
 class TagsReport(TypedDict):
@@ -2491,6 +2544,16 @@ class Calls:
         """
         given: List[Tuple[str, Any]] = [("entity_id", entity_id), ("id", id), ("related", related), ("reason", reason), ("relation", relation)]
         return cast("Bridge", self.call("decide_bridge", {k: v for k, v in given if v is not None}))
+
+    def drift(self, *, entity_id: str, paths: List[PathFound]) -> DriftReport:
+        """Applies what the host found at paths an owner's memories cite (what consolidation lists as `drift.wanted` when the host names no workspace): memories citing a path that is gone, or a line past its file's end, become `invalidated` with the path in the reason, and ones drift invalidated whose paths are all back are restored.
+
+        Arguments (docs/API.md):
+            entity_id: The owner of the memories (a user, an agent, a project): 1 to 256 characters of `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
+            paths: What is at each path (1 to 1,000), as the memories cite it (`drift.wanted` lists them).
+        """
+        given: List[Tuple[str, Any]] = [("entity_id", entity_id), ("paths", paths)]
+        return cast("DriftReport", self.call("drift", {k: v for k, v in given if v is not None}))
 
     def write_card_summary(self, *, entity_id: str, name: str, summary: str) -> Card:
         """Writes the host's LLM's summary of an entity's peer card, in place of the engine's (what consolidation lists as `cards.wanted` when it has no LLM to ask), checked as an LLM's answer is; kept while the card's facts stand, and shown in the owner's view.

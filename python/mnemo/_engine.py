@@ -16,6 +16,7 @@ import wasmtime
 from wasmtime import component as wc
 
 from ._calls import Calls
+from ._workspace import Workspace
 
 #: The interface names of the component's world (`wasm/wit/mnemo.wit`).
 HOST = "mnemo:engine/host@0.1.0"
@@ -114,6 +115,7 @@ class Mnemo(Calls):
     _clock: Optional[Clock]
     _embed: Optional[Embed]
     _extract: Optional[Extract]
+    _workspace: Optional[Workspace]
     _closed: bool
     _lock: Optional[Any]
     _store: wasmtime.Store
@@ -135,18 +137,24 @@ class Mnemo(Calls):
         clock: Optional[Clock] = None,
         seed: Optional[int] = None,
         page_size: int = PAGE_SIZE,
+        workspace: Optional[Union[str, os.PathLike[str]]] = None,
     ) -> "Mnemo":
         """Opens (creating if needed) the store at `path` (a SQLite file; `":memory:"` keeps it
         in memory). `config` is the engine's `Config`; `embed` a host embedding model as
         `(model, dimension, embed)`; `extract` a host LLM `ask(instructions, text) -> answer`;
         `clock` a fixed time in ms or a callable (default the system clock); `seed` the id
         generator's seed (default from the OS); `page_size` SQLite's page size for a store
-        this creates (a power of two from 512 to 65536; an existing file keeps its own)."""
+        this creates (a power of two from 512 to 65536; an existing file keeps its own);
+        `workspace` the project directory whose files memories cite, which consolidation's
+        drift detection checks (a memory citing a path that is gone is invalidated, and
+        restored when it is back)."""
         _check_options(config, embed, extract, clock, seed, page_size)
+        checked = None if workspace is None else Workspace(workspace)
         self = object.__new__(cls)
         self._clock = clock
         self._embed = embed
         self._extract = extract
+        self._workspace = checked
         self._closed = False
         self._lock = None
         engine, component = _compiled()
@@ -158,6 +166,7 @@ class Mnemo(Calls):
                 host.add_func("embedder", lambda _store: self._embedder())
                 host.add_func("embed", lambda _store, texts: self._vectors(texts))
                 host.add_func("extract", lambda _store, i, text, _now: self._ask(i, text))
+                host.add_func("workspace", lambda _store, paths: self._paths(paths))
         self._store = wasmtime.Store(engine)
         wasi = wasmtime.WasiConfig()
         if str(path) == MEMORY:
@@ -236,6 +245,9 @@ class Mnemo(Calls):
             return wc.Variant("ok", str(self._extract(instructions, text)))
         except Exception as e:  # the engine falls back and says why
             return wc.Variant("err", str(e))
+
+    def _paths(self, paths: list[str]) -> Optional[list[wc.Variant]]:
+        return None if self._workspace is None else self._workspace.states(list(paths))
 
     # Calls.
     def call(self, method: str, args: Optional[dict[str, Any]] = None) -> Any:

@@ -249,3 +249,52 @@ def test_every_declared_call_is_a_method() -> None:
             name = call["method"] + ("_" if call["method"] == "import" else "")
             method = getattr(m, name)
             assert call["summary"].split(":")[0] in (method.__doc__ or ""), name
+
+
+def test_a_workspace_in_python_invalidates_what_cites_a_deleted_file(tmp_path: Path) -> None:
+    ws = tmp_path / "project"
+    (ws / "src").mkdir(parents=True)
+    (ws / "src" / "auth.py").write_text("def check_token():\n    pass\n" * 30)
+    (ws / "blob.bin").write_bytes(b"\x00\x01\n\n")
+    (ws / "loop-a").symlink_to(ws / "loop-b")
+    (ws / "loop-b").symlink_to(ws / "loop-a")
+    (ws / "etc").symlink_to("/etc")
+    (ws / "src" / "caf\udce9.py".encode("utf-8", "surrogateescape").decode("utf-8", "surrogateescape")).write_text("x\n")
+    with Mnemo.open(config={"dedup": {"enabled": False}}, clock=T0, seed=1, workspace=ws) as m:
+        ids = [
+            o["id"]
+            for o in m.seed(
+                items=[
+                    {"entity_id": "kai", "content": text}
+                    for text in [
+                        "The token is checked in src/auth.py:42.",
+                        "The loader was data/load.py.",
+                        "Loops are in loop-a/x.py.",
+                        "Hosts are in etc/hosts.txt and /etc/hostname.conf.",
+                    ]
+                ]
+            )["outcomes"]
+        ]
+        drift = m.consolidate()["consolidation"]["drift"]
+        assert drift["workspace"] is True
+        # data/load.py is gone; the loop and both ways out are not the workspace's to say.
+        assert (drift["invalidated"], drift["unknown"]) == (1, 3), drift
+        statuses = [m.list(entity_id="kai", ids=[i])["memories"][0]["status"] for i in ids]
+        assert statuses == ["active", "invalidated", "active", "active"]
+
+        (ws / "src" / "auth.py").unlink()
+        assert m.consolidate()["consolidation"]["drift"]["invalidated"] == 1
+        history = m.status_history(entity_id="kai", id=ids[0])
+        assert history[-1]["reason"] == "drift: src/auth.py is gone from the workspace"
+        (ws / "src" / "auth.py").write_text("def check_token():\n    pass\n" * 30)
+        assert m.consolidate()["consolidation"]["drift"]["restored"] == 1
+        assert m.list(entity_id="kai", ids=[ids[0]])["memories"][0]["status"] == "active"
+    with Mnemo.open(clock=T0) as m:
+        m.seed(items=[{"entity_id": "kai", "content": "See src/auth.py."}])
+        drift = m.consolidate()["consolidation"]["drift"]
+        assert drift["workspace"] is False
+        assert drift["wanted"] == [{"entity_id": "kai", "paths": ["src/auth.py"]}]
+    for bad, says in [(tmp_path / "nope", "no such directory"), (ws / "blob.bin", "not a directory"), (42, "expected a directory path")]:
+        with pytest.raises(MnemoError, match=says) as e:
+            Mnemo.open(clock=T0, workspace=bad)  # type: ignore[arg-type]
+        assert e.value.code == "invalid_input"

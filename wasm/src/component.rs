@@ -4,7 +4,10 @@
 
 use std::cell::{RefCell, RefMut};
 
-use mnemo_core::{Clock, Config, Embedder, Engine, Error, LlmExtractor, Millis, SeededEntropy};
+use mnemo_core::{
+    Clock, Config, Embedder, Engine, Error, LlmExtractor, Millis, PathState, SeededEntropy,
+    Workspace,
+};
 
 wit_bindgen::generate!({ world: "mnemo", path: "wit" });
 
@@ -78,6 +81,26 @@ impl Clock for HostClock {
     }
 }
 
+/// The host's workspace, when it names one.
+struct HostWorkspace;
+
+impl Workspace for HostWorkspace {
+    fn states(&self, paths: &[String]) -> Option<Vec<PathState>> {
+        let states = host::workspace(paths)?;
+        Some(
+            states
+                .into_iter()
+                .map(|s| match s {
+                    host::PathState::Missing => PathState::Missing,
+                    host::PathState::Directory => PathState::Directory,
+                    host::PathState::File(lines) => PathState::File { lines },
+                    host::PathState::Unknown(reason) => PathState::Unknown { reason },
+                })
+                .collect(),
+        )
+    }
+}
+
 /// The host's embedding model.
 struct HostEmbedder {
     model: String,
@@ -124,7 +147,8 @@ impl GuestStore for Store {
                 |instructions: &str, text: &str, now: Millis| {
                     host::extract(instructions, text, now)
                 },
-            ));
+            ))
+            .workspace(HostWorkspace);
         if !options.config.trim().is_empty() {
             let config: Config =
                 mnemo_core::api::from_text("config", &options.config).map_err(error)?;

@@ -38,6 +38,7 @@ export const CALLS = [
   { method: 'document', name: 'document', embeds: [], agents: [[]] },
   { method: 'write_summary', name: 'writeSummary', embeds: [], agents: [[]] },
   { method: 'decide_bridge', name: 'decideBridge', embeds: [], agents: [], owner: true },
+  { method: 'drift', name: 'drift', embeds: [], agents: [], owner: true },
   { method: 'write_card_summary', name: 'writeCardSummary', embeds: [], agents: [], owner: true },
   { method: 'forget_document', name: 'forgetDocument', embeds: [], agents: [[]] },
   { method: 'import_notes', name: 'importNotes', embeds: [], agents: [], owner: true },

@@ -711,6 +711,30 @@ export interface BridgeDecision {
   reason: string;
 }
 
+/** Arguments of `drift`: what a host found at paths an owner's memories cite. */
+export interface DriftFindings {
+  /**
+   * The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+   * `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
+   */
+  entity_id: string;
+  /** What is at each path (1 to 1,000), as the memories cite it (`drift.wanted` lists them). */
+  paths: PathFound[];
+}
+
+/** What a host found at one path. */
+export interface PathFound {
+  /** The path, as memories cite it (1 to 1,024 bytes). */
+  path: string;
+  /** `missing`, `directory` or `file`. */
+  state: PathKind;
+  /** A file's number of lines, when counted (a cited line past it is a dead reference). */
+  lines?: number | null;
+}
+
+/** What a host found at a path. */
+export type PathKind = 'missing' | 'directory' | 'file';
+
 /**
  * Arguments of `write_card_summary`: the host's LLM's summary of a card, in place of the
  * engine's.
@@ -1663,6 +1687,11 @@ export interface Consolidation {
   edges: EdgesReport;
   /** Memories challenged because newer ones of their scope say otherwise. */
   probing: ProbeReport;
+  /**
+   * Memories invalidated because a path they cite is gone from the host's workspace, and
+   * restored when it is back.
+   */
+  drift: DriftReport;
   /** Automatic tags refreshed. */
   tags: TagsReport;
   /** Clusters of near-duplicate memories merged. */
@@ -1708,6 +1737,41 @@ export interface ProbeReport {
   challenged: number;
   /** The step stopped at its bound. */
   more: boolean;
+}
+
+/** What drift detection did. */
+export interface DriftReport {
+  /**
+   * Whether the host names a workspace (else the step checked nothing, and lists the
+   * paths waiting in `wanted`).
+   */
+  workspace: boolean;
+  /** Memories citing paths whose state was known. */
+  checked: number;
+  /** Memories invalidated: a path they cite is gone, or a line past its file's end. */
+  invalidated: number;
+  /** Memories drift had invalidated whose paths are all back, restored. */
+  restored: number;
+  /**
+   * Paths the host could not tell about (outside the workspace, unreadable): their
+   * memories are left as they are.
+   */
+  unknown: number;
+  /** The step stopped at its bound: run again to finish. */
+  more: boolean;
+  /**
+   * With no workspace: each owner's paths the memories examined cite, for a host to check
+   * and report with `drift`.
+   */
+  wanted?: DriftWanted[];
+}
+
+/** Paths an owner's memories cite, waiting for a host to check them. */
+export interface DriftWanted {
+  /** The owner. */
+  entity_id: string;
+  /** The paths, as the memories cite them. */
+  paths: string[];
 }
 
 /** What auto-tag refresh did. */
@@ -2660,6 +2724,13 @@ export declare class Mnemo {
    * LLM's answer is.
    */
   decideBridge(args: BridgeDecision): Promise<Bridge>;
+  /**
+   * Applies what the host found at paths an owner's memories cite (what consolidation lists as
+   * `drift.wanted` when the host names no workspace): memories citing a path that is gone, or a
+   * line past its file's end, become `invalidated` with the path in the reason, and ones drift
+   * invalidated whose paths are all back are restored.
+   */
+  drift(args: DriftFindings): Promise<DriftReport>;
   /**
    * Writes the host's LLM's summary of an entity's peer card, in place of the engine's (what
    * consolidation lists as `cards.wanted` when it has no LLM to ask), checked as an LLM's answer

@@ -321,6 +321,12 @@ calls! {
     /// as an LLM's answer is.
     write DecideBridge("decide_bridge", crate::consolidate::BridgeDecision) -> Bridge =>
         |e, a| e.decide_bridge(&a);
+    /// Applies what the host found at paths an owner's memories cite (what consolidation
+    /// lists as `drift.wanted` when the host names no workspace): memories citing a path that
+    /// is gone, or a line past its file's end, become `invalidated` with the path in the
+    /// reason, and ones drift invalidated whose paths are all back are restored.
+    write Drift("drift", crate::consolidate::DriftFindings) -> crate::consolidate::DriftReport =>
+        |e, a| e.drift(&a);
     /// Writes the host's LLM's summary of an entity's peer card, in place of the engine's (what
     /// consolidation lists as `cards.wanted` when it has no LLM to ask), checked as an LLM's
     /// answer is; kept while the card's facts stand, and shown in the owner's view.

@@ -4,7 +4,7 @@
 //! one that reported no more work changes nothing.
 //!
 //! Steps so far, in the order they run: stale-edge cleanup ([`edges`]), belief probing
-//! ([`probe`]), auto-tag refresh
+//! ([`probe`]), drift detection against the host's workspace ([`drift`]), auto-tag refresh
 //! ([`tags`]), cluster-and-merge of near-duplicates ([`cluster`]), size-bounded pruning
 //! ([`prune`]), relationship discovery from shared entities and tags ([`relate`]), bridges
 //! between entities named together in different contexts ([`synthesis`]), the daily
@@ -17,6 +17,7 @@
 
 mod cards;
 mod cluster;
+mod drift;
 mod edges;
 mod events;
 mod probe;
@@ -36,10 +37,13 @@ use crate::extract::Extractor;
 use crate::heartbeat::HeartbeatConfig;
 use crate::links::{self, LinksReport};
 use crate::store::Tx;
+use crate::workspace::Workspace;
 
 pub(crate) use cards::write_host_summary;
 pub use cards::{CardSummaryWrite, CardWanted, CardsReport};
 pub use cluster::{ClusterMerge, ClusterReport};
+pub(crate) use drift::report_findings;
+pub use drift::{DriftFindings, DriftReport, DriftWanted, PathFound, PathKind, MAX_DRIFT_PATHS};
 pub use edges::EdgesReport;
 pub use events::EventsReport;
 pub use probe::{ProbeReport, CHALLENGE_IMPORTANCE_LOSS};
@@ -121,6 +125,9 @@ pub struct Consolidation {
     pub edges: EdgesReport,
     /// Memories challenged because newer ones of their scope say otherwise.
     pub probing: ProbeReport,
+    /// Memories invalidated because a path they cite is gone from the host's workspace, and
+    /// restored when it is back.
+    pub drift: DriftReport,
     /// Automatic tags refreshed.
     pub tags: TagsReport,
     /// Clusters of near-duplicate memories merged.
@@ -182,16 +189,19 @@ fn last_run(tx: &Tx) -> Result<Option<Millis>> {
 }
 
 /// Runs every step once, in one transaction, and records the time it ran; `llm` summarises
-/// the clusters merged, and rewrites documents' summaries, when the host has one.
+/// the clusters merged, and rewrites documents' summaries, when the host has one; `workspace`
+/// is what drift detection checks cited paths against.
 pub(crate) fn run(
     tx: &mut Tx,
     cfg: &ConsolidateConfig,
     heartbeat: &HeartbeatConfig,
     llm: &dyn Extractor,
+    workspace: &dyn Workspace,
 ) -> Result<Consolidation> {
     let now = tx.now()?;
     let edges = edges::clean(tx, cfg, now)?;
     let probing = probe::probe(tx, now)?;
+    let drift = drift::detect(tx, workspace, now)?;
     let tags = tags::refresh(tx, now)?;
     let clusters = cluster::merge_clusters(tx, now, llm)?;
     let pruning = prune::prune(tx, cfg, now)?;
@@ -207,6 +217,7 @@ pub(crate) fn run(
     Ok(Consolidation {
         more: edges.more
             || probing.more
+            || drift.more
             || tags.more
             || clusters.more
             || pruning.more
@@ -220,6 +231,7 @@ pub(crate) fn run(
             || events.more,
         edges,
         probing,
+        drift,
         tags,
         clusters,
         pruning,

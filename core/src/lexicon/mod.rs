@@ -318,6 +318,17 @@ lists! {
     TITLES_FOR_KEYS: Vec<&'static str> = words("titles_for_keys.txt");
     /// Question words, never content words of a question.
     WH_WORDS: Vec<&'static str> = words("wh_words.txt");
+
+    // Drift detection.
+    /// Extensions of files people cite when they talk about code (sorted: looked up by
+    /// [`code_extension`]).
+    CODE_EXTENSIONS: Vec<&'static str> = sorted_words("code_extensions.txt");
+}
+
+/// Whether a lower-case extension (no dot) is one of a file people cite in code talk
+/// (`code_extensions.txt`).
+pub fn code_extension(ext: &str) -> bool {
+    CODE_EXTENSIONS.binary_search(&ext).is_ok()
 }
 
 /// Whether `w` (lower-case) is a common function word (`stopwords.txt`).

@@ -39,6 +39,7 @@ fn open(dir: &Dir) -> Runtime {
         embedding: None,
         llm: None,
         config: String::new(),
+        workspace: None,
     })
     .expect("open the store")
 }

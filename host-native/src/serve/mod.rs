@@ -108,7 +108,7 @@ pub fn serve(mut rt: Runtime, token: String, settings: Settings) -> Result<()> {
         eprintln!("mnemo: serving http://{addr}/api/v1");
         let permits = Arc::new(Semaphore::new(max_connections));
         if !settings.maintain_every.is_zero() {
-            tokio::spawn(maintenance(engine.clone(), settings.maintain_every));
+            tokio::spawn(maintenance(engine.clone(), settings.maintain_every, false));
         }
         let accepting = accept(listener, router, permits.clone(), settings.timeout);
         let engine_done = tokio::task::spawn_blocking(move || engine_thread.join());
@@ -141,9 +141,11 @@ pub fn serve(mut rt: Runtime, token: String, settings: Settings) -> Result<()> {
 }
 
 /// Runs the maintenance pass every `every` (the engine consolidates once a day of its clock),
-/// queued with the requests; a refusal (a damaged store) is reported and the next pass tried.
-async fn maintenance(engine: Engine, every: Duration) {
-    let mut ticks = tokio::time::interval_at(tokio::time::Instant::now() + every, every);
+/// the first at once when `now`, queued with the requests; a refusal (a damaged store) is
+/// reported and the next pass tried.
+pub(crate) async fn maintenance(engine: Engine, every: Duration, now: bool) {
+    let first = tokio::time::Instant::now() + if now { Duration::ZERO } else { every };
+    let mut ticks = tokio::time::interval_at(first, every);
     ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         ticks.tick().await;

@@ -1,0 +1,340 @@
+//! Drift detection: memories citing paths of the host's workspace are invalidated when a path
+//! is gone (or a cited line is past its file's end), restored when it is back, left alone
+//! when the host cannot tell; a host without a workspace is told so and gets the paths to
+//! check, which it reports with `drift`, one owner at a time; bad reports change nothing.
+mod common;
+
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use common::*;
+use mnemo_core::*;
+use serde_json::{json, Value};
+
+/// A host's workspace as a table the test edits between runs (the native host's is a real
+/// directory: `host-native/tests/drift.rs`).
+#[derive(Clone, Default)]
+struct Listed(Rc<RefCell<BTreeMap<String, PathState>>>);
+
+impl Listed {
+    fn file(&self, path: &str, lines: u32) {
+        self.0
+            .borrow_mut()
+            .insert(path.into(), PathState::File { lines: Some(lines) });
+    }
+    fn remove(&self, path: &str) {
+        self.0.borrow_mut().remove(path);
+    }
+    fn unknown(&self, path: &str) {
+        self.0.borrow_mut().insert(
+            path.into(),
+            PathState::Unknown {
+                reason: "permission denied".into(),
+            },
+        );
+    }
+}
+
+impl Workspace for Listed {
+    fn states(&self, paths: &[String]) -> Option<Vec<PathState>> {
+        let table = self.0.borrow();
+        Some(
+            paths
+                .iter()
+                .map(|p| table.get(p).cloned().unwrap_or(PathState::Missing))
+                .collect(),
+        )
+    }
+}
+
+fn with_workspace() -> (Engine, ManualClock, Listed) {
+    let clock = ManualClock::new(T0);
+    let ws = Listed::default();
+    let e = Engine::builder(clock.clone())
+        .config(without_dedup())
+        .workspace(ws.clone())
+        .open_in_memory()
+        .expect("open");
+    (e, clock, ws)
+}
+
+fn call(e: &mut Engine, method: &str, args: Value) -> Result<Value> {
+    e.call_json(method, &args.to_string())
+        .map(|s| serde_json::from_str(&s).expect("json"))
+}
+
+fn note(e: &mut Engine, owner: &str, text: &str) -> String {
+    let r = call(
+        e,
+        "seed",
+        json!({"items": [{"entity_id": owner, "content": text}]}),
+    )
+    .unwrap();
+    r["outcomes"][0]["id"].as_str().expect("id").to_string()
+}
+
+fn status(e: &mut Engine, owner: &str, id: &str) -> String {
+    let m = call(e, "list", json!({"entity_id": owner, "ids": [id]})).unwrap();
+    m["memories"][0]["status"]
+        .as_str()
+        .expect("status")
+        .to_string()
+}
+
+fn drift_report(e: &mut Engine) -> Value {
+    call(e, "consolidate", json!({})).unwrap()["consolidation"]["drift"].clone()
+}
+
+#[test]
+fn a_gone_path_invalidates_and_its_return_restores() {
+    let (mut e, _clock, ws) = with_workspace();
+    ws.file("core/src/auth.rs", 120);
+    ws.file("docs/API.md", 40);
+    let auth = note(
+        &mut e,
+        "kai",
+        "The token is checked in core/src/auth.rs:42 by check_token.",
+    );
+    let api = note(&mut e, "kai", "Every call is listed in docs/API.md.");
+    let plain = note(&mut e, "kai", "Kai prefers tabs over spaces.");
+    let r = drift_report(&mut e);
+    assert_eq!(r["workspace"], true);
+    assert_eq!(r["checked"], 2);
+    assert_eq!(r["invalidated"], 0);
+
+    ws.remove("core/src/auth.rs");
+    let r = drift_report(&mut e);
+    assert_eq!(r["invalidated"], 1, "{r}");
+    assert_eq!(status(&mut e, "kai", &auth), "invalidated");
+    assert_eq!(status(&mut e, "kai", &api), "active");
+    assert_eq!(status(&mut e, "kai", &plain), "active");
+    let history = call(
+        &mut e,
+        "status_history",
+        json!({"entity_id": "kai", "id": auth}),
+    )
+    .unwrap();
+    let last = history.as_array().unwrap().last().unwrap().clone();
+    assert_eq!(
+        last["reason"],
+        "drift: core/src/auth.rs is gone from the workspace"
+    );
+    let hits = call(
+        &mut e,
+        "search",
+        json!({"entity_id": "kai", "query": "where is the token checked"}),
+    )
+    .unwrap();
+    assert!(
+        !hits.to_string().contains(&auth),
+        "an invalidated memory is not found: {hits}"
+    );
+
+    // Again with nothing changed: nothing more happens.
+    let r = drift_report(&mut e);
+    assert_eq!(
+        (r["invalidated"].clone(), r["restored"].clone()),
+        (json!(0), json!(0))
+    );
+
+    ws.file("core/src/auth.rs", 120);
+    let r = drift_report(&mut e);
+    assert_eq!(r["restored"], 1, "{r}");
+    assert_eq!(status(&mut e, "kai", &auth), "active");
+    let history = call(
+        &mut e,
+        "status_history",
+        json!({"entity_id": "kai", "id": auth}),
+    )
+    .unwrap();
+    let last = history.as_array().unwrap().last().unwrap().clone();
+    assert_eq!(
+        last["reason"],
+        "drift: core/src/auth.rs back in the workspace"
+    );
+}
+
+#[test]
+fn a_line_past_the_end_is_a_dead_reference() {
+    let (mut e, _clock, ws) = with_workspace();
+    ws.file("src/lib.rs", 30);
+    let id = note(&mut e, "kai", "The parser starts at src/lib.rs:42.");
+    let fine = note(&mut e, "kai", "The lexer starts at src/lib.rs:12.");
+    drift_report(&mut e);
+    assert_eq!(status(&mut e, "kai", &id), "invalidated");
+    assert_eq!(status(&mut e, "kai", &fine), "active");
+    let history = call(
+        &mut e,
+        "status_history",
+        json!({"entity_id": "kai", "id": id}),
+    )
+    .unwrap();
+    assert_eq!(
+        history[0]["reason"],
+        "drift: src/lib.rs has 30 lines, not 42"
+    );
+    // The file grows: the line is back.
+    ws.file("src/lib.rs", 50);
+    drift_report(&mut e);
+    assert_eq!(status(&mut e, "kai", &id), "active");
+}
+
+#[test]
+fn what_the_host_cannot_tell_changes_nothing() {
+    let (mut e, _clock, ws) = with_workspace();
+    ws.unknown("secret/keys.txt");
+    let id = note(&mut e, "kai", "The keys are in secret/keys.txt.");
+    let r = drift_report(&mut e);
+    assert_eq!(r["unknown"], 1);
+    assert_eq!(r["checked"], 0);
+    assert_eq!(status(&mut e, "kai", &id), "active");
+}
+
+#[test]
+fn an_invalidation_by_hand_is_not_undone() {
+    let (mut e, _clock, ws) = with_workspace();
+    let id = note(&mut e, "kai", "Build with scripts/build.sh.");
+    drift_report(&mut e);
+    assert_eq!(status(&mut e, "kai", &id), "invalidated");
+    // The owner says it is wrong for another reason; the file coming back does not undo that.
+    call(
+        &mut e,
+        "set_status",
+        json!({"entity_id": "kai", "id": id, "status": "active", "reason": "checked"}),
+    )
+    .unwrap();
+    call(&mut e, "set_status", json!({"entity_id": "kai", "id": id, "status": "invalidated", "reason": "the script was renamed"})).unwrap();
+    ws.file("scripts/build.sh", 10);
+    let r = drift_report(&mut e);
+    assert_eq!(r["restored"], 0);
+    assert_eq!(status(&mut e, "kai", &id), "invalidated");
+}
+
+#[test]
+fn without_a_workspace_the_step_says_so_and_lists_the_paths() {
+    let (mut e, _clock) = engine();
+    let id = note(
+        &mut e,
+        "kai",
+        "Config lives in config/app.toml and docs/setup.md:3.",
+    );
+    note(&mut e, "ana", "Ana's notes are in notes/ana.md.");
+    let r = drift_report(&mut e);
+    assert_eq!(r["workspace"], false);
+    assert_eq!(r["checked"], 0);
+    assert_eq!(
+        r["wanted"],
+        json!([
+            {"entity_id": "ana", "paths": ["notes/ana.md"]},
+            {"entity_id": "kai", "paths": ["config/app.toml", "docs/setup.md"]},
+        ])
+    );
+    assert_eq!(status(&mut e, "kai", &id), "active");
+}
+
+#[test]
+fn a_host_reports_what_it_found_for_one_owner() {
+    let (mut e, _clock) = engine();
+    let kai = note(&mut e, "kai", "Config lives in config/app.toml.");
+    let ana = note(&mut e, "ana", "Ana keeps hers in config/app.toml too.");
+    let r = call(
+        &mut e,
+        "drift",
+        json!({"entity_id": "kai", "paths": [{"path": "config/app.toml", "state": "missing"}]}),
+    )
+    .unwrap();
+    assert_eq!(r["invalidated"], 1);
+    assert_eq!(status(&mut e, "kai", &kai), "invalidated");
+    assert_eq!(
+        status(&mut e, "ana", &ana),
+        "active",
+        "another owner's memory is not touched"
+    );
+    let r = call(&mut e, "drift", json!({"entity_id": "kai", "paths": [{"path": "config/app.toml", "state": "file", "lines": 3}]})).unwrap();
+    assert_eq!(r["restored"], 1);
+    assert_eq!(status(&mut e, "kai", &kai), "active");
+    // Another owner's report cannot reach kai's memories.
+    call(
+        &mut e,
+        "drift",
+        json!({"entity_id": "ana", "paths": [{"path": "config/app.toml", "state": "missing"}]}),
+    )
+    .unwrap();
+    assert_eq!(status(&mut e, "kai", &kai), "active");
+    assert_eq!(status(&mut e, "ana", &ana), "invalidated");
+}
+
+#[test]
+fn bad_reports_are_refused_and_change_nothing() {
+    let (mut e, _clock) = engine();
+    let id = note(&mut e, "kai", "Config lives in config/app.toml.");
+    let many: Vec<Value> = (0..1001)
+        .map(|i| json!({"path": format!("d/{i}.rs"), "state": "missing"}))
+        .collect();
+    let long = "a/".repeat(600) + "x.rs";
+    for (args, path) in [
+        (json!({"entity_id": "kai", "paths": []}), "paths"),
+        (json!({"entity_id": "kai", "paths": many}), "paths"),
+        (
+            json!({"entity_id": "kai", "paths": [{"path": "", "state": "missing"}]}),
+            "paths[0].path",
+        ),
+        (
+            json!({"entity_id": "kai", "paths": [{"path": long, "state": "missing"}]}),
+            "paths[0].path",
+        ),
+        (
+            json!({"entity_id": "kai", "paths": [{"path": "a/b.rs", "state": "gone"}]}),
+            "paths[0].state",
+        ),
+        (
+            json!({"entity_id": "kai", "paths": [{"path": "a/b.rs", "state": "directory", "lines": 3}]}),
+            "paths[0].lines",
+        ),
+        (
+            json!({"entity_id": "kai", "paths": [{"path": "a/b.rs", "state": "file", "lines": -1}]}),
+            "paths[0].lines",
+        ),
+        (
+            json!({"entity_id": "kai", "paths": [{"path": "a/b.rs", "state": "file", "lines": "3"}]}),
+            "paths[0].lines",
+        ),
+        (
+            json!({"entity_id": "kai", "paths": [{"path": 7, "state": "file"}]}),
+            "paths[0].path",
+        ),
+        (
+            json!({"entity_id": "kai", "paths": [{"path": "config/app.toml", "state": "missing"}, {"path": "config/app.toml", "state": "file"}]}),
+            "paths[1].path",
+        ),
+        (
+            json!({"entity_id": "kai", "paths": [{"path": "a/b.rs", "state": "missing", "why": 1}]}),
+            "paths[0]",
+        ),
+        (
+            json!({"entity_id": "kai'; DROP TABLE memories;--", "paths": [{"path": "config/app.toml", "state": "missing"}]}),
+            "entity_id",
+        ),
+        (
+            json!({"paths": [{"path": "config/app.toml", "state": "missing"}]}),
+            "entity_id",
+        ),
+    ] {
+        let err = call(&mut e, "drift", args.clone()).expect_err(&args.to_string());
+        assert_eq!(err.code(), "invalid_input", "{args}");
+        assert!(err.to_string().contains(path), "{err} names {path}");
+    }
+    // NaN is no JSON: a host sending it is refused before the call.
+    assert!(e
+        .call_json(
+            "drift",
+            r#"{"entity_id":"kai","paths":[{"path":"a/b.rs","state":"file","lines":NaN}]}"#
+        )
+        .is_err());
+    assert_eq!(status(&mut e, "kai", &id), "active");
+    // A path of any script, and one no memory cites, are fine and change nothing else.
+    let r = call(&mut e, "drift", json!({"entity_id": "kai", "paths": [{"path": "notas/reunião.md", "state": "missing"}, {"path": "'; DROP TABLE memories;--", "state": "missing"}]})).unwrap();
+    assert_eq!(r["invalidated"], 0);
+    assert_eq!(status(&mut e, "kai", &id), "active");
+}

@@ -1,0 +1,230 @@
+//! Drift detection through the real `mnemo` binary and a real directory: `--workspace DIR`
+//! makes consolidation invalidate a memory whose cited file is deleted and restore it when the
+//! file is back, over the CLI and over `serve`; what the host cannot or should not read (a
+//! symbolic-link loop, a link out of the workspace, a binary or 50 MB file, a name that is not
+//! UTF-8) changes nothing it should not; a workspace that is not there is a clear error.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use common::Server;
+use serde_json::{json, Value};
+
+/// A fresh directory, removed on drop.
+struct Dir(PathBuf);
+
+impl Dir {
+    fn new(name: &str) -> Dir {
+        let p = std::env::temp_dir().join(format!("mnemo-drift-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&p);
+        std::fs::create_dir_all(&p).expect("dir");
+        Dir(p)
+    }
+    fn write(&self, rel: &str, content: &[u8]) {
+        let p = self.0.join(rel);
+        std::fs::create_dir_all(p.parent().expect("parent")).expect("dirs");
+        std::fs::write(p, content).expect("write");
+    }
+}
+
+impl Drop for Dir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// `mnemo --workspace W <args>` on `data`, parsed; panics unless it succeeded.
+fn cli(data: &Path, ws: &Path, args: &[&str]) -> Value {
+    let mut all = vec!["--workspace", ws.to_str().expect("utf-8 temp dir")];
+    all.extend_from_slice(args);
+    common::cli(data, &all)
+}
+
+fn seed(data: &Path, ws: &Path, text: &str) -> String {
+    let r = cli(data, ws, &["seed", "--entity", "kai", text]);
+    r["outcomes"][0]["id"].as_str().expect("id").to_string()
+}
+
+fn status(data: &Path, ws: &Path, id: &str) -> String {
+    let m = cli(data, ws, &["get", "--entity", "kai", id]);
+    m["status"].as_str().expect("status").to_string()
+}
+
+fn drift(data: &Path, ws: &Path) -> Value {
+    cli(data, ws, &["consolidate"])["consolidation"]["drift"].clone()
+}
+
+#[test]
+fn a_deleted_file_invalidates_what_cites_it_and_its_return_restores_it() {
+    let (data, ws) = (Dir::new("cli-data"), Dir::new("cli-ws"));
+    ws.write(
+        "src/auth.rs",
+        b"fn check_token() {}\n".repeat(50).as_slice(),
+    );
+    ws.write("docs/API.md", b"# API\n");
+    let auth = seed(&data.0, &ws.0, "The token is checked in src/auth.rs:42.");
+    let api = seed(&data.0, &ws.0, "Every call is in docs/API.md.");
+    let r = drift(&data.0, &ws.0);
+    assert_eq!(
+        (r["workspace"].clone(), r["checked"].clone()),
+        (json!(true), json!(2)),
+        "{r}"
+    );
+
+    std::fs::remove_file(ws.0.join("src/auth.rs")).expect("rm");
+    let r = drift(&data.0, &ws.0);
+    assert_eq!(r["invalidated"], 1, "{r}");
+    assert_eq!(status(&data.0, &ws.0, &auth), "invalidated");
+    assert_eq!(status(&data.0, &ws.0, &api), "active");
+    let history = cli(&data.0, &ws.0, &["history", "--entity", "kai", &auth]);
+    assert_eq!(
+        history[0]["reason"],
+        "drift: src/auth.rs is gone from the workspace"
+    );
+
+    // Back, but shorter than the cited line: still dead. Long enough: restored.
+    ws.write("src/auth.rs", b"fn check_token() {}\n");
+    drift(&data.0, &ws.0);
+    assert_eq!(status(&data.0, &ws.0, &auth), "invalidated");
+    ws.write(
+        "src/auth.rs",
+        b"fn check_token() {}\n".repeat(60).as_slice(),
+    );
+    let r = drift(&data.0, &ws.0);
+    assert_eq!(r["restored"], 1, "{r}");
+    assert_eq!(status(&data.0, &ws.0, &auth), "active");
+}
+
+#[test]
+fn without_a_workspace_consolidation_says_so() {
+    let data = Dir::new("none-data");
+    common::cli(&data.0, &["seed", "--entity", "kai", "See src/main.rs."]);
+    let r = common::cli(&data.0, &["consolidate"])["consolidation"]["drift"].clone();
+    assert_eq!(r["workspace"], false);
+    assert_eq!(
+        r["wanted"],
+        json!([{"entity_id": "kai", "paths": ["src/main.rs"]}])
+    );
+}
+
+#[test]
+fn a_workspace_that_is_not_there_is_refused_before_anything_runs() {
+    let (data, ws) = (Dir::new("bad-data"), Dir::new("bad-ws"));
+    ws.write("file.txt", b"x");
+    for (dir, says) in [
+        (ws.0.join("nope"), "no such directory"),
+        (ws.0.join("file.txt"), "not a directory"),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_mnemo"))
+            .arg("--data")
+            .arg(&data.0)
+            .arg("--workspace")
+            .arg(&dir)
+            .args(["seed", "--entity", "kai", "x"])
+            .output()
+            .expect("run");
+        assert!(!out.status.success());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(says) && err.contains("--workspace"), "{err}");
+    }
+    assert!(!data.0.join("mnemo.db").exists(), "nothing was written");
+}
+
+#[test]
+fn what_cannot_or_should_not_be_read_changes_nothing_it_should_not() {
+    let (data, ws) = (Dir::new("hostile-data"), Dir::new("hostile-ws"));
+    // A 50 MB source file: there, its lines not counted, so a cited line is not judged.
+    let big = ws.0.join("src/big.rs");
+    std::fs::create_dir_all(big.parent().unwrap()).unwrap();
+    std::fs::File::create(&big)
+        .unwrap()
+        .set_len(50 << 20)
+        .unwrap();
+    ws.write("assets/logo.png", &[0x89, b'P', b'N', b'G', 0, 0, 1, 10]);
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        std::os::unix::fs::symlink(ws.0.join("loop/b"), ws.0.join("loop-a")).unwrap();
+        std::fs::create_dir_all(ws.0.join("loop")).unwrap();
+        std::os::unix::fs::symlink(ws.0.join("loop-a"), ws.0.join("loop/b")).unwrap();
+        std::os::unix::fs::symlink("/etc", ws.0.join("etc")).unwrap();
+        let odd = std::ffi::OsStr::from_bytes(b"src/caf\xe9.rs");
+        std::fs::write(ws.0.join(odd), b"not utf-8 named\n").unwrap();
+    }
+    let ids: Vec<String> = [
+        "The huge table is in src/big.rs:900000.",
+        "The logo is assets/logo.png:3.",
+        "Loops live in loop-a/x.rs.",
+        "The hosts file is etc/hostname.txt.",
+        "The host file is /etc/hostname.conf.",
+    ]
+    .iter()
+    .map(|t| seed(&data.0, &ws.0, t))
+    .collect();
+    let r = drift(&data.0, &ws.0);
+    assert_eq!(r["invalidated"], 0, "{r}");
+    assert_eq!(r["unknown"], 3, "the loop and both ways out: {r}");
+    for id in &ids {
+        assert_eq!(status(&data.0, &ws.0, id), "active");
+    }
+    assert!(
+        std::fs::metadata(&big).unwrap().len() == 50 << 20,
+        "nothing was written"
+    );
+}
+
+#[test]
+fn serve_checks_the_same_workspace() {
+    let ws = Dir::new("serve-ws");
+    ws.write("lib/util.py", b"def f():\n    pass\n");
+    let ws_arg = ws.0.to_str().unwrap().to_string();
+    let server = Server::start_with("drift-serve", Some("tok"), &["--workspace", &ws_arg], None);
+    let (code, r) = server.send(
+        "POST",
+        "/api/v1/call/seed",
+        json!({"items": [{"entity_id": "kai", "content": "Helpers are in lib/util.py."}]}),
+    );
+    assert_eq!(code, 200, "{r}");
+    let id = r["outcomes"][0]["id"].as_str().unwrap().to_string();
+    std::fs::remove_file(ws.0.join("lib/util.py")).unwrap();
+    let (code, r) = server.send("POST", "/api/v1/call/consolidate", json!({}));
+    assert_eq!(code, 200, "{r}");
+    assert_eq!(r["consolidation"]["drift"]["invalidated"], 1, "{r}");
+    let (_, m) = server.send(
+        "POST",
+        "/api/v1/call/get",
+        json!({"entity_id": "kai", "id": id}),
+    );
+    assert_eq!(m["status"], "invalidated");
+}
+
+#[test]
+fn an_mcp_agent_on_a_workspace_no_longer_finds_what_cites_a_deleted_file() {
+    let (data, ws) = (Dir::new("mcp-data"), Dir::new("mcp-ws"));
+    ws.write("src/auth.ts", b"export function checkToken() {}\n");
+    let id = seed(
+        &data.0,
+        &ws.0,
+        "The token is checked in src/auth.ts by checkToken.",
+    );
+    std::fs::remove_file(ws.0.join("src/auth.ts")).expect("rm");
+    let client = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp-drift-client.mjs");
+    let out = Command::new("node")
+        .arg(client)
+        .arg(env!("CARGO_BIN_EXE_mnemo"))
+        .arg(&data.0)
+        .arg(&ws.0)
+        .arg(&id)
+        .output()
+        .expect("node runs");
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert!(
+        out.status.success() && stdout.contains("\"ok\":true"),
+        "the MCP client session failed:\n{stdout}\n{stderr}"
+    );
+}
