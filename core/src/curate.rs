@@ -426,6 +426,12 @@ pub(crate) fn set_layer(
             format!("{id} is a passage of a document, which keeps its document's layer"),
         ));
     }
+    if m.layer == Layer::Codebase || layer == Layer::Codebase {
+        return Err(Error::invalid(
+            "layer",
+            "the codebase layer holds source files' memories, which only `ingest_code` writes: none moves into it or out",
+        ));
+    }
     if m.layer == layer {
         return Err(Error::invalid(
             "layer",

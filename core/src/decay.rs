@@ -150,9 +150,14 @@ pub fn retention(m: &Memory, now: Millis, cfg: &RetentionConfig) -> f64 {
     retention_after(m, (now - m.last_touch()) as f64 / DAY_MS as f64, cfg)
 }
 
-/// Memories that decay never moves: pinned, schedules, semantic/procedural layers.
+/// Memories that decay never moves: pinned, schedules, semantic/procedural/codebase layers.
 pub fn is_exempt(m: &Memory) -> bool {
-    m.pinned || m.cron_tag.is_some() || matches!(m.layer, Layer::Semantic | Layer::Procedural)
+    m.pinned
+        || m.cron_tag.is_some()
+        || matches!(
+            m.layer,
+            Layer::Semantic | Layer::Procedural | Layer::Codebase
+        )
 }
 
 /// The time at which `m`'s retention first drops below `threshold` (now or later, as long as

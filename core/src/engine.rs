@@ -856,6 +856,18 @@ impl Engine {
             .transaction_at(now, |tx| document::store(tx, prepared))
     }
 
+    /// Stores a repository's source files, parsed by the host, as codebase memories.
+    pub fn ingest_code(
+        &mut self,
+        req: crate::codebase::CodeIngest,
+    ) -> Result<crate::codebase::CodeIngestReport> {
+        let view = self.store.read();
+        let prepared = crate::codebase::prepare(&view, req)?;
+        let now = view.now()?;
+        self.store
+            .transaction_at(now, |tx| crate::codebase::store(tx, prepared))
+    }
+
     /// An owner's documents, newest first.
     pub fn documents(&mut self, req: &DocumentsRequest) -> Result<Vec<Document>> {
         document::list(&self.store.read(), req)

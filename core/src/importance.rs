@@ -154,7 +154,7 @@ fn layer_boost(layer: Layer) -> f64 {
     match layer {
         Layer::Working => 0.0,
         Layer::Episodic => 0.1,
-        Layer::Procedural => 0.2,
+        Layer::Procedural | Layer::Codebase => 0.2,
         Layer::Semantic => 0.3,
     }
 }

@@ -40,6 +40,7 @@ pub mod api;
 pub mod calendar;
 mod census;
 pub mod clock;
+pub mod codebase;
 pub mod config;
 pub mod conflict;
 pub mod consolidate;

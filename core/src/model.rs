@@ -144,6 +144,10 @@ string_enum! {
         Semantic = "semantic",
         /// How things are done: exempt from decay.
         Procedural = "procedural",
+        /// Compressed code knowledge — a source file's path, language, summary and symbols —
+        /// that only `ingest_code` writes: exempt from decay, never merged, contradicted or
+        /// clustered.
+        Codebase = "codebase",
     }
 }
 
@@ -339,6 +343,13 @@ fn is_zero(n: &i64) -> bool {
 }
 
 impl Memory {
+    /// Whether the memory may be a duplicate, a contradiction or a cluster member of others: a
+    /// document's passage (its document's words) and a file's memory of the codebase layer
+    /// are neither.
+    pub fn mixes(&self) -> bool {
+        self.kind != Kind::Passage && self.layer != Layer::Codebase
+    }
+
     /// Manual tags followed by auto tags not already present.
     pub fn tags(&self) -> Vec<String> {
         let mut all = self.manual_tags.clone();

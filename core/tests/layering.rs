@@ -40,6 +40,7 @@ const RANKS: &[(&str, &str)] = &[
     ("write", "features"),
     ("schedule", "features"),
     ("document", "features"),
+    ("codebase", "features"),
     ("recall", "features"),
     ("heartbeat", "features"),
     ("consolidate", "features"),

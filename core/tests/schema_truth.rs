@@ -235,6 +235,10 @@ fn bases(method: &str) -> Vec<Value> {
         "decide_bridge" => vec![
             json!({"entity_id": "ana", "id": "brg_1", "related": false, "reason": "Only mentioned together."}),
         ],
+        "ingest_code" => vec![
+            json!({"entity_id": "ana", "files": [{"path": "src/a.rs", "language": "rust", "lines": 3, "summary": "A.", "symbols": [{"kind": "function", "name": "f", "signature": "fn f()", "line": 1}]}]}),
+            json!({"entity_id": "ana", "agent_id": "coder", "complete": true, "files": [{"path": "b.py", "language": "python", "lines": 1}]}),
+        ],
         "drift" => vec![
             json!({"entity_id": "ana", "paths": [{"path": "src/a.rs", "state": "file", "lines": 3}]}),
             json!({"entity_id": "ana", "paths": [{"path": "src", "state": "directory"}, {"path": "b/c.md", "state": "missing"}]}),

@@ -452,6 +452,18 @@ pub enum Command {
         #[arg(long, value_delimiter = ',')]
         tags: Vec<String>,
     },
+    /// Store a repository's source files as codebase memories — one per file: its path,
+    /// language, opening comment and symbols (functions, types, modules) with their lines,
+    /// parsed with tree-sitter (Rust, Python, TypeScript, JavaScript, Go) — keeping to what
+    /// .gitignore keeps. Run again to re-sync: unchanged files change nothing, changed ones are
+    /// replaced, deleted ones invalidated.
+    IngestCode {
+        /// The owner of the memories.
+        #[arg(long)]
+        entity: String,
+        /// The repository's directory.
+        dir: PathBuf,
+    },
     /// An owner's documents, newest first (with `--all`, superseded and forgotten ones too).
     Documents {
         #[arg(long)]
@@ -536,6 +548,7 @@ impl Command {
             | Command::Seed { .. }
             | Command::Import { .. }
             | Command::Ingest { .. }
+            | Command::IngestCode { .. }
             | Command::Message { .. }
             | Command::Schedule {
                 action: ScheduleAction::Create { .. },
@@ -687,6 +700,7 @@ pub fn calls(command: Command) -> Result<Vec<Call>> {
             source,
             tags,
         } => ingest_files(&entity, &files, title, source, &tags),
+        Command::IngestCode { entity, dir } => ingest_code(&entity, &dir),
         command => Ok(vec![call(command)?]),
     }
 }
@@ -926,7 +940,8 @@ fn call(command: Command) -> Result<Call> {
         } => import_notes(&file, entity)?,
         Command::Seed { file: Some(_), .. }
         | Command::Import { entity: None, .. }
-        | Command::Ingest { .. } => {
+        | Command::Ingest { .. }
+        | Command::IngestCode { .. } => {
             unreachable!("a batch per chunk of the file: handled by calls")
         }
         Command::Call { .. }
@@ -1040,6 +1055,28 @@ fn ingest_files(
         calls.push(call);
     }
     Ok(calls)
+}
+
+/// An `ingest-code`: the repository's files read and parsed, in as few calls as fit; what was
+/// not read is said on stderr.
+fn ingest_code(entity: &str, dir: &Path) -> Result<Vec<Call>> {
+    let tree = crate::code::read(dir)?;
+    for why in &tree.skipped {
+        eprintln!("mnemo: left out {why}");
+    }
+    if tree.files.is_empty() {
+        bail!(
+            "{}: no Rust, Python, TypeScript, JavaScript or Go files to read",
+            dir.display()
+        );
+    }
+    crate::code::batches(tree.files)
+        .into_iter()
+        .map(|(files, complete)| {
+            let args = json!({"entity_id": entity, "files": files, "complete": complete});
+            Ok(Call::parse("ingest_code", &args)?)
+        })
+        .collect()
 }
 
 /// An `import --entity`: the markdown notes of a file (or stdin), named for the file.

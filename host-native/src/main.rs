@@ -3,6 +3,7 @@
 //! engine code and give the same JSON.
 
 mod cli;
+mod code;
 mod engine;
 mod files;
 mod mcp;

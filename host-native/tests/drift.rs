@@ -6,34 +6,11 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
-use common::Server;
+use common::{Dir, Server};
 use serde_json::{json, Value};
-
-/// A fresh directory, removed on drop.
-struct Dir(PathBuf);
-
-impl Dir {
-    fn new(name: &str) -> Dir {
-        let p = std::env::temp_dir().join(format!("mnemo-drift-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&p);
-        std::fs::create_dir_all(&p).expect("dir");
-        Dir(p)
-    }
-    fn write(&self, rel: &str, content: &[u8]) {
-        let p = self.0.join(rel);
-        std::fs::create_dir_all(p.parent().expect("parent")).expect("dirs");
-        std::fs::write(p, content).expect("write");
-    }
-}
-
-impl Drop for Dir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 /// `mnemo --workspace W <args>` on `data`, parsed; panics unless it succeeded.
 fn cli(data: &Path, ws: &Path, args: &[&str]) -> Value {
@@ -58,7 +35,7 @@ fn drift(data: &Path, ws: &Path) -> Value {
 
 #[test]
 fn a_deleted_file_invalidates_what_cites_it_and_its_return_restores_it() {
-    let (data, ws) = (Dir::new("cli-data"), Dir::new("cli-ws"));
+    let (data, ws) = (Dir::new("drift-cli-data"), Dir::new("drift-cli-ws"));
     ws.write(
         "src/auth.rs",
         b"fn check_token() {}\n".repeat(50).as_slice(),
@@ -99,7 +76,7 @@ fn a_deleted_file_invalidates_what_cites_it_and_its_return_restores_it() {
 
 #[test]
 fn without_a_workspace_consolidation_says_so() {
-    let data = Dir::new("none-data");
+    let data = Dir::new("drift-none-data");
     common::cli(&data.0, &["seed", "--entity", "kai", "See src/main.rs."]);
     let r = common::cli(&data.0, &["consolidate"])["consolidation"]["drift"].clone();
     assert_eq!(r["workspace"], false);
@@ -111,7 +88,7 @@ fn without_a_workspace_consolidation_says_so() {
 
 #[test]
 fn a_workspace_that_is_not_there_is_refused_before_anything_runs() {
-    let (data, ws) = (Dir::new("bad-data"), Dir::new("bad-ws"));
+    let (data, ws) = (Dir::new("drift-bad-data"), Dir::new("drift-bad-ws"));
     ws.write("file.txt", b"x");
     for (dir, says) in [
         (ws.0.join("nope"), "no such directory"),
@@ -134,7 +111,7 @@ fn a_workspace_that_is_not_there_is_refused_before_anything_runs() {
 
 #[test]
 fn what_cannot_or_should_not_be_read_changes_nothing_it_should_not() {
-    let (data, ws) = (Dir::new("hostile-data"), Dir::new("hostile-ws"));
+    let (data, ws) = (Dir::new("drift-hostile-data"), Dir::new("drift-hostile-ws"));
     // A 50 MB source file: there, its lines not counted, so a cited line is not judged.
     let big = ws.0.join("src/big.rs");
     std::fs::create_dir_all(big.parent().unwrap()).unwrap();
@@ -177,7 +154,7 @@ fn what_cannot_or_should_not_be_read_changes_nothing_it_should_not() {
 
 #[test]
 fn serve_checks_the_same_workspace() {
-    let ws = Dir::new("serve-ws");
+    let ws = Dir::new("drift-serve-ws");
     ws.write("lib/util.py", b"def f():\n    pass\n");
     let ws_arg = ws.0.to_str().unwrap().to_string();
     let server = Server::start_with("drift-serve", Some("tok"), &["--workspace", &ws_arg], None);
@@ -202,7 +179,7 @@ fn serve_checks_the_same_workspace() {
 
 #[test]
 fn an_mcp_agent_on_a_workspace_no_longer_finds_what_cites_a_deleted_file() {
-    let (data, ws) = (Dir::new("mcp-data"), Dir::new("mcp-ws"));
+    let (data, ws) = (Dir::new("drift-mcp-data"), Dir::new("drift-mcp-ws"));
     ws.write("src/auth.ts", b"export function checkToken() {}\n");
     let id = seed(
         &data.0,
@@ -210,21 +187,14 @@ fn an_mcp_agent_on_a_workspace_no_longer_finds_what_cites_a_deleted_file() {
         "The token is checked in src/auth.ts by checkToken.",
     );
     std::fs::remove_file(ws.0.join("src/auth.ts")).expect("rm");
-    let client = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp-drift-client.mjs");
-    let out = Command::new("node")
-        .arg(client)
-        .arg(env!("CARGO_BIN_EXE_mnemo"))
-        .arg(&data.0)
-        .arg(&ws.0)
-        .arg(&id)
-        .output()
-        .expect("node runs");
-    let (stdout, stderr) = (
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr),
+    let out = common::node(
+        "mcp-drift-client.mjs",
+        &[
+            env!("CARGO_BIN_EXE_mnemo").as_ref(),
+            data.0.as_os_str(),
+            ws.0.as_os_str(),
+            id.as_ref(),
+        ],
     );
-    assert!(
-        out.status.success() && stdout.contains("\"ok\":true"),
-        "the MCP client session failed:\n{stdout}\n{stderr}"
-    );
+    assert!(out.contains("\"ok\":true"), "{out}");
 }

@@ -63,15 +63,8 @@ impl Drop for Tmpfs {
     }
 }
 
-/// Runs `mnemo --data <data> --json --now NOW <args>`.
 fn mnemo(data: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mnemo"))
-        .arg("--data")
-        .arg(data)
-        .args(["--json", "--now", common::NOW])
-        .args(args)
-        .output()
-        .expect("run mnemo")
+    common::run(data, args)
 }
 
 fn stderr(out: &Output) -> String {

@@ -3,7 +3,7 @@
 //! The client's session and its checks are in `mcp-client.mjs`.
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 
 use common::Server;
@@ -18,30 +18,13 @@ impl Drop for Killed {
     }
 }
 
-fn client() -> PathBuf {
-    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let sdk = here.join("../node_modules/@modelcontextprotocol/sdk");
-    assert!(
-        sdk.exists(),
-        "the MCP client SDK is missing: run `npm ci` in the repository (scripts/test does)"
-    );
-    here.join("tests/mcp-client.mjs")
-}
-
 /// Runs the client session; fails with what the client printed when it did not pass.
 fn session(args: &[&str]) {
-    let out = Command::new("node")
-        .arg(client())
-        .args(args)
-        .output()
-        .expect("node runs");
-    let (stdout, stderr) = (
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr),
-    );
+    let args: Vec<&std::ffi::OsStr> = args.iter().map(|a| a.as_ref()).collect();
+    let out = common::node("mcp-client.mjs", &args);
     assert!(
-        out.status.success() && stdout.contains("\"ok\":true"),
-        "the MCP client session failed:\n{stdout}\n{stderr}"
+        out.contains("\"ok\":true"),
+        "the MCP client session failed:\n{out}"
     );
 }
 

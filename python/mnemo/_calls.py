@@ -26,7 +26,7 @@ Visibility: TypeAlias = Literal["private", "team", "global"]
 Source: TypeAlias = Literal["user", "agent", "conversation", "import"]
 
 #: Memory layer: working memories promote to episodic, then semantic.
-Layer: TypeAlias = Literal["working", "episodic", "semantic", "procedural"]
+Layer: TypeAlias = Literal["working", "episodic", "semantic", "procedural", "codebase"]
 
 #: Ranking mode: how much each signal weighs in the composite score.
 RankMode: TypeAlias = Literal["balanced", "recent", "important", "historical", "comprehensive"]
@@ -48,6 +48,9 @@ DocumentFormat: TypeAlias = Literal["text", "markdown", "html"]
 
 #: Where a document came from; its first automatic tag.
 DocumentSource: TypeAlias = Literal["upload", "chat", "connector", "web", "note", "email", "api"]
+
+#: What a symbol is.
+SymbolKind: TypeAlias = Literal["function", "method", "type", "interface", "enum", "module", "constant", "macro"]
 
 #: What a host found at a path.
 PathKind: TypeAlias = Literal["missing", "directory", "file"]
@@ -522,6 +525,47 @@ class ChunkSizes(TypedDict):
     overlap: NotRequired[int]
 
 
+class CodeIngest(TypedDict):
+    """Arguments of `ingest_code`: the files a host read from a repository, parsed."""
+
+    #: The owner of the memories (a user, an agent, a project): 1 to 256 characters of `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
+    entity_id: str
+    #: The agent writing (its memories are its own, `private`).
+    agent_id: NotRequired[str | None]
+    #: The files (1 to 1,000), each once.
+    files: List[CodeFile]
+    #: Whether `files` is the whole tree: files of earlier runs not listed are then gone (invalidated). Send a large tree in several calls, `complete` on none of them, and let drift detection (`--workspace`) find what was deleted.
+    complete: NotRequired[bool]
+
+
+class CodeFile(TypedDict):
+    """One source file, parsed by the host."""
+
+    #: Its path from the repository's root, `/`-separated (1 to 1,024 characters, no `..`).
+    path: str
+    #: Its language, lower case (`rust`, `python`, `typescript`, `javascript`, `go`, …; 1 to 32 characters).
+    language: str
+    #: Its number of lines.
+    lines: int
+    #: What it is for, in a line (its module comment), if it says.
+    summary: NotRequired[str | None]
+    #: Its public symbols, in order of line.
+    symbols: NotRequired[List[Symbol]]
+
+
+class Symbol(TypedDict):
+    """A symbol a file defines."""
+
+    #: What it is.
+    kind: SymbolKind
+    #: Its name (1 to 200 characters).
+    name: str
+    #: Its signature, one line (`fn check_token(token: &str) -> bool`; cut to 240 characters).
+    signature: NotRequired[str]
+    #: The line it starts on (1-based).
+    line: int
+
+
 class DocumentsRequest(TypedDict):
     """Arguments of `documents`."""
 
@@ -586,7 +630,7 @@ class DriftFindings(TypedDict):
 class PathFound(TypedDict):
     """What a host found at one path."""
 
-    #: The path, as memories cite it (1 to 1,024 bytes).
+    #: The path, as memories cite it (1 to 1,024 characters).
     path: str
     #: `missing`, `directory` or `file`.
     state: PathKind
@@ -1676,6 +1720,25 @@ class Document(TypedDict):
     deleted_at: int | None
 
 
+class CodeIngestReport(TypedDict):
+    """What `ingest_code` did."""
+
+    #: Files given.
+    files: int
+    #: Files new to the store.
+    created: int
+    #: Files whose memory said the same already.
+    unchanged: int
+    #: Files that changed: their memory superseded by a new one.
+    replaced: int
+    #: Files that were gone and are back.
+    restored: int
+    #: With `complete`: files of earlier runs no longer listed, invalidated.
+    gone: int
+    #: Symbols stored.
+    symbols: int
+
+
 class DocumentDetail(TypedDict):
     """A document with its passages, in order."""
 
@@ -2496,6 +2559,18 @@ class Calls:
         """
         given: List[Tuple[str, Any]] = [("entity_id", entity_id), ("content", content), ("title", title), ("format", format), ("source", source), ("filename", filename), ("mime", mime), ("source_ref", source_ref), ("tags", tags), ("agent_id", agent_id), ("team_id", team_id), ("visibility", visibility), ("chunking", chunking)]
         return cast("IngestReport", self.call("ingest", {k: v for k, v in given if v is not None}))
+
+    def ingest_code(self, *, entity_id: str, files: List[CodeFile], agent_id: str | None = None, complete: bool | None = None) -> CodeIngestReport:
+        """Stores a repository's source files as the owner's codebase memories — one per file: its path, language, a one-line summary, and its symbols with signatures and lines — parsed by the host (`mnemo ingest-code DIR`); a file unchanged changes nothing, a changed one's memory is superseded, and with `complete` the files no longer listed are invalidated.
+
+        Arguments (docs/API.md):
+            entity_id: The owner of the memories (a user, an agent, a project): 1 to 256 characters of `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
+            files: The files (1 to 1,000), each once.
+            agent_id: The agent writing (its memories are its own, `private`). Optional.
+            complete: Whether `files` is the whole tree: files of earlier runs not listed are then gone (invalidated). Send a large tree in several calls, `complete` on none of them, and let drift detection (`--workspace`) find what was deleted. Optional.
+        """
+        given: List[Tuple[str, Any]] = [("entity_id", entity_id), ("files", files), ("agent_id", agent_id), ("complete", complete)]
+        return cast("CodeIngestReport", self.call("ingest_code", {k: v for k, v in given if v is not None}))
 
     def documents(self, *, entity_id: str, agent_id: str | None = None, all: bool | None = None) -> List[Document]:
         """An owner's documents, newest first (superseded and forgotten ones with `all`).

@@ -34,6 +34,7 @@ export const CALLS = [
   { method: 'export', name: 'export', embeds: [], agents: [[]] },
   { method: 'import', name: 'import', embeds: [], agents: [], owner: true, unwrap: 'jsonl' },
   { method: 'ingest', name: 'ingest', embeds: [], agents: [[]] },
+  { method: 'ingest_code', name: 'ingestCode', embeds: [], agents: [[]] },
   { method: 'documents', name: 'documents', embeds: [], agents: [[]] },
   { method: 'document', name: 'document', embeds: [], agents: [[]] },
   { method: 'write_summary', name: 'writeSummary', embeds: [], agents: [[]] },

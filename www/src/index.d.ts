@@ -230,7 +230,7 @@ export interface NewMemory {
 }
 
 /** Memory layer: working memories promote to episodic, then semantic. */
-export type Layer = 'working' | 'episodic' | 'semantic' | 'procedural';
+export type Layer = 'working' | 'episodic' | 'semantic' | 'procedural' | 'codebase';
 
 /** A search. Only `entity_id` and `query` (or `vector`) are required. */
 export interface SearchRequest {
@@ -645,6 +645,60 @@ export interface ChunkSizes {
   overlap?: number;
 }
 
+/** Arguments of `ingest_code`: the files a host read from a repository, parsed. */
+export interface CodeIngest {
+  /**
+   * The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+   * `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
+   */
+  entity_id: string;
+  /** The agent writing (its memories are its own, `private`). */
+  agent_id?: string | null;
+  /** The files (1 to 1,000), each once. */
+  files: CodeFile[];
+  /**
+   * Whether `files` is the whole tree: files of earlier runs not listed are then gone
+   * (invalidated). Send a large tree in several calls, `complete` on none of them, and
+   * let drift detection (`--workspace`) find what was deleted.
+   */
+  complete?: boolean;
+}
+
+/** One source file, parsed by the host. */
+export interface CodeFile {
+  /** Its path from the repository's root, `/`-separated (1 to 1,024 characters, no `..`). */
+  path: string;
+  /**
+   * Its language, lower case (`rust`, `python`, `typescript`, `javascript`, `go`, …; 1 to
+   * 32 characters).
+   */
+  language: string;
+  /** Its number of lines. */
+  lines: number;
+  /** What it is for, in a line (its module comment), if it says. */
+  summary?: string | null;
+  /** Its public symbols, in order of line. */
+  symbols?: Symbol[];
+}
+
+/** A symbol a file defines. */
+export interface Symbol {
+  /** What it is. */
+  kind: SymbolKind;
+  /** Its name (1 to 200 characters). */
+  name: string;
+  /**
+   * Its signature, one line (`fn check_token(token: &str) -> bool`; cut to 240
+   * characters).
+   */
+  signature?: string;
+  /** The line it starts on (1-based). */
+  line: number;
+}
+
+/** What a symbol is. */
+export type SymbolKind = 'function' | 'method' | 'type' | 'interface' | 'enum' | 'module' | 'constant' | 'macro';
+
 /** Arguments of `documents`. */
 export interface DocumentsRequest {
   /** The owner of the documents: 1 to 256 characters of `[A-Za-z0-9_:.-]`. */
@@ -724,7 +778,7 @@ export interface DriftFindings {
 
 /** What a host found at one path. */
 export interface PathFound {
-  /** The path, as memories cite it (1 to 1,024 bytes). */
+  /** The path, as memories cite it (1 to 1,024 characters). */
   path: string;
   /** `missing`, `directory` or `file`. */
   state: PathKind;
@@ -2073,6 +2127,24 @@ export type SummaryBy = 'sentences' | 'llm';
 /** A document version's status. */
 export type DocumentStatus = 'active' | 'superseded';
 
+/** What `ingest_code` did. */
+export interface CodeIngestReport {
+  /** Files given. */
+  files: number;
+  /** Files new to the store. */
+  created: number;
+  /** Files whose memory said the same already. */
+  unchanged: number;
+  /** Files that changed: their memory superseded by a new one. */
+  replaced: number;
+  /** Files that were gone and are back. */
+  restored: number;
+  /** With `complete`: files of earlier runs no longer listed, invalidated. */
+  gone: number;
+  /** Symbols stored. */
+  symbols: number;
+}
+
 /** A document with its passages, in order. */
 export interface DocumentDetail {
   /** The document. */
@@ -2708,6 +2780,13 @@ export declare class Mnemo {
    * same text again changes nothing, new text under the same `source_ref` replaces it.
    */
   ingest(args: IngestRequest): Promise<IngestReport>;
+  /**
+   * Stores a repository's source files as the owner's codebase memories — one per file: its path,
+   * language, a one-line summary, and its symbols with signatures and lines — parsed by the host
+   * (`mnemo ingest-code DIR`); a file unchanged changes nothing, a changed one's memory is
+   * superseded, and with `complete` the files no longer listed are invalidated.
+   */
+  ingestCode(args: CodeIngest): Promise<CodeIngestReport>;
   /** An owner's documents, newest first (superseded and forgotten ones with `all`). */
   documents(args: DocumentsRequest): Promise<Document[]>;
   /** One document with its passages, in order. */

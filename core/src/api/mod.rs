@@ -304,6 +304,14 @@ calls! {
     add Ingest("ingest", IngestRequest) -> IngestReport, mcp "memory_ingest" =>
         |e, a| e.as_agent(&a.entity_id.clone(), a.agent_id.clone().as_ref(), None, false,
             |e| e.ingest(a));
+    /// Stores a repository's source files as the owner's codebase memories — one per file:
+    /// its path, language, a one-line summary, and its symbols with signatures and lines —
+    /// parsed by the host (`mnemo ingest-code DIR`); a file unchanged changes nothing, a
+    /// changed one's memory is superseded, and with `complete` the files no longer listed are
+    /// invalidated.
+    add IngestCode("ingest_code", crate::codebase::CodeIngest) -> crate::codebase::CodeIngestReport =>
+        |e, a| e.as_agent(&a.entity_id.clone(), a.agent_id.clone().as_ref(), None, false,
+            |e| e.ingest_code(a));
     /// An owner's documents, newest first (superseded and forgotten ones with `all`).
     read Documents("documents", DocumentsRequest) -> Vec<Document>, mcp "memory_documents" =>
         |e, a| e.as_agent(&a.entity_id, a.agent_id.as_ref(), None, false, |e| e.documents(&a));

@@ -8,7 +8,7 @@ use crate::dedup;
 use crate::error::{Error, Result};
 use crate::graph;
 use crate::graph::RelationMention;
-use crate::model::{Kind, Memory, State, Status, StatusChange};
+use crate::model::{Memory, State, Status, StatusChange};
 use crate::store::{memories, Tx, View};
 use crate::text;
 
@@ -74,7 +74,7 @@ pub(crate) fn find(
         let same_scope = existing.agent_id == memory.agent_id
             && existing.visibility == memory.visibility
             && existing.team_id == memory.team_id
-            && existing.kind != Kind::Passage;
+            && existing.mixes();
         if existing.status != Status::Active || existing.state == State::Deleted || !same_scope {
             continue;
         }

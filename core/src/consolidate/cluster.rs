@@ -21,7 +21,7 @@ use crate::dedup;
 use crate::error::Result;
 use crate::extract::Extractor;
 use crate::field::MAX_CONTENT_CHARS;
-use crate::model::{Kind, Memory, State};
+use crate::model::{Memory, State};
 use crate::store::{memories, Tx};
 use crate::text;
 
@@ -116,7 +116,7 @@ pub(super) fn merge_clusters(
         // A document's passages are its words: never merged, with each other or with memories.
         members.retain(|(_, m)| {
             m.state != State::Archived
-                && m.kind != Kind::Passage
+                && m.mixes()
                 && (m.agent_id.clone(), m.visibility, m.team_id.clone()) == scope
         });
         if members.len() < CLUSTER_MIN {

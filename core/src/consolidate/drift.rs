@@ -71,6 +71,7 @@ pub struct DriftFindings {
     /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
     pub entity_id: Owner,
     /// What is at each path (1 to 1,000), as the memories cite it (`drift.wanted` lists them).
+    #[schemars(length(min = 1, max = MAX_DRIFT_PATHS))]
     pub paths: Vec<PathFound>,
 }
 
@@ -78,7 +79,8 @@ pub struct DriftFindings {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PathFound {
-    /// The path, as memories cite it (1 to 1,024 bytes).
+    /// The path, as memories cite it (1 to 1,024 characters).
+    #[schemars(length(min = 1, max = 1024))]
     pub path: String,
     /// `missing`, `directory` or `file`.
     pub state: PathKind,
@@ -326,10 +328,10 @@ pub(crate) fn report_findings(tx: &mut Tx, req: &DriftFindings) -> Result<DriftR
     }
     let mut found: BTreeMap<String, PathState> = BTreeMap::new();
     for (i, p) in req.paths.iter().enumerate() {
-        if p.path.is_empty() || p.path.len() > 1024 {
+        if p.path.is_empty() || p.path.chars().count() > 1024 {
             return Err(Error::invalid(
                 format!("paths[{i}].path"),
-                "must be 1 to 1,024 bytes",
+                "must be 1 to 1,024 characters",
             ));
         }
         if p.lines.is_some() && p.state != PathKind::File {

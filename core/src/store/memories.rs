@@ -849,11 +849,12 @@ pub fn owners(conn: &Connection) -> Result<Vec<(String, usize)>> {
 const IN_USE: &str = "state IN ('ACTIVE', 'STALE') AND status = 'active'";
 
 /// Every owner's count of memories in use that size-bounded pruning may archive: a document's
-/// passages are its document's, neither counted nor archived one by one.
+/// passages are its document's, neither counted nor archived one by one, and the codebase
+/// layer is kept whole (its files come and go with the repository).
 pub fn live_counts(conn: &Connection) -> Result<Vec<(String, usize)>> {
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT entity_id, count(*) FROM memories WHERE {IN_USE} AND kind != 'passage' \
-         GROUP BY 1 ORDER BY 1"
+         AND layer != 'codebase' GROUP BY 1 ORDER BY 1"
     ))?;
     let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get::<_, i64>(1)? as usize)))?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
@@ -893,7 +894,7 @@ pub fn prunable(conn: &Connection, owner: &str) -> Result<Vec<Prunable>> {
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT pk, feedback, max(coalesce(last_accessed_at, created_at), created_at) \
          FROM memories WHERE entity_id = ?1 AND {IN_USE} AND pinned = 0 AND cron_tag IS NULL \
-         AND kind != 'passage'"
+         AND kind != 'passage' AND layer != 'codebase'"
     ))?;
     let rows = stmt.query_map([owner], |r| {
         Ok(Prunable {

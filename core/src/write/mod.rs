@@ -420,12 +420,13 @@ impl Scope {
     }
 
     /// Whether `m` may be a duplicate or a contradiction of a write of this scope: a memory
-    /// of the same writer, visibility and team, and not a passage of a document.
+    /// of the same writer, visibility and team, and not a passage of a document or a file's
+    /// memory of the codebase layer.
     fn holds(&self, m: &Memory) -> bool {
         m.agent_id == self.agent_id
             && m.visibility == self.visibility
             && m.team_id == self.team_id
-            && m.kind != Kind::Passage
+            && m.mixes()
     }
 
     /// The neighbours of this scope, in order.

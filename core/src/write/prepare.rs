@@ -42,6 +42,12 @@ pub(crate) fn prepare(view: &View, input: Input) -> Result<Prepared> {
             "passage is the kind of a document's passages, which only `ingest` writes",
         ));
     }
+    if n.layer == Some(Layer::Codebase) {
+        return Err(Error::invalid(
+            "layer",
+            "codebase is the layer of source files' memories, which only `ingest_code` writes",
+        ));
+    }
     if let Some(c) = &n.cron_tag {
         if !c.starts_with("cron:") || c.chars().count() > MAX_CRON_TAG_CHARS {
             return Err(Error::invalid(

@@ -239,16 +239,21 @@ pub fn embeddings(request: &Value, vector: impl Fn(&str) -> Vec<f32>) -> String 
 /// The fixed clock of the servers and commands the tests run.
 pub const NOW: &str = "2023-11-14T22:13:20Z";
 
-/// Runs `mnemo --data <data> --json --now NOW <args>` and parses its output; panics unless it
-/// succeeded.
-pub fn cli(data: &std::path::Path, args: &[&str]) -> Value {
-    let out = Command::new(env!("CARGO_BIN_EXE_mnemo"))
+/// Runs `mnemo --data <data> --json --now NOW <args>`.
+pub fn run(data: &std::path::Path, args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_mnemo"))
         .arg("--data")
         .arg(data)
         .args(["--json", "--now", NOW])
         .args(args)
         .output()
-        .expect("run mnemo");
+        .expect("run mnemo")
+}
+
+/// Runs `mnemo --data <data> --json --now NOW <args>` and parses its output; panics unless it
+/// succeeded.
+pub fn cli(data: &std::path::Path, args: &[&str]) -> Value {
+    let out = run(data, args);
     assert!(
         out.status.success(),
         "mnemo {args:?}: {}",
@@ -264,4 +269,55 @@ pub fn banner(child: &mut Child) -> String {
         .read_line(&mut line)
         .expect("a banner line");
     line
+}
+
+/// A fresh directory under the system's temp directory, removed on drop.
+pub struct Dir(pub PathBuf);
+
+impl Dir {
+    /// `mnemo-<name>-<pid>`, emptied.
+    pub fn new(name: &str) -> Dir {
+        let p = std::env::temp_dir().join(format!("mnemo-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&p);
+        std::fs::create_dir_all(&p).expect("dir");
+        Dir(p)
+    }
+
+    /// Writes a file at `rel` inside, making its directories.
+    pub fn write(&self, rel: &str, content: &[u8]) {
+        let p = self.0.join(rel);
+        std::fs::create_dir_all(p.parent().expect("parent")).expect("dirs");
+        std::fs::write(p, content).expect("write");
+    }
+}
+
+impl Drop for Dir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Runs a Node script of `tests/` (a real MCP client) with `args`; its stdout, after asserting
+/// it succeeded and printed `"ok":true` or a JSON answer.
+pub fn node(script: &str, args: &[&std::ffi::OsStr]) -> String {
+    let here = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    assert!(
+        here.join("../node_modules/@modelcontextprotocol/sdk")
+            .exists(),
+        "the MCP client SDK is missing: run `npm ci` in the repository (scripts/test does)"
+    );
+    let out = Command::new("node")
+        .arg(here.join("tests").join(script))
+        .args(args)
+        .output()
+        .expect("node runs");
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert!(
+        out.status.success(),
+        "the MCP client {script} failed:\n{stdout}\n{stderr}"
+    );
+    stdout
 }

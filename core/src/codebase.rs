@@ -1,0 +1,432 @@
+//! The codebase layer (engram: "compressed code knowledge: file trees, function signatures",
+//! kept permanently): `ingest_code` stores one memory per source file a host read — its path,
+//! language, size, a one-line summary and its symbols with their signatures and lines — so an
+//! agent asking "where is the token checked?" finds the file and the function. The host
+//! parses (the native `mnemo ingest-code DIR` with tree-sitter); the engine stores, compares
+//! and re-syncs. A file's memory is in the `codebase` layer: exempt from decay, never merged,
+//! contradicted or clustered, and written by this call only.
+//!
+//! Ingesting again changes nothing for a file whose memory says the same; a changed file's
+//! memory is superseded by a new one; with `complete` (the list is the whole tree), the files
+//! no longer listed are invalidated as drift detection does (`drift: <path> is gone from the
+//! workspace`), so drift detection restores them when they are back — and so does a later
+//! ingest that lists them again.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::clock::Millis;
+use crate::error::{Error, Result};
+use crate::field::{Content, Id, Owner, SourceRef, Unit};
+use crate::model::{Layer, Memory, MemoryType, Source, Status, StatusChange};
+use crate::store::{memories, Tx, View};
+use crate::write::{self, NewMemory};
+
+/// Files one `ingest_code` call takes at most.
+pub const MAX_CODE_FILES: usize = 1000;
+/// Symbols of one file kept in its memory at most (the rest are counted).
+pub const MAX_SYMBOLS: usize = 400;
+/// How `source_ref` names a file's memory: this, then its path.
+pub const CODE_REF_PREFIX: &str = "code:";
+/// How the reasons of status changes for files gone begin: drift detection's own, so that it
+/// restores them.
+const GONE_PREFIX: &str = "drift: ";
+/// The importance of a file's memory: warm (searched as usual), below the heartbeat's floors.
+const CODE_IMPORTANCE: f64 = 0.3;
+/// The longest signature kept, in characters.
+const MAX_SIGNATURE_CHARS: usize = 240;
+/// The longest summary kept, in characters.
+const MAX_SUMMARY_CHARS: usize = 400;
+
+/// Arguments of `ingest_code`: the files a host read from a repository, parsed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CodeIngest {
+    /// The owner of the memories (a user, an agent, a project): 1 to 256 characters of
+    /// `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
+    pub entity_id: Owner,
+    /// The agent writing (its memories are its own, `private`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent_id: Option<Id>,
+    /// The files (1 to 1,000), each once.
+    #[schemars(length(min = 1, max = MAX_CODE_FILES))]
+    pub files: Vec<CodeFile>,
+    /// Whether `files` is the whole tree: files of earlier runs not listed are then gone
+    /// (invalidated). Send a large tree in several calls, `complete` on none of them, and
+    /// let drift detection (`--workspace`) find what was deleted.
+    #[serde(default)]
+    pub complete: bool,
+}
+
+/// One source file, parsed by the host.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CodeFile {
+    /// Its path from the repository's root, `/`-separated (1 to 1,024 characters, no `..`).
+    #[schemars(length(min = 1, max = 1024))]
+    pub path: String,
+    /// Its language, lower case (`rust`, `python`, `typescript`, `javascript`, `go`, …; 1 to
+    /// 32 characters).
+    #[schemars(length(min = 1, max = 32))]
+    pub language: String,
+    /// Its number of lines.
+    pub lines: u32,
+    /// What it is for, in a line (its module comment), if it says.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub summary: Option<String>,
+    /// Its public symbols, in order of line.
+    #[serde(default)]
+    pub symbols: Vec<Symbol>,
+}
+
+/// A symbol a file defines.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Symbol {
+    /// What it is.
+    pub kind: SymbolKind,
+    /// Its name (1 to 200 characters).
+    #[schemars(length(min = 1, max = 200))]
+    pub name: String,
+    /// Its signature, one line (`fn check_token(token: &str) -> bool`; cut to 240
+    /// characters).
+    #[serde(default)]
+    pub signature: String,
+    /// The line it starts on (1-based).
+    #[schemars(range(min = 1))]
+    pub line: u32,
+}
+
+crate::model::string_enum! {
+    /// What a symbol is.
+    SymbolKind, "kind" {
+        /// A function.
+        Function = "function",
+        /// A method of a type.
+        Method = "method",
+        /// A struct, class or record type.
+        Type = "type",
+        /// An interface or trait.
+        Interface = "interface",
+        /// An enumeration.
+        Enum = "enum",
+        /// A module or namespace.
+        Module = "module",
+        /// A constant or static.
+        Constant = "constant",
+        /// A macro.
+        Macro = "macro",
+    }
+}
+
+/// What `ingest_code` did.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct CodeIngestReport {
+    /// Files given.
+    pub files: usize,
+    /// Files new to the store.
+    pub created: usize,
+    /// Files whose memory said the same already.
+    pub unchanged: usize,
+    /// Files that changed: their memory superseded by a new one.
+    pub replaced: usize,
+    /// Files that were gone and are back.
+    pub restored: usize,
+    /// With `complete`: files of earlier runs no longer listed, invalidated.
+    pub gone: usize,
+    /// Symbols stored.
+    pub symbols: usize,
+}
+
+/// A file's memory ready to store.
+pub(crate) struct Prepared {
+    req: CodeIngest,
+    files: Vec<(String, write::Prepared)>,
+    symbols: usize,
+}
+
+/// Checks a request and builds each file's memory and vector.
+pub(crate) fn prepare(view: &View, req: CodeIngest) -> Result<Prepared> {
+    if req.files.is_empty() || req.files.len() > MAX_CODE_FILES {
+        return Err(Error::invalid(
+            "files",
+            format!("give 1 to {MAX_CODE_FILES} files, not {}", req.files.len()),
+        ));
+    }
+    let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut files = Vec::with_capacity(req.files.len());
+    let mut symbols = 0;
+    for (i, f) in req.files.iter().enumerate() {
+        check(f).map_err(|e| e.within(&format!("files[{i}]")))?;
+        if let Some(j) = seen.insert(&f.path, i) {
+            return Err(Error::invalid(
+                format!("files[{i}].path"),
+                format!("{} is given twice (files[{j}])", f.path),
+            ));
+        }
+        symbols += f.symbols.len().min(MAX_SYMBOLS);
+        let content = Content::parse("content", &compress(f))
+            .map_err(|e| e.within(&format!("files[{i}]")))?;
+        let memory = NewMemory {
+            memory_type: Some(MemoryType::Context),
+            source: Some(Source::Import),
+            importance: Some(Unit::parse("importance", CODE_IMPORTANCE)?),
+            source_ref: Some(
+                SourceRef::parse(&format!("{CODE_REF_PREFIX}{}", f.path))
+                    .map_err(|e| e.within(&format!("files[{i}]")))?,
+            ),
+            agent_id: req.agent_id.clone(),
+            ..NewMemory::of(req.entity_id.clone(), content)
+        };
+        let mut input: write::Input = memory.into();
+        input.auto_tags = vec![f.language.clone()];
+        let mut p = write::prepare(view, input)?;
+        p.memory.layer = Layer::Codebase;
+        files.push((f.path.clone(), p));
+    }
+    Ok(Prepared {
+        req,
+        files,
+        symbols,
+    })
+}
+
+/// Refuses a file that is not one.
+fn check(f: &CodeFile) -> Result<()> {
+    let path = &f.path;
+    if path.is_empty()
+        || path.chars().count() > 1024
+        || path.starts_with('/')
+        || path.contains('\\')
+        || path.contains('\0')
+        || path
+            .split('/')
+            .any(|p| p.is_empty() || p == "." || p == "..")
+    {
+        return Err(Error::invalid(
+            "path",
+            "must be a relative path of 1 to 1,024 characters, `/`-separated, with no empty, `.` or `..` part",
+        ));
+    }
+    let lang = &f.language;
+    if lang.is_empty()
+        || lang.chars().count() > 32
+        || !lang
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b"+#-_".contains(&b))
+    {
+        return Err(Error::invalid(
+            "language",
+            "must be 1 to 32 lower-case letters, digits or + # - _",
+        ));
+    }
+    for (i, s) in f.symbols.iter().enumerate() {
+        let name = s.name.trim();
+        if name.is_empty() || name.chars().count() > 200 || name.contains(['\n', '\r']) {
+            return Err(Error::invalid(
+                format!("symbols[{i}].name"),
+                "must be 1 to 200 characters on one line",
+            ));
+        }
+        if s.line == 0 || s.line > f.lines.max(1) {
+            return Err(Error::invalid(
+                format!("symbols[{i}].line"),
+                format!("{} is not a line of a {}-line file", s.line, f.lines),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// A file's memory: `path — language, N lines. Summary.` then its symbols, a line each, and
+/// the words of its names written together (`checkToken`: check token) for the text index.
+fn compress(f: &CodeFile) -> String {
+    let mut out = format!("{} — {}, {} lines.", f.path, f.language, f.lines);
+    if let Some(s) = f.summary.as_deref().map(one_line).filter(|s| !s.is_empty()) {
+        out.push(' ');
+        out.push_str(&cut(&s, MAX_SUMMARY_CHARS));
+    }
+    let mut words: Vec<String> = Vec::new();
+    for s in f.symbols.iter().take(MAX_SYMBOLS) {
+        let signature = one_line(&s.signature);
+        let shown = if signature.contains(s.name.trim()) {
+            cut(&signature, MAX_SIGNATURE_CHARS)
+        } else {
+            format!("{} {}", s.kind, s.name.trim())
+        };
+        out.push_str(&format!("\n- {shown} (line {})", s.line));
+        for w in split_identifier(s.name.trim()) {
+            if !words.contains(&w) {
+                words.push(w);
+            }
+        }
+    }
+    if f.symbols.len() > MAX_SYMBOLS {
+        out.push_str(&format!("\n- … and {} more", f.symbols.len() - MAX_SYMBOLS));
+    }
+    if !words.is_empty() {
+        out.push_str("\nWords: ");
+        out.push_str(&words.join(" "));
+    }
+    out
+}
+
+/// The words of an identifier written together: `checkToken` → check, token; `HTTPServer` →
+/// http, server (none for one already split by `_` or of one word).
+fn split_identifier(name: &str) -> Vec<String> {
+    let mut parts: Vec<String> = Vec::new();
+    for piece in name.split(|c: char| !c.is_alphanumeric()) {
+        let chars: Vec<char> = piece.chars().collect();
+        let mut start = 0;
+        for i in 1..chars.len() {
+            let (a, b) = (chars[i - 1], chars[i]);
+            let next_lower = chars.get(i + 1).is_some_and(|c| c.is_lowercase());
+            if (a.is_lowercase() && b.is_uppercase())
+                || (a.is_uppercase() && b.is_uppercase() && next_lower)
+            {
+                parts.push(chars[start..i].iter().collect::<String>().to_lowercase());
+                start = i;
+            }
+        }
+        if start > 0 {
+            parts.push(chars[start..].iter().collect::<String>().to_lowercase());
+        }
+    }
+    parts
+}
+
+fn one_line(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn cut(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        return s.to_string();
+    }
+    let mut t: String = s.chars().take(max - 1).collect();
+    t.push('…');
+    t
+}
+
+/// A file's memory of an earlier run: live, or gone (invalidated by drift or by a complete
+/// run).
+struct Earlier {
+    pk: i64,
+    memory: Memory,
+}
+
+/// The owner's file memories of the writer's scope, by path.
+fn earlier(tx: &Tx, owner: &str, agent: Option<&str>) -> Result<BTreeMap<String, Earlier>> {
+    let rows: Vec<i64> = tx
+        .conn()
+        .prepare_cached(
+            "SELECT pk FROM memories WHERE entity_id = ?1 AND layer = 'codebase' \
+             AND agent_id IS ?2 AND state != 'DELETED' AND status IN ('active', 'invalidated') \
+             ORDER BY pk",
+        )?
+        .query_map(rusqlite::params![owner, agent], |r| r.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
+    let mut out = BTreeMap::new();
+    for (pk, memory) in memories::by_pks(tx.conn(), owner, &rows)? {
+        let Some(path) = memory
+            .source_ref
+            .as_deref()
+            .and_then(|r| r.strip_prefix(CODE_REF_PREFIX))
+            .map(str::to_string)
+        else {
+            continue;
+        };
+        // An active memory of a path wins over an invalidated one.
+        let keep = match out.get(&path) {
+            Some(Earlier { memory: m, .. }) => m.status != Status::Active,
+            None => true,
+        };
+        if keep {
+            out.insert(path, Earlier { pk, memory });
+        }
+    }
+    Ok(out)
+}
+
+fn change(
+    tx: &mut Tx,
+    pk: i64,
+    m: &mut Memory,
+    new: Status,
+    reason: String,
+    now: Millis,
+) -> Result<()> {
+    let c = StatusChange {
+        old: m.status,
+        new,
+        reason,
+        changed_at: now,
+        layer: None,
+    };
+    m.status = new;
+    tx.record_status(pk, &c)?;
+    tx.save(pk, m)
+}
+
+/// Stores what [`prepare`] built.
+pub(crate) fn store(tx: &mut Tx, p: Prepared) -> Result<CodeIngestReport> {
+    let now = tx.now()?;
+    let owner = p.req.entity_id.as_str().to_string();
+    let agent = p.req.agent_id.as_ref().map(|a| a.as_str().to_string());
+    let mut before = earlier(tx, &owner, agent.as_deref())?;
+    let mut report = CodeIngestReport {
+        files: p.files.len(),
+        symbols: p.symbols,
+        ..CodeIngestReport::default()
+    };
+    tx.defer_text();
+    for (path, mut file) in p.files {
+        match before.remove(&path) {
+            Some(Earlier { pk, mut memory }) if memory.content_hash == file.memory.content_hash => {
+                if memory.status == Status::Active {
+                    report.unchanged += 1;
+                } else {
+                    let why = format!("{GONE_PREFIX}{path} back in the workspace");
+                    change(tx, pk, &mut memory, Status::Active, why, now)?;
+                    report.restored += 1;
+                }
+            }
+            Some(Earlier { pk, mut memory }) => {
+                tx.insert(&mut file.memory, &file.vector)?;
+                let why = format!("codebase: {path} changed ({})", file.memory.id);
+                change(tx, pk, &mut memory, Status::Superseded, why, now)?;
+                report.replaced += 1;
+            }
+            None => {
+                tx.insert(&mut file.memory, &file.vector)?;
+                report.created += 1;
+            }
+        }
+    }
+    if p.req.complete {
+        for (path, Earlier { pk, mut memory }) in before {
+            if memory.status == Status::Active {
+                let why = format!("{GONE_PREFIX}{path} is gone from the workspace");
+                change(tx, pk, &mut memory, Status::Invalidated, why, now)?;
+                report.gone += 1;
+            }
+        }
+    }
+    tx.index_text()?;
+    Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn identifiers_split_into_words() {
+        assert_eq!(split_identifier("checkToken"), ["check", "token"]);
+        assert_eq!(split_identifier("HTTPServer"), ["http", "server"]);
+        assert_eq!(split_identifier("parseJSONBody"), ["parse", "json", "body"]);
+        assert!(split_identifier("check_token").is_empty());
+        assert!(split_identifier("engine").is_empty());
+    }
+}
