@@ -227,10 +227,21 @@ fn drift_invalidated(tx: &Tx, owner: Option<&str>, limit: usize) -> Result<Vec<(
     Ok(rows)
 }
 
-/// The memories of `rows` that cite paths, with their citations.
+/// The memories of `rows` that cite paths, with their citations: only those with a slash in
+/// their text are read whole.
 fn citing(tx: &Tx, rows: &[(i64, String)]) -> Result<Vec<Candidate>> {
+    let pks: Vec<i64> = rows.iter().map(|r| r.0).collect();
+    let list = serde_json::to_string(&pks).map_err(|e| Error::Internal(e.to_string()))?;
+    let slashed: std::collections::BTreeSet<i64> = tx
+        .conn()
+        .prepare_cached(
+            "SELECT pk FROM memories WHERE pk IN (SELECT value FROM json_each(?1)) \
+             AND instr(content, '/') > 0",
+        )?
+        .query_map([list], |r| r.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
     let mut by_owner: BTreeMap<&str, Vec<i64>> = BTreeMap::new();
-    for (pk, owner) in rows {
+    for (pk, owner) in rows.iter().filter(|r| slashed.contains(&r.0)) {
         by_owner.entry(owner).or_default().push(*pk);
     }
     let mut out = Vec::new();
