@@ -16,10 +16,9 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::clock::Millis;
 use crate::error::{Error, Result};
 use crate::field::{Content, Id, Owner, SourceRef, Unit};
-use crate::model::{Layer, Memory, MemoryType, Source, Status, StatusChange};
+use crate::model::{Layer, Memory, MemoryType, Source, Status};
 use crate::store::{memories, Tx, View};
 use crate::write::{self, NewMemory};
 
@@ -349,29 +348,8 @@ fn earlier(tx: &Tx, owner: &str, agent: Option<&str>) -> Result<BTreeMap<String,
     Ok(out)
 }
 
-fn change(
-    tx: &mut Tx,
-    pk: i64,
-    m: &mut Memory,
-    new: Status,
-    reason: String,
-    now: Millis,
-) -> Result<()> {
-    let c = StatusChange {
-        old: m.status,
-        new,
-        reason,
-        changed_at: now,
-        layer: None,
-    };
-    m.status = new;
-    tx.record_status(pk, &c)?;
-    tx.save(pk, m)
-}
-
 /// Stores what [`prepare`] built.
 pub(crate) fn store(tx: &mut Tx, p: Prepared) -> Result<CodeIngestReport> {
-    let now = tx.now()?;
     let owner = p.req.entity_id.as_str().to_string();
     let agent = p.req.agent_id.as_ref().map(|a| a.as_str().to_string());
     let mut before = earlier(tx, &owner, agent.as_deref())?;
@@ -388,14 +366,14 @@ pub(crate) fn store(tx: &mut Tx, p: Prepared) -> Result<CodeIngestReport> {
                     report.unchanged += 1;
                 } else {
                     let why = format!("{GONE_PREFIX}{path} back in the workspace");
-                    change(tx, pk, &mut memory, Status::Active, why, now)?;
+                    tx.change_status(pk, &mut memory, Status::Active, why)?;
                     report.restored += 1;
                 }
             }
             Some(Earlier { pk, mut memory }) => {
                 tx.insert(&mut file.memory, &file.vector)?;
                 let why = format!("codebase: {path} changed ({})", file.memory.id);
-                change(tx, pk, &mut memory, Status::Superseded, why, now)?;
+                tx.change_status(pk, &mut memory, Status::Superseded, why)?;
                 report.replaced += 1;
             }
             None => {
@@ -408,7 +386,7 @@ pub(crate) fn store(tx: &mut Tx, p: Prepared) -> Result<CodeIngestReport> {
         for (path, Earlier { pk, mut memory }) in before {
             if memory.status == Status::Active {
                 let why = format!("{GONE_PREFIX}{path} is gone from the workspace");
-                change(tx, pk, &mut memory, Status::Invalidated, why, now)?;
+                tx.change_status(pk, &mut memory, Status::Invalidated, why)?;
                 report.gone += 1;
             }
         }

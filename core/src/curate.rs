@@ -394,19 +394,10 @@ pub(crate) fn set_status(
             format!("memory {id} is already {status}"),
         ));
     }
-    let change = StatusChange {
-        old: m.status,
-        new: status,
-        reason: reason.as_str().to_string(),
-        changed_at: tx.now()?,
-        layer: None,
-    };
-    m.status = status;
     if status != Status::Merged {
         m.merged_into = None;
     }
-    tx.record_status(pk, &change)?;
-    tx.save(pk, &mut m)?;
+    tx.change_status(pk, &mut m, status, reason.as_str().to_string())?;
     Ok(m)
 }
 

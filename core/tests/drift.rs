@@ -82,6 +82,16 @@ fn status(e: &mut Engine, owner: &str, id: &str) -> String {
         .to_string()
 }
 
+/// The reason of a memory's last status change.
+fn last_reason(e: &mut Engine, owner: &str, id: &str) -> String {
+    let history = call(e, "status_history", json!({"entity_id": owner, "id": id})).unwrap();
+    let last = history
+        .as_array()
+        .and_then(|h| h.last())
+        .expect("a status change");
+    last["reason"].as_str().expect("a reason").to_string()
+}
+
 fn drift_report(e: &mut Engine) -> Value {
     call(e, "consolidate", json!({})).unwrap()["consolidation"]["drift"].clone()
 }
@@ -109,15 +119,8 @@ fn a_gone_path_invalidates_and_its_return_restores() {
     assert_eq!(status(&mut e, "kai", &auth), "invalidated");
     assert_eq!(status(&mut e, "kai", &api), "active");
     assert_eq!(status(&mut e, "kai", &plain), "active");
-    let history = call(
-        &mut e,
-        "status_history",
-        json!({"entity_id": "kai", "id": auth}),
-    )
-    .unwrap();
-    let last = history.as_array().unwrap().last().unwrap().clone();
     assert_eq!(
-        last["reason"],
+        last_reason(&mut e, "kai", &auth),
         "drift: core/src/auth.rs is gone from the workspace"
     );
     let hits = call(
@@ -142,15 +145,8 @@ fn a_gone_path_invalidates_and_its_return_restores() {
     let r = drift_report(&mut e);
     assert_eq!(r["restored"], 1, "{r}");
     assert_eq!(status(&mut e, "kai", &auth), "active");
-    let history = call(
-        &mut e,
-        "status_history",
-        json!({"entity_id": "kai", "id": auth}),
-    )
-    .unwrap();
-    let last = history.as_array().unwrap().last().unwrap().clone();
     assert_eq!(
-        last["reason"],
+        last_reason(&mut e, "kai", &auth),
         "drift: core/src/auth.rs back in the workspace"
     );
 }
@@ -164,14 +160,8 @@ fn a_line_past_the_end_is_a_dead_reference() {
     drift_report(&mut e);
     assert_eq!(status(&mut e, "kai", &id), "invalidated");
     assert_eq!(status(&mut e, "kai", &fine), "active");
-    let history = call(
-        &mut e,
-        "status_history",
-        json!({"entity_id": "kai", "id": id}),
-    )
-    .unwrap();
     assert_eq!(
-        history[0]["reason"],
+        last_reason(&mut e, "kai", &id),
         "drift: src/lib.rs has 30 lines, not 42"
     );
     // The file grows: the line is back.

@@ -17,10 +17,9 @@ use rusqlite::params;
 use serde::{Deserialize, Serialize};
 
 use super::{next_batch, STEP_BATCH};
-use crate::clock::Millis;
 use crate::error::{Error, Result};
 use crate::field::Owner;
-use crate::model::{Memory, Status, StatusChange};
+use crate::model::{Memory, Status};
 use crate::store::{memories, Tx};
 use crate::workspace::{cited_paths, Citation, PathState, Workspace};
 
@@ -149,7 +148,6 @@ fn apply(
     tx: &mut Tx,
     candidates: Vec<Candidate>,
     found: &BTreeMap<String, PathState>,
-    now: Millis,
     report: &mut DriftReport,
 ) -> Result<()> {
     for Candidate {
@@ -179,21 +177,12 @@ fn apply(
             }
             _ => continue,
         };
-        let change = StatusChange {
-            old: memory.status,
-            new,
-            reason,
-            changed_at: now,
-            layer: None,
-        };
         if new == Status::Invalidated {
             report.invalidated += 1;
         } else {
             report.restored += 1;
         }
-        memory.status = new;
-        tx.record_status(pk, &change)?;
-        tx.save(pk, &mut memory)?;
+        tx.change_status(pk, &mut memory, new, reason)?;
     }
     Ok(())
 }
@@ -262,8 +251,8 @@ fn citing(tx: &Tx, rows: &[(i64, String)]) -> Result<Vec<Candidate>> {
     Ok(out)
 }
 
-/// Runs the step at `now` with the host's workspace.
-pub(super) fn detect(tx: &mut Tx, workspace: &dyn Workspace, now: Millis) -> Result<DriftReport> {
+/// Runs the step with the host's workspace.
+pub(super) fn detect(tx: &mut Tx, workspace: &dyn Workspace) -> Result<DriftReport> {
     let (mut rows, more) = next_batch(tx, CURSOR_KEY)?;
     let invalidated = drift_invalidated(tx, None, STEP_BATCH + 1)?;
     let mut report = DriftReport {
@@ -324,13 +313,12 @@ pub(super) fn detect(tx: &mut Tx, workspace: &dyn Workspace, now: Millis) -> Res
         .filter(|s| matches!(s, PathState::Unknown { .. }))
         .count();
     let found: BTreeMap<String, PathState> = paths.into_iter().zip(states).collect();
-    apply(tx, candidates, &found, now, &mut report)?;
+    apply(tx, candidates, &found, &mut report)?;
     Ok(report)
 }
 
 /// Applies what a host found at paths to one owner's memories that cite them (`drift`).
 pub(crate) fn report_findings(tx: &mut Tx, req: &DriftFindings) -> Result<DriftReport> {
-    let now = tx.now()?;
     if req.paths.is_empty() || req.paths.len() > MAX_DRIFT_PATHS {
         return Err(Error::invalid(
             "paths",
@@ -383,6 +371,6 @@ pub(crate) fn report_findings(tx: &mut Tx, req: &DriftFindings) -> Result<DriftR
         workspace: true,
         ..DriftReport::default()
     };
-    apply(tx, candidates, &found, now, &mut report)?;
+    apply(tx, candidates, &found, &mut report)?;
     Ok(report)
 }

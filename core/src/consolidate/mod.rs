@@ -200,8 +200,8 @@ pub(crate) fn run(
 ) -> Result<Consolidation> {
     let now = tx.now()?;
     let edges = edges::clean(tx, cfg, now)?;
-    let probing = probe::probe(tx, now)?;
-    let drift = drift::detect(tx, workspace, now)?;
+    let probing = probe::probe(tx)?;
+    let drift = drift::detect(tx, workspace)?;
     let tags = tags::refresh(tx, now)?;
     let clusters = cluster::merge_clusters(tx, now, llm)?;
     let pruning = prune::prune(tx, cfg, now)?;

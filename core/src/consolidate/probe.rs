@@ -13,11 +13,10 @@ use rusqlite::params;
 use serde::{Deserialize, Serialize};
 
 use super::STEP_BATCH;
-use crate::clock::Millis;
 use crate::conflict;
 use crate::error::Result;
 use crate::graph::Relation;
-use crate::model::{Status, StatusChange};
+use crate::model::Status;
 use crate::store::{memories, Tx};
 
 /// Importance a challenged memory loses (down to [`MIN_IMPORTANCE`]).
@@ -44,8 +43,8 @@ struct Challenge {
     object: String,
 }
 
-/// Runs the step at `now`.
-pub(super) fn probe(tx: &mut Tx, now: Millis) -> Result<ProbeReport> {
+/// Runs the step.
+pub(super) fn probe(tx: &mut Tx) -> Result<ProbeReport> {
     let exclusive: Vec<&str> = Relation::ALL
         .iter()
         .filter(|r| conflict::exclusive(**r))
@@ -96,20 +95,12 @@ pub(super) fn probe(tx: &mut Tx, now: Millis) -> Result<ProbeReport> {
         let Some(mut m) = memories::by_pk(tx.conn(), &c.owner, c.pk)? else {
             continue;
         };
-        let change = StatusChange {
-            old: m.status,
-            new: Status::Challenged,
-            reason: format!(
-                "belief probing: newer memories say {} {} {} ({})",
-                c.subject, c.relation, c.object, c.newer_id
-            ),
-            changed_at: now,
-            layer: None,
-        };
-        m.status = Status::Challenged;
+        let reason = format!(
+            "belief probing: newer memories say {} {} {} ({})",
+            c.subject, c.relation, c.object, c.newer_id
+        );
         m.importance = (m.importance - CHALLENGE_IMPORTANCE_LOSS).max(MIN_IMPORTANCE);
-        tx.record_status(c.pk, &change)?;
-        tx.save(c.pk, &mut m)?;
+        tx.change_status(c.pk, &mut m, Status::Challenged, reason)?;
         report.challenged += 1;
     }
     Ok(report)

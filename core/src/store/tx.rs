@@ -30,7 +30,7 @@ use crate::clock::{check_time, Entropy, Millis};
 use crate::decay::{self, RetentionConfig};
 use crate::embed::{self, Embedder, Precision};
 use crate::error::{Error, Result};
-use crate::model::{Kind, Memory, State, StatusChange, Tier};
+use crate::model::{Kind, Memory, State, Status, StatusChange, Tier};
 use crate::text;
 use crate::vectors::OwnerVectors;
 
@@ -734,6 +734,27 @@ impl<'s> Tx<'s> {
     /// Appends to a memory's status history.
     pub fn record_status(&mut self, pk: i64, change: &StatusChange) -> Result<()> {
         memories::record_status(self.conn(), pk, change)
+    }
+
+    /// Gives memory `pk` the status `new`, now, with `reason` in its status history, and
+    /// saves it (with whatever else the caller changed on `m`).
+    pub fn change_status(
+        &mut self,
+        pk: i64,
+        m: &mut Memory,
+        new: Status,
+        reason: String,
+    ) -> Result<()> {
+        let change = StatusChange {
+            old: m.status,
+            new,
+            reason,
+            changed_at: self.now()?,
+            layer: None,
+        };
+        m.status = new;
+        self.record_status(pk, &change)?;
+        self.save(pk, m)
     }
 }
 
