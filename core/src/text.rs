@@ -40,6 +40,21 @@ pub fn content_hash(content: &str) -> String {
     hex(&Sha256::digest(normalise(content).as_bytes()))
 }
 
+/// `c` as a capital letter, for the first letter of a name: ASCII, Latin-1, Greek and
+/// Cyrillic lower-case letters (the alphabets names are written in here), other characters
+/// as they are. Without the standard library's case tables (12 KiB of the browser's module)
+/// for one letter.
+pub fn capital(c: char) -> char {
+    let shift = match c {
+        'a'..='z' | 'à'..='ö' | 'ø'..='þ' | 'α'..='ρ' | 'σ'..='ω' | 'а'..='я' => 0x20,
+        'ς' => 0x1f,
+        'ѐ'..='џ' => 0x50,
+        'ÿ' => return 'Ÿ',
+        _ => return c,
+    };
+    char::from_u32(c as u32 - shift).unwrap_or(c)
+}
+
 /// Lower-case hex of bytes.
 pub fn hex(bytes: &[u8]) -> String {
     use std::fmt::Write;
@@ -308,6 +323,26 @@ pub fn sentences(text: &str) -> Vec<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_capital_is_the_standard_upper_case_where_it_changes_a_letter() {
+        let mut changed = 0;
+        for c in (0..0x500u32).filter_map(char::from_u32) {
+            let upper: Vec<char> = c.to_uppercase().collect();
+            let cap = capital(c);
+            if cap != c {
+                changed += 1;
+                assert_eq!(upper, [cap], "{c:?}");
+            }
+        }
+        // a–z, 30 Latin-1 letters and ÿ, 25 Greek, 48 Cyrillic.
+        assert_eq!(changed, 26 + 31 + 25 + 48);
+        assert_eq!(capital('é'), 'É');
+        assert_eq!(capital('ж'), 'Ж');
+        assert_eq!(capital('ς'), 'Σ');
+        assert_eq!(capital('ß'), 'ß');
+        assert_eq!(capital('7'), '7');
+    }
 
     #[test]
     fn numbers_are_written_as_display_writes_them() {

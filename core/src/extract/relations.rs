@@ -309,7 +309,7 @@ pub fn find(tokens: &[Token], found: &mut Vec<Found>) -> Vec<Link> {
             continue;
         }
         let mut name: Vec<char> = n.text.chars().collect();
-        name[0] = name[0].to_uppercase().next().unwrap_or(name[0]);
+        name[0] = crate::text::capital(name[0]);
         found.push(Found {
             name: name.into_iter().collect(),
             kind: if pet {

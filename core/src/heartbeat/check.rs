@@ -399,7 +399,7 @@ impl Signals<'_> {
             let b = &self.built[i];
             summary += &format!(
                 "{} ({}): {}\n",
-                b.kind.as_str().to_uppercase().replace('_', " "),
+                b.kind.as_str().to_ascii_uppercase().replace('_', " "),
                 self.found[i].tier,
                 b.summary
             );

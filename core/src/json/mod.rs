@@ -15,11 +15,17 @@ use crate::error::{Error, Result};
 /// `record` when the value as a whole is wrong). Faces use it for their own option objects
 /// too, and imports for each line.
 pub fn from_text<T: DeserializeOwned>(field: &str, text: &str) -> Result<T> {
-    let value = parse(text).map_err(|e| {
+    from_value(field, &parse_named(field, text)?)
+}
+
+/// [`parse`], a syntax error named by its path below `field`. Apart from [`from_text`] so
+/// that one copy serves every type it reads (a closure in a generic function is copied for
+/// each type).
+fn parse_named(field: &str, text: &str) -> Result<Value> {
+    parse(text).map_err(|e| {
         let path = path::path_at(text, path::offset(text, e.line(), e.column()));
         Error::invalid(named(field, &path), plain_reason(&e.to_string()))
-    })?;
-    from_value(field, &value)
+    })
 }
 
 /// JSON text as a value, as serde_json reads it except that an object naming a key twice is
@@ -33,8 +39,13 @@ pub fn parse(text: &str) -> serde_json::Result<Value> {
 
 /// [`from_text`] of a JSON value.
 pub fn from_value<T: DeserializeOwned>(field: &str, value: &Value) -> Result<T> {
-    T::deserialize(value::Reader(value))
-        .map_err(|e| Error::invalid(named(field, &e.path()), e.reason))
+    T::deserialize(value::Reader(value)).map_err(|e| unread(field, e))
+}
+
+/// A value that did not read, as the engine's error (one copy for every type).
+#[inline(never)]
+fn unread(field: &str, e: value::Error) -> Error {
+    Error::invalid(named(field, &e.path()), e.reason)
 }
 
 /// A bad value's name: its `path` below `field` (`args.items[0]`), `field` when the value

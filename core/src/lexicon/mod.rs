@@ -40,10 +40,36 @@ fn sorted_words(text: &'static str) -> Vec<&'static str> {
 /// The number in a list line. The lists are part of the build, and a test reads every one of
 /// them, so a malformed line is a bug in the repository: say where it is.
 fn number(file: &str, line: usize, text: &str) -> f64 {
-    match text.trim().parse::<f64>() {
-        Ok(x) if x.is_finite() => x,
-        _ => panic!("lexicon/{file} line {line}: {text:?} is not a number"),
+    match decimal(text.trim()) {
+        Some(x) => x,
+        None => panic!("lexicon/{file} line {line}: {text:?} is not a number"),
     }
+}
+
+/// A plain decimal (`-0.15`, `2`) as the nearest `f64`, as `str::parse` gives it: the digits
+/// as a whole number divided by a power of ten, both exact, so the one rounding is the
+/// division's. Up to 2^53 as a whole number and 22 decimals; `None` for anything else. Written here so
+/// that the module does not carry the standard library's general float parser (and its
+/// 10 KiB table) for a few list weights.
+fn decimal(text: &str) -> Option<f64> {
+    let (negative, text) = match text.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, text),
+    };
+    let (whole, fraction) = text.split_once('.').unwrap_or((text, ""));
+    if whole.is_empty() || fraction.len() > 22 {
+        return None;
+    }
+    let mut n = 0u64;
+    for b in whole.bytes().chain(fraction.bytes()) {
+        if !b.is_ascii_digit() || n >= 1 << 49 {
+            return None;
+        }
+        n = n * 10 + u64::from(b - b'0');
+    }
+    let scale = (0..fraction.len()).fold(1f64, |p, _| p * 10.0);
+    let x = n as f64 / scale;
+    Some(if negative { -x } else { x })
 }
 
 /// A list of `phrase<TAB>number` lines.
@@ -349,6 +375,42 @@ pub fn common(w: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_decimal_reads_as_the_standard_parser_reads_it() {
+        for text in [
+            "0",
+            "-0.1",
+            "0.15",
+            "0.7",
+            "-0.9",
+            "2",
+            "12.5",
+            "0.333333333333333",
+            "123456789.012345",
+            "0.0000000000000000000001",
+        ] {
+            assert_eq!(decimal(text), text.parse::<f64>().ok(), "{text}");
+        }
+        for (_, w) in HEDGES.iter().chain(SENTIMENT.iter()) {
+            assert_eq!(Some(*w), w.to_string().parse::<f64>().ok());
+        }
+        for bad in [
+            "",
+            "-",
+            ".5",
+            "1.2.3",
+            "1e3",
+            "NaN",
+            "inf",
+            "+1",
+            "1,5",
+            "0.12345678901234567",
+            "٣",
+        ] {
+            assert_eq!(decimal(bad), None, "{bad}");
+        }
+    }
 
     /// Lists whose entries are matched as phrases (several words), or hold a sign: the rest are
     /// compared with one lower-case token and hold one word each.

@@ -89,7 +89,10 @@ fn json(tags: &[String]) -> String {
 
 /// The owner as one FTS token ('o' + hex of its bytes), as the FTS triggers write it.
 pub(crate) fn owner_token(owner: &str) -> String {
-    format!("o{}", crate::text::hex(owner.as_bytes()).to_uppercase())
+    format!(
+        "o{}",
+        crate::text::hex(owner.as_bytes()).to_ascii_uppercase()
+    )
 }
 
 /// Inserts a memory and its vector (the FTS row follows by trigger); returns its key.
