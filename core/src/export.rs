@@ -9,7 +9,7 @@ use crate::embed::{self, Precision};
 use crate::error::{Error, Result};
 use crate::field::{Content, Id, Owner, Sentiment, Unit};
 use crate::graph;
-use crate::graph::{EntityMention, RelationMention};
+use crate::graph::{bridge_record, BridgeRecord, EntityMention, RelationMention};
 use crate::links::{self, LinkRecord};
 use crate::model::{Kind, Memory, Source, State, StatusChange};
 use crate::store::{memories, Tx, View};
@@ -51,6 +51,10 @@ pub struct ExportRecord {
     /// restores it before its passages).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub document: Option<DocumentRecord>,
+    /// Bridges whose first evidence this memory is (by creation time, then id), with their
+    /// decisions: an import keeps a decided pair decided.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub bridges: Vec<BridgeRecord>,
 }
 
 fn is_full(p: &Precision) -> bool {
@@ -95,6 +99,7 @@ pub(crate) fn export(view: &View, owner: &Owner) -> Result<String> {
         };
         let (entities, relationships) = sight.memory_graph(pk)?;
         let links = links::export(conn, pk, &memory)?;
+        let bridges = bridge_record::export(conn, &mut sight, pk)?;
         let (passage, document) = match memory.kind {
             Kind::Passage => document::export(conn, pk)?,
             _ => (None, None),
@@ -110,6 +115,7 @@ pub(crate) fn export(view: &View, owner: &Owner) -> Result<String> {
             links,
             passage,
             document,
+            bridges,
         };
         out.push_str(
             &serde_json::to_string(&record)
@@ -153,6 +159,7 @@ pub(crate) fn read(view: &View, bytes: &[u8]) -> Result<Import> {
             check_record(&r, &model, dim)
                 .and_then(|_| graph::check(&r.entities, &r.relationships))
                 .and_then(|_| links::check(&r.links))
+                .and_then(|_| bridge_record::check(&r.bridges, &r.memory.id, &r.entities))
                 .map_err(|e| bad(e.to_string()))?;
             full.push(r);
         } else {
@@ -168,6 +175,16 @@ pub(crate) fn read(view: &View, bytes: &[u8]) -> Result<Import> {
                 return Err(Error::ImportLine {
                     line: i + 1,
                     reason: format!("id {} belongs to another entity in this store", r.memory.id),
+                });
+            }
+        }
+        for g in &r.bridges {
+            if bridge_record::owner_of(view.conn(), &g.id)?
+                .is_some_and(|o| o != r.memory.entity_id.as_str())
+            {
+                return Err(Error::ImportLine {
+                    line: i + 1,
+                    reason: format!("bridge {} belongs to another entity in this store", g.id),
                 });
             }
         }
@@ -207,14 +224,15 @@ pub(crate) fn restore(tx: &mut Tx, import: &Import) -> Result<(usize, usize)> {
         restored += 1;
     }
     tx.index_text()?;
-    // Links once both of their memories are in.
+    // Links and bridges once all of their memories are in.
     for r in &import.full {
-        if r.links.is_empty() {
+        if r.links.is_empty() && r.bridges.is_empty() {
             continue;
         }
         let owner = &r.memory.entity_id;
         if let Some((pk, _)) = memories::get(tx.conn(), owner, &r.memory.id)? {
             links::restore(tx.conn(), owner, pk, &r.links)?;
+            bridge_record::restore(tx.conn(), owner, pk, &r.bridges)?;
         }
     }
     Ok((restored, import.full.len() - restored))

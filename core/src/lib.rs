@@ -101,9 +101,10 @@ pub use extract::{
 };
 pub use field::{Content, Id, Limit, Owner, Reason, Sentiment, SourceRef, Tags, Unit};
 pub use graph::{
-    Bridge, BridgeEvidence, BridgeStatus, BridgesRequest, Card, CardFact, CardRequest,
-    CardSummaryBy, EntitiesRequest, Entity, EntityType, GraphPath, Node, PathRequest, Relation,
-    Relationship, RelationshipsRequest, Traversal, TraverseRequest,
+    Bridge, BridgeEvidence, BridgeRecord, BridgeStatus, BridgesRequest, Card, CardFact,
+    CardRequest, CardSummaryBy, EntitiesRequest, Entity, EntityType, GraphPath, Node, PathRequest,
+    Relation, Relationship, RelationshipsRequest, Traversal, TraverseRequest, BRIDGE_REASON_CHARS,
+    BRIDGE_RELATION_CHARS,
 };
 pub use heartbeat::{
     AlertLevel, Autonomy, Continuity, DecisionReason, DeltaKind, GoalProgress, GoalStatus,

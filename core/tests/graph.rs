@@ -834,3 +834,193 @@ fn without_an_llm_the_host_decides_the_bridges_consolidation_lists() {
     let next = e.consolidate().unwrap().consolidation.unwrap();
     assert!(next.synthesis.wanted.is_empty(), "{:?}", next.synthesis);
 }
+
+/// Kai's store after consolidation proposed the Tiago–Marta bridge and the host confirmed it;
+/// the bridge's id.
+fn confirmed_bridge() -> (Engine, String) {
+    let (mut e, _) = bridging_engine(|_| None);
+    said_in(
+        &mut e,
+        "s1",
+        "My friends Tiago and Marta went hiking in the Alps.",
+    );
+    said_in(
+        &mut e,
+        "s2",
+        "Yesterday Marta lent Tiago her climbing rope.",
+    );
+    let r = e.consolidate().unwrap().consolidation.unwrap();
+    let id = r.synthesis.wanted[0].id.clone();
+    e.decide_bridge(&mnemo_core::consolidate::BridgeDecision {
+        entity_id: mnemo_core::Id::owner("kai").unwrap(),
+        id: id.clone(),
+        related: true,
+        relation: "climbing partner of".into(),
+        reason: "She lent him her rope.".into(),
+    })
+    .unwrap();
+    (e, id)
+}
+
+#[test]
+fn a_bridge_and_its_decision_survive_export_and_import() {
+    let (mut e, id) = confirmed_bridge();
+    let exported = e.export_jsonl("kai").unwrap();
+    assert_eq!(
+        exported.matches(&format!("\"id\":\"{id}\"")).count(),
+        1,
+        "listed once"
+    );
+    let (mut copy, _) = bridging_engine(|_| None);
+    let report = copy.import_jsonl(exported.as_bytes()).unwrap();
+    assert_eq!(report.restored, 2);
+    // The same bridge, decision and evidence; the same export, byte for byte.
+    assert_eq!(bridges(&mut copy), bridges(&mut e));
+    assert_eq!(bridges(&mut copy)[0].status, BridgeStatus::Confirmed);
+    assert_eq!(copy.export_jsonl("kai").unwrap(), exported);
+    // Decided there as here: consolidation neither proposes it again nor asks about it.
+    let r = copy.consolidate().unwrap().consolidation.unwrap();
+    assert_eq!((r.synthesis.proposed, r.synthesis.wanted.len()), (0, 0));
+    // Imported again: nothing more.
+    let again = copy.import_jsonl(exported.as_bytes()).unwrap();
+    assert_eq!((again.restored, again.already_present), (0, 2));
+    assert_eq!(copy.export_jsonl("kai").unwrap(), exported);
+}
+
+#[test]
+fn an_agent_exports_only_the_bridges_whose_evidence_it_sees_whole() {
+    let (mut e, _) = bridging_engine(|_| None);
+    for (session, agent, text) in [
+        (
+            "s1",
+            "bot",
+            "My friends Tiago and Marta went hiking in the Alps.",
+        ),
+        ("s2", "spy", "Yesterday Marta lent Tiago her climbing rope."),
+    ] {
+        let opts = RememberOptions {
+            session_id: Some(id(session)),
+            agent_id: Some(id(agent)),
+            ..RememberOptions::default()
+        };
+        e.remember("kai", text, opts).unwrap();
+    }
+    e.consolidate().unwrap();
+    assert_eq!(bridges(&mut e).len(), 1, "the owner's view has it");
+    let export = |e: &mut Engine, args: &str| -> String {
+        serde_json::from_str(&e.call_json("export", args).unwrap()).unwrap()
+    };
+    let owners = export(&mut e, r#"{"entity_id": "kai"}"#);
+    assert!(owners.contains("\"bridges\""), "{owners}");
+    for agent in ["bot", "spy", "other"] {
+        let args = format!(r#"{{"entity_id": "kai", "agent_id": "{agent}"}}"#);
+        let theirs = export(&mut e, &args);
+        assert!(!theirs.contains("\"bridges\""), "{agent}: {theirs}");
+        assert!(
+            !theirs.contains("Marta lent") || agent == "spy",
+            "{agent}: {theirs}"
+        );
+    }
+    // Another owner's export names none of it.
+    assert_eq!(export(&mut e, r#"{"entity_id": "lee"}"#), "");
+}
+
+#[test]
+fn a_bad_bridge_in_an_import_is_refused_by_its_path_and_writes_nothing() {
+    let (mut e, id) = confirmed_bridge();
+    let exported = e.export_jsonl("kai").unwrap();
+    let line = exported
+        .lines()
+        .find(|l| l.contains("\"bridges\""))
+        .unwrap();
+    let record: serde_json::Value = serde_json::from_str(line).unwrap();
+    let bridge = &record["bridges"][0];
+    let memory_id = record["memory"]["id"].as_str().unwrap().to_string();
+    let long = "x".repeat(BRIDGE_REASON_CHARS + 1);
+    let cases: Vec<(&str, serde_json::Value, &str)> = vec![
+        ("a", "Zeus".into(), "bridges[0].a"),
+        ("b", bridge["a"].clone(), "bridges[0].b"),
+        ("evidence", serde_json::json!([]), "bridges[0].evidence"),
+        (
+            "evidence",
+            serde_json::json!(["mem_x", memory_id]),
+            "bridges[0].evidence",
+        ),
+        (
+            "evidence",
+            serde_json::json!([memory_id, "a b"]),
+            "bridges[0].evidence[1]",
+        ),
+        // A proposed or rejected bridge names no relation.
+        ("status", "proposed".into(), "bridges[0].relation"),
+        ("status", "rejected".into(), "bridges[0].relation"),
+        ("status", "maybe".into(), "bridges[0].status"),
+        ("reason", long.into(), "bridges[0].reason"),
+        (
+            "relation",
+            "x".repeat(BRIDGE_RELATION_CHARS + 1).into(),
+            "bridges[0].relation",
+        ),
+        (
+            "decided_at",
+            serde_json::Value::Null,
+            "bridges[0].decided_at",
+        ),
+        (
+            "decided_at",
+            (bridge["proposed_at"].as_i64().unwrap() - 1).into(),
+            "bridges[0].decided_at",
+        ),
+        ("proposed_at", f64::NAN.into(), "bridges[0].proposed_at"),
+        (
+            "id",
+            "brg_1'; DROP TABLE bridges; --".into(),
+            "bridges[0].id",
+        ),
+        ("unknown", 1.into(), "bridges[0]"),
+    ];
+    // Proposed, yet decided.
+    let mut proposed = bridge.clone();
+    proposed["status"] = "proposed".into();
+    proposed.as_object_mut().unwrap().remove("relation");
+    proposed.as_object_mut().unwrap().remove("reason");
+    let mut undecided = bridge.clone();
+    undecided["status"] = "proposed".into();
+    for (field, value, path) in cases.into_iter().chain([
+        ("", proposed, "bridges[0].status"),
+        ("", serde_json::json!([bridge, bridge]), "bridges[1].id"),
+        ("", undecided, "bridges[0].relation"),
+    ]) {
+        let mut bad = record.clone();
+        match (field, value.is_array()) {
+            ("", true) => bad["bridges"] = value.clone(),
+            ("", false) => bad["bridges"][0] = value.clone(),
+            _ => bad["bridges"][0][field] = value.clone(),
+        }
+        let text = exported.replace(line, &bad.to_string());
+        let (mut fresh, _) = bridging_engine(|_| None);
+        let err = fresh.import_jsonl(text.as_bytes()).unwrap_err();
+        assert_eq!(err.code(), "import_error", "{field} = {value}: {err}");
+        assert!(err.to_string().contains(path), "{field} = {value}: {err}");
+        assert_eq!(
+            fresh.export_jsonl("kai").unwrap(),
+            "",
+            "{field}: nothing written"
+        );
+    }
+    // A bridge id another owner holds in this store is refused; the owner's bridge is untouched.
+    let mut lee = exported.replace("\"entity_id\":\"kai\"", "\"entity_id\":\"lee\"");
+    for l in exported.lines() {
+        let m: serde_json::Value = serde_json::from_str(l).unwrap();
+        let mid = m["memory"]["id"].as_str().unwrap();
+        lee = lee.replace(mid, &format!("{mid}b"));
+    }
+    let err = e.import_jsonl(lee.as_bytes()).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains(&format!("bridge {id} belongs to another entity")),
+        "{err}"
+    );
+    assert_eq!(e.export_jsonl("lee").unwrap(), "");
+    assert_eq!(e.export_jsonl("kai").unwrap(), exported);
+}

@@ -8,7 +8,7 @@ use serde::Deserialize;
 use super::{EntityMention, Extracted, RelationMention};
 use crate::clock::Millis;
 use crate::field::MAX_CONTENT_CHARS;
-use crate::graph::{EntityType, Relation};
+use crate::graph::{EntityType, Relation, BRIDGE_REASON_CHARS, BRIDGE_RELATION_CHARS};
 use crate::model::{Kind, MemoryType};
 
 /// What the LLM is asked to do, with the JSON schema of its answer.
@@ -79,8 +79,9 @@ pub fn parse_bridge(answer: &str) -> Result<(bool, String, String), String> {
     check_bridge(b.related, &b.relation, &b.reason).map_err(|why| format!("the LLM's {why}"))
 }
 
-/// A decision on a bridge, trimmed, when it keeps to its bounds (a reason of at most 480
-/// characters; a relation of at most 80 when related); else why not.
+/// A decision on a bridge, trimmed, when it keeps to its bounds (a reason of at most
+/// [`BRIDGE_REASON_CHARS`] characters; a relation of at most [`BRIDGE_RELATION_CHARS`] when
+/// related); else why not.
 pub fn check_bridge(
     related: bool,
     relation: &str,
@@ -90,7 +91,10 @@ pub fn check_bridge(
     if reason.is_empty() {
         return Err("bridge answer gives no reason".into());
     }
-    for (what, text, max) in [("relation", relation, 80), ("reason", reason, 480)] {
+    for (what, text, max) in [
+        ("relation", relation, BRIDGE_RELATION_CHARS),
+        ("reason", reason, BRIDGE_REASON_CHARS),
+    ] {
         let chars = text.chars().count();
         if chars > max {
             return Err(format!(

@@ -22,6 +22,10 @@ use crate::store::View;
 pub const BRIDGE_MIN_CONTEXTS: usize = 2;
 /// Memories kept as a bridge's evidence, one per context first.
 pub const BRIDGE_EVIDENCE: usize = 5;
+/// Characters a confirmed bridge's relation may have (how the host's LLM says the two relate).
+pub const BRIDGE_RELATION_CHARS: usize = 80;
+/// Characters a decided bridge's reason may have.
+pub const BRIDGE_REASON_CHARS: usize = 480;
 /// Bridges `bridges` lists by default.
 const DEFAULT_LIMIT: usize = 50;
 

@@ -4,6 +4,7 @@
 //! extractor found, `query` answers the graph queries.
 
 pub(crate) mod bridge;
+pub(crate) mod bridge_record;
 pub(crate) mod card;
 mod query;
 mod record;
@@ -18,7 +19,11 @@ use crate::math;
 use crate::model::string_enum;
 
 pub(crate) use crate::store::memories::withdraw_evidence;
-pub use bridge::{Bridge, BridgeEvidence, BridgeStatus, BridgesRequest, BRIDGE_MIN_CONTEXTS};
+pub use bridge::{
+    Bridge, BridgeEvidence, BridgeStatus, BridgesRequest, BRIDGE_MIN_CONTEXTS, BRIDGE_REASON_CHARS,
+    BRIDGE_RELATION_CHARS,
+};
+pub use bridge_record::BridgeRecord;
 pub(crate) use card::{card, cards_of};
 pub use card::{
     Card, CardFact, CardRequest, CardSummaryBy, CARD_FACTS, CARD_MIN_MEMORIES, CARD_RELATIONSHIPS,
