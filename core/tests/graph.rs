@@ -749,8 +749,8 @@ fn without_an_llm_consolidation_lists_the_cards_a_host_may_write() {
     assert!(again.cards.wanted.is_empty(), "{:?}", again.cards);
 }
 
-#[test]
-fn without_an_llm_the_host_decides_the_bridges_consolidation_lists() {
+/// Kai's store with Tiago and Marta named together in two sessions, before any consolidation.
+fn tiago_and_marta() -> Engine {
     let (mut e, _) = bridging_engine(|_| None);
     said_in(
         &mut e,
@@ -762,6 +762,12 @@ fn without_an_llm_the_host_decides_the_bridges_consolidation_lists() {
         "s2",
         "Yesterday Marta lent Tiago her climbing rope.",
     );
+    e
+}
+
+#[test]
+fn without_an_llm_the_host_decides_the_bridges_consolidation_lists() {
+    let mut e = tiago_and_marta();
     let r = e.consolidate().unwrap().consolidation.unwrap();
     let wanted = &r.synthesis.wanted;
     assert_eq!(wanted.len(), 1, "{:?}", r.synthesis);
@@ -838,17 +844,7 @@ fn without_an_llm_the_host_decides_the_bridges_consolidation_lists() {
 /// Kai's store after consolidation proposed the Tiago–Marta bridge and the host confirmed it;
 /// the bridge's id.
 fn confirmed_bridge() -> (Engine, String) {
-    let (mut e, _) = bridging_engine(|_| None);
-    said_in(
-        &mut e,
-        "s1",
-        "My friends Tiago and Marta went hiking in the Alps.",
-    );
-    said_in(
-        &mut e,
-        "s2",
-        "Yesterday Marta lent Tiago her climbing rope.",
-    );
+    let mut e = tiago_and_marta();
     let r = e.consolidate().unwrap().consolidation.unwrap();
     let id = r.synthesis.wanted[0].id.clone();
     e.decide_bridge(&mnemo_core::consolidate::BridgeDecision {
