@@ -328,3 +328,80 @@ fn bad_reports_are_refused_and_change_nothing() {
     assert_eq!(r["invalidated"], 0);
     assert_eq!(status(&mut e, "kai", &id), "active");
 }
+
+/// `server/src/auth.rs` for `ingest_code`, declaring `names`.
+fn auth_file(names: &[&str]) -> Value {
+    let symbols: Vec<Value> = names
+        .iter()
+        .enumerate()
+        .map(|(i, n)| json!({"kind": "function", "name": n, "signature": format!("pub fn {n}(header: &str) -> bool"), "line": 3 + i}))
+        .collect();
+    json!({"entity_id": "kai", "files": [{"path": "server/src/auth.rs", "language": "rust", "lines": 40, "symbols": symbols}]})
+}
+
+#[test]
+fn a_name_the_codebase_layer_no_longer_finds_in_its_file_is_a_dead_reference() {
+    let (mut e, clock, ws) = with_workspace();
+    ws.file("server/src/auth.rs", 40);
+    let said = "The token is checked by `check_token` in server/src/auth.rs.";
+    let claim = note(&mut e, "kai", said);
+    // Lee says the same, with no codebase layer of his own.
+    let lees = note(&mut e, "lee", said);
+    // Before the codebase layer has read the file, the name cannot be checked.
+    assert_eq!(drift_report(&mut e)["invalidated"], 0);
+
+    clock.advance(DAY_MS);
+    call(
+        &mut e,
+        "ingest_code",
+        auth_file(&["check_token", "parse_header"]),
+    )
+    .unwrap();
+    assert_eq!(drift_report(&mut e)["invalidated"], 0, "declared");
+    assert_eq!(status(&mut e, "kai", &claim), "active");
+
+    // The function is renamed: the claim is dead, Lee's stays as it is.
+    clock.advance(DAY_MS);
+    call(
+        &mut e,
+        "ingest_code",
+        auth_file(&["verify_token", "parse_header"]),
+    )
+    .unwrap();
+    // Said after that read: the layer has not seen the file since, so it cannot tell.
+    let newer = note(
+        &mut e,
+        "kai",
+        "`issue_token` in server/src/auth.rs makes a token.",
+    );
+    let r = drift_report(&mut e);
+    assert_eq!(r["invalidated"], 1, "{r}");
+    assert_eq!(status(&mut e, "kai", &claim), "invalidated");
+    assert_eq!(
+        last_reason(&mut e, "kai", &claim),
+        "drift: `check_token` is no longer in server/src/auth.rs"
+    );
+    assert_eq!(status(&mut e, "kai", &newer), "active");
+    assert_eq!(status(&mut e, "lee", &lees), "active");
+
+    // Back under its old name: restored.
+    clock.advance(DAY_MS);
+    call(
+        &mut e,
+        "ingest_code",
+        auth_file(&["check_token", "parse_header"]),
+    )
+    .unwrap();
+    assert_eq!(drift_report(&mut e)["restored"], 1);
+    assert_eq!(status(&mut e, "kai", &claim), "active");
+    // The newer claim is now checked too: the file, read since, does not declare issue_token.
+    assert_eq!(status(&mut e, "kai", &newer), "invalidated");
+
+    // An agent's own reading of the file judges only its own claims.
+    clock.advance(DAY_MS);
+    let mut spy = auth_file(&["parse_header"]);
+    spy["agent_id"] = "spy".into();
+    call(&mut e, "ingest_code", spy).unwrap();
+    assert_eq!(drift_report(&mut e)["invalidated"], 0);
+    assert_eq!(status(&mut e, "kai", &claim), "active");
+}

@@ -3,7 +3,9 @@
 //! found by [`crate::workspace::refs`]) are checked against it. A memory one of whose paths is
 //! gone — or whose cited line is past its file's end — is `invalidated`, the reason naming the
 //! path; one drift invalidated whose paths are all back is restored to the status it had.
-//! Paths the host cannot tell about (outside the workspace, unreadable) change nothing.
+//! Paths the host cannot tell about (outside the workspace, unreadable) change nothing. A
+//! name cited in backticks beside a file (`` `check_token` ``) is dead when the codebase
+//! layer read that file after the memory was written and found no such name in it.
 //!
 //! With a workspace (the host's `workspace` import), each run examines the memories in use
 //! from a cursor, 1,000 a run, and those drift invalidated, 1,000 a run, and asks the host
@@ -13,15 +15,16 @@
 
 use std::collections::BTreeMap;
 
-use rusqlite::params;
+use rusqlite::{params, OptionalExtension};
 use serde::{Deserialize, Serialize};
 
 use super::{next_batch, STEP_BATCH};
+use crate::codebase::CODE_REF_PREFIX;
 use crate::error::{Error, Result};
 use crate::field::Owner;
 use crate::model::{Memory, Status};
 use crate::store::{memories, Tx};
-use crate::workspace::{cited_paths, Citation, PathState, Workspace};
+use crate::workspace::{cited_paths, cited_symbols, Citation, PathState, Workspace};
 
 /// Where the step's cursor is kept (meta table).
 const CURSOR_KEY: &str = "drift_cursor";
@@ -135,6 +138,64 @@ fn judge(cited: &[Citation], found: &BTreeMap<String, PathState>) -> Verdict {
     }
 }
 
+/// Why a name `memory` cites beside its files is gone, when the codebase layer (`ingest_code`)
+/// read every one of those files after the memory was written and none of them declares it
+/// any more; `None` when all are there or it cannot tell (a file not read, read before or as the
+/// memory, or with more symbols than its memory lists). The layer's memories are those of the
+/// owner's whole view or of the memory's own agent.
+fn gone_symbol(
+    tx: &Tx,
+    memory: &Memory,
+    cited: &[Citation],
+    found: &BTreeMap<String, PathState>,
+) -> Result<Option<String>> {
+    let symbols = cited_symbols(&memory.content);
+    let files: Vec<&str> = cited
+        .iter()
+        .filter(|c| matches!(found.get(&c.path), Some(PathState::File { .. })))
+        .map(|c| c.path.as_str())
+        .collect();
+    if symbols.is_empty() || files.is_empty() {
+        return Ok(None);
+    }
+    let mut declared: Vec<String> = Vec::new();
+    for path in &files {
+        let read: Option<String> = tx
+            .conn()
+            .prepare_cached(
+                "SELECT content FROM memories WHERE entity_id = ?1 AND source_ref = ?2 \
+                   AND layer = 'codebase' AND status = 'active' AND state != 'DELETED' \
+                   AND (agent_id IS NULL OR agent_id IS ?3) AND updated_at > ?4 \
+                 ORDER BY updated_at DESC LIMIT 1",
+            )?
+            .query_row(
+                params![
+                    memory.entity_id.as_str(),
+                    format!("{CODE_REF_PREFIX}{path}"),
+                    memory.agent_id.as_deref(),
+                    memory.created_at
+                ],
+                |r| r.get(0),
+            )
+            .optional()?;
+        match read {
+            Some(content) if !content.contains("\n- … and ") => declared.push(content),
+            _ => return Ok(None),
+        }
+    }
+    // A name is declared when a symbol line of a file's memory has it as a whole word.
+    let has = |content: &str, name: &str| {
+        content.lines().filter(|l| l.starts_with("- ")).any(|l| {
+            l.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .any(|w| w == name)
+        })
+    };
+    Ok(symbols
+        .iter()
+        .find(|name| !declared.iter().any(|c| has(c, name)))
+        .map(|name| format!("`{name}` is no longer in {}", files.join(", "))))
+}
+
 /// A memory drift may change: in use, or invalidated by drift.
 struct Candidate {
     pk: i64,
@@ -157,7 +218,12 @@ fn apply(
         cited,
     } in candidates
     {
-        let verdict = judge(&cited, found);
+        let mut verdict = judge(&cited, found);
+        if matches!(verdict, Verdict::Alive) {
+            if let Some(why) = gone_symbol(tx, &memory, &cited, found)? {
+                verdict = Verdict::Dead(why);
+            }
+        }
         if !matches!(verdict, Verdict::Unsure) {
             report.checked += 1;
         }

@@ -9,7 +9,7 @@ pub mod refs;
 
 use serde::{Deserialize, Serialize};
 
-pub use refs::{cited_paths, Citation};
+pub use refs::{cited_paths, cited_symbols, Citation};
 
 /// What a host found at a path a memory cites.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]

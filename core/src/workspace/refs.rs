@@ -80,6 +80,61 @@ fn citation(word: &str) -> Option<Citation> {
     })
 }
 
+/// Symbols kept per memory at most.
+pub const MAX_SYMBOLS: usize = 32;
+/// Words that say what sort of symbol follows (`fn probe`, `class Store`).
+const SYMBOL_KEYWORDS: &[&str] = &[
+    "fn",
+    "def",
+    "class",
+    "struct",
+    "enum",
+    "trait",
+    "type",
+    "interface",
+    "func",
+    "const",
+    "function",
+    "impl",
+    "mod",
+    "async",
+];
+
+/// The code names `text` cites in backticks (`` `check_token` ``, `` `Session::new` ``,
+/// `` `fn probe()` ``), as the name a file declares (`check_token`, `new`, `probe`), in order
+/// of first mention, each once, at most [`MAX_SYMBOLS`]. A backticked path is a path, not a
+/// name; a name under 3 characters says too little to be checked.
+pub fn cited_symbols(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let parts: Vec<&str> = text.split('`').collect();
+    // Odd parts are between backticks, but for a last one no backtick closes.
+    let closed = parts.len() - 1 - (parts.len() - 1) % 2;
+    for quoted in parts[..closed].iter().skip(1).step_by(2) {
+        let mut words = quoted.split_whitespace().peekable();
+        while words.peek().is_some_and(|w| SYMBOL_KEYWORDS.contains(w)) {
+            words.next();
+        }
+        let Some(first) = words.next() else { continue };
+        if words.next().is_some() || first.contains('/') {
+            continue;
+        }
+        let called = first.split('(').next().unwrap_or("");
+        let name = called.rsplit(['.', ':', '#']).next().unwrap_or("");
+        let identifier = name
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_alphabetic() || c == '_')
+            && name.chars().all(|c| c.is_alphanumeric() || c == '_');
+        if identifier && name.chars().count() >= 3 && !out.iter().any(|o| o == name) {
+            out.push(name.to_string());
+            if out.len() == MAX_SYMBOLS {
+                break;
+            }
+        }
+    }
+    out
+}
+
 /// A word's path and the line it names: `a.rs:42`, `a.rs:42:7`, `a.rs:42-50`, `a.rs#L42` (a
 /// line 0 or past `u32` names none).
 fn split_line(word: &str) -> (&str, Option<u32>) {
@@ -109,6 +164,24 @@ fn path_char(c: char) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn symbols_are_the_backticked_names() {
+        assert_eq!(
+            cited_symbols(
+                "`check_token` in `server/src/auth.rs` calls `Session::new()`; see `fn probe` \
+                 and `self.flush`, not `a b c`, `x`, `42`, `ok` or `check_token` again"
+            ),
+            ["check_token", "new", "probe", "flush"]
+        );
+        assert_eq!(
+            cited_symbols("no ticks at all, or one ` only"),
+            Vec::<String>::new()
+        );
+        assert_eq!(cited_symbols("`données_écrites`"), ["données_écrites"]);
+        let many: String = (0..40).map(|i| format!("`name{i}` ")).collect();
+        assert_eq!(cited_symbols(&many).len(), MAX_SYMBOLS);
+    }
 
     fn cites(text: &str) -> Vec<(String, Option<u32>)> {
         cited_paths(text)
