@@ -339,6 +339,11 @@ fn auth_file(names: &[&str]) -> Value {
     json!({"entity_id": "kai", "files": [{"path": "server/src/auth.rs", "language": "rust", "lines": 40, "symbols": symbols}]})
 }
 
+/// The codebase layer reads `server/src/auth.rs` declaring `names`.
+fn read(e: &mut Engine, names: &[&str]) {
+    call(e, "ingest_code", auth_file(names)).unwrap();
+}
+
 #[test]
 fn a_name_the_codebase_layer_no_longer_finds_in_its_file_is_a_dead_reference() {
     let (mut e, clock, ws) = with_workspace();
@@ -351,23 +356,13 @@ fn a_name_the_codebase_layer_no_longer_finds_in_its_file_is_a_dead_reference() {
     assert_eq!(drift_report(&mut e)["invalidated"], 0);
 
     clock.advance(DAY_MS);
-    call(
-        &mut e,
-        "ingest_code",
-        auth_file(&["check_token", "parse_header"]),
-    )
-    .unwrap();
+    read(&mut e, &["check_token", "parse_header"]);
     assert_eq!(drift_report(&mut e)["invalidated"], 0, "declared");
     assert_eq!(status(&mut e, "kai", &claim), "active");
 
     // The function is renamed: the claim is dead, Lee's stays as it is.
     clock.advance(DAY_MS);
-    call(
-        &mut e,
-        "ingest_code",
-        auth_file(&["verify_token", "parse_header"]),
-    )
-    .unwrap();
+    read(&mut e, &["verify_token", "parse_header"]);
     // Said after that read: the layer has not seen the file since, so it cannot tell.
     let newer = note(
         &mut e,
@@ -386,12 +381,7 @@ fn a_name_the_codebase_layer_no_longer_finds_in_its_file_is_a_dead_reference() {
 
     // Back under its old name: restored.
     clock.advance(DAY_MS);
-    call(
-        &mut e,
-        "ingest_code",
-        auth_file(&["check_token", "parse_header"]),
-    )
-    .unwrap();
+    read(&mut e, &["check_token", "parse_header"]);
     assert_eq!(drift_report(&mut e)["restored"], 1);
     assert_eq!(status(&mut e, "kai", &claim), "active");
     // The newer claim is now checked too: the file, read since, does not declare issue_token.
