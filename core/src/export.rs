@@ -141,6 +141,8 @@ pub(crate) fn read(view: &View, bytes: &[u8]) -> Result<Import> {
     let embedder = view.embedder();
     let (model, dim) = (embedder.model_id().to_string(), embedder.dimension());
     let mut full: Vec<ExportRecord> = Vec::new();
+    // The file line of each full record, for the errors found once all are read.
+    let mut full_lines: Vec<usize> = Vec::new();
     let mut plain: Vec<NewMemory> = Vec::new();
     for (i, line) in bytes.split(|&b| b == b'\n').enumerate() {
         let line_no = i + 1;
@@ -162,6 +164,7 @@ pub(crate) fn read(view: &View, bytes: &[u8]) -> Result<Import> {
                 .and_then(|_| bridge_record::check(&r.bridges, &r.memory.id, &r.entities))
                 .map_err(|e| bad(e.to_string()))?;
             full.push(r);
+            full_lines.push(line_no);
         } else {
             let mut n: NewMemory =
                 crate::json::from_value("", &value).map_err(|e| bad(e.to_string()))?;
@@ -169,11 +172,11 @@ pub(crate) fn read(view: &View, bytes: &[u8]) -> Result<Import> {
             plain.push(n);
         }
     }
-    for (i, r) in full.iter().enumerate() {
+    for (&line, r) in full_lines.iter().zip(&full) {
         if let Some(owner) = memories::owner_of(view.conn(), &r.memory.id)? {
             if owner != r.memory.entity_id {
                 return Err(Error::ImportLine {
-                    line: i + 1,
+                    line,
                     reason: format!("id {} belongs to another entity in this store", r.memory.id),
                 });
             }
@@ -183,7 +186,7 @@ pub(crate) fn read(view: &View, bytes: &[u8]) -> Result<Import> {
                 .is_some_and(|o| o != r.memory.entity_id.as_str())
             {
                 return Err(Error::ImportLine {
-                    line: i + 1,
+                    line,
                     reason: format!("bridge {} belongs to another entity in this store", g.id),
                 });
             }

@@ -1011,10 +1011,28 @@ fn a_bad_bridge_in_an_import_is_refused_by_its_path_and_writes_nothing() {
         let mid = m["memory"]["id"].as_str().unwrap();
         lee = lee.replace(mid, &format!("{mid}b"));
     }
-    let err = e.import_jsonl(lee.as_bytes()).unwrap_err();
+    // After a blank line and a plain record: the error names the file's line.
+    let prefix = "\n{\"entity_id\": \"lee\", \"content\": \"Lee likes tea.\"}\n";
+    let bridged = 3 + exported
+        .lines()
+        .position(|l| l.contains("\"bridges\""))
+        .unwrap();
+    let err = e
+        .import_jsonl(format!("{prefix}{lee}").as_bytes())
+        .unwrap_err();
     assert!(
-        err.to_string()
-            .contains(&format!("bridge {id} belongs to another entity")),
+        err.to_string().contains(&format!(
+            "import line {bridged}: bridge {id} belongs to another entity"
+        )),
+        "{err}"
+    );
+    // So does a memory id another owner holds.
+    let taken = exported.replace("\"entity_id\":\"kai\"", "\"entity_id\":\"lee\"");
+    let err = e
+        .import_jsonl(format!("{prefix}{taken}").as_bytes())
+        .unwrap_err();
+    assert!(
+        err.to_string().starts_with("import line 3: id mem_"),
         "{err}"
     );
     assert_eq!(e.export_jsonl("lee").unwrap(), "");
