@@ -392,8 +392,16 @@ mod tests {
         ] {
             assert_eq!(decimal(text), text.parse::<f64>().ok(), "{text}");
         }
-        for (_, w) in HEDGES.iter().chain(SENTIMENT.iter()) {
-            assert_eq!(Some(*w), w.to_string().parse::<f64>().ok());
+        // Every weight as its list writes it.
+        for file in ["hedges.txt", "sentiment.txt"] {
+            for (_, line) in entries(entries_by_file(file)) {
+                let (_, w) = line.split_once('\t').expect("a weighted line");
+                assert_eq!(
+                    decimal(w.trim()),
+                    w.trim().parse::<f64>().ok(),
+                    "{file}: {w}"
+                );
+            }
         }
         for bad in [
             "",
