@@ -12,10 +12,13 @@
 //! workspace`), so drift detection restores them when they are back — and so does a later
 //! ingest that lists them again.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
+
+use rusqlite::OptionalExtension;
 
 use serde::{Deserialize, Serialize};
 
+use crate::clock::Millis;
 use crate::error::{Error, Result};
 use crate::field::{Content, Id, Owner, SourceRef, Unit};
 use crate::model::{Layer, Memory, MemoryType, Source, Status};
@@ -31,6 +34,8 @@ pub const CODE_REF_PREFIX: &str = "code:";
 /// How the reasons of status changes for files gone begin: drift detection's own, so that it
 /// restores them.
 const GONE_PREFIX: &str = "drift: ";
+/// How a file's memory says it lists only some of the file's symbols.
+const MORE_SYMBOLS: &str = "\n- … and ";
 /// The importance of a file's memory: warm (searched as usual), below the heartbeat's floors.
 const CODE_IMPORTANCE: f64 = 0.3;
 /// The longest signature kept, in characters.
@@ -262,7 +267,10 @@ fn compress(f: &CodeFile) -> String {
         }
     }
     if f.symbols.len() > MAX_SYMBOLS {
-        out.push_str(&format!("\n- … and {} more", f.symbols.len() - MAX_SYMBOLS));
+        out.push_str(&format!(
+            "{MORE_SYMBOLS}{} more",
+            f.symbols.len() - MAX_SYMBOLS
+        ));
     }
     if !words.is_empty() {
         out.push_str("\nWords: ");
@@ -306,6 +314,39 @@ fn cut(s: &str, max: usize) -> String {
     let mut t: String = s.chars().take(max - 1).collect();
     t.push('…');
     t
+}
+
+/// The names the layer's latest reading of `path` declares, for `owner`'s whole view or
+/// `agent`'s, when it read the file after `after`; `None` when it has not since, or when the
+/// file has more symbols than its memory lists (a name missing from it may be there).
+pub(crate) fn names_read_after(
+    conn: &rusqlite::Connection,
+    owner: &str,
+    agent: Option<&str>,
+    path: &str,
+    after: Millis,
+) -> Result<Option<BTreeSet<String>>> {
+    let content: Option<String> = conn
+        .prepare_cached(
+            "SELECT content FROM memories WHERE entity_id = ?1 AND source_ref = ?2 \
+               AND layer = 'codebase' AND status = 'active' AND state != 'DELETED' \
+               AND (agent_id IS NULL OR agent_id IS ?3) AND updated_at > ?4 \
+             ORDER BY updated_at DESC LIMIT 1",
+        )?
+        .query_row(
+            rusqlite::params![owner, format!("{CODE_REF_PREFIX}{path}"), agent, after],
+            |r| r.get(0),
+        )
+        .optional()?;
+    Ok(content.filter(|c| !c.contains(MORE_SYMBOLS)).map(|c| {
+        // The words of its symbol lines (`- pub fn check_token(…) (line 12)`).
+        c.lines()
+            .filter_map(|l| l.strip_prefix("- "))
+            .flat_map(|l| l.split(|ch: char| !(ch.is_alphanumeric() || ch == '_')))
+            .filter(|w| !w.is_empty())
+            .map(str::to_string)
+            .collect()
+    }))
 }
 
 /// A file's memory of an earlier run: live, or gone (invalidated by drift or by a complete

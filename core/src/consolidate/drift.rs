@@ -15,11 +15,11 @@
 
 use std::collections::BTreeMap;
 
-use rusqlite::{params, OptionalExtension};
+use rusqlite::params;
 use serde::{Deserialize, Serialize};
 
 use super::{next_batch, STEP_BATCH};
-use crate::codebase::CODE_REF_PREFIX;
+use crate::codebase::names_read_after;
 use crate::error::{Error, Result};
 use crate::field::Owner;
 use crate::model::{Memory, Status};
@@ -158,41 +158,22 @@ fn gone_symbol(
     if symbols.is_empty() || files.is_empty() {
         return Ok(None);
     }
-    let mut declared: Vec<String> = Vec::new();
+    let mut declared = std::collections::BTreeSet::new();
     for path in &files {
-        let read: Option<String> = tx
-            .conn()
-            .prepare_cached(
-                "SELECT content FROM memories WHERE entity_id = ?1 AND source_ref = ?2 \
-                   AND layer = 'codebase' AND status = 'active' AND state != 'DELETED' \
-                   AND (agent_id IS NULL OR agent_id IS ?3) AND updated_at > ?4 \
-                 ORDER BY updated_at DESC LIMIT 1",
-            )?
-            .query_row(
-                params![
-                    memory.entity_id.as_str(),
-                    format!("{CODE_REF_PREFIX}{path}"),
-                    memory.agent_id.as_deref(),
-                    memory.created_at
-                ],
-                |r| r.get(0),
-            )
-            .optional()?;
-        match read {
-            Some(content) if !content.contains("\n- … and ") => declared.push(content),
-            _ => return Ok(None),
+        match names_read_after(
+            tx.conn(),
+            memory.entity_id.as_str(),
+            memory.agent_id.as_deref(),
+            path,
+            memory.created_at,
+        )? {
+            Some(names) => declared.extend(names),
+            None => return Ok(None),
         }
     }
-    // A name is declared when a symbol line of a file's memory has it as a whole word.
-    let has = |content: &str, name: &str| {
-        content.lines().filter(|l| l.starts_with("- ")).any(|l| {
-            l.split(|c: char| !(c.is_alphanumeric() || c == '_'))
-                .any(|w| w == name)
-        })
-    };
     Ok(symbols
         .iter()
-        .find(|name| !declared.iter().any(|c| has(c, name)))
+        .find(|name| !declared.contains(*name))
         .map(|name| format!("`{name}` is no longer in {}", files.join(", "))))
 }
 
