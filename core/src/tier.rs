@@ -1,10 +1,11 @@
-//! Storage tiers: hot, warm, archive — by importance, decay (1 − retention), recent use,
+//! Storage tiers: hot, warm, archive — by priority, decay (1 − retention), recent use,
 //! links to other memories, pinning and manual tags (Kybernesis; see docs/DESIGN.md). Search looks
 //! through the hot and warm memories first; archive-tier ones only when asked or when those
 //! have too little.
 
 use crate::clock::{Millis, DAY_MS};
-use crate::model::{Memory, Tier};
+use crate::importance;
+use crate::model::{Kind, Memory, Tier};
 
 /// Hot: priority at least this …
 const HOT_PRIORITY: f64 = 0.65;
@@ -20,17 +21,30 @@ const WARM_PRIORITY: f64 = 0.3;
 const WARM_ACCESS_DAYS: f64 = 21.0;
 const WARM_LINKS: usize = 3;
 
+/// The priority the thresholds weigh: a memory's importance as written, except for a
+/// document's passage, whose written importance is the default every passage gets rather
+/// than a priority anyone gave the document: its importance from its use ([`importance::of`],
+/// the nine factors), which falls as the document lies unused, as Kybernesis's priority does.
+/// An unused, neutral document drops below [`WARM_PRIORITY`] about 50 days after its last use.
+pub fn priority(m: &Memory, now: Millis) -> f64 {
+    match m.kind {
+        Kind::Passage => importance::of(m, now),
+        _ => m.importance,
+    }
+}
+
 /// The tier of `m` at `now`, given its retention and how many memories it is linked to.
 pub fn classify(m: &Memory, now: Millis, retention: f64, links: usize) -> Tier {
     let idle_days = (now - m.last_touch()) as f64 / DAY_MS as f64;
+    let priority = priority(m, now);
     if m.pinned
-        || m.importance >= HOT_PRIORITY
+        || priority >= HOT_PRIORITY
         || 1.0 - retention <= HOT_MAX_DECAY
         || idle_days <= HOT_ACCESS_DAYS
         || links >= HOT_LINKS
     {
         Tier::Hot
-    } else if m.importance >= WARM_PRIORITY
+    } else if priority >= WARM_PRIORITY
         || idle_days <= WARM_ACCESS_DAYS
         || links >= WARM_LINKS
         || !m.manual_tags.is_empty()
@@ -75,5 +89,20 @@ mod tests {
         assert_eq!(classify(&m, day(30), 0.5, 2), Tier::Archive);
         assert_eq!(classify(&m, day(30), 0.5, 3), Tier::Warm);
         assert_eq!(classify(&m, day(30), 0.5, 6), Tier::Hot);
+    }
+
+    #[test]
+    fn a_passage_s_priority_falls_with_disuse() {
+        let day = |d: i64| d * DAY_MS;
+        let mut m = memory(MemoryType::Context, 0);
+        m.importance = 0.5;
+        m.trust = 0.5;
+        m.layer = crate::model::Layer::Semantic;
+        m.kind = Kind::Passage;
+        // Written importance 0.5 would keep it warm forever; its use says otherwise.
+        assert_eq!(classify(&m, day(30), 0.1, 0), Tier::Warm);
+        assert_eq!(classify(&m, day(60), 0.1, 0), Tier::Archive);
+        m.kind = Kind::Fact;
+        assert_eq!(classify(&m, day(60), 0.1, 0), Tier::Warm);
     }
 }

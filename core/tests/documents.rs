@@ -1371,6 +1371,41 @@ fn a_document_s_passages_keep_one_tier() {
     assert!(tiers.to_warm >= n, "{tiers:?}");
 }
 
+/// An unused document without manual tags moves to the archive tier whole once its priority
+/// from use has fallen (about 50 days for a neutral one); one with manual tags stays warm;
+/// reading it is not a use; a search that nothing hotter answers still finds the archived
+/// one, and that brings the whole document back.
+#[test]
+fn an_unused_document_is_archived_whole_unless_it_has_manual_tags() {
+    let (mut e, clock) = engine();
+    let plain = ingest(&mut e, "ana", "Plan 2027", &plan(), json!({}))["document"].clone();
+    let garden = "## Garden\n\nThe roses along the south fence need pruning in March. The pond pump is replaced every other spring.";
+    let tagged =
+        ingest(&mut e, "ana", "Garden", garden, json!({"tags": ["garden"]}))["document"].clone();
+    let n = plain["passages"].as_u64().unwrap() as usize;
+    let m = tagged["passages"].as_u64().unwrap() as usize;
+    clock.advance(30 * DAY_MS);
+    e.consolidate().unwrap();
+    assert_eq!(passage_tiers(&mut e, "ana", &plain), vec![Tier::Warm; n]);
+    clock.advance(30 * DAY_MS);
+    let tiers = e.consolidate().unwrap().consolidation.unwrap().tiers;
+    assert_eq!(passage_tiers(&mut e, "ana", &plain), vec![Tier::Archive; n]);
+    assert_eq!(passage_tiers(&mut e, "ana", &tagged), vec![Tier::Warm; m]);
+    assert!(tiers.to_archive >= n, "{tiers:?}");
+    // Read again (not a use) and tiered again: still archived.
+    e.consolidate().unwrap();
+    assert_eq!(passage_tiers(&mut e, "ana", &plain), vec![Tier::Archive; n]);
+    let hits = call(
+        &mut e,
+        "search",
+        json!({"entity_id": "ana", "query": "Q4 budget priorities Porto", "limit": 1}),
+    )
+    .unwrap();
+    assert_eq!(hits[0]["passage"]["document_id"], plain["id"], "{hits}");
+    e.flush().unwrap();
+    assert_eq!(passage_tiers(&mut e, "ana", &plain), vec![Tier::Hot; n]);
+}
+
 #[test]
 fn a_question_naming_a_time_keeps_a_document_to_its_few_passages() {
     let (mut e, clock) = engine();
