@@ -9,6 +9,8 @@
 //! finds nothing to change, and the bytes the vectors took before and after (re-quantisation
 //! by retention). Writes `target/mnemo-bench-consolidate.json`. Under
 //! `cargo test --benches` it runs on 1,000 memories without writing anything.
+//! `MNEMO_BENCH_MEMORIES=100000` builds the owner that large instead (and writes
+//! `target/mnemo-bench-consolidate-100000.json`).
 //!
 //! `cargo bench -p mnemo-core --bench consolidate`
 
@@ -31,12 +33,20 @@ const PEOPLE: &[&str] = &[
 const PLACES: &[&str] = &["Lisbon", "Berlin", "Kyoto", "Oslo", "Lima"];
 const EMPLOYERS: &[&str] = &["Acme", "Globex", "Initech", "Umbrella"];
 const SEARCHES: usize = 2_000;
-/// Runs at most (each step stops at 1,000 rows per run).
-const MAX_RUNS: usize = 50;
+/// Runs at most beyond one per 1,000 memories (each step stops at 1,000 rows per run).
+const MAX_RUNS: usize = 40;
 
 fn main() {
     let full = benchmarking();
-    let n = if full { MEMORIES } else { SMOKE_MEMORIES };
+    let asked = std::env::var("MNEMO_BENCH_MEMORIES").ok().map(|v| {
+        v.parse::<usize>()
+            .expect("MNEMO_BENCH_MEMORIES: a number of memories")
+    });
+    let n = match (full, asked) {
+        (false, _) => SMOKE_MEMORIES,
+        (true, Some(n)) => n,
+        (true, None) => MEMORIES,
+    };
     let load_before = load_average();
     let dir = TempDir::new("consolidate");
     let clock = ManualClock::new(T0);
@@ -92,7 +102,7 @@ fn main() {
     clock.advance(30 * DAY_MS);
     let before = e.store_stats().expect("stats");
     let mut runs = Vec::new();
-    for _ in 0..MAX_RUNS {
+    for _ in 0..MAX_RUNS + n / 1_000 {
         let t = Instant::now();
         let report = e.consolidate().expect("consolidate");
         let ms = t.elapsed().as_secs_f64() * 1e3;
@@ -141,11 +151,12 @@ fn main() {
             "git_head": git_head(),
             "load_average_before": load_before,
         });
-        let path = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../target/mnemo-bench-consolidate.json"
-        );
-        std::fs::write(path, serde_json::to_string_pretty(&out).expect("json")).expect("write");
+        let name = match asked {
+            Some(n) => format!("mnemo-bench-consolidate-{n}.json"),
+            None => "mnemo-bench-consolidate.json".to_string(),
+        };
+        let path = format!("{}/../target/{name}", env!("CARGO_MANIFEST_DIR"));
+        std::fs::write(&path, serde_json::to_string_pretty(&out).expect("json")).expect("write");
         println!("wrote {path}");
     }
 }
