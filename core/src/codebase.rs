@@ -196,6 +196,63 @@ pub(crate) fn prepare(view: &View, req: CodeIngest) -> Result<Prepared> {
     })
 }
 
+/// Folders whose files are tests or benchmarks, wherever they are in the tree.
+const TEST_FOLDERS: &[&str] = &[
+    "test",
+    "tests",
+    "__tests__",
+    "spec",
+    "specs",
+    "testdata",
+    "bench",
+    "benches",
+];
+/// Words of a question that ask about tests or benchmarks (compared in lower case).
+const TEST_WORDS: &[&str] = &[
+    "test",
+    "tests",
+    "tested",
+    "testing",
+    "spec",
+    "specs",
+    "bench",
+    "benches",
+    "benchmark",
+    "benchmarks",
+    "fixture",
+    "fixtures",
+];
+
+/// Whether `m` is the codebase layer's memory of a file of tests or benchmarks: one in a
+/// folder such as `tests/` or `benches/`, or named as a test (`test_x.py`, `x_test.go`,
+/// `x.test.mjs`, `x.spec.ts`, `conftest.py`). Search ranks these below the code they test
+/// unless the question asks about tests: they name the same functions more often than the
+/// file that defines them.
+pub fn is_test_file(m: &Memory) -> bool {
+    let path = match (&m.layer, &m.source_ref) {
+        (Layer::Codebase, Some(r)) => r.strip_prefix(CODE_REF_PREFIX).unwrap_or_default(),
+        _ => return false,
+    };
+    let mut parts: Vec<&str> = path.split('/').collect();
+    let file = parts.pop().unwrap_or_default().to_ascii_lowercase();
+    let stem = file.split('.').next().unwrap_or_default();
+    parts
+        .iter()
+        .any(|d| TEST_FOLDERS.contains(&d.to_ascii_lowercase().as_str()))
+        || stem.starts_with("test_")
+        || stem.ends_with("_test")
+        || stem == "conftest"
+        || file.contains(".test.")
+        || file.contains(".spec.")
+}
+
+/// Whether `query` asks about tests or benchmarks (so their files rank as any other).
+pub fn asks_about_tests(query: &str) -> bool {
+    query
+        .split(|c: char| !c.is_alphanumeric())
+        .any(|w| TEST_WORDS.contains(&w.to_lowercase().as_str()))
+}
+
 /// Refuses a file that is not one.
 fn check(f: &CodeFile) -> Result<()> {
     let path = &f.path;
@@ -447,5 +504,54 @@ mod tests {
         assert_eq!(split_identifier("parseJSONBody"), ["parse", "json", "body"]);
         assert!(split_identifier("check_token").is_empty());
         assert!(split_identifier("engine").is_empty());
+    }
+
+    #[test]
+    fn test_files_are_told_by_folder_or_name() {
+        let file = |path: &str| Memory {
+            layer: Layer::Codebase,
+            source_ref: Some(format!("{CODE_REF_PREFIX}{path}")),
+            ..crate::decay::tests::memory(MemoryType::Context, 0)
+        };
+        for path in [
+            "core/tests/drift.rs",
+            "www/test/browser.test.mjs",
+            "core/benches/seed.rs",
+            "python/tests/conftest.py",
+            "pkg/Tests/Thing.cs",
+            "test_engine.py",
+            "server/token_test.go",
+            "src/ui/button.spec.ts",
+            "src/__tests__/a.js",
+        ] {
+            assert!(is_test_file(&file(path)), "{path}");
+        }
+        for path in [
+            "core/src/tier.rs",
+            "src/testing_utils.rs",
+            "src/latest.rs",
+            "contest/main.go",
+            "attest.py",
+            "www/src/index.js",
+        ] {
+            assert!(!is_test_file(&file(path)), "{path}");
+        }
+        // Only the codebase layer's files: a note that names a test path is not one.
+        let mut note = file("core/tests/drift.rs");
+        note.layer = Layer::Semantic;
+        assert!(!is_test_file(&note));
+        note.layer = Layer::Codebase;
+        note.source_ref = Some("drive:tests/plan".into());
+        assert!(!is_test_file(&note));
+    }
+
+    #[test]
+    fn questions_about_tests_are_told_by_their_words() {
+        assert!(asks_about_tests("Where is the drift test?"));
+        assert!(asks_about_tests("which BENCHMARK seeds the store"));
+        assert!(asks_about_tests("where are the test-fixtures?"));
+        assert!(!asks_about_tests("Where is the token checked?"));
+        assert!(!asks_about_tests("the latest contest results"));
+        assert!(!asks_about_tests(""));
     }
 }

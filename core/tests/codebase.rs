@@ -97,6 +97,50 @@ fn files_become_codebase_memories_that_search_finds_by_their_symbols() {
     assert!(top(&mut e, "kai", "which script renders the sales report").contains("tools/report.py"));
 }
 
+/// A test names the function it tests as often as the file that defines it, and more: a
+/// question about where something is finds the code first, and its test only when the
+/// question asks about tests. `why` says the test file was weighed less.
+#[test]
+fn the_code_ranks_above_its_tests_unless_the_question_is_about_tests() {
+    let (mut e, _) = engine();
+    let test = json!({
+        "path": "server/tests/auth.rs", "language": "rust", "lines": 90,
+        "summary": "Checks check_token with a good token, a bad token and no token.",
+        "symbols": [
+            {"kind": "function", "name": "check_token_accepts_the_token", "signature": "fn check_token_accepts_the_token()", "line": 4},
+            {"kind": "function", "name": "check_token_refuses_a_bad_token", "signature": "fn check_token_refuses_a_bad_token()", "line": 12},
+            {"kind": "function", "name": "check_token_refuses_no_token", "signature": "fn check_token_refuses_no_token()", "line": 20}
+        ]
+    });
+    ingest(&mut e, "kai", json!([auth_file(40), test]), false);
+    let search = |e: &mut Engine, query: &str| {
+        call(
+            e,
+            "search",
+            json!({"entity_id": "kai", "query": query, "limit": 1}),
+        )
+        .unwrap()
+    };
+    let hits = search(&mut e, "where is the token checked? check_token");
+    let first = hits[0]["memory"]["content"].as_str().unwrap();
+    assert!(first.starts_with("server/src/auth.rs — "), "{hits}");
+    assert!(
+        hits[0]["why"].get("test_file_multiplier").is_none(),
+        "{hits}"
+    );
+    let hits = search(&mut e, "where is check_token tested?");
+    let first = hits[0]["memory"]["content"].as_str().unwrap();
+    assert!(first.starts_with("server/tests/auth.rs — "), "{hits}");
+    // Asked for more, the test comes after the code, saying why.
+    let hits = call(
+        &mut e,
+        "search",
+        json!({"entity_id": "kai", "query": "where is the token checked? check_token", "limit": 2}),
+    )
+    .unwrap();
+    assert_eq!(hits[1]["why"]["test_file_multiplier"], 0.5, "{hits}");
+}
+
 #[test]
 fn a_second_run_changes_only_what_changed() {
     let (mut e, _clock) = engine();

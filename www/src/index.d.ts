@@ -1491,6 +1491,12 @@ export interface ScoreBreakdown {
   feedback_multiplier: number;
   /** Penalty for STALE memories (1 otherwise). */
   state_multiplier: number;
+  /**
+   * Penalty for the codebase layer's file of tests or benchmarks when the query does not
+   * ask about tests (they name the functions of the code they test more often than it
+   * does): `TEST_FILE_PENALTY`; 1, and not shown, otherwise.
+   */
+  test_file_multiplier?: number;
   /** The ranking mode the score was made under. */
   mode: RankMode;
   /**

@@ -404,6 +404,9 @@ struct Search<'a> {
     order: Option<period::Order>,
     /// The words the text index matches: the query without those naming its span.
     text: String,
+    /// The query asks about tests or benchmarks: their files in the codebase layer rank as
+    /// any other.
+    tests_asked: bool,
     /// The question asks about nothing but its span ("what did I do last week?", "what did I
     /// do right after the Sintra trip?"): every memory said inside it answers, in order of
     /// time when it asks for one.
@@ -465,6 +468,7 @@ impl<'a> Search<'a> {
             named,
             order: period::ordering(&text),
             only_time: named_span && names_nothing(&text),
+            tests_asked: crate::codebase::asks_about_tests(&req.query),
             text,
         })
     }
@@ -494,6 +498,16 @@ impl<'a> Search<'a> {
 
     fn relevance(&self, c: &Candidate) -> f64 {
         c.relevance(self.cfg.vector_weight)
+    }
+
+    /// What a memory's relevance (for the gate) and score are multiplied by: less for the
+    /// codebase layer's file of tests when the query is not about tests.
+    fn test_file_multiplier(&self, m: &Memory) -> f64 {
+        if !self.tests_asked && crate::codebase::is_test_file(m) {
+            rank::TEST_FILE_PENALTY
+        } else {
+            1.0
+        }
     }
 
     /// 1. The candidates — of hot and warm memories; of the archive tier too when asked, or
@@ -621,13 +635,16 @@ impl<'a> Search<'a> {
     }
 
     /// Whether admission reads on to candidate `c`: while the answer is short, and for every
-    /// candidate within the relevance gate of the best admitted.
+    /// candidate within the relevance gate of the best admitted (a test file weighed as it
+    /// will be scored).
     fn reads_on(&self, admitted: &[Admitted], c: &Candidate) -> bool {
+        let best = admitted
+            .iter()
+            .map(|(a, m)| self.relevance(a) * self.test_file_multiplier(m))
+            .fold(0.0, f64::max);
         self.whole_span()
             || admitted.len() < self.limit
-            || admitted.first().is_some_and(|(best, _)| {
-                self.relevance(c) >= self.cfg.relevance_gate * self.relevance(best)
-            })
+            || self.relevance(c) >= self.cfg.relevance_gate * best
     }
 
     /// Candidate `c` with its memory's fresh row (the accesses not yet written applied), if
@@ -717,7 +734,14 @@ impl Scoring<'_> {
     ///    relevance order.
     fn rank(&self, admitted: Vec<Admitted>) -> Vec<Ranked> {
         let s = self.search;
-        let relevances: Vec<f64> = admitted.iter().map(|(c, _)| s.relevance(c)).collect();
+        // In relevance order, a test file weighed as it will be scored (so that the gate
+        // passes the code it tests too).
+        let mut admitted: Vec<(f64, Admitted)> = admitted
+            .into_iter()
+            .map(|a| (s.relevance(&a.0) * s.test_file_multiplier(&a.1), a))
+            .collect();
+        crate::order::sort_by(&mut admitted, |a, b| b.0.total_cmp(&a.0));
+        let (relevances, admitted): (Vec<f64>, Vec<Admitted>) = admitted.into_iter().unzip();
         let qualified = rank::qualifying(&relevances, s.cfg.relevance_gate, s.limit);
         let mut ranked: Vec<Ranked> = admitted
             .into_iter()
@@ -745,7 +769,7 @@ impl Scoring<'_> {
     /// An admitted memory scored; ordered by that score when it qualifies.
     fn score(&self, (c, memory): Admitted, qualifies: bool) -> Ranked {
         let s = self.search;
-        let why = rank::score(
+        let mut why = rank::score(
             &c,
             &memory,
             self.best,
@@ -754,6 +778,7 @@ impl Scoring<'_> {
             s.cfg,
             self.retention,
         );
+        why.test_file_multiplier = s.test_file_multiplier(&memory);
         Ranked {
             pk: c.pk,
             order: if qualifies {

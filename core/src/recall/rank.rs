@@ -127,6 +127,11 @@ pub struct ScoreBreakdown {
     pub feedback_multiplier: f64,
     /// Penalty for STALE memories (1 otherwise).
     pub state_multiplier: f64,
+    /// Penalty for the codebase layer's file of tests or benchmarks when the query does not
+    /// ask about tests (they name the functions of the code they test more often than it
+    /// does): [`TEST_FILE_PENALTY`]; 1, and not shown, otherwise.
+    #[serde(default = "unpenalised", skip_serializing_if = "is_unpenalised")]
+    pub test_file_multiplier: f64,
     /// The ranking mode the score was made under.
     pub mode: RankMode,
     /// The span of time the query named ("last weekend", "10 days ago"), when it named one and
@@ -152,7 +157,7 @@ pub struct PeriodMatch {
 }
 
 impl ScoreBreakdown {
-    /// The composite score: weighted sum × feedback multiplier × state multiplier.
+    /// The composite score: weighted sum × feedback, state and test-file multipliers.
     pub fn score(&self) -> f64 {
         let w = self.mode.weights();
         (w.semantic * self.semantic
@@ -162,7 +167,22 @@ impl ScoreBreakdown {
             + w.confidence * self.confidence)
             * self.feedback_multiplier
             * self.state_multiplier
+            * self.test_file_multiplier
     }
+}
+
+/// What a codebase file of tests or benchmarks is multiplied by when a query is not about
+/// tests: a where-question's answer is the code, not the test that calls it.
+pub const TEST_FILE_PENALTY: f64 = 0.5;
+
+/// A multiplier that changes nothing.
+fn unpenalised() -> f64 {
+    1.0
+}
+
+/// Whether a multiplier changes nothing.
+fn is_unpenalised(x: &f64) -> bool {
+    *x == 1.0
 }
 
 /// How many of the candidates (their relevances, best first) qualify for ranking: those
@@ -224,6 +244,7 @@ pub fn score(
         } else {
             1.0
         },
+        test_file_multiplier: 1.0,
         mode,
         period: None,
         order: None,
@@ -268,6 +289,7 @@ mod tests {
             confidence: 1.0,
             feedback_multiplier: 1.0,
             state_multiplier: 1.0,
+            test_file_multiplier: 1.0,
             mode,
             period: None,
             order: None,
