@@ -281,7 +281,7 @@ function hostOptions(options) {
   if (options === null || typeof options !== 'object') {
     throw coded('invalid options: expected an object', 'invalid_input');
   }
-  const { embed, extract, summarise, agent, ...rest } = options;
+  const { embed, extract, summarise, judge, agent, ...rest } = options;
   if (agent !== undefined && (typeof agent !== 'string' || !/^[A-Za-z0-9_:.-]{1,256}$/.test(agent))) {
     throw coded('invalid agent: expected an agent id (1 to 256 characters of A-Z a-z 0-9 _ : . -)', 'invalid_input');
   }
@@ -299,8 +299,11 @@ function hostOptions(options) {
   if (summarise !== undefined && typeof summarise !== 'function') {
     throw coded('invalid summarise: expected a function (texts) → summary', 'invalid_input');
   }
+  if (judge !== undefined && typeof judge !== 'function') {
+    throw coded('invalid judge: expected a function (bridge) → {related, relation, reason}', 'invalid_input');
+  }
   if (typeof rest.weights === 'string' || rest.weights instanceof URL) rest.weights = weightsUrl(rest.weights);
-  return { rest, embed, extract, summarise, agent };
+  return { rest, embed, extract, summarise, judge, agent };
 }
 
 /**
@@ -321,15 +324,17 @@ export class Mnemo {
   #embed;
   #extract;
   #summarise;
+  #judge;
   #agent;
   #llmInstructions;
   #kept;
 
-  constructor(transport, { embed, extract, summarise, agent }, kept) {
+  constructor(transport, { embed, extract, summarise, judge, agent }, kept) {
     this.#t = transport;
     this.#embed = embed;
     this.#extract = extract;
     this.#summarise = summarise;
+    this.#judge = judge;
     this.#agent = agent;
     this.#kept = kept;
   }
@@ -346,7 +351,7 @@ export class Mnemo {
 
   /**
    * Opens (creating if needed) a store: `{name, storage: 'opfs' | 'idb' | 'memory', embed?,
-   * extract?, summarise?, agent?, now?, seed?, config?, worker?, share?}`. With `agent`, every
+   * extract?, summarise?, judge?, agent?, now?, seed?, config?, worker?, share?}`. With `agent`, every
    * call that names an agent is made for that one: it sees its own memories, `global` ones and
    * those of its teams, and changes only its own. When another tab holds the store, this
    * tab is served through it (unless `share: false`, which rejects with `store_locked`).
@@ -413,6 +418,7 @@ export class Mnemo {
       await this.#summariseDocuments(answer);
       await this.#summariseCards(answer);
     }
+    if (this.#judge && (method === 'consolidate' || method === 'maintain')) await this.#judgeBridges(answer);
     return answer;
   }
 
@@ -552,6 +558,33 @@ export class Mnemo {
         cards.written += 1;
       } catch (e) {
         cards.failure = `summarise failed: ${e?.message ?? e}`;
+      }
+    }
+  }
+
+  /**
+   * The host judge's decision on each bridge the consolidation lists as `wanted` (two
+   * entities named together in different conversations, and the memories that name both),
+   * written with `decide_bridge`, which checks it; counted in the report's `confirmed` or
+   * `rejected`. One that fails or is refused leaves the bridge proposed, its reason in
+   * `failure`; one declined (`null`) stays wanted.
+   */
+  async #judgeBridges(report) {
+    const synthesis = report?.consolidation?.synthesis;
+    for (const want of synthesis?.wanted ?? []) {
+      const { entity_id, id, a, b } = want;
+      try {
+        const verdict = await this.#judge({ entity_id, id, a, b, texts: want.texts.slice() });
+        if (verdict === null || verdict === undefined) continue;
+        if (typeof verdict !== 'object' || Array.isArray(verdict)) {
+          throw coded(`expected a decision {related, relation, reason}, got ${Array.isArray(verdict) ? 'a list' : typeof verdict}`, 'extractor_error');
+        }
+        const { related, relation, reason } = verdict;
+        await this.call('decide_bridge', relation === undefined ? { entity_id, id, related, reason } : { entity_id, id, related, relation, reason });
+        if (related) synthesis.confirmed += 1;
+        else synthesis.rejected += 1;
+      } catch (e) {
+        synthesis.failure = `judge failed: ${e?.message ?? e}`;
       }
     }
   }

@@ -48,6 +48,32 @@ export type Summariser = (
     | { entity_id: string; card: string },
 ) => Promise<string | null> | string | null;
 
+/** A host judge's decision on a bridge: whether the memories show the two connected, how, why. */
+export interface BridgeVerdict {
+  /** The two are really connected (not just mentioned in the same breath). */
+  related: boolean;
+  /** How the first relates to the second, a few words (at most 80 characters; needed when related). */
+  relation?: string;
+  /** Why, citing the memories: at most 480 characters. */
+  reason: string;
+}
+
+/**
+ * A host judge, typically an LLM, called after `consolidate` and `maintain` for each bridge the
+ * report lists in `synthesis.wanted`: two entities (`a`, `b`) named together in different
+ * conversations, and the memories that name both (`texts`). The engine checks the decision
+ * (`decide_bridge`) and counts it in `synthesis.confirmed` or `rejected`; one that throws or
+ * that the engine refuses leaves the bridge proposed, its reason in `synthesis.failure`.
+ * `null` declines (no LLM to ask now): the bridge stays wanted.
+ */
+export type BridgeJudge = (bridge: {
+  entity_id: string;
+  id: string;
+  a: string;
+  b: string;
+  texts: string[];
+}) => Promise<BridgeVerdict | null> | BridgeVerdict | null;
+
 export interface OpenOptions {
   /** Store name: 1–64 letters, digits, '-' or '_' (default 'mnemo'). */
   name?: string;
@@ -69,6 +95,7 @@ export interface OpenOptions {
   weights?: Uint8Array | string | URL;
   extract?: Extractor;
   summarise?: Summariser;
+  judge?: BridgeJudge;
   /** A fixed start time: the clock then moves only by `setNow` (tests, replays). */
   now?: Millis;
   /** Seed of the memory-id generator (default: random). */

@@ -628,6 +628,60 @@ test('a host summariser writes document summaries the engine could not ask for, 
   await later.close();
 });
 
+test('a host judge decides the bridges consolidation proposes, checked by the engine', async () => {
+  const said = async (m) => {
+    await m.remember({ entity_id: 'kai', content: 'My friends Tiago and Marta went hiking in the Alps.', session_id: 's1' });
+    await m.remember({ entity_id: 'kai', content: 'Yesterday Marta lent Tiago her climbing rope.', session_id: 's2' });
+  };
+  const asked = [];
+  const m = await open({
+    judge: async (bridge) => {
+      asked.push(bridge);
+      return { related: true, relation: 'climbs with', reason: 'They hike together and share a rope.' };
+    },
+  });
+  await said(m);
+  const report = (await m.consolidate()).consolidation.synthesis;
+  assert.equal(asked.length, 1, JSON.stringify(report));
+  assert.deepEqual([asked[0].entity_id, [asked[0].a, asked[0].b].sort(), asked[0].texts.length], ['kai', ['Marta', 'Tiago'], 2]);
+  assert.deepEqual([report.proposed, report.confirmed, report.rejected, report.failure], [1, 1, 0, undefined]);
+  const [bridge] = await m.bridges({ entity_id: 'kai' });
+  assert.deepEqual([bridge.id, bridge.status, bridge.relation, bridge.reason], [asked[0].id, 'confirmed', 'climbs with', 'They hike together and share a rope.']);
+  assert.equal((await m.consolidate()).consolidation.synthesis.wanted, undefined, 'nothing is wanted any more');
+  await m.close();
+
+  // A judge that fails, answers something else, or that the engine refuses, leaves the bridge proposed.
+  for (const [judge, why] of [
+    [async () => { throw new Error('rate limited'); }, /judge failed: rate limited/],
+    [() => 'yes', /expected a decision/],
+    [() => [true], /expected a decision/],
+    [() => ({ related: true, reason: 'They hike.' }), /related but not how|relation/],
+    [() => ({ related: 'yes', relation: 'friends', reason: 'They hike.' }), /related/],
+    [() => ({ related: false, reason: 'x'.repeat(10_000) }), /more than 480/],
+    [() => ({ related: false, reason: '   ' }), /reason/],
+  ]) {
+    const bad = await open({ judge });
+    await said(bad);
+    const r = (await bad.consolidate()).consolidation.synthesis;
+    assert.deepEqual([r.proposed, r.confirmed, r.rejected], [1, 0, 0]);
+    assert.match(r.failure, why);
+    assert.deepEqual((await bad.bridges({ entity_id: 'kai' })).map((x) => x.status), ['proposed']);
+    await bad.close();
+  }
+  // One that declines leaves it proposed without a failure, and wanted again; a rejection is kept.
+  let answer = null;
+  const later = await open({ judge: async () => answer });
+  await said(later);
+  const first = (await later.consolidate()).consolidation.synthesis;
+  assert.deepEqual([first.confirmed, first.rejected, first.failure, first.wanted.length], [0, 0, undefined, 1]);
+  answer = { related: false, reason: 'Mentioned together only.' };
+  const second = (await later.consolidate()).consolidation.synthesis;
+  assert.deepEqual([second.confirmed, second.rejected], [0, 1]);
+  assert.deepEqual((await later.bridges({ entity_id: 'kai' })).map((x) => x.status), ['rejected']);
+  await later.close();
+  await assert.rejects(open({ judge: 'yes' }), { code: 'invalid_input', message: /judge/ });
+});
+
 test('schedules fall due once per due time as setNow moves the clock', async () => {
   const MON_8AM = 1_835_337_600_000;
   const m = await Mnemo.open({ storage: 'memory', now: MON_8AM, seed: 1 });

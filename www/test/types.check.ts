@@ -1,6 +1,7 @@
 // Type-checked by types.test.mjs (`tsc --noEmit --strict`): the package's declarations, generated
 // from the engine's calls, are valid TypeScript and describe how the package is used.
 import Mnemo, {
+  type BridgeJudge,
   type Extractor,
   type HeartbeatReport,
   type Memory,
@@ -12,7 +13,11 @@ import Mnemo, {
 
 export async function usage(): Promise<void> {
   const extract: Extractor = async (content) => [{ content, type: 'EVENT', importance: 0.6 }];
-  const m = await Mnemo.open({ storage: 'memory', now: 0, seed: 1, extract });
+  const judge: BridgeJudge = async ({ a, b, texts }) =>
+    texts.length > 1 ? { related: true, relation: `${a} knows ${b}`, reason: texts[0] } : null;
+  const m = await Mnemo.open({ storage: 'memory', now: 0, seed: 1, extract, judge });
+  // @ts-expect-error a judge answers a decision, not text
+  await Mnemo.open({ judge: async () => 'yes' });
   const report: WriteReport = await m.seed([
     { entity_id: 'ana', content: 'Ana drinks green tea', type: 'PREFERENCE', vector: new Float32Array(384) },
   ]);
