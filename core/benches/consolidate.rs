@@ -7,7 +7,8 @@
 //! reports more work; each
 //! run is timed and its report kept. Then one more run: the steady state, where every step
 //! finds nothing to change, and the bytes the vectors took before and after (re-quantisation
-//! by retention). Writes `target/mnemo-bench-consolidate.json`. Under
+//! by retention), and how long the daily check of the whole file takes (SQLite's
+//! `quick_check`). Writes `target/mnemo-bench-consolidate.json`. Under
 //! `cargo test --benches` it runs on 1,000 memories without writing anything.
 //! `MNEMO_BENCH_MEMORIES=100000` builds the owner that large instead (and writes
 //! `target/mnemo-bench-consolidate-100000.json`).
@@ -131,6 +132,14 @@ fn main() {
     let steady = e.consolidate().expect("consolidate");
     let steady_ms = t.elapsed().as_secs_f64() * 1e3;
     println!("steady state: {steady_ms:.0} ms");
+    // What the first pass after opening, and then one a day, adds: the file checked whole.
+    let conn = rusqlite::Connection::open(dir.file("store")).expect("open the store again");
+    let t = Instant::now();
+    let whole: String = conn
+        .query_row("PRAGMA quick_check(1)", [], |r| r.get(0))
+        .expect("quick_check");
+    let check_ms = t.elapsed().as_secs_f64() * 1e3;
+    println!("quick_check: {check_ms:.0} ms ({whole})");
     // Re-quantisation by retention: what the month of fading saved.
     let after = e.store_stats().expect("stats");
     println!(
@@ -144,6 +153,7 @@ fn main() {
             "runs_until_done": runs.len(),
             "runs": runs,
             "steady_state_ms": steady_ms,
+            "quick_check_ms": check_ms,
             "steady_state": steady.consolidation,
             "vector_bytes_before": before.vector_bytes,
             "vector_bytes_after": after.vector_bytes,

@@ -71,6 +71,9 @@ pub struct Engine {
     /// What drift detection checks cited paths against.
     workspace: Box<dyn Workspace>,
     cache: Cache,
+    /// When a maintenance pass last found the file whole (`maintain::check_intact`): the first
+    /// pass after opening checks, then one a day.
+    intact_at: Option<Millis>,
 }
 
 impl Drop for Engine {
@@ -238,6 +241,7 @@ impl EngineBuilder {
             config: self.config,
             extractor: self.extractor,
             workspace: self.workspace,
+            intact_at: None,
         })
     }
 }
@@ -686,6 +690,13 @@ impl Engine {
 
     fn maintain_then(&mut self, consolidate: bool) -> Result<MaintainReport> {
         let mut report = MaintainReport::default();
+        let last = self.intact_at;
+        if let Some(at) = self
+            .store
+            .transaction(|tx| maintain::check_if_due(tx, last))?
+        {
+            self.intact_at = Some(at);
+        }
         while self
             .store
             .transaction(|tx| maintain::batch(tx, &mut report))?

@@ -1,13 +1,15 @@
 //! The maintenance pass: decay transitions, layer promotion and purges, applied to the rows
 //! whose due time has come — and only those, so it stays cheap on a large store. Each batch is
 //! one transaction; running the pass twice at the same time does nothing the second time.
-//! The pass first checks the file is whole (SQLite's `quick_check`), so a damaged store is
-//! reported instead of maintained.
+//! The first pass after a store is opened, and then one a day, first checks the file is whole
+//! (SQLite's `quick_check`), so a damaged store is reported instead of maintained. The check
+//! reads every page and FTS5's whole index, so it is not run on every pass: at 100,000
+//! memories it took most of a consolidation run.
 
 use rusqlite::{ffi, Connection};
 use serde::{Deserialize, Serialize};
 
-use crate::clock::DAY_MS;
+use crate::clock::{Millis, DAY_MS};
 use crate::consolidate::Consolidation;
 use crate::decay;
 use crate::error::{Error, Result};
@@ -40,12 +42,22 @@ pub struct MaintainReport {
 /// Problems `quick_check` lists at most (the first few say enough).
 const CHECK_PROBLEMS: usize = 5;
 
-/// Applies decay to the next batch of due rows; false when none were due. The pass's first
-/// batch (nothing examined yet) checks the store is whole before anything is written.
-pub(crate) fn batch(tx: &mut Tx, report: &mut MaintainReport) -> Result<bool> {
-    if report.examined == 0 {
-        check_intact(tx.conn())?;
+/// How long a check that found the file whole holds for the passes after it.
+const CHECK_EVERY: Millis = DAY_MS;
+
+/// Checks the store is whole ([`check_intact`]) unless a check `last` found it so less than
+/// [`CHECK_EVERY`] ago; the time of the check when one ran.
+pub(crate) fn check_if_due(tx: &mut Tx, last: Option<Millis>) -> Result<Option<Millis>> {
+    let now = tx.now()?;
+    if last.is_some_and(|at| (0..CHECK_EVERY).contains(&now.saturating_sub(at))) {
+        return Ok(None);
     }
+    check_intact(tx.conn())?;
+    Ok(Some(now))
+}
+
+/// Applies decay to the next batch of due rows; false when none were due.
+pub(crate) fn batch(tx: &mut Tx, report: &mut MaintainReport) -> Result<bool> {
     let now = tx.now()?;
     let rows = memories::due(tx.conn(), now, BATCH)?;
     if rows.is_empty() {

@@ -85,3 +85,47 @@ fn a_stored_value_changed_outside_mnemo_is_an_internal_fault_not_the_callers() {
         assert!(message.contains(needle), "{needle:?} not in {message:?}");
     }
 }
+
+/// The file is checked whole by the first pass after a store is opened and then once a day,
+/// not by every pass (the check reads every page and the whole text index): damage done
+/// underneath a running engine is found by the next day's first pass.
+#[test]
+fn an_open_store_is_checked_whole_once_a_day() {
+    let dir = TempDir::new("damaged-daily");
+    let path = dir.file("m.db");
+    let clock = ManualClock::new(T0);
+    let mut e = Engine::builder(clock.clone())
+        .entropy(SeededEntropy::new(7))
+        .open(&path)
+        .unwrap();
+    let items = (0..300)
+        .map(|i| {
+            mem(
+                "ana",
+                &format!("{} keeps {i} jars of honey", ["Ana", "Rui", "Eva"][i % 3]),
+            )
+        })
+        .collect();
+    e.seed(items).unwrap();
+    e.maintain().unwrap();
+    // A tool writing the file underneath Mnemo removes a block of the text index.
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    let changed = conn
+        .execute(
+            "DELETE FROM memories_fts_data WHERE id = (SELECT max(id) FROM memories_fts_data)",
+            [],
+        )
+        .unwrap();
+    assert_eq!(changed, 1);
+    drop(conn);
+    // The same day: checked already, maintained.
+    clock.advance(DAY_MS - 1);
+    e.maintain().unwrap();
+    // The next: checked, and refused.
+    clock.advance(1);
+    let err = e.maintain().expect_err("maintained a damaged store");
+    assert_eq!(err.code(), "storage_error", "{err}");
+    assert!(err.to_string().contains("quick_check"), "{err}");
+    // Refused again while it stays damaged.
+    assert!(e.maintain().is_err());
+}
