@@ -51,10 +51,11 @@ fn main() {
     let load_before = load_average();
     let dir = TempDir::new("consolidate");
     let clock = ManualClock::new(T0);
+    let store = dir.file("store");
     let mut e = Engine::builder(clock.clone())
         .embedder(SuppliedVectors::new(MODEL, DIM))
         .entropy(SeededEntropy::new(7))
-        .open(dir.file("store"))
+        .open(&store)
         .expect("open bench store");
     let corpus = Corpus::new();
     let (tally, spent) = fill(&mut e, &corpus, 0, n);
@@ -133,7 +134,7 @@ fn main() {
     let steady_ms = t.elapsed().as_secs_f64() * 1e3;
     println!("steady state: {steady_ms:.0} ms");
     // What the first pass after opening, and then one a day, adds: the file checked whole.
-    let conn = rusqlite::Connection::open(dir.file("store")).expect("open the store again");
+    let conn = rusqlite::Connection::open(&store).expect("open the store again");
     let t = Instant::now();
     let whole: String = conn
         .query_row("PRAGMA quick_check(1)", [], |r| r.get(0))
