@@ -22,7 +22,7 @@ use crate::clock::Millis;
 use crate::error::{Error, Result};
 use crate::field::{Content, Id, Owner, SourceRef, Unit};
 use crate::model::{Layer, Memory, MemoryType, Source, Status};
-use crate::store::{memories, Tx, View};
+use crate::store::{memories, schema, Tx, View};
 use crate::write::{self, NewMemory};
 
 /// Files one `ingest_code` call takes at most.
@@ -57,7 +57,7 @@ pub struct CodeIngest {
     #[schemars(length(min = 1, max = MAX_CODE_FILES))]
     pub files: Vec<CodeFile>,
     /// Whether `files` is the whole tree: files of earlier runs not listed are then gone
-    /// (invalidated). Send a large tree in several calls, `complete` on none of them, and
+    /// (invalidated), and code names memories cite with no file are checked against it. Send a large tree in several calls, `complete` on none of them, and
     /// let drift detection (`--workspace`) find what was deleted.
     #[serde(default)]
     pub complete: bool,
@@ -395,15 +395,87 @@ pub(crate) fn names_read_after(
             |r| r.get(0),
         )
         .optional()?;
-    Ok(content.filter(|c| !c.contains(MORE_SYMBOLS)).map(|c| {
-        // The words of its symbol lines (`- pub fn check_token(…) (line 12)`).
-        c.lines()
-            .filter_map(|l| l.strip_prefix("- "))
-            .flat_map(|l| l.split(|ch: char| !(ch.is_alphanumeric() || ch == '_')))
-            .filter(|w| !w.is_empty())
-            .map(str::to_string)
-            .collect()
-    }))
+    Ok(content
+        .filter(|c| !c.contains(MORE_SYMBOLS))
+        .map(|c| symbol_words(&c).map(str::to_string).collect()))
+}
+
+/// The words of a file memory's symbol lines (`- pub fn check_token(…) (line 12)`).
+fn symbol_words(content: &str) -> impl Iterator<Item = &str> {
+    content
+        .lines()
+        .filter_map(|l| l.strip_prefix("- "))
+        .flat_map(|l| l.split(|ch: char| !(ch.is_alphanumeric() || ch == '_')))
+        .filter(|w| !w.is_empty())
+}
+
+/// Where the time of an owner's last complete run (of an agent's files, or the owner's own) is
+/// kept (meta table; a space is in no owner or agent id).
+fn complete_key(owner: &str, agent: Option<&str>) -> String {
+    format!("codebase_complete {owner} {}", agent.unwrap_or_default())
+}
+
+/// What the codebase layer says of code names, for names a memory cites with no file: when a
+/// complete run last read the whole tree, when each name was first declared by a file's
+/// memory (of any status: a name a file once declared), and the names declared now.
+pub(crate) struct Declared {
+    /// The last complete run's time.
+    pub complete_at: Millis,
+    first: BTreeMap<String, Millis>,
+    now: BTreeSet<String>,
+}
+
+impl Declared {
+    /// The first of `names` some file declared by `at` that none declares now: a name the
+    /// repository had when a memory written at `at` cited it, and has no more.
+    pub fn gone<'n>(&self, names: &'n [String], at: Millis) -> Option<&'n str> {
+        names
+            .iter()
+            .find(|n| self.first.get(*n).is_some_and(|&t| t <= at) && !self.now.contains(*n))
+            .map(String::as_str)
+    }
+}
+
+/// [`Declared`] for the codebase memories `agent` sees of `owner` (the owner's and its own),
+/// or `None` when it cannot tell: no complete run, or a file's memory that lists only some of
+/// its symbols.
+pub(crate) fn declared(
+    conn: &rusqlite::Connection,
+    owner: &str,
+    agent: Option<&str>,
+) -> Result<Option<Declared>> {
+    let mut complete_at: Option<Millis> = None;
+    for scope in [None, agent] {
+        let at = schema::meta(conn, &complete_key(owner, scope))?.and_then(|v| v.parse().ok());
+        complete_at = complete_at.max(at);
+    }
+    let Some(complete_at) = complete_at else {
+        return Ok(None);
+    };
+    let mut declared = Declared {
+        complete_at,
+        first: BTreeMap::new(),
+        now: BTreeSet::new(),
+    };
+    let mut stmt = conn.prepare_cached(
+        "SELECT content, created_at, status = 'active' FROM memories WHERE entity_id = ?1 \
+           AND layer = 'codebase' AND state != 'DELETED' AND (agent_id IS NULL OR agent_id IS ?2)",
+    )?;
+    let mut rows = stmt.query(rusqlite::params![owner, agent])?;
+    while let Some(row) = rows.next()? {
+        let (content, at, active): (String, Millis, bool) = (row.get(0)?, row.get(1)?, row.get(2)?);
+        if active && content.contains(MORE_SYMBOLS) {
+            return Ok(None);
+        }
+        for word in symbol_words(&content) {
+            let first = declared.first.entry(word.to_string()).or_insert(at);
+            *first = (*first).min(at);
+            if active {
+                declared.now.insert(word.to_string());
+            }
+        }
+    }
+    Ok(Some(declared))
 }
 
 /// A file's memory of an earlier run: live, or gone (invalidated by drift or by a complete
@@ -481,6 +553,8 @@ pub(crate) fn store(tx: &mut Tx, p: Prepared) -> Result<CodeIngestReport> {
         }
     }
     if p.req.complete {
+        let key = complete_key(&owner, agent.as_deref());
+        schema::set_meta(tx.conn(), &key, &tx.now()?.to_string())?;
         for (path, Earlier { pk, mut memory }) in before {
             if memory.status == Status::Active {
                 let why = format!("{GONE_PREFIX}{path} is gone from the workspace");

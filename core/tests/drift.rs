@@ -395,3 +395,65 @@ fn a_name_the_codebase_layer_no_longer_finds_in_its_file_is_a_dead_reference() {
     assert_eq!(drift_report(&mut e)["invalidated"], 0);
     assert_eq!(status(&mut e, "kai", &claim), "active");
 }
+
+/// A name cited with no file is checked against the codebase layer as a whole, with no
+/// workspace: once a complete run after the memory finds no file declaring a name some file
+/// declared when the memory was said. A name no file ever declared (a library, a flag) is
+/// never checked; a name declared again restores the memory; another owner's or agent's
+/// reading of the code judges nothing of the owner's.
+#[test]
+fn a_name_cited_alone_is_checked_against_the_whole_codebase_after_a_complete_run() {
+    let clock = ManualClock::new(T0);
+    let mut e = Engine::builder(clock.clone())
+        .config(without_dedup())
+        .open_in_memory()
+        .expect("open");
+    let complete = |e: &mut Engine, agent: Option<&str>, names: &[&str]| {
+        let mut run = auth_file(names);
+        run["complete"] = true.into();
+        if let Some(a) = agent {
+            run["agent_id"] = a.into();
+        }
+        call(e, "ingest_code", run).unwrap();
+    };
+    complete(&mut e, None, &["check_token", "parse_header"]);
+    clock.advance(DAY_MS);
+    let said = "Requests are authenticated by `check_token`.";
+    let claim = note(&mut e, "kai", said);
+    let library = note(&mut e, "kai", "We parse the body with `serde_json`.");
+    let lees = note(&mut e, "lee", said);
+    // No complete run since they were said: nothing can be told.
+    assert_eq!(drift_report(&mut e)["invalidated"], 0);
+    // A run that is not the whole tree renames it: still nothing told.
+    clock.advance(DAY_MS);
+    read(&mut e, &["verify_token", "parse_header"]);
+    assert_eq!(drift_report(&mut e)["invalidated"], 0);
+    assert_eq!(status(&mut e, "kai", &claim), "active");
+    // The whole tree, read after the claim, declares it nowhere.
+    clock.advance(DAY_MS);
+    complete(&mut e, None, &["verify_token", "parse_header"]);
+    let r = drift_report(&mut e);
+    assert_eq!(r["invalidated"], 1, "{r}");
+    assert_eq!(r["workspace"], false, "{r}");
+    assert_eq!(status(&mut e, "kai", &claim), "invalidated");
+    assert_eq!(
+        last_reason(&mut e, "kai", &claim),
+        "drift: `check_token` is no longer in the codebase"
+    );
+    assert_eq!(status(&mut e, "kai", &library), "active", "never declared");
+    assert_eq!(status(&mut e, "lee", &lees), "active");
+    // Declared again: restored.
+    clock.advance(DAY_MS);
+    complete(&mut e, None, &["verify_token", "check_token"]);
+    assert_eq!(drift_report(&mut e)["restored"], 1);
+    assert_eq!(status(&mut e, "kai", &claim), "active");
+    assert_eq!(
+        last_reason(&mut e, "kai", &claim),
+        "drift: `check_token` back in the codebase"
+    );
+    // An agent's own complete reading, without it, judges only the agent's claims.
+    clock.advance(DAY_MS);
+    complete(&mut e, Some("spy"), &["parse_header"]);
+    assert_eq!(drift_report(&mut e)["invalidated"], 0);
+    assert_eq!(status(&mut e, "kai", &claim), "active");
+}

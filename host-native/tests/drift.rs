@@ -2,7 +2,9 @@
 //! makes consolidation invalidate a memory whose cited file is deleted and restore it when the
 //! file is back, over the CLI and over `serve`; what the host cannot or should not read (a
 //! symbolic-link loop, a link out of the workspace, a binary or 50 MB file, a name that is not
-//! UTF-8) changes nothing it should not; a workspace that is not there is a clear error.
+//! UTF-8) changes nothing it should not; a workspace that is not there is a clear error; a
+//! function renamed in a repository `mnemo ingest-code` reads invalidates what cites its old
+//! name alone.
 
 mod common;
 
@@ -197,4 +199,67 @@ fn an_mcp_agent_on_a_workspace_no_longer_finds_what_cites_a_deleted_file() {
         ],
     );
     assert!(out.contains("\"ok\":true"), "{out}");
+}
+
+/// A name cited with no file, through the CLI as a user runs it: `mnemo ingest-code` reads the
+/// repository whole; after the function is renamed and the repository read again, the memory
+/// citing the old name is invalidated by consolidation (no workspace needed), and restored
+/// when the name is back.
+#[test]
+fn a_renamed_function_invalidates_what_cites_it_by_name_alone() {
+    let (data, repo) = (Dir::new("drift-name-data"), Dir::new("drift-name-repo"));
+    // Each step a day after the one before.
+    let at = |day: u32, args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_mnemo"))
+            .arg("--data")
+            .arg(&data.0)
+            .args(["--json", "--now", &format!("2026-03-{day:02}T09:00:00Z")])
+            .args(args)
+            .output()
+            .expect("run mnemo");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice::<Value>(&out.stdout).expect("json")
+    };
+    let repo_dir = repo.0.to_str().expect("utf-8").to_string();
+    let read = |day: u32, name: &str| {
+        repo.write(
+            "src/auth.rs",
+            format!("pub fn {name}(header: &str) -> bool {{\n    !header.is_empty()\n}}\n")
+                .as_bytes(),
+        );
+        let r = at(day, &["ingest-code", "--entity", "kai", &repo_dir]);
+        assert_eq!(r["files"], 1, "{r}");
+    };
+    read(1, "check_token");
+    let said = at(
+        2,
+        &[
+            "seed",
+            "--entity",
+            "kai",
+            "Requests are authenticated by `check_token`.",
+        ],
+    );
+    let id = said["outcomes"][0]["id"].as_str().expect("id").to_string();
+    let drift = |day: u32| at(day, &["consolidate"])["consolidation"]["drift"].clone();
+    assert_eq!(drift(3)["invalidated"], 0);
+    read(4, "verify_token");
+    let r = drift(5);
+    assert_eq!(r["invalidated"], 1, "{r}");
+    assert_eq!(
+        at(5, &["get", "--entity", "kai", &id])["status"],
+        "invalidated"
+    );
+    let history = at(5, &["history", "--entity", "kai", &id]);
+    assert_eq!(
+        history[0]["reason"],
+        "drift: `check_token` is no longer in the codebase"
+    );
+    read(6, "check_token");
+    assert_eq!(drift(7)["restored"], 1);
+    assert_eq!(at(7, &["get", "--entity", "kai", &id])["status"], "active");
 }

@@ -534,7 +534,7 @@ class CodeIngest(TypedDict):
     agent_id: NotRequired[str | None]
     #: The files (1 to 1,000), each once.
     files: List[CodeFile]
-    #: Whether `files` is the whole tree: files of earlier runs not listed are then gone (invalidated). Send a large tree in several calls, `complete` on none of them, and let drift detection (`--workspace`) find what was deleted.
+    #: Whether `files` is the whole tree: files of earlier runs not listed are then gone (invalidated), and code names memories cite with no file are checked against it. Send a large tree in several calls, `complete` on none of them, and let drift detection (`--workspace`) find what was deleted.
     complete: NotRequired[bool]
 
 
@@ -2569,7 +2569,7 @@ class Calls:
             entity_id: The owner of the memories (a user, an agent, a project): 1 to 256 characters of `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.
             files: The files (1 to 1,000), each once.
             agent_id: The agent writing (its memories are its own, `private`). Optional.
-            complete: Whether `files` is the whole tree: files of earlier runs not listed are then gone (invalidated). Send a large tree in several calls, `complete` on none of them, and let drift detection (`--workspace`) find what was deleted. Optional.
+            complete: Whether `files` is the whole tree: files of earlier runs not listed are then gone (invalidated), and code names memories cite with no file are checked against it. Send a large tree in several calls, `complete` on none of them, and let drift detection (`--workspace`) find what was deleted. Optional.
         """
         given: List[Tuple[str, Any]] = [("entity_id", entity_id), ("files", files), ("agent_id", agent_id), ("complete", complete)]
         return cast("CodeIngestReport", self.call("ingest_code", {k: v for k, v in given if v is not None}))

@@ -658,7 +658,8 @@ export interface CodeIngest {
   files: CodeFile[];
   /**
    * Whether `files` is the whole tree: files of earlier runs not listed are then gone
-   * (invalidated). Send a large tree in several calls, `complete` on none of them, and
+   * (invalidated), and code names memories cite with no file are checked against it. Send a large
+   * tree in several calls, `complete` on none of them, and
    * let drift detection (`--workspace`) find what was deleted.
    */
   complete?: boolean;

@@ -5,7 +5,9 @@
 //! path; one drift invalidated whose paths are all back is restored to the status it had.
 //! Paths the host cannot tell about (outside the workspace, unreadable) change nothing. A
 //! name cited in backticks beside a file (`` `check_token` ``) is dead when the codebase
-//! layer read that file after the memory was written and found no such name in it.
+//! layer read that file after the memory was written and found no such name in it; one cited
+//! with no path, when a complete run of the codebase layer after the memory finds no file
+//! declaring a name some file declared when the memory was written (this needs no workspace).
 //!
 //! With a workspace (the host's `workspace` import), each run examines the memories in use
 //! from a cursor, 1,000 a run, and those drift invalidated, 1,000 a run, and asks the host
@@ -19,7 +21,7 @@ use rusqlite::params;
 use serde::{Deserialize, Serialize};
 
 use super::{next_batch, STEP_BATCH};
-use crate::codebase::names_read_after;
+use crate::codebase::{declared, names_read_after, Declared};
 use crate::error::{Error, Result};
 use crate::field::Owner;
 use crate::model::{Memory, Status};
@@ -298,6 +300,73 @@ fn citing(tx: &Tx, rows: &[(i64, String)]) -> Result<Vec<Candidate>> {
     Ok(out)
 }
 
+/// Checks the memories of `rows` that cite code names in backticks and no path against the
+/// codebase layer as a whole (no workspace needed): once a complete `ingest_code` run after
+/// the memory was written finds no file declaring a name some file declared when the memory
+/// was written, the memory is invalidated; one so invalidated whose names are all declared
+/// again is restored. A name no file ever declared (a library, a flag) is never checked.
+fn names_alone(tx: &mut Tx, rows: &[(i64, String)], report: &mut DriftReport) -> Result<()> {
+    let pks: Vec<i64> = rows.iter().map(|r| r.0).collect();
+    let list = serde_json::to_string(&pks).map_err(|e| Error::Internal(e.to_string()))?;
+    let quoted: std::collections::BTreeSet<i64> = tx
+        .conn()
+        .prepare_cached(
+            "SELECT pk FROM memories WHERE pk IN (SELECT value FROM json_each(?1)) \
+             AND instr(content, '`') > 0 AND layer != 'codebase'",
+        )?
+        .query_map([list], |r| r.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
+    let mut by_owner: BTreeMap<&str, Vec<i64>> = BTreeMap::new();
+    for (pk, owner) in rows.iter().filter(|r| quoted.contains(&r.0)) {
+        by_owner.entry(owner).or_default().push(*pk);
+    }
+    let mut known: BTreeMap<(String, Option<String>), Option<Declared>> = BTreeMap::new();
+    for (owner, pks) in by_owner {
+        for (pk, mut memory) in memories::by_pks(tx.conn(), owner, &pks)? {
+            let names = cited_symbols(&memory.content);
+            if names.is_empty() || !cited_paths(&memory.content).is_empty() {
+                continue;
+            }
+            let scope = (owner.to_string(), memory.agent_id.clone());
+            if !known.contains_key(&scope) {
+                let d = declared(tx.conn(), owner, memory.agent_id.as_deref())?;
+                known.insert(scope.clone(), d);
+            }
+            let Some(d) = known.get(&scope).and_then(Option::as_ref) else {
+                continue;
+            };
+            if d.complete_at <= memory.created_at {
+                continue;
+            }
+            report.checked += 1;
+            let (new, reason) = match (memory.status, d.gone(&names, memory.created_at)) {
+                (Status::Active | Status::Challenged, Some(name)) => (
+                    Status::Invalidated,
+                    format!("{REASON_PREFIX}`{name}` is no longer in the codebase"),
+                ),
+                (Status::Invalidated, None) => {
+                    let Some(before) = drift_invalidated_from(tx, pk)? else {
+                        continue;
+                    };
+                    let quoted: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+                    (
+                        before,
+                        format!("{REASON_PREFIX}{} back in the codebase", quoted.join(", ")),
+                    )
+                }
+                _ => continue,
+            };
+            if new == Status::Invalidated {
+                report.invalidated += 1;
+            } else {
+                report.restored += 1;
+            }
+            tx.change_status(pk, &mut memory, new, reason)?;
+        }
+    }
+    Ok(())
+}
+
 /// Runs the step with the host's workspace.
 pub(super) fn detect(tx: &mut Tx, workspace: &dyn Workspace) -> Result<DriftReport> {
     let (mut rows, more) = next_batch(tx, CURSOR_KEY)?;
@@ -307,6 +376,7 @@ pub(super) fn detect(tx: &mut Tx, workspace: &dyn Workspace) -> Result<DriftRepo
         ..DriftReport::default()
     };
     rows.extend(invalidated.into_iter().take(STEP_BATCH));
+    names_alone(tx, &rows, &mut report)?;
     let mut candidates = citing(tx, &rows)?;
     let mut paths: Vec<String> = Vec::new();
     let mut kept = 0;
