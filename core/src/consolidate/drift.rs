@@ -24,7 +24,7 @@ use super::{next_batch, STEP_BATCH};
 use crate::codebase::{declared, names_read_after, Declared};
 use crate::error::{Error, Result};
 use crate::field::Owner;
-use crate::model::{Memory, Status};
+use crate::model::{Layer, Memory, Status};
 use crate::store::{memories, Tx};
 use crate::workspace::{cited_paths, cited_symbols, Citation, PathState, Workspace};
 
@@ -207,33 +207,44 @@ fn apply(
                 verdict = Verdict::Dead(why);
             }
         }
-        if !matches!(verdict, Verdict::Unsure) {
-            report.checked += 1;
-        }
-        let (new, reason) = match (memory.status, verdict) {
-            (Status::Active | Status::Challenged, Verdict::Dead(why)) => {
-                (Status::Invalidated, format!("{REASON_PREFIX}{why}"))
-            }
-            (Status::Invalidated, Verdict::Alive) => {
-                let Some(before) = drift_invalidated_from(tx, pk)? else {
-                    continue;
-                };
-                let paths: Vec<&str> = cited.iter().map(|c| c.path.as_str()).collect();
-                (
-                    before,
-                    format!("{REASON_PREFIX}{} back in the workspace", paths.join(", ")),
-                )
-            }
-            _ => continue,
+        let dead = match verdict {
+            Verdict::Unsure => continue,
+            Verdict::Dead(why) => Some(why),
+            Verdict::Alive => None,
         };
-        if new == Status::Invalidated {
-            report.invalidated += 1;
-        } else {
-            report.restored += 1;
-        }
-        tx.change_status(pk, &mut memory, new, reason)?;
+        let paths: Vec<&str> = cited.iter().map(|c| c.path.as_str()).collect();
+        let back = format!("{} back in the workspace", paths.join(", "));
+        settle(tx, pk, &mut memory, dead, back, report)?;
     }
     Ok(())
+}
+
+/// One checked memory's verdict applied: invalidated when in use and `dead` says why, or,
+/// when alive and drift had invalidated it, restored to the status it had (the reason says
+/// what is `back`); counted into `report`.
+fn settle(
+    tx: &mut Tx,
+    pk: i64,
+    memory: &mut Memory,
+    dead: Option<String>,
+    back: String,
+    report: &mut DriftReport,
+) -> Result<()> {
+    report.checked += 1;
+    let (new, reason) = match (memory.status, dead) {
+        (Status::Active | Status::Challenged, Some(why)) => (Status::Invalidated, why),
+        (Status::Invalidated, None) => match drift_invalidated_from(tx, pk)? {
+            Some(before) => (before, back),
+            None => return Ok(()),
+        },
+        _ => return Ok(()),
+    };
+    if new == Status::Invalidated {
+        report.invalidated += 1;
+    } else {
+        report.restored += 1;
+    }
+    tx.change_status(pk, memory, new, format!("{REASON_PREFIX}{reason}"))
 }
 
 /// The status a memory had before drift invalidated it, when its last change was drift's.
@@ -265,25 +276,35 @@ fn drift_invalidated(tx: &Tx, owner: Option<&str>, limit: usize) -> Result<Vec<(
     Ok(rows)
 }
 
-/// The memories of `rows` that cite paths, with their citations: only those with a slash in
-/// their text are read whole.
-fn citing(tx: &Tx, rows: &[(i64, String)]) -> Result<Vec<Candidate>> {
+/// The keys of `rows` by owner, of the memories whose text holds `mark` (only those are then
+/// read whole).
+fn marked<'r>(
+    tx: &Tx,
+    rows: &'r [(i64, String)],
+    mark: &str,
+) -> Result<BTreeMap<&'r str, Vec<i64>>> {
     let pks: Vec<i64> = rows.iter().map(|r| r.0).collect();
     let list = serde_json::to_string(&pks).map_err(|e| Error::Internal(e.to_string()))?;
-    let slashed: std::collections::BTreeSet<i64> = tx
+    let found: std::collections::BTreeSet<i64> = tx
         .conn()
         .prepare_cached(
             "SELECT pk FROM memories WHERE pk IN (SELECT value FROM json_each(?1)) \
-             AND instr(content, '/') > 0",
+             AND instr(content, ?2) > 0",
         )?
-        .query_map([list], |r| r.get(0))?
+        .query_map(params![list, mark], |r| r.get(0))?
         .collect::<rusqlite::Result<_>>()?;
     let mut by_owner: BTreeMap<&str, Vec<i64>> = BTreeMap::new();
-    for (pk, owner) in rows.iter().filter(|r| slashed.contains(&r.0)) {
+    for (pk, owner) in rows.iter().filter(|r| found.contains(&r.0)) {
         by_owner.entry(owner).or_default().push(*pk);
     }
+    Ok(by_owner)
+}
+
+/// The memories of `rows` that cite paths, with their citations: only those with a slash in
+/// their text are read whole.
+fn citing(tx: &Tx, rows: &[(i64, String)]) -> Result<Vec<Candidate>> {
     let mut out = Vec::new();
-    for (owner, pks) in by_owner {
+    for (owner, pks) in marked(tx, rows, "/")? {
         for (pk, memory) in memories::by_pks(tx.conn(), owner, &pks)? {
             let cited = cited_paths(&memory.content);
             if !cited.is_empty() {
@@ -306,25 +327,15 @@ fn citing(tx: &Tx, rows: &[(i64, String)]) -> Result<Vec<Candidate>> {
 /// was written, the memory is invalidated; one so invalidated whose names are all declared
 /// again is restored. A name no file ever declared (a library, a flag) is never checked.
 fn names_alone(tx: &mut Tx, rows: &[(i64, String)], report: &mut DriftReport) -> Result<()> {
-    let pks: Vec<i64> = rows.iter().map(|r| r.0).collect();
-    let list = serde_json::to_string(&pks).map_err(|e| Error::Internal(e.to_string()))?;
-    let quoted: std::collections::BTreeSet<i64> = tx
-        .conn()
-        .prepare_cached(
-            "SELECT pk FROM memories WHERE pk IN (SELECT value FROM json_each(?1)) \
-             AND instr(content, '`') > 0 AND layer != 'codebase'",
-        )?
-        .query_map([list], |r| r.get(0))?
-        .collect::<rusqlite::Result<_>>()?;
-    let mut by_owner: BTreeMap<&str, Vec<i64>> = BTreeMap::new();
-    for (pk, owner) in rows.iter().filter(|r| quoted.contains(&r.0)) {
-        by_owner.entry(owner).or_default().push(*pk);
-    }
     let mut known: BTreeMap<(String, Option<String>), Option<Declared>> = BTreeMap::new();
-    for (owner, pks) in by_owner {
+    for (owner, pks) in marked(tx, rows, "`")? {
         for (pk, mut memory) in memories::by_pks(tx.conn(), owner, &pks)? {
+            // A file's own memory is judged by its path (a Go struct tag is in backticks).
             let names = cited_symbols(&memory.content);
-            if names.is_empty() || !cited_paths(&memory.content).is_empty() {
+            if memory.layer == Layer::Codebase
+                || names.is_empty()
+                || !cited_paths(&memory.content).is_empty()
+            {
                 continue;
             }
             let scope = (owner.to_string(), memory.agent_id.clone());
@@ -338,30 +349,12 @@ fn names_alone(tx: &mut Tx, rows: &[(i64, String)], report: &mut DriftReport) ->
             if d.complete_at <= memory.created_at {
                 continue;
             }
-            report.checked += 1;
-            let (new, reason) = match (memory.status, d.gone(&names, memory.created_at)) {
-                (Status::Active | Status::Challenged, Some(name)) => (
-                    Status::Invalidated,
-                    format!("{REASON_PREFIX}`{name}` is no longer in the codebase"),
-                ),
-                (Status::Invalidated, None) => {
-                    let Some(before) = drift_invalidated_from(tx, pk)? else {
-                        continue;
-                    };
-                    let quoted: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
-                    (
-                        before,
-                        format!("{REASON_PREFIX}{} back in the codebase", quoted.join(", ")),
-                    )
-                }
-                _ => continue,
-            };
-            if new == Status::Invalidated {
-                report.invalidated += 1;
-            } else {
-                report.restored += 1;
-            }
-            tx.change_status(pk, &mut memory, new, reason)?;
+            let dead = d
+                .gone(&names, memory.created_at)
+                .map(|name| format!("`{name}` is no longer in the codebase"));
+            let quoted: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+            let back = format!("{} back in the codebase", quoted.join(", "));
+            settle(tx, pk, &mut memory, dead, back, report)?;
         }
     }
     Ok(())
