@@ -57,8 +57,9 @@ pub struct CodeIngest {
     #[schemars(length(min = 1, max = MAX_CODE_FILES))]
     pub files: Vec<CodeFile>,
     /// Whether `files` is the whole tree: files of earlier runs not listed are then gone
-    /// (invalidated), and code names memories cite with no file are checked against it. Send a large tree in several calls, `complete` on none of them, and
-    /// let drift detection (`--workspace`) find what was deleted.
+    /// (invalidated), and code names memories cite with no file are checked against it. Send
+    /// a large tree in several calls, `complete` on none of them, and let drift detection
+    /// (`--workspace`) find what was deleted.
     #[serde(default)]
     pub complete: bool,
 }

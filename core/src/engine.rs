@@ -690,12 +690,11 @@ impl Engine {
 
     fn maintain_then(&mut self, consolidate: bool) -> Result<MaintainReport> {
         let mut report = MaintainReport::default();
-        let last = self.intact_at;
-        if let Some(at) = self
-            .store
-            .transaction(|tx| maintain::check_if_due(tx, last))?
-        {
-            self.intact_at = Some(at);
+        let now = self.store.now()?;
+        if maintain::check_due(self.intact_at, now) {
+            self.store
+                .transaction(|tx| maintain::check_intact(tx.conn()))?;
+            self.intact_at = Some(now);
         }
         while self
             .store

@@ -45,15 +45,10 @@ const CHECK_PROBLEMS: usize = 5;
 /// How long a check that found the file whole holds for the passes after it.
 const CHECK_EVERY: Millis = DAY_MS;
 
-/// Checks the store is whole ([`check_intact`]) unless a check `last` found it so less than
-/// [`CHECK_EVERY`] ago; the time of the check when one ran.
-pub(crate) fn check_if_due(tx: &mut Tx, last: Option<Millis>) -> Result<Option<Millis>> {
-    let now = tx.now()?;
-    if last.is_some_and(|at| (0..CHECK_EVERY).contains(&now.saturating_sub(at))) {
-        return Ok(None);
-    }
-    check_intact(tx.conn())?;
-    Ok(Some(now))
+/// Whether a pass at `now` checks the store is whole ([`check_intact`]): unless a check at
+/// `last` found it so less than [`CHECK_EVERY`] ago.
+pub(crate) fn check_due(last: Option<Millis>, now: Millis) -> bool {
+    !last.is_some_and(|at| (0..CHECK_EVERY).contains(&now.saturating_sub(at)))
 }
 
 /// Applies decay to the next batch of due rows; false when none were due.

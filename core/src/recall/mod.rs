@@ -619,8 +619,13 @@ impl<'a> Search<'a> {
             .collect();
         let mut rest = answering.into_iter().peekable();
         let mut admitted: Vec<Admitted> = Vec::new();
-        while let Some(c) = rest.next_if(|c| self.reads_on(&admitted, c)) {
-            admitted.extend(self.admit(view, c)?);
+        // The best relevance admitted, a test file weighed as it will be scored.
+        let mut best = 0.0_f64;
+        while let Some(c) = rest.next_if(|c| self.reads_on(admitted.len(), best, c)) {
+            if let Some((c, m)) = self.admit(view, c)? {
+                best = best.max(self.relevance(&c) * self.test_file_multiplier(&m));
+                admitted.push((c, m));
+            }
         }
         Ok((admitted, rest))
     }
@@ -634,16 +639,11 @@ impl<'a> Search<'a> {
         (self.by_entity || relevance > 0.0) && relevance >= self.min_relevance
     }
 
-    /// Whether admission reads on to candidate `c`: while the answer is short, and for every
-    /// candidate within the relevance gate of the best admitted (a test file weighed as it
-    /// will be scored).
-    fn reads_on(&self, admitted: &[Admitted], c: &Candidate) -> bool {
-        let best = admitted
-            .iter()
-            .map(|(a, m)| self.relevance(a) * self.test_file_multiplier(m))
-            .fold(0.0, f64::max);
+    /// Whether admission reads on to candidate `c`, `admitted` memories in: while the answer
+    /// is short, and for every candidate within the relevance gate of the `best` admitted.
+    fn reads_on(&self, admitted: usize, best: f64, c: &Candidate) -> bool {
         self.whole_span()
-            || admitted.len() < self.limit
+            || admitted < self.limit
             || self.relevance(c) >= self.cfg.relevance_gate * best
     }
 
