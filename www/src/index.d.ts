@@ -658,9 +658,9 @@ export interface CodeIngest {
   files: CodeFile[];
   /**
    * Whether `files` is the whole tree: files of earlier runs not listed are then gone
-   * (invalidated), and code names memories cite with no file are checked against it. Send a large
-   * tree in several calls, `complete` on none of them, and
-   * let drift detection (`--workspace`) find what was deleted.
+   * (invalidated), and code names memories cite with no file are checked against it. Send
+   * a large tree in several calls, `complete` on none of them, and let drift detection
+   * (`--workspace`) find what was deleted.
    */
   complete?: boolean;
 }
