@@ -7,7 +7,7 @@
 use time::{Date, Duration, Month, OffsetDateTime, Weekday};
 
 use crate::calendar::{self, day_number, month, year_number};
-use crate::clock::{Millis, Window};
+use crate::clock::{Millis, Window, DAY_MS};
 
 /// A span of time a question names, and where it says it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -237,17 +237,88 @@ fn days(from: Date, until: Date) -> Window {
 
 /// The span of time `question` names, at `now`, if it names one.
 pub fn named(question: &str, now: Millis) -> Option<Named> {
-    let today = OffsetDateTime::from_unix_timestamp(now.div_euclid(1000))
-        .ok()?
-        .date();
     let ws = words(question);
-    for i in 0..ws.len() {
-        if let Some((window, used)) = at(&ws, i, today) {
-            let words = ws[i].at.start..ws[i + used - 1].at.end;
-            return Some(Named { window, words });
+    let spans = spans_in(&ws, day_of(now)?);
+    let &(first, used, window) = spans.first()?;
+    let phrase = |from: usize, to: usize| ws[from].at.start..ws[to - 1].at.end;
+    // A span counted from a day the question names beside it: "last weekend before April 10,
+    // 2023", "last week, as mentioned on 6 November".
+    let counted = ["today", "tonight", "yesterday", "this", "last", "earlier"]
+        .contains(&ws[first].text.as_str())
+        || ws[first + used - 1].text == "ago";
+    let from_day = spans.iter().skip(1).find(|(i, _, w)| {
+        *i <= first + used + COUNTED_FROM_WITHIN
+            && w.before.zip(w.after).is_some_and(|(b, a)| b - a == DAY_MS)
+    });
+    if let (true, Some(&(i, n, day))) = (counted, from_day) {
+        let reread = day.after.and_then(day_of).and_then(|d| at(&ws, first, d));
+        if let Some((window, _)) = reread {
+            return Some(Named {
+                window,
+                words: phrase(first, i + n),
+            });
         }
     }
-    None
+    Some(Named {
+        window,
+        words: phrase(first, first + used),
+    })
+}
+
+/// How many words may lie between a counted span and the day it is counted from ("last
+/// week, as mentioned on …").
+const COUNTED_FROM_WITHIN: usize = 3;
+
+/// The UTC day of a time.
+fn day_of(t: Millis) -> Option<Date> {
+    Some(
+        OffsetDateTime::from_unix_timestamp(t.div_euclid(1000))
+            .ok()?
+            .date(),
+    )
+}
+
+/// The spans `ws` names, read at `today`: each one's first word, its number of words, and
+/// the span.
+fn spans_in(ws: &[Word], today: Date) -> Vec<(usize, usize, Window)> {
+    let mut spans = Vec::new();
+    let mut i = 0;
+    while i < ws.len() {
+        match at(ws, i, today) {
+            Some((window, used)) => {
+                spans.push((i, used, window));
+                i += used;
+            }
+            None => i += 1,
+        }
+    }
+    spans
+}
+
+/// The spans of the past a statement names, read at `said` (when it was said): "I went to a
+/// convention last month", said in April, is of March. A memory said after a span the
+/// question names may tell of it.
+pub fn stated(text: &str, said: Millis) -> Vec<Window> {
+    let Some(today) = day_of(said) else {
+        return Vec::new();
+    };
+    spans_in(&words(text), today)
+        .into_iter()
+        .map(|(_, _, w)| w)
+        .collect()
+}
+
+/// Whether two spans share a moment.
+pub fn overlap(a: Window, b: Window) -> bool {
+    let after = a
+        .after
+        .unwrap_or(Millis::MIN)
+        .max(b.after.unwrap_or(Millis::MIN));
+    let before = a
+        .before
+        .unwrap_or(Millis::MAX)
+        .min(b.before.unwrap_or(Millis::MAX));
+    after < before
 }
 
 /// The span named by the words from `i`, and how many words name it.
@@ -264,8 +335,25 @@ fn at(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
         (i, 0)
     };
     let found = match (w(i), w(i + 1), w(i + 2)) {
-        ("today", _, _) => Some((days(today, tomorrow), 1)),
+        ("today" | "tonight", _, _) => Some((days(today, tomorrow), 1)),
+        ("this", "morning" | "afternoon" | "evening", _) => Some((days(today, tomorrow), 2)),
+        ("last", "night", _) => Some((days(today - Duration::days(1), today), 2)),
         ("yesterday", _, _) => Some((days(today - Duration::days(1), today), 1)),
+        // Before "last week": "the last week of October".
+        (nth, "week" | "weekend", "of") if week_of_month(nth).is_some() => {
+            let (from, until, used) = month_of(ws, i + 3, today)?;
+            let n = week_of_month(nth)?;
+            // The nth seven days of the month (the last: its final seven), a day either side.
+            let start = if n == 0 {
+                until - Duration::days(7)
+            } else {
+                from + Duration::days(7 * (n - 1))
+            };
+            Some((
+                days(start - Duration::days(1), start + Duration::days(8)),
+                3 + used,
+            ))
+        }
         ("this", "week", _) => Some((days(monday, tomorrow), 2)),
         ("this", "month", _) => Some((days(this_month, tomorrow), 2)),
         ("this", "year", _) => Some((days(this_year, tomorrow), 2)),
@@ -348,13 +436,66 @@ fn at(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
             };
             Some((window, 3))
         }
+        ("between", _, _) => between(ws, i, today),
+        (m, y, _) if month(m).is_some() && year_number(y).is_some() => {
+            let (from, until, used) = month_of(ws, i, today)?;
+            Some((days(from, until), used))
+        }
         _ => on_date(ws, i, today),
     };
     found.map(|(window, used)| (window, used + lead))
 }
 
+/// Which week of a month an ordinal names: 1 to 4, 0 for the last.
+fn week_of_month(w: &str) -> Option<i64> {
+    match w {
+        "first" | "1st" => Some(1),
+        "second" | "2nd" => Some(2),
+        "third" | "3rd" => Some(3),
+        "fourth" | "4th" => Some(4),
+        "last" | "final" => Some(0),
+        _ => None,
+    }
+}
+
+/// The month named from word `i` ("November 2022", "November": its latest past one): its
+/// first day, the first day after it, and how many words name it.
+fn month_of(ws: &[Word], i: usize, today: Date) -> Option<(Date, Date, usize)> {
+    let w = |k: usize| ws.get(k).map_or("", |x| x.text.as_str());
+    let m = month(w(i))?;
+    let (from, used) = match year_number(w(i + 1)) {
+        Some(y) => (first_of(y, m)?, 2),
+        None => (latest_month(today, m)?, 1),
+    };
+    Some((from, months_from(from.year(), m, 1)?, used))
+}
+
+/// "between 11 August and 15 August 2023": from the first day to the end of the second; a
+/// year written once, after the second, is both's.
+fn between(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
+    let (first, u1) = date_at(ws, i + 1, today)?;
+    if ws.get(i + 1 + u1).map(|w| w.text.as_str()) != Some("and") {
+        return None;
+    }
+    let (until, u2) = date_at(ws, i + 2 + u1, today)?;
+    let mut from = first;
+    if from > until {
+        from = from.replace_year(until.year()).ok()?;
+        if from > until {
+            from = from.replace_year(until.year() - 1).ok()?;
+        }
+    }
+    Some((days(from, until + Duration::days(1)), 2 + u1 + u2))
+}
+
 /// "on 3 May", "May 3rd", "the 3rd of May", with a year or the latest past one.
 fn on_date(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
+    let (date, used) = date_at(ws, i, today)?;
+    Some((days(date, date + Duration::days(1)), used))
+}
+
+/// The day named from word `i`, and how many words name it (see [`on_date`]).
+fn date_at(ws: &[Word], i: usize, today: Date) -> Option<(Date, usize)> {
     let w = |k: usize| ws.get(k).map_or("", |x| x.text.as_str());
     let (m, d, used) = if let (Some(m), Some(d)) = (month(w(i)), day_number(w(i + 1))) {
         (m, d, 2)
@@ -377,7 +518,7 @@ fn on_date(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
             (date, used)
         }
     };
-    Some((days(date, date + Duration::days(1)), used))
+    Some((date, used))
 }
 
 #[cfg(test)]
@@ -468,6 +609,13 @@ mod tests {
                 "on Monday",
             ),
             ("last Wednesday", "2026-11-11..2026-11-12", "last Wednesday"),
+            (
+                "What did I eat last night?",
+                "2026-11-17..2026-11-18",
+                "last night",
+            ),
+            ("this morning", "2026-11-18..2026-11-19", "this morning"),
+            ("tonight", "2026-11-18..2026-11-19", "tonight"),
         ] {
             is(q, dates, words);
         }
@@ -501,9 +649,109 @@ mod tests {
                 "2025-12-24..2025-12-25",
                 "24th of December",
             ),
+            (
+                "in the beginning of November 2022",
+                "2022-11-01..2022-12-01",
+                "November 2022",
+            ),
+            (
+                "Where was John between August 11 and August 15 2023?",
+                "2023-08-11..2023-08-16",
+                "between August 11 and August 15 2023",
+            ),
+            (
+                "between 20 December and 3 January",
+                "2025-12-20..2026-01-04",
+                "between 20 December and 3 January",
+            ),
+            // The nth seven days of the month, a day either side.
+            (
+                "Which country was Tim visiting in the second week of November?",
+                "2026-11-07..2026-11-16",
+                "second week of November",
+            ),
+            (
+                "the last week of October 2025",
+                "2025-10-24..2025-11-02",
+                "last week of October 2025",
+            ),
         ] {
             is(q, dates, words);
         }
+    }
+
+    #[test]
+    fn a_span_counted_from_a_day_the_question_names() {
+        for (q, dates, words) in [
+            (
+                "What did Maria do last weekend before April 10, 2023?",
+                "2023-04-08..2023-04-10",
+                "last weekend before April 10, 2023",
+            ),
+            (
+                "Tim's writing issue last week, as mentioned on November 6, 2023",
+                "2023-10-30..2023-11-06",
+                "last week, as mentioned on November 6, 2023",
+            ),
+            (
+                "What did Joanna finish yesterday, on 23 January 2022?",
+                "2022-01-22..2022-01-23",
+                "yesterday, on 23 January 2022",
+            ),
+            // Too far apart: the day is something else the question names.
+            (
+                "what did I cook last week for the party I gave on 3 May?",
+                "2026-11-09..2026-11-16",
+                "last week",
+            ),
+        ] {
+            is(q, dates, words);
+        }
+    }
+
+    #[test]
+    fn the_spans_a_statement_names_are_read_at_when_it_was_said() {
+        // Monday 2023-04-10 12:00 UTC.
+        let said = 1_681_128_000_000;
+        let spans = |t: &str| -> Vec<(Millis, Millis)> {
+            stated(t, said)
+                .into_iter()
+                .map(|w| (w.after.unwrap(), w.before.unwrap()))
+                .collect()
+        };
+        let day = |y, m, d| {
+            Date::from_calendar_date(y, Month::try_from(m).unwrap(), d)
+                .unwrap()
+                .midnight()
+                .assume_utc()
+                .unix_timestamp()
+                * 1000
+        };
+        assert_eq!(
+            spans("My colleagues and I went to a convention last month."),
+            [(day(2023, 3, 1), day(2023, 4, 1))]
+        );
+        assert_eq!(
+            spans("Watched it last night, and on Saturday we hiked."),
+            [
+                (day(2023, 4, 9), day(2023, 4, 10)),
+                (day(2023, 4, 8), day(2023, 4, 9))
+            ]
+        );
+        assert!(spans("I've had them for 3 years now").is_empty());
+        assert!(spans("").is_empty());
+        assert!(stated("yesterday", Millis::MIN).is_empty());
+        let march = Window {
+            after: Some(day(2023, 3, 1)),
+            before: Some(day(2023, 4, 1)),
+        };
+        let april = Window {
+            after: Some(day(2023, 4, 1)),
+            before: None,
+        };
+        assert!(overlap(march, stated("last month", said)[0]));
+        assert!(!overlap(april, march));
+        assert!(overlap(Window::default(), march));
     }
 
     #[test]

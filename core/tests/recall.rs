@@ -734,6 +734,89 @@ fn a_question_naming_a_time_ranks_what_was_said_then_first() {
     assert!(windowed[0].why.period.is_none());
 }
 
+/// A memory said after the span a question names, that names a time inside it ("last month",
+/// said in April, of March), is of the span too: it ranks with what was said there, and `why`
+/// says it tells of the span. A window the caller gives keeps to when memories were said.
+#[test]
+fn a_question_naming_a_time_finds_what_was_said_later_of_that_time() {
+    let (mut e, clock) = engine_with_config(without_dedup());
+    // 2023-03-01 and 2023-04-01, midnight UTC.
+    let (march, april) = (1_677_628_800_000, 1_680_307_200_000);
+    let at = |start: Millis, day: i64| start + day * DAY_MS + 12 * 3_600_000;
+    let said = [
+        (at(march, -10), "I went to a convention about databases"),
+        (at(march, 11), "I repainted the kitchen blue"),
+        (
+            at(april, 9),
+            "My colleagues and I went to a convention about robots last month",
+        ),
+        (
+            at(april, 10),
+            "I went to a convention about gardens yesterday",
+        ),
+        (at(april, 10), "We are planning a convention of our own"),
+    ];
+    clock.set(at(april, 20));
+    e.seed(
+        said.iter()
+            .map(|(t, text)| NewMemory {
+                created_at: Some(*t),
+                ..mem("ana", text)
+            })
+            .collect(),
+    )
+    .unwrap();
+    let hits = e
+        .search(&req("ana", "Which convention did I go to in March 2023?"))
+        .unwrap();
+    let contents: Vec<&str> = hits.iter().map(|h| h.memory.content.as_str()).collect();
+    assert!(contents[0].contains("robots"), "{contents:?}");
+    let first = hits[0].why.period.clone().expect("the span is shown");
+    assert!(first.tells && !first.inside, "{first:?}");
+    assert_eq!((first.after, first.before), (march, april));
+    // The others said of other times, or of none, follow, and do not tell of it.
+    for h in &hits[1..] {
+        let p = h.why.period.as_ref().unwrap();
+        assert!(!p.tells, "{}: {p:?}", h.memory.content);
+    }
+    // Said before the span, "last month" names February: not of March.
+    let told = |e: &mut Engine, q: &str| {
+        e.search(&req("ana", q))
+            .unwrap()
+            .iter()
+            .filter(|h| h.why.period.as_ref().is_some_and(|p| p.tells))
+            .count()
+    };
+    assert_eq!(
+        told(&mut e, "Which convention did I go to in February 2023?"),
+        0
+    );
+    // "yesterday", said on 11 April, tells of 10 April.
+    assert_eq!(
+        told(&mut e, "Which convention did I go to on 10 April 2023?"),
+        1
+    );
+    // A window the caller gives keeps to when memories were said.
+    let windowed = e
+        .search(&SearchRequest {
+            after: Some(march),
+            before: Some(april),
+            min_score: Some(0.0),
+            ..req("ana", "Which convention did I go to?")
+        })
+        .unwrap();
+    assert!(
+        windowed
+            .iter()
+            .all(|h| h.memory.content.contains("kitchen")),
+        "{:?}",
+        windowed
+            .iter()
+            .map(|h| &h.memory.content)
+            .collect::<Vec<_>>()
+    );
+}
+
 #[test]
 fn a_question_asking_for_the_first_or_the_most_recent_ranks_in_that_order_of_time() {
     let (mut e, _) = engine();

@@ -297,8 +297,8 @@ export interface SearchRequest {
   /**
    * What "now" is for this question (milliseconds since the Unix epoch): the time its words
    * such as "yesterday" or "last weekend" are read against (default the engine's clock).
-   * Without `after` and `before`, a span the query names ranks the memories said in it
-   * first.
+   * Without `after` and `before`, a span the query names ranks first the memories said in
+   * it and those said later that name a time in it ("last month").
    */
   as_of?: number | null;
 }
@@ -1561,7 +1561,7 @@ export interface Factors {
   activation: number;
 }
 
-/** The span of time a query named, and whether a hit was said inside it. */
+/** The span of time a query named, and whether a hit was said inside it or tells of it. */
 export interface PeriodMatch {
   /** Its start (milliseconds since the Unix epoch, inclusive). */
   after: number;
@@ -1569,6 +1569,11 @@ export interface PeriodMatch {
   before: number;
   /** The memory was said inside it. */
   inside: boolean;
+  /**
+   * Said after it, the memory names a time inside it ("last month", said in April of
+   * March): it tells of the span and ranks with what was said there.
+   */
+  tells?: boolean;
 }
 
 /** Which end of a run of events a question asks for. */

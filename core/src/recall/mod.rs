@@ -109,8 +109,8 @@ pub struct SearchRequest {
     pub before: Option<Millis>,
     /// What "now" is for this question (milliseconds since the Unix epoch): the time its words
     /// such as "yesterday" or "last weekend" are read against (default the engine's clock).
-    /// Without `after` and `before`, a span the query names ranks the memories said in it
-    /// first.
+    /// Without `after` and `before`, a span the query names ranks first the memories said in
+    /// it and those said later that name a time in it ("last month").
     pub as_of: Option<Millis>,
 }
 
@@ -527,12 +527,60 @@ impl<'a> Search<'a> {
         {
             candidates = self.fused(view, cache, Reach::Live)?;
         }
+        if self.in_named_span() {
+            let told = self.telling_of_span(view, cache, reach, &candidates)?;
+            candidates.extend(told);
+        }
         lend_along_links(view, self.cfg, self.owner, &mut candidates, &self.query)?;
         if self.by_entity {
             let names = &self.req.entities;
             candidates = naming(view, self.cfg, self.owner, names, candidates, &self.query)?;
         }
         Ok(candidates)
+    }
+
+    /// Whether this pass keeps to the span the query names (not to a window the caller gave).
+    fn in_named_span(&self) -> bool {
+        self.req.window().is_open() && !self.window.is_open()
+    }
+
+    /// The query's candidates said after this pass's span that tell of it: their words name a
+    /// time inside it ("a convention last month", said in April, when March is asked about).
+    fn telling_of_span(
+        &self,
+        view: &mut View,
+        cache: &mut Cache,
+        reach: Reach,
+        have: &[Candidate],
+    ) -> Result<Vec<Candidate>> {
+        let whole = self.within(Window::default()).fused(view, cache, reach)?;
+        let set = view.vectors(self.owner)?;
+        // Said after the span (before it, only plans could tell of it), not found already.
+        let later: Vec<(Candidate, Millis)> = whole
+            .into_iter()
+            .filter(|c| !have.iter().any(|h| h.pk == c.pk))
+            .filter_map(|c| set.said(c.pk).map(|t| (c, t)))
+            .filter(|(_, t)| self.window.before.is_some_and(|b| *t >= b))
+            .collect();
+        let pks: Vec<i64> = later.iter().map(|(c, _)| c.pk).collect();
+        let contents = memories::contents(view.conn(), &pks)?;
+        Ok(later
+            .into_iter()
+            .filter(|(c, said)| {
+                contents
+                    .get(&c.pk)
+                    .is_some_and(|text| self.tells_of_span(text, *said))
+            })
+            .map(|(c, _)| c)
+            .collect())
+    }
+
+    /// Whether `text`, said at `said` (after this pass's span), names a time inside the span.
+    fn tells_of_span(&self, text: &str, said: Millis) -> bool {
+        self.window.before.is_some_and(|b| said >= b)
+            && period::stated(text, said)
+                .into_iter()
+                .any(|w| period::overlap(w, self.window))
     }
 
     /// How many of `candidates` are good answers: at least `archive_relevance` relevant (or
@@ -656,7 +704,8 @@ impl<'a> Search<'a> {
         if let Some(p) = view.pending(c.pk) {
             decay::access(&mut m, p.count, p.at);
         }
-        let inside = self.window.contains(m.created_at);
+        let inside = self.window.contains(m.created_at)
+            || (self.in_named_span() && self.tells_of_span(&m.content, m.created_at));
         Ok((inside && rank::admits(self.req, &m) && view.viewer().sees(&m)).then_some((c, m)))
     }
 
@@ -697,10 +746,17 @@ impl<'a> Search<'a> {
         } in kept
         {
             why.matched = text::matched(&terms, &memory.content);
-            why.period = self.named.as_ref().map(|n| rank::PeriodMatch {
-                after: n.window.after.unwrap_or_default(),
-                before: n.window.before.unwrap_or_default(),
-                inside: n.window.contains(memory.created_at),
+            why.period = self.named.as_ref().map(|n| {
+                let inside = n.window.contains(memory.created_at);
+                rank::PeriodMatch {
+                    after: n.window.after.unwrap_or_default(),
+                    before: n.window.before.unwrap_or_default(),
+                    inside,
+                    tells: !inside
+                        && self
+                            .within(n.window)
+                            .tells_of_span(&memory.content, memory.created_at),
+                }
             });
             decay::access(&mut memory, 1, now);
             view.refresh(pk, &mut memory)?;

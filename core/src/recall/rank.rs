@@ -145,7 +145,7 @@ pub struct ScoreBreakdown {
     pub order: Option<crate::period::Order>,
 }
 
-/// The span of time a query named, and whether a hit was said inside it.
+/// The span of time a query named, and whether a hit was said inside it or tells of it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct PeriodMatch {
     /// Its start (milliseconds since the Unix epoch, inclusive).
@@ -154,6 +154,10 @@ pub struct PeriodMatch {
     pub before: Millis,
     /// The memory was said inside it.
     pub inside: bool,
+    /// Said after it, the memory names a time inside it ("last month", said in April of
+    /// March): it tells of the span and ranks with what was said there.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub tells: bool,
 }
 
 impl ScoreBreakdown {

@@ -314,6 +314,11 @@ impl OwnerVectors {
         }
     }
 
+    /// When `pk`'s memory was said, if present.
+    pub fn said(&self, pk: i64) -> Option<Millis> {
+        self.slot.get(&pk).map(|&i| self.said[i])
+    }
+
     /// Records when `pk`'s memory was said, if present.
     pub fn set_said(&mut self, pk: i64, at: Millis) {
         if let Some(&i) = self.slot.get(&pk) {
