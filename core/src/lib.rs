@@ -116,7 +116,9 @@ pub use importance::Factors as ImportanceFactors;
 pub use links::{LinksReport, RelatedMemory, RelatedRequest};
 pub use maintain::MaintainReport;
 pub use model::*;
-pub use recall::{RankMode, RecallConfig, ScoreBreakdown, SearchHit, SearchRequest, Weights};
+pub use recall::{
+    RankMode, RecallConfig, ScoreBreakdown, SearchHit, SearchRequest, Weights, WHEN_BOOST,
+};
 pub use schedule::{
     Schedule, ScheduleCreate, ScheduleRef, ScheduleStatus, ScheduleUpdate, SchedulesRequest, Tag,
 };

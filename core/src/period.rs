@@ -62,6 +62,21 @@ pub fn ordering(question: &str) -> Option<Order> {
     })
 }
 
+/// Whether a question asks when something happened ("When did I…", "what day…", "how long
+/// ago…"): a memory that names its day answers it better than one that does not. "What
+/// time" asks for an hour, which the spans read here do not name.
+pub fn asks_when(question: &str) -> bool {
+    let ws = words(question);
+    let w = |k: usize| ws.get(k).map_or("", |x| x.text.as_str());
+    w(0) == "when"
+        || (0..ws.len()).any(|i| {
+            matches!(
+                (w(i), w(i + 1), w(i + 2)),
+                ("what" | "which", "date" | "day" | "month" | "year", _) | ("how", "long", "ago")
+            )
+        })
+}
+
 /// Which side of an event a question asks about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Side {
@@ -777,6 +792,29 @@ mod tests {
         let q = "What did I do last week?";
         let named = named(q, 1_775_000_000_000).expect("a span");
         assert_eq!(ordering(&named.without(q)), None);
+    }
+
+    #[test]
+    fn questions_asking_when() {
+        for q in [
+            "When did Jon receive mentorship?",
+            "when is the party",
+            "What day did I see the dentist?",
+            "In which year did she move?",
+            "How long ago did we meet?",
+        ] {
+            assert!(asks_when(q), "{q}");
+        }
+        for q in [
+            "What did I eat when I was in Rome?",
+            "How long is the trip?",
+            "What time is my yoga class?",
+            "What does Ana drink?",
+            "",
+            "whenever",
+        ] {
+            assert!(!asks_when(q), "{q}");
+        }
     }
 
     #[test]

@@ -817,6 +817,28 @@ fn a_question_naming_a_time_finds_what_was_said_later_of_that_time() {
     );
 }
 
+/// A question asking when ranks a memory that names a time above one that does not, and
+/// `why.when_multiplier` says so; other questions do not.
+#[test]
+fn a_question_asking_when_prefers_the_memory_that_names_a_time() {
+    let (mut e, _) = engine_with_config(without_dedup());
+    e.seed(vec![
+        mem("ana", "I went to the dentist and the dentist was kind"),
+        mem("ana", "Had a check-up with my dentist yesterday"),
+    ])
+    .unwrap();
+    let first = |e: &mut Engine, q: &str| {
+        let hits = e.search(&req("ana", q)).unwrap();
+        (hits[0].memory.content.clone(), hits[0].why.when_multiplier)
+    };
+    let (content, boost) = first(&mut e, "When did I go to the dentist?");
+    assert!(content.contains("yesterday"), "{content}");
+    assert_eq!(boost, WHEN_BOOST);
+    let (content, boost) = first(&mut e, "Did I go to the dentist?");
+    assert!(content.contains("kind"), "{content}");
+    assert_eq!(boost, 1.0);
+}
+
 #[test]
 fn a_question_asking_for_the_first_or_the_most_recent_ranks_in_that_order_of_time() {
     let (mut e, _) = engine();

@@ -1144,6 +1144,8 @@ class ScoreBreakdown(TypedDict):
     state_multiplier: float
     #: Penalty for the codebase layer's file of tests or benchmarks when the query does not ask about tests (they name the functions of the code they test more often than it does): [`TEST_FILE_PENALTY`]; 1, and not shown, otherwise.
     test_file_multiplier: NotRequired[float]
+    #: Boost for a memory that names a time ("yesterday", "in March", "last week") when the query asks when (and names no span of its own): [`WHEN_BOOST`]; 1, and not shown, otherwise.
+    when_multiplier: NotRequired[float]
     #: The ranking mode the score was made under.
     mode: RankMode
     #: The span of time the query named ("last weekend", "10 days ago"), when it named one and gave no `after`/`before`: the memories said inside it rank first.

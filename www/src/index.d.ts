@@ -1498,6 +1498,12 @@ export interface ScoreBreakdown {
    * does): `TEST_FILE_PENALTY`; 1, and not shown, otherwise.
    */
   test_file_multiplier?: number;
+  /**
+   * Boost for a memory that names a time ("yesterday", "in March", "last week") when the
+   * query asks when (and names no span of its own): `WHEN_BOOST`; 1, and not shown,
+   * otherwise.
+   */
+  when_multiplier?: number;
   /** The ranking mode the score was made under. */
   mode: RankMode;
   /**

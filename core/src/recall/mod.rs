@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 
 pub(crate) use cache::Cache;
 pub use candidates::Candidate;
-pub use rank::{PeriodMatch, RankMode, ScoreBreakdown, Weights};
+pub use rank::{PeriodMatch, RankMode, ScoreBreakdown, Weights, WHEN_BOOST};
 
 use crate::clock::{check_time, Millis, Window};
 use crate::decay::{self, RetentionConfig};
@@ -407,6 +407,8 @@ struct Search<'a> {
     /// The query asks about tests or benchmarks: their files in the codebase layer rank as
     /// any other.
     tests_asked: bool,
+    /// The query asks when, and names no span: memories naming a time rank higher.
+    asks_when: bool,
     /// The question asks about nothing but its span ("what did I do last week?", "what did I
     /// do right after the Sintra trip?"): every memory said inside it answers, in order of
     /// time when it asks for one.
@@ -469,6 +471,7 @@ impl<'a> Search<'a> {
             order: period::ordering(&text),
             only_time: named_span && names_nothing(&text),
             tests_asked: crate::codebase::asks_about_tests(&req.query),
+            asks_when: !named_span && period::asks_when(&req.query),
             text,
         })
     }
@@ -500,11 +503,34 @@ impl<'a> Search<'a> {
         c.relevance(self.cfg.vector_weight)
     }
 
-    /// What a memory's relevance (for the gate) and score are multiplied by: less for the
-    /// codebase layer's file of tests when the query is not about tests.
+    /// What a memory's relevance (for the gate) and score are multiplied by: its test-file
+    /// and when multipliers.
+    fn multiplier(&self, m: &Memory) -> f64 {
+        self.test_file_multiplier(m) * self.when_multiplier(m)
+    }
+
+    /// Less for the codebase layer's file of tests when the query is not about tests.
     fn test_file_multiplier(&self, m: &Memory) -> f64 {
         if !self.tests_asked && crate::codebase::is_test_file(m) {
             rank::TEST_FILE_PENALTY
+        } else {
+            1.0
+        }
+    }
+
+    /// More for a memory naming a time when the query asks when.
+    fn when_multiplier(&self, m: &Memory) -> f64 {
+        if self.asks_when && !period::stated(&m.content, m.created_at).is_empty() {
+            rank::WHEN_BOOST
+        } else {
+            1.0
+        }
+    }
+
+    /// The most any memory's relevance is multiplied by in this search.
+    fn most_multiplied(&self) -> f64 {
+        if self.asks_when {
+            rank::WHEN_BOOST
         } else {
             1.0
         }
@@ -667,11 +693,11 @@ impl<'a> Search<'a> {
             .collect();
         let mut rest = answering.into_iter().peekable();
         let mut admitted: Vec<Admitted> = Vec::new();
-        // The best relevance admitted, a test file weighed as it will be scored.
+        // The best relevance admitted, weighed as it will be scored.
         let mut best = 0.0_f64;
         while let Some(c) = rest.next_if(|c| self.reads_on(admitted.len(), best, c)) {
             if let Some((c, m)) = self.admit(view, c)? {
-                best = best.max(self.relevance(&c) * self.test_file_multiplier(&m));
+                best = best.max(self.relevance(&c) * self.multiplier(&m));
                 admitted.push((c, m));
             }
         }
@@ -688,11 +714,12 @@ impl<'a> Search<'a> {
     }
 
     /// Whether admission reads on to candidate `c`, `admitted` memories in: while the answer
-    /// is short, and for every candidate within the relevance gate of the `best` admitted.
+    /// is short, and for every candidate that could come within the relevance gate of the
+    /// `best` admitted (weighed by the most any memory is multiplied by).
     fn reads_on(&self, admitted: usize, best: f64, c: &Candidate) -> bool {
         self.whole_span()
             || admitted < self.limit
-            || self.relevance(c) >= self.cfg.relevance_gate * best
+            || self.relevance(c) * self.most_multiplied() >= self.cfg.relevance_gate * best
     }
 
     /// Candidate `c` with its memory's fresh row (the accesses not yet written applied), if
@@ -790,11 +817,11 @@ impl Scoring<'_> {
     ///    relevance order.
     fn rank(&self, admitted: Vec<Admitted>) -> Vec<Ranked> {
         let s = self.search;
-        // In relevance order, a test file weighed as it will be scored (so that the gate
-        // passes the code it tests too).
+        // In relevance order, each weighed as it will be scored (so that the gate passes the
+        // code a test file tests too, and a memory naming a time a when-question asks).
         let mut admitted: Vec<(f64, Admitted)> = admitted
             .into_iter()
-            .map(|a| (s.relevance(&a.0) * s.test_file_multiplier(&a.1), a))
+            .map(|a| (s.relevance(&a.0) * s.multiplier(&a.1), a))
             .collect();
         crate::order::sort_by(&mut admitted, |a, b| b.0.total_cmp(&a.0));
         let (relevances, admitted): (Vec<f64>, Vec<Admitted>) = admitted.into_iter().unzip();
@@ -835,6 +862,7 @@ impl Scoring<'_> {
             self.retention,
         );
         why.test_file_multiplier = s.test_file_multiplier(&memory);
+        why.when_multiplier = s.when_multiplier(&memory);
         Ranked {
             pk: c.pk,
             order: if qualifies {

@@ -132,6 +132,11 @@ pub struct ScoreBreakdown {
     /// does): [`TEST_FILE_PENALTY`]; 1, and not shown, otherwise.
     #[serde(default = "unpenalised", skip_serializing_if = "is_unpenalised")]
     pub test_file_multiplier: f64,
+    /// Boost for a memory that names a time ("yesterday", "in March", "last week") when the
+    /// query asks when (and names no span of its own): [`WHEN_BOOST`]; 1, and not shown,
+    /// otherwise.
+    #[serde(default = "unpenalised", skip_serializing_if = "is_unpenalised")]
+    pub when_multiplier: f64,
     /// The ranking mode the score was made under.
     pub mode: RankMode,
     /// The span of time the query named ("last weekend", "10 days ago"), when it named one and
@@ -161,7 +166,7 @@ pub struct PeriodMatch {
 }
 
 impl ScoreBreakdown {
-    /// The composite score: weighted sum × feedback, state and test-file multipliers.
+    /// The composite score: weighted sum × feedback, state, test-file and when multipliers.
     pub fn score(&self) -> f64 {
         let w = self.mode.weights();
         (w.semantic * self.semantic
@@ -172,12 +177,17 @@ impl ScoreBreakdown {
             * self.feedback_multiplier
             * self.state_multiplier
             * self.test_file_multiplier
+            * self.when_multiplier
     }
 }
 
 /// What a codebase file of tests or benchmarks is multiplied by when a query is not about
 /// tests: a where-question's answer is the code, not the test that calls it.
 pub const TEST_FILE_PENALTY: f64 = 0.5;
+
+/// What a memory naming a time is multiplied by when a query asks when: "When did I see the
+/// dentist?" is answered by "I saw the dentist yesterday" before "I like my dentist".
+pub const WHEN_BOOST: f64 = 1.3;
 
 /// A multiplier that changes nothing.
 fn unpenalised() -> f64 {
@@ -249,6 +259,7 @@ pub fn score(
             1.0
         },
         test_file_multiplier: 1.0,
+        when_multiplier: 1.0,
         mode,
         period: None,
         order: None,
@@ -294,6 +305,7 @@ mod tests {
             feedback_multiplier: 1.0,
             state_multiplier: 1.0,
             test_file_multiplier: 1.0,
+            when_multiplier: 1.0,
             mode,
             period: None,
             order: None,
