@@ -452,6 +452,16 @@ fn at(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
             Some((window, 3))
         }
         ("between", _, _) => between(ws, i, today),
+        ("week" | "weekend", "of", _) => {
+            let (day, used) = date_at(ws, i + 2, today)?;
+            let monday = day - Duration::days(day.weekday().number_days_from_monday() as i64);
+            let window = if w(i) == "week" {
+                days(monday, monday + Duration::days(7))
+            } else {
+                days(monday + Duration::days(5), monday + Duration::days(7))
+            };
+            Some((window, 2 + used))
+        }
         (m, y, _) if month(m).is_some() && year_number(y).is_some() => {
             let (from, until, used) = month_of(ws, i, today)?;
             Some((days(from, until), used))
@@ -684,6 +694,16 @@ mod tests {
                 "Which country was Tim visiting in the second week of November?",
                 "2026-11-07..2026-11-16",
                 "second week of November",
+            ),
+            (
+                "What did I do in the week of 2 March?",
+                "2026-03-02..2026-03-09",
+                "week of 2 March",
+            ),
+            (
+                "the weekend of 24 June 2023",
+                "2023-06-24..2023-06-26",
+                "weekend of 24 June 2023",
             ),
             (
                 "the last week of October 2025",
