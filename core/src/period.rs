@@ -849,6 +849,11 @@ mod tests {
             "",
             "🙂 ago ago",
             "99999999999 days ago",
+            "between 30 February and 31 February",
+            "between us and them",
+            "the week of 99 March",
+            "the second week of",
+            "the dream in 99999",
         ] {
             assert_eq!(span(q), None, "{q}");
         }
