@@ -3,7 +3,7 @@
 // seeding 10,000 memories with 384-d vectors, 1,000 hybrid searches, the default embedder's
 // throughput on short sentences, ingesting documents (one of 10 MB, 1,000 small) — plus the
 // package's download size. Writes bench-results/browser.json and prints it
-// (`MNEMO_BENCH_ONLY=visits` or `documents` runs that part alone and only prints it).
+// (`MNEMO_BENCH_ONLY=visits`, `documents` or `seed` runs that part alone and only prints it).
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -88,9 +88,50 @@ async function documents() {
   }
 }
 
+/**
+ * Milliseconds from navigation start to an OPFS store ready for calls (page, worker,
+ * WebAssembly compile, OPFS pool), in a new page of `context`: cold in a fresh profile, where
+ * nothing of the module is cached.
+ */
+async function opening(context, url) {
+  const page = await context.newPage();
+  await page.goto(`${url}/www/bench/bench.html`);
+  await page.waitForFunction(() => window.ready === true);
+  const ms = await page.evaluate(async () => {
+    const m = await Mnemo.open({ name: 'open-probe', storage: 'opfs' });
+    const t = performance.now();
+    await m.close();
+    return t;
+  });
+  await page.close();
+  return Math.round(ms);
+}
+
+/** Seeding and searching alone, in a fresh page of a fresh profile (`MNEMO_BENCH_ONLY=seed`). */
+async function seeding() {
+  const site = await serve();
+  const dir = await newProfile();
+  try {
+    const context = await browser(dir);
+    // As in the whole bench: two openings first, which leave the module's code cached.
+    await opening(context, site.url);
+    await opening(context, site.url);
+    const page = await context.newPage();
+    await page.goto(`${site.url}/www/bench/bench.html`);
+    await page.waitForFunction(() => window.ready === true);
+    const { memories_per_second, search_ms } = await page.evaluate((corpus) => runBench({ corpus }), `/${corpus}`);
+    await context.close();
+    return { memories_per_second, search_ms };
+  } finally {
+    await site.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 const only = process.env.MNEMO_BENCH_ONLY;
-if (only === 'visits' || only === 'documents') {
-  console.log(JSON.stringify(only === 'visits' ? await visits() : await documents(), null, 2));
+const parts = { visits, documents, seed: seeding };
+if (parts[only]) {
+  console.log(JSON.stringify(await parts[only](), null, 2));
   process.exit(0);
 }
 const visited = await visits();
@@ -100,23 +141,8 @@ const server = await serve();
 const profile = await newProfile();
 try {
   const context = await browser(profile);
-  // Cold open: a fresh profile, so nothing of the module is cached; from navigation start to
-  // a store ready for calls (page, worker, WebAssembly compile, OPFS pool).
-  const coldOpen = async () => {
-    const page = await context.newPage();
-    await page.goto(`${server.url}/www/bench/bench.html`);
-    await page.waitForFunction(() => window.ready === true);
-    const ms = await page.evaluate(async () => {
-      const m = await Mnemo.open({ name: 'open-probe', storage: 'opfs' });
-      const t = performance.now();
-      await m.close();
-      return t;
-    });
-    await page.close();
-    return Math.round(ms);
-  };
-  const open_cold_ms = await coldOpen();
-  const open_warm_ms = await coldOpen();
+  const open_cold_ms = await opening(context, server.url);
+  const open_warm_ms = await opening(context, server.url);
   const page = await context.newPage();
   await page.goto(`${server.url}/www/bench/bench.html`);
   await page.waitForFunction(() => window.ready === true);
