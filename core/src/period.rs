@@ -452,6 +452,24 @@ fn at(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
             Some((window, 3))
         }
         ("between", _, _) => between(ws, i, today),
+        // "on the 15th": the latest past 15th (a month after it is the date's own reading).
+        ("on", "the", d)
+            if day_number(d).is_some()
+                && d.ends_with(|c: char| c.is_ascii_alphabetic())
+                && month(w(i + 3)).is_none()
+                && w(i + 3) != "of" =>
+        {
+            let d = day_number(d)?;
+            let this = Date::from_calendar_date(today.year(), today.month(), d).ok();
+            let date = match this {
+                Some(day) if day <= today => day,
+                _ => {
+                    let before = months_from(today.year(), today.month(), -1)?;
+                    Date::from_calendar_date(before.year(), before.month(), d).ok()?
+                }
+            };
+            Some((days(date, date + Duration::days(1)), 3))
+        }
         ("week" | "weekend", "of", _) => {
             let (day, used) = date_at(ws, i + 2, today)?;
             let monday = day - Duration::days(day.weekday().number_days_from_monday() as i64);
@@ -696,6 +714,18 @@ mod tests {
                 "second week of November",
             ),
             (
+                "what did I do on the 15th?",
+                "2026-11-15..2026-11-16",
+                "on the 15th",
+            ),
+            ("on the 30th", "2026-10-30..2026-10-31", "on the 30th"),
+            ("on the 31st", "2026-10-31..2026-11-01", "on the 31st"),
+            (
+                "on the 15th of May",
+                "2026-05-15..2026-05-16",
+                "15th of May",
+            ),
+            (
                 "What did I do in the week of 2 March?",
                 "2026-03-02..2026-03-09",
                 "week of 2 March",
@@ -852,6 +882,8 @@ mod tests {
             "between 30 February and 31 February",
             "between us and them",
             "the week of 99 March",
+            "on the 15 minutes",
+            "on the 32nd",
             "the second week of",
             "the dream in 99999",
         ] {
