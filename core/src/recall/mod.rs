@@ -311,6 +311,15 @@ pub(crate) fn search(
     search.record_hits(view, kept, now)
 }
 
+/// Whether `text`, said at `said`, after `span`, names a time inside it ("a convention last
+/// month", said in April, of March).
+fn tells_of(span: Window, text: &str, said: Millis) -> bool {
+    span.before.is_some_and(|b| said >= b)
+        && period::stated(text, said)
+            .into_iter()
+            .any(|w| period::overlap(w, span))
+}
+
 /// Relevance the best match of an anchor's event needs before the question is placed against
 /// it ("after the Sintra trip" needs a memory of the trip).
 const ANCHOR_MIN_RELEVANCE: f64 = 0.3;
@@ -581,10 +590,11 @@ impl<'a> Search<'a> {
     ) -> Result<Vec<Candidate>> {
         let whole = self.within(Window::default()).fused(view, cache, reach)?;
         let set = view.vectors(self.owner)?;
+        let found: std::collections::BTreeSet<i64> = have.iter().map(|c| c.pk).collect();
         // Said after the span (before it, only plans could tell of it), not found already.
         let later: Vec<(Candidate, Millis)> = whole
             .into_iter()
-            .filter(|c| !have.iter().any(|h| h.pk == c.pk))
+            .filter(|c| !found.contains(&c.pk))
             .filter_map(|c| set.said(c.pk).map(|t| (c, t)))
             .filter(|(_, t)| self.window.before.is_some_and(|b| *t >= b))
             .collect();
@@ -595,18 +605,10 @@ impl<'a> Search<'a> {
             .filter(|(c, said)| {
                 contents
                     .get(&c.pk)
-                    .is_some_and(|text| self.tells_of_span(text, *said))
+                    .is_some_and(|text| tells_of(self.window, text, *said))
             })
             .map(|(c, _)| c)
             .collect())
-    }
-
-    /// Whether `text`, said at `said` (after this pass's span), names a time inside the span.
-    fn tells_of_span(&self, text: &str, said: Millis) -> bool {
-        self.window.before.is_some_and(|b| said >= b)
-            && period::stated(text, said)
-                .into_iter()
-                .any(|w| period::overlap(w, self.window))
     }
 
     /// How many of `candidates` are good answers: at least `archive_relevance` relevant (or
@@ -732,7 +734,7 @@ impl<'a> Search<'a> {
             decay::access(&mut m, p.count, p.at);
         }
         let inside = self.window.contains(m.created_at)
-            || (self.in_named_span() && self.tells_of_span(&m.content, m.created_at));
+            || (self.in_named_span() && tells_of(self.window, &m.content, m.created_at));
         Ok((inside && rank::admits(self.req, &m) && view.viewer().sees(&m)).then_some((c, m)))
     }
 
@@ -779,10 +781,7 @@ impl<'a> Search<'a> {
                     after: n.window.after.unwrap_or_default(),
                     before: n.window.before.unwrap_or_default(),
                     inside,
-                    tells: !inside
-                        && self
-                            .within(n.window)
-                            .tells_of_span(&memory.content, memory.created_at),
+                    tells: !inside && tells_of(n.window, &memory.content, memory.created_at),
                 }
             });
             decay::access(&mut memory, 1, now);
