@@ -306,9 +306,20 @@ fn human(answer: &Answer) -> Result<String> {
                 } else {
                     String::new()
                 };
+                // Where it stands in the span of time the query named, and whether naming a time
+                // counted for a question asking when.
+                let mut time = match &w.period {
+                    Some(p) if p.inside => " · said in the span asked about".to_string(),
+                    Some(p) if p.tells => " · said later of the span asked about".to_string(),
+                    Some(_) => " · said outside the span asked about".to_string(),
+                    None => String::new(),
+                };
+                if w.when_multiplier != 1.0 {
+                    let _ = write!(time, " · names a time (×{})", w.when_multiplier);
+                }
                 let _ = writeln!(
                     out,
-                    "    relevance {:.2} (text {:.2}, vector {:.2}{lent}; {:.0} % of the best) · recency {:.2} · retention {:.2} · importance {:.2}",
+                    "    relevance {:.2} (text {:.2}, vector {:.2}{lent}; {:.0} % of the best) · recency {:.2} · retention {:.2} · importance {:.2}{time}",
                     w.relevance,
                     w.text,
                     w.vector,

@@ -414,6 +414,56 @@ fn the_commands_cover_a_memory_from_write_to_export() {
     );
 }
 
+/// The text output says where each hit stands in the span of time a question names, and when
+/// naming a time counted for a question asking when.
+#[test]
+fn search_text_says_how_time_counted() {
+    let d = Data::new("search-time");
+    let file = d.0.join("said.jsonl");
+    std::fs::create_dir_all(&d.0).unwrap();
+    std::fs::write(
+        &file,
+        "{\"entity_id\":\"ana\",\"content\":\"My colleagues and I went to a convention about robots last month\",\"created_at\":1681041600000}\n\
+         {\"entity_id\":\"ana\",\"content\":\"I went to a convention about gardens in Lisbon\",\"created_at\":1681128000000}\n",
+    )
+    .unwrap();
+    let now = ["--now", "2023-04-20T12:00:00Z"];
+    let run = |args: &[&str]| {
+        let all: Vec<&str> = args.iter().chain(&now).copied().collect();
+        let out = mnemo(&d.0, &all);
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    run(&["seed", "--file", file.to_str().unwrap()]);
+    let march = run(&[
+        "search",
+        "--entity",
+        "ana",
+        "Which convention did I go to in March 2023?",
+    ]);
+    let lines: Vec<&str> = march.lines().collect();
+    assert!(
+        lines[0].contains("robots") && lines[1].ends_with("said later of the span asked about"),
+        "{march}"
+    );
+    assert!(
+        march.contains("said outside the span asked about"),
+        "{march}"
+    );
+    let when = run(&[
+        "search",
+        "--entity",
+        "ana",
+        "When did I go to a convention?",
+    ]);
+    let lines: Vec<&str> = when.lines().collect();
+    assert!(
+        lines[0].contains("robots") && lines[1].ends_with("names a time (×1.3)"),
+        "{when}"
+    );
+    assert!(!when.contains("span asked about"), "{when}");
+}
+
 #[test]
 fn now_replays_time_for_every_step() {
     let d = Data::new("now");
