@@ -435,12 +435,8 @@ fn search_text_says_how_time_counted() {
         String::from_utf8(out.stdout).unwrap()
     };
     run(&["seed", "--file", file.to_str().unwrap()]);
-    let march = run(&[
-        "search",
-        "--entity",
-        "ana",
-        "Which convention did I go to in March 2023?",
-    ]);
+    let search = |q: &str| run(&["search", "--entity", "ana", q]);
+    let march = search("Which convention did I go to in March 2023?");
     let lines: Vec<&str> = march.lines().collect();
     assert!(
         lines[0].contains("robots") && lines[1].ends_with("said later of the span asked about"),
@@ -450,12 +446,7 @@ fn search_text_says_how_time_counted() {
         march.contains("said outside the span asked about"),
         "{march}"
     );
-    let when = run(&[
-        "search",
-        "--entity",
-        "ana",
-        "When did I go to a convention?",
-    ]);
+    let when = search("When did I go to a convention?");
     let lines: Vec<&str> = when.lines().collect();
     assert!(
         lines[0].contains("robots") && lines[1].ends_with("names a time (×1.3)"),

@@ -377,8 +377,24 @@ fn anchored(
     }))
 }
 
-/// A candidate admitted, with its memory's fresh row.
-type Admitted = (Candidate, Memory);
+/// A candidate admitted, with its memory's fresh row and what they are multiplied by.
+type Admitted = (Candidate, Memory, Weighed);
+
+/// What an admitted memory's relevance (for the gate) and score are multiplied by, worked out
+/// once when it is admitted.
+#[derive(Debug, Clone, Copy)]
+struct Weighed {
+    /// Less for the codebase layer's file of tests when the query is not about tests.
+    test_file: f64,
+    /// More for a memory naming a time when the query asks when.
+    when: f64,
+}
+
+impl Weighed {
+    fn product(self) -> f64 {
+        self.test_file * self.when
+    }
+}
 
 /// Candidates that may answer, in relevance order, not read yet.
 type Waiting = std::iter::Peekable<std::vec::IntoIter<Candidate>>;
@@ -512,27 +528,19 @@ impl<'a> Search<'a> {
         c.relevance(self.cfg.vector_weight)
     }
 
-    /// What a memory's relevance (for the gate) and score are multiplied by: its test-file
-    /// and when multipliers.
-    fn multiplier(&self, m: &Memory) -> f64 {
-        self.test_file_multiplier(m) * self.when_multiplier(m)
-    }
-
-    /// Less for the codebase layer's file of tests when the query is not about tests.
-    fn test_file_multiplier(&self, m: &Memory) -> f64 {
-        if !self.tests_asked && crate::codebase::is_test_file(m) {
-            rank::TEST_FILE_PENALTY
-        } else {
-            1.0
-        }
-    }
-
-    /// More for a memory naming a time when the query asks when.
-    fn when_multiplier(&self, m: &Memory) -> f64 {
-        if self.asks_when && !period::stated(&m.content, m.created_at).is_empty() {
-            rank::WHEN_BOOST
-        } else {
-            1.0
+    /// What memory `m`'s relevance (for the gate) and score are multiplied by.
+    fn weighed(&self, m: &Memory) -> Weighed {
+        Weighed {
+            test_file: if !self.tests_asked && crate::codebase::is_test_file(m) {
+                rank::TEST_FILE_PENALTY
+            } else {
+                1.0
+            },
+            when: if self.asks_when && !period::stated(&m.content, m.created_at).is_empty() {
+                rank::WHEN_BOOST
+            } else {
+                1.0
+            },
         }
     }
 
@@ -698,9 +706,9 @@ impl<'a> Search<'a> {
         // The best relevance admitted, weighed as it will be scored.
         let mut best = 0.0_f64;
         while let Some(c) = rest.next_if(|c| self.reads_on(admitted.len(), best, c)) {
-            if let Some((c, m)) = self.admit(view, c)? {
-                best = best.max(self.relevance(&c) * self.multiplier(&m));
-                admitted.push((c, m));
+            if let Some(a) = self.admit(view, c)? {
+                best = best.max(self.relevance(&a.0) * a.2.product());
+                admitted.push(a);
             }
         }
         Ok((admitted, rest))
@@ -735,14 +743,18 @@ impl<'a> Search<'a> {
         }
         let inside = self.window.contains(m.created_at)
             || (self.in_named_span() && tells_of(self.window, &m.content, m.created_at));
-        Ok((inside && rank::admits(self.req, &m) && view.viewer().sees(&m)).then_some((c, m)))
+        if !(inside && rank::admits(self.req, &m) && view.viewer().sees(&m)) {
+            return Ok(None);
+        }
+        let weighed = self.weighed(&m);
+        Ok(Some((c, m, weighed)))
     }
 
     /// 3. How the admitted are scored: against the best relevance admitted, at the call's time.
     fn scoring<'s>(&'s self, view: &View<'s>, admitted: &[Admitted]) -> Result<Scoring<'s>> {
         Ok(Scoring {
             search: self,
-            best: admitted.first().map_or(0.0, |(c, _)| self.relevance(c)),
+            best: admitted.first().map_or(0.0, |(c, _, _)| self.relevance(c)),
             now: view.now()?,
             retention: view.retention(),
         })
@@ -820,7 +832,7 @@ impl Scoring<'_> {
         // code a test file tests too, and a memory naming a time a when-question asks).
         let mut admitted: Vec<(f64, Admitted)> = admitted
             .into_iter()
-            .map(|a| (s.relevance(&a.0) * s.multiplier(&a.1), a))
+            .map(|a| (s.relevance(&a.0) * a.2.product(), a))
             .collect();
         crate::order::sort_by(&mut admitted, |a, b| b.0.total_cmp(&a.0));
         let (relevances, admitted): (Vec<f64>, Vec<Admitted>) = admitted.into_iter().unzip();
@@ -849,7 +861,7 @@ impl Scoring<'_> {
     }
 
     /// An admitted memory scored; ordered by that score when it qualifies.
-    fn score(&self, (c, memory): Admitted, qualifies: bool) -> Ranked {
+    fn score(&self, (c, memory, weighed): Admitted, qualifies: bool) -> Ranked {
         let s = self.search;
         let mut why = rank::score(
             &c,
@@ -860,8 +872,8 @@ impl Scoring<'_> {
             s.cfg,
             self.retention,
         );
-        why.test_file_multiplier = s.test_file_multiplier(&memory);
-        why.when_multiplier = s.when_multiplier(&memory);
+        why.test_file_multiplier = weighed.test_file;
+        why.when_multiplier = weighed.when;
         Ranked {
             pk: c.pk,
             order: if qualifies {
