@@ -260,6 +260,9 @@ test('bad requests get a clear error and change nothing', async () => {
       ['quotes in a tag filter', { method: 'GET', path: '/api/v1/memories?entity_id=ana&tag=%22)%20OR%20*' }, 200],
       ['test hooks off', { method: 'POST', path: '/api/v1/search', body: { entity_id: 'ana', query: 'x' }, headers: { 'x-mnemo-now': '0' } }, 400, 'invalid_input'],
       ['watcher', { method: 'GET', path: '/api/v1/watcher/status?entity_id=ana' }, 501, 'not_implemented'],
+      // The edge module has no source parser: a file's text is refused, saying what to send; over
+      // 1 MiB of it reaches the engine (the route takes 48 MiB) to be refused there.
+      ['source text', { method: 'POST', path: '/api/v1/call/ingest_code', body: { entity_id: 'ana', files: ['a.rs', 'b.rs'].map((path) => ({ path, text: 'fn a() {}\n'.repeat(60000) })) } }, 501, 'not_implemented'],
     ];
     for (const [what, r, status, code] of cases) {
       const got = await send(mf, r.method, r.path, { body: r.body, headers: r.headers, token: r.token === undefined ? TOKEN : r.token });

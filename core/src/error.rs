@@ -158,6 +158,11 @@ pub enum Error {
     #[error("not a Mnemo store: {0}")]
     NotAStore(String),
 
+    /// The call needs a part this build of Mnemo leaves out (the source parser, in the browser
+    /// and edge packages); the message says what to send or use instead.
+    #[error("not in this build: {0}")]
+    NotInThisBuild(String),
+
     /// A fault that is not the caller's: a bug in Mnemo, or a store damaged underneath it.
     /// Calling again with other arguments does not help; the message says what to report.
     #[error("internal error: {0}")]
@@ -233,6 +238,7 @@ impl Error {
             Error::Extractor(_) => "extractor_error",
             Error::SchemaTooNew { .. } => "schema_too_new",
             Error::NotAStore(_) => "not_a_store",
+            Error::NotInThisBuild(_) => "not_implemented",
             Error::Internal(_) => "internal",
             Error::ImportLine { .. } => "import_error",
             Error::StorageFull(_) => "storage_full",

@@ -47,6 +47,19 @@ fn ingest(e: &mut Engine, owner: &str, files: Value, complete: bool) -> Value {
     .unwrap()
 }
 
+/// `ingest_code` of `files` for kai, refused as bad input naming `path`.
+fn refused(e: &mut Engine, files: Value, path: &str) -> Error {
+    let err = call(
+        e,
+        "ingest_code",
+        json!({"entity_id": "kai", "files": files}),
+    )
+    .unwrap_err();
+    assert_eq!(err.code(), "invalid_input", "{err}");
+    assert!(err.to_string().contains(path), "{err} names {path}");
+    err
+}
+
 fn top(e: &mut Engine, owner: &str, query: &str) -> String {
     let hits = call(
         e,
@@ -367,14 +380,7 @@ fn bad_files_are_refused_by_name_and_write_nothing() {
         ),
         (json!([file(json!({"extra": 1}))]), "files[0]"),
     ] {
-        let err = call(
-            &mut e,
-            "ingest_code",
-            json!({"entity_id": "kai", "files": files}),
-        )
-        .unwrap_err();
-        assert_eq!(err.code(), "invalid_input", "{err}");
-        assert!(err.to_string().contains(path), "{err} names {path}");
+        refused(&mut e, files, path);
     }
     assert!(e
         .call_json(
@@ -398,4 +404,133 @@ fn bad_files_are_refused_by_name_and_write_nothing() {
     );
     assert_eq!(r["created"], 2);
     assert!(top(&mut e, "kai", "análise").contains("reunião"));
+}
+
+const AUTH_RS: &str = "//! Bearer tokens: how a request proves who sent it.\n\npub struct Session;\n\nimpl Session {\n    pub fn user(&self) -> &str { \"\" }\n}\n\n/// Whether the header carries the token.\npub fn check_token(header: &str, token: &str) -> bool {\n    header == token\n}\n";
+
+#[test]
+fn a_file_sent_as_text_is_parsed_by_the_engine() {
+    let (mut e, _clock) = engine();
+    let r = ingest(
+        &mut e,
+        "kai",
+        json!([
+            {"path": "server/src/auth.rs", "text": AUTH_RS},
+            {"path": "web/src/cart.tsx", "text": "/** The cart. */\nexport function Cart(p: Props) { return <ul>{p.items}</ul>; }\n"},
+            {"path": "tools/Makefile.inc", "language": "python", "text": "def build():\n    pass\n"}
+        ]),
+        true,
+    );
+    assert_eq!(
+        (r["created"].as_u64(), r["symbols"].as_u64()),
+        (Some(3), Some(5)),
+        "{r}"
+    );
+    let hit = top(&mut e, "kai", "where is the token checked?");
+    for said in [
+        "server/src/auth.rs — rust, 12 lines. Bearer tokens: how a request proves who sent it.",
+        "- pub fn check_token(header: &str, token: &str) -> bool (line 10)",
+        "- pub struct Session (line 3)",
+        "- pub fn user(&self) -> &str (line 6)",
+    ] {
+        assert!(hit.contains(said), "{said:?} in {hit}");
+    }
+    assert!(top(&mut e, "kai", "the Cart component")
+        .contains("web/src/cart.tsx — typescript, 2 lines. The cart."));
+    assert!(top(&mut e, "kai", "build").contains("tools/Makefile.inc — python"));
+    // Sent again, as text or as what it parses to, the file is unchanged.
+    let again = ingest(
+        &mut e,
+        "kai",
+        json!([{"path": "server/src/auth.rs", "text": AUTH_RS}]),
+        false,
+    );
+    assert_eq!(again["unchanged"], 1, "{again}");
+}
+
+#[test]
+fn bad_source_texts_are_refused_by_name_and_write_nothing() {
+    let (mut e, _clock) = engine();
+    let text = |path: &str, text: &str| json!({"path": path, "text": text});
+    let big = "x".repeat(codebase::MAX_SOURCE_BYTES + 1);
+    let with = |extra: Value| {
+        let mut f = text("a.rs", "fn a() {}");
+        for (k, v) in extra.as_object().unwrap() {
+            f[k] = v.clone();
+        }
+        f
+    };
+    let heavy: Vec<Value> = (0..25)
+        .map(|i| text(&format!("f{i}.rs"), &"/".repeat(1 << 20)))
+        .collect();
+    for (files, path, says) in [
+        (
+            json!([text("README.md", "# x")]),
+            "files[0].language",
+            "README.md's extension",
+        ),
+        (
+            json!([with(json!({"language": "cobol"}))]),
+            "files[0].language",
+            "not cobol",
+        ),
+        (
+            json!([with(json!({"language": "Rust"}))]),
+            "files[0].language",
+            "lower-case",
+        ),
+        (
+            json!([with(
+                json!({"symbols": [{"kind": "function", "name": "a", "line": 1}]})
+            )]),
+            "files[0].symbols",
+            "not both",
+        ),
+        (
+            json!([with(json!({"lines": 1}))]),
+            "files[0].lines",
+            "not both",
+        ),
+        (
+            json!([with(json!({"summary": "A."}))]),
+            "files[0].summary",
+            "not both",
+        ),
+        (json!([text("a.rs", "fn a() {}\0")]), "files[0].text", "NUL"),
+        (json!([text("a.rs", &big)]), "files[0].text", "over the"),
+        (json!([with(json!({"text": 3}))]), "files[0].text", ""),
+        (
+            json!([with(json!({"text": null, "language": "rust"}))]),
+            "files[0].lines",
+            "required",
+        ),
+        (
+            json!([{"path": "a.rs", "lines": 3}]),
+            "files[0].language",
+            "required",
+        ),
+        (json!([text("../a.rs", "")]), "files[0].path", ""),
+        (json!(heavy), "files", "several calls"),
+    ] {
+        let err = refused(&mut e, files, path);
+        assert!(err.to_string().contains(says), "{err} says {says}");
+    }
+    let stats = call(&mut e, "stats", json!({"entity_id": "kai"})).unwrap();
+    assert_eq!(stats["total"], 0, "nothing was written: {stats}");
+    // Unicode, an empty file and text that looks like an attack are only source.
+    let r = ingest(
+        &mut e,
+        "kai",
+        json!([
+            text(
+                "notas/reunião.py",
+                "def análise():\n    \"\"\"'; DROP TABLE memories;--\"\"\"\n"
+            ),
+            text("empty.go", ""),
+            text("broken.rs", "fn (((( {{{{ <script>"),
+        ]),
+        false,
+    );
+    assert_eq!(r["created"], 3, "{r}");
+    assert!(top(&mut e, "kai", "análise").contains("- def análise() (line 1)"));
 }

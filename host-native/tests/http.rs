@@ -331,6 +331,22 @@ fn limits_and_bad_bodies_are_refused_and_change_nothing() {
     );
     let (st, body) = d.send("POST", "/api/v1/call/extract", doc);
     assert_eq!((st, body["code"].as_str()), (413, Some("body_too_large")));
+    // So are source files' texts (1.4 MiB of them here), which the engine parses.
+    let text = |name: &str| {
+        (0..15_000)
+            .map(|i| format!("pub fn {name}_{i}(x: u32) -> u32 {{ x + {i} }}\n"))
+            .collect::<String>()
+    };
+    let files = json!({"entity_id": "ana", "complete": true, "files": [
+        {"path": "src/left.rs", "text": text("left")},
+        {"path": "src/right.rs", "text": text("right")}]});
+    assert!(files.to_string().len() > 1 << 20);
+    let (st, body) = d.send("POST", "/api/v1/call/ingest_code", files);
+    assert_eq!(
+        (st, body["created"].as_u64(), body["symbols"].as_u64()),
+        (200, Some(2), Some(800)),
+        "{body}"
+    );
     let cases = [
         (
             json!({"items": [{"entity_id": "ana", "content": "x".repeat(50_001)}]}),

@@ -55,7 +55,7 @@ impl Reply {
     /// `413` for a body over `limit` bytes, its route's ([`crate::max_body`]).
     pub fn too_large(limit: usize) -> Reply {
         let why = format!(
-            "request body exceeds {} MiB (the limit of this route; documents and imports may \
+            "request body exceeds {} MiB (the limit of this route; documents, source files and imports may \
              take {} MiB)",
             limit >> 20,
             crate::request::MAX_DOCUMENT_BODY >> 20

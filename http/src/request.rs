@@ -13,16 +13,17 @@ use crate::routes::PREFIX;
 /// or an export's.
 pub const MAX_BODY: usize = 1 << 20;
 
-/// The largest body of a request that carries a document or an export (`POST
-/// /api/v1/call/ingest`, `POST /api/v1/import`): 48 MiB, room for a document at its longest
-/// (10,000,000 characters) written as JSON.
+/// The largest body of a request that carries a document, source files or an export (`POST
+/// /api/v1/call/ingest`, `POST /api/v1/call/ingest_code`, `POST /api/v1/import`): 48 MiB,
+/// room for a document at its longest (10,000,000 characters), or the 24 MiB of source text
+/// one `ingest_code` reads, written as JSON.
 pub const MAX_DOCUMENT_BODY: usize = 48 << 20;
 
 /// The largest body served on `path`: [`MAX_DOCUMENT_BODY`] for the routes that take a
-/// document or an export, else [`MAX_BODY`].
+/// document, source files or an export, else [`MAX_BODY`].
 pub fn max_body(path: &str) -> usize {
     match path.strip_prefix(PREFIX).map(|p| p.trim_end_matches('/')) {
-        Some("call/ingest" | "import") => MAX_DOCUMENT_BODY,
+        Some("call/ingest" | "call/ingest_code" | "import") => MAX_DOCUMENT_BODY,
         _ => MAX_BODY,
     }
 }

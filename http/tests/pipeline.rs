@@ -108,11 +108,17 @@ fn a_body_declared_over_the_limit_is_refused_before_it_is_read() {
         (
             413,
             "body_too_large".into(),
-            "request body exceeds 1 MiB (the limit of this route; documents and imports may take 48 MiB)".into()
+            "request body exceeds 1 MiB (the limit of this route; documents, source files and imports may take 48 MiB)".into()
         )
     );
-    // A document's and an export's routes take 48 MiB, and a 100 MB body is refused unread.
-    for path in ["/api/v1/call/ingest", "/api/v1/import", "/api/v1/import/"] {
+    // A document's, source files' and an export's routes take 48 MiB, and a 100 MB body is
+    // refused unread.
+    for path in [
+        "/api/v1/call/ingest",
+        "/api/v1/call/ingest_code",
+        "/api/v1/import",
+        "/api/v1/import/",
+    ] {
         assert_eq!(max_body(path), MAX_DOCUMENT_BODY, "{path}");
         assert_eq!(
             check_length(path, Some(&MAX_DOCUMENT_BODY.to_string())),
@@ -198,7 +204,7 @@ fn a_bad_body_is_refused_with_the_reason_and_reaches_no_engine() {
             &oversized,
             413,
             "body_too_large",
-            "request body exceeds 1 MiB (the limit of this route; documents and imports may take 48 MiB)",
+            "request body exceeds 1 MiB (the limit of this route; documents, source files and imports may take 48 MiB)",
         ),
     ];
     for (bytes, status, code, message) in cases {

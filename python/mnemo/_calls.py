@@ -539,18 +539,20 @@ class CodeIngest(TypedDict):
 
 
 class CodeFile(TypedDict):
-    """One source file, parsed by the host."""
+    """One source file: parsed by the host (its `language`, `lines`, `summary` and `symbols`), or its `text` for the engine to parse (the `mnemo` binary, the component and the Python package read Rust, Python, TypeScript, JavaScript and Go with tree-sitter; the browser and edge packages leave the parser out and refuse `text` with `not_implemented`)."""
 
     #: Its path from the repository's root, `/`-separated (1 to 1,024 characters, no `..`).
     path: str
-    #: Its language, lower case (`rust`, `python`, `typescript`, `javascript`, `go`, …; 1 to 32 characters).
-    language: str
-    #: Its number of lines.
-    lines: int
-    #: What it is for, in a line (its module comment), if it says.
+    #: Its language, lower case (`rust`, `python`, `typescript`, `javascript`, `go`, …; 1 to 32 characters). Required with `symbols`; with `text`, read from the path's extension when left out.
+    language: NotRequired[str | None]
+    #: Its number of lines. Required with `symbols`; with `text`, counted from it.
+    lines: NotRequired[int | None]
+    #: What it is for, in a line (its module comment), if it says. With `text`, read from it.
     summary: NotRequired[str | None]
-    #: Its public symbols, in order of line.
+    #: Its public symbols, in order of line. With `text`, read from it.
     symbols: NotRequired[List[Symbol]]
+    #: The file's source text (at most 1 MiB), for the engine to parse instead of `lines`, `summary` and `symbols`; not stored.
+    text: NotRequired[str | None]
 
 
 class Symbol(TypedDict):
@@ -2567,7 +2569,7 @@ class Calls:
         return cast("IngestReport", self.call("ingest", {k: v for k, v in given if v is not None}))
 
     def ingest_code(self, *, entity_id: str, files: List[CodeFile], agent_id: str | None = None, complete: bool | None = None) -> CodeIngestReport:
-        """Stores a repository's source files as the owner's codebase memories — one per file: its path, language, a one-line summary, and its symbols with signatures and lines — parsed by the host (`mnemo ingest-code DIR`); a file unchanged changes nothing, a changed one's memory is superseded, and with `complete` the files no longer listed are invalidated.
+        """Stores a repository's source files as the owner's codebase memories — one per file: its path, language, a one-line summary, and its symbols with signatures and lines — sent as text for the engine to parse (Rust, Python, TypeScript, JavaScript, Go; not in the browser and edge packages) or parsed by the host; a file unchanged changes nothing, a changed one's memory is superseded, and with `complete` the files no longer listed are invalidated.
 
         Arguments (docs/API.md):
             entity_id: The owner of the memories (a user, an agent, a project): 1 to 256 characters of `[A-Za-z0-9_:.-]`; every read and write is scoped to one owner.

@@ -89,6 +89,37 @@ def test_every_scenario_gives_the_recorded_json(name: str) -> None:
     assert json.dumps(got, ensure_ascii=False) == json.dumps(native, ensure_ascii=False)
 
 
+def test_source_files_sent_as_text_are_parsed_by_the_engine() -> None:
+    # This package's own modules, read as a Python program reads a repository.
+    import mnemo
+
+    package = Path(mnemo.__file__).parent
+    files: list[Any] = [{"path": f"mnemo/{p.name}", "text": p.read_text()} for p in sorted(package.glob("*.py"))]
+    with Mnemo.open(clock=T0, seed=1) as m:
+        report = m.ingest_code(entity_id="kai", files=files, complete=True)
+        assert report["created"] == len(files) >= 5 and report["symbols"] > 100
+        hit = m.search(entity_id="kai", query="Where is the LangGraph store?", limit=1)[0]["memory"]["content"]
+        assert hit.startswith("mnemo/langgraph.py — python, ")
+        assert "- class MnemoStore(BaseStore) (line " in hit
+        # The same texts again change nothing; a changed one replaces its file's memory.
+        assert m.ingest_code(entity_id="kai", files=files)["unchanged"] == len(files)
+        files[0]["text"] += "\ndef added_later() -> None:\n    pass\n"
+        assert m.ingest_code(entity_id="kai", files=files[:1])["replaced"] == 1
+        # Bad text is refused by name and writes nothing.
+        before = m.stats(entity_id="kai")["total"]
+        for bad, path in [
+            ({"path": "blob.py", "text": "x = 1\0"}, "files[0].text"),
+            ({"path": "notes.txt", "text": "hello"}, "files[0].language"),
+            ({"path": "a.py", "text": "x", "symbols": [{"kind": "function", "name": "x", "line": 1}]}, "files[0].symbols"),
+            ({"path": "a.py", "text": None}, "files[0].language"),
+            ({"path": "big.py", "text": "#" * ((1 << 20) + 1)}, "files[0].text"),
+        ]:
+            with pytest.raises(MnemoError) as e:
+                m.ingest_code(entity_id="kai", files=[bad])
+            assert (e.value.code, e.value.path) == ("invalid_input", path), e.value
+        assert m.stats(entity_id="kai")["total"] == before
+
+
 def test_a_store_file_outlives_the_process_and_is_plain_sqlite(tmp_path: Path) -> None:
     path = tmp_path / "memory.db"
     with Mnemo.open(path, clock=T0, seed=1) as m:

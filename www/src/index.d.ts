@@ -665,21 +665,32 @@ export interface CodeIngest {
   complete?: boolean;
 }
 
-/** One source file, parsed by the host. */
+/**
+ * One source file: parsed by the host (its `language`, `lines`, `summary` and `symbols`), or
+ * its `text` for the engine to parse (the `mnemo` binary, the component and the Python
+ * package read Rust, Python, TypeScript, JavaScript and Go with tree-sitter; the browser and
+ * edge packages leave the parser out and refuse `text` with `not_implemented`).
+ */
 export interface CodeFile {
   /** Its path from the repository's root, `/`-separated (1 to 1,024 characters, no `..`). */
   path: string;
   /**
    * Its language, lower case (`rust`, `python`, `typescript`, `javascript`, `go`, …; 1 to
-   * 32 characters).
+   * 32 characters). Required with `symbols`; with `text`, read from the path's extension
+   * when left out.
    */
-  language: string;
-  /** Its number of lines. */
-  lines: number;
-  /** What it is for, in a line (its module comment), if it says. */
+  language?: string | null;
+  /** Its number of lines. Required with `symbols`; with `text`, counted from it. */
+  lines?: number | null;
+  /** What it is for, in a line (its module comment), if it says. With `text`, read from it. */
   summary?: string | null;
-  /** Its public symbols, in order of line. */
+  /** Its public symbols, in order of line. With `text`, read from it. */
   symbols?: Symbol[];
+  /**
+   * The file's source text (at most 1 MiB), for the engine to parse instead of `lines`,
+   * `summary` and `symbols`; not stored.
+   */
+  text?: string | null;
 }
 
 /** A symbol a file defines. */
@@ -2800,8 +2811,9 @@ export declare class Mnemo {
   ingest(args: IngestRequest): Promise<IngestReport>;
   /**
    * Stores a repository's source files as the owner's codebase memories — one per file: its path,
-   * language, a one-line summary, and its symbols with signatures and lines — parsed by the host
-   * (`mnemo ingest-code DIR`); a file unchanged changes nothing, a changed one's memory is
+   * language, a one-line summary, and its symbols with signatures and lines — sent as text for the
+   * engine to parse (Rust, Python, TypeScript, JavaScript, Go; not in the browser and edge
+   * packages) or parsed by the host; a file unchanged changes nothing, a changed one's memory is
    * superseded, and with `complete` the files no longer listed are invalidated.
    */
   ingestCode(args: CodeIngest): Promise<CodeIngestReport>;

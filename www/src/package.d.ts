@@ -128,6 +128,6 @@ export interface MnemoError extends Error {
   code:
     | 'invalid_input' | 'unknown_value' | 'not_found' | 'dimension_mismatch' | 'non_finite_vector'
     | 'embedder_mismatch' | 'embedder_error' | 'extractor_error' | 'schema_too_new' | 'not_a_store'
-    | 'import_error' | 'storage_error' | 'storage_full' | 'storage_unavailable' | 'store_locked'
+    | 'import_error' | 'not_implemented' | 'storage_error' | 'storage_full' | 'storage_unavailable' | 'store_locked'
     | 'store_moved' | 'closed' | 'worker_error' | 'internal' | string;
 }

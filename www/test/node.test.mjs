@@ -24,6 +24,25 @@ for (const name of scenarioNames()) {
   });
 }
 
+test('ingestCode takes parsed files; a file sent as text is refused: this build has no source parser', async () => {
+  const m = await open({});
+  const file = { path: 'server/src/auth.rs', text: 'pub fn check_token(t: &str) -> bool { true }\n' };
+  await assert.rejects(
+    m.ingestCode({ entity_id: 'kai', files: [file] }),
+    (e) => e.code === 'not_implemented' && /no source parser/.test(e.message) && /`symbols`/.test(e.message),
+  );
+  // Bad text is still told as bad input first.
+  await assert.rejects(
+    m.ingestCode({ entity_id: 'kai', files: [{ path: 'a.rs', text: 'fn a() {}\0' }] }),
+    (e) => e.code === 'invalid_input' && /files\[0\]\.text/.test(e.message),
+  );
+  assert.equal((await m.stats({ entity_id: 'kai' })).total, 0);
+  const parsed = { path: 'server/src/auth.rs', language: 'rust', lines: 1, symbols: [{ kind: 'function', name: 'check_token', signature: 'pub fn check_token(t: &str) -> bool', line: 1 }] };
+  assert.equal((await m.ingestCode({ entity_id: 'kai', files: [parsed] })).created, 1);
+  assert.match((await m.search({ entity_id: 'kai', query: 'where is the token checked?' }))[0].memory.content, /check_token/);
+  await m.close();
+});
+
 test('the default embedder: its weights are checked, it finds meaning, and reembed moves a store', async () => {
   const { Mnemo: Core } = await import('../pkg/mnemo_wasm.js');
   const { loadWasm } = await import('../src/host.js');

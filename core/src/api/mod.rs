@@ -306,7 +306,8 @@ calls! {
             |e| e.ingest(a));
     /// Stores a repository's source files as the owner's codebase memories — one per file:
     /// its path, language, a one-line summary, and its symbols with signatures and lines —
-    /// parsed by the host (`mnemo ingest-code DIR`); a file unchanged changes nothing, a
+    /// sent as text for the engine to parse (Rust, Python, TypeScript, JavaScript, Go; not in
+    /// the browser and edge packages) or parsed by the host; a file unchanged changes nothing, a
     /// changed one's memory is superseded, and with `complete` the files no longer listed are
     /// invalidated.
     add IngestCode("ingest_code", crate::codebase::CodeIngest) -> crate::codebase::CodeIngestReport =>

@@ -21,6 +21,10 @@ pub struct Scenario {
     /// Engine settings (the defaults when left out).
     #[serde(default)]
     pub config: Option<Config>,
+    /// Whether its steps send source text for the engine to parse: builds without the source
+    /// parser (the browser and edge packages) skip it.
+    #[serde(default)]
+    pub reads_source: bool,
     /// The calls, in order.
     pub steps: Vec<Step>,
 }

@@ -1,10 +1,10 @@
 //! The codebase layer (engram: "compressed code knowledge: file trees, function signatures",
 //! kept permanently): `ingest_code` stores one memory per source file a host read — its path,
 //! language, size, a one-line summary and its symbols with their signatures and lines — so an
-//! agent asking "where is the token checked?" finds the file and the function. The host
-//! parses (the native `mnemo ingest-code DIR` with tree-sitter); the engine stores, compares
-//! and re-syncs. A file's memory is in the `codebase` layer: exempt from decay, never merged,
-//! contradicted or clustered, and written by this call only.
+//! agent asking "where is the token checked?" finds the file and the function. A host sends
+//! each file's text, which the engine parses with tree-sitter (`source`), or its own parse;
+//! the engine stores, compares and re-syncs. A file's memory is in the `codebase` layer:
+//! exempt from decay, never merged, contradicted or clustered, and written by this call only.
 //!
 //! Ingesting again changes nothing for a file whose memory says the same; a changed file's
 //! memory is superseded by a new one; with `complete` (the list is the whole tree), the files
@@ -25,8 +25,18 @@ use crate::model::{Layer, Memory, MemoryType, Source, Status};
 use crate::store::{memories, schema, Tx, View};
 use crate::write::{self, NewMemory};
 
+mod source;
+
+pub use source::LANGUAGES;
+
 /// Files one `ingest_code` call takes at most.
 pub const MAX_CODE_FILES: usize = 1000;
+/// The longest source text of one file the engine reads, in bytes (1 MiB: larger files are
+/// mostly generated code or bundles).
+pub const MAX_SOURCE_BYTES: usize = 1 << 20;
+/// The most source text one `ingest_code` call reads, in bytes (room in the 48 MiB body an
+/// HTTP call of it may have, once written as JSON).
+pub const MAX_CODE_TEXT_BYTES: usize = 24 << 20;
 /// Symbols of one file kept in its memory at most (the rest are counted).
 pub const MAX_SYMBOLS: usize = 400;
 /// How `source_ref` names a file's memory: this, then its path.
@@ -64,7 +74,10 @@ pub struct CodeIngest {
     pub complete: bool,
 }
 
-/// One source file, parsed by the host.
+/// One source file: parsed by the host (its `language`, `lines`, `summary` and `symbols`), or
+/// its `text` for the engine to parse (the `mnemo` binary, the component and the Python
+/// package read Rust, Python, TypeScript, JavaScript and Go with tree-sitter; the browser and
+/// edge packages leave the parser out and refuse `text` with `not_implemented`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CodeFile {
@@ -72,17 +85,34 @@ pub struct CodeFile {
     #[schemars(length(min = 1, max = 1024))]
     pub path: String,
     /// Its language, lower case (`rust`, `python`, `typescript`, `javascript`, `go`, …; 1 to
-    /// 32 characters).
+    /// 32 characters). Required with `symbols`; with `text`, read from the path's extension
+    /// when left out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(length(min = 1, max = 32))]
-    pub language: String,
-    /// Its number of lines.
-    pub lines: u32,
-    /// What it is for, in a line (its module comment), if it says.
+    pub language: Option<String>,
+    /// Its number of lines. Required with `symbols`; with `text`, counted from it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lines: Option<u32>,
+    /// What it is for, in a line (its module comment), if it says. With `text`, read from it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub summary: Option<String>,
-    /// Its public symbols, in order of line.
+    /// Its public symbols, in order of line. With `text`, read from it.
     #[serde(default)]
     pub symbols: Vec<Symbol>,
+    /// The file's source text (at most 1 MiB), for the engine to parse instead of `lines`,
+    /// `summary` and `symbols`; not stored.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+}
+
+/// A file as its memory is written: given parsed, or read from its text.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Parsed {
+    path: String,
+    language: String,
+    lines: u32,
+    summary: Option<String>,
+    symbols: Vec<Symbol>,
 }
 
 /// A symbol a file defines.
@@ -152,34 +182,47 @@ pub(crate) struct Prepared {
 }
 
 /// Checks a request and builds each file's memory and vector.
-pub(crate) fn prepare(view: &View, req: CodeIngest) -> Result<Prepared> {
+pub(crate) fn prepare(view: &View, mut req: CodeIngest) -> Result<Prepared> {
     if req.files.is_empty() || req.files.len() > MAX_CODE_FILES {
         return Err(Error::invalid(
             "files",
             format!("give 1 to {MAX_CODE_FILES} files, not {}", req.files.len()),
         ));
     }
-    let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
-    let mut files = Vec::with_capacity(req.files.len());
+    let text: usize = req
+        .files
+        .iter()
+        .filter_map(|f| f.text.as_ref())
+        .map(String::len)
+        .sum();
+    if text > MAX_CODE_TEXT_BYTES {
+        return Err(Error::invalid(
+            "files",
+            format!("the files' texts come to {text} bytes, over the {MAX_CODE_TEXT_BYTES} one call reads: send them in several calls (none `complete`)"),
+        ));
+    }
+    let given = std::mem::take(&mut req.files);
+    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+    let mut files = Vec::with_capacity(given.len());
     let mut symbols = 0;
-    for (i, f) in req.files.iter().enumerate() {
-        check(f).map_err(|e| e.within(&format!("files[{i}]")))?;
-        if let Some(j) = seen.insert(&f.path, i) {
+    let mut reader = source::Reader::new();
+    for (i, f) in given.into_iter().enumerate() {
+        let at = |e: Error| e.within(&format!("files[{i}]"));
+        let f = parsed(f, &mut reader).map_err(at)?;
+        if let Some(j) = seen.insert(f.path.clone(), i) {
             return Err(Error::invalid(
                 format!("files[{i}].path"),
                 format!("{} is given twice (files[{j}])", f.path),
             ));
         }
         symbols += f.symbols.len().min(MAX_SYMBOLS);
-        let content = Content::parse("content", &compress(f))
-            .map_err(|e| e.within(&format!("files[{i}]")))?;
+        let content = Content::parse("content", &compress(&f)).map_err(at)?;
         let memory = NewMemory {
             memory_type: Some(MemoryType::Context),
             source: Some(Source::Import),
             importance: Some(Unit::parse("importance", CODE_IMPORTANCE)?),
             source_ref: Some(
-                SourceRef::parse(&format!("{CODE_REF_PREFIX}{}", f.path))
-                    .map_err(|e| e.within(&format!("files[{i}]")))?,
+                SourceRef::parse(&format!("{CODE_REF_PREFIX}{}", f.path)).map_err(at)?,
             ),
             agent_id: req.agent_id.clone(),
             ..NewMemory::of(req.entity_id.clone(), content)
@@ -188,13 +231,57 @@ pub(crate) fn prepare(view: &View, req: CodeIngest) -> Result<Prepared> {
         input.auto_tags = vec![f.language.clone()];
         let mut p = write::prepare(view, input)?;
         p.memory.layer = Layer::Codebase;
-        files.push((f.path.clone(), p));
+        files.push((f.path, p));
     }
     Ok(Prepared {
         req,
         files,
         symbols,
     })
+}
+
+/// A file as given, checked, and read from its text when it came as text.
+fn parsed(f: CodeFile, reader: &mut source::Reader) -> Result<Parsed> {
+    check_path(&f.path)?;
+    let file = match f.text {
+        Some(text) => {
+            for (field, given) in [
+                ("lines", f.lines.is_some()),
+                ("summary", f.summary.is_some()),
+                ("symbols", !f.symbols.is_empty()),
+            ] {
+                if given {
+                    return Err(Error::invalid(
+                        field,
+                        "is read from `text`: give the file's `text` or its `lines`, `summary` and `symbols`, not both",
+                    ));
+                }
+            }
+            if let Some(lang) = &f.language {
+                check_language(lang)?;
+            }
+            reader.read(f.path, f.language, &text)?
+        }
+        None => {
+            let required = |field: &str| {
+                Error::invalid(
+                    field,
+                    "is required when `text` is not given (or send the file's `text` for Mnemo to read)",
+                )
+            };
+            let language = f.language.ok_or_else(|| required("language"))?;
+            check_language(&language)?;
+            Parsed {
+                lines: f.lines.ok_or_else(|| required("lines"))?,
+                path: f.path,
+                language,
+                summary: f.summary,
+                symbols: f.symbols,
+            }
+        }
+    };
+    check_symbols(&file)?;
+    Ok(file)
 }
 
 /// Folders whose files are tests or benchmarks, wherever they are in the tree.
@@ -254,9 +341,8 @@ pub fn asks_about_tests(query: &str) -> bool {
         .any(|w| TEST_WORDS.contains(&w.to_lowercase().as_str()))
 }
 
-/// Refuses a file that is not one.
-fn check(f: &CodeFile) -> Result<()> {
-    let path = &f.path;
+/// Refuses a path that is not a file's within a repository.
+fn check_path(path: &str) -> Result<()> {
     if path.is_empty()
         || path.chars().count() > 1024
         || path.starts_with('/')
@@ -271,7 +357,11 @@ fn check(f: &CodeFile) -> Result<()> {
             "must be a relative path of 1 to 1,024 characters, `/`-separated, with no empty, `.` or `..` part",
         ));
     }
-    let lang = &f.language;
+    Ok(())
+}
+
+/// Refuses a language name that is not one.
+fn check_language(lang: &str) -> Result<()> {
     if lang.is_empty()
         || lang.chars().count() > 32
         || !lang
@@ -283,6 +373,11 @@ fn check(f: &CodeFile) -> Result<()> {
             "must be 1 to 32 lower-case letters, digits or + # - _",
         ));
     }
+    Ok(())
+}
+
+/// Refuses symbols that are not a file's.
+fn check_symbols(f: &Parsed) -> Result<()> {
     for (i, s) in f.symbols.iter().enumerate() {
         let name = s.name.trim();
         if name.is_empty() || name.chars().count() > 200 || name.contains(['\n', '\r']) {
@@ -303,7 +398,7 @@ fn check(f: &CodeFile) -> Result<()> {
 
 /// A file's memory: `path — language, N lines. Summary.` then its symbols, a line each, and
 /// the words of its names written together (`checkToken`: check token) for the text index.
-fn compress(f: &CodeFile) -> String {
+fn compress(f: &Parsed) -> String {
     let mut out = format!("{} — {}, {} lines.", f.path, f.language, f.lines);
     if let Some(s) = f.summary.as_deref().map(one_line).filter(|s| !s.is_empty()) {
         out.push(' ');
