@@ -817,6 +817,99 @@ fn a_question_naming_a_time_finds_what_was_said_later_of_that_time() {
     );
 }
 
+/// What was said within a month after the span a question names, naming a time inside it, is
+/// found even when the whole store's candidates for the question do not reach it; and a memory
+/// said in the span needs less relevance than elsewhere.
+#[test]
+fn a_span_holds_what_was_said_soon_after_of_it_beyond_the_query_s_candidates() {
+    let (mut e, clock) = engine_with_config(without_dedup());
+    // 2023-11-01, midnight UTC; a Thursday on the 16th.
+    let november = 1_698_796_800_000;
+    let at = |day: i64| november + (day - 1) * DAY_MS + 12 * 3_600_000;
+    let mut items: Vec<NewMemory> = (0..120)
+        .map(|i| NewMemory {
+            created_at: Some(at(-300 + i)),
+            ..mem(
+                "tim",
+                &format!("Which country is worth visiting, I wonder: country number {i} maybe"),
+            )
+        })
+        .collect();
+    items.push(NewMemory {
+        created_at: Some(at(16)),
+        ..mem(
+            "tim",
+            "I went to a castle during my trip to the UK last Friday and it was unbelievable",
+        )
+    });
+    clock.set(at(60));
+    e.seed(items).unwrap();
+    let question = "Which country was I visiting in the second week of November 2023?";
+    let hits = e.search(&req("tim", question)).unwrap();
+    let castle = hits
+        .iter()
+        .position(|h| h.memory.content.contains("castle"))
+        .unwrap_or_else(|| {
+            panic!(
+                "{:?}",
+                hits.iter().map(|h| &h.memory.content).collect::<Vec<_>>()
+            )
+        });
+    assert_eq!(castle, 0);
+    assert!(hits[0]
+        .why
+        .period
+        .as_ref()
+        .is_some_and(|p| p.tells && !p.inside));
+    // Without a span, the question's candidates are the 120 wonderings.
+    let plain = e
+        .search(&req("tim", "Which country was I visiting?"))
+        .unwrap();
+    assert!(plain.iter().all(|h| !h.memory.content.contains("castle")));
+}
+
+/// A memory said in the span a question names needs half the relevance it needs elsewhere.
+#[test]
+fn a_memory_of_the_span_asked_about_needs_less_relevance() {
+    let (mut e, clock) = engine_with_config(without_dedup());
+    // 2022-04-15 and 2022-07-01, noon UTC.
+    let (april, july) = (1_650_024_000_000, 1_656_676_800_000);
+    e.seed(vec![
+        NewMemory {
+            created_at: Some(april),
+            ..mem("nate", "Dyed my hair last week - come see!")
+        },
+        NewMemory {
+            created_at: Some(july),
+            ..mem("nate", "Dyed my hair again, green this time")
+        },
+    ])
+    .unwrap();
+    clock.set(july + 30 * DAY_MS);
+    let found = |e: &mut Engine, q: &str| -> Vec<(String, f64)> {
+        e.search(&req("nate", q))
+            .unwrap()
+            .into_iter()
+            .map(|h| (h.memory.content, h.why.relevance))
+            .collect()
+    };
+    let q = "What physical transformation did I undergo";
+    let plain = found(&mut e, &format!("{q}?"));
+    let spanned = found(&mut e, &format!("{q} in April 2022?"));
+    // 0.06 relevant: below the 0.1 any search needs, above the 0.05 the span's memories need.
+    assert!(plain.is_empty(), "{plain:?}");
+    assert_eq!(spanned.len(), 1, "{spanned:?}");
+    assert!(spanned[0].0.contains("last week") && spanned[0].1 < MIN_RELEVANCE);
+    // A caller's own minimum holds in the span too.
+    let strict = e
+        .search(&SearchRequest {
+            min_score: Some(MIN_RELEVANCE),
+            ..req("nate", &format!("{q} in April 2022?"))
+        })
+        .unwrap();
+    assert!(strict.is_empty());
+}
+
 /// A question asking when ranks a memory that names a time above one that does not, and
 /// `why.when_multiplier` says so; other questions do not.
 #[test]

@@ -320,6 +320,14 @@ fn tells_of(span: Window, text: &str, said: Millis) -> bool {
             .any(|w| period::overlap(w, span))
 }
 
+/// How long after a span the memories said are read for a time inside it, beside the query's
+/// candidates from the whole store.
+const TELLS_LATER_MS: Millis = 31 * crate::clock::DAY_MS;
+/// The share of the minimum relevance a memory said in the span a question names needs: the
+/// span already says it is about then ("what physical transformation did Nate undergo in April
+/// 2022?" answered by "dyed my hair last week", said that April).
+pub const SPAN_RELEVANCE_SHARE: f64 = 0.5;
+
 /// Relevance the best match of an anchor's event needs before the question is placed against
 /// it ("after the Sintra trip" needs a memory of the trip).
 const ANCHOR_MIN_RELEVANCE: f64 = 0.3;
@@ -596,7 +604,19 @@ impl<'a> Search<'a> {
         reach: Reach,
         have: &[Candidate],
     ) -> Result<Vec<Candidate>> {
-        let whole = self.within(Window::default()).fused(view, cache, reach)?;
+        // The query's candidates in the whole store, and those said within a month after the
+        // span, which the whole store's may not reach ("a castle during my trip to the UK last
+        // Friday", of "the second week of November").
+        let mut whole = self.within(Window::default()).fused(view, cache, reach)?;
+        if let Some(end) = self.window.before {
+            let soon = Window {
+                after: Some(end),
+                before: Some(end.saturating_add(TELLS_LATER_MS)),
+            };
+            let seen: std::collections::BTreeSet<i64> = whole.iter().map(|c| c.pk).collect();
+            let near = self.within(soon).fused(view, cache, reach)?;
+            whole.extend(near.into_iter().filter(|c| !seen.contains(&c.pk)));
+        }
         let set = view.vectors(self.owner)?;
         let found: std::collections::BTreeSet<i64> = have.iter().map(|c| c.pk).collect();
         // Said after the span (before it, only plans could tell of it), not found already.
@@ -720,7 +740,17 @@ impl<'a> Search<'a> {
             return true;
         }
         let relevance = self.relevance(c);
-        (self.by_entity || relevance > 0.0) && relevance >= self.min_relevance
+        (self.by_entity || relevance > 0.0) && relevance >= self.floor()
+    }
+
+    /// The relevance an answer needs: the search's minimum, of which a memory of the span the
+    /// question names needs only [`SPAN_RELEVANCE_SHARE`] unless the caller set it.
+    fn floor(&self) -> f64 {
+        if self.in_named_span() && self.req.min_score.is_none() {
+            self.min_relevance * SPAN_RELEVANCE_SHARE
+        } else {
+            self.min_relevance
+        }
     }
 
     /// Whether admission reads on to candidate `c`, `admitted` memories in: while the answer
