@@ -274,11 +274,41 @@ pub fn named(question: &str, now: Millis) -> Option<Named> {
             });
         }
     }
+    // A part of the day beside a day ("in the evening on 20 March", "on 3 May at night") is
+    // of the day: its words are the span's.
+    let (mut from, mut to) = (first, first + used);
+    if window
+        .before
+        .zip(window.after)
+        .is_some_and(|(b, a)| b - a == DAY_MS)
+    {
+        let texts: Vec<&str> = ws.iter().map(|w| w.text.as_str()).collect();
+        for part in PARTS_OF_DAY {
+            let n = part.len();
+            // "in the evening on 20 March": the part, then "on", then the day.
+            let back = from - usize::from(from > 0 && texts[from - 1] == "on");
+            if back >= n && texts[back - n..back] == **part {
+                from = back - n;
+            }
+            if texts.get(to..to + n).is_some_and(|t| t == *part) {
+                to += n;
+            }
+        }
+    }
     Some(Named {
         window,
-        words: phrase(first, first + used),
+        words: phrase(from, to),
     })
 }
+
+/// Parts of a day that name no span of their own beside a day the question names.
+const PARTS_OF_DAY: &[&[&str]] = &[
+    &["in", "the", "morning"],
+    &["in", "the", "afternoon"],
+    &["in", "the", "evening"],
+    &["at", "night"],
+    &["during", "the", "day"],
+];
 
 /// How many words may lie between a counted span and the day it is counted from ("last
 /// week, as mentioned on …").
@@ -659,6 +689,23 @@ mod tests {
             ),
             ("this morning", "2026-11-18..2026-11-19", "this morning"),
             ("tonight", "2026-11-18..2026-11-19", "tonight"),
+            // A part of a day named beside it is of the day.
+            (
+                "What did I do in the evening on 20 March?",
+                "2026-03-20..2026-03-21",
+                "in the evening on 20 March",
+            ),
+            (
+                "who called on Monday at night",
+                "2026-11-16..2026-11-17",
+                "on Monday at night",
+            ),
+            // Not beside a day: the words are the question's own.
+            (
+                "what did I read in the evening last week",
+                "2026-11-09..2026-11-16",
+                "last week",
+            ),
         ] {
             is(q, dates, words);
         }
