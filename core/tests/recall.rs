@@ -910,6 +910,40 @@ fn a_memory_of_the_span_asked_about_needs_less_relevance() {
     assert!(strict.is_empty());
 }
 
+/// A day or a week the question names, none of whose memories answers in words, is read whole;
+/// a longer span is not, and the search falls back to the whole store.
+#[test]
+fn a_short_span_that_answers_nothing_in_words_is_read_whole() {
+    let (mut e, clock) = engine_with_config(without_dedup());
+    // 2026-03-27 and 2026-03-13, 15:00 UTC.
+    let (demo, milestone) = (1_774_623_600_000, 1_773_414_000_000);
+    clock.set(demo + 10 * DAY_MS);
+    e.seed(vec![
+        NewMemory {
+            created_at: Some(demo),
+            ..mem(
+                "ana",
+                "Demoed the new dashboard to the client; they loved it.",
+            )
+        },
+        NewMemory {
+            created_at: Some(milestone),
+            ..mem(
+                "ana",
+                "We shipped the billing migration milestone at work today.",
+            )
+        },
+    ])
+    .unwrap();
+    clock.set(demo + 10 * DAY_MS);
+    let first =
+        |e: &mut Engine, q: &str| e.search(&req("ana", q)).unwrap()[0].memory.content.clone();
+    assert!(first(&mut e, "What happened at work on 27 March?").starts_with("Demoed"));
+    // Without the day, or with a month, the words decide.
+    assert!(first(&mut e, "What happened at work?").contains("milestone"));
+    assert!(first(&mut e, "What happened at work in March 2026?").contains("milestone"));
+}
+
 /// A question asking when ranks a memory that names a time above one that does not, and
 /// `why.when_multiplier` says so; other questions do not.
 #[test]

@@ -296,6 +296,20 @@ pub(crate) fn search(
     };
     // The span the question names first; then, should it hold too few, the rest.
     let mut kept = search.within(named.window).ranked(view, cache)?;
+    let short = |w: Window| {
+        w.before
+            .zip(w.after)
+            .is_some_and(|(b, a)| b - a <= READ_WHOLE_MS)
+    };
+    if kept.is_empty() && short(named.window) {
+        // Nothing of a day or a week answers in words: its few memories may, in others ("what
+        // happened at work on 27 March?", "Demoed the new dashboard to the client").
+        let whole = Search {
+            only_time: true,
+            ..search.within(named.window)
+        };
+        kept = whole.ranked(view, cache)?;
+    }
     if kept.len() < search.limit {
         for r in search.ranked(view, cache)? {
             if kept.len() >= search.limit {
@@ -320,6 +334,9 @@ fn tells_of(span: Window, text: &str, said: Millis) -> bool {
             .any(|w| period::overlap(w, span))
 }
 
+/// The longest span a question names that is read whole when none of its memories answers in
+/// words (a week).
+const READ_WHOLE_MS: Millis = 7 * crate::clock::DAY_MS;
 /// How long after a span the memories said are read for a time inside it, beside the query's
 /// candidates from the whole store.
 const TELLS_LATER_MS: Millis = 31 * crate::clock::DAY_MS;
