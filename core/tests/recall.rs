@@ -964,6 +964,20 @@ fn a_question_asking_when_prefers_the_memory_that_names_a_time() {
     let (content, boost) = first(&mut e, "Did I go to the dentist?");
     assert!(content.contains("kind"), "{content}");
     assert_eq!(boost, 1.0);
+    // A time still to come when it was said names a time as well.
+    e.seed(vec![
+        mem("ben", "I will visit my aunt and my aunt will cook"),
+        mem("ben", "I'll visit my aunt tomorrow"),
+    ])
+    .unwrap();
+    let hits = e.search(&req("ben", "When will I visit my aunt?")).unwrap();
+    assert!(
+        hits[0].memory.content.contains("tomorrow"),
+        "{:?}",
+        hits[0].memory.content
+    );
+    assert_eq!(hits[0].why.when_multiplier, WHEN_BOOST);
+    assert_eq!(hits[1].why.when_multiplier, 1.0);
 }
 
 #[test]

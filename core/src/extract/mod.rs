@@ -311,10 +311,7 @@ fn statement(sentence: &str, now: Millis) -> Option<Extracted> {
     if gate::trivial(&tokens) {
         return None;
     }
-    let lower: Vec<&str> = tokens
-        .iter()
-        .map(|t| if t.punct { "|" } else { t.lower.as_str() })
-        .collect();
+    let lower = lowered(&tokens);
     let padded = words::padded(&tokens);
     let mut found = entities::find(&tokens);
     // A question that says nothing about the speaker or anything named ("how many
@@ -392,14 +389,26 @@ fn statement(sentence: &str, now: Millis) -> Option<Extracted> {
 /// to memories that came without.
 pub(crate) fn keywords(text: &str) -> Vec<String> {
     let tokens = words::tokens(text);
-    let lower: Vec<&str> = tokens
-        .iter()
-        .map(|t| if t.punct { "|" } else { t.lower.as_str() })
-        .collect();
     tags(
-        &lower,
+        &lowered(&tokens),
         entities::find(&tokens).iter().map(|f| f.name.as_str()),
     )
+}
+
+/// Whether `text`, said at `said`, names a time still to come then ("I'll come over
+/// tomorrow", "I'm going to make it this weekend"), as the extractor reads dates.
+pub(crate) fn names_time_ahead(text: &str, said: Millis) -> bool {
+    let tokens = words::tokens(text);
+    when::resolve(&lowered(&tokens), said).is_some_and(|w| !w.past && w.at > said)
+}
+
+/// A sentence's words in lower case, each punctuation mark `|`: what the readers of dates and
+/// tags take.
+fn lowered(tokens: &[words::Token]) -> Vec<&str> {
+    tokens
+        .iter()
+        .map(|t| if t.punct { "|" } else { t.lower.as_str() })
+        .collect()
 }
 
 /// Keywords: entity names first, then uncommon words of at least four letters, in order.

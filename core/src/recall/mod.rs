@@ -325,6 +325,12 @@ pub(crate) fn search(
     search.record_hits(view, kept, now)
 }
 
+/// Whether `text`, said at `said`, names a time: a span of the past ("last month") or a time
+/// still to come ("tomorrow", "this weekend").
+fn names_a_time(text: &str, said: Millis) -> bool {
+    !period::stated(text, said).is_empty() || crate::extract::names_time_ahead(text, said)
+}
+
 /// Whether `text`, said at `said`, after `span`, names a time inside it ("a convention last
 /// month", said in April, of March).
 fn tells_of(span: Window, text: &str, said: Millis) -> bool {
@@ -561,7 +567,7 @@ impl<'a> Search<'a> {
             } else {
                 1.0
             },
-            when: if self.asks_when && !period::stated(&m.content, m.created_at).is_empty() {
+            when: if self.asks_when && names_a_time(&m.content, m.created_at) {
                 rank::WHEN_BOOST
             } else {
                 1.0
