@@ -337,7 +337,7 @@ mod parser {
                 .and_then(|v| v.child_by_field_name("body"))
         });
         let end = body.map_or(node.end_byte(), |b| b.start_byte());
-        let head = src.get(node.start_byte()..end).unwrap_or_default();
+        let head = src.get(head_start(node)..end).unwrap_or_default();
         let head = std::str::from_utf8(head).unwrap_or("");
         let first = head.lines().next().unwrap_or("").trim();
         let first = first.trim_end_matches(['{', ';']).trim_end();
@@ -348,6 +348,28 @@ mod parser {
             first
         };
         first.chars().take(SIGNATURE_CHARS).collect()
+    }
+
+    /// Where a definition's signature begins: with the keywords of the statement around it
+    /// (`export`, `const`, Go's `type`), which the definition's own node leaves out.
+    fn head_start(node: Node) -> usize {
+        let mut start = node;
+        fn around<'t>(n: Node<'t>, kinds: &[&str]) -> Option<Node<'t>> {
+            n.parent().filter(|p| kinds.contains(&p.kind()))
+        }
+        if let Some(p) = around(start, &["lexical_declaration", "variable_declaration"])
+            .filter(|p| p.named_child_count() == 1)
+        {
+            start = p;
+        }
+        if let Some(p) = around(start, &["type_declaration"]).filter(|p| p.named_child_count() == 1)
+        {
+            start = p;
+        }
+        if let Some(p) = around(start, &["export_statement"]) {
+            start = p;
+        }
+        start.start_byte()
     }
 
     #[cfg(test)]
@@ -416,6 +438,24 @@ mod parser {
                     "package a\nfunc (s *S) Check(t string) bool { return true }\n"
                 ),
                 ["func (s *S) Check(t string) bool"]
+            );
+            assert_eq!(
+                signatures(
+                    "a.ts",
+                    "export const total = (c: Cart): number => c.n + 1;\nexport interface Item { id: string }\nexport default class Cart {}\n"
+                ),
+                [
+                    "export const total = (c: Cart): number",
+                    "export interface Item",
+                    "export default class Cart"
+                ]
+            );
+            assert_eq!(
+                signatures(
+                    "a.go",
+                    "package a\ntype Session struct{ id int }\ntype (\n  A int\n  B int\n)\n"
+                ),
+                ["type Session struct{ id int }", "A int", "B int"]
             );
         }
 
