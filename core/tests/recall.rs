@@ -944,6 +944,40 @@ fn a_short_span_that_answers_nothing_in_words_is_read_whole() {
     assert!(first(&mut e, "What happened at work in March 2026?").contains("milestone"));
 }
 
+/// A question asking for several things takes answers of less relevance than one asking for
+/// one: its answers share fewer of its words each.
+#[test]
+fn a_question_asking_for_several_things_reaches_further() {
+    let (mut e, _) = engine_with_config(without_dedup());
+    e.seed(vec![
+        mem("ana", "Started reading The Overstory by Richard Powers."),
+        mem(
+            "ana",
+            "Finished The Overstory and started Piranesi by Susanna Clarke.",
+        ),
+        mem("ana", "Started Klara and the Sun by Kazuo Ishiguro."),
+        mem(
+            "ana",
+            "Bought a new espresso machine from the department store.",
+        ),
+        mem("ana", "Made lasagne from scratch for the first time."),
+    ])
+    .unwrap();
+    let found = |e: &mut Engine, q: &str| -> Vec<(String, f64)> {
+        e.search(&req("ana", q))
+            .unwrap()
+            .into_iter()
+            .map(|h| (h.memory.content, h.why.relevance))
+            .collect()
+    };
+    let several = found(&mut e, "Which books have I read or started?");
+    let one = found(&mut e, "Books I have read or started?");
+    // Klara and the Sun is 0.05 relevant: enough for the list, not for a plain question.
+    assert_eq!(several.len(), 3, "{several:?}");
+    assert!(several[2].0.contains("Klara") && several[2].1 < MIN_RELEVANCE);
+    assert_eq!(one.len(), 2, "{one:?}");
+}
+
 /// A question asking when ranks a memory that names a time above one that does not, and
 /// `why.when_multiplier` says so; other questions do not.
 #[test]

@@ -325,6 +325,33 @@ pub(crate) fn search(
     search.record_hits(view, kept, now)
 }
 
+/// How a question asking for several things begins: its first word, or its first words.
+const SEVERAL_FIRST: &[&str] = &["list", "which"];
+/// Words of a question asking for several things, wherever they stand.
+const SEVERAL_WORDS: &[&[&str]] = &[
+    &["how", "many"],
+    &["all", "the"],
+    &["what", "have"],
+    &["what", "are"],
+    &["what", "kind"],
+    &["what", "kinds"],
+];
+
+/// Whether a question asks for several things ("Which books have I read?", "How many times
+/// did I run?", "What have I cooked?"): their answers are spread over what was said, each
+/// sharing fewer of the question's words.
+fn asks_for_several(query: &str) -> bool {
+    let lower = query.to_lowercase();
+    let words: Vec<&str> = lower
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    words.first().is_some_and(|w| SEVERAL_FIRST.contains(w))
+        || SEVERAL_WORDS
+            .iter()
+            .any(|phrase| words.windows(phrase.len()).any(|w| w == *phrase))
+}
+
 /// Whether `text`, said at `said`, names a time: a span of the past ("last month") or a time
 /// still to come ("tomorrow", "this weekend").
 fn names_a_time(text: &str, said: Millis) -> bool {
@@ -465,6 +492,8 @@ struct Search<'a> {
     tests_asked: bool,
     /// The query asks when, and names no span: memories naming a time rank higher.
     asks_when: bool,
+    /// The query asks for several things: an answer needs less relevance.
+    several: bool,
     /// The question asks about nothing but its span ("what did I do last week?", "what did I
     /// do right after the Sintra trip?"): every memory said inside it answers, in order of
     /// time when it asks for one.
@@ -528,6 +557,7 @@ impl<'a> Search<'a> {
             only_time: named_span && names_nothing(&text),
             tests_asked: crate::codebase::asks_about_tests(&req.query),
             asks_when: !named_span && period::asks_when(&req.query),
+            several: asks_for_several(&req.query),
             text,
         })
     }
@@ -767,9 +797,10 @@ impl<'a> Search<'a> {
     }
 
     /// The relevance an answer needs: the search's minimum, of which a memory of the span the
-    /// question names needs only [`SPAN_RELEVANCE_SHARE`] unless the caller set it.
+    /// question names, or any memory when the question asks for several things, needs only
+    /// [`SPAN_RELEVANCE_SHARE`] unless the caller set it.
     fn floor(&self) -> f64 {
-        if self.in_named_span() && self.req.min_score.is_none() {
+        if (self.in_named_span() || self.several) && self.req.min_score.is_none() {
             self.min_relevance * SPAN_RELEVANCE_SHARE
         } else {
             self.min_relevance
@@ -1095,4 +1126,32 @@ fn naming(
     }
     candidates::by_relevance(&mut kept, cfg.vector_weight);
     Ok(kept)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn questions_asking_for_several_things_are_told_by_their_words() {
+        for q in [
+            "Which books have I read?",
+            "List the books I started.",
+            "How many times did I go running?",
+            "What are all the places I visited?",
+            "What have I cooked or baked?",
+            "What kinds of music does Tim like?",
+        ] {
+            assert!(asks_for_several(q), "{q}");
+        }
+        for q in [
+            "What book am I reading?",
+            "When did I go running?",
+            "Where does my sister live?",
+            "Witches and wizards",
+            "",
+        ] {
+            assert!(!asks_for_several(q), "{q}");
+        }
+    }
 }
