@@ -179,6 +179,18 @@ assert.equal(shown.passages.map((p) => p.content).join('').length >= plan2027.le
 assert.match(await refused('memory_ingest', { ...who, title: 'Empty', content: '  \n ' }), /invalid_input: .*content/);
 assert.match(await refused('memory_ingest', { ...who, title: 'Two\nlines', content: 'text' }), /invalid_input: .*title/);
 assert.match(await refused('memory_document', { ...who, id: "doc_1' OR 1=1 --" }), /invalid_input|not_found/);
+
+// Source files an agent read, sent as text: the engine parses them, and search finds the function.
+assert.ok(byName.memory_ingest_code, 'tool memory_ingest_code is listed');
+const auth = '//! Bearer tokens.\n\n/// Whether the header carries the token.\npub fn check_token(header: &str, token: &str) -> bool {\n    header == token\n}\n';
+const code = await call('memory_ingest_code', { files: [{ path: 'server/src/auth.rs', text: auth }], complete: true });
+assert.deepEqual([code.created, code.symbols], [1, 1], JSON.stringify(code));
+const where = JSON.parse(
+  (await client.callTool({ name: 'memory_search', arguments: { ...who, query: 'where is the token checked?', limit: 1 } })).content[0].text,
+);
+assert.match(where[0].memory.content, /^server\/src\/auth\.rs — rust, 6 lines\. Bearer tokens\.\n- pub fn check_token\(header: &str, token: &str\) -> bool \(line 4\)/);
+assert.match(await refused('memory_ingest_code', { ...who, files: [{ path: 'blob.rs', text: 'fn a() {}\u0000' }] }), /invalid_input: .*files\[0\]\.text/);
+assert.match(await refused('memory_ingest_code', { ...who, files: [{ path: '../etc/passwd.rs', text: '' }] }), /invalid_input: .*files\[0\]\.path/);
 if (!bound) {
   // Another owner sees no document and no passage of it.
   assert.match(await refused('memory_document', { entity_id: 'ben', id: doc.id }), /not_found/);

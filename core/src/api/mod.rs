@@ -310,7 +310,7 @@ calls! {
     /// the browser and edge packages) or parsed by the host; a file unchanged changes nothing, a
     /// changed one's memory is superseded, and with `complete` the files no longer listed are
     /// invalidated.
-    add IngestCode("ingest_code", crate::codebase::CodeIngest) -> crate::codebase::CodeIngestReport =>
+    add IngestCode("ingest_code", crate::codebase::CodeIngest) -> crate::codebase::CodeIngestReport, mcp "memory_ingest_code" =>
         |e, a| e.as_agent(&a.entity_id.clone(), a.agent_id.clone().as_ref(), None, false,
             |e| e.ingest_code(a));
     /// An owner's documents, newest first (superseded and forgotten ones with `all`).
