@@ -118,7 +118,7 @@ pub use maintain::MaintainReport;
 pub use model::*;
 pub use recall::{
     RankMode, RecallConfig, ScoreBreakdown, SearchHit, SearchRequest, Weights, MIN_RELEVANCE,
-    SPAN_RELEVANCE_SHARE, WHEN_BOOST,
+    RELAXED_RELEVANCE_SHARE, WHEN_BOOST,
 };
 pub use schedule::{
     Schedule, ScheduleCreate, ScheduleRef, ScheduleStatus, ScheduleUpdate, SchedulesRequest, Tag,

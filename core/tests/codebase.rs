@@ -47,6 +47,12 @@ fn ingest(e: &mut Engine, owner: &str, files: Value, complete: bool) -> Value {
     .unwrap()
 }
 
+/// Asserts that kai has no memory: a refused call wrote nothing.
+fn nothing_written(e: &mut Engine) {
+    let stats = call(e, "stats", json!({"entity_id": "kai"})).unwrap();
+    assert_eq!(stats["total"], 0, "nothing was written: {stats}");
+}
+
 /// `ingest_code` of `files` for kai, refused as bad input naming `path`.
 fn refused(e: &mut Engine, files: Value, path: &str) -> Error {
     let err = call(
@@ -388,8 +394,7 @@ fn bad_files_are_refused_by_name_and_write_nothing() {
             r#"{"entity_id":"kai","files":[{"path":"a/b.rs","language":"rust","lines":NaN}]}"#
         )
         .is_err());
-    let stats = call(&mut e, "stats", json!({"entity_id": "kai"})).unwrap();
-    assert_eq!(stats["total"], 0, "nothing was written: {stats}");
+    nothing_written(&mut e);
     // Names of any script, and a path that looks like SQL, are just text.
     let r = ingest(
         &mut e,
@@ -515,8 +520,7 @@ fn bad_source_texts_are_refused_by_name_and_write_nothing() {
         let err = refused(&mut e, files, path);
         assert!(err.to_string().contains(says), "{err} says {says}");
     }
-    let stats = call(&mut e, "stats", json!({"entity_id": "kai"})).unwrap();
-    assert_eq!(stats["total"], 0, "nothing was written: {stats}");
+    nothing_written(&mut e);
     // Unicode, an empty file and text that looks like an attack are only source.
     let r = ingest(
         &mut e,

@@ -8,7 +8,7 @@ use std::path::Path;
 
 use anyhow::{bail, Result};
 use mnemo_core::codebase::{
-    CodeFile, LANGUAGES, MAX_CODE_FILES, MAX_CODE_TEXT_BYTES, MAX_SOURCE_BYTES,
+    language_of_extension, CodeFile, MAX_CODE_FILES, MAX_CODE_TEXT_BYTES, MAX_SOURCE_BYTES,
 };
 
 /// What walking a repository found.
@@ -18,14 +18,6 @@ pub struct Tree {
     pub files: Vec<CodeFile>,
     /// Files left out, with why (`path: reason`).
     pub skipped: Vec<String>,
-}
-
-/// Whether the engine's parser reads files with this extension.
-fn parsed(ext: &str) -> bool {
-    let ext = ext.to_ascii_lowercase();
-    LANGUAGES
-        .iter()
-        .any(|(_, exts)| exts.contains(&ext.as_str()))
 }
 
 /// Reads every source file under `root` that git would not ignore.
@@ -51,10 +43,12 @@ pub fn read(root: &Path) -> Result<Tree> {
             continue;
         }
         let path = entry.path();
-        if !path
+        // Only the files whose language the engine's parser reads, by their extension.
+        if path
             .extension()
             .and_then(|e| e.to_str())
-            .is_some_and(parsed)
+            .and_then(language_of_extension)
+            .is_none()
         {
             continue;
         }

@@ -16,13 +16,18 @@ pub const LANGUAGES: &[(&str, &[&str])] = &[
     ("go", &["go"]),
 ];
 
-/// The language a path's extension names, if the parser reads it.
-fn language_of(path: &str) -> Option<&'static str> {
-    let ext = path.rsplit_once('.')?.1.to_ascii_lowercase();
+/// The language a file's extension (`rs`, `TSX`) names, if the parser reads it.
+pub fn language_of_extension(ext: &str) -> Option<&'static str> {
+    let ext = ext.to_ascii_lowercase();
     LANGUAGES
         .iter()
         .find(|(_, exts)| exts.contains(&ext.as_str()))
         .map(|(name, _)| *name)
+}
+
+/// The language a path's extension names, if the parser reads it.
+fn language_of(path: &str) -> Option<&'static str> {
+    language_of_extension(path.rsplit_once('.')?.1)
 }
 
 /// The language a file is read as: the one named, or its extension's.

@@ -341,12 +341,10 @@ const SEVERAL_WORDS: &[&[&str]] = &[
 /// did I run?", "What have I cooked?"): their answers are spread over what was said, each
 /// sharing fewer of the question's words.
 fn asks_for_several(query: &str) -> bool {
-    let lower = query.to_lowercase();
-    let words: Vec<&str> = lower
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .collect();
-    words.first().is_some_and(|w| SEVERAL_FIRST.contains(w))
+    let words = text::words(query);
+    words
+        .first()
+        .is_some_and(|w| SEVERAL_FIRST.contains(&w.as_str()))
         || SEVERAL_WORDS
             .iter()
             .any(|phrase| words.windows(phrase.len()).any(|w| w == *phrase))
@@ -373,10 +371,12 @@ const READ_WHOLE_MS: Millis = 7 * crate::clock::DAY_MS;
 /// How long after a span the memories said are read for a time inside it, beside the query's
 /// candidates from the whole store.
 const TELLS_LATER_MS: Millis = 31 * crate::clock::DAY_MS;
-/// The share of the minimum relevance a memory said in the span a question names needs: the
-/// span already says it is about then ("what physical transformation did Nate undergo in April
-/// 2022?" answered by "dyed my hair last week", said that April).
-pub const SPAN_RELEVANCE_SHARE: f64 = 0.5;
+/// The share of the minimum relevance an answer needs when the question says more of where
+/// its answers are than its words do: a memory said in the span it names (the span says it is
+/// about then: "what physical transformation did Nate undergo in April 2022?" answered by
+/// "dyed my hair last week", said that April), or any memory when it asks for several things
+/// (each shares fewer of its words).
+pub const RELAXED_RELEVANCE_SHARE: f64 = 0.5;
 
 /// Relevance the best match of an anchor's event needs before the question is placed against
 /// it ("after the Sintra trip" needs a memory of the trip).
@@ -798,10 +798,10 @@ impl<'a> Search<'a> {
 
     /// The relevance an answer needs: the search's minimum, of which a memory of the span the
     /// question names, or any memory when the question asks for several things, needs only
-    /// [`SPAN_RELEVANCE_SHARE`] unless the caller set it.
+    /// [`RELAXED_RELEVANCE_SHARE`] unless the caller set it.
     fn floor(&self) -> f64 {
         if (self.in_named_span() || self.several) && self.req.min_score.is_none() {
-            self.min_relevance * SPAN_RELEVANCE_SHARE
+            self.min_relevance * RELAXED_RELEVANCE_SHARE
         } else {
             self.min_relevance
         }
