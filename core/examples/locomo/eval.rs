@@ -72,6 +72,9 @@ pub struct Report {
     pub seconds: f64,
     pub categories: BTreeMap<u64, Tally>,
     pub overall: Tally,
+    /// Each question not wholly answered in the top 10: the question, its evidence turns and
+    /// the turns returned, to read what recall missed.
+    pub misses: Vec<Value>,
 }
 
 impl Report {
@@ -274,6 +277,7 @@ pub fn evaluate(opts: &Options) -> Result<Report, String> {
     };
 
     let mut by_category: BTreeMap<u64, Tally> = BTreeMap::new();
+    let mut misses = Vec::new();
     let (mut stored, mut skipped, mut merged) = (0usize, 0usize, 0usize);
     let mut insignificant = 0usize;
     let started = std::time::Instant::now();
@@ -302,6 +306,8 @@ pub fn evaluate(opts: &Options) -> Result<Report, String> {
         // Memory id → dia_ids it holds (a merge joins two turns into one memory).
         let mut refs: HashMap<String, Vec<String>> = HashMap::new();
         let mut turn_ids = HashSet::new();
+        // dia_id → the turn's text, for the misses.
+        let mut said: HashMap<String, String> = HashMap::new();
         let mut last = 0;
         for (session, turns, when) in &sessions {
             clock.set(*when);
@@ -329,6 +335,7 @@ pub fn evaluate(opts: &Options) -> Result<Report, String> {
                     None => None,
                 };
                 turn_ids.insert(dia_id.to_string());
+                said.insert(dia_id.to_string(), content.clone());
                 dia.push(dia_id.to_string());
                 let content = Content::parse("content", &content).map_err(|e| e.to_string())?;
                 let session_id = Id::parse("session_id", &format!("session-{session}"))
@@ -483,6 +490,19 @@ pub fn evaluate(opts: &Options) -> Result<Report, String> {
                     .collect();
                 let hit = evidence.iter().filter(|e| found.contains(e)).count();
                 tally.sums[slot] += hit as f64 / evidence.len() as f64;
+                if *k == 10 && hit < evidence.len() {
+                    let turn = |d: &String| json!({"turn": d, "text": said.get(d)});
+                    misses.push(json!({
+                        "conversation": owner, "category": category, "question": question,
+                        "evidence": evidence.iter().map(|d| json!({
+                            "turn": d, "text": said.get(d), "found": found.contains(d),
+                        })).collect::<Vec<_>>(),
+                        "top": hits.iter().map(|h| json!({
+                            "turns": refs.get(&h.memory.id).map(|r| r.iter().map(turn).collect::<Vec<_>>()),
+                            "score": h.score,
+                        })).collect::<Vec<_>>(),
+                    }));
+                }
             }
         }
     }
@@ -503,5 +523,6 @@ pub fn evaluate(opts: &Options) -> Result<Report, String> {
         seconds: started.elapsed().as_secs_f64(),
         categories: by_category,
         overall,
+        misses,
     })
 }

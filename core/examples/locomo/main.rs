@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! cargo run --release -p mnemo-core --example locomo -- tests/data/locomo/locomo-dev.json \
-//!     [--vectors minilm-dev.f16 --index minilm-dev.index.json] [--json] [--mode balanced] \
+//!     [--vectors minilm-dev.f16 --index minilm-dev.index.json] [--json] [--misses FILE] [--mode balanced] \
 //!     [--remember | --documents] [--hash] [--link-weight 0.5] [--consolidate]
 //! ```
 
@@ -49,6 +49,10 @@ struct Args {
     /// Print one JSON document instead of a table.
     #[arg(long)]
     json: bool,
+    /// Write the questions not wholly answered in the top 10 (question, evidence, the turns
+    /// returned) to this file, as JSON.
+    #[arg(long)]
+    misses: Option<PathBuf>,
 }
 
 fn main() -> ExitCode {
@@ -66,6 +70,10 @@ fn main() -> ExitCode {
             documents: args.documents,
         };
         let report = eval::evaluate(&opts)?;
+        if let Some(path) = &args.misses {
+            let text = serde_json::to_string_pretty(&report.misses).map_err(|e| e.to_string())?;
+            std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+        }
         Ok(if args.json {
             serde_json::to_string_pretty(&report.to_json()).map_err(|e| e.to_string())?
         } else {
