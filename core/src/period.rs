@@ -63,8 +63,9 @@ pub fn ordering(question: &str) -> Option<Order> {
 }
 
 /// Whether a question asks when something happened ("When did I…", "what day…", "how long
-/// ago…"): a memory that names its day answers it better than one that does not. "What
-/// time" asks for an hour, which the spans read here do not name.
+/// ago…", "how long have I…"): a memory that names its day, or how long it has lasted,
+/// answers it better than one that does not. "What time" asks for an hour, which the spans
+/// read here do not name; "how long is the trip" asks for a length, not a time.
 pub fn asks_when(question: &str) -> bool {
     let ws = words(question);
     let w = |k: usize| ws.get(k).map_or("", |x| x.text.as_str());
@@ -72,9 +73,57 @@ pub fn asks_when(question: &str) -> bool {
         || (0..ws.len()).any(|i| {
             matches!(
                 (w(i), w(i + 1), w(i + 2)),
-                ("what" | "which", "date" | "day" | "month" | "year", _) | ("how", "long", "ago")
+                ("what" | "which", "date" | "day" | "month" | "year", _)
+                    | (
+                        "how",
+                        "long",
+                        "ago" | "has" | "have" | "had" | "did" | "does" | "do"
+                    )
             )
         })
+}
+
+/// Units a statement of how long something has lasted counts in.
+const DURATION_UNITS: &[&str] = &[
+    "day", "days", "week", "weeks", "month", "months", "year", "years", "decade", "decades",
+];
+/// Words that may stand between "for" and a duration's count: "for about four months", "for
+/// just under a year", "for the past two years".
+const DURATION_HEDGES: &[&str] = &[
+    "about", "around", "almost", "nearly", "over", "just", "under", "roughly", "the", "past",
+    "last", "a", "couple", "of",
+];
+/// Words that make a statement's "for three years" reach up to when it was said: "I've
+/// been", "had them", "have lived".
+const PERFECT_MARKERS: &[&str] = &["been", "ve", "have", "has", "had"];
+
+/// Whether a statement says how long something has lasted up to when it was said ("I've had
+/// them for 3 years now", "seven years now", "I've been playing for about four months"): it
+/// names, as a count back from then, when that began.
+pub fn names_duration(text: &str) -> bool {
+    let ws = words(text);
+    let w = |k: usize| ws.get(k).map_or("", |x| x.text.as_str());
+    let perfect = ws
+        .iter()
+        .any(|x| PERFECT_MARKERS.contains(&x.text.as_str()));
+    (0..ws.len()).any(|i| {
+        let amount = count(w(i)).is_some() || matches!(w(i), "couple" | "several");
+        // "a couple of months".
+        let unit = if w(i + 1) == "of" { i + 2 } else { i + 1 };
+        if !amount || !DURATION_UNITS.contains(&w(unit)) {
+            return false;
+        }
+        if w(unit + 1) == "now" {
+            return true;
+        }
+        // "for" a few hedging words before the count, in a statement of what has lasted.
+        perfect
+            && (1..=4)
+                .take_while(|back| *back <= i)
+                .map(|back| w(i - back))
+                .take_while(|x| *x == "for" || DURATION_HEDGES.contains(x))
+                .any(|x| x == "for")
+    })
 }
 
 /// Which side of an event a question asks about.
@@ -899,6 +948,8 @@ mod tests {
             "What day did I see the dentist?",
             "In which year did she move?",
             "How long ago did we meet?",
+            "How long has Melanie been practicing art?",
+            "how long did it take to finish the book",
         ] {
             assert!(asks_when(q), "{q}");
         }
@@ -911,6 +962,31 @@ mod tests {
             "whenever",
         ] {
             assert!(!asks_when(q), "{q}");
+        }
+    }
+
+    #[test]
+    fn statements_of_how_long_something_has_lasted() {
+        for t in [
+            "I've had them for 3 years now and they bring me joy!",
+            "Seven years now, and I've found my muses.",
+            "I've been playing for about four months now.",
+            "I've been playing professionally for just under a year now.",
+            "We have lived here for the past two years",
+            "she's been sober for a couple of months",
+        ] {
+            assert!(names_duration(t), "{t}");
+        }
+        for t in [
+            "I'm going to Paris for 3 days.",
+            "I waited for a day.",
+            "Three cheers for now!",
+            "I have three cats",
+            "for years",
+            "",
+            "now",
+        ] {
+            assert!(!names_duration(t), "{t}");
         }
     }
 

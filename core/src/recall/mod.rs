@@ -350,10 +350,13 @@ fn asks_for_several(query: &str) -> bool {
             .any(|phrase| words.windows(phrase.len()).any(|w| w == *phrase))
 }
 
-/// Whether `text`, said at `said`, names a time: a span of the past ("last month") or a time
-/// still to come ("tomorrow", "this weekend").
+/// Whether `text`, said at `said`, names a time: a span of the past ("last month"), how long
+/// something has lasted ("for 3 years now") or a time still to come ("tomorrow", "this
+/// weekend").
 fn names_a_time(text: &str, said: Millis) -> bool {
-    !period::stated(text, said).is_empty() || crate::extract::names_time_ahead(text, said)
+    !period::stated(text, said).is_empty()
+        || period::names_duration(text)
+        || crate::extract::names_time_ahead(text, said)
 }
 
 /// Whether `text`, said at `said`, after `span`, names a time inside it ("a convention last
