@@ -25,6 +25,9 @@ pub const SEED_BATCH: usize = 1_000;
 pub const BUILD_BATCH: usize = 10_000;
 /// Distinct queries the uncached search benchmarks cycle through.
 pub const QUERIES: usize = 200;
+/// Memories written one after another share a session (a conversation), this many to one, so
+/// that search's lending along conversations is timed too.
+pub const SESSION_MEMORIES: u64 = 20;
 /// The fixed time of every bench engine.
 pub const T0: i64 = 1_700_000_000_000;
 /// Weight of the topic centroid in a vector (the noise has norm ≈ 0.5 too, so two memories of
@@ -318,8 +321,10 @@ impl Corpus {
         let d = WORDS[rng.below(WORDS.len())];
         let content =
             format!("{subject} {verb} the {a} {b} and a {c} during the {d} trip (note {i}).");
+        let session = Id::parse("session_id", &format!("s{}", i / SESSION_MEMORIES));
         NewMemory {
             vector: Some(self.vector(&mut rng, topic)),
+            session_id: Some(session.expect("a valid session id")),
             ..NewMemory::new(OWNER, &content).expect("a valid owner and content")
         }
     }
