@@ -293,6 +293,45 @@ fn session_neighbours_lend_relevance() {
 }
 
 #[test]
+fn the_message_two_places_away_is_lent_less_and_three_places_nothing() {
+    let (mut e, _) = engine();
+    let s = |c: &str| NewMemory {
+        session_id: Some(id("s1")),
+        ..mem("u", c)
+    };
+    let r = e
+        .seed(vec![
+            s("Cat: I finally read Becoming Nicole last week."),
+            s("Mel: oh, how was it?"),
+            s("Cat: it taught me self-acceptance and hope."),
+            s("Mel: lovely weather here today"),
+        ])
+        .unwrap();
+    let id_of = |i: usize| r.outcomes[i].id().unwrap().to_string();
+    let hits = search(&mut e, "u", "What stayed with her from Becoming Nicole?");
+    let context = |i: usize| {
+        hits.iter()
+            .find(|h| h.memory.id == id_of(i))
+            .map(|h| h.why.context)
+    };
+    // The answer, the same speaker's next message, shares no word with the question: what
+    // it has, the message two places before it lent.
+    let next = context(1).expect("the next message is found");
+    let answer = context(2).expect("the answer two places away is found");
+    assert!(next > 0.0);
+    assert!(
+        (answer / next - 0.85).abs() < 0.01,
+        "two places away lends 0.85 of next door: {answer} against {next}"
+    );
+    // Three places away, the question's match lends nothing.
+    assert!(
+        context(3).is_none_or(|c| c < answer / 2.0),
+        "{:?}",
+        context(3)
+    );
+}
+
+#[test]
 fn limit_and_min_score() {
     let (mut e, _) = engine();
     for i in 0..30 {

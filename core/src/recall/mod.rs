@@ -170,7 +170,8 @@ pub struct RecallConfig {
     /// Candidates taken from each of the vector scan and FTS5 before ranking.
     pub candidates: usize,
     /// A memory lends this share of its relevance to the memories written just before and
-    /// after it in the same session (an answer rarely repeats the words of its question).
+    /// after it in the same session, and 0.85 of it to the ones two places away (an answer
+    /// rarely repeats the words of its question).
     pub context_weight: f64,
     /// How many of the most relevant candidates lend relevance to their neighbours.
     pub context_parents: usize,
@@ -735,10 +736,12 @@ impl<'a> Search<'a> {
             cfg.context_weight,
             cfg.context_parents,
             |pks| {
-                Ok(memories::session_neighbours(conn, owner, pks)?
-                    .into_iter()
-                    .map(|(a, b)| (a, b, 1.0))
-                    .collect())
+                Ok(
+                    memories::session_neighbours(conn, owner, pks, candidates::CONVERSATION_REACH)?
+                        .into_iter()
+                        .map(|(a, b, places)| (a, b, candidates::conversation_share(places)))
+                        .collect(),
+                )
             },
             cosine,
         )?;

@@ -651,32 +651,45 @@ fn portable_bm25(x: f64) -> f64 {
     f64::from_bits((x.to_bits() + half) & mask)
 }
 
-/// For each of `pks` that has a session: the searchable memories written just before and just
-/// after it in that session, as (pk, neighbour) pairs. One statement for the whole list.
-pub fn session_neighbours(conn: &Connection, owner: &str, pks: &[i64]) -> Result<Vec<(i64, i64)>> {
-    if pks.is_empty() {
+/// For each of `pks` that has a session: the searchable memories written up to `reach` places
+/// before and after it in that session, as (pk, neighbour, places apart) triples. One
+/// statement for the whole list.
+pub fn session_neighbours(
+    conn: &Connection,
+    owner: &str,
+    pks: &[i64],
+    reach: usize,
+) -> Result<Vec<(i64, i64, usize)>> {
+    if pks.is_empty() || reach == 0 {
         return Ok(Vec::new());
     }
-    let mut stmt = conn.prepare_cached(
-        "SELECT p.pk, \
-           (SELECT max(n.pk) FROM memories n WHERE n.entity_id = p.entity_id AND n.session_id = p.session_id AND n.pk < p.pk \
-              AND n.status = 'active' AND n.state != 'DELETED'), \
-           (SELECT min(n.pk) FROM memories n WHERE n.entity_id = p.entity_id AND n.session_id = p.session_id AND n.pk > p.pk \
-              AND n.status = 'active' AND n.state != 'DELETED') \
-         FROM json_each(?2) AS j CROSS JOIN memories AS p ON p.pk = j.value WHERE p.entity_id = ?1 AND p.session_id IS NOT NULL",
-    )?;
+    // One column per place: the neighbour that many places before, then after.
+    let place = |side: &str, order: &str, skip: usize| {
+        format!(
+            "(SELECT n.pk FROM memories n WHERE n.entity_id = p.entity_id AND n.session_id = p.session_id \
+               AND n.pk {side} p.pk AND n.status = 'active' AND n.state != 'DELETED' \
+               ORDER BY n.pk {order} LIMIT 1 OFFSET {skip})"
+        )
+    };
+    let columns: Vec<String> = (0..reach)
+        .flat_map(|skip| [place("<", "DESC", skip), place(">", "ASC", skip)])
+        .collect();
+    let sql = format!(
+        "SELECT p.pk, {} FROM json_each(?2) AS j CROSS JOIN memories AS p ON p.pk = j.value \
+         WHERE p.entity_id = ?1 AND p.session_id IS NOT NULL",
+        columns.join(", ")
+    );
+    let mut stmt = conn.prepare_cached(&sql)?;
     let keys = serde_json::to_string(pks).unwrap_or_else(|_| "[]".into());
-    let rows = stmt.query_map(params![owner, keys], |r| {
-        Ok((
-            r.get::<_, i64>(0)?,
-            r.get::<_, Option<i64>>(1)?,
-            r.get::<_, Option<i64>>(2)?,
-        ))
-    })?;
+    let mut rows = stmt.query(params![owner, keys])?;
     let mut out = Vec::new();
-    for row in rows {
-        let (pk, before, after) = row?;
-        out.extend(before.into_iter().chain(after).map(|n| (pk, n)));
+    while let Some(row) = rows.next()? {
+        let pk: i64 = row.get(0)?;
+        for (column, places) in (1..=2 * reach).zip((1..=reach).flat_map(|p| [p, p])) {
+            if let Some(n) = row.get::<_, Option<i64>>(column)? {
+                out.push((pk, n, places));
+            }
+        }
     }
     Ok(out)
 }
