@@ -2257,6 +2257,15 @@ class TeamMember(TypedDict):
 Outcome: TypeAlias = Union[OutcomeCreated, OutcomeMerged, OutcomeSkipped, OutcomeConflict]
 
 
+#: The languages `ingest_code` parses from a file's `text`, each with its file extensions.
+CODE_LANGUAGES: Dict[str, Tuple[str, ...]] = {"rust": ("rs",), "python": ("py", "pyi"), "typescript": ("ts", "mts", "cts", "tsx"), "javascript": ("js", "mjs", "cjs", "jsx"), "go": ("go",)}
+#: Files one `ingest_code` call takes at most.
+MAX_CODE_FILES = 1000
+#: The longest `text` of one file, in bytes of UTF-8.
+MAX_SOURCE_BYTES = 1048576
+#: The most `text` one `ingest_code` call reads, in bytes of UTF-8.
+MAX_CODE_TEXT_BYTES = 25165824
+
 class Calls:
     """Every engine call as a method: keyword arguments as the call's schema names them
     (see docs/API.md), the answer as parsed JSON."""

@@ -202,6 +202,54 @@ fn types(defs: &Value) -> String {
     format!("{literals}\n{classes}{last}")
 }
 
+/// What `ingest_code` reads (the schema's `codebase`), as constants a repository walk keeps to.
+fn codebase(what: &Value) -> String {
+    let mut out = String::from("\n");
+    let languages: Vec<String> = what["languages"]
+        .as_object()
+        .into_iter()
+        .flatten()
+        .map(|(name, exts)| {
+            let exts: Vec<String> = exts
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+                .map(|e| format!("{e:?}"))
+                .collect();
+            // A tuple of one needs its comma.
+            let one = if exts.len() == 1 { "," } else { "" };
+            format!("{name:?}: ({}{one})", exts.join(", "))
+        })
+        .collect();
+    out += "#: The languages `ingest_code` parses from a file's `text`, each with its file extensions.\n";
+    let _ = writeln!(
+        out,
+        "CODE_LANGUAGES: Dict[str, Tuple[str, ...]] = {{{}}}",
+        languages.join(", ")
+    );
+    for (key, name, about) in [
+        (
+            "max_files",
+            "MAX_CODE_FILES",
+            "Files one `ingest_code` call takes at most.",
+        ),
+        (
+            "max_source_bytes",
+            "MAX_SOURCE_BYTES",
+            "The longest `text` of one file, in bytes of UTF-8.",
+        ),
+        (
+            "max_text_bytes",
+            "MAX_CODE_TEXT_BYTES",
+            "The most `text` one `ingest_code` call reads, in bytes of UTF-8.",
+        ),
+    ] {
+        let _ = writeln!(out, "#: {about}\n{name} = {}", what[key]);
+    }
+    out
+}
+
 /// Generates `python/mnemo/_calls.py` from the schema document.
 pub fn generate(schema: &Value) -> String {
     let defs = &schema["$defs"];
@@ -212,6 +260,7 @@ pub fn generate(schema: &Value) -> String {
     out += "from __future__ import annotations\n\n";
     out += "from typing import Any, Dict, List, Literal, NotRequired, Tuple, TypeAlias, TypedDict, Union, cast\n\n";
     out += &types(defs);
+    out += &codebase(&schema["codebase"]);
     out += "\n";
     out += "class Calls:\n";
     out += "    \"\"\"Every engine call as a method: keyword arguments as the call's schema names them\n";

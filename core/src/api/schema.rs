@@ -25,7 +25,10 @@ pub const EMBEDS: &str = "x-embeds";
 /// its arguments name an agent and whether it is the owner's — see [`for_agent`] —, and its
 /// types). Argument schemas describe what a call accepts (fields with a default may be left
 /// out); result schemas what it answers (every field is there unless said otherwise). A type
-/// in both (an extracted memory) is described as an argument.
+/// in both (an extracted memory) is described as an argument. `codebase` tells a host walking
+/// a repository for `ingest_code` what the engine reads: `languages` (each language's file
+/// extensions), `max_files` per call, `max_source_bytes` per file and `max_text_bytes` per
+/// call.
 pub fn schema() -> Value {
     let mut args = SchemaSettings::default().for_deserialize().into_generator();
     let mut results = SchemaSettings::default().for_serialize().into_generator();
@@ -65,7 +68,23 @@ pub fn schema() -> Value {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "Mnemo calls",
         "calls": calls,
+        "codebase": codebase(),
         "$defs": defs,
+    })
+}
+
+/// What `ingest_code` reads, for a host walking a repository to send it only those files.
+fn codebase() -> Value {
+    use crate::codebase::{LANGUAGES, MAX_CODE_FILES, MAX_CODE_TEXT_BYTES, MAX_SOURCE_BYTES};
+    let languages: serde_json::Map<String, Value> = LANGUAGES
+        .iter()
+        .map(|(name, extensions)| (name.to_string(), json!(extensions)))
+        .collect();
+    json!({
+        "languages": languages,
+        "max_files": MAX_CODE_FILES,
+        "max_source_bytes": MAX_SOURCE_BYTES,
+        "max_text_bytes": MAX_CODE_TEXT_BYTES,
     })
 }
 
@@ -209,6 +228,22 @@ mod tests {
             Value::Array(a) => a.iter().for_each(|x| refs(x, out)),
             _ => {}
         }
+    }
+
+    #[test]
+    fn the_codebase_entry_tells_what_ingest_code_reads() {
+        let c = &schema()["codebase"];
+        let languages = c["languages"].as_object().expect("languages");
+        for ext in ["rs", "py", "tsx", "mjs", "go"] {
+            let named = crate::codebase::language_of_extension(ext).expect("read");
+            assert!(languages[named]
+                .as_array()
+                .is_some_and(|e| e.contains(&json!(ext))));
+        }
+        assert_eq!(languages.len(), crate::codebase::LANGUAGES.len());
+        assert_eq!(c["max_files"], crate::codebase::MAX_CODE_FILES);
+        assert_eq!(c["max_source_bytes"], crate::codebase::MAX_SOURCE_BYTES);
+        assert_eq!(c["max_text_bytes"], crate::codebase::MAX_CODE_TEXT_BYTES);
     }
 
     #[test]

@@ -27,7 +27,7 @@ use crate::write::{self, NewMemory};
 
 mod source;
 
-pub use source::language_of_extension;
+pub use source::{language_of_extension, LANGUAGES};
 
 /// Files one `ingest_code` call takes at most.
 pub const MAX_CODE_FILES: usize = 1000;
