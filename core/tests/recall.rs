@@ -258,19 +258,26 @@ fn cache_serves_repeats_and_writes_to_the_owner_invalidate_it() {
     assert!(!ids(&search(&mut e, "u", "cat")).contains(&gone));
 }
 
+/// `u`'s messages of one conversation, in order.
+fn conversation(messages: &[&str]) -> Vec<NewMemory> {
+    messages
+        .iter()
+        .map(|c| NewMemory {
+            session_id: Some(id("s1")),
+            ..mem("u", c)
+        })
+        .collect()
+}
+
 #[test]
 fn session_neighbours_lend_relevance() {
     let (mut e, _) = engine();
-    let s = |c: &str| NewMemory {
-        session_id: Some(id("s1")),
-        ..mem("u", c)
-    };
     let r = e
-        .seed(vec![
-            s("Mel: what have you been researching lately?"),
-            s("Caroline: adoption agencies, mostly."),
-            s("Mel: nice weather today"),
-        ])
+        .seed(conversation(&[
+            "Mel: what have you been researching lately?",
+            "Caroline: adoption agencies, mostly.",
+            "Mel: nice weather today",
+        ]))
         .unwrap();
     let answer = r.outcomes[1].id().unwrap().to_string();
     // The answer shares no word with the query; its neighbour does.
@@ -295,17 +302,13 @@ fn session_neighbours_lend_relevance() {
 #[test]
 fn the_message_two_places_away_is_lent_less_and_three_places_nothing() {
     let (mut e, _) = engine();
-    let s = |c: &str| NewMemory {
-        session_id: Some(id("s1")),
-        ..mem("u", c)
-    };
     let r = e
-        .seed(vec![
-            s("Cat: I finally read Becoming Nicole last week."),
-            s("Mel: oh, how was it?"),
-            s("Cat: it taught me self-acceptance and hope."),
-            s("Mel: lovely weather here today"),
-        ])
+        .seed(conversation(&[
+            "Cat: I finally read Becoming Nicole last week.",
+            "Mel: oh, how was it?",
+            "Cat: it taught me self-acceptance and hope.",
+            "Mel: lovely weather here today",
+        ]))
         .unwrap();
     let id_of = |i: usize| r.outcomes[i].id().unwrap().to_string();
     let hits = search(&mut e, "u", "What stayed with her from Becoming Nicole?");
