@@ -76,6 +76,7 @@ fn run(args: &Args) -> Result<String, String> {
     let mut stored = 0;
     let mut scores: BTreeMap<String, Score> = BTreeMap::new();
     let mut missed = Vec::new();
+    let mut incomplete = Vec::new();
     for (as_of, q) in asked {
         clock.set(as_of);
         let due: Vec<&Value> = said[stored..]
@@ -141,6 +142,10 @@ fn run(args: &Args) -> Result<String, String> {
         {
             missed.push(json!({"question": q["question"], "as_of": q["as_of"], "answers": q["answers"], "top": &found[..found.len().min(5)]}));
         }
+        let top10 = &found[..found.len().min(10)];
+        if answers.len() > 1 && !answers.iter().all(|a| top10.contains(a)) {
+            incomplete.push(json!({"question": q["question"], "as_of": q["as_of"], "answers": q["answers"], "top": top10}));
+        }
     }
     let rate = |n: usize, of: usize| (n as f64 / of.max(1) as f64 * 1000.0).round() / 1000.0;
     if args.json {
@@ -154,8 +159,10 @@ fn run(args: &Args) -> Result<String, String> {
                 }))
             })
             .collect();
-        return serde_json::to_string_pretty(&json!({"by_category": by, "missed_at_5": missed}))
-            .map_err(|e| e.to_string());
+        return serde_json::to_string_pretty(
+            &json!({"by_category": by, "missed_at_5": missed, "incomplete_at_10": incomplete}),
+        )
+        .map_err(|e| e.to_string());
     }
     let mut out = format!(
         "{:<10} {:>9} {:>7} {:>7} {:>7} {:>7} {:>7}\n",

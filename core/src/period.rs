@@ -34,6 +34,61 @@ pub fn without(question: &str, words: &std::ops::Range<usize>) -> String {
     s
 }
 
+/// Days of the week a question keeps to within the span it names: "on weekends in March",
+/// "on Mondays last month", "on weekdays this year". A span is one stretch of time; these
+/// days are read inside it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Days {
+    /// The days, bit 0 Monday to bit 6 Sunday.
+    mask: u8,
+    /// Byte range of the words naming them in the question.
+    pub words: std::ops::Range<usize>,
+}
+
+impl Days {
+    /// Whether `at` falls on one of the days (its UTC day, as spans are read).
+    pub fn hold(&self, at: Millis) -> bool {
+        day_of(at).is_some_and(|d| self.mask & (1 << d.weekday().number_days_from_monday()) != 0)
+    }
+}
+
+/// Saturday and Sunday, as a [`Days`] mask.
+const WEEKEND_DAYS: u8 = 0b110_0000;
+/// Monday to Friday.
+const WORKING_DAYS: u8 = 0b001_1111;
+
+/// The days of the week a question names in the plural ("on weekends", "on Mondays", "over
+/// the weekends", "on weekdays"), with the words that name them. "The weekend" and "last
+/// Monday" are spans ([`named`]), not these.
+pub fn days_named(question: &str) -> Option<Days> {
+    let ws = words(question);
+    ws.iter().enumerate().find_map(|(i, w)| {
+        let mask = match w.text.as_str() {
+            "weekends" => WEEKEND_DAYS,
+            "weekdays" => WORKING_DAYS,
+            plural => {
+                let day = calendar::weekday(plural.strip_suffix('s')?)?;
+                if day.to_string().to_lowercase() != plural[..plural.len() - 1] {
+                    return None;
+                }
+                1 << day.number_days_from_monday()
+            }
+        };
+        // The words before it that belong to it: "on", "at", "over", "during", then "the".
+        let mut from = i;
+        if from > 0 && ws[from - 1].text == "the" {
+            from -= 1;
+        }
+        if from > 0 && matches!(ws[from - 1].text.as_str(), "on" | "at" | "over" | "during") {
+            from -= 1;
+        }
+        Some(Days {
+            mask,
+            words: ws[from].at.start..w.at.end,
+        })
+    })
+}
+
 /// Which end of a run of events a question asks for.
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
@@ -962,6 +1017,33 @@ mod tests {
             "whenever",
         ] {
             assert!(!asks_when(q), "{q}");
+        }
+    }
+
+    #[test]
+    fn days_of_the_week_a_question_keeps_to() {
+        // 2026-03-07 is a Saturday, 2026-03-09 a Monday.
+        let saturday = 1_772_841_600_000 + 3_600_000;
+        let monday = saturday + 2 * DAY_MS;
+        let q = "What did I do on weekends in March?";
+        let d = days_named(q).expect("weekends");
+        assert_eq!(&q[d.words.clone()], "on weekends");
+        assert!(d.hold(saturday) && d.hold(saturday + DAY_MS) && !d.hold(monday));
+        let d = days_named("where did I eat over the weekdays").expect("weekdays");
+        assert!(d.hold(monday) && !d.hold(saturday));
+        let q = "Which classes did I take on Mondays last month?";
+        let d = days_named(q).expect("mondays");
+        assert_eq!(&q[d.words.clone()], "on Mondays");
+        assert!(d.hold(monday) && !d.hold(monday + DAY_MS));
+        for q in [
+            "What did I do last weekend?",
+            "the weekend of 24 June",
+            "on Monday",
+            "weds",
+            "Mons",
+            "",
+        ] {
+            assert_eq!(days_named(q), None, "{q}");
         }
     }
 

@@ -986,6 +986,59 @@ fn a_short_span_that_answers_nothing_in_words_is_read_whole() {
     assert!(first(&mut e, "What happened at work in March 2026?").contains("milestone"));
 }
 
+/// "On weekends in March" keeps to March's Saturdays and Sundays first; its weekdays come
+/// after, as said outside the span.
+#[test]
+fn days_of_the_week_named_with_a_span_are_kept_to_within_it() {
+    let (mut e, clock) = engine_with_config(without_dedup());
+    // 2026-03-07 (a Saturday) at 10:00 UTC, and days after it.
+    let saturday = 1_772_877_600_000;
+    clock.set(saturday + 40 * DAY_MS);
+    let said = [
+        (0, "Went hiking in Sintra with Lena."),
+        (1, "Baked sourdough and called mum."),
+        (2, "Long meeting about the quarterly budget."),
+        (3, "Ran 5 km along the river before work."),
+        (7, "Cycled to the beach at Cascais."),
+        (30, "Ran 5 km along the river in April."),
+    ];
+    e.seed(
+        said.iter()
+            .map(|(day, text)| NewMemory {
+                created_at: Some(saturday + day * DAY_MS),
+                ..mem("ana", text)
+            })
+            .collect(),
+    )
+    .unwrap();
+    let hits = e
+        .search(&req("ana", "What did I do on weekends in March?"))
+        .unwrap();
+    let inside: Vec<&str> = hits
+        .iter()
+        .filter(|h| h.why.period.as_ref().is_some_and(|p| p.inside))
+        .map(|h| h.memory.content.as_str())
+        .collect();
+    assert_eq!(inside.len(), 3, "{inside:?}");
+    for weekend in [said[0].1, said[1].1, said[4].1] {
+        assert!(inside.contains(&weekend), "{weekend}: {inside:?}");
+    }
+    // The weekend's memories come first, before March's weekdays.
+    let first: Vec<&str> = hits[..3]
+        .iter()
+        .map(|h| h.memory.content.as_str())
+        .collect();
+    assert!(!first
+        .iter()
+        .any(|c| c.contains("budget") || c.contains("before work")));
+    // Without the days, every memory of March is in the span.
+    let march = e.search(&req("ana", "What did I do in March?")).unwrap();
+    let in_march = march
+        .iter()
+        .filter(|h| h.why.period.as_ref().is_some_and(|p| p.inside));
+    assert_eq!(in_march.count(), 5);
+}
+
 /// A question asking for several things takes answers of less relevance than one asking for
 /// one: its answers share fewer of its words each.
 #[test]

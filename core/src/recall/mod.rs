@@ -486,6 +486,8 @@ struct Search<'a> {
     window: Window,
     /// The span the query names, when no window was given.
     named: Option<period::Named>,
+    /// The days of the week the query keeps to inside that span ("on weekends in March").
+    days: Option<period::Days>,
     /// The end of a run of events the query asks for ("the first", "the most recent"): the
     /// memories as relevant as the best are then ranked in that order of time.
     order: Option<period::Order>,
@@ -541,10 +543,15 @@ impl<'a> Search<'a> {
         } else {
             None
         };
-        let text = named
+        let mut text = named
             .as_ref()
             .map_or_else(|| req.query.clone(), |n| n.without(&req.query));
         let named_span = named.is_some();
+        // The days of the week it keeps to inside its span ("on weekends in March").
+        let days = named_span.then(|| period::days_named(&text)).flatten();
+        if let Some(d) = &days {
+            text = period::without(&text, &d.words);
+        }
         Ok(Search {
             cfg,
             owner,
@@ -557,6 +564,7 @@ impl<'a> Search<'a> {
             per_document: Limit::or(req.per_document, document::PER_DOCUMENT),
             window: req.window(),
             named,
+            days,
             order: period::ordering(&text),
             only_time: named_span && names_nothing(&text),
             tests_asked: crate::codebase::asks_about_tests(&req.query),
@@ -650,6 +658,12 @@ impl<'a> Search<'a> {
     /// Whether this pass keeps to the span the query names (not to a window the caller gave).
     fn in_named_span(&self) -> bool {
         self.req.window().is_open() && !self.window.is_open()
+    }
+
+    /// Whether `at` is on the days of the week the query keeps to, in its span's pass (any
+    /// day when it names none, and in every other pass).
+    fn on_named_days(&self, at: Millis) -> bool {
+        !self.in_named_span() || self.days.as_ref().is_none_or(|d| d.hold(at))
     }
 
     /// The query's candidates said after this pass's span that tell of it: their words name a
@@ -831,7 +845,7 @@ impl<'a> Search<'a> {
         if let Some(p) = view.pending(c.pk) {
             decay::access(&mut m, p.count, p.at);
         }
-        let inside = self.window.contains(m.created_at)
+        let inside = (self.window.contains(m.created_at) && self.on_named_days(m.created_at))
             || (self.in_named_span() && tells_of(self.window, &m.content, m.created_at));
         if !(inside && rank::admits(self.req, &m) && view.viewer().sees(&m)) {
             return Ok(None);
@@ -878,7 +892,8 @@ impl<'a> Search<'a> {
         {
             why.matched = text::matched(&terms, &memory.content);
             why.period = self.named.as_ref().map(|n| {
-                let inside = n.window.contains(memory.created_at);
+                let on_days = self.days.as_ref().is_none_or(|d| d.hold(memory.created_at));
+                let inside = n.window.contains(memory.created_at) && on_days;
                 rank::PeriodMatch {
                     after: n.window.after.unwrap_or_default(),
                     before: n.window.before.unwrap_or_default(),
