@@ -2,13 +2,14 @@
 //! walker keeps to `.gitignore`, skips hidden files and never follows links) and handed, as
 //! their texts, to the engine's `ingest_code` call, which parses them with tree-sitter and
 //! stores one codebase memory per file. What is not read is said, file by file: too large,
-//! binary, not UTF-8, unreadable.
+//! binary, not UTF-8, unreadable, a path too long.
 
 use std::path::Path;
 
 use anyhow::{bail, Result};
 use mnemo_core::codebase::{
-    language_of_extension, CodeFile, MAX_CODE_FILES, MAX_CODE_TEXT_BYTES, MAX_SOURCE_BYTES,
+    language_of_extension, CodeFile, MAX_CODE_FILES, MAX_CODE_PATH_CHARS, MAX_CODE_TEXT_BYTES,
+    MAX_SOURCE_BYTES,
 };
 
 /// What walking a repository found.
@@ -61,6 +62,13 @@ pub fn read(root: &Path) -> Result<Tree> {
                 .push(format!("{}: the path is not UTF-8", rel.to_string_lossy()));
             continue;
         };
+        if rel.chars().count() > MAX_CODE_PATH_CHARS {
+            tree.skipped.push(format!(
+                "{}…: the path is longer than {MAX_CODE_PATH_CHARS} characters",
+                rel.chars().take(60).collect::<String>()
+            ));
+            continue;
+        }
         match source(path) {
             Ok(text) => tree.files.push(CodeFile {
                 path: rel,

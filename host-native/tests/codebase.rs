@@ -64,6 +64,9 @@ fn a_repository_becomes_codebase_memories_and_is_re_synced() {
     repo.write("server/blob.rs", &[0u8, 1, 2, 3]);
     repo.write("server/latin1.py", b"# caf\xe9\n");
     repo.write("server/huge.rs", &b"// x\n".repeat(300_000));
+    // A path the engine would refuse (over 1,024 characters) is left out, not the whole run.
+    let deep = vec!["d".repeat(200); 6].join("/");
+    repo.write(&format!("{deep}/deep.rs"), b"pub fn deep() {}\n");
     #[cfg(unix)]
     {
         use std::os::unix::ffi::OsStrExt;
@@ -79,6 +82,7 @@ fn a_repository_becomes_codebase_memories_and_is_re_synced() {
         "server/latin1.py: not UTF-8 text",
         "server/huge.rs: 1500000 bytes",
         "the path is not UTF-8",
+        "…: the path is longer than 1024 characters",
     ] {
         assert!(stderr.contains(why), "{why} in {stderr}");
     }

@@ -2261,6 +2261,8 @@ Outcome: TypeAlias = Union[OutcomeCreated, OutcomeMerged, OutcomeSkipped, Outcom
 CODE_LANGUAGES: Dict[str, Tuple[str, ...]] = {"rust": ("rs",), "python": ("py", "pyi"), "typescript": ("ts", "mts", "cts", "tsx"), "javascript": ("js", "mjs", "cjs", "jsx"), "go": ("go",)}
 #: Files one `ingest_code` call takes at most.
 MAX_CODE_FILES = 1000
+#: The longest path of a file, in characters.
+MAX_CODE_PATH_CHARS = 1024
 #: The longest `text` of one file, in bytes of UTF-8.
 MAX_SOURCE_BYTES = 1048576
 #: The most `text` one `ingest_code` call reads, in bytes of UTF-8.

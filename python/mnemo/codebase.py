@@ -3,7 +3,7 @@
 kept to, in every folder, a deeper one overriding a shallower; hidden files and folders
 are skipped and links never followed. Only the files whose extension names a language the
 engine parses are read, each at most `MAX_SOURCE_BYTES`; what is left out is said, file by
-file (too large, binary, not UTF-8, unreadable, a path that is not UTF-8).
+file (too large, binary, not UTF-8, unreadable, a path that is not UTF-8 or too long).
 
     from mnemo import Mnemo
     from mnemo.codebase import ingest_tree
@@ -25,6 +25,7 @@ import pathspec
 from ._calls import (
     CODE_LANGUAGES,
     MAX_CODE_FILES,
+    MAX_CODE_PATH_CHARS,
     MAX_CODE_TEXT_BYTES,
     MAX_SOURCE_BYTES,
     CodeFile,
@@ -140,6 +141,9 @@ def read_tree(root: str | os.PathLike[str]) -> Tree:
                 continue
             extension = name.rpartition(".")[2].lower() if "." in name else ""
             if extension not in _READ:
+                continue
+            if len(rel) > MAX_CODE_PATH_CHARS:
+                tree.skipped.append(f"{rel[:60]}…: the path is longer than {MAX_CODE_PATH_CHARS} characters")
                 continue
             try:
                 text = _source(Path(entry.path))

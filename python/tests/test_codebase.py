@@ -11,7 +11,13 @@ from typing import Any
 import pytest
 
 from mnemo import Mnemo, MnemoError
-from mnemo._calls import CODE_LANGUAGES, MAX_CODE_FILES, MAX_CODE_TEXT_BYTES, MAX_SOURCE_BYTES
+from mnemo._calls import (
+    CODE_LANGUAGES,
+    MAX_CODE_FILES,
+    MAX_CODE_PATH_CHARS,
+    MAX_CODE_TEXT_BYTES,
+    MAX_SOURCE_BYTES,
+)
 from mnemo.codebase import batches, ingest_tree, read_tree
 
 T0 = 1_700_000_000_000
@@ -40,6 +46,9 @@ def repo(root: Path) -> Path:
     (root / "src/blob.py").write_bytes(b"x = 1\0\0")
     (root / "src/latin1.py").write_bytes(b"name = 'caf\xe9'\n")
     (root / "src/huge.py").write_text("#" * (MAX_SOURCE_BYTES + 1))
+    deep = root.joinpath(*["d" * 200] * 6)
+    deep.mkdir(parents=True)
+    (deep / "deep.py").write_text("def deep() -> None: ...\n")
     (root / "src/link.py").symlink_to(root / "src/auth.py")
     (root / "sub/loop").symlink_to(root, target_is_directory=True)
     os.close(os.open(os.path.join(os.fsencode(root / "src"), b"bad\xff.py"), os.O_CREAT | os.O_WRONLY))
@@ -61,7 +70,8 @@ def test_a_tree_is_read_as_git_sees_it(tmp_path: Path) -> None:
     assert "src/latin1.py: not UTF-8 text" in skipped
     assert f"src/huge.py: {MAX_SOURCE_BYTES + 1} bytes, over the {MAX_SOURCE_BYTES} read" in skipped
     assert "the path is not UTF-8" in skipped and "src/bad" in skipped
-    assert len(tree.skipped) == 4, tree.skipped
+    assert f"…: the path is longer than {MAX_CODE_PATH_CHARS} characters" in skipped
+    assert len(tree.skipped) == 5, tree.skipped
     # Ignored, hidden, linked and unparsed files are not read, and not reported either.
     assert not any(w in skipped for w in ["build/", "x.gen", "local.py", "secret", "link.py", "loop", "notes"])
 
@@ -71,7 +81,7 @@ def test_a_tree_is_stored_searched_and_re_synced(tmp_path: Path) -> None:
     with Mnemo.open(clock=T0, seed=1) as m:
         done = ingest_tree(m, entity_id="kai", root=root)
         assert done["files"] == 5 and len(done["reports"]) == 1
-        assert done["reports"][0]["created"] == 5 and len(done["skipped"]) == 4
+        assert done["reports"][0]["created"] == 5 and len(done["skipped"]) == 5
         hit = m.search(entity_id="kai", query="where is the token checked?", limit=1)[0]["memory"]
         assert hit["content"].startswith("src/auth.py — python, ")
         assert "check_token(token: str) -> bool" in hit["content"]

@@ -235,6 +235,11 @@ fn codebase(what: &Value) -> String {
             "Files one `ingest_code` call takes at most.",
         ),
         (
+            "max_path_chars",
+            "MAX_CODE_PATH_CHARS",
+            "The longest path of a file, in characters.",
+        ),
+        (
             "max_source_bytes",
             "MAX_SOURCE_BYTES",
             "The longest `text` of one file, in bytes of UTF-8.",

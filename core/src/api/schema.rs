@@ -27,8 +27,8 @@ pub const EMBEDS: &str = "x-embeds";
 /// out); result schemas what it answers (every field is there unless said otherwise). A type
 /// in both (an extracted memory) is described as an argument. `codebase` tells a host walking
 /// a repository for `ingest_code` what the engine reads: `languages` (each language's file
-/// extensions), `max_files` per call, `max_source_bytes` per file and `max_text_bytes` per
-/// call.
+/// extensions), `max_files` per call, `max_path_chars` per path, `max_source_bytes` per file
+/// and `max_text_bytes` per call.
 pub fn schema() -> Value {
     let mut args = SchemaSettings::default().for_deserialize().into_generator();
     let mut results = SchemaSettings::default().for_serialize().into_generator();
@@ -75,7 +75,9 @@ pub fn schema() -> Value {
 
 /// What `ingest_code` reads, for a host walking a repository to send it only those files.
 fn codebase() -> Value {
-    use crate::codebase::{LANGUAGES, MAX_CODE_FILES, MAX_CODE_TEXT_BYTES, MAX_SOURCE_BYTES};
+    use crate::codebase::{
+        LANGUAGES, MAX_CODE_FILES, MAX_CODE_PATH_CHARS, MAX_CODE_TEXT_BYTES, MAX_SOURCE_BYTES,
+    };
     let languages: serde_json::Map<String, Value> = LANGUAGES
         .iter()
         .map(|(name, extensions)| (name.to_string(), json!(extensions)))
@@ -83,6 +85,7 @@ fn codebase() -> Value {
     json!({
         "languages": languages,
         "max_files": MAX_CODE_FILES,
+        "max_path_chars": MAX_CODE_PATH_CHARS,
         "max_source_bytes": MAX_SOURCE_BYTES,
         "max_text_bytes": MAX_CODE_TEXT_BYTES,
     })
@@ -242,6 +245,7 @@ mod tests {
         }
         assert_eq!(languages.len(), crate::codebase::LANGUAGES.len());
         assert_eq!(c["max_files"], crate::codebase::MAX_CODE_FILES);
+        assert_eq!(c["max_path_chars"], crate::codebase::MAX_CODE_PATH_CHARS);
         assert_eq!(c["max_source_bytes"], crate::codebase::MAX_SOURCE_BYTES);
         assert_eq!(c["max_text_bytes"], crate::codebase::MAX_CODE_TEXT_BYTES);
     }

@@ -31,6 +31,8 @@ pub use source::{language_of_extension, LANGUAGES};
 
 /// Files one `ingest_code` call takes at most.
 pub const MAX_CODE_FILES: usize = 1000;
+/// The longest path of a file, in characters.
+pub const MAX_CODE_PATH_CHARS: usize = 1024;
 /// The longest source text of one file the engine reads, in bytes (1 MiB: larger files are
 /// mostly generated code or bundles).
 pub const MAX_SOURCE_BYTES: usize = 1 << 20;
@@ -82,7 +84,7 @@ pub struct CodeIngest {
 #[serde(deny_unknown_fields)]
 pub struct CodeFile {
     /// Its path from the repository's root, `/`-separated (1 to 1,024 characters, no `..`).
-    #[schemars(length(min = 1, max = 1024))]
+    #[schemars(length(min = 1, max = MAX_CODE_PATH_CHARS))]
     pub path: String,
     /// Its language, lower case (`rust`, `python`, `typescript`, `javascript`, `go`, …; 1 to
     /// 32 characters). Required with `symbols`; with `text`, read from the path's extension
@@ -344,7 +346,7 @@ pub fn asks_about_tests(query: &str) -> bool {
 /// Refuses a path that is not a file's within a repository.
 fn check_path(path: &str) -> Result<()> {
     if path.is_empty()
-        || path.chars().count() > 1024
+        || path.chars().count() > MAX_CODE_PATH_CHARS
         || path.starts_with('/')
         || path.contains('\\')
         || path.contains('\0')
