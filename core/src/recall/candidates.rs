@@ -149,15 +149,18 @@ pub const FULL_LENDING_RELEVANCE: f64 = 0.4;
 /// the same speaker's message before or after, which often answers what the other asked).
 pub const CONVERSATION_REACH: usize = 2;
 
+/// The share of next door's lending that reaches the message two places away. Lending two
+/// places away moved LoCoMo dev R@10 0.734 → 0.750 (single-hop 0.806 → 0.836, temporal 0.899
+/// → 0.913, multi-hop 0.462 → 0.444, whose questions gather answers from other sessions);
+/// 0.7 gave 0.748, 1.0 0.750 with multi-hop 0.427.
+pub const SECOND_PLACE_SHARE: f64 = 0.85;
+
 /// The share of its lending a memory gives a neighbour `places` apart in its conversation: all
-/// of it next door, 0.85 two places away. Lending two places away moved LoCoMo dev R@10
-/// 0.734 → 0.750 (single-hop 0.806 → 0.836, temporal 0.899 → 0.913, multi-hop 0.462 → 0.444,
-/// whose questions gather answers from other sessions); 0.7 gave 0.748, 1.0 0.750 with
-/// multi-hop 0.427.
+/// of it next door, [`SECOND_PLACE_SHARE`] two places away, none further.
 pub fn conversation_share(places: usize) -> f64 {
     match places {
         1 => 1.0,
-        2 => 0.85,
+        2 => SECOND_PLACE_SHARE,
         _ => 0.0,
     }
 }
