@@ -326,7 +326,8 @@ fn the_message_two_places_away_is_lent_less_and_three_places_nothing() {
         (answer / next - 0.85).abs() < 0.01,
         "two places away lends 0.85 of next door: {answer} against {next}"
     );
-    // Three places away, the question's match lends nothing.
+    // Three places from the question's match it lends nothing: only the weak lending of
+    // the messages next to it reaches there.
     assert!(
         context(3).is_none_or(|c| c < answer / 2.0),
         "{:?}",

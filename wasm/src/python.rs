@@ -210,16 +210,16 @@ fn codebase(what: &Value) -> String {
         .into_iter()
         .flatten()
         .map(|(name, exts)| {
+            // Quoted as JSON quotes them, as the literals above are.
             let exts: Vec<String> = exts
                 .as_array()
                 .into_iter()
                 .flatten()
-                .filter_map(Value::as_str)
-                .map(|e| format!("{e:?}"))
+                .map(Value::to_string)
                 .collect();
             // A tuple of one needs its comma.
             let one = if exts.len() == 1 { "," } else { "" };
-            format!("{name:?}: ({}{one})", exts.join(", "))
+            format!("{}: ({}{one})", Value::from(name.as_str()), exts.join(", "))
         })
         .collect();
     out += "#: The languages `ingest_code` parses from a file's `text`, each with its file extensions.\n";

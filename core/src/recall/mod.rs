@@ -662,10 +662,10 @@ impl<'a> Search<'a> {
         self.req.window().is_open() && !self.window.is_open()
     }
 
-    /// Whether `at` is on the days of the week the query keeps to, in its span's pass (any
-    /// day when it names none, and in every other pass).
+    /// Whether `at` is on the days of the week the query keeps to inside its span (any day
+    /// when it names none).
     fn on_named_days(&self, at: Millis) -> bool {
-        !self.in_named_span() || self.days.as_ref().is_none_or(|d| d.hold(at))
+        self.days.as_ref().is_none_or(|d| d.hold(at))
     }
 
     /// The query's candidates said after this pass's span that tell of it: their words name a
@@ -847,7 +847,9 @@ impl<'a> Search<'a> {
         if let Some(p) = view.pending(c.pk) {
             decay::access(&mut m, p.count, p.at);
         }
-        let inside = (self.window.contains(m.created_at) && self.on_named_days(m.created_at))
+        let said_inside = self.window.contains(m.created_at)
+            && (!self.in_named_span() || self.on_named_days(m.created_at));
+        let inside = said_inside
             || (self.in_named_span() && tells_of(self.window, &m.content, m.created_at));
         if !(inside && rank::admits(self.req, &m) && view.viewer().sees(&m)) {
             return Ok(None);
@@ -894,8 +896,8 @@ impl<'a> Search<'a> {
         {
             why.matched = text::matched(&terms, &memory.content);
             why.period = self.named.as_ref().map(|n| {
-                let on_days = self.days.as_ref().is_none_or(|d| d.hold(memory.created_at));
-                let inside = n.window.contains(memory.created_at) && on_days;
+                let inside =
+                    n.window.contains(memory.created_at) && self.on_named_days(memory.created_at);
                 rank::PeriodMatch {
                     after: n.window.after.unwrap_or_default(),
                     before: n.window.before.unwrap_or_default(),

@@ -685,9 +685,10 @@ pub fn session_neighbours(
     let mut out = Vec::new();
     while let Some(row) = rows.next()? {
         let pk: i64 = row.get(0)?;
-        for (column, places) in (1..=2 * reach).zip((1..=reach).flat_map(|p| [p, p])) {
+        // Columns 1 and 2 are one place away, 3 and 4 two, …
+        for column in 1..=2 * reach {
             if let Some(n) = row.get::<_, Option<i64>>(column)? {
-                out.push((pk, n, places));
+                out.push((pk, n, column.div_ceil(2)));
             }
         }
     }
