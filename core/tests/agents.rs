@@ -1035,3 +1035,74 @@ fn a_contradiction_never_reaches_across_agents() {
     let r = said(&mut e, Some("alice"), "Rui now works at EDP.");
     assert_eq!(r["outcomes"][0]["existing"], json!(alices), "{r}");
 }
+
+/// Relevance lent along a conversation never crosses agents: a memory another agent keeps
+/// private neither appears, nor lends, nor counts as a place (its match would show in the
+/// caller's `why`): an agent's search of a shared conversation weighs its memories as in a
+/// store holding only what it may see, while the other agent finds its answer two places
+/// along its own messages.
+#[test]
+fn lending_along_a_conversation_never_crosses_agents() {
+    let said = [
+        ("alice", "Cat: I finally read Becoming Nicole last week."),
+        ("bob", "Mel: oh, how was it?"),
+        ("alice", "Cat: I loved it."),
+        ("bob", "Mel: lovely weather here today"),
+        ("alice", "Cat: it taught me self-acceptance and hope."),
+        ("bob", "Mel: shall we walk later?"),
+    ];
+    let store = |only: Option<&str>| {
+        let (mut e, _clock) = engine();
+        for (agent, text) in said.iter().filter(|(a, _)| only.is_none_or(|o| o == *a)) {
+            let item = json!({"entity_id": "acme", "agent_id": agent, "content": text, "session_id": "chat"});
+            ok(&mut e, "seed", json!({ "items": [item] }));
+        }
+        e
+    };
+    let search = |e: &mut Engine, agent: &str| {
+        let args = json!({"entity_id": "acme", "agent_id": agent, "query": "What stayed with her from Becoming Nicole?", "min_score": 0.0});
+        ok(e, "search", args).as_array().expect("hits").clone()
+    };
+    // What each hit's relevance was made of, by its text.
+    let weighed = |hits: &[Value]| -> BTreeMap<String, (Value, Value, Value)> {
+        hits.iter()
+            .map(|h| {
+                let w = &h["why"];
+                let key = h["memory"]["content"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_string();
+                (
+                    key,
+                    (
+                        w["relevance"].clone(),
+                        w["vector"].clone(),
+                        w["context"].clone(),
+                    ),
+                )
+            })
+            .collect()
+    };
+    let mut shared = store(None);
+    let alice = search(&mut shared, "alice");
+    let answer = alice
+        .iter()
+        .find(|h| h["memory"]["content"] == json!(said[4].1))
+        .expect("alice finds her answer two of her places along");
+    assert!(
+        answer["why"]["context"].as_f64().unwrap_or(0.0) > 0.0,
+        "{answer}"
+    );
+    assert!(alice
+        .iter()
+        .all(|h| h["memory"]["agent_id"] == json!("alice")));
+    let bob = search(&mut shared, "bob");
+    let text = serde_json::to_string(&bob).unwrap();
+    assert!(!text.contains("Nicole") && !text.contains("Cat:"), "{text}");
+    let alone = search(&mut store(Some("bob")), "bob");
+    assert_eq!(weighed(&bob), weighed(&alone));
+    assert_eq!(
+        weighed(&alice),
+        weighed(&search(&mut store(Some("alice")), "alice"))
+    );
+}

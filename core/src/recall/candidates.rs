@@ -58,6 +58,7 @@ impl Candidate {
 /// Cache key of a query's candidates: everything that decides them.
 pub fn cache_key(
     owner: &str,
+    viewer: &str,
     query: &str,
     vector: &[f32],
     reach: Reach,
@@ -74,6 +75,7 @@ pub fn cache_key(
     };
     for part in [
         owner.as_bytes(),
+        viewer.as_bytes(),
         query.as_bytes(),
         &[reach as u8],
         &(k as u64).to_le_bytes(),
@@ -302,13 +304,14 @@ mod tests {
     #[test]
     fn cache_key_depends_on_every_input() {
         let open = Window::default();
-        let k = cache_key("u", "q", &[1.0], Reach::Warm, 10, open);
-        assert_ne!(k, cache_key("v", "q", &[1.0], Reach::Warm, 10, open));
-        assert_ne!(k, cache_key("u", "q2", &[1.0], Reach::Warm, 10, open));
-        assert_ne!(k, cache_key("u", "q", &[1.5], Reach::Warm, 10, open));
-        assert_ne!(k, cache_key("u", "q", &[1.0], Reach::Live, 10, open));
-        assert_ne!(k, cache_key("u", "q", &[1.0], Reach::All, 10, open));
-        assert_ne!(k, cache_key("u", "q", &[1.0], Reach::Warm, 11, open));
+        let k = cache_key("u", "", "q", &[1.0], Reach::Warm, 10, open);
+        assert_ne!(k, cache_key("v", "", "q", &[1.0], Reach::Warm, 10, open));
+        assert_ne!(k, cache_key("u", "", "q2", &[1.0], Reach::Warm, 10, open));
+        assert_ne!(k, cache_key("u", "bob", "q", &[1.0], Reach::Warm, 10, open));
+        assert_ne!(k, cache_key("u", "", "q", &[1.5], Reach::Warm, 10, open));
+        assert_ne!(k, cache_key("u", "", "q", &[1.0], Reach::Live, 10, open));
+        assert_ne!(k, cache_key("u", "", "q", &[1.0], Reach::All, 10, open));
+        assert_ne!(k, cache_key("u", "", "q", &[1.0], Reach::Warm, 11, open));
         let after = |t| Window {
             after: Some(t),
             before: None,
@@ -317,12 +320,18 @@ mod tests {
             after: None,
             before: Some(t),
         };
-        assert_ne!(k, cache_key("u", "q", &[1.0], Reach::Warm, 10, after(0)));
-        assert_ne!(k, cache_key("u", "q", &[1.0], Reach::Warm, 10, before(0)));
         assert_ne!(
-            cache_key("u", "q", &[1.0], Reach::Warm, 10, after(5)),
-            cache_key("u", "q", &[1.0], Reach::Warm, 10, before(5))
+            k,
+            cache_key("u", "", "q", &[1.0], Reach::Warm, 10, after(0))
         );
-        assert_eq!(k, cache_key("u", "q", &[1.0], Reach::Warm, 10, open));
+        assert_ne!(
+            k,
+            cache_key("u", "", "q", &[1.0], Reach::Warm, 10, before(0))
+        );
+        assert_ne!(
+            cache_key("u", "", "q", &[1.0], Reach::Warm, 10, after(5)),
+            cache_key("u", "", "q", &[1.0], Reach::Warm, 10, before(5))
+        );
+        assert_eq!(k, cache_key("u", "", "q", &[1.0], Reach::Warm, 10, open));
     }
 }

@@ -727,7 +727,10 @@ impl<'a> Search<'a> {
     fn fused(&self, view: &mut View, cache: &mut Cache, reach: Reach) -> Result<Vec<Candidate>> {
         let (cfg, owner, query, k) = (self.cfg, self.owner, &self.query[..], self.k);
         let window = self.window;
-        let key = candidates::cache_key(owner, &self.text, query, reach, k, window);
+        // Relevance is lent only by what the caller may see (another agent's private match
+        // would show in its neighbours' relevance), so what is cached is the caller's.
+        let viewer = view.viewer().fingerprint();
+        let key = candidates::cache_key(owner, &viewer, &self.text, query, reach, k, window);
         let generation = view.generation(owner);
         if let Some(c) = cache.get(&key, generation) {
             return Ok(c);
@@ -746,6 +749,11 @@ impl<'a> Search<'a> {
         .map(|(pk, c)| (pk, set.weigh(pk, c)))
         .collect();
         let mut c = candidates::fuse(&nearest, &text_hits, cosine);
+        if !viewer.is_empty() {
+            let pks: Vec<i64> = c.iter().map(|c| c.pk).collect();
+            let seen = memories::visible(conn, owner, &pks)?;
+            c.retain(|c| seen.contains(&c.pk));
+        }
         candidates::lend_context(
             &mut c,
             cfg.vector_weight,

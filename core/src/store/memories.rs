@@ -1,7 +1,7 @@
 //! SQL of memory rows: the memories table, their vectors, the FTS5 index kept in step by
 //! triggers, and status history.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::LazyLock;
 
 use super::viewer::VISIBLE;
@@ -651,9 +651,20 @@ fn portable_bm25(x: f64) -> f64 {
     f64::from_bits((x.to_bits() + half) & mask)
 }
 
-/// For each of `pks` that has a session: the searchable memories written up to `reach` places
-/// before and after it in that session, as (pk, neighbour, places apart) triples. One
-/// statement for the whole list.
+/// Which of `pks` (the owner's memories) the caller may see.
+pub fn visible(conn: &Connection, owner: &str, pks: &[i64]) -> Result<BTreeSet<i64>> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT pk FROM json_each(?2) AS j CROSS JOIN memories ON pk = j.value \
+         WHERE entity_id = ?1 AND {VISIBLE} AND mnemo_existed(created_at)"
+    ))?;
+    let keys = serde_json::to_string(pks).unwrap_or_else(|_| "[]".into());
+    let rows = stmt.query_map(params![owner, keys], |r| r.get::<_, i64>(0))?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// For each of `pks` that has a session: the searchable memories the caller may see written up
+/// to `reach` places before and after it in that session (places counted among those), as
+/// (pk, neighbour, places apart) triples. One statement for the whole list.
 pub fn session_neighbours(
     conn: &Connection,
     owner: &str,
@@ -668,7 +679,7 @@ pub fn session_neighbours(
         format!(
             "(SELECT n.pk FROM memories n WHERE n.entity_id = p.entity_id AND n.session_id = p.session_id \
                AND n.pk {side} p.pk AND n.status = 'active' AND n.state != 'DELETED' \
-               ORDER BY n.pk {order} LIMIT 1 OFFSET {skip})"
+               AND {VISIBLE} AND mnemo_existed(n.created_at) ORDER BY n.pk {order} LIMIT 1 OFFSET {skip})"
         )
     };
     let columns: Vec<String> = (0..reach)

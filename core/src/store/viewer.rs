@@ -78,6 +78,16 @@ impl Current {
         self.lock().viewer.is_some()
     }
 
+    /// What the call may see, as text for the keys of what is cached per reader: empty for
+    /// the owner's view of now, which sees everything.
+    pub fn fingerprint(&self) -> String {
+        let r = self.lock();
+        match (&r.viewer, r.until) {
+            (None, None) => String::new(),
+            (v, until) => format!("{v:?} {until:?}"),
+        }
+    }
+
     /// Whether the viewer may see `m` (the owner's view sees every memory written by then).
     pub fn sees(&self, m: &Memory) -> bool {
         let r = self.lock();
