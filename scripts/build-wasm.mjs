@@ -1,7 +1,8 @@
 // Builds the engine's WebAssembly for JS hosts: cargo (release, wasm32-unknown-unknown) →
-// wasm-bindgen --target web → wasm-opt -Oz (npm `binaryen`), twice: the browser package's
-// module (www/pkg/, held to a size ceiling) and the Cloudflare Worker's, with Mnemo's HTTP API
-// (cloudflare/pkg/).
+// wasm-bindgen --target web → wasm-opt -Oz (npm `binaryen`), three times: the browser
+// package's engine module (www/pkg/, held to a size ceiling), its parser module
+// (www/pkg/parser/: the source reader on its own, loaded only by `@mnemo/memory/parser`), and
+// the Cloudflare Worker's engine, with Mnemo's HTTP API (cloudflare/pkg/).
 //
 // wasm-bindgen-cli must match the `wasm-bindgen` crate version pinned in wasm/Cargo.toml; it
 // is found through $WASM_BINDGEN, ~/.cache/mnemo/wasm-bindgen-<version>/bin, or PATH, and
@@ -63,20 +64,25 @@ const wasmBindgen = findWasmBindgen() ?? installWasmBindgen();
 /** The engine module's ceiling, gzip: the browser package's checked size (see docs/BENCHMARKS.md). */
 const CEILING_KIB = 1000;
 
+/** The parser module's ceiling, gzip: its grammars, measured with room for a grammar's update. */
+const PARSER_CEILING_KIB = 850;
+
 /**
- * Builds one module: cargo with `features` → wasm-bindgen → wasm-opt -Oz into `dir`, with the
- * default embedder's weights beside it; checks that every symbol is defined; its gzip size.
+ * Builds one module: cargo (package `crate`, with `features`) → wasm-bindgen → wasm-opt -Oz
+ * into `dir`, with the default embedder's weights beside an engine module; checks that every
+ * symbol is defined; its gzip size.
  */
-async function build(dir, features) {
-  run('cargo', ['build', '-p', 'mnemo-wasm', '--target', 'wasm32-unknown-unknown', '--profile', 'wasm', ...features], {
+async function build(dir, features, crate = 'mnemo-wasm') {
+  run('cargo', ['build', '-p', crate, '--target', 'wasm32-unknown-unknown', '--profile', 'wasm', ...features], {
     SQLITE_WASM_RS_SOURCE_DIR: nativeSqliteSource(),
   });
-  const wasm = join(targetDir, 'wasm32-unknown-unknown/wasm/mnemo_wasm.wasm');
+  const name = crate.replaceAll('-', '_');
+  const wasm = join(targetDir, `wasm32-unknown-unknown/wasm/${name}.wasm`);
   const out = join(root, dir);
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
   run(wasmBindgen, ['--target', 'web', '--out-dir', out, '--no-typescript', wasm]);
-  const bg = join(out, 'mnemo_wasm_bg.wasm');
+  const bg = join(out, `${name}_bg.wasm`);
   run(join(root, 'node_modules/.bin/wasm-opt'), [
     '-Oz',
     // Lets wasm-opt fold a pointer's constant offsets into its loads and stores (an add may
@@ -107,7 +113,7 @@ async function build(dir, features) {
   ]);
   // The default embedder's weights travel beside the module (fetched once, kept in the Cache
   // API), so the module stays small.
-  copyFileSync(join(root, 'core/assets/mnemo-static-v1.bin'), join(out, 'mnemo-static-v1.bin'));
+  if (crate === 'mnemo-wasm') copyFileSync(join(root, 'core/assets/mnemo-static-v1.bin'), join(out, 'mnemo-static-v1.bin'));
   const bytes = readFileSync(bg);
   // A C symbol nothing defines (say, a SQLite function a SQLITE_OMIT_ flag removed but the
   // amalgamation's parser still calls) links as an import from "env", and the module would
@@ -119,12 +125,16 @@ async function build(dir, features) {
     throw new Error(`the module needs symbols nothing defines: ${undefinedSymbols.join(', ')}`);
   }
   const gzip = gzipSync(bytes, { level: 9 }).length / 1024;
-  console.log(`${dir}/mnemo_wasm_bg.wasm: ${(statSync(bg).size / 1024).toFixed(0)} KiB raw, ${gzip.toFixed(0)} KiB gzip`);
+  console.log(`${dir}/${name}_bg.wasm: ${(statSync(bg).size / 1024).toFixed(0)} KiB raw, ${gzip.toFixed(0)} KiB gzip`);
   return gzip;
 }
 
+// `npm run build -- parser` (or `engine`, `worker`) builds only those modules.
+const only = process.argv.slice(2);
+const wanted = (name) => only.length === 0 || only.includes(name);
+
 // The browser package's module (www/pkg/), held to its ceiling.
-const browser = await build('www/pkg', []);
+const browser = wanted('engine') ? await build('www/pkg', []) : 0;
 if (browser > CEILING_KIB) {
   throw new Error(
     `www/pkg/mnemo_wasm_bg.wasm is ${browser.toFixed(1)} KiB gzip, above its ceiling of ${CEILING_KIB} KiB: ` +
@@ -132,4 +142,13 @@ if (browser > CEILING_KIB) {
   );
 }
 // The Cloudflare Worker's module (cloudflare/pkg/): the same engine with Mnemo's HTTP API.
-await build('cloudflare/pkg', ['--features', 'http']);
+if (wanted('worker')) await build('cloudflare/pkg', ['--features', 'http']);
+// The browser package's parser module (www/pkg/parser/), built after the engine's, which
+// `rmSync`s www/pkg.
+const parser = wanted('parser') ? await build('www/pkg/parser', [], 'mnemo-wasm-parser') : 0;
+if (parser > PARSER_CEILING_KIB) {
+  throw new Error(
+    `www/pkg/parser/mnemo_wasm_parser_bg.wasm is ${parser.toFixed(1)} KiB gzip, above its ceiling of ${PARSER_CEILING_KIB} KiB: ` +
+      'find what grew (a grammar\'s update?) before raising it',
+  );
+}

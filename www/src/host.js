@@ -5,28 +5,16 @@
 import init, { Mnemo as Core } from '../pkg/mnemo_wasm.js';
 import { CALLS } from './calls.js';
 import * as idb from './idb.js';
+import { coded, instantiate, readFileUrl } from './wasm.js';
+
+export { coded };
 
 let ready;
 
 /** Loads and instantiates the WebAssembly module (once per thread). */
 export function loadWasm() {
-  ready ??= (async () => {
-    const url = new URL('../pkg/mnemo_wasm_bg.wasm', import.meta.url);
-    // Node and other runtimes without file:// fetch.
-    if (url.protocol === 'file:') return init({ module_or_path: await readFileUrl(url) });
-    return init({ module_or_path: url });
-  })();
+  ready ??= instantiate(init, new URL('../pkg/mnemo_wasm_bg.wasm', import.meta.url));
   return ready;
-}
-
-/**
- * Reads a `file:` URL with Node's fs. The module name is hidden from bundlers, which would
- * otherwise try to bundle Node's fs into a browser app (a page never reads `file:` URLs).
- */
-async function readFileUrl(url) {
-  const fs = 'node:fs/promises';
-  const { readFile } = await import(/* webpackIgnore: true */ /* @vite-ignore */ fs);
-  return readFile(url);
 }
 
 /** The default embedder's weights file, shipped beside the WebAssembly. */
@@ -117,11 +105,6 @@ function load(url, bytes, type) {
       : `${bytes.length} bytes the engine refuses (${e?.message ?? e})`;
     throw coded(`cannot load the embedder's weights from ${url}: it gave ${got}${HOSTING}`, 'embedder_error');
   }
-}
-
-/** An `Error` with a machine-readable `code`, as the engine throws. */
-export function coded(message, code) {
-  return Object.assign(new Error(message), { code });
 }
 
 const STORAGES = ['memory', 'opfs', 'idb'];

@@ -5,12 +5,9 @@
 // thread, and their results travel with the call.
 
 import { CALLS } from './calls.js';
+import { coded } from './wasm.js';
 
 const BY_METHOD = new Map(CALLS.map((c) => [c.method, c]));
-
-function coded(message, code) {
-  return Object.assign(new Error(message), { code });
-}
 
 /** Talks to a store in a dedicated worker. */
 class WorkerTransport {

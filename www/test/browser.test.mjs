@@ -101,7 +101,7 @@ test('an OPFS store survives a reload and a browser restart', async () => {
   });
 });
 
-for (const name of scenarioNames()) {
+for (const name of scenarioNames({ withParser: true })) {
   test(`in Chromium over OPFS scenario ${name} gives the native core’s JSON, byte for byte`, async () => {
     const { scenario, native } = nativeScenario(name);
     await withProfile(async (launch) => {
@@ -109,7 +109,7 @@ for (const name of scenarioNames()) {
       const p = await page(context);
       const got = await p.evaluate(async (s) => {
         const m = await Mnemo.open({ name: 'conformance', storage: 'opfs', now: s.now, seed: s.seed, config: s.config });
-        const out = await runSteps(m, s.steps);
+        const out = await runSteps(m, s.steps, s.reads_source ? parseSources : undefined);
         await m.close();
         return JSON.stringify(out);
       }, scenario);

@@ -1,7 +1,8 @@
 // The package as an app uses it: `npm pack` of www/, installed into a fresh app per bundler
 // (Vite, webpack 5, esbuild, and a Next.js client component), built by that bundler, served the way an app is (unknown paths
 // answer the app's page, as `vite preview` and most hosts do), and opened in Chromium: an OPFS
-// store remembers, ingests a page from a File, searches, and after a reload finds both again. A weights URL that
+// store remembers, ingests a page from a File and a source file read by the parser module,
+// searches, and after a reload finds them again. A weights URL that
 // answers a page instead of the file is refused by name.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -32,13 +33,18 @@ const appCode = (mnemo) => `window.run = async (step) => {
       await m.remember({ entity_id: 'ana', content: 'I am allergic to penicillin.' });
       const page = '<h1>Trip</h1><script>leak()</script><p>The ferry to the island leaves at 7:40 from pier 3.</p>';
       await m.ingestFile(new File([page], 'trip.html', { type: 'text/html' }), { entity_id: 'ana-docs' });
+      // Source files, read by the parser module, which the app loads only here.
+      const { parseSources } = await import('@mnemo/memory/parser');
+      const files = await parseSources([{ path: 'src/auth.rs', text: '//! Tokens.\\npub fn check_token(t: &str) -> bool { true }\\n' }]);
+      await m.ingestCode({ entity_id: 'ana-code', files });
     }
     const hits = await m.search({ entity_id: 'ana', query: 'what medicine should I avoid' });
     const [found] = await m.search({ entity_id: 'ana-docs', query: 'when does the ferry leave?' });
     // Vectors come back from the bundled worker as one Float32Array.
     const flat = await m.embedVectors({ texts: ['penicillin', 'the ferry'] });
     const vectors = [flat.vectors instanceof Float32Array, flat.vectors.length, flat.dimension];
-    return { hits: hits.map((h) => h.memory.content), passage: [found?.passage?.section, found?.memory.content], vectors };
+    const [code] = await m.search({ entity_id: 'ana-code', query: 'where is the token checked?' });
+    return { hits: hits.map((h) => h.memory.content), passage: [found?.passage?.section, found?.memory.content], vectors, code: code?.memory.content };
   } finally {
     await m.close();
   }
@@ -119,7 +125,7 @@ async function files(dir, prefix = '') {
 /** Opens the built app in Chromium: writes, searches, reloads and searches again. */
 async function check(dist, name) {
   const built = await files(dist);
-  assert.ok(built.some((f) => f.endsWith('.wasm')), `${name} emitted the WebAssembly: ${built}`);
+  assert.equal(built.filter((f) => f.endsWith('.wasm')).length, 2, `${name} emitted the engine's and the parser's WebAssembly: ${built}`);
   const weights = built.find((f) => f.endsWith('.bin'));
   assert.ok(weights, `${name} emitted the weights: ${built}`);
   const server = await host(dist, weights);
@@ -137,11 +143,13 @@ async function check(dist, name) {
     assert.equal(first.hits[0], 'I am allergic to penicillin.', `${name}: ${JSON.stringify(first)}`);
     assert.deepEqual(first.passage, passage, name);
     assert.deepEqual(first.vectors, [true, 512, 256], name);
+    assert.equal(first.code, 'src/auth.rs — rust, 2 lines. Tokens.\n- pub fn check_token(t: &str) -> bool (line 2)', name);
     await page.reload();
     await page.waitForFunction(() => window.ready === true);
     const again = await page.evaluate(() => window.run('read'));
     assert.equal(again.hits[0], 'I am allergic to penicillin.', `${name} after a reload: ${JSON.stringify(again)}`);
     assert.deepEqual(again.passage, passage, `${name} after a reload`);
+    assert.equal(again.code, first.code, `${name} after a reload`);
     // Weights deployed wrong are refused by name: missing, a page in their place, cut short.
     for (const [url, says] of [
       ['/gone.bin', /HTTP 404/],

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { Mnemo } from '../src/index.js';
+import { parseSources } from '../src/parser.js';
 import { nativeScenario, runSteps, scenarioNames } from './helpers.mjs';
 
 const T0 = 1_700_000_000_000;
@@ -14,11 +15,11 @@ const facts = [
   { entity_id: 'ben', content: 'Ben drinks black coffee', type: 'PREFERENCE' },
 ];
 
-for (const name of scenarioNames()) {
+for (const name of scenarioNames({ withParser: true })) {
   test(`scenario ${name} gives the native core’s JSON, byte for byte`, async () => {
     const { scenario, native } = nativeScenario(name);
     const m = await Mnemo.open({ storage: 'memory', now: scenario.now, seed: scenario.seed, config: scenario.config });
-    const got = await runSteps(m, scenario.steps);
+    const got = await runSteps(m, scenario.steps, scenario.reads_source ? parseSources : undefined);
     assert.equal(JSON.stringify(got), JSON.stringify(native));
     await m.close();
   });
@@ -40,6 +41,54 @@ test('ingestCode takes parsed files; a file sent as text is refused: this build 
   const parsed = { path: 'server/src/auth.rs', language: 'rust', lines: 1, symbols: [{ kind: 'function', name: 'check_token', signature: 'pub fn check_token(t: &str) -> bool', line: 1 }] };
   assert.equal((await m.ingestCode({ entity_id: 'kai', files: [parsed] })).created, 1);
   assert.match((await m.search({ entity_id: 'kai', query: 'where is the token checked?' }))[0].memory.content, /check_token/);
+  await m.close();
+});
+
+test('the parser module reads texts as the native engine does; what it cannot read the engine refuses', async () => {
+  const m = await open({});
+  const texts = [
+    { path: 'server/src/auth.rs', text: '//! Bearer tokens.\npub struct Session;\n\npub fn check_token(header: &str) -> bool { true }\n' },
+    { path: 'web/src/cart.tsx', text: 'export function Cart(p: Props) { return <div>{p.n}</div>; }\n' },
+    { path: 'tools/rapport_été.py', text: '"""Rapport — 月次 📈."""\ndef render(rows):\n    return rows\n' },
+    { path: 'Makefile.inc', text: 'package a\nfunc Run() {}\n', language: 'go' },
+  ];
+  const parsed = await parseSources(texts);
+  assert.deepEqual(parsed.map((f) => [f.path, f.language, f.lines, f.summary, f.text]), [
+    ['server/src/auth.rs', 'rust', 4, 'Bearer tokens.', undefined],
+    ['web/src/cart.tsx', 'typescript', 1, undefined, undefined],
+    ['tools/rapport_été.py', 'python', 3, 'Rapport — 月次 📈.', undefined],
+    ['Makefile.inc', 'go', 2, undefined, undefined],
+  ]);
+  assert.deepEqual(parsed[0].symbols.map((s) => [s.kind, s.name, s.line]), [['type', 'Session', 2], ['function', 'check_token', 4]]);
+  assert.equal((await m.ingestCode({ entity_id: 'kai', files: parsed })).created, 4);
+  assert.match((await m.search({ entity_id: 'kai', query: 'where is the token checked?' }))[0].memory.content, /check_token/);
+  assert.equal((await m.stats({ entity_id: 'mia' })).total, 0);
+
+  // Not read (but for the bad path, which only the engine judges), given back as they were;
+  // the engine refuses them, naming the file, and writes nothing.
+  const bad = [
+    [{ path: 'a.rs', text: 'fn a() {}\0' }, /files\[0\]\.text: holds a NUL byte/],
+    [{ path: 'a.rs', text: 'x'.repeat(1048577) }, /files\[0\]\.text: 1048577 bytes/],
+    [{ path: 'notes.md', text: '# hi' }, /files\[0\]\.language: is not told by notes\.md/],
+    [{ path: 'a.c', text: 'int a;', language: 'c' }, /files\[0\]\.language: the parser reads/],
+    [{ path: '../etc/passwd.rs', text: 'fn a() {}' }, /files\[0\]\.path/],
+    [{ path: "x'); DROP TABLE memories;--.rs", text: 'fn a() {}', extra: 1 }, /unknown field `extra`/],
+    [{ path: 'a.rs', text: Number.NaN }, /files\[0\]\.language/],
+  ];
+  for (const [file, says] of bad) {
+    const [back] = await parseSources([file]);
+    if (typeof file.text === 'string' && !file.path.startsWith('..')) assert.deepEqual(back, file);
+    await assert.rejects(m.ingestCode({ entity_id: 'kai', files: [back] }), (e) => e.code === 'invalid_input' && says.test(e.message));
+  }
+  assert.equal((await m.stats({ entity_id: 'kai' })).total, 4);
+
+  for (const notList of [undefined, 'a.rs', { files: [] }, 7]) {
+    await assert.rejects(parseSources(notList), (e) => e.code === 'invalid_input' && /expected a list/.test(e.message));
+  }
+  const cyclic = { path: 'a.rs' };
+  cyclic.self = cyclic;
+  await assert.rejects(parseSources([cyclic]), (e) => e.code === 'invalid_input' && /invalid files/.test(e.message));
+  assert.deepEqual(await parseSources([]), []);
   await m.close();
 });
 

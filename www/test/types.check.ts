@@ -10,6 +10,7 @@ import Mnemo, {
   type SearchHit,
   type WriteReport,
 } from '../src/index';
+import { parseSources, type ParsedFile } from '../src/parser';
 
 export async function usage(): Promise<void> {
   const extract: Extractor = async (content) => [{ content, type: 'EVENT', importance: 0.6 }];
@@ -50,5 +51,11 @@ export async function usage(): Promise<void> {
   } catch (e) {
     (e as MnemoError).code satisfies string;
   }
+  const parsed = await parseSources([{ path: 'src/auth.rs', text: 'pub fn check() {}' }]);
+  const read = parsed[0];
+  if ('symbols' in read) (read satisfies ParsedFile).symbols[0].line satisfies number;
+  await m.ingestCode({ entity_id: 'repo', files: parsed });
+  // @ts-expect-error a source file needs its text
+  await parseSources([{ path: 'src/auth.rs' }]);
   await m.close();
 }

@@ -27,15 +27,12 @@ use crate::write::{self, NewMemory};
 
 mod source;
 
-pub use source::{language_of_extension, LANGUAGES};
+pub use source::{language_of_extension, LANGUAGES, MAX_SOURCE_BYTES};
 
 /// Files one `ingest_code` call takes at most.
 pub const MAX_CODE_FILES: usize = 1000;
 /// The longest path of a file, in characters.
 pub const MAX_CODE_PATH_CHARS: usize = 1024;
-/// The longest source text of one file the engine reads, in bytes (1 MiB: larger files are
-/// mostly generated code or bundles).
-pub const MAX_SOURCE_BYTES: usize = 1 << 20;
 /// The most source text one `ingest_code` call reads, in bytes (room in the 48 MiB body an
 /// HTTP call of it may have, once written as JSON).
 pub const MAX_CODE_TEXT_BYTES: usize = 24 << 20;
@@ -79,7 +76,8 @@ pub struct CodeIngest {
 /// One source file: parsed by the host (its `language`, `lines`, `summary` and `symbols`), or
 /// its `text` for the engine to parse (the `mnemo` binary, the component and the Python
 /// package read Rust, Python, TypeScript, JavaScript and Go with tree-sitter; the browser and
-/// edge packages leave the parser out and refuse `text` with `not_implemented`).
+/// edge packages' engine refuses `text` with `not_implemented`, and their parser module,
+/// `parseSources` from `@mnemo/memory/parser`, reads it into these fields first).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CodeFile {
