@@ -2,7 +2,7 @@
 // wasm-bindgen --target web → wasm-opt -Oz (npm `binaryen`), three times: the browser
 // package's engine module (www/pkg/, held to a size ceiling), its parser module
 // (www/pkg/parser/: the source reader on its own, loaded only by `@mnemo/memory/parser`), and
-// the Cloudflare Worker's engine, with Mnemo's HTTP API (cloudflare/pkg/).
+// the Cloudflare Worker's engine, with Mnemo's HTTP API and the parser (cloudflare/pkg/).
 //
 // wasm-bindgen-cli must match the `wasm-bindgen` crate version pinned in wasm/Cargo.toml; it
 // is found through $WASM_BINDGEN, ~/.cache/mnemo/wasm-bindgen-<version>/bin, or PATH, and
@@ -141,8 +141,9 @@ if (browser > CEILING_KIB) {
       'find what grew (docs/BENCHMARKS.md says what each part costs) before raising it',
   );
 }
-// The Cloudflare Worker's module (cloudflare/pkg/): the same engine with Mnemo's HTTP API.
-if (wanted('worker')) await build('cloudflare/pkg', ['--features', 'http']);
+// The Cloudflare Worker's module (cloudflare/pkg/): the same engine with Mnemo's HTTP API and
+// the source parser.
+if (wanted('worker')) await build('cloudflare/pkg', ['--features', 'http,source']);
 // The browser package's parser module (www/pkg/parser/), built after the engine's, which
 // `rmSync`s www/pkg.
 const parser = wanted('parser') ? await build('www/pkg/parser', [], 'mnemo-wasm-parser') : 0;

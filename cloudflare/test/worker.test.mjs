@@ -260,9 +260,11 @@ test('bad requests get a clear error and change nothing', async () => {
       ['quotes in a tag filter', { method: 'GET', path: '/api/v1/memories?entity_id=ana&tag=%22)%20OR%20*' }, 200],
       ['test hooks off', { method: 'POST', path: '/api/v1/search', body: { entity_id: 'ana', query: 'x' }, headers: { 'x-mnemo-now': '0' } }, 400, 'invalid_input'],
       ['watcher', { method: 'GET', path: '/api/v1/watcher/status?entity_id=ana' }, 501, 'not_implemented'],
-      // The edge module has no source parser: a file's text is refused, saying what to send; over
-      // 1 MiB of it reaches the engine (the route takes 48 MiB) to be refused there.
-      ['source text', { method: 'POST', path: '/api/v1/call/ingest_code', body: { entity_id: 'ana', files: ['a.rs', 'b.rs'].map((path) => ({ path, text: 'fn a() {}\n'.repeat(60000) })) } }, 501, 'not_implemented'],
+      // Source texts the parser does not take, in the 48 MiB the route allows: refused by the
+      // engine, naming the file, with nothing written (the good file beside them included).
+      ['source over 1 MiB', { method: 'POST', path: '/api/v1/call/ingest_code', body: { entity_id: 'ana', files: [{ path: 'a.rs', text: 'fn a() {}' }, { path: 'b.rs', text: 'fn b() {}\n'.repeat(120000) }] } }, 400, 'invalid_input'],
+      ['binary source', { method: 'POST', path: '/api/v1/call/ingest_code', body: { entity_id: 'ana', files: [{ path: 'a.rs', text: 'fn a() {}\u0000' }] } }, 400, 'invalid_input'],
+      ['source in another language', { method: 'POST', path: '/api/v1/call/ingest_code', body: { entity_id: 'ana', files: [{ path: 'a.c', text: 'int a;', language: 'c' }] } }, 400, 'invalid_input'],
     ];
     for (const [what, r, status, code] of cases) {
       const got = await send(mf, r.method, r.path, { body: r.body, headers: r.headers, token: r.token === undefined ? TOKEN : r.token });

@@ -101,7 +101,7 @@ test('an OPFS store survives a reload and a browser restart', async () => {
   });
 });
 
-for (const name of scenarioNames({ withParser: true })) {
+for (const name of scenarioNames()) {
   test(`in Chromium over OPFS scenario ${name} gives the native core’s JSON, byte for byte`, async () => {
     const { scenario, native } = nativeScenario(name);
     await withProfile(async (launch) => {

@@ -12,14 +12,12 @@ export const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 
 /**
  * Names of the conformance scenarios in tests/scenarios (adding one is adding a file). Those
- * that send source text to parse (`reads_source`) only `withParser`: the package's engine has
- * no source parser and refuses them (node.test.mjs checks how); its parser module reads them
- * first (steps.mjs), which the Worker's HTTP face has not.
+ * that send source text (`reads_source`) run in the browser package through its parser module
+ * (steps.mjs: its engine has none), and in the Worker, whose engine has it, as sent.
  */
-export function scenarioNames({ withParser = false } = {}) {
+export function scenarioNames() {
   return readdirSync(join(root, 'tests/scenarios'))
     .filter((f) => f.endsWith('.json'))
-    .filter((f) => withParser || !JSON.parse(readFileSync(join(root, 'tests/scenarios', f), 'utf8')).reads_source)
     .map((f) => f.slice(0, -'.json'.length));
 }
 

@@ -15,7 +15,7 @@ const facts = [
   { entity_id: 'ben', content: 'Ben drinks black coffee', type: 'PREFERENCE' },
 ];
 
-for (const name of scenarioNames({ withParser: true })) {
+for (const name of scenarioNames()) {
   test(`scenario ${name} gives the native core’s JSON, byte for byte`, async () => {
     const { scenario, native } = nativeScenario(name);
     const m = await Mnemo.open({ storage: 'memory', now: scenario.now, seed: scenario.seed, config: scenario.config });

@@ -21,8 +21,8 @@ pub struct Scenario {
     /// Engine settings (the defaults when left out).
     #[serde(default)]
     pub config: Option<Config>,
-    /// Whether its steps send source text for the engine to parse: builds without the source
-    /// parser (the browser and edge packages) skip it.
+    /// Whether its steps send source text for the engine to parse: the browser package, whose
+    /// engine has no source parser, reads those texts with its parser module first.
     #[serde(default)]
     pub reads_source: bool,
     /// The calls, in order.
