@@ -668,9 +668,8 @@ export interface CodeIngest {
 /**
  * One source file: parsed by the host (its `language`, `lines`, `summary` and `symbols`), or
  * its `text` for the engine to parse (the `mnemo` binary, the component and the Python
- * package read Rust, Python, TypeScript, JavaScript and Go with tree-sitter; the browser and
- * edge packages' engine refuses `text` with `not_implemented`, and their parser module,
- * `parseSources` from `@mnemo/memory/parser`, reads it into these fields first).
+ * package read Rust, Python, TypeScript, JavaScript and Go with tree-sitter; the npm package
+ * reads it with its parser module, `@mnemo/memory/parser`, before the call).
  */
 export interface CodeFile {
   /** Its path from the repository's root, `/`-separated (1 to 1,024 characters, no `..`). */

@@ -315,6 +315,24 @@ function weightsUrl(given) {
   }
 }
 
+/**
+ * `ingest_code`'s arguments with the files sent as `text` read by the parser module first, as
+ * `parseSources` does (the engine module has no parser, and every other face takes texts): the
+ * module is fetched the first time a program sends one, so a page that never does downloads
+ * nothing more. Files it does not read go on as given, for the engine to judge.
+ */
+async function readTexts(args) {
+  const files = args.files;
+  if (!Array.isArray(files) || !files.some((f) => typeof f?.text === 'string')) return args;
+  let parser;
+  try {
+    parser = await import('./parser.js');
+  } catch (e) {
+    throw coded(`the parser module did not load (${e?.message ?? e}): send each file's \`language\`, \`lines\`, \`summary\` and \`symbols\` instead of its \`text\``, 'not_implemented');
+  }
+  return { ...args, files: await parser.parseSources(files) };
+}
+
 /** A Mnemo store. Every method returns a promise; arguments and results are plain objects. */
 export class Mnemo {
   #t;
@@ -406,6 +424,7 @@ export class Mnemo {
     let handed;
     if (args !== null && typeof args === 'object' && !Array.isArray(args)) {
       args = await this.#prepare(method, this.#forAgent(method, args));
+      if (method === 'ingest_code') args = await readTexts(args);
       if (method === 'ingest' && this.#embed) handed = await this.#handed(args);
       else if (method === 'seed' && this.#embed) handed = this.#handOver(args);
     }

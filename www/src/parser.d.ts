@@ -27,7 +27,8 @@ export interface ParsedFile {
 
 /**
  * Reads source files' texts (Rust, Python, TypeScript/TSX, JavaScript, Go) as the `mnemo`
- * binary and the Python package do inside `ingest_code`, in a WebAssembly module of its own
+ * binary and the Python package do inside `ingest_code`, as `ingestCode` does with a file sent
+ * as text — call it yourself to parse in another thread — in a WebAssembly module of its own
  * (about 800 KiB gzip, fetched on the first call). A file the parser does not read (a text
  * over 1 MiB or binary, another language) comes back as given, for `ingestCode` to refuse
  * with the engine's own error naming it. The list goes to `ingestCode` as it is. Rejects with

@@ -1,7 +1,7 @@
 // The package's parser module: reads source files' texts into what `ingestCode` takes. The
 // engine module leaves the parser out to keep every page's download small; this module (the
 // grammars of tree-sitter for Rust, Python, TypeScript/TSX, JavaScript and Go, about 800 KiB
-// gzip) is fetched only by a program that imports it and parses.
+// gzip) is fetched only when a program parses: `ingestCode` with a file as text, or `parseSources`.
 
 import init, { readSources } from '../pkg/parser/mnemo_wasm_parser.js';
 import { coded, instantiate } from './wasm.js';
@@ -36,7 +36,14 @@ export async function parseSources(files) {
   } catch (e) {
     throw coded(`invalid files: ${e.message}`, 'invalid_input');
   }
-  await loadParser();
+  try {
+    await loadParser();
+  } catch (e) {
+    throw coded(
+      `the parser module did not load (${e?.message ?? e}): serve the package's pkg/parser/ beside pkg/, or send each file's \`language\`, \`lines\`, \`summary\` and \`symbols\` instead of its \`text\``,
+      'not_implemented',
+    );
+  }
   try {
     return JSON.parse(readSources(json));
   } catch (e) {

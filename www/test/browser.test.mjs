@@ -109,7 +109,7 @@ for (const name of scenarioNames()) {
       const p = await page(context);
       const got = await p.evaluate(async (s) => {
         const m = await Mnemo.open({ name: 'conformance', storage: 'opfs', now: s.now, seed: s.seed, config: s.config });
-        const out = await runSteps(m, s.steps, s.reads_source ? parseSources : undefined);
+        const out = await runSteps(m, s.steps);
         await m.close();
         return JSON.stringify(out);
       }, scenario);

@@ -1,8 +1,8 @@
 // The package as an app uses it: `npm pack` of www/, installed into a fresh app per bundler
 // (Vite, webpack 5, esbuild, and a Next.js client component), built by that bundler, served the way an app is (unknown paths
 // answer the app's page, as `vite preview` and most hosts do), and opened in Chromium: an OPFS
-// store remembers, ingests a page from a File and a source file read by the parser module,
-// searches, and after a reload finds them again. A weights URL that
+// store remembers, ingests a page from a File and a source file as text (read by the parser
+// module, fetched then), searches, and after a reload finds them again. A weights URL that
 // answers a page instead of the file is refused by name.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -33,10 +33,8 @@ const appCode = (mnemo) => `window.run = async (step) => {
       await m.remember({ entity_id: 'ana', content: 'I am allergic to penicillin.' });
       const page = '<h1>Trip</h1><script>leak()</script><p>The ferry to the island leaves at 7:40 from pier 3.</p>';
       await m.ingestFile(new File([page], 'trip.html', { type: 'text/html' }), { entity_id: 'ana-docs' });
-      // Source files, read by the parser module, which the app loads only here.
-      const { parseSources } = await import('@mnemo/memory/parser');
-      const files = await parseSources([{ path: 'src/auth.rs', text: '//! Tokens.\\npub fn check_token(t: &str) -> bool { true }\\n' }]);
-      await m.ingestCode({ entity_id: 'ana-code', files });
+      // A source file sent as text: the package fetches its parser module only now.
+      await m.ingestCode({ entity_id: 'ana-code', files: [{ path: 'src/auth.rs', text: '//! Tokens.\\npub fn check_token(t: &str) -> bool { true }\\n' }] });
     }
     const hits = await m.search({ entity_id: 'ana', query: 'what medicine should I avoid' });
     const [found] = await m.search({ entity_id: 'ana-docs', query: 'when does the ferry leave?' });
@@ -95,8 +93,10 @@ const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/ja
 async function host(dir, weights) {
   const page = await readFile(join(dir, 'index.html'));
   const cut = (await readFile(join(dir, weights))).subarray(0, 100_000);
+  const requested = [];
   const server = createServer(async (req, res) => {
     const path = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname));
+    requested.push(path);
     if (path === '/gone.bin') return res.writeHead(404).end('no such file');
     if (path === '/cut.bin') return res.writeHead(200).end(cut);
     try {
@@ -109,7 +109,7 @@ async function host(dir, weights) {
     }
   });
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${server.address().port}/`, close: () => new Promise((r) => server.close(r)) };
+  return { url: `http://127.0.0.1:${server.address().port}/`, requested, close: () => new Promise((r) => server.close(r)) };
 }
 
 /** Every file under `dir`, relative. */
@@ -144,9 +144,17 @@ async function check(dist, name) {
     assert.deepEqual(first.passage, passage, name);
     assert.deepEqual(first.vectors, [true, 512, 256], name);
     assert.equal(first.code, 'src/auth.rs — rust, 2 lines. Tokens.\n- pub fn check_token(t: &str) -> bool (line 2)', name);
+    // The engine's and the parser's WebAssembly, told apart by size (the parser's is larger).
+    const wasm = await Promise.all(built.filter((f) => f.endsWith('.wasm')).map(async (f) => [`/${f}`, (await readFile(join(dist, f))).length]));
+    const [engineWasm, parserWasm] = wasm.sort((a, b) => a[1] - b[1]).map(([f]) => f);
+    assert.ok(server.requested.includes(parserWasm), `${name} fetched the parser to read the source file`);
+    const sinceReload = server.requested.length;
     await page.reload();
     await page.waitForFunction(() => window.ready === true);
     const again = await page.evaluate(() => window.run('read'));
+    // A page that sends no source file does not fetch the parser.
+    const fetched = server.requested.slice(sinceReload);
+    assert.ok(fetched.includes(engineWasm) && !fetched.includes(parserWasm), `${name} after a reload fetched ${fetched}`);
     assert.equal(again.hits[0], 'I am allergic to penicillin.', `${name} after a reload: ${JSON.stringify(again)}`);
     assert.deepEqual(again.passage, passage, `${name} after a reload`);
     assert.equal(again.code, first.code, `${name} after a reload`);

@@ -12,8 +12,8 @@ export const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 
 /**
  * Names of the conformance scenarios in tests/scenarios (adding one is adding a file). Those
- * that send source text (`reads_source`) run in the browser package through its parser module
- * (steps.mjs: its engine has none), and in the Worker, whose engine has it, as sent.
+ * that send source text (`reads_source`) run as sent on every face: the browser package reads
+ * the texts with its parser module (its engine has none), the Worker's engine has the parser.
  */
 export function scenarioNames() {
   return readdirSync(join(root, 'tests/scenarios'))

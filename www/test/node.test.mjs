@@ -1,11 +1,15 @@
 // The package under Node (an edge-like runtime): memory storage, the bytes round trip, host
 // embedders and extractors, bad input, and the conformance scenario against the native core.
 import assert from 'node:assert/strict';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'node:test';
+import { pathToFileURL } from 'node:url';
 
 import { Mnemo } from '../src/index.js';
 import { parseSources } from '../src/parser.js';
-import { nativeScenario, runSteps, scenarioNames } from './helpers.mjs';
+import { nativeScenario, root, runSteps, scenarioNames } from './helpers.mjs';
 
 const T0 = 1_700_000_000_000;
 const open = (extra = {}) => Mnemo.open({ storage: 'memory', now: T0, seed: 7, ...extra });
@@ -19,29 +23,48 @@ for (const name of scenarioNames()) {
   test(`scenario ${name} gives the native core’s JSON, byte for byte`, async () => {
     const { scenario, native } = nativeScenario(name);
     const m = await Mnemo.open({ storage: 'memory', now: scenario.now, seed: scenario.seed, config: scenario.config });
-    const got = await runSteps(m, scenario.steps, scenario.reads_source ? parseSources : undefined);
+    const got = await runSteps(m, scenario.steps);
     assert.equal(JSON.stringify(got), JSON.stringify(native));
     await m.close();
   });
 }
 
-test('ingestCode takes parsed files; a file sent as text is refused: this build has no source parser', async () => {
+test('ingestCode takes files as text, read by the parser module first, or already parsed', async () => {
   const m = await open({});
-  const file = { path: 'server/src/auth.rs', text: 'pub fn check_token(t: &str) -> bool { true }\n' };
+  const file = { path: 'server/src/auth.rs', text: '//! Tokens.\npub fn check_token(t: &str) -> bool { true }\n' };
+  assert.equal((await m.ingestCode({ entity_id: 'kai', files: [file] })).created, 1);
+  const [hit] = await m.search({ entity_id: 'kai', query: 'where is the token checked?' });
+  assert.equal(hit.memory.content, 'server/src/auth.rs — rust, 2 lines. Tokens.\n- pub fn check_token(t: &str) -> bool (line 2)');
+  // The same memory as from the file read by parseSources and sent parsed.
+  assert.equal((await m.ingestCode({ entity_id: 'lea', files: await parseSources([file]) })).created, 1);
+  assert.equal((await m.search({ entity_id: 'lea', query: 'where is the token checked?' }))[0].memory.content, hit.memory.content);
+  // Bad text is told as bad input, naming the file, and nothing is written.
   await assert.rejects(
-    m.ingestCode({ entity_id: 'kai', files: [file] }),
-    (e) => e.code === 'not_implemented' && /no source parser/.test(e.message) && /`symbols`/.test(e.message),
+    m.ingestCode({ entity_id: 'kai', files: [{ path: 'b.rs', text: 'fn b() {}' }, { path: 'a.rs', text: 'fn a() {}\0' }] }),
+    (e) => e.code === 'invalid_input' && /files\[1\]\.text: holds a NUL byte/.test(e.message),
   );
-  // Bad text is still told as bad input first.
-  await assert.rejects(
-    m.ingestCode({ entity_id: 'kai', files: [{ path: 'a.rs', text: 'fn a() {}\0' }] }),
-    (e) => e.code === 'invalid_input' && /files\[0\]\.text/.test(e.message),
-  );
-  assert.equal((await m.stats({ entity_id: 'kai' })).total, 0);
-  const parsed = { path: 'server/src/auth.rs', language: 'rust', lines: 1, symbols: [{ kind: 'function', name: 'check_token', signature: 'pub fn check_token(t: &str) -> bool', line: 1 }] };
+  assert.equal((await m.stats({ entity_id: 'kai' })).total, 1);
+  const parsed = { path: 'web/cart.ts', language: 'typescript', lines: 1, symbols: [{ kind: 'function', name: 'addToCart', signature: 'export function addToCart()', line: 1 }] };
   assert.equal((await m.ingestCode({ entity_id: 'kai', files: [parsed] })).created, 1);
-  assert.match((await m.search({ entity_id: 'kai', query: 'where is the token checked?' }))[0].memory.content, /check_token/);
   await m.close();
+});
+
+test('a package deployed without its parser module says so when sent text, and writes nothing', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'mnemo-no-parser-'));
+  try {
+    await cp(join(root, 'www/src'), join(dir, 'src'), { recursive: true });
+    await cp(join(root, 'www/pkg'), join(dir, 'pkg'), { recursive: true, filter: (f) => !f.endsWith('mnemo_wasm_parser_bg.wasm') });
+    const { Mnemo: Deployed } = await import(pathToFileURL(join(dir, 'src/index.js')).href);
+    const m = await Deployed.open({ storage: 'memory', now: T0, seed: 7 });
+    await assert.rejects(
+      m.ingestCode({ entity_id: 'kai', files: [{ path: 'a.rs', text: 'fn a() {}' }] }),
+      (e) => e.code === 'not_implemented' && /the parser module did not load/.test(e.message) && /`symbols`/.test(e.message),
+    );
+    assert.equal((await m.stats({ entity_id: 'kai' })).total, 0);
+    await m.close();
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 });
 
 test('the parser module reads texts as the native engine does; what it cannot read the engine refuses', async () => {

@@ -75,9 +75,8 @@ pub struct CodeIngest {
 
 /// One source file: parsed by the host (its `language`, `lines`, `summary` and `symbols`), or
 /// its `text` for the engine to parse (the `mnemo` binary, the component and the Python
-/// package read Rust, Python, TypeScript, JavaScript and Go with tree-sitter; the browser and
-/// edge packages' engine refuses `text` with `not_implemented`, and their parser module,
-/// `parseSources` from `@mnemo/memory/parser`, reads it into these fields first).
+/// package read Rust, Python, TypeScript, JavaScript and Go with tree-sitter; the npm package
+/// reads it with its parser module, `@mnemo/memory/parser`, before the call).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CodeFile {
