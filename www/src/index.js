@@ -5,7 +5,7 @@
 // thread, and their results travel with the call.
 
 import { CALLS } from './calls.js';
-import { coded } from './wasm.js';
+import { coded, parserMissing } from './wasm.js';
 
 const BY_METHOD = new Map(CALLS.map((c) => [c.method, c]));
 
@@ -328,7 +328,7 @@ async function readTexts(args) {
   try {
     parser = await import('./parser.js');
   } catch (e) {
-    throw coded(`the parser module did not load (${e?.message ?? e}): send each file's \`language\`, \`lines\`, \`summary\` and \`symbols\` instead of its \`text\``, 'not_implemented');
+    throw parserMissing(e);
   }
   return { ...args, files: await parser.parseSources(files) };
 }

@@ -4,7 +4,7 @@
 // gzip) is fetched only when a program parses: `ingestCode` with a file as text, or `parseSources`.
 
 import init, { readSources } from '../pkg/parser/mnemo_wasm_parser.js';
-import { coded, instantiate } from './wasm.js';
+import { coded, instantiate, parserMissing } from './wasm.js';
 
 let ready;
 
@@ -39,10 +39,7 @@ export async function parseSources(files) {
   try {
     await loadParser();
   } catch (e) {
-    throw coded(
-      `the parser module did not load (${e?.message ?? e}): serve the package's pkg/parser/ beside pkg/, or send each file's \`language\`, \`lines\`, \`summary\` and \`symbols\` instead of its \`text\``,
-      'not_implemented',
-    );
+    throw parserMissing(e);
   }
   try {
     return JSON.parse(readSources(json));

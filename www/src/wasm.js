@@ -24,3 +24,14 @@ export async function readFileUrl(url) {
 export function coded(message, code) {
   return Object.assign(new Error(message), { code });
 }
+
+/**
+ * The error for source text when the parser module did not load (its script or its
+ * WebAssembly missing from a deployment): what to serve, or what to send instead.
+ */
+export function parserMissing(e) {
+  return coded(
+    `the parser module did not load (${e?.message ?? e}): serve the package's pkg/parser/ beside pkg/, or send each file's \`language\`, \`lines\`, \`summary\` and \`symbols\` instead of its \`text\``,
+    'not_implemented',
+  );
+}

@@ -50,20 +50,25 @@ test('ingestCode takes files as text, read by the parser module first, or alread
 });
 
 test('a package deployed without its parser module says so when sent text, and writes nothing', async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'mnemo-no-parser-'));
-  try {
-    await cp(join(root, 'www/src'), join(dir, 'src'), { recursive: true });
-    await cp(join(root, 'www/pkg'), join(dir, 'pkg'), { recursive: true, filter: (f) => !f.endsWith('mnemo_wasm_parser_bg.wasm') });
-    const { Mnemo: Deployed } = await import(pathToFileURL(join(dir, 'src/index.js')).href);
-    const m = await Deployed.open({ storage: 'memory', now: T0, seed: 7 });
-    await assert.rejects(
-      m.ingestCode({ entity_id: 'kai', files: [{ path: 'a.rs', text: 'fn a() {}' }] }),
-      (e) => e.code === 'not_implemented' && /the parser module did not load/.test(e.message) && /`symbols`/.test(e.message),
-    );
-    assert.equal((await m.stats({ entity_id: 'kai' })).total, 0);
-    await m.close();
-  } finally {
-    await rm(dir, { recursive: true, force: true });
+  // Its WebAssembly missing, or its script (a bundle that left the chunk out).
+  for (const missing of ['mnemo_wasm_parser_bg.wasm', 'parser.js']) {
+    const dir = await mkdtemp(join(tmpdir(), 'mnemo-no-parser-'));
+    try {
+      const keep = { recursive: true, filter: (f) => !f.endsWith(missing) };
+      await cp(join(root, 'www/src'), join(dir, 'src'), keep);
+      await cp(join(root, 'www/pkg'), join(dir, 'pkg'), keep);
+      const { Mnemo: Deployed } = await import(pathToFileURL(join(dir, 'src/index.js')).href);
+      const m = await Deployed.open({ storage: 'memory', now: T0, seed: 7 });
+      await assert.rejects(
+        m.ingestCode({ entity_id: 'kai', files: [{ path: 'a.rs', text: 'fn a() {}' }] }),
+        (e) => e.code === 'not_implemented' && /the parser module did not load/.test(e.message) && /`symbols`/.test(e.message),
+        missing,
+      );
+      assert.equal((await m.stats({ entity_id: 'kai' })).total, 0);
+      await m.close();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   }
 });
 

@@ -59,39 +59,35 @@ impl Reader {
     }
 
     /// What `text`, the file at `path`, says: its language (`named`, or its extension's),
-    /// lines, opening comment and symbols.
-    #[cfg(feature = "source")]
+    /// lines, opening comment and symbols. A build without the parser refuses a text it would
+    /// read, after refusing a bad one as the parser does.
     pub(crate) fn read(
         &mut self,
         path: String,
         named: Option<String>,
         text: &str,
     ) -> Result<Parsed> {
-        let read = self
-            .inner
-            .read(&path, named.as_deref(), text)
-            .map_err(refused)?;
-        Ok(Parsed {
-            path,
-            language: read.language,
-            lines: read.lines,
-            summary: read.summary,
-            symbols: read.symbols.into_iter().map(symbol).collect(),
-        })
-    }
-
-    /// Refuses a file's text: this build has no parser.
-    #[cfg(not(feature = "source"))]
-    pub(crate) fn read(
-        &mut self,
-        path: String,
-        named: Option<String>,
-        text: &str,
-    ) -> Result<Parsed> {
-        mnemo_source::check_text(text).map_err(refused)?;
-        mnemo_source::language(&path, named.as_deref()).map_err(refused)?;
-        Err(Error::NotInThisBuild(
-            "this build of Mnemo (the browser and edge packages) has no source parser: send each file's `language`, `lines`, `summary` and `symbols` instead of its `text`, read the texts first with `parseSources` from `@mnemo/memory/parser` (the npm package's parser module), or ingest through the `mnemo` binary or the Python package".into(),
-        ))
+        #[cfg(feature = "source")]
+        {
+            let read = self
+                .inner
+                .read(&path, named.as_deref(), text)
+                .map_err(refused)?;
+            Ok(Parsed {
+                path,
+                language: read.language,
+                lines: read.lines,
+                summary: read.summary,
+                symbols: read.symbols.into_iter().map(symbol).collect(),
+            })
+        }
+        #[cfg(not(feature = "source"))]
+        {
+            mnemo_source::check_text(text).map_err(refused)?;
+            mnemo_source::language(&path, named.as_deref()).map_err(refused)?;
+            Err(Error::NotInThisBuild(
+                "this build of Mnemo (the browser and edge packages) has no source parser: send each file's `language`, `lines`, `summary` and `symbols` instead of its `text`, read the texts first with `parseSources` from `@mnemo/memory/parser` (the npm package's parser module), or ingest through the `mnemo` binary or the Python package".into(),
+            ))
+        }
     }
 }
