@@ -136,23 +136,43 @@ function rejectNonFinite(value, path, key) {
   }
 }
 
-/** Whether `value` holds a typed array anywhere (lists of numbers are looked through quickly). */
-function hasTypedArray(value) {
-  if (ArrayBuffer.isView(value)) return true;
+/** What `scan` found: a typed array (`TYPED`), a number JSON cannot hold (`NON_FINITE`). */
+const TYPED = 1;
+const NON_FINITE = 2;
+/** How deep `scan` looks: deeper than the engine reads (serde_json stops at 128). */
+const DEPTH = 160;
+
+/**
+ * One walk over `value` for what JSON.stringify alone would get wrong: typed arrays (written
+ * as objects) and NaN or infinities (written as null). No paths are built: a seed's thousand
+ * items are looked through in a few loops, and `rejectNonFinite` names the culprit only when
+ * there is one. Below `DEPTH` it stops looking: JSON.stringify then names a cycle, and the
+ * engine refuses nesting that deep.
+ */
+function scan(value, depth = 0) {
+  if (typeof value === 'number') return Number.isFinite(value) ? 0 : NON_FINITE;
+  if (!value || typeof value !== 'object' || depth > DEPTH) return 0;
+  if (ArrayBuffer.isView(value)) {
+    for (let i = 0; i < value.length; i++) if (!Number.isFinite(value[i])) return TYPED | NON_FINITE;
+    return TYPED;
+  }
+  let found = 0;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
       const v = value[i];
-      if (v && typeof v === 'object' && hasTypedArray(v)) return true;
+      if (typeof v === 'number') {
+        if (!Number.isFinite(v)) found |= NON_FINITE;
+      } else if (v && typeof v === 'object') found |= scan(v, depth + 1);
     }
-    return false;
+    return found;
   }
-  if (value && typeof value === 'object') {
-    for (const k in value) {
-      const v = value[k];
-      if (v && typeof v === 'object' && hasTypedArray(v)) return true;
-    }
+  for (const k in value) {
+    const v = value[k];
+    if (typeof v === 'number') {
+      if (!Number.isFinite(v)) found |= NON_FINITE;
+    } else if (v && typeof v === 'object') found |= scan(v, depth + 1);
   }
-  return false;
+  return found;
 }
 
 /** Writes typed arrays as arrays; called only when there are some (a replacer sees every value). */
@@ -161,15 +181,16 @@ const typedAsArrays = (_, v) => (ArrayBuffer.isView(v) ? Array.from(v) : v);
 /** The JSON text the engine parses: plain data (typed arrays as arrays), finite numbers. */
 export function toJson(args, field = 'args') {
   let text;
+  let found;
   try {
     const value = args ?? {};
-    text = hasTypedArray(value) ? JSON.stringify(value, typedAsArrays) : JSON.stringify(value);
+    found = scan(value);
+    text = found & TYPED ? JSON.stringify(value, typedAsArrays) : JSON.stringify(value);
   } catch (e) {
     throw coded(`invalid ${field}: ${e.message}`, 'invalid_input');
   }
   if (text === undefined) throw coded(`invalid ${field}: expected an object`, 'invalid_input');
-  // JSON writes NaN and infinities as null: look for them only when a null appears.
-  if (text.includes('null')) rejectNonFinite(args, field);
+  if (found & NON_FINITE) rejectNonFinite(args, field);
   return text;
 }
 

@@ -314,6 +314,8 @@ test('bad input rejects with a clear error and changes nothing', async () => {
   const m = await open();
   await m.seed(facts);
   const stats = await m.stats({ entity_id: 'ana' });
+  const cyclic = { entity_id: 'ana', content: 'x', metadata: {} };
+  cyclic.metadata.self = cyclic;
   const cases = [
     [() => m.seed([{ entity_id: 'ana', content: 42 }]), 'invalid_input', /args\.items\[0\]\.content/],
     [() => m.seed('not a list'), 'invalid_input', /args\.items/],
@@ -329,6 +331,8 @@ test('bad input rejects with a clear error and changes nothing', async () => {
     [() => m.call('drop_table', {}), 'unknown_value', /drop_table/],
     [() => m.call(42, {}), 'invalid_input', /method/],
     [() => m.setNow(NaN), 'invalid_input', /now/],
+    [() => m.remember({ entity_id: 'ana', content: 'x', metadata: { n: -Infinity } }), 'invalid_input', /args\.metadata\.n: -Infinity/],
+    [() => m.remember(cyclic), 'invalid_input', /circular/],
   ];
   for (const [run, code, message] of cases) {
     await assert.rejects(run(), (e) => {
