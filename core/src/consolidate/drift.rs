@@ -317,7 +317,7 @@ fn citing(tx: &Tx, rows: &[(i64, String)]) -> Result<Vec<Candidate>> {
             }
         }
     }
-    out.sort_by_key(|c| c.pk);
+    crate::order::sort_by_key(&mut out, |c| c.pk);
     Ok(out)
 }
 

@@ -126,7 +126,7 @@ pub(crate) fn naming_both(conn: &Connection, a: i64, b: i64) -> Result<Vec<Menti
 /// How many distinct contexts `mentions` come from.
 pub(crate) fn contexts(mentions: &[Mention]) -> usize {
     let mut seen: Vec<&str> = mentions.iter().map(|m| m.context.as_str()).collect();
-    seen.sort_unstable();
+    crate::order::sort(&mut seen);
     seen.dedup();
     seen.len()
 }

@@ -298,7 +298,7 @@ fn sources(card: &Card) -> String {
         .iter()
         .map(|f| format!("{}\n{}", f.id, f.content))
         .collect();
-    said.sort();
+    crate::order::sort(&mut said);
     crate::text::content_hash(&said.join("\n\n"))
 }
 

@@ -32,7 +32,7 @@ fn words(text: &'static str) -> Vec<&'static str> {
 /// [`words`], sorted for binary search.
 fn sorted_words(text: &'static str) -> Vec<&'static str> {
     let mut w = words(text);
-    w.sort_unstable();
+    crate::order::sort(&mut w);
     w.dedup();
     w
 }
