@@ -117,8 +117,8 @@ pub use links::{LinksReport, RelatedMemory, RelatedRequest};
 pub use maintain::MaintainReport;
 pub use model::*;
 pub use recall::{
-    RankMode, RecallConfig, ScoreBreakdown, SearchHit, SearchRequest, Weights, MIN_RELEVANCE,
-    RELAXED_RELEVANCE_SHARE, WHEN_BOOST,
+    Hop, RankMode, RecallConfig, ScoreBreakdown, SearchHit, SearchRequest, Weights, MAX_HOPS,
+    MIN_RELEVANCE, RELAXED_RELEVANCE_SHARE, WHEN_BOOST,
 };
 pub use schedule::{
     Schedule, ScheduleCreate, ScheduleRef, ScheduleStatus, ScheduleUpdate, SchedulesRequest, Tag,

@@ -1106,3 +1106,39 @@ fn lending_along_a_conversation_never_crosses_agents() {
         weighed(&search(&mut store(Some("alice")), "alice"))
     );
 }
+
+/// A search follows "my sister" through the owner's graph only by statements the caller may
+/// see: another agent's private "my sister Ana" names no one to this one, in hops or hits.
+#[test]
+fn a_relation_stated_privately_by_another_agent_is_not_followed() {
+    let (mut e, _) = engine();
+    for (content, visibility) in [
+        ("My sister Ana is a nurse.", "private"),
+        ("Ana lives in Lisbon now, near the river.", "global"),
+    ] {
+        ok(
+            &mut e,
+            "remember",
+            json!({"entity_id": "acme", "agent_id": "alice", "content": content, "visibility": visibility}),
+        );
+    }
+    let asked = |agent: &str| json!({"entity_id": "acme", "agent_id": agent, "query": "Which city does my sister live in?", "min_score": 0.0});
+    let alice = ok(&mut e, "search", asked("alice"));
+    let lisbon = alice
+        .as_array()
+        .expect("hits")
+        .iter()
+        .find(|h| h["memory"]["content"] == "Ana lives in Lisbon now, near the river.");
+    assert_eq!(
+        lisbon.map(|h| &h["why"]["hop"]),
+        Some(&json!({"phrase": "my sister", "entity": "Ana"})),
+        "{alice:#}"
+    );
+    for agent in ["bob", "carol"] {
+        let text = call(&mut e, "search", asked(agent)).expect("search");
+        assert!(
+            !text.contains("\"hop\"") && !text.contains("nurse"),
+            "{agent}: {text}"
+        );
+    }
+}

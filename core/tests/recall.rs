@@ -1295,3 +1295,107 @@ fn a_question_placed_before_or_after_an_event_reads_the_time_around_it() {
     );
     assert_eq!(why.period, None);
 }
+
+/// What the speaker said of her people, and things around them that share the question's
+/// words ("city", "live").
+const PEOPLE: &[&str] = &[
+    "My sister Ana is a nurse.",
+    "Ana lives in Lisbon now, near the river.",
+    "My brother Tom works at a bank.",
+    "Tom moved to Berlin last year.",
+    "I live in Porto with my cat.",
+    "Sara lives in Madrid.",
+    "My favourite city to visit is Rome.",
+    "The city council meets on Mondays.",
+    "We had pasta for dinner yesterday.",
+    "I want to visit Tokyo some day.",
+];
+
+/// The hit saying `content`, where it ranked, and the hop that found it.
+fn hit<'h>(hits: &'h [SearchHit], content: &str) -> Option<(usize, &'h SearchHit)> {
+    hits.iter()
+        .enumerate()
+        .find(|(_, h)| h.memory.content == content)
+}
+
+#[test]
+fn a_relation_the_question_names_is_followed_through_the_graph_to_who_it_is() {
+    let (mut e, _) = engine();
+    for said in PEOPLE {
+        e.remember("u", said, RememberOptions::default()).unwrap();
+    }
+    // "my sister" is Ana: the memory of where Ana lives shares no word but "live" with the
+    // question, and ranks first through her name.
+    let hits = search(&mut e, "u", "Which city does my sister live in?");
+    let (rank, lisbon) = hit(&hits, PEOPLE[1]).expect("found through Ana");
+    assert_eq!(rank, 0, "{:#?}", ids_and_hops(&hits));
+    let sister = Hop {
+        phrase: "my sister".into(),
+        entity: "Ana".into(),
+    };
+    assert_eq!(lisbon.why.hop.as_ref(), Some(&sister));
+    assert_eq!(
+        lisbon.why.matched,
+        ["ana", "live"],
+        "the words of the search with her name"
+    );
+    // The brother is a sibling too, but the statements call only Ana a sister.
+    assert!(hits
+        .iter()
+        .all(|h| h.why.hop.as_ref().is_none_or(|h| h.entity == "Ana")));
+    let hits = search(&mut e, "u", "Where does my brother live now?");
+    let (rank, berlin) = hit(&hits, PEOPLE[3]).expect("found through Tom");
+    assert!(rank < 5, "{:#?}", ids_and_hops(&hits));
+    assert_eq!(
+        berlin.why.hop.as_ref().map(|h| h.entity.as_str()),
+        Some("Tom")
+    );
+    // Asked without the relation, the question finds Ana's city by the words it shares with
+    // other memories only: the hop is what found it.
+    let plain = search(&mut e, "u", "Which city does she live in?");
+    assert!(
+        hit(&plain, PEOPLE[1]).is_none_or(|(rank, _)| rank > 0),
+        "{:#?}",
+        ids_and_hops(&plain)
+    );
+    assert!(plain.iter().all(|h| h.why.hop.is_none()));
+}
+
+#[test]
+fn a_relation_no_statement_names_is_not_followed() {
+    let (mut e, _) = engine();
+    // Another owner said who her sister is; this one never did.
+    e.remember("other", PEOPLE[0], RememberOptions::default())
+        .unwrap();
+    for said in &PEOPLE[1..] {
+        e.remember("u", said, RememberOptions::default()).unwrap();
+    }
+    for q in [
+        "Which city does my sister live in?",
+        "my my sister sister",
+        "Where does my sister'; DROP TABLE memories; -- live?",
+        "Où habite my sister 🍵?",
+    ] {
+        let hits = search(&mut e, "u", q);
+        assert!(
+            hits.iter().all(|h| h.why.hop.is_none()),
+            "{q}: {:#?}",
+            ids_and_hops(&hits)
+        );
+    }
+    // The other owner's graph is followed for the other owner only.
+    let hits = search(&mut e, "other", "Which city does my sister live in?");
+    assert!(hits.iter().all(|h| h.memory.entity_id.as_str() == "other"));
+}
+
+/// Each hit's content and the entity a hop followed, for messages.
+fn ids_and_hops(hits: &[SearchHit]) -> Vec<(String, Option<String>)> {
+    hits.iter()
+        .map(|h| {
+            (
+                h.memory.content.clone(),
+                h.why.hop.as_ref().map(|h| h.entity.clone()),
+            )
+        })
+        .collect()
+}

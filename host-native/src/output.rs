@@ -317,6 +317,10 @@ fn human(answer: &Answer) -> Result<String> {
                 if w.when_multiplier != 1.0 {
                     let _ = write!(time, " · names a time (×{})", w.when_multiplier);
                 }
+                // Found through the knowledge graph: who the relation the query named is.
+                if let Some(hop) = &w.hop {
+                    let _ = write!(time, " · {} is {}", hop.phrase, hop.entity);
+                }
                 let _ = writeln!(
                     out,
                     "    relevance {:.2} (text {:.2}, vector {:.2}{lent}; {:.0} % of the best) · recency {:.2} · retention {:.2} · importance {:.2}{time}",

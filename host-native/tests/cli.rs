@@ -456,6 +456,42 @@ fn search_text_says_how_time_counted() {
 }
 
 #[test]
+fn search_text_says_who_a_relation_the_query_named_is() {
+    let d = Data::new("search-hop");
+    for said in [
+        "My sister Ana is a nurse.",
+        "Ana lives in Lisbon now.",
+        "I live in Porto.",
+    ] {
+        let out = mnemo(&d.0, &["remember", "--entity", "kim", said]);
+        assert!(out.status.success(), "{out:?}");
+    }
+    let out = mnemo(
+        &d.0,
+        &[
+            "search",
+            "--entity",
+            "kim",
+            "Which city does my sister live in?",
+        ],
+    );
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let at = lines.iter().position(|l| l.contains("Ana lives in Lisbon"));
+    assert!(
+        at.is_some_and(|i| lines[i + 1].ends_with(" · my sister is Ana")),
+        "{text}"
+    );
+    // Only hits naming Ana were found through her.
+    let porto = lines.iter().position(|l| l.contains("I live in Porto"));
+    assert!(
+        porto.is_some_and(|i| !lines[i + 1].contains(" is Ana")),
+        "{text}"
+    );
+}
+
+#[test]
 fn now_replays_time_for_every_step() {
     let d = Data::new("now");
     ok(

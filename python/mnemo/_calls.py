@@ -1154,6 +1154,8 @@ class ScoreBreakdown(TypedDict):
     period: NotRequired[PeriodMatch | None]
     #: The order of time the query asked for ("the first": `earliest`, "the most recent": `latest`), on the hits it put in that order: the closest matches among the first `limit`, ordered by when they were said.
     order: NotRequired[Order | None]
+    #: The speaker's relation the query named ("my sister") and the entity of the owner's knowledge graph it was followed to ("Ana"), on a hit found by searching with that entity's name in the relation's place.
+    hop: NotRequired[Hop | None]
 
 
 class Factors(TypedDict):
@@ -1190,6 +1192,15 @@ class PeriodMatch(TypedDict):
     inside: bool
     #: Said after it, the memory names a time inside it ("last month", said in April of March): it tells of the span and ranks with what was said there.
     tells: NotRequired[bool]
+
+
+class Hop(TypedDict):
+    """A relation of the speaker the query named, and who the owner's knowledge graph says it is: the hit was found through that entity ("my sister" → Ana)."""
+
+    #: The query's words naming the relation ("my sister").
+    phrase: str
+    #: The entity of the owner's knowledge graph they name ("Ana").
+    entity: str
 
 
 class PassageOf(TypedDict):

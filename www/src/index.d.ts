@@ -1528,6 +1528,12 @@ export interface ScoreBreakdown {
    * `limit`, ordered by when they were said.
    */
   order?: Order | null;
+  /**
+   * The speaker's relation the query named ("my sister") and the entity of the owner's
+   * knowledge graph it was followed to ("Ana"), on a hit found by searching with that
+   * entity's name in the relation's place.
+   */
+  hop?: Hop | null;
 }
 
 /**
@@ -1595,6 +1601,17 @@ export interface PeriodMatch {
 
 /** Which end of a run of events a question asks for. */
 export type Order = 'earliest' | 'latest';
+
+/**
+ * A relation of the speaker the query named, and who the owner's knowledge graph says it is:
+ * the hit was found through that entity ("my sister" → Ana).
+ */
+export interface Hop {
+  /** The query's words naming the relation ("my sister"). */
+  phrase: string;
+  /** The entity of the owner's knowledge graph they name ("Ana"). */
+  entity: string;
+}
 
 /** Where a passage found by search lies: its document and section. */
 export interface PassageOf {

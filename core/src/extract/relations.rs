@@ -247,6 +247,82 @@ fn matches_at(
     Some((subject?, object?))
 }
 
+/// A relation of the speaker that a question names ("my sister", "my kids", "my dog"), read
+/// with the extractor's own kinship nouns and pets, so that a search can ask the knowledge
+/// graph who that is.
+#[derive(Debug, Clone, PartialEq)]
+pub struct KinPhrase {
+    /// Its words as written ("my sister").
+    pub words: String,
+    /// The noun, singular and in lower case ("sister", "kid" for "kids").
+    pub noun: String,
+    /// The relationship it names.
+    pub relation: Relation,
+    /// The speaker is the relationship's subject ("my son": user parent_of him), not its
+    /// object ("my mom": she parent_of user).
+    pub outward: bool,
+    /// The text's other words, without the phrase.
+    pub rest: String,
+}
+
+/// The relations of the speaker `text` names, in order: "my" or "our" before a kinship noun
+/// or a pet, singular or plural ("my kids", "our children").
+pub fn kin_named(text: &str) -> Vec<KinPhrase> {
+    let tokens = super::words::tokens(text);
+    let mut found = Vec::new();
+    for i in 0..tokens.len() {
+        if !matches!(tokens[i].lower.as_str(), "my" | "our") {
+            continue;
+        }
+        let items: Vec<Item> = tokens[i + 1..]
+            .iter()
+            .take(2)
+            .take_while(|t| !t.punct)
+            .map(|t| Item::Word(singular(&t.lower)))
+            .collect();
+        let Some((relation, dir, n)) = kin_at(&items, 0) else {
+            continue;
+        };
+        let noun: Vec<String> = items[..n]
+            .iter()
+            .filter_map(|item| match item {
+                Item::Word(w) => Some(w.strip_suffix("'s").unwrap_or(w).to_string()),
+                _ => None,
+            })
+            .collect();
+        let words = |t: &[Token]| {
+            t.iter()
+                .map(|t| t.text.as_str())
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        found.push(KinPhrase {
+            words: words(&tokens[i..=i + n]),
+            noun: noun.join(" "),
+            relation,
+            outward: matches!(dir, Dir::Out),
+            rest: format!("{} {}", words(&tokens[..i]), words(&tokens[i + n + 1..])),
+        });
+    }
+    found
+}
+
+/// A plural kinship noun as the word lists have it ("kids" → "kid", "children" → "child");
+/// any other word as it is.
+fn singular(word: &str) -> String {
+    let (word, owned) = match word.strip_suffix("'s").or_else(|| word.strip_suffix('\'')) {
+        Some(w) => (w, "'s"),
+        None => (word, ""),
+    };
+    let known = |w: &str| KIN.iter().any(|k| k.0 == w) || PETS.contains(&w);
+    for cut in ["ren", "es", "s"] {
+        if let Some(one) = word.strip_suffix(cut).filter(|w| known(w)) {
+            return format!("{one}{owned}");
+        }
+    }
+    format!("{word}{owned}")
+}
+
 /// The kinship noun at `i` (two words before one), with its relation.
 fn kin_at(items: &[Item], i: usize) -> Option<(Relation, Dir, usize)> {
     let word = |k: usize| match items.get(k) {
@@ -458,6 +534,61 @@ mod tests {
         assert!(SPLIT_PATTERNS
             .iter()
             .any(|(p, r, flipped)| p[0] == "O" && *r == Relation::Mentors && *flipped));
+    }
+
+    #[test]
+    fn a_question_names_relations_of_the_speaker() {
+        let read = |q: &str| -> Vec<(String, String, Relation, bool, String)> {
+            kin_named(q)
+                .into_iter()
+                .map(|k| (k.words, k.noun, k.relation, k.outward, k.rest))
+                .collect()
+        };
+        let one = |words: &str, noun: &str, r: Relation, out: bool, rest: &str| {
+            vec![(words.into(), noun.into(), r, out, rest.into())]
+        };
+        assert_eq!(
+            read("Which city does my sister live in?"),
+            one(
+                "my sister",
+                "sister",
+                Relation::SiblingOf,
+                true,
+                "Which city does live in ?"
+            )
+        );
+        assert_eq!(
+            read("what did My Mom say"),
+            one("My Mom", "mom", Relation::ParentOf, false, "what did say")
+        );
+        assert_eq!(kin_named("What do my kids like?")[0].noun, "kid");
+        assert_eq!(kin_named("our children's school")[0].noun, "child");
+        assert_eq!(kin_named("my best friends")[0].noun, "best friend");
+        assert_eq!(kin_named("my sister's husband")[0].words, "my sister's");
+        assert_eq!(kin_named("my sisters' flat")[0].noun, "sister");
+        assert_eq!(kin_named("my bosses")[0].relation, Relation::Manages);
+        assert_eq!(
+            kin_named("where does my dog sleep")[0].relation,
+            Relation::HasPet
+        );
+        assert_eq!(
+            read("my sister and my brother").len(),
+            2,
+            "each phrase on its own"
+        );
+        for q in [
+            "where do I live",
+            "my",
+            "my, sister",
+            "my car",
+            "mysister",
+            "",
+            "🍵 my 🍵",
+            "my sister'; DROP TABLE memories; --",
+        ] {
+            let found = read(q);
+            assert!(found.is_empty() || q.contains("DROP"), "{q:?}: {found:?}");
+        }
     }
 
     #[test]

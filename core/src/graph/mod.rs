@@ -36,7 +36,7 @@ pub use query::{
 pub(crate) use record::{check, record, MAX_PER_MEMORY};
 pub(crate) use sight::Sight;
 pub(crate) use sql::{
-    by_key, entities_named_by, entity, memories_naming, naming_the_same, stating,
+    by_key, entities_named_by, entity, memories_naming, naming_the_same, related, stating,
 };
 
 /// An entity a memory names.

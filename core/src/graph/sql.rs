@@ -7,6 +7,7 @@ use super::{EntityType, Relation};
 use crate::clock::Millis;
 use crate::error::Result;
 use crate::store::parse;
+use crate::store::viewer::VISIBLE;
 
 /// An entity row.
 #[derive(Debug, Clone, PartialEq)]
@@ -281,6 +282,40 @@ pub fn naming_the_same(conn: &Connection, memory_pk: i64, limit: usize) -> Resul
          WHERE m.memory_pk = ?1 ORDER BY 1 DESC LIMIT ?2",
     )?;
     let rows = stmt.query_map(params![memory_pk, limit as i64], |r| r.get(0))?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// The entities the entity keyed `key` is related to by `relation`, as its subject
+/// (`outward`: key → other) or its object (other → key), by a statement the caller may see
+/// that says `word` (lower case, at the start of a word; any statement when empty): their
+/// names, newest statement first, at most `limit`.
+pub fn related(
+    conn: &Connection,
+    owner: &str,
+    key: &str,
+    relation: Relation,
+    outward: bool,
+    word: &str,
+    limit: usize,
+) -> Result<Vec<String>> {
+    let (this, other) = if outward {
+        ("from_pk", "to_pk")
+    } else {
+        ("to_pk", "from_pk")
+    };
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT o.name FROM relationships r JOIN entities o ON o.pk = r.{other} \
+         JOIN relationship_evidence v ON v.relationship_pk = r.pk JOIN memories m ON m.pk = v.memory_pk \
+         WHERE r.owner = ?1 AND r.relation = ?2 AND r.{this} = \
+         (SELECT entity_pk FROM entity_keys WHERE owner = ?1 AND key = ?3) \
+         AND m.entity_id = ?1 AND {VISIBLE} AND mnemo_existed(m.created_at) \
+         AND (?4 = '' OR instr(' ' || lower(m.content), ' ' || ?4) > 0) \
+         GROUP BY o.pk ORDER BY max(v.memory_pk) DESC LIMIT ?5"
+    ))?;
+    let rows = stmt.query_map(
+        params![owner, relation.as_str(), key, word, limit as i64],
+        |r| r.get(0),
+    )?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 

@@ -14,12 +14,14 @@
 mod cache;
 mod candidates;
 mod diversity;
+mod hop;
 pub mod rank;
 
 use serde::{Deserialize, Serialize};
 
 pub(crate) use cache::Cache;
 pub use candidates::Candidate;
+pub use hop::{Hop, MAX_HOPS};
 pub use rank::{PeriodMatch, RankMode, ScoreBreakdown, Weights, WHEN_BOOST};
 
 use crate::clock::{check_time, Millis, Window};
@@ -502,6 +504,9 @@ struct Search<'a> {
     asks_when: bool,
     /// The query asks for several things: an answer needs less relevance.
     several: bool,
+    /// The speaker's relations the query names ("my sister"), each with who the owner's graph
+    /// says it is: their names are matched in their place.
+    hops: Vec<Hop>,
     /// The question asks about nothing but its span ("what did I do last week?", "what did I
     /// do right after the Sintra trip?"): every memory said inside it answers, in order of
     /// time when it asks for one.
@@ -554,6 +559,8 @@ impl<'a> Search<'a> {
         if let Some(d) = &days {
             text = period::without(&text, &d.words);
         }
+        // Who the speaker's relations it names are ("my sister": Ana) is matched in their place.
+        let (hops, text) = hop::hops(view, owner, &text)?;
         Ok(Search {
             cfg,
             owner,
@@ -572,6 +579,7 @@ impl<'a> Search<'a> {
             tests_asked: crate::codebase::asks_about_tests(&req.query),
             asks_when: !named_span && period::asks_when(&req.query),
             several: asks_for_several(&req.query),
+            hops,
             text,
         })
     }
@@ -903,6 +911,16 @@ impl<'a> Search<'a> {
         } in kept
         {
             why.matched = text::matched(&terms, &memory.content);
+            // Found by the name of who a relation the query named is.
+            why.hop = self
+                .hops
+                .iter()
+                .find(|h| {
+                    text::query_terms(&h.entity)
+                        .iter()
+                        .all(|t| why.matched.contains(t))
+                })
+                .cloned();
             why.period = self.named.as_ref().map(|n| {
                 let inside =
                     n.window.contains(memory.created_at) && self.on_named_days(memory.created_at);

@@ -148,6 +148,11 @@ pub struct ScoreBreakdown {
     /// `limit`, ordered by when they were said.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub order: Option<crate::period::Order>,
+    /// The speaker's relation the query named ("my sister") and the entity of the owner's
+    /// knowledge graph it was followed to ("Ana"), on a hit found by searching with that
+    /// entity's name in the relation's place.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hop: Option<super::Hop>,
 }
 
 /// The span of time a query named, and whether a hit was said inside it or tells of it.
@@ -263,6 +268,7 @@ pub fn score(
         mode,
         period: None,
         order: None,
+        hop: None,
     }
 }
 
@@ -309,6 +315,7 @@ mod tests {
             mode,
             period: None,
             order: None,
+            hop: None,
         }
     }
 

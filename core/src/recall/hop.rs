@@ -1,0 +1,74 @@
+//! Questions about the speaker's people ("which city does my sister live in?"): the relation a
+//! question names is looked up in the owner's knowledge graph (where "my sister Ana is a
+//! nurse" made `user sibling_of Ana`), and who it is ("Ana") joins the words the question
+//! matches, so "Ana lives in Lisbon" answers though it says nothing of a sister.
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::Result;
+use crate::extract::kin_named;
+use crate::graph::{self, SPEAKER};
+use crate::store::View;
+
+/// The most entities one phrase of a question is followed to ("my kids": each child).
+pub const MAX_HOPS: usize = 3;
+/// Kinship nouns that stand for every noun of their relation ("my kids": a son and a
+/// daughter): any statement of the relation names who they are. Any other noun is followed
+/// only to whom a statement calls by it ("my sister" not to a brother, though both are
+/// `sibling_of`).
+const EVERY_NOUN_OF_THEIR_RELATION: &[&str] = &[
+    "kid",
+    "child",
+    "baby",
+    "sibling",
+    "partner",
+    "spouse",
+    "grandkid",
+    "grandchild",
+    "pet",
+];
+
+/// A relation of the speaker the query named, and who the owner's knowledge graph says it is:
+/// the hit was found through that entity ("my sister" → Ana).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Hop {
+    /// The query's words naming the relation ("my sister").
+    pub phrase: String,
+    /// The entity of the owner's knowledge graph they name ("Ana").
+    pub entity: String,
+}
+
+/// The hops of `text` (the query's words to match) in `owner`'s graph, as the caller sees it,
+/// and the words to match with who each relation is in its place ("which city does Ana live
+/// in?"). A relationship counts only through a memory stating it that the caller may see
+/// (another agent's private "my sister Ana" names no one to this one), and that says the noun
+/// asked (see [`EVERY_NOUN_OF_THEIR_RELATION`]); newest statement first, at most
+/// [`MAX_HOPS`] entities a phrase. A phrase the graph does not answer stays as it is.
+pub(super) fn hops(view: &View, owner: &str, text: &str) -> Result<(Vec<Hop>, String)> {
+    let mut text = text.to_string();
+    let mut hops = Vec::new();
+    let mut kept = 0;
+    while let Some(phrase) = kin_named(&text).into_iter().nth(kept) {
+        let every = EVERY_NOUN_OF_THEIR_RELATION.contains(&phrase.noun.as_str());
+        let names = graph::related(
+            view.conn(),
+            owner,
+            SPEAKER,
+            phrase.relation,
+            phrase.outward,
+            if every { "" } else { &phrase.noun },
+            MAX_HOPS,
+        )?;
+        if names.is_empty() {
+            kept += 1;
+            continue;
+        }
+        text = format!("{} {}", names.join(" "), phrase.rest);
+        hops.extend(names.into_iter().map(|entity| Hop {
+            phrase: phrase.words.clone(),
+            entity,
+        }));
+    }
+    Ok((hops, text))
+}
