@@ -8,7 +8,7 @@
 // is found through $WASM_BINDGEN, ~/.cache/mnemo/wasm-bindgen-<version>/bin, or PATH, and
 // installed into that cache with `cargo install` when missing (about 9 minutes, once).
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, readFileSync, statSync, mkdirSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, readdirSync, statSync, mkdirSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -79,8 +79,10 @@ async function build(dir, features, crate = 'mnemo-wasm') {
   const name = crate.replaceAll('-', '_');
   const wasm = join(targetDir, `wasm32-unknown-unknown/wasm/${name}.wasm`);
   const out = join(root, dir);
-  rmSync(out, { recursive: true, force: true });
+  // This module's files go; another module's directory inside (the engine's pkg/ holds the
+  // parser's pkg/parser/) stays, so `npm run build -- engine` leaves the parser in place.
   mkdirSync(out, { recursive: true });
+  for (const f of readdirSync(out, { withFileTypes: true })) if (f.isFile()) rmSync(join(out, f.name));
   run(wasmBindgen, ['--target', 'web', '--out-dir', out, '--no-typescript', wasm]);
   const bg = join(out, `${name}_bg.wasm`);
   run(join(root, 'node_modules/.bin/wasm-opt'), [
