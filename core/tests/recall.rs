@@ -1362,6 +1362,42 @@ fn a_relation_the_question_names_is_followed_through_the_graph_to_who_it_is() {
 }
 
 #[test]
+fn a_relation_of_someone_named_is_followed_from_their_name() {
+    let (mut e, _) = engine();
+    for said in [
+        "Ana's husband Tom is a chef.",
+        "Tom works at the harbour restaurant.",
+        "My sister Ana is a nurse.",
+        "I work at the library.",
+        "Ana works at the hospital.",
+    ] {
+        e.remember("u", said, RememberOptions::default()).unwrap();
+    }
+    let hits = search(&mut e, "u", "Where does Ana's husband work?");
+    let (rank, harbour) = hit(&hits, "Tom works at the harbour restaurant.").expect("found");
+    assert_eq!(rank, 0, "{:#?}", ids_and_hops(&hits));
+    assert_eq!(
+        harbour.why.hop.as_ref(),
+        Some(&Hop {
+            phrase: "Ana's husband".into(),
+            entity: "Tom".into()
+        })
+    );
+    // A name the graph does not hold, or holds with no such relation, is left as asked.
+    for q in [
+        "Where does Zoe's husband work?",
+        "Where does Tom's husband work?",
+    ] {
+        let hits = search(&mut e, "u", q);
+        assert!(
+            hits.iter().all(|h| h.why.hop.is_none()),
+            "{q}: {:#?}",
+            ids_and_hops(&hits)
+        );
+    }
+}
+
+#[test]
 fn a_relation_no_statement_names_is_not_followed() {
     let (mut e, _) = engine();
     // Another owner said who her sister is; this one never did.

@@ -1154,7 +1154,7 @@ class ScoreBreakdown(TypedDict):
     period: NotRequired[PeriodMatch | None]
     #: The order of time the query asked for ("the first": `earliest`, "the most recent": `latest`), on the hits it put in that order: the closest matches among the first `limit`, ordered by when they were said.
     order: NotRequired[Order | None]
-    #: The speaker's relation the query named ("my sister") and the entity of the owner's knowledge graph it was followed to ("Ana"), on a hit found by searching with that entity's name in the relation's place.
+    #: A relation the query named ("my sister", "Ana's husband") and the entity of the owner's knowledge graph it was followed to, on a hit found by that entity's name, matched in the relation's place.
     hop: NotRequired[Hop | None]
 
 
@@ -1195,9 +1195,9 @@ class PeriodMatch(TypedDict):
 
 
 class Hop(TypedDict):
-    """A relation of the speaker the query named, and who the owner's knowledge graph says it is: the hit was found through that entity ("my sister" → Ana)."""
+    """A relation the query named, and who the owner's knowledge graph says it is: the hit was found through that entity ("my sister" → Ana, "Ana's husband" → Rui)."""
 
-    #: The query's words naming the relation ("my sister").
+    #: The query's words naming the relation ("my sister", "Ana's husband").
     phrase: str
     #: The entity of the owner's knowledge graph they name ("Ana").
     entity: str

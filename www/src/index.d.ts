@@ -1529,9 +1529,9 @@ export interface ScoreBreakdown {
    */
   order?: Order | null;
   /**
-   * The speaker's relation the query named ("my sister") and the entity of the owner's
-   * knowledge graph it was followed to ("Ana"), on a hit found by searching with that
-   * entity's name in the relation's place.
+   * A relation the query named ("my sister", "Ana's husband") and the entity of the
+   * owner's knowledge graph it was followed to, on a hit found by that entity's name,
+   * matched in the relation's place.
    */
   hop?: Hop | null;
 }
@@ -1603,11 +1603,11 @@ export interface PeriodMatch {
 export type Order = 'earliest' | 'latest';
 
 /**
- * A relation of the speaker the query named, and who the owner's knowledge graph says it is:
- * the hit was found through that entity ("my sister" → Ana).
+ * A relation the query named, and who the owner's knowledge graph says it is: the hit was
+ * found through that entity ("my sister" → Ana, "Ana's husband" → Rui).
  */
 export interface Hop {
-  /** The query's words naming the relation ("my sister"). */
+  /** The query's words naming the relation ("my sister", "Ana's husband"). */
   phrase: string;
   /** The entity of the owner's knowledge graph they name ("Ana"). */
   entity: string;

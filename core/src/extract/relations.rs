@@ -247,33 +247,40 @@ fn matches_at(
     Some((subject?, object?))
 }
 
-/// A relation of the speaker that a question names ("my sister", "my kids", "my dog"), read
-/// with the extractor's own kinship nouns and pets, so that a search can ask the knowledge
-/// graph who that is.
+/// A relation that a question names, of the speaker ("my sister", "my kids", "my dog") or of
+/// someone named ("Ana's husband"), read with the extractor's own kinship nouns and pets, so
+/// that a search can ask the knowledge graph who that is.
 #[derive(Debug, Clone, PartialEq)]
 pub struct KinPhrase {
     /// Its words as written ("my sister").
     pub words: String,
+    /// Whose relation it is: the name before "'s" ("Ana"), or none for the speaker's.
+    pub anchor: Option<String>,
     /// The noun, singular and in lower case ("sister", "kid" for "kids").
     pub noun: String,
     /// The relationship it names.
     pub relation: Relation,
-    /// The speaker is the relationship's subject ("my son": user parent_of him), not its
+    /// Its anchor is the relationship's subject ("my son": user parent_of him), not its
     /// object ("my mom": she parent_of user).
     pub outward: bool,
     /// The text's other words, without the phrase.
     pub rest: String,
 }
 
-/// The relations of the speaker `text` names, in order: "my" or "our" before a kinship noun
-/// or a pet, singular or plural ("my kids", "our children").
+/// The relations `text` names, in order: "my", "our" or a capitalised name's "'s" before a
+/// kinship noun or a pet, singular or plural ("my kids", "our children", "Ana's husband").
 pub fn kin_named(text: &str) -> Vec<KinPhrase> {
     let tokens = super::words::tokens(text);
     let mut found = Vec::new();
     for i in 0..tokens.len() {
-        if !matches!(tokens[i].lower.as_str(), "my" | "our") {
-            continue;
-        }
+        let anchor = match (tokens[i].lower.as_str(), tokens[i].text.strip_suffix("'s")) {
+            ("my" | "our", _) => None,
+            // A name, not a contraction ("What's", "It's").
+            (_, Some(name)) if tokens[i].capital && !lexicon::is_stopword(&name.to_lowercase()) => {
+                Some(name.to_string())
+            }
+            _ => continue,
+        };
         let items: Vec<Item> = tokens[i + 1..]
             .iter()
             .take(2)
@@ -298,6 +305,7 @@ pub fn kin_named(text: &str) -> Vec<KinPhrase> {
         };
         found.push(KinPhrase {
             words: words(&tokens[i..=i + n]),
+            anchor,
             noun: noun.join(" "),
             relation,
             outward: matches!(dir, Dir::Out),
@@ -571,6 +579,24 @@ mod tests {
             kin_named("where does my dog sleep")[0].relation,
             Relation::HasPet
         );
+        let husband = &kin_named("Where does Ana's husband work?")[0];
+        assert_eq!(
+            (
+                husband.words.as_str(),
+                husband.anchor.as_deref(),
+                husband.rest.as_str()
+            ),
+            ("Ana's husband", Some("Ana"), "Where does work ?")
+        );
+        assert_eq!(kin_named("my sister")[0].anchor, None);
+        for q in [
+            "What's husband",
+            "Who's brother",
+            "ana's husband",
+            "It's my",
+        ] {
+            assert!(kin_named(q).is_empty(), "{q}");
+        }
         assert_eq!(
             read("my sister and my brother").len(),
             2,

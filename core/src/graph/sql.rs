@@ -286,7 +286,9 @@ pub fn naming_the_same(conn: &Connection, memory_pk: i64, limit: usize) -> Resul
 }
 
 /// The entities the entity keyed `key` is related to by `relation`, as its subject
-/// (`outward`: key → other) or its object (other → key), by a statement the caller may see
+/// (`outward`: key → other) or its object (other → key) as stated (not the reverse a
+/// symmetric relation implies: "Ana's husband Tom" makes Tom no one's husband but Ana's), by
+/// a statement the caller may see
 /// that says `word` (lower case, at the start of a word; any statement when empty): their
 /// names, newest statement first, at most `limit`.
 pub fn related(
@@ -306,7 +308,7 @@ pub fn related(
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT o.name FROM relationships r JOIN entities o ON o.pk = r.{other} \
          JOIN relationship_evidence v ON v.relationship_pk = r.pk JOIN memories m ON m.pk = v.memory_pk \
-         WHERE r.owner = ?1 AND r.relation = ?2 AND r.{this} = \
+         WHERE r.owner = ?1 AND r.relation = ?2 AND NOT r.inferred AND r.{this} = \
          (SELECT entity_pk FROM entity_keys WHERE owner = ?1 AND key = ?3) \
          AND m.entity_id = ?1 AND {VISIBLE} AND mnemo_existed(m.created_at) \
          AND (?4 = '' OR instr(' ' || lower(m.content), ' ' || ?4) > 0) \

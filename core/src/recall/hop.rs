@@ -1,7 +1,8 @@
-//! Questions about the speaker's people ("which city does my sister live in?"): the relation a
-//! question names is looked up in the owner's knowledge graph (where "my sister Ana is a
-//! nurse" made `user sibling_of Ana`), and who it is ("Ana") joins the words the question
-//! matches, so "Ana lives in Lisbon" answers though it says nothing of a sister.
+//! Questions about the speaker's people ("which city does my sister live in?") and other
+//! people's ("where does Ana's husband work?"): the relation a question names is looked up in
+//! the owner's knowledge graph (where "my sister Ana is a nurse" made `user sibling_of Ana`),
+//! and who it is ("Ana") is matched in the phrase's place, so "Ana lives in Lisbon" answers
+//! though it says nothing of a sister.
 
 use serde::{Deserialize, Serialize};
 
@@ -28,12 +29,12 @@ const EVERY_NOUN_OF_THEIR_RELATION: &[&str] = &[
     "pet",
 ];
 
-/// A relation of the speaker the query named, and who the owner's knowledge graph says it is:
-/// the hit was found through that entity ("my sister" → Ana).
+/// A relation the query named, and who the owner's knowledge graph says it is: the hit was
+/// found through that entity ("my sister" → Ana, "Ana's husband" → Rui).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Hop {
-    /// The query's words naming the relation ("my sister").
+    /// The query's words naming the relation ("my sister", "Ana's husband").
     pub phrase: String,
     /// The entity of the owner's knowledge graph they name ("Ana").
     pub entity: String,
@@ -51,15 +52,23 @@ pub(super) fn hops(view: &View, owner: &str, text: &str) -> Result<(Vec<Hop>, St
     let mut kept = 0;
     while let Some(phrase) = kin_named(&text).into_iter().nth(kept) {
         let every = EVERY_NOUN_OF_THEIR_RELATION.contains(&phrase.noun.as_str());
-        let names = graph::related(
-            view.conn(),
-            owner,
-            SPEAKER,
-            phrase.relation,
-            phrase.outward,
-            if every { "" } else { &phrase.noun },
-            MAX_HOPS,
-        )?;
+        // Whose relation: the speaker's, or that of the entity the name before "'s" keys.
+        let key = match &phrase.anchor {
+            None => Some(SPEAKER.to_string()),
+            Some(name) => graph::name_key(name),
+        };
+        let names = match key {
+            Some(key) => graph::related(
+                view.conn(),
+                owner,
+                &key,
+                phrase.relation,
+                phrase.outward,
+                if every { "" } else { &phrase.noun },
+                MAX_HOPS,
+            )?,
+            None => Vec::new(),
+        };
         if names.is_empty() {
             kept += 1;
             continue;

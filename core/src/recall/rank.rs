@@ -148,9 +148,9 @@ pub struct ScoreBreakdown {
     /// `limit`, ordered by when they were said.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub order: Option<crate::period::Order>,
-    /// The speaker's relation the query named ("my sister") and the entity of the owner's
-    /// knowledge graph it was followed to ("Ana"), on a hit found by searching with that
-    /// entity's name in the relation's place.
+    /// A relation the query named ("my sister", "Ana's husband") and the entity of the
+    /// owner's knowledge graph it was followed to, on a hit found by that entity's name,
+    /// matched in the relation's place.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hop: Option<super::Hop>,
 }
