@@ -504,8 +504,8 @@ struct Search<'a> {
     asks_when: bool,
     /// The query asks for several things: an answer needs less relevance.
     several: bool,
-    /// The speaker's relations the query names ("my sister"), each with who the owner's graph
-    /// says it is: their names are matched in their place.
+    /// The relations the query names ("my sister", "Ana's husband"), each with who the
+    /// owner's graph says it is: their names are matched in their place.
     hops: Vec<Hop>,
     /// The question asks about nothing but its span ("what did I do last week?", "what did I
     /// do right after the Sintra trip?"): every memory said inside it answers, in order of
@@ -559,7 +559,7 @@ impl<'a> Search<'a> {
         if let Some(d) = &days {
             text = period::without(&text, &d.words);
         }
-        // Who the speaker's relations it names are ("my sister": Ana) is matched in their place.
+        // Who the relations it names are ("my sister": Ana) is matched in their place.
         let (hops, text) = hop::hops(view, owner, &text)?;
         Ok(Search {
             cfg,
@@ -911,14 +911,13 @@ impl<'a> Search<'a> {
         } in kept
         {
             why.matched = text::matched(&terms, &memory.content);
-            // Found by the name of who a relation the query named is.
+            // Found by the name of who a relation the query named is: it says every word of it.
             why.hop = self
                 .hops
                 .iter()
                 .find(|h| {
-                    text::query_terms(&h.entity)
-                        .iter()
-                        .all(|t| why.matched.contains(t))
+                    let name = text::query_terms(&h.entity);
+                    !name.is_empty() && name.iter().all(|t| why.matched.contains(t))
                 })
                 .cloned();
             why.period = self.named.as_ref().map(|n| {
