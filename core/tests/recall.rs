@@ -1424,6 +1424,33 @@ fn a_relation_no_statement_names_is_not_followed() {
     assert!(hits.iter().all(|h| h.memory.entity_id.as_str() == "other"));
 }
 
+/// A graph entity may be named anything a host extractor says, even like a phrase a question
+/// asks ("my sister"): the question's phrases are read once, and the search ends.
+#[test]
+fn a_relation_followed_to_a_name_that_is_itself_a_relation_is_followed_once() {
+    let (mut e, _) = engine();
+    let args = serde_json::json!({
+        "entity_id": "u",
+        "content": "I call her my sister",
+        "extracted": [{
+            "content": "I call her my sister",
+            "relationships": [{"from": "user", "relation": "sibling_of", "to": "my sister", "confidence": 0.9}]
+        }]
+    });
+    e.call_json("remember", &args.to_string()).unwrap();
+    let hits = search(&mut e, "u", "Where does my sister live?");
+    let hop = hits.iter().find_map(|h| h.why.hop.as_ref());
+    assert_eq!(
+        hop,
+        Some(&Hop {
+            phrase: "my sister".into(),
+            entity: "my sister".into()
+        }),
+        "{:#?}",
+        ids_and_hops(&hits)
+    );
+}
+
 /// Each hit's content and the entity a hop followed, for messages.
 fn ids_and_hops(hits: &[SearchHit]) -> Vec<(String, Option<String>)> {
     hits.iter()

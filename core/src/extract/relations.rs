@@ -263,16 +263,20 @@ pub struct KinPhrase {
     /// Its anchor is the relationship's subject ("my son": user parent_of him), not its
     /// object ("my mom": she parent_of user).
     pub outward: bool,
-    /// The text's other words, without the phrase.
-    pub rest: String,
+    /// Where its words are among the text's (`words::tokens`), for [`with_kin_replaced`].
+    at: std::ops::Range<usize>,
 }
 
 /// The relations `text` names, in order: "my", "our" or a capitalised name's "'s" before a
 /// kinship noun or a pet, singular or plural ("my kids", "our children", "Ana's husband").
 pub fn kin_named(text: &str) -> Vec<KinPhrase> {
     let tokens = super::words::tokens(text);
-    let mut found = Vec::new();
+    let mut found: Vec<KinPhrase> = Vec::new();
     for i in 0..tokens.len() {
+        // Phrases do not overlap ("My Sister's Mom" is my sister's, not Sister's mom).
+        if found.last().is_some_and(|p| i < p.at.end) {
+            continue;
+        }
         let anchor = match (tokens[i].lower.as_str(), tokens[i].text.strip_suffix("'s")) {
             ("my" | "our", _) => None,
             // A name, not a contraction ("What's", "It's").
@@ -297,22 +301,46 @@ pub fn kin_named(text: &str) -> Vec<KinPhrase> {
                 _ => None,
             })
             .collect();
-        let words = |t: &[Token]| {
-            t.iter()
-                .map(|t| t.text.as_str())
-                .collect::<Vec<_>>()
-                .join(" ")
-        };
         found.push(KinPhrase {
-            words: words(&tokens[i..=i + n]),
+            words: joined(&tokens[i..=i + n]),
             anchor,
             noun: noun.join(" "),
             relation,
             outward: matches!(dir, Dir::Out),
-            rest: format!("{} {}", words(&tokens[..i]), words(&tokens[i + n + 1..])),
+            at: i..i + n + 1,
         });
     }
     found
+}
+
+/// `text`'s words with each phrase `kin_named(text)` found in it replaced by the text paired
+/// with it ("which city does my sister live in?" → "which city does Ana live in ?").
+pub fn with_kin_replaced(text: &str, replacements: &[(&KinPhrase, String)]) -> String {
+    let tokens = super::words::tokens(text);
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < tokens.len() {
+        match replacements.iter().find(|(p, _)| p.at.start == i) {
+            Some((p, with)) => {
+                out.push(with.clone());
+                i = p.at.end.max(i + 1);
+            }
+            None => {
+                out.push(tokens[i].text.clone());
+                i += 1;
+            }
+        }
+    }
+    out.join(" ")
+}
+
+/// Tokens as written, separated by spaces.
+fn joined(tokens: &[Token]) -> String {
+    tokens
+        .iter()
+        .map(|t| t.text.as_str())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// A plural kinship noun as the word lists have it ("kids" → "kid", "children" → "child");
@@ -547,9 +575,13 @@ mod tests {
     #[test]
     fn a_question_names_relations_of_the_speaker() {
         let read = |q: &str| -> Vec<(String, String, Relation, bool, String)> {
-            kin_named(q)
-                .into_iter()
-                .map(|k| (k.words, k.noun, k.relation, k.outward, k.rest))
+            let found = kin_named(q);
+            found
+                .iter()
+                .map(|k| {
+                    let rest = with_kin_replaced(q, &[(k, "_".into())]);
+                    (k.words.clone(), k.noun.clone(), k.relation, k.outward, rest)
+                })
                 .collect()
         };
         let one = |words: &str, noun: &str, r: Relation, out: bool, rest: &str| {
@@ -562,12 +594,12 @@ mod tests {
                 "sister",
                 Relation::SiblingOf,
                 true,
-                "Which city does live in ?"
+                "Which city does _ live in ?"
             )
         );
         assert_eq!(
             read("what did My Mom say"),
-            one("My Mom", "mom", Relation::ParentOf, false, "what did say")
+            one("My Mom", "mom", Relation::ParentOf, false, "what did _ say")
         );
         assert_eq!(kin_named("What do my kids like?")[0].noun, "kid");
         assert_eq!(kin_named("our children's school")[0].noun, "child");
@@ -579,15 +611,28 @@ mod tests {
             kin_named("where does my dog sleep")[0].relation,
             Relation::HasPet
         );
-        let husband = &kin_named("Where does Ana's husband work?")[0];
+        let asked = "Where does Ana's husband work?";
+        let husband = &kin_named(asked)[0];
         assert_eq!(
-            (
-                husband.words.as_str(),
-                husband.anchor.as_deref(),
-                husband.rest.as_str()
-            ),
-            ("Ana's husband", Some("Ana"), "Where does work ?")
+            (husband.words.as_str(), husband.anchor.as_deref()),
+            ("Ana's husband", Some("Ana"))
         );
+        assert_eq!(
+            with_kin_replaced(asked, &[(husband, "Rui".into())]),
+            "Where does Rui work ?"
+        );
+        // Two phrases, both replaced; overlapping ones are read once.
+        let both = "my sister and my brother";
+        let found = kin_named(both);
+        let pairs: Vec<(&KinPhrase, String)> = found
+            .iter()
+            .zip(["Ana", "Tom"])
+            .map(|(p, n)| (p, n.into()))
+            .collect();
+        assert_eq!(with_kin_replaced(both, &pairs), "Ana and Tom");
+        let nested = kin_named("My Sister's Mom");
+        assert_eq!(nested.len(), 1, "{nested:?}");
+        assert_eq!(nested[0].words, "My Sister's");
         assert_eq!(kin_named("my sister")[0].anchor, None);
         for q in [
             "What's husband",
@@ -610,11 +655,22 @@ mod tests {
             "mysister",
             "",
             "🍵 my 🍵",
-            "my sister'; DROP TABLE memories; --",
         ] {
             let found = read(q);
-            assert!(found.is_empty() || q.contains("DROP"), "{q:?}: {found:?}");
+            assert!(found.is_empty(), "{q:?}: {found:?}");
         }
+        // SQL in a question is words: the phrase before it is read as any other.
+        let injected = "my sister'; DROP TABLE memories; --";
+        assert_eq!(
+            read(injected),
+            one(
+                "my sister",
+                "sister",
+                Relation::SiblingOf,
+                true,
+                "_ ' ; DROP TABLE memories ; - -"
+            )
+        );
     }
 
     #[test]

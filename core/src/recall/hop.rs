@@ -7,7 +7,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::error::Result;
-use crate::extract::kin_named;
+use crate::extract::{kin_named, with_kin_replaced};
 use crate::graph::{self, SPEAKER};
 use crate::store::View;
 
@@ -47,10 +47,10 @@ pub struct Hop {
 /// asked (see [`EVERY_NOUN_OF_THEIR_RELATION`]); newest statement first, at most
 /// [`MAX_HOPS`] entities a phrase. A phrase the graph does not answer stays as it is.
 pub(super) fn hops(view: &View, owner: &str, text: &str) -> Result<(Vec<Hop>, String)> {
-    let mut text = text.to_string();
+    let phrases = kin_named(text);
     let mut hops = Vec::new();
-    let mut kept = 0;
-    while let Some(phrase) = kin_named(&text).into_iter().nth(kept) {
+    let mut replaced = Vec::new();
+    for phrase in &phrases {
         let every = EVERY_NOUN_OF_THEIR_RELATION.contains(&phrase.noun.as_str());
         // Whose relation: the speaker's, or that of the entity the name before "'s" keys.
         let key = match &phrase.anchor {
@@ -70,14 +70,17 @@ pub(super) fn hops(view: &View, owner: &str, text: &str) -> Result<(Vec<Hop>, St
             None => Vec::new(),
         };
         if names.is_empty() {
-            kept += 1;
             continue;
         }
-        text = format!("{} {}", names.join(" "), phrase.rest);
+        replaced.push((phrase, names.join(" ")));
         hops.extend(names.into_iter().map(|entity| Hop {
             phrase: phrase.words.clone(),
             entity,
         }));
     }
+    let text = match replaced.is_empty() {
+        true => text.to_string(),
+        false => with_kin_replaced(text, &replaced),
+    };
     Ok((hops, text))
 }
