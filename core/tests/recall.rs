@@ -1339,6 +1339,28 @@ fn a_relation_the_question_names_is_followed_through_the_graph_to_who_it_is() {
         ["ana", "live"],
         "the words of the search with her name"
     );
+    // And embedded with her name: the vector is the question's as if it had said "Ana".
+    let named = search(&mut e, "u", "Which city does Ana live in?");
+    let (_, by_name) = hit(&named, PEOPLE[1]).expect("found by name");
+    assert_eq!(lisbon.why.vector, by_name.why.vector);
+    // A vector the caller supplies is the one searched with: the engine embeds no text then.
+    let asked = "Which city does my sister live in?";
+    let vector = e
+        .embed(&EmbedRequest {
+            texts: vec![asked.into()],
+        })
+        .unwrap()
+        .vectors
+        .remove(0);
+    let supplied = e
+        .search(&SearchRequest {
+            vector: Some(vector),
+            ..SearchRequest::new(id("u"), asked)
+        })
+        .unwrap();
+    let (_, as_supplied) = hit(&supplied, PEOPLE[1]).expect("found through Ana");
+    assert!(as_supplied.why.vector < by_name.why.vector, "{supplied:#?}");
+    assert_eq!(as_supplied.why.hop.as_ref(), Some(&sister));
     // The brother is a sibling too, but the statements call only Ana a sister.
     assert!(hits
         .iter()

@@ -150,7 +150,8 @@ fn an_mcp_agent_finds_where_things_are() {
             "where is the token checked?".as_ref(),
         ],
     );
-    let hits: Vec<String> = serde_json::from_str(&out).expect("json");
+    let hits: Vec<Value> = serde_json::from_str(&out).expect("json");
+    let hits: Vec<&str> = hits.iter().filter_map(|h| h["content"].as_str()).collect();
     assert!(hits[0].starts_with("server/auth.rs"), "{hits:?}");
     assert!(
         hits[0].contains("pub fn check_token(header: &str) -> bool (line 4)"),

@@ -1,7 +1,7 @@
-// A real MCP client (the protocol's TypeScript SDK) asking `mnemo mcp` one question, as a
-// coding agent would. Run by host-native/tests/codebase.rs:
+// A real MCP client (the protocol's TypeScript SDK) asking `mnemo mcp` one question, as an
+// agent would. Run by host-native/tests/codebase.rs and mcp.rs:
 //   node mcp-search-client.mjs <mnemo> <data dir> <owner> <question>
-// Prints the contents of the top hits as JSON.
+// Prints the top hits as JSON: `[{content, why}]`.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
@@ -17,4 +17,4 @@ const r = await client.callTool({ name: 'memory_search', arguments: { query: que
 if (r.isError) throw new Error(r.content?.[0]?.text);
 const hits = r.structuredContent?.hits ?? r.structuredContent ?? JSON.parse(r.content[0].text);
 await client.close();
-console.log(JSON.stringify((Array.isArray(hits) ? hits : hits.results ?? []).map((h) => h.memory.content)));
+console.log(JSON.stringify((Array.isArray(hits) ? hits : hits.results ?? []).map((h) => ({ content: h.memory.content, why: h.why }))));

@@ -199,3 +199,45 @@ fn an_mcp_client_works_over_streamable_http_behind_the_token() {
     assert!(server.wait().unwrap().success());
     let _ = std::fs::remove_dir_all(data);
 }
+
+/// An agent asking over MCP about "my sister" gets what the user said of her by name, and is
+/// told whom the relation named; another owner's agent asking the same is told of no one.
+#[test]
+fn an_mcp_search_follows_a_relation_the_question_names() {
+    let data = common::Dir::new("mcp-hop");
+    for (owner, said) in [
+        ("kim", "My sister Ana is a nurse."),
+        ("kim", "Ana lives in Lisbon now."),
+        ("kim", "I live in Porto."),
+        ("lee", "Ana lives in Lisbon now."),
+    ] {
+        common::cli(&data.0, &["remember", "--entity", owner, said]);
+    }
+    let ask = |owner: &str| -> Vec<serde_json::Value> {
+        let args: Vec<&std::ffi::OsStr> = [
+            env!("CARGO_BIN_EXE_mnemo"),
+            data.0.to_str().unwrap(),
+            owner,
+            "Which city does my sister live in?",
+        ]
+        .into_iter()
+        .map(|a| a.as_ref())
+        .collect();
+        serde_json::from_str(&common::node("mcp-search-client.mjs", &args)).expect("json hits")
+    };
+    let kim = ask("kim");
+    assert_eq!(kim[0]["content"], "Ana lives in Lisbon now.", "{kim:?}");
+    assert_eq!(
+        kim[0]["why"]["hop"],
+        serde_json::json!({"phrase": "my sister", "entity": "Ana"}),
+        "{kim:?}"
+    );
+    // Only hits naming Ana were found through her; the user's own city ranks below hers.
+    for h in &kim {
+        let names_ana = h["content"].as_str().is_some_and(|c| c.contains("Ana"));
+        assert_eq!(h["why"].get("hop").is_some(), names_ana, "{kim:?}");
+    }
+    // Lee said nothing of a sister: the same memory, found by its words only, names no one.
+    let lee = ask("lee");
+    assert!(lee.iter().all(|h| h["why"].get("hop").is_none()), "{lee:?}");
+}

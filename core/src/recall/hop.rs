@@ -40,17 +40,45 @@ pub struct Hop {
     pub entity: String,
 }
 
-/// The hops of `text` (the query's words to match) in `owner`'s graph, as the caller sees it,
-/// and the words to match with who each relation is in its place ("which city does Ana live
-/// in?"). A relationship counts only through a memory stating it that the caller may see
-/// (another agent's private "my sister Ana" names no one to this one), and that says the noun
-/// asked (see [`EVERY_NOUN_OF_THEIR_RELATION`]); newest statement first, at most
-/// [`MAX_HOPS`] entities a phrase. A phrase the graph does not answer stays as it is.
-pub(super) fn hops(view: &View, owner: &str, text: &str) -> Result<(Vec<Hop>, String)> {
-    let phrases = kin_named(text);
-    let mut hops = Vec::new();
-    let mut replaced = Vec::new();
-    for phrase in &phrases {
+/// The relations a question names that the owner's graph answers: each hop, and who each
+/// phrase is, to put in its place in any reading of the question.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Resolved {
+    /// Each entity a phrase was followed to.
+    pub hops: Vec<Hop>,
+    /// The words of each phrase followed, and the names of who it is ("my sister", "Ana").
+    names: Vec<(String, String)>,
+}
+
+impl Resolved {
+    /// `text` with every phrase followed read as who it is ("which city does Ana live in?").
+    pub fn in_place(&self, text: &str) -> String {
+        if self.names.is_empty() {
+            return text.to_string();
+        }
+        let phrases = kin_named(text);
+        let replaced: Vec<_> = phrases
+            .iter()
+            .filter_map(|p| {
+                let (_, names) = self.names.iter().find(|(words, _)| *words == p.words)?;
+                Some((p, names.clone()))
+            })
+            .collect();
+        match replaced.is_empty() {
+            true => text.to_string(),
+            false => with_kin_replaced(text, &replaced),
+        }
+    }
+}
+
+/// The hops of `text` (the query's words to match) in `owner`'s graph, as the caller sees it.
+/// A relationship counts only through a memory stating it that the caller may see (another
+/// agent's private "my sister Ana" names no one to this one), and that says the noun asked
+/// (see [`EVERY_NOUN_OF_THEIR_RELATION`]); newest statement first, at most [`MAX_HOPS`]
+/// entities a phrase. A phrase the graph does not answer is not followed.
+pub(super) fn resolve(view: &View, owner: &str, text: &str) -> Result<Resolved> {
+    let mut resolved = Resolved::default();
+    for phrase in kin_named(text) {
         let every = EVERY_NOUN_OF_THEIR_RELATION.contains(&phrase.noun.as_str());
         // Whose relation: the speaker's, or that of the entity the name before "'s" keys.
         let key = match &phrase.anchor {
@@ -72,15 +100,11 @@ pub(super) fn hops(view: &View, owner: &str, text: &str) -> Result<(Vec<Hop>, St
         if names.is_empty() {
             continue;
         }
-        replaced.push((phrase, names.join(" ")));
-        hops.extend(names.into_iter().map(|entity| Hop {
+        resolved.names.push((phrase.words.clone(), names.join(" ")));
+        resolved.hops.extend(names.into_iter().map(|entity| Hop {
             phrase: phrase.words.clone(),
             entity,
         }));
     }
-    let text = match replaced.is_empty() {
-        true => text.to_string(),
-        false => with_kin_replaced(text, &replaced),
-    };
-    Ok((hops, text))
+    Ok(resolved)
 }

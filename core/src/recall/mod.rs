@@ -538,7 +538,6 @@ impl<'a> Search<'a> {
         now: Millis,
     ) -> Result<Self> {
         let limit = check(req)?;
-        let query = view.vector_for(&req.query, req.vector.as_deref())?;
         let by_entity = !req.entities.is_empty();
         let min_relevance = match req.min_score {
             Some(min) => min,
@@ -559,8 +558,19 @@ impl<'a> Search<'a> {
         if let Some(d) = &days {
             text = period::without(&text, &d.words);
         }
-        // Who the relations it names are ("my sister": Ana) is matched in their place.
-        let (hops, text) = hop::hops(view, owner, &text)?;
+        // Who the relations it names are ("my sister": Ana) is matched in their place, and
+        // embedded there when the engine embeds the question: "which city does Ana live in?"
+        // is nearer "Ana lives in Lisbon" than "I live in Porto", as "my sister" is not. A
+        // store whose vectors a host hands over has only the question's own.
+        let resolved = hop::resolve(view, owner, &text)?;
+        let text = resolved.in_place(&text);
+        let query = match (&req.vector, resolved.hops.is_empty()) {
+            (None, false) => view
+                .vector_for(&resolved.in_place(&req.query), None)
+                .or_else(|_| view.vector_for(&req.query, None))?,
+            (supplied, _) => view.vector_for(&req.query, supplied.as_deref())?,
+        };
+        let hops = resolved.hops;
         Ok(Search {
             cfg,
             owner,
