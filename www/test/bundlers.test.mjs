@@ -35,14 +35,19 @@ const appCode = (mnemo) => `window.run = async (step) => {
       await m.ingestFile(new File([page], 'trip.html', { type: 'text/html' }), { entity_id: 'ana-docs' });
       // A source file sent as text: the package fetches its parser module only now.
       await m.ingestCode({ entity_id: 'ana-code', files: [{ path: 'src/auth.rs', text: '//! Tokens.\\npub fn check_token(t: &str) -> bool { true }\\n' }] });
+      // Who "my sister" is, said once, for a question about her later.
+      for (const content of ['My sister Ana is a nurse.', 'Ana lives in Lisbon now.', 'I live in Porto.']) {
+        await m.remember({ entity_id: 'ana-kin', content });
+      }
     }
+    const [kin] = await m.search({ entity_id: 'ana-kin', query: 'Which city does my sister live in?', limit: 3 });
     const hits = await m.search({ entity_id: 'ana', query: 'what medicine should I avoid' });
     const [found] = await m.search({ entity_id: 'ana-docs', query: 'when does the ferry leave?' });
     // Vectors come back from the bundled worker as one Float32Array.
     const flat = await m.embedVectors({ texts: ['penicillin', 'the ferry'] });
     const vectors = [flat.vectors instanceof Float32Array, flat.vectors.length, flat.dimension];
     const [code] = await m.search({ entity_id: 'ana-code', query: 'where is the token checked?' });
-    return { hits: hits.map((h) => h.memory.content), passage: [found?.passage?.section, found?.memory.content], vectors, code: code?.memory.content };
+    return { hits: hits.map((h) => h.memory.content), passage: [found?.passage?.section, found?.memory.content], vectors, code: code?.memory.content, kin: [kin?.memory.content, kin?.why.hop] };
   } finally {
     await m.close();
   }
@@ -144,6 +149,9 @@ async function check(dist, name) {
     assert.deepEqual(first.passage, passage, name);
     assert.deepEqual(first.vectors, [true, 512, 256], name);
     assert.equal(first.code, 'src/auth.rs — rust, 2 lines. Tokens.\n- pub fn check_token(t: &str) -> bool (line 2)', name);
+    // "my sister" is followed through the graph to Ana, whose city answers.
+    const kin = ['Ana lives in Lisbon now.', { phrase: 'my sister', entity: 'Ana' }];
+    assert.deepEqual(first.kin, kin, name);
     // The engine's and the parser's WebAssembly, told apart by size (the parser's is larger).
     const wasm = await Promise.all(built.filter((f) => f.endsWith('.wasm')).map(async (f) => [`/${f}`, (await readFile(join(dist, f))).length]));
     const [engineWasm, parserWasm] = wasm.sort((a, b) => a[1] - b[1]).map(([f]) => f);
@@ -158,6 +166,7 @@ async function check(dist, name) {
     assert.equal(again.hits[0], 'I am allergic to penicillin.', `${name} after a reload: ${JSON.stringify(again)}`);
     assert.deepEqual(again.passage, passage, `${name} after a reload`);
     assert.equal(again.code, first.code, `${name} after a reload`);
+    assert.deepEqual(again.kin, kin, `${name} after a reload`);
     // Weights deployed wrong are refused by name: missing, a page in their place, cut short.
     for (const [url, says] of [
       ['/gone.bin', /HTTP 404/],
