@@ -1405,10 +1405,25 @@ fn a_relation_of_someone_named_is_followed_from_their_name() {
             entity: "Tom".into()
         })
     );
-    // A name the graph does not hold, or holds with no such relation, is left as asked.
+    // Chained: "my sister" is Ana, and Ana's husband is Tom.
+    let hits = search(&mut e, "u", "Where does my sister's husband work?");
+    let (rank, harbour) = hit(&hits, "Tom works at the harbour restaurant.").expect("found");
+    assert_eq!(rank, 0, "{:#?}", ids_and_hops(&hits));
+    assert_eq!(
+        harbour.why.hop.as_ref(),
+        Some(&Hop {
+            phrase: "my sister's husband".into(),
+            entity: "Tom".into()
+        })
+    );
+    // A name the graph does not hold, or holds with no such relation, is left as asked; so
+    // is a chain the graph does not answer to its end.
     for q in [
         "Where does Zoe's husband work?",
         "Where does Tom's husband work?",
+        "Where does my sister's wife work?",
+        "Where does my brother's husband work?",
+        "Where does my sister's husband's husband work?",
     ] {
         let hits = search(&mut e, "u", q);
         assert!(

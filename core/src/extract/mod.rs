@@ -22,7 +22,7 @@ pub use crate::graph::{EntityMention, RelationMention};
 use crate::lexicon::{self, FIRST_PERSON_FOR_QUESTIONS, SUBJECTS};
 use crate::model::{Kind, MemoryType};
 
-pub use relations::{kin_named, with_kin_replaced, KinPhrase};
+pub use relations::{kin_named, with_kin_replaced, KinPhrase, KinStep, MAX_KIN_STEPS};
 pub use transcript::ChatMessage;
 pub use words::sentences;
 

@@ -248,14 +248,25 @@ fn matches_at(
 }
 
 /// A relation that a question names, of the speaker ("my sister", "my kids", "my dog") or of
-/// someone named ("Ana's husband"), read with the extractor's own kinship nouns and pets, so
-/// that a search can ask the knowledge graph who that is.
+/// someone named ("Ana's husband"), and the relations of whom it names after it ("my
+/// sister's husband"), read with the extractor's own kinship nouns and pets, so that a
+/// search can ask the knowledge graph who that is.
 #[derive(Debug, Clone, PartialEq)]
 pub struct KinPhrase {
-    /// Its words as written ("my sister").
+    /// Its words as written ("my sister", "my sister's husband").
     pub words: String,
     /// Whose relation it is: the name before "'s" ("Ana"), or none for the speaker's.
     pub anchor: Option<String>,
+    /// The relations, in order: the anchor's, then each of whom the one before names (at
+    /// most [`MAX_KIN_STEPS`]).
+    pub steps: Vec<KinStep>,
+    /// Where its words are among the text's (`words::tokens`), for [`with_kin_replaced`].
+    at: std::ops::Range<usize>,
+}
+
+/// One relation of a [`KinPhrase`]: "sister" in "my sister's husband".
+#[derive(Debug, Clone, PartialEq)]
+pub struct KinStep {
     /// The noun, singular and in lower case ("sister", "kid" for "kids").
     pub noun: String,
     /// The relationship it names.
@@ -263,17 +274,19 @@ pub struct KinPhrase {
     /// Its anchor is the relationship's subject ("my son": user parent_of him), not its
     /// object ("my mom": she parent_of user).
     pub outward: bool,
-    /// Where its words are among the text's (`words::tokens`), for [`with_kin_replaced`].
-    at: std::ops::Range<usize>,
 }
 
+/// The most relations one phrase chains ("my sister's husband's mom": 3).
+pub const MAX_KIN_STEPS: usize = 3;
+
 /// The relations `text` names, in order: "my", "our" or a capitalised name's "'s" before a
-/// kinship noun or a pet, singular or plural ("my kids", "our children", "Ana's husband").
+/// kinship noun or a pet, singular or plural ("my kids", "our children", "Ana's husband"),
+/// each followed by the relations its "'s" chains ("my sister's husband").
 pub fn kin_named(text: &str) -> Vec<KinPhrase> {
     let tokens = super::words::tokens(text);
     let mut found: Vec<KinPhrase> = Vec::new();
     for i in 0..tokens.len() {
-        // Phrases do not overlap ("My Sister's Mom" is my sister's, not Sister's mom).
+        // Phrases do not overlap ("My Sister's Mom" is my sister's mom, not Sister's).
         if found.last().is_some_and(|p| i < p.at.end) {
             continue;
         }
@@ -285,32 +298,54 @@ pub fn kin_named(text: &str) -> Vec<KinPhrase> {
             }
             _ => continue,
         };
-        let items: Vec<Item> = tokens[i + 1..]
-            .iter()
-            .take(2)
-            .take_while(|t| !t.punct)
-            .map(|t| Item::Word(singular(&t.lower)))
-            .collect();
-        let Some((relation, dir, n)) = kin_at(&items, 0) else {
+        // Each step's noun starts after the last: after the anchor, then after a noun's "'s".
+        let mut end = i + 1;
+        let mut steps = Vec::new();
+        while steps.len() < MAX_KIN_STEPS {
+            let Some(step) = kin_step(&tokens[end..]) else {
+                break;
+            };
+            end += step.1;
+            steps.push(step.0);
+            if !tokens[end - 1].lower.ends_with("'s") {
+                break;
+            }
+        }
+        if steps.is_empty() {
             continue;
-        };
-        let noun: Vec<String> = items[..n]
-            .iter()
-            .filter_map(|item| match item {
-                Item::Word(w) => Some(w.strip_suffix("'s").unwrap_or(w).to_string()),
-                _ => None,
-            })
-            .collect();
+        }
         found.push(KinPhrase {
-            words: joined(&tokens[i..=i + n]),
+            words: joined(&tokens[i..end]),
             anchor,
-            noun: noun.join(" "),
-            relation,
-            outward: matches!(dir, Dir::Out),
-            at: i..i + n + 1,
+            steps,
+            at: i..end,
         });
     }
     found
+}
+
+/// The kinship noun or pet `tokens` start with, and how many tokens it takes.
+fn kin_step(tokens: &[Token]) -> Option<(KinStep, usize)> {
+    let items: Vec<Item> = tokens
+        .iter()
+        .take(2)
+        .take_while(|t| !t.punct)
+        .map(|t| Item::Word(singular(&t.lower)))
+        .collect();
+    let (relation, dir, n) = kin_at(&items, 0)?;
+    let noun: Vec<&str> = items[..n]
+        .iter()
+        .filter_map(|item| match item {
+            Item::Word(w) => Some(w.strip_suffix("'s").unwrap_or(w)),
+            _ => None,
+        })
+        .collect();
+    let step = KinStep {
+        noun: noun.join(" "),
+        relation,
+        outward: matches!(dir, Dir::Out),
+    };
+    Some((step, n))
 }
 
 /// `text`'s words with each phrase `kin_named(text)` found in it replaced by the text paired
@@ -580,7 +615,14 @@ mod tests {
                 .iter()
                 .map(|k| {
                     let rest = with_kin_replaced(q, &[(k, "_".into())]);
-                    (k.words.clone(), k.noun.clone(), k.relation, k.outward, rest)
+                    let first = &k.steps[0];
+                    (
+                        k.words.clone(),
+                        first.noun.clone(),
+                        first.relation,
+                        first.outward,
+                        rest,
+                    )
                 })
                 .collect()
         };
@@ -601,14 +643,57 @@ mod tests {
             read("what did My Mom say"),
             one("My Mom", "mom", Relation::ParentOf, false, "what did _ say")
         );
-        assert_eq!(kin_named("What do my kids like?")[0].noun, "kid");
-        assert_eq!(kin_named("our children's school")[0].noun, "child");
-        assert_eq!(kin_named("my best friends")[0].noun, "best friend");
-        assert_eq!(kin_named("my sister's husband")[0].words, "my sister's");
-        assert_eq!(kin_named("my sisters' flat")[0].noun, "sister");
-        assert_eq!(kin_named("my bosses")[0].relation, Relation::Manages);
+        assert_eq!(kin_named("What do my kids like?")[0].steps[0].noun, "kid");
+        assert_eq!(kin_named("our children's school")[0].steps[0].noun, "child");
+        assert_eq!(kin_named("my best friends")[0].steps[0].noun, "best friend");
+        // Relations chained by "'s": each of whom the one before names, at most three.
+        type Chain = (String, Vec<(String, Relation, bool)>);
+        let chain = |q: &str| -> Vec<Chain> {
+            kin_named(q)
+                .into_iter()
+                .map(|k| {
+                    let steps = k.steps.iter();
+                    let steps = steps.map(|s| (s.noun.clone(), s.relation, s.outward));
+                    (k.words, steps.collect())
+                })
+                .collect()
+        };
+        let sister = ("sister".to_string(), Relation::SiblingOf, true);
+        let husband = ("husband".to_string(), Relation::MarriedTo, true);
+        let mom = ("mom".to_string(), Relation::ParentOf, false);
         assert_eq!(
-            kin_named("where does my dog sleep")[0].relation,
+            chain("Where does my sister's husband work?"),
+            [(
+                "my sister's husband".into(),
+                vec![sister.clone(), husband.clone()]
+            )]
+        );
+        assert_eq!(
+            chain("my sister's flat"),
+            [("my sister's".into(), vec![sister.clone()])]
+        );
+        assert_eq!(
+            chain("Ana's husband's mom"),
+            [(
+                "Ana's husband's mom".into(),
+                vec![husband.clone(), mom.clone()]
+            )]
+        );
+        let long = chain("my sister's husband's mom's dog");
+        assert_eq!(long.len(), 1, "{long:?}");
+        assert_eq!(long[0].0, "my sister's husband's mom's");
+        assert_eq!(long[0].1.len(), MAX_KIN_STEPS);
+        assert_eq!(
+            chain("my sister's, husband"),
+            [("my sister's".into(), vec![sister])]
+        );
+        assert_eq!(kin_named("my sisters' flat")[0].steps[0].noun, "sister");
+        assert_eq!(
+            kin_named("my bosses")[0].steps[0].relation,
+            Relation::Manages
+        );
+        assert_eq!(
+            kin_named("where does my dog sleep")[0].steps[0].relation,
             Relation::HasPet
         );
         let asked = "Where does Ana's husband work?";
@@ -632,7 +717,7 @@ mod tests {
         assert_eq!(with_kin_replaced(both, &pairs), "Ana and Tom");
         let nested = kin_named("My Sister's Mom");
         assert_eq!(nested.len(), 1, "{nested:?}");
-        assert_eq!(nested[0].words, "My Sister's");
+        assert_eq!(nested[0].words, "My Sister's Mom");
         assert_eq!(kin_named("my sister")[0].anchor, None);
         for q in [
             "What's husband",

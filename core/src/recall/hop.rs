@@ -75,28 +75,47 @@ impl Resolved {
 /// A relationship counts only through a memory stating it that the caller may see (another
 /// agent's private "my sister Ana" names no one to this one), and that says the noun asked
 /// (see [`EVERY_NOUN_OF_THEIR_RELATION`]); newest statement first, at most [`MAX_HOPS`]
-/// entities a phrase. A phrase the graph does not answer is not followed.
+/// entities a phrase. A chained phrase ("my sister's husband") is followed a relation at a
+/// time from whom the one before names, and only whole: a phrase the graph does not answer to
+/// its end is not followed.
 pub(super) fn resolve(view: &View, owner: &str, text: &str) -> Result<Resolved> {
     let mut resolved = Resolved::default();
     for phrase in kin_named(text) {
-        let every = EVERY_NOUN_OF_THEIR_RELATION.contains(&phrase.noun.as_str());
         // Whose relation: the speaker's, or that of the entity the name before "'s" keys.
-        let key = match &phrase.anchor {
-            None => Some(SPEAKER.to_string()),
-            Some(name) => graph::name_key(name),
+        let mut names = match &phrase.anchor {
+            None => vec![SPEAKER.to_string()],
+            Some(name) => vec![name.clone()],
         };
-        let names = match key {
-            Some(key) => graph::related(
-                view.conn(),
-                owner,
-                &key,
-                phrase.relation,
-                phrase.outward,
-                if every { "" } else { &phrase.noun },
-                MAX_HOPS,
-            )?,
-            None => Vec::new(),
-        };
+        let mut from_speaker = phrase.anchor.is_none();
+        for step in &phrase.steps {
+            let every = EVERY_NOUN_OF_THEIR_RELATION.contains(&step.noun.as_str());
+            let mut next: Vec<String> = Vec::new();
+            for name in &names {
+                let key = match from_speaker {
+                    true => Some(SPEAKER.to_string()),
+                    false => graph::name_key(name),
+                };
+                let Some(key) = key else { continue };
+                for found in graph::related(
+                    view.conn(),
+                    owner,
+                    &key,
+                    step.relation,
+                    step.outward,
+                    if every { "" } else { &step.noun },
+                    MAX_HOPS,
+                )? {
+                    if next.len() < MAX_HOPS && !next.contains(&found) {
+                        next.push(found);
+                    }
+                }
+            }
+            names = next;
+            from_speaker = false;
+            if names.is_empty() {
+                break;
+            }
+        }
         if names.is_empty() {
             continue;
         }
