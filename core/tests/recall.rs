@@ -1435,6 +1435,60 @@ fn a_relation_of_someone_named_is_followed_from_their_name() {
 }
 
 #[test]
+fn a_place_or_group_the_question_names_is_followed_to_its_name() {
+    let (mut e, _) = engine();
+    for said in [
+        "I work at Acme Robotics.",
+        "Acme Robotics makes warehouse robots.",
+        "My brother makes furniture.",
+        "I make sourdough bread on Sundays.",
+        "I studied at Lakeside College.",
+        "Lakeside College opened a new library in May.",
+    ] {
+        e.remember("u", said, RememberOptions::default()).unwrap();
+    }
+    // No statement calls Acme "my company": working there is what makes it so. What the user
+    // makes, or her brother, shares more of the question's words, and ranks below.
+    let hits = search(&mut e, "u", "What does my company make?");
+    let (rank, robots) = hit(&hits, "Acme Robotics makes warehouse robots.").expect("found");
+    assert!(rank < 2, "{:#?}", ids_and_hops(&hits));
+    assert_eq!(
+        robots.why.hop.as_ref(),
+        Some(&Hop {
+            phrase: "my company".into(),
+            entity: "Acme Robotics".into()
+        })
+    );
+    assert!(
+        hits[..2].iter().all(|h| h.memory.content.contains("Acme")),
+        "{:#?}",
+        ids_and_hops(&hits)
+    );
+    // The noun still counts as a word asked ("company"), beside the name.
+    let hits = search(&mut e, "u", "When did my college open its library?");
+    let (rank, library) =
+        hit(&hits, "Lakeside College opened a new library in May.").expect("found");
+    assert_eq!(rank, 0, "{:#?}", ids_and_hops(&hits));
+    assert!(
+        library.why.matched.contains(&"college".to_string()),
+        "{library:#?}"
+    );
+    // Not "the company", not another owner's, not a relation never stated.
+    for (owner, q) in [
+        ("u", "What does the company make?"),
+        ("v", "What does my company make?"),
+        ("u", "Who plays in my band?"),
+    ] {
+        let hits = search(&mut e, owner, q);
+        assert!(
+            hits.iter().all(|h| h.why.hop.is_none()),
+            "{q}: {:#?}",
+            ids_and_hops(&hits)
+        );
+    }
+}
+
+#[test]
 fn a_relation_no_statement_names_is_not_followed() {
     let (mut e, _) = engine();
     // Another owner said who her sister is; this one never did.

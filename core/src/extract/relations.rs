@@ -43,6 +43,21 @@ static KIN: LazyLock<Vec<(&'static str, Relation, Dir)>> = LazyLock::new(|| {
         .collect()
 });
 
+/// `affiliations.txt`: nouns of a question naming a place or group (`my company`) and the
+/// relation its owner stands in to it (always outward).
+static AFFILIATIONS: LazyLock<Vec<(&'static str, Relation)>> = LazyLock::new(|| {
+    lexicon::AFFILIATIONS
+        .iter()
+        .map(|&(noun, relation, dir)| {
+            assert!(
+                dir == "out",
+                "lexicon/affiliations.txt: {noun}: {dir:?} is not out"
+            );
+            (noun, relation_named("affiliations.txt", relation))
+        })
+        .collect()
+});
+
 /// The relation a list names.
 fn relation_named(file: &str, name: &str) -> Relation {
     name.parse()
@@ -274,6 +289,9 @@ pub struct KinStep {
     /// Its anchor is the relationship's subject ("my son": user parent_of him), not its
     /// object ("my mom": she parent_of user).
     pub outward: bool,
+    /// A statement of the relation says the noun ("my sister Ana"); not one of a place or
+    /// group's ("I work at Acme" is what makes Acme "my company").
+    pub noun_said: bool,
 }
 
 /// The most relations one phrase chains ("my sister's husband's mom": 3).
@@ -324,7 +342,8 @@ pub fn kin_named(text: &str) -> Vec<KinPhrase> {
     found
 }
 
-/// The kinship noun or pet `tokens` start with, and how many tokens it takes.
+/// The kinship noun, pet, or place or group (`affiliations.txt`) `tokens` start with, and
+/// how many tokens it takes.
 fn kin_step(tokens: &[Token]) -> Option<(KinStep, usize)> {
     let items: Vec<Item> = tokens
         .iter()
@@ -332,7 +351,20 @@ fn kin_step(tokens: &[Token]) -> Option<(KinStep, usize)> {
         .take_while(|t| !t.punct)
         .map(|t| Item::Word(singular(&t.lower)))
         .collect();
-    let (relation, dir, n) = kin_at(&items, 0)?;
+    let Some((relation, dir, n)) = kin_at(&items, 0) else {
+        let Some(Item::Word(word)) = items.first() else {
+            return None;
+        };
+        let noun = word.strip_suffix("'s").unwrap_or(word);
+        let &(noun, relation) = AFFILIATIONS.iter().find(|a| a.0 == noun)?;
+        let step = KinStep {
+            noun: noun.to_string(),
+            relation,
+            outward: true,
+            noun_said: false,
+        };
+        return Some((step, 1));
+    };
     let noun: Vec<&str> = items[..n]
         .iter()
         .filter_map(|item| match item {
@@ -344,6 +376,7 @@ fn kin_step(tokens: &[Token]) -> Option<(KinStep, usize)> {
         noun: noun.join(" "),
         relation,
         outward: matches!(dir, Dir::Out),
+        noun_said: true,
     };
     Some((step, n))
 }
@@ -686,6 +719,32 @@ mod tests {
         assert_eq!(
             chain("my sister's, husband"),
             [("my sister's".into(), vec![sister])]
+        );
+        // Places and groups (`affiliations.txt`), which no statement of them calls by the noun.
+        let company = &kin_named("What does my company make?")[0];
+        assert_eq!(company.words, "my company");
+        let step = &company.steps[0];
+        assert_eq!(
+            (step.relation, step.outward, step.noun_said),
+            (Relation::WorksAt, true, false)
+        );
+        assert!(kin_named("my sister")[0].steps[0].noun_said);
+        assert_eq!(
+            chain("Ana's school's library"),
+            [(
+                "Ana's school's".into(),
+                vec![("school".into(), Relation::StudiedAt, true)]
+            )]
+        );
+        assert_eq!(
+            chain("my sister's band"),
+            [(
+                "my sister's band".into(),
+                vec![
+                    ("sister".into(), Relation::SiblingOf, true),
+                    ("band".into(), Relation::MemberOf, true)
+                ]
+            )]
         );
         assert_eq!(kin_named("my sisters' flat")[0].steps[0].noun, "sister");
         assert_eq!(

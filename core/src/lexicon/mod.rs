@@ -289,6 +289,9 @@ lists! {
     OPENERS: Vec<&'static str> = words("openers.txt");
     /// Nouns after "my", the relation they state (by name) and its direction (`out`, `in`).
     KIN: Vec<(&'static str, &'static str, &'static str)> = triples("kin.txt");
+    /// Nouns of a question naming a place or group (`my company`), the relation its owner
+    /// stands in to it (by name) and its direction (`out`).
+    AFFILIATIONS: Vec<(&'static str, &'static str, &'static str)> = triples("affiliations.txt");
     /// Verb patterns, the relation they state (by name) and whether it is `flipped`.
     RELATION_PATTERNS: Vec<(&'static str, &'static str, &'static str)> =
         triples("relation_patterns.txt");
@@ -436,6 +439,7 @@ mod tests {
         "procedure_cues.txt",
         "emphasis.txt",
         "kin.txt",
+        "affiliations.txt",
         "relation_patterns.txt",
         "sentiment.txt",
         "common.txt",

@@ -1,8 +1,8 @@
-//! Questions about the speaker's people ("which city does my sister live in?") and other
-//! people's ("where does Ana's husband work?"): the relation a question names is looked up in
-//! the owner's knowledge graph (where "my sister Ana is a nurse" made `user sibling_of Ana`),
-//! and who it is ("Ana") is matched in the phrase's place, so "Ana lives in Lisbon" answers
-//! though it says nothing of a sister.
+//! Questions about the speaker's people ("which city does my sister live in?"), other
+//! people's ("where does Ana's husband work?") and their places ("what does my company
+//! make?"): the relation a question names is looked up in the owner's knowledge graph (where
+//! "my sister Ana is a nurse" made `user sibling_of Ana`), and who it is ("Ana") is matched in
+//! the phrase's place, so "Ana lives in Lisbon" answers though it says nothing of a sister.
 
 use serde::{Deserialize, Serialize};
 
@@ -88,7 +88,8 @@ pub(super) fn resolve(view: &View, owner: &str, text: &str) -> Result<Resolved> 
         };
         let mut from_speaker = phrase.anchor.is_none();
         for step in &phrase.steps {
-            let every = EVERY_NOUN_OF_THEIR_RELATION.contains(&step.noun.as_str());
+            let every =
+                !step.noun_said || EVERY_NOUN_OF_THEIR_RELATION.contains(&step.noun.as_str());
             let mut next: Vec<String> = Vec::new();
             for name in &names {
                 let key = match from_speaker {
@@ -119,7 +120,13 @@ pub(super) fn resolve(view: &View, owner: &str, text: &str) -> Result<Resolved> 
         if names.is_empty() {
             continue;
         }
-        resolved.names.push((phrase.words.clone(), names.join(" ")));
+        // A place or group keeps its noun beside the name ("my team": "Falcons team"): no
+        // statement said it, so the words asked still count.
+        let mut with = names.join(" ");
+        if let Some(step) = phrase.steps.last().filter(|s| !s.noun_said) {
+            with = format!("{with} {}", step.noun);
+        }
+        resolved.names.push((phrase.words.clone(), with));
         resolved.hops.extend(names.into_iter().map(|entity| Hop {
             phrase: phrase.words.clone(),
             entity,
