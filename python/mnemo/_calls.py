@@ -1195,9 +1195,9 @@ class PeriodMatch(TypedDict):
 
 
 class Hop(TypedDict):
-    """A relation the query named, and who the owner's knowledge graph says it is: the hit was found through that entity ("my sister" → Ana, "Ana's husband" → Rui)."""
+    """A relation the query named, and who the owner's knowledge graph says it is: the hit was found through that entity ("my sister" → Ana, "my sister's husband" → Rui, "my company" → Acme)."""
 
-    #: The query's words naming the relation ("my sister", "Ana's husband").
+    #: The query's words naming the relation ("my sister", "Ana's husband", "my company").
     phrase: str
     #: The entity of the owner's knowledge graph they name ("Ana").
     entity: str

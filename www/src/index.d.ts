@@ -1604,10 +1604,11 @@ export type Order = 'earliest' | 'latest';
 
 /**
  * A relation the query named, and who the owner's knowledge graph says it is: the hit was
- * found through that entity ("my sister" → Ana, "Ana's husband" → Rui).
+ * found through that entity ("my sister" → Ana, "my sister's husband" → Rui, "my company" →
+ * Acme).
  */
 export interface Hop {
-  /** The query's words naming the relation ("my sister", "Ana's husband"). */
+  /** The query's words naming the relation ("my sister", "Ana's husband", "my company"). */
   phrase: string;
   /** The entity of the owner's knowledge graph they name ("Ana"). */
   entity: string;

@@ -30,11 +30,12 @@ const EVERY_NOUN_OF_THEIR_RELATION: &[&str] = &[
 ];
 
 /// A relation the query named, and who the owner's knowledge graph says it is: the hit was
-/// found through that entity ("my sister" → Ana, "Ana's husband" → Rui).
+/// found through that entity ("my sister" → Ana, "my sister's husband" → Rui, "my company" →
+/// Acme).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Hop {
-    /// The query's words naming the relation ("my sister", "Ana's husband").
+    /// The query's words naming the relation ("my sister", "Ana's husband", "my company").
     pub phrase: String,
     /// The entity of the owner's knowledge graph they name ("Ana").
     pub entity: String,
