@@ -234,6 +234,33 @@ def test_owners_and_agents_never_see_each_others_memories() -> None:
         assert own and "passport" in own[0]["memory"]["content"]
 
 
+def test_a_question_naming_my_sister_is_embedded_by_the_host_with_her_name() -> None:
+    embedded: list[str] = []
+    refuse_names = [False]
+
+    def embed(texts: list[str]) -> list[list[float]]:
+        embedded.extend(texts)
+        if refuse_names[0] and any("Ana" in t for t in texts):
+            raise RuntimeError("quota exceeded")
+        return [[1.0, float(len(t) % 7), 0.5, 0.25] for t in texts]
+
+    with Mnemo.open(clock=T0, embed=("toy-4d", 4, embed), seed=7) as m:
+        for said in ["My sister Ana is a nurse.", "Ana lives in Lisbon now."]:
+            m.remember(entity_id="kim", content=said)
+        embedded.clear()
+        hits = m.search(entity_id="kim", query="Which city does my sister live in?")
+        # The engine asked the host's model for the question with who "my sister" is.
+        assert len(embedded) == 1 and "Ana" in embedded[0] and "sister" not in embedded[0], embedded
+        sister = {"phrase": "my sister", "entity": "Ana"}
+        assert [h["memory"]["content"] for h in hits if h["why"].get("hop") == sister], hits
+        # A model that fails on that text: the question's own is embedded instead.
+        embedded.clear()
+        refuse_names[0] = True
+        again = m.search(entity_id="kim", query="Which city does my sister live in?")
+        assert embedded[1] == "Which city does my sister live in?", embedded
+        assert any(h["why"].get("hop") == sister for h in again), again
+
+
 def test_the_host_clock_embedder_and_llm_are_python() -> None:
     now = [T0]
     embedded: list[str] = []
