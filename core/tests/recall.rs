@@ -1464,6 +1464,17 @@ fn a_place_or_group_the_question_names_is_followed_to_its_name() {
         "{:#?}",
         ids_and_hops(&hits)
     );
+    // Named by the user's clause, as the extractor reads "I work for".
+    let hits = search(&mut e, "u", "What does the company I work for make?");
+    assert!(
+        hits[..2].iter().all(|h| h
+            .why
+            .hop
+            .as_ref()
+            .is_some_and(|h| h.phrase == "the company I work for" && h.entity == "Acme Robotics")),
+        "{:#?}",
+        ids_and_hops(&hits)
+    );
     // The noun still counts as a word asked ("company"), beside the name.
     let hits = search(&mut e, "u", "When did my college open its library?");
     let (rank, library) =

@@ -298,14 +298,20 @@ pub struct KinStep {
 pub const MAX_KIN_STEPS: usize = 3;
 
 /// The relations `text` names, in order: "my", "our" or a capitalised name's "'s" before a
-/// kinship noun or a pet, singular or plural ("my kids", "our children", "Ana's husband"),
-/// each followed by the relations its "'s" chains ("my sister's husband").
+/// kinship noun, a pet, or a place or group, singular or plural ("my kids", "our children",
+/// "Ana's husband", "my company"), each followed by the relations its "'s" chains ("my
+/// sister's husband"); and a place or group the speaker's clause names ("the company I work
+/// for").
 pub fn kin_named(text: &str) -> Vec<KinPhrase> {
     let tokens = super::words::tokens(text);
     let mut found: Vec<KinPhrase> = Vec::new();
     for i in 0..tokens.len() {
         // Phrases do not overlap ("My Sister's Mom" is my sister's mom, not Sister's).
         if found.last().is_some_and(|p| i < p.at.end) {
+            continue;
+        }
+        if let Some(phrase) = place_of_clause(&tokens, i) {
+            found.push(phrase);
             continue;
         }
         let anchor = match (tokens[i].lower.as_str(), tokens[i].text.strip_suffix("'s")) {
@@ -379,6 +385,69 @@ fn kin_step(tokens: &[Token]) -> Option<(KinStep, usize)> {
         noun_said: true,
     };
     Some((step, n))
+}
+
+/// "the company I work for", "the city we live in", "the college I studied at" at token
+/// `i`: a place or group (`affiliations.txt`) the speaker's clause after it stands in a
+/// relation to, read by the extractor's own verb patterns (`relation_patterns.txt`), and of
+/// the kinds that list holds. The clause is the shortest one (up to three words after "I")
+/// that states one.
+fn place_of_clause(tokens: &[Token], i: usize) -> Option<KinPhrase> {
+    if tokens[i].lower != "the" {
+        return None;
+    }
+    let noun = singular(&tokens.get(i + 1)?.lower);
+    AFFILIATIONS.iter().find(|a| a.0 == noun)?;
+    let mut start = i + 2;
+    if matches!(tokens.get(start)?.lower.as_str(), "that" | "which") {
+        start += 1;
+    }
+    if !matches!(
+        tokens.get(start)?.lower.as_str(),
+        "i" | "we" | "i'm" | "we're"
+    ) {
+        return None;
+    }
+    let end = (start + 1..=(start + 4).min(tokens.len()))
+        .take_while(|&end| !tokens[end - 1].punct)
+        .find_map(|end| {
+            let relation = clause_relation(&tokens[start..end])?;
+            AFFILIATIONS
+                .iter()
+                .any(|a| a.1 == relation)
+                .then_some((end, relation))
+        });
+    let (end, relation) = end?;
+    Some(KinPhrase {
+        words: joined(&tokens[i..end]),
+        anchor: None,
+        steps: vec![KinStep {
+            noun,
+            relation,
+            outward: true,
+            noun_said: false,
+        }],
+        at: i..end,
+    })
+}
+
+/// The relation the speaker's `clause` ("I work for") states to what it names next, read by
+/// the extractor's verb patterns.
+fn clause_relation(clause: &[Token]) -> Option<Relation> {
+    let mut items = items(clause, &[]);
+    items.push(Item::Entity(0));
+    let somewhere = [Found {
+        name: String::new(),
+        kind: EntityType::Organization,
+        start: 0,
+        end: 0,
+    }];
+    SPLIT_PATTERNS
+        .iter()
+        .find_map(|(parts, relation, flipped)| {
+            let (s, o) = matches_at(parts, &items, 0, &somewhere, false)?;
+            (!flipped && s == SPEAKER && o.is_empty()).then_some(*relation)
+        })
 }
 
 /// `text`'s words with each phrase `kin_named(text)` found in it replaced by the text paired
@@ -729,6 +798,38 @@ mod tests {
             (Relation::WorksAt, true, false)
         );
         assert!(kin_named("my sister")[0].steps[0].noun_said);
+        // A place or group named by the speaker's clause, as the extractor reads the clause.
+        let company = ("company".to_string(), Relation::WorksAt, true);
+        assert_eq!(
+            chain("What does the company I work for make?"),
+            [("the company I work for".into(), vec![company.clone()])]
+        );
+        assert_eq!(
+            chain("the company that we work at"),
+            [("the company that we work at".into(), vec![company])]
+        );
+        assert_eq!(
+            chain("Which bakery is best in the city I live in?"),
+            [(
+                "the city I live in".into(),
+                vec![("city".into(), Relation::LivesIn, true)]
+            )]
+        );
+        assert_eq!(
+            chain("the team we play for")[0].1,
+            [("team".into(), Relation::MemberOf, true)]
+        );
+        for q in [
+            "the company I hate",
+            "the city I visited",
+            "the movie I like",
+            "the company, I work for",
+            "the company I",
+            "the",
+            "the company you work for",
+        ] {
+            assert!(kin_named(q).is_empty(), "{q}: {:?}", kin_named(q));
+        }
         assert_eq!(
             chain("Ana's school's library"),
             [(
