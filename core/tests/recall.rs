@@ -1475,11 +1475,18 @@ fn a_place_or_group_the_question_names_is_followed_to_its_name() {
         "{:#?}",
         ids_and_hops(&hits)
     );
-    // The noun still counts as a word asked ("company"), beside the name.
+    // Found through the college, whose noun still counts as a word asked, beside its name.
     let hits = search(&mut e, "u", "When did my college open its library?");
     let (rank, library) =
         hit(&hits, "Lakeside College opened a new library in May.").expect("found");
     assert_eq!(rank, 0, "{:#?}", ids_and_hops(&hits));
+    assert_eq!(
+        library.why.hop.as_ref(),
+        Some(&Hop {
+            phrase: "my college".into(),
+            entity: "Lakeside College".into()
+        })
+    );
     assert!(
         library.why.matched.contains(&"college".to_string()),
         "{library:#?}"

@@ -388,16 +388,16 @@ fn kin_step(tokens: &[Token]) -> Option<(KinStep, usize)> {
 }
 
 /// "the company I work for", "the city we live in", "the college I studied at" at token
-/// `i`: a place or group (`affiliations.txt`) the speaker's clause after it stands in a
-/// relation to, read by the extractor's own verb patterns (`relation_patterns.txt`), and of
-/// the kinds that list holds. The clause is the shortest one (up to three words after "I")
-/// that states one.
+/// `i`: a place or group (`affiliations.txt`) the speaker's clause after it states the
+/// noun's own relation to, read by the extractor's verb patterns (`relation_patterns.txt`;
+/// "the club I joined" reads as working there, so it is not followed). The clause is the
+/// shortest one (up to three words after "I") that states it.
 fn place_of_clause(tokens: &[Token], i: usize) -> Option<KinPhrase> {
     if tokens[i].lower != "the" {
         return None;
     }
     let noun = singular(&tokens.get(i + 1)?.lower);
-    AFFILIATIONS.iter().find(|a| a.0 == noun)?;
+    let &(_, relation) = AFFILIATIONS.iter().find(|a| a.0 == noun)?;
     let mut start = i + 2;
     if matches!(tokens.get(start)?.lower.as_str(), "that" | "which") {
         start += 1;
@@ -410,14 +410,7 @@ fn place_of_clause(tokens: &[Token], i: usize) -> Option<KinPhrase> {
     }
     let end = (start + 1..=(start + 4).min(tokens.len()))
         .take_while(|&end| !tokens[end - 1].punct)
-        .find_map(|end| {
-            let relation = clause_relation(&tokens[start..end])?;
-            AFFILIATIONS
-                .iter()
-                .any(|a| a.1 == relation)
-                .then_some((end, relation))
-        });
-    let (end, relation) = end?;
+        .find(|&end| clause_relation(&tokens[start..end]) == Some(relation))?;
     Some(KinPhrase {
         words: joined(&tokens[i..end]),
         anchor: None,
@@ -435,6 +428,7 @@ fn place_of_clause(tokens: &[Token], i: usize) -> Option<KinPhrase> {
 /// the extractor's verb patterns.
 fn clause_relation(clause: &[Token]) -> Option<Relation> {
     let mut items = items(clause, &[]);
+    // What the clause names next: a nameless organisation, so the object "" is it.
     items.push(Item::Entity(0));
     let somewhere = [Found {
         name: String::new(),
@@ -821,6 +815,7 @@ mod tests {
         );
         for q in [
             "the company I hate",
+            "the club I joined",
             "the city I visited",
             "the movie I like",
             "the company, I work for",

@@ -43,7 +43,7 @@ pub struct Hop {
 
 /// The relations a question names that the owner's graph answers: each hop, and who each
 /// phrase is, to put in its place in any reading of the question.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Default)]
 pub(super) struct Resolved {
     /// Each entity a phrase was followed to.
     pub hops: Vec<Hop>,
@@ -82,41 +82,33 @@ impl Resolved {
 pub(super) fn resolve(view: &View, owner: &str, text: &str) -> Result<Resolved> {
     let mut resolved = Resolved::default();
     for phrase in kin_named(text) {
-        // Whose relation: the speaker's, or that of the entity the name before "'s" keys.
-        let mut names = match &phrase.anchor {
+        // Whose relation: the speaker's, or that of the entity the name before "'s" keys;
+        // then, a step at a time, of whom the step before named.
+        let mut keys: Vec<String> = match &phrase.anchor {
             None => vec![SPEAKER.to_string()],
-            Some(name) => vec![name.clone()],
+            Some(name) => graph::name_key(name).into_iter().collect(),
         };
-        let mut from_speaker = phrase.anchor.is_none();
+        let mut names: Vec<String> = Vec::new();
         for step in &phrase.steps {
             let every =
                 !step.noun_said || EVERY_NOUN_OF_THEIR_RELATION.contains(&step.noun.as_str());
-            let mut next: Vec<String> = Vec::new();
-            for name in &names {
-                let key = match from_speaker {
-                    true => Some(SPEAKER.to_string()),
-                    false => graph::name_key(name),
-                };
-                let Some(key) = key else { continue };
+            names.clear();
+            for key in &keys {
                 for found in graph::related(
                     view.conn(),
                     owner,
-                    &key,
+                    key,
                     step.relation,
                     step.outward,
                     if every { "" } else { &step.noun },
                     MAX_HOPS,
                 )? {
-                    if next.len() < MAX_HOPS && !next.contains(&found) {
-                        next.push(found);
+                    if names.len() < MAX_HOPS && !names.contains(&found) {
+                        names.push(found);
                     }
                 }
             }
-            names = next;
-            from_speaker = false;
-            if names.is_empty() {
-                break;
-            }
+            keys = names.iter().filter_map(|n| graph::name_key(n)).collect();
         }
         if names.is_empty() {
             continue;
