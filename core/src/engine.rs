@@ -330,8 +330,28 @@ impl Engine {
         own_only: bool,
         f: impl FnOnce(&mut Engine) -> Result<T>,
     ) -> Result<T> {
-        if agent.is_none() && team.is_none() {
+        if !self.view_as(owner, agent, team, own_only)? {
             return f(self);
+        }
+        // Pending accesses are written as the owner's, after the call.
+        let out = f(self);
+        self.store.viewer().set(None);
+        out
+    }
+
+    /// Narrows what the next reads see to `agent`'s view (see [`Engine::as_agent`]): false,
+    /// narrowing nothing, for the owner's own view. Apart from `as_agent`, which is copied
+    /// for every call, so that one copy serves them all.
+    #[inline(never)]
+    fn view_as(
+        &mut self,
+        owner: &Owner,
+        agent: Option<&Id>,
+        team: Option<&Id>,
+        own_only: bool,
+    ) -> Result<bool> {
+        if agent.is_none() && team.is_none() {
+            return Ok(false);
         }
         let conn = self.store.conn();
         let mut teams = match agent {
@@ -358,10 +378,7 @@ impl Engine {
             teams,
             own_only,
         }));
-        // Pending accesses are written as the owner's, after the call.
-        let out = f(self);
-        self.store.viewer().set(None);
-        out
+        Ok(true)
     }
 
     /// Runs `f` reading as of `until` (none: now): memories written later are not seen.

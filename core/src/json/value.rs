@@ -9,7 +9,9 @@
 use std::fmt;
 
 use serde::de::value::{BorrowedStrDeserializer, MapAccessDeserializer};
-use serde::de::{self, Deserialize, DeserializeSeed, IntoDeserializer, Unexpected, Visitor};
+use serde::de::{
+    self, Deserialize, DeserializeSeed, Expected, IntoDeserializer, Unexpected, Visitor,
+};
 use serde::forward_to_deserialize_any;
 use serde_json::{Map, Value};
 
@@ -98,6 +100,40 @@ impl<'a> Reader<'a> {
             Value::Object(_) => Unexpected::Map,
         }
     }
+
+    /// This value, where one `expected` was wanted: serde's own words ("invalid type: integer
+    /// `7`, expected a string"). One copy serves every visitor.
+    #[cold]
+    #[inline(never)]
+    fn wrong(&self, expected: &dyn Expected) -> Error {
+        de::Error::invalid_type(self.unexpected(), expected)
+    }
+
+    /// A number to `visitor`, as the smallest kind that holds it; anything else is the wrong
+    /// kind. Every numeric type reads through this, not through `deserialize_any`'s reading
+    /// of every kind: the reader of each type holds only the kinds it can take.
+    fn number<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value, Error> {
+        match self.0 {
+            Value::Number(n) => match (n.as_u64(), n.as_i64()) {
+                (Some(u), _) => visitor.visit_u64(u),
+                (None, Some(i)) => visitor.visit_i64(i),
+                _ => visitor.visit_f64(n.as_f64().unwrap_or(f64::NAN)),
+            },
+            _ => Err(self.wrong(&visitor)),
+        }
+    }
+}
+
+/// The typed readers of one kind of JSON value, each reading that kind and calling anything
+/// else the wrong kind (the same words `deserialize_any`'s visitor would give).
+macro_rules! numbers {
+    ($($method:ident)*) => {
+        $(
+            fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+                self.number(visitor)
+            }
+        )*
+    };
 }
 
 impl<'de> de::Deserializer<'de> for Reader<'de> {
@@ -144,7 +180,7 @@ impl<'de> de::Deserializer<'de> for Reader<'de> {
     ) -> Result<V::Value, Error> {
         match self.0 {
             Value::Object(map) => visitor.visit_map(Entries::new(map)),
-            _ => Err(de::Error::invalid_type(self.unexpected(), &visitor)),
+            _ => Err(self.wrong(&visitor)),
         }
     }
 
@@ -159,13 +195,53 @@ impl<'de> de::Deserializer<'de> for Reader<'de> {
             Value::Object(map) if map.len() == 1 => {
                 visitor.visit_enum(MapAccessDeserializer::new(Entries::new(map)))
             }
-            _ => Err(de::Error::invalid_type(self.unexpected(), &"string or map")),
+            _ => Err(self.wrong(&"string or map")),
         }
     }
 
+    fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        match self.0 {
+            Value::Bool(b) => visitor.visit_bool(*b),
+            _ => Err(self.wrong(&visitor)),
+        }
+    }
+
+    fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        match self.0 {
+            Value::String(s) => visitor.visit_borrowed_str(s),
+            _ => Err(self.wrong(&visitor)),
+        }
+    }
+
+    fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        self.deserialize_str(visitor)
+    }
+
+    fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        match self.0 {
+            Value::Array(items) => visitor.visit_seq(Items {
+                items: items.iter(),
+                index: 0,
+            }),
+            _ => Err(self.wrong(&visitor)),
+        }
+    }
+
+    fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        match self.0 {
+            Value::Object(map) => visitor.visit_map(Entries::new(map)),
+            _ => Err(self.wrong(&visitor)),
+        }
+    }
+
+    numbers! {
+        deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64 deserialize_i128
+        deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64 deserialize_u128
+        deserialize_f32 deserialize_f64
+    }
+
     forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
-        bytes byte_buf unit unit_struct seq tuple tuple_struct map identifier ignored_any
+        char bytes byte_buf unit unit_struct tuple tuple_struct identifier ignored_any
     }
 }
 
@@ -212,6 +288,17 @@ impl<'a> Entries<'a> {
     }
 }
 
+impl<'a> Entries<'a> {
+    /// The entry whose key was read last, for its value. Out of line: every field type's
+    /// reader calls it.
+    #[inline(never)]
+    fn entry(&mut self) -> Result<(&'a String, &'a Value), Error> {
+        self.value
+            .take()
+            .ok_or_else(|| de::Error::custom("a value was read before its key"))
+    }
+}
+
 impl<'de> de::MapAccess<'de> for Entries<'de> {
     type Error = Error;
 
@@ -229,10 +316,7 @@ impl<'de> de::MapAccess<'de> for Entries<'de> {
     }
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, Error> {
-        let (key, value) = self
-            .value
-            .take()
-            .ok_or_else(|| de::Error::custom("a value was read before its key"))?;
+        let (key, value) = self.entry()?;
         seed.deserialize(Reader(value))
             .map_err(|e| e.under_key(key))
     }
