@@ -551,6 +551,12 @@ impl Engine {
         Ok(hits)
     }
 
+    /// The texts `search` embeds for `req` when no vector comes with it: its question with
+    /// who the relations it names are in place, when it names any, then as asked.
+    pub(crate) fn search_texts(&mut self, req: &SearchRequest) -> Result<Vec<String>> {
+        recall::texts(&self.store.snapshot(), &req.entity_id, req)
+    }
+
     /// A memory by id. Counts as an access: an archived memory comes back to ACTIVE.
     pub fn get(&mut self, entity_id: &str, id: &str) -> Result<Memory> {
         let (owner, id) = (Id::owner(entity_id)?, Id::parse("id", id)?);

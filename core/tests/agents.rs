@@ -1134,11 +1134,35 @@ fn a_relation_stated_privately_by_another_agent_is_not_followed() {
         Some(&json!({"phrase": "my sister", "entity": "Ana"})),
         "{alice:#}"
     );
+    // A host that embeds ahead of the search (a page's model) is told the question with her
+    // name in place for alice only: to the others, who her sister is stays unsaid.
+    let question = "Which city does my sister live in?";
+    let texts = |e: &mut Engine, agent: &str| {
+        e.texts_to_embed("search", &asked(agent).to_string())
+            .expect("texts")
+    };
+    let for_alice = texts(&mut e, "alice");
+    assert_eq!(for_alice.len(), 2, "{for_alice:?}");
+    assert!(for_alice[0].contains("Ana") && !for_alice[0].contains("sister"));
+    assert_eq!(for_alice[1], question);
     for agent in ["bob", "carol"] {
         let text = call(&mut e, "search", asked(agent)).expect("search");
         assert!(
             !text.contains("\"hop\"") && !text.contains("nurse"),
             "{agent}: {text}"
         );
+        assert_eq!(texts(&mut e, agent), [question], "{agent}");
     }
+    // The owner's own view sees alice's private statement; another owner's does not.
+    let owner = json!({"entity_id": "acme", "query": question});
+    assert!(e
+        .texts_to_embed("search", &owner.to_string())
+        .expect("texts")[0]
+        .contains("Ana"));
+    let other = json!({"entity_id": "globex", "query": question});
+    assert_eq!(
+        e.texts_to_embed("search", &other.to_string())
+            .expect("texts"),
+        [question]
+    );
 }

@@ -1186,7 +1186,7 @@ fn the_texts_ingest_embeds_are_known_before_it_runs() {
         json!({"entity_id": "ana", "title": "Code", "content": code}),
     ];
     for args in documents {
-        let texts = document::texts(&args.to_string()).unwrap();
+        let texts = e.texts_to_embed("ingest", &args.to_string()).unwrap();
         assert!(!texts.is_empty());
         // Without the vectors handed over, nothing is stored; with them, every one is used
         // and the document is what the engine's own embedder makes of it.
@@ -1228,9 +1228,11 @@ fn the_texts_ingest_embeds_are_known_before_it_runs() {
     let refused = on_hand.hand(texts, &nan);
     assert_eq!(refused.unwrap_err().code(), "non_finite_vector");
     // Bad arguments are named as `ingest` names them.
-    let bad = document::texts(r#"{"entity_id": "ana", "content": "  "}"#).unwrap_err();
+    let bad = e
+        .texts_to_embed("ingest", r#"{"entity_id": "ana", "content": "  "}"#)
+        .unwrap_err();
     assert!(bad.to_string().contains("content"), "{bad}");
-    assert!(document::texts("not json").is_err());
+    assert!(e.texts_to_embed("ingest", "not json").is_err());
 }
 
 /// The tiers of a document's passages, in order (not an access).

@@ -3,6 +3,7 @@ mod common;
 
 use common::*;
 use mnemo_core::*;
+use serde_json::json;
 
 fn req(owner: &str, query: &str) -> SearchRequest {
     SearchRequest::new(id(owner), query)
@@ -1381,6 +1382,85 @@ fn a_relation_the_question_names_is_followed_through_the_graph_to_who_it_is() {
         ids_and_hops(&plain)
     );
     assert!(plain.iter().all(|h| h.why.hop.is_none()));
+}
+
+#[test]
+fn a_host_that_embeds_ahead_of_a_search_embeds_the_question_with_who_it_names() {
+    // The engine embedding by itself, and one whose host hands the vectors over ahead of each
+    // call (the npm package's page model), the same model's vectors in both.
+    let (mut own, _) = engine();
+    let (model, dim) = own.embedding_model();
+    let supplied = SuppliedVectors::new(model, dim);
+    let on_hand = supplied.on_hand();
+    let mut e = Engine::builder(ManualClock::new(T0))
+        .embedder(supplied)
+        .open_in_memory()
+        .unwrap();
+    let vectors = |own: &Engine, texts: &[String]| {
+        own.embed(&EmbedRequest {
+            texts: texts.to_vec(),
+        })
+        .unwrap()
+        .vectors
+        .concat()
+    };
+    for said in PEOPLE {
+        let texts = vec![said.to_string()];
+        on_hand.hand(texts.clone(), &vectors(&own, &texts)).unwrap();
+        e.remember("u", said, RememberOptions::default()).unwrap();
+        own.remember("u", said, RememberOptions::default()).unwrap();
+    }
+    let asked = "Which city does my sister live in?";
+    let args = json!({"entity_id": "u", "query": asked}).to_string();
+    let texts = e.texts_to_embed("search", &args).unwrap();
+    assert_eq!(texts.len(), 2, "{texts:?}");
+    assert!(
+        texts[0].contains("Ana") && !texts[0].contains("sister"),
+        "{texts:?}"
+    );
+    assert_eq!(texts[1], asked);
+    // Without them the engine has no vector to search with, and says so.
+    on_hand.hand(Vec::new(), &[]).unwrap();
+    let refused = e.call_json("search", &args).unwrap_err();
+    assert_eq!(refused.code(), "embedder_error", "{refused}");
+    // With them, the search is the one the engine makes embedding by itself.
+    on_hand.hand(texts.clone(), &vectors(&own, &texts)).unwrap();
+    let handed = search(&mut e, "u", asked);
+    let by_itself = search(&mut own, "u", asked);
+    let (rank, lisbon) = hit(&handed, PEOPLE[1]).expect("found through Ana");
+    assert_eq!(rank, 0, "{:#?}", ids_and_hops(&handed));
+    let (_, theirs) = hit(&by_itself, PEOPLE[1]).expect("found through Ana");
+    assert_eq!(lisbon.why.vector, theirs.why.vector);
+    assert_eq!(lisbon.why.hop, theirs.why.hop);
+    // A question naming no one the graph knows embeds as asked; another owner's is not read.
+    let plain = json!({"entity_id": "u", "query": "Which city does she live in?"}).to_string();
+    assert_eq!(
+        e.texts_to_embed("search", &plain).unwrap(),
+        ["Which city does she live in?"]
+    );
+    let other = json!({"entity_id": "v", "query": asked}).to_string();
+    assert_eq!(e.texts_to_embed("search", &other).unwrap(), [asked]);
+    // A vector given is searched as given: nothing to embed. Other calls embed nothing here.
+    let given = json!({"entity_id": "u", "query": asked, "vector": vec![0.5; dim]}).to_string();
+    assert!(e.texts_to_embed("search", &given).unwrap().is_empty());
+    let list = json!({"entity_id": "u"}).to_string();
+    assert!(e.texts_to_embed("list", &list).unwrap().is_empty());
+    // Bad arguments get the search's own errors, by path.
+    for (bad, field) in [
+        (json!({"entity_id": "u", "query": ""}), "query"),
+        (json!({"entity_id": "u", "query": 7}), "query"),
+        (json!({"entity_id": "bad id!", "query": asked}), "entity_id"),
+        (
+            json!({"entity_id": "u", "query": "x".repeat(10_001)}),
+            "query",
+        ),
+    ] {
+        let err = e.texts_to_embed("search", &bad.to_string()).unwrap_err();
+        assert_eq!(err.code(), "invalid_input", "{bad}: {err}");
+        assert!(err.to_string().contains(field), "{bad}: {err}");
+    }
+    assert!(e.texts_to_embed("search", "{").is_err());
+    assert!(e.texts_to_embed("no_such_call", "{}").is_err());
 }
 
 #[test]

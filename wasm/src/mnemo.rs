@@ -213,11 +213,13 @@ impl Mnemo {
         self.engine.call_json(method, args).map_err(error)
     }
 
-    /// The texts `ingest` embeds for its arguments (JSON): a host embedding model embeds
-    /// them, and `handVectors` gives the vectors to the store, before the `ingest` call.
-    #[wasm_bindgen(js_name = documentTexts)]
-    pub fn document_texts(args: &str) -> Result<Vec<String>, JsValue> {
-        mnemo_core::document::texts(args).map_err(error)
+    /// The texts call `method` embeds for its arguments (JSON), as the engine will make them
+    /// (`ingest`'s passages and sentences, `search`'s question with who its relations name in
+    /// place): a host embedding model embeds them, and `handVectors` gives the vectors to the
+    /// store, before the call.
+    #[wasm_bindgen(js_name = embedTexts)]
+    pub fn embed_texts(&mut self, method: &str, args: &str) -> Result<Vec<String>, JsValue> {
+        self.engine.texts_to_embed(method, args).map_err(error)
     }
 
     /// Puts the host embedding model's vectors of `texts` on hand for the next calls (the

@@ -261,9 +261,9 @@ export class Store {
     });
   }
 
-  /** The texts `ingest` embeds for `args` (what a host embedding model embeds first). */
-  documentTexts(args) {
-    return this.#serial(() => Core.documentTexts(toJson(args)));
+  /** The texts call `method` embeds for `args` (what a host embedding model embeds first). */
+  embedTexts({ method, args }) {
+    return this.#serial((core) => core.embedTexts(method, toJson(args)));
   }
 
   /** Saves an `idb` store's image now. */

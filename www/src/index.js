@@ -61,8 +61,8 @@ class LocalTransport {
     switch (op) {
       case 'call':
         return this.#store.call(payload.method, payload.args, payload.handed);
-      case 'documentTexts':
-        return this.#store.documentTexts(payload);
+      case 'embedTexts':
+        return this.#store.embedTexts(payload);
       case 'embedVectors':
         return this.#store.embedVectors(payload);
       case 'exportBytes':
@@ -88,6 +88,12 @@ const HOLDER_PING_MS = 1_500;
 const MAX_DOCUMENT_BYTES = 40_000_000;
 /** Texts per call of a host embedding model when a document's passages and sentences are embedded. */
 const EMBED_BATCH = 1_000;
+/**
+ * Calls whose texts the engine makes itself (a document's passages; a question read with who
+ * its relations name): with a host embedding model, the page asks the store which texts they
+ * embed, embeds those, and hands the vectors over with the call.
+ */
+const ASKED_FIRST = new Set(['ingest', 'search']);
 
 const channelName = (name) => `mnemo:${name ?? 'mnemo'}`;
 
@@ -161,7 +167,7 @@ function shareWith(name, transport) {
     if (data?.type !== 'request') return;
     const { from, id, op, payload } = data;
     try {
-      if (!['call', 'documentTexts', 'embedVectors', 'exportBytes', 'ping'].includes(op)) throw coded(`${op} is not shared`, 'invalid_input');
+      if (!['call', 'embedTexts', 'embedVectors', 'exportBytes', 'ping'].includes(op)) throw coded(`${op} is not shared`, 'invalid_input');
       const value = op === 'ping' ? 'pong' : await transport.request(op, payload);
       channel.postMessage({ type: 'reply', to: from, id, ok: true, value });
     } catch (e) {
@@ -425,7 +431,7 @@ export class Mnemo {
     if (args !== null && typeof args === 'object' && !Array.isArray(args)) {
       args = await this.#prepare(method, this.#forAgent(method, args));
       if (method === 'ingest_code') args = await readTexts(args);
-      if (method === 'ingest' && this.#embed) handed = await this.#handed(args);
+      if (ASKED_FIRST.has(method) && this.#embed) handed = await this.#handed(method, args);
       else if (method === 'seed' && this.#embed) handed = this.#handOver(args);
     }
     const answer = await this.#t.request('call', handed ? { method, args, handed } : { method, args });
@@ -481,18 +487,20 @@ export class Mnemo {
   }
 
   /**
-   * A document's texts (its passages, and the sentences its summaries are chosen from), as
-   * `ingest` will make them, embedded by the host embedding model: handed to the store with
-   * the call. Arguments `ingest` refuses hand nothing, so the call answers with its own error.
+   * The texts the engine makes itself for an `ingest` or a `search` (a document's passages and
+   * the sentences its summaries are chosen from; a question with who the relations it names
+   * are in place, then as asked), embedded by the host embedding model: handed to the store
+   * with the call. Arguments the call refuses hand nothing, so it answers with its own error.
    */
-  async #handed(args) {
+  async #handed(method, args) {
     let texts;
     try {
       // Each once: a sentence in the overlap of two passages is listed twice.
-      texts = [...new Set(await this.#t.request('documentTexts', args))];
+      texts = [...new Set(await this.#t.request('embedTexts', { method, args }))];
     } catch {
       return undefined;
     }
+    if (!texts.length) return undefined;
     const dim = this.#embed.dimension;
     const vectors = new Float32Array(texts.length * dim);
     for (let start = 0; start < texts.length; start += EMBED_BATCH) {
@@ -697,6 +705,7 @@ export class Mnemo {
    * the host embedder, when it has text and no vector yet: one `embed` for the whole call.
    */
   async #embedInto(method, args) {
+    if (ASKED_FIRST.has(method)) return;
     const missing = [];
     for (const { path, text, vector } of BY_METHOD.get(method)?.embeds ?? []) {
       for (const o of objectsAt(args, path)) {

@@ -11,7 +11,7 @@ const ops = {
     return null;
   },
   call: ({ method, args, handed }) => store.call(method, args, handed),
-  documentTexts: (args) => store.documentTexts(args),
+  embedTexts: (payload) => store.embedTexts(payload),
   embedVectors: (args) => store.embedVectors(args),
   exportBytes: () => store.exportBytes(),
   setNow: (ms) => store.setNow(ms),

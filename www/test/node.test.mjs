@@ -467,6 +467,44 @@ test('a host embedder supplies every vector; its failures are reported', async (
   await Promise.all([m.close(), bad.close(), throws.close()]);
 });
 
+test('a host embedder embeds a question with who the relations it names are, as the store knows them', async () => {
+  const calls = [];
+  // A toy 3-d model: does the text name Ana, does it say "I", and the rest.
+  const vector = (t) => [/\bAna\b/.test(t) ? 1 : 0, /\bI\b/.test(t) ? 1 : 0, 0.1];
+  const embed = { model: 'toy-people', dimension: 3, embed: async (texts) => (calls.push(texts), texts.map(vector)) };
+  const m = await open({ embed });
+  for (const content of ['My sister Ana is a nurse.', 'Ana lives in Lisbon now.', 'I live in Porto.']) {
+    await m.remember({ entity_id: 'kin', agent_id: 'alice', content, visibility: content.startsWith('My') ? 'private' : 'global' });
+  }
+  const asked = 'Which city does my sister live in?';
+  const hits = await m.search({ entity_id: 'kin', agent_id: 'alice', query: asked });
+  // One embed call: the question with her name in place, then as asked.
+  assert.equal(calls.at(-1).length, 2, JSON.stringify(calls.at(-1)));
+  assert.match(calls.at(-1)[0], /\bAna\b/);
+  assert.doesNotMatch(calls.at(-1)[0], /sister/);
+  assert.equal(calls.at(-1)[1], asked);
+  // Searched with the vector of the question naming Ana: Lisbon first, by meaning too.
+  assert.equal(hits[0].memory.content, 'Ana lives in Lisbon now.');
+  assert.deepEqual(hits[0].why.hop, { phrase: 'my sister', entity: 'Ana' });
+  const porto = hits.find((h) => h.memory.content === 'I live in Porto.');
+  assert.ok(!porto || porto.why.vector < hits[0].why.vector, JSON.stringify(hits.map((h) => h.why)));
+  // Who her sister is, alice said privately: another agent's question, and another
+  // owner's, reach the page's model as asked, naming no one.
+  for (const who of [{ entity_id: 'kin', agent_id: 'bob' }, { entity_id: 'other' }]) {
+    const theirs = await m.search({ ...who, query: asked });
+    assert.deepEqual(calls.at(-1), [asked], JSON.stringify(who));
+    assert.ok(theirs.every((h) => !h.why.hop), JSON.stringify(theirs));
+  }
+  // A vector given is used as given; a search the engine refuses embeds nothing.
+  const before = calls.length;
+  await m.search({ entity_id: 'kin', query: asked, vector: [1, 0, 0] });
+  for (const bad of [{ entity_id: 'kin', query: '' }, { entity_id: 'bad id!', query: asked }, { entity_id: 'kin', query: 7 }, { entity_id: 'kin', query: 'x'.repeat(10_001) }]) {
+    await assert.rejects(m.search(bad), { code: 'invalid_input' }, JSON.stringify(bad).slice(0, 80));
+  }
+  assert.equal(calls.length, before);
+  await m.close();
+});
+
 test('a host embedder embeds a document: its passages and sentences, before ingest; failures write nothing', async () => {
   const calls = [];
   // A toy 4-d model: counts of budget, hiring, travel and other words.

@@ -781,6 +781,26 @@ impl Engine {
         serde_json::to_string(&answer).map_err(unwritable)
     }
 
+    /// The texts a call given as a method name and JSON arguments embeds with the engine's
+    /// embedder, as the engine will make them: `ingest`'s passages and sentences, `search`'s
+    /// question (with who the relations it names are in place, then as asked); none for any
+    /// other call. What a host whose embedding model runs ahead of the call (a page) embeds
+    /// and hands over. Bad arguments get the call's own error.
+    pub fn texts_to_embed(&mut self, method: &str, args: &str) -> Result<Vec<String>> {
+        match Call::from_json(method, args)? {
+            Call::Ingest(req) => crate::document::texts(&req),
+            // Read as the search reads: who a relation names is what the agent may see.
+            Call::Search(req) => self.as_agent(
+                &req.entity_id,
+                req.agent_id.as_ref(),
+                None,
+                req.team_aware == Some(false),
+                |e| e.search_texts(&req),
+            ),
+            _ => Ok(Vec::new()),
+        }
+    }
+
     /// Runs calls in order as one group commit: each succeeds or fails as if run alone, and
     /// the store commits once at the end, so a host answering many clients at once pays one
     /// commit (one sync of the file) for all of them. The answers stand only if this returns

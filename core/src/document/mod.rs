@@ -384,14 +384,13 @@ fn read(req: &IngestRequest) -> Result<Read> {
     })
 }
 
-/// The texts `ingest` embeds for its arguments `args` (JSON): every passage, then every
-/// sentence its summaries are chosen from (a sentence the overlap of two passages holds comes
-/// twice). A host whose embedding model the engine cannot call while it works (the npm
-/// package's `embed`, which answers later) embeds these first and hands the engine their
-/// vectors.
-pub fn texts(args: &str) -> Result<Vec<String>> {
-    let req: IngestRequest = crate::json::from_text("args", args)?;
-    let pieces = read(&req)?.pieces;
+/// The texts `ingest` embeds for `req`: every passage, then every sentence its summaries are
+/// chosen from (a sentence the overlap of two passages holds comes twice). A host whose
+/// embedding model the engine cannot call while it works (the npm package's `embed`, which
+/// answers later) embeds these first and hands the engine their vectors
+/// ([`crate::Engine::texts_to_embed`]).
+pub fn texts(req: &IngestRequest) -> Result<Vec<String>> {
+    let pieces = read(req)?.pieces;
     let sentences = pieces.iter().flat_map(|p| summary::sentences(&p.text));
     Ok(pieces
         .iter()

@@ -528,6 +528,62 @@ fn names_nothing(text: &str) -> bool {
     })
 }
 
+/// What a question's words say: the span of time they name, the days kept to inside it, the
+/// relations named and who they are, and the words left to match.
+struct Words {
+    named: Option<period::Named>,
+    days: Option<period::Days>,
+    resolved: hop::Resolved,
+    /// The query without the words naming its span, each relation followed read as who it is.
+    text: String,
+}
+
+impl Words {
+    fn of(view: &View, owner: &Owner, req: &SearchRequest, now: Millis) -> Result<Words> {
+        let named = if req.window().is_open() {
+            period::named(&req.query, req.as_of.unwrap_or(now))
+        } else {
+            None
+        };
+        let mut text = named
+            .as_ref()
+            .map_or_else(|| req.query.clone(), |n| n.without(&req.query));
+        // The days of the week it keeps to inside its span ("on weekends in March").
+        let days = named.is_some().then(|| period::days_named(&text)).flatten();
+        if let Some(d) = &days {
+            text = period::without(&text, &d.words);
+        }
+        // Who the relations it names are ("my sister": Ana) is matched in their place, and
+        // embedded there when the engine embeds the question: "which city does Ana live in?"
+        // is nearer "Ana lives in Lisbon" than "I live in Porto", as "my sister" is not.
+        let resolved = hop::resolve(view, owner, &text)?;
+        let text = resolved.in_place(&text);
+        Ok(Words {
+            named,
+            days,
+            resolved,
+            text,
+        })
+    }
+}
+
+/// The texts a search embeds when no vector comes with it: the question with who the
+/// relations it names are in their place ("which city does Ana live in?"), when it names any,
+/// then the question itself. What a host that embeds ahead of the call (a page's embedding
+/// model) embeds and hands over, as [`crate::document::texts`] for a document.
+pub(crate) fn texts(view: &View, owner: &Owner, req: &SearchRequest) -> Result<Vec<String>> {
+    check(req)?;
+    if req.vector.is_some() {
+        return Ok(Vec::new());
+    }
+    let words = Words::of(view, owner, req, view.now()?)?;
+    let in_place = words.resolved.in_place(&req.query);
+    Ok(match in_place == req.query {
+        true => vec![in_place],
+        false => vec![in_place, req.query.clone()],
+    })
+}
+
 impl<'a> Search<'a> {
     /// Checks the request and finds its query's vector.
     fn new(
@@ -544,32 +600,19 @@ impl<'a> Search<'a> {
             None if by_entity => 0.0,
             None => cfg.min_relevance,
         };
-        let named = if req.window().is_open() {
-            period::named(&req.query, req.as_of.unwrap_or(now))
-        } else {
-            None
-        };
-        let mut text = named
-            .as_ref()
-            .map_or_else(|| req.query.clone(), |n| n.without(&req.query));
-        let named_span = named.is_some();
-        // The days of the week it keeps to inside its span ("on weekends in March").
-        let days = named_span.then(|| period::days_named(&text)).flatten();
-        if let Some(d) = &days {
-            text = period::without(&text, &d.words);
-        }
-        // Who the relations it names are ("my sister": Ana) is matched in their place, and
-        // embedded there when the engine embeds the question: "which city does Ana live in?"
-        // is nearer "Ana lives in Lisbon" than "I live in Porto", as "my sister" is not. A
-        // store whose vectors a host hands over has only the question's own.
-        let resolved = hop::resolve(view, owner, &text)?;
-        let text = resolved.in_place(&text);
+        let Words {
+            named,
+            days,
+            resolved,
+            text,
+        } = Words::of(view, owner, req, now)?;
         let query = match (&req.vector, resolved.hops.is_empty()) {
             (None, false) => view
                 .vector_for(&resolved.in_place(&req.query), None)
                 .or_else(|_| view.vector_for(&req.query, None))?,
             (supplied, _) => view.vector_for(&req.query, supplied.as_deref())?,
         };
+        let named_span = named.is_some();
         let hops = resolved.hops;
         Ok(Search {
             cfg,
