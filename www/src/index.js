@@ -431,7 +431,8 @@ export class Mnemo {
     if (args !== null && typeof args === 'object' && !Array.isArray(args)) {
       args = await this.#prepare(method, this.#forAgent(method, args));
       if (method === 'ingest_code') args = await readTexts(args);
-      if (ASKED_FIRST.has(method) && this.#embed) handed = await this.#handed(method, args);
+      // A search given its vector embeds nothing: no round trip to ask.
+      if (ASKED_FIRST.has(method) && this.#embed && args.vector == null) handed = await this.#handed(method, args);
       else if (method === 'seed' && this.#embed) handed = this.#handOver(args);
     }
     const answer = await this.#t.request('call', handed ? { method, args, handed } : { method, args });
