@@ -479,10 +479,7 @@ test('a host embedder embeds a question with who the relations it names are, as 
   const asked = 'Which city does my sister live in?';
   const hits = await m.search({ entity_id: 'kin', agent_id: 'alice', query: asked });
   // One embed call: the question with her name in place, then as asked.
-  assert.equal(calls.at(-1).length, 2, JSON.stringify(calls.at(-1)));
-  assert.match(calls.at(-1)[0], /\bAna\b/);
-  assert.doesNotMatch(calls.at(-1)[0], /sister/);
-  assert.equal(calls.at(-1)[1], asked);
+  assert.deepEqual(calls.at(-1), ['Which city does Ana live in?', asked]);
   // Searched with the vector of the question naming Ana: Lisbon first, by meaning too.
   assert.equal(hits[0].memory.content, 'Ana lives in Lisbon now.');
   assert.deepEqual(hits[0].why.hop, { phrase: 'my sister', entity: 'Ana' });

@@ -445,25 +445,37 @@ fn clause_relation(clause: &[Token]) -> Option<Relation> {
 }
 
 /// `text`'s words with each phrase `kin_named(text)` found in it replaced by the text paired
-/// with it ("which city does my sister live in?" → "which city does Ana live in ?").
+/// with it ("which city does my sister live in?" → "which city does Ana live in?"), one space
+/// between words and none before a closing mark or after an opening one.
 pub fn with_kin_replaced(text: &str, replacements: &[(&KinPhrase, String)]) -> String {
     let tokens = super::words::tokens(text);
-    let mut out = Vec::new();
+    let mut out = String::new();
+    let mut opened = true;
     let mut i = 0;
     while i < tokens.len() {
-        match replacements.iter().find(|(p, _)| p.at.start == i) {
+        let piece = match replacements.iter().find(|(p, _)| p.at.start == i) {
             Some((p, with)) => {
-                out.push(with.clone());
                 i = p.at.end.max(i + 1);
+                with.as_str()
             }
             None => {
-                out.push(tokens[i].text.clone());
                 i += 1;
+                tokens[i - 1].text.as_str()
             }
+        };
+        if !opened && !CLOSING.contains(&piece) {
+            out.push(' ');
         }
+        out.push_str(piece);
+        opened = OPENING.contains(&piece);
     }
-    out.join(" ")
+    out
 }
+
+/// Marks written against the word before them.
+const CLOSING: &[&str] = &["?", "!", ".", ",", ";", ":", ")", "]", "}"];
+/// Marks written against the word after them.
+const OPENING: &[&str] = &["(", "[", "{"];
 
 /// Tokens as written, separated by spaces.
 fn joined(tokens: &[Token]) -> String {
@@ -732,7 +744,7 @@ mod tests {
                 "sister",
                 Relation::SiblingOf,
                 true,
-                "Which city does _ live in ?"
+                "Which city does _ live in?"
             )
         );
         assert_eq!(
@@ -859,7 +871,7 @@ mod tests {
         );
         assert_eq!(
             with_kin_replaced(asked, &[(husband, "Rui".into())]),
-            "Where does Rui work ?"
+            "Where does Rui work?"
         );
         // Two phrases, both replaced; overlapping ones are read once.
         let both = "my sister and my brother";
@@ -870,6 +882,12 @@ mod tests {
             .map(|(p, n)| (p, n.into()))
             .collect();
         assert_eq!(with_kin_replaced(both, &pairs), "Ana and Tom");
+        let marked = "(my sister, again) -- where?";
+        let found = kin_named(marked);
+        assert_eq!(
+            with_kin_replaced(marked, &[(&found[0], "Ana".into())]),
+            "(Ana, again) - - where?"
+        );
         let nested = kin_named("My Sister's Mom");
         assert_eq!(nested.len(), 1, "{nested:?}");
         assert_eq!(nested[0].words, "My Sister's Mom");
@@ -908,7 +926,7 @@ mod tests {
                 "sister",
                 Relation::SiblingOf,
                 true,
-                "_ ' ; DROP TABLE memories ; - -"
+                "_ '; DROP TABLE memories; - -"
             )
         );
     }
