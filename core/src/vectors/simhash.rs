@@ -59,15 +59,70 @@ impl SimHash {
         let mut x = vec![0f32; self.bits];
         x[..self.dim].copy_from_slice(v);
         for signs in &self.signs {
-            x.iter_mut().zip(signs).for_each(|(x, s)| *x *= s);
+            times(&mut x, signs);
             hadamard(&mut x);
         }
-        for (word, chunk) in out.iter_mut().zip(x.chunks_exact(64)) {
-            *word = chunk
-                .iter()
-                .enumerate()
-                .fold(0u64, |w, (b, x)| w | (u64::from(*x > 0.0) << b));
+        signs_of(&x, out);
+    }
+}
+
+/// `x[i] *= by[i]` (exact: the factors are ±1).
+#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+fn times(x: &mut [f32], by: &[f32]) {
+    x.iter_mut().zip(by).for_each(|(x, s)| *x *= s);
+}
+
+/// [`times`] in WebAssembly SIMD, four at a step.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+fn times(x: &mut [f32], by: &[f32]) {
+    use core::arch::wasm32::*;
+    let n = x.len().min(by.len());
+    let whole = n - n % 4;
+    let (p, q) = (x.as_mut_ptr(), by.as_ptr());
+    for i in (0..whole).step_by(4) {
+        // SAFETY: `i + 4 <= whole <= n`, inside both slices; v128 loads and stores need no
+        // alignment.
+        #[allow(unsafe_code)]
+        unsafe {
+            let at = p.add(i).cast::<v128>();
+            v128_store(
+                at,
+                f32x4_mul(v128_load(at), v128_load(q.add(i).cast::<v128>())),
+            );
         }
+    }
+    x[whole..n]
+        .iter_mut()
+        .zip(&by[whole..n])
+        .for_each(|(x, s)| *x *= s);
+}
+
+/// Bit `b` of word `w` of `out`: whether `x[64w + b]` is positive.
+#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+fn signs_of(x: &[f32], out: &mut [u64]) {
+    for (word, chunk) in out.iter_mut().zip(x.chunks_exact(64)) {
+        *word = chunk
+            .iter()
+            .enumerate()
+            .fold(0u64, |w, (b, x)| w | (u64::from(*x > 0.0) << b));
+    }
+}
+
+/// [`signs_of`] in WebAssembly SIMD: four comparisons and their four bits at a step.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+fn signs_of(x: &[f32], out: &mut [u64]) {
+    use core::arch::wasm32::*;
+    let zero = f32x4_splat(0.0);
+    for (w, word) in out.iter_mut().enumerate().take(x.len() / 64) {
+        let mut bits = 0u64;
+        for j in 0..16 {
+            // SAFETY: `64w + 4j + 4 <= 64(w + 1) <= x.len()`: four f32s inside `x`; a v128
+            // load needs no alignment.
+            #[allow(unsafe_code)]
+            let four = unsafe { v128_load(x.as_ptr().add(64 * w + 4 * j).cast::<v128>()) };
+            bits |= u64::from(i32x4_bitmask(f32x4_gt(four, zero))) << (4 * j);
+        }
+        *word = bits;
     }
 }
 
@@ -88,8 +143,43 @@ fn hadamard(x: &mut [f32]) {
     stages(x, 4);
 }
 
+/// [`stages`] in WebAssembly SIMD, four butterflies a step (the same additions, so the same
+/// bits): the browser build optimises the engine for size, which leaves loops as written,
+/// and a write's lookup encodes its vector twice.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+fn stages(x: &mut [f32], h: usize) {
+    use core::arch::wasm32::*;
+    if !h.is_multiple_of(4) {
+        return stages_one_at_a_time(x, h);
+    }
+    let (n, p) = (x.len(), x.as_mut_ptr());
+    let mut h = h;
+    while h < n {
+        for start in (0..n - n % (2 * h)).step_by(2 * h) {
+            for k in (start..start + h).step_by(4) {
+                // SAFETY: `k + h + 4 <= start + 2h <= n`: both runs of four f32s are inside
+                // `x`, the 16 bytes a v128 load or store reads or writes; neither needs
+                // alignment.
+                #[allow(unsafe_code)]
+                unsafe {
+                    let (u, v) = (p.add(k).cast::<v128>(), p.add(k + h).cast::<v128>());
+                    let (s, d) = (v128_load(u), v128_load(v));
+                    v128_store(u, f32x4_add(s, d));
+                    v128_store(v, f32x4_sub(s, d));
+                }
+            }
+        }
+        h *= 2;
+    }
+}
+
+#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+fn stages(x: &mut [f32], h: usize) {
+    stages_one_at_a_time(x, h)
+}
+
 /// The stages of the transform from butterflies `h` values apart.
-fn stages(x: &mut [f32], mut h: usize) {
+fn stages_one_at_a_time(x: &mut [f32], mut h: usize) {
     while h < x.len() {
         for block in x.chunks_exact_mut(2 * h) {
             let (a, b) = block.split_at_mut(h);
