@@ -1571,6 +1571,25 @@ fn a_place_or_group_the_question_names_is_followed_to_its_name() {
         library.why.matched.contains(&"college".to_string()),
         "{library:#?}"
     );
+    // A school is where one studied, or one attends: followed through either, here from
+    // the user's son ("my son's school").
+    for said in [
+        "My son Leo is six.",
+        "Leo attends Lakeside Primary.",
+        "Lakeside Primary has a new head teacher.",
+    ] {
+        e.remember("u", said, RememberOptions::default()).unwrap();
+    }
+    let hits = search(&mut e, "u", "Who is the head of my son's school?");
+    let (rank, head) = hit(&hits, "Lakeside Primary has a new head teacher.").expect("found");
+    assert_eq!(rank, 0, "{:#?}", ids_and_hops(&hits));
+    assert_eq!(
+        head.why.hop.as_ref(),
+        Some(&Hop {
+            phrase: "my son's school".into(),
+            entity: "Lakeside Primary".into()
+        })
+    );
     // Not "the company", not another owner's, not a relation never stated.
     for (owner, q) in [
         ("u", "What does the company make?"),

@@ -44,7 +44,7 @@ static KIN: LazyLock<Vec<(&'static str, Relation, Dir)>> = LazyLock::new(|| {
 });
 
 /// `affiliations.txt`: nouns of a question naming a place or group (`my company`) and the
-/// relation its owner stands in to it (always outward).
+/// relation its owner stands in to it (always outward); a noun may have several.
 static AFFILIATIONS: LazyLock<Vec<(&'static str, Relation)>> = LazyLock::new(|| {
     lexicon::AFFILIATIONS
         .iter()
@@ -57,6 +57,15 @@ static AFFILIATIONS: LazyLock<Vec<(&'static str, Relation)>> = LazyLock::new(|| 
         })
         .collect()
 });
+
+/// The relations `noun` names as a place or group, in `affiliations.txt`'s order.
+fn affiliations(noun: &str) -> Vec<Relation> {
+    AFFILIATIONS
+        .iter()
+        .filter(|a| a.0 == noun)
+        .map(|a| a.1)
+        .collect()
+}
 
 /// The relation a list names.
 fn relation_named(file: &str, name: &str) -> Relation {
@@ -286,6 +295,9 @@ pub struct KinStep {
     pub noun: String,
     /// The relationship it names.
     pub relation: Relation,
+    /// Further relationships a place's or group's noun may name, followed too ("my son's
+    /// school": where he studied, or the one he attends).
+    pub or_else: Vec<Relation>,
     /// Its anchor is the relationship's subject ("my son": user parent_of him), not its
     /// object ("my mom": she parent_of user).
     pub outward: bool,
@@ -362,10 +374,14 @@ fn kin_step(tokens: &[Token]) -> Option<(KinStep, usize)> {
             return None;
         };
         let noun = word.strip_suffix("'s").unwrap_or(word);
-        let &(noun, relation) = AFFILIATIONS.iter().find(|a| a.0 == noun)?;
+        let mut relations = affiliations(noun);
+        if relations.is_empty() {
+            return None;
+        }
         let step = KinStep {
             noun: noun.to_string(),
-            relation,
+            relation: relations.remove(0),
+            or_else: relations,
             outward: true,
             noun_said: false,
         };
@@ -381,6 +397,7 @@ fn kin_step(tokens: &[Token]) -> Option<(KinStep, usize)> {
     let step = KinStep {
         noun: noun.join(" "),
         relation,
+        or_else: Vec::new(),
         outward: matches!(dir, Dir::Out),
         noun_said: true,
     };
@@ -397,7 +414,7 @@ fn place_of_clause(tokens: &[Token], i: usize) -> Option<KinPhrase> {
         return None;
     }
     let noun = singular(&tokens.get(i + 1)?.lower);
-    let &(_, relation) = AFFILIATIONS.iter().find(|a| a.0 == noun)?;
+    let relations = affiliations(&noun);
     let mut start = i + 2;
     if matches!(tokens.get(start)?.lower.as_str(), "that" | "which") {
         start += 1;
@@ -408,15 +425,19 @@ fn place_of_clause(tokens: &[Token], i: usize) -> Option<KinPhrase> {
     ) {
         return None;
     }
-    let end = (start + 1..=(start + 4).min(tokens.len()))
+    let (end, relation) = (start + 1..=(start + 4).min(tokens.len()))
         .take_while(|&end| !tokens[end - 1].punct)
-        .find(|&end| clause_relation(&tokens[start..end]) == Some(relation))?;
+        .find_map(|end| {
+            let stated = clause_relation(&tokens[start..end])?;
+            relations.contains(&stated).then_some((end, stated))
+        })?;
     Some(KinPhrase {
         words: joined(&tokens[i..end]),
         anchor: None,
         steps: vec![KinStep {
             noun,
             relation,
+            or_else: Vec::new(),
             outward: true,
             noun_said: false,
         }],
@@ -804,6 +825,13 @@ mod tests {
             (Relation::WorksAt, true, false)
         );
         assert!(kin_named("my sister")[0].steps[0].noun_said);
+        // A noun listed twice names either relation.
+        let school = &kin_named("my son's school")[0].steps[1];
+        assert_eq!(
+            (school.relation, school.or_else.as_slice()),
+            (Relation::StudiedAt, [Relation::Attends].as_slice())
+        );
+        assert!(company.steps[0].or_else.is_empty());
         // A place or group named by the speaker's clause, as the extractor reads the clause.
         let company = ("company".to_string(), Relation::WorksAt, true);
         assert_eq!(

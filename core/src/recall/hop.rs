@@ -93,18 +93,21 @@ pub(super) fn resolve(view: &View, owner: &str, text: &str) -> Result<Resolved> 
             let every =
                 !step.noun_said || EVERY_NOUN_OF_THEIR_RELATION.contains(&step.noun.as_str());
             names.clear();
-            for key in &keys {
-                for found in graph::related(
-                    view.conn(),
-                    owner,
-                    key,
-                    step.relation,
-                    step.outward,
-                    if every { "" } else { &step.noun },
-                    MAX_HOPS,
-                )? {
-                    if names.len() < MAX_HOPS && !names.contains(&found) {
-                        names.push(found);
+            let relations = std::iter::once(step.relation).chain(step.or_else.iter().copied());
+            for relation in relations {
+                for key in &keys {
+                    for found in graph::related(
+                        view.conn(),
+                        owner,
+                        key,
+                        relation,
+                        step.outward,
+                        if every { "" } else { &step.noun },
+                        MAX_HOPS,
+                    )? {
+                        if names.len() < MAX_HOPS && !names.contains(&found) {
+                            names.push(found);
+                        }
                     }
                 }
             }
