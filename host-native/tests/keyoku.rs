@@ -922,3 +922,46 @@ fn the_watcher_checks_watched_owners_and_pushes_each_decision_over_server_sent_e
     // The event stream needs the token.
     assert_eq!(s.raw("GET", "/api/v1/events", None, b"").0, 401);
 }
+
+#[test]
+fn a_keyoku_client_asking_about_my_sister_gets_where_she_lives() {
+    let s = Server::start("keyoku-hops", Some("keyoku-token"));
+    // remember(entityId, content, {agent_id, visibility}) as the plugin sends each turn.
+    for content in [
+        "My sister Ana is a nurse.",
+        "Ana lives in Lisbon now.",
+        "I live in Porto.",
+    ] {
+        let (st, r) = s.send(
+            "POST",
+            "/api/v1/remember",
+            json!({"entity_id": "kim", "content": content, "agent_id": "claw", "visibility": "global"}),
+        );
+        assert_eq!(st, 200, "{r}");
+    }
+    // search(entityId, query, {limit, mode, agent_id, team_aware, min_score}), as its recall
+    // asks: the graph says who "my sister" is, so her city comes first, not the user's.
+    let ask = |entity: &str, agent: &str| {
+        let (st, hits) = s.send(
+            "POST",
+            "/api/v1/search",
+            json!({"entity_id": entity, "query": "Which city does my sister live in?", "limit": 5,
+                   "mode": "semantic", "agent_id": agent, "team_aware": true, "min_score": 0.15}),
+        );
+        assert_eq!(st, 200, "{hits}");
+        hits.as_array().unwrap().iter().for_each(assert_hit);
+        hits
+    };
+    let hits = ask("kim", "claw");
+    assert_eq!(
+        hits[0]["memory"]["content"], "Ana lives in Lisbon now.",
+        "{hits}"
+    );
+    assert_eq!(
+        hits[0]["why"]["hop"],
+        json!({"phrase": "my sister", "entity": "Ana"})
+    );
+    // Another owner's client, asking the same, reads nothing of kim's.
+    let other = ask("lee", "claw");
+    assert!(other.as_array().unwrap().is_empty(), "{other}");
+}
