@@ -39,7 +39,7 @@ use crate::recall::{self, Cache, SearchHit, SearchRequest};
 use crate::schedule::{
     self, Schedule, ScheduleCreate, ScheduleRef, ScheduleUpdate, SchedulesRequest,
 };
-use crate::store::viewer::Viewer;
+use crate::store::viewer::{Viewer, Viewing};
 use crate::store::{memories, Store};
 use crate::team::{self, MemberAdd, MemberRef, Team, TeamCreate, TeamDeleted, TeamMember, TeamRef};
 use crate::workspace::{NoWorkspace, Workspace};
@@ -330,28 +330,27 @@ impl Engine {
         own_only: bool,
         f: impl FnOnce(&mut Engine) -> Result<T>,
     ) -> Result<T> {
-        if !self.view_as(owner, agent, team, own_only)? {
-            return f(self);
-        }
+        let viewing = self.viewing(owner, agent, team, own_only)?;
         // Pending accesses are written as the owner's, after the call.
         let out = f(self);
-        self.store.viewer().set(None);
+        drop(viewing);
         out
     }
 
-    /// Narrows what the next reads see to `agent`'s view (see [`Engine::as_agent`]): false,
-    /// narrowing nothing, for the owner's own view. Apart from `as_agent`, which is copied
-    /// for every call, so that one copy serves them all.
+    /// Narrows what reads see to `agent`'s view of `owner`'s memories until the answer is
+    /// dropped (see [`Engine::as_agent`]); the owner's view (neither an agent nor a team)
+    /// narrows nothing. Each typed method whose request names an agent reads through it, so
+    /// a Rust caller gets the view every face gets. Out of line: one copy serves them all.
     #[inline(never)]
-    fn view_as(
+    pub(crate) fn viewing(
         &mut self,
         owner: &Owner,
         agent: Option<&Id>,
         team: Option<&Id>,
         own_only: bool,
-    ) -> Result<bool> {
+    ) -> Result<Viewing> {
         if agent.is_none() && team.is_none() {
-            return Ok(false);
+            return Ok(Viewing::unchanged());
         }
         let conn = self.store.conn();
         let mut teams = match agent {
@@ -373,12 +372,11 @@ impl Engine {
             }
             teams = std::iter::once(t.to_string()).collect_set();
         }
-        self.store.viewer().set(Some(Viewer {
+        Ok(self.store.viewer().narrow(Viewer {
             agent: agent.map(Id::to_string),
             teams,
             own_only,
-        }));
-        Ok(true)
+        }))
     }
 
     /// Runs `f` reading as of `until` (none: now): memories written later are not seen.
@@ -536,6 +534,12 @@ impl Engine {
     /// Hybrid search of one owner's memories: cache → vector scan + BM25 → fusion → filters
     /// → composite ranking → diversity. Every returned hit counts as an access.
     pub fn search(&mut self, req: &SearchRequest) -> Result<Vec<SearchHit>> {
+        let _viewing = self.viewing(
+            &req.entity_id,
+            req.agent_id.as_ref(),
+            None,
+            req.team_aware == Some(false),
+        )?;
         let owner = &req.entity_id;
         let hits = recall::search(
             &mut self.store.snapshot(),
@@ -552,8 +556,15 @@ impl Engine {
     }
 
     /// The texts `search` embeds for `req` when no vector comes with it: its question with
-    /// who the relations it names are in place, when it names any, then as asked.
+    /// who the relations it names are in place, when it names any, then as asked. Read as the
+    /// search reads: who a relation names is what the agent may see.
     pub(crate) fn search_texts(&mut self, req: &SearchRequest) -> Result<Vec<String>> {
+        let _viewing = self.viewing(
+            &req.entity_id,
+            req.agent_id.as_ref(),
+            None,
+            req.team_aware == Some(false),
+        )?;
         recall::texts(&self.store.snapshot(), &req.entity_id, req)
     }
 
@@ -565,6 +576,7 @@ impl Engine {
 
     /// A page of memories matching the filters, newest first unless asked otherwise.
     pub fn list(&mut self, req: &ListRequest) -> Result<Page> {
+        let _viewing = self.viewing(&req.entity_id, req.agent_id.as_ref(), None, false)?;
         self.store.flush()?;
         let owner = &req.entity_id;
         curate::list(&self.store.read(), owner, req)
@@ -602,6 +614,10 @@ impl Engine {
 
     /// Memories drawn at random from one owner, or from every owner.
     pub fn sample(&mut self, req: &SampleRequest) -> Result<Vec<Memory>> {
+        let _viewing = match &req.entity_id {
+            Some(owner) => self.viewing(owner, req.agent_id.as_ref(), None, false)?,
+            None => Viewing::unchanged(),
+        };
         self.store.flush()?;
         census::sample(&self.store.read(), req)
     }
@@ -672,6 +688,7 @@ impl Engine {
     /// times or more, or sharing entities and tags with it (found by consolidation), strongest
     /// link first.
     pub fn related(&mut self, req: &RelatedRequest) -> Result<Vec<RelatedMemory>> {
+        let _viewing = self.viewing(&req.entity_id, req.agent_id.as_ref(), None, false)?;
         self.store.flush()?;
         let (owner, id) = (&req.entity_id, &req.id);
         let limit = Limit::or(req.limit, DEFAULT_RELATED);
@@ -821,18 +838,21 @@ impl Engine {
 
     /// An owner's entities, most mentioned first.
     pub fn entities(&mut self, req: &EntitiesRequest) -> Result<Vec<Entity>> {
+        let _viewing = self.viewing(&req.entity_id, req.agent_id.as_ref(), None, false)?;
         let owner = &req.entity_id;
         graph::entities(&self.store.read(), owner, req)
     }
 
     /// An owner's relationships (or one entity's), strongest first.
     pub fn relationships(&mut self, req: &RelationshipsRequest) -> Result<Vec<Relationship>> {
+        let _viewing = self.viewing(&req.entity_id, req.agent_id.as_ref(), None, false)?;
         let owner = &req.entity_id;
         graph::relationships(&self.store.read(), owner, req)
     }
 
     /// Breadth-first from an entity, up to `depth` hops, along relationships either way.
     pub fn traverse(&mut self, req: &TraverseRequest) -> Result<Traversal> {
+        let _viewing = self.viewing(&req.entity_id, req.agent_id.as_ref(), None, false)?;
         let owner = &req.entity_id;
         graph::traverse(&self.store.read(), owner, req)
     }
@@ -840,6 +860,7 @@ impl Engine {
     /// Bridges consolidation proposed between entities the owner's memories name together in
     /// different contexts, with their evidence and the host's LLM's decision.
     pub fn bridges(&mut self, req: &BridgesRequest) -> Result<Vec<Bridge>> {
+        let _viewing = self.viewing(&req.entity_id, req.agent_id.as_ref(), None, false)?;
         let owner = &req.entity_id;
         graph::bridge::bridges(&self.store.read(), owner, req)
     }
@@ -847,6 +868,7 @@ impl Engine {
     /// The peer card of an entity: its names, the most important live facts about it, its
     /// strongest relationships, when it was first and last mentioned, and a summary.
     pub fn card(&mut self, req: &CardRequest) -> Result<Card> {
+        let _viewing = self.viewing(&req.entity_id, req.agent_id.as_ref(), None, false)?;
         let owner = &req.entity_id;
         graph::card(&self.store.read(), owner, req)
     }
@@ -854,6 +876,7 @@ impl Engine {
     /// The shortest path between two entities (fewest hops; ties go to the relationships
     /// stated first).
     pub fn path(&mut self, req: &PathRequest) -> Result<GraphPath> {
+        let _viewing = self.viewing(&req.entity_id, req.agent_id.as_ref(), None, false)?;
         let owner = &req.entity_id;
         graph::path(&self.store.read(), owner, req)
     }
@@ -862,6 +885,7 @@ impl Engine {
 
     /// An owner's conflicts, newest first.
     pub fn conflicts(&mut self, req: &ConflictsRequest) -> Result<Vec<Conflict>> {
+        let _viewing = self.viewing(&req.entity_id, req.agent_id.as_ref(), None, false)?;
         let owner = &req.entity_id;
         let limit = Limit::or(req.limit, conflict::DEFAULT_LIMIT);
         conflict::list(&self.store.read(), owner, req.status, limit)
@@ -882,6 +906,7 @@ impl Engine {
     /// each passage embedded and indexed, in one transaction. The same text again changes
     /// nothing; new text under the same `source_ref` replaces the document.
     pub fn ingest(&mut self, req: IngestRequest) -> Result<IngestReport> {
+        let _viewing = self.viewing(&req.entity_id, req.agent_id.as_ref(), None, false)?;
         let view = self.store.read();
         let prepared = document::prepare(&view, req)?;
         let now = view.now()?;
@@ -894,6 +919,7 @@ impl Engine {
         &mut self,
         req: crate::codebase::CodeIngest,
     ) -> Result<crate::codebase::CodeIngestReport> {
+        let _viewing = self.viewing(&req.entity_id, req.agent_id.as_ref(), None, false)?;
         let view = self.store.read();
         let prepared = crate::codebase::prepare(&view, req)?;
         let now = view.now()?;
@@ -903,17 +929,20 @@ impl Engine {
 
     /// An owner's documents, newest first.
     pub fn documents(&mut self, req: &DocumentsRequest) -> Result<Vec<Document>> {
+        let _viewing = self.viewing(&req.entity_id, req.agent_id.as_ref(), None, false)?;
         document::list(&self.store.read(), req)
     }
 
     /// One document with its passages.
     pub fn document(&mut self, req: &DocumentRef) -> Result<DocumentDetail> {
+        let _viewing = self.viewing(&req.entity_id, req.agent_id.as_ref(), None, false)?;
         document::get(&self.store.read(), &req.entity_id, &req.id)
     }
 
     /// Writes the host's LLM's summary of a document or of one of its passages (what a
     /// consolidation without an LLM it could ask lists as `wanted`), checked.
     pub fn write_summary(&mut self, req: &SummaryWrite) -> Result<Document> {
+        let _viewing = self.viewing(&req.entity_id, req.agent_id.as_ref(), None, false)?;
         self.store
             .transaction(|tx| document::write_summary(tx, req))
     }
@@ -942,6 +971,7 @@ impl Engine {
 
     /// Forgets a document and its passages.
     pub fn forget_document(&mut self, req: &DocumentRef) -> Result<Document> {
+        let _viewing = self.viewing(&req.entity_id, req.agent_id.as_ref(), None, false)?;
         let (owner, id) = (&req.entity_id, &req.id);
         self.store.transaction(|tx| document::forget(tx, owner, id))
     }
@@ -959,6 +989,7 @@ impl Engine {
 
     /// An owner's schedules, soonest due first.
     pub fn schedules(&mut self, req: &SchedulesRequest) -> Result<Vec<Schedule>> {
+        let _viewing = self.viewing(&req.entity_id, req.agent_id.as_ref(), None, false)?;
         let owner = &req.entity_id;
         schedule::list(&self.store.read(), owner, req.all)
     }
@@ -979,12 +1010,14 @@ impl Engine {
 
     /// Acknowledges a schedule: it moves on to its next due time (a one-off is done).
     pub fn schedule_ack(&mut self, req: &ScheduleRef) -> Result<Schedule> {
+        let _viewing = self.viewing(&req.entity_id, req.agent_id.as_ref(), None, false)?;
         let (owner, id) = (&req.entity_id, &req.id);
         self.store.transaction(|tx| schedule::ack(tx, owner, id))
     }
 
     /// Changes a schedule's text or tag; a new tag falls due from now on.
     pub fn schedule_update(&mut self, req: &ScheduleUpdate) -> Result<Schedule> {
+        let _viewing = self.viewing(&req.entity_id, req.agent_id.as_ref(), None, false)?;
         let (owner, id) = (&req.entity_id, &req.id);
         let view = self.store.read();
         let edit = schedule::edit(&view, owner, id, req)?;
@@ -995,6 +1028,7 @@ impl Engine {
 
     /// Cancels a schedule: it no longer falls due, and its memory decays like any plan.
     pub fn schedule_cancel(&mut self, req: &ScheduleRef) -> Result<Schedule> {
+        let _viewing = self.viewing(&req.entity_id, req.agent_id.as_ref(), None, false)?;
         let (owner, id) = (&req.entity_id, &req.id);
         self.store.transaction(|tx| schedule::cancel(tx, owner, id))
     }
@@ -1004,6 +1038,12 @@ impl Engine {
     /// Decides whether the agent should speak up for `entity_id` now: the 14 signals, the
     /// should_act steps, and (unless a dry run) the act recorded. No embedding or LLM call.
     pub fn heartbeat_check(&mut self, req: &HeartbeatRequest) -> Result<HeartbeatReport> {
+        let _viewing = self.viewing(
+            &req.entity_id,
+            req.agent_id.as_ref(),
+            req.team_id.as_ref(),
+            false,
+        )?;
         if req.query.is_some() || req.top_k.is_some() {
             return Err(Error::invalid(
                 "query",
@@ -1017,6 +1057,12 @@ impl Engine {
     /// `heartbeat_check`, with the agent's recent messages and (given a query) the memories
     /// that match it — everything an agent needs to word what it says.
     pub fn heartbeat_context(&mut self, req: &HeartbeatRequest) -> Result<HeartbeatContext> {
+        let _viewing = self.viewing(
+            &req.entity_id,
+            req.agent_id.as_ref(),
+            req.team_id.as_ref(),
+            false,
+        )?;
         let (owner, opts) = heartbeat::options(req, &self.config.heartbeat)?;
         // The search is checked before the check records an act: a bad query changes nothing.
         let search = match &req.query {

@@ -1166,3 +1166,56 @@ fn a_relation_stated_privately_by_another_agent_is_not_followed() {
         [question]
     );
 }
+
+/// The typed Rust API reads for the agent a request names, as every face's call does: a
+/// program using `Engine` directly gets the same view, not the owner's.
+#[test]
+fn the_typed_api_reads_for_the_agent_a_request_names() {
+    let (mut e, _) = engine();
+    let secret = "The vault code is kumquat 4711";
+    for (agent, content, visibility) in [
+        ("bob", secret, "private"),
+        (
+            "alice",
+            "Alice keeps the spare key in the red drawer",
+            "private",
+        ),
+        ("bob", "The office opens at nine", "global"),
+    ] {
+        ok(
+            &mut e,
+            "seed",
+            json!({"items": [{"entity_id": "acme", "agent_id": agent, "visibility": visibility, "content": content}]}),
+        );
+    }
+    let as_agent = |agent: &str| {
+        let mut req = SearchRequest::new(Id::owner("acme").unwrap(), "vault code kumquat");
+        req.agent_id = Some(id(agent));
+        req.min_score = Some(0.0);
+        req
+    };
+    let said = |hits: Vec<SearchHit>| -> Vec<String> {
+        hits.into_iter().map(|h| h.memory.content).collect()
+    };
+    // Bob sees his secret; alice, searching the same words, does not.
+    assert!(said(e.search(&as_agent("bob")).unwrap()).contains(&secret.to_string()));
+    let alice = said(e.search(&as_agent("alice")).unwrap());
+    assert!(!alice.contains(&secret.to_string()), "{alice:?}");
+    let mut list = ListRequest::new(Id::owner("acme").unwrap());
+    list.agent_id = Some(id("alice"));
+    let page = e.list(&list).unwrap();
+    let listed: Vec<&str> = page.memories.iter().map(|m| m.content.as_str()).collect();
+    assert_eq!(listed.len(), 2, "her own and the global one: {listed:?}");
+    assert!(!listed.contains(&secret), "{listed:?}");
+    // The owner's view, with no agent, sees all three; after a narrowed call it is whole again.
+    list.agent_id = None;
+    assert_eq!(e.list(&list).unwrap().memories.len(), 3);
+    let owners = said(
+        e.search(&SearchRequest {
+            min_score: Some(0.0),
+            ..SearchRequest::new(Id::owner("acme").unwrap(), "vault code kumquat")
+        })
+        .unwrap(),
+    );
+    assert!(owners.contains(&secret.to_string()), "{owners:?}");
+}

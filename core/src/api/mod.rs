@@ -221,14 +221,13 @@ calls! {
     add Seed("seed", SeedArgs) -> WriteReport, unwrap "items" => |e, a| e.seed(a.items);
     /// Hybrid search of one owner's memories, ranked by a mode; every hit says why.
     read Search("search", SearchRequest) -> Vec<SearchHit>, mcp "memory_search" =>
-        |e, a| e.as_agent(&a.entity_id, a.agent_id.as_ref(), None, a.team_aware == Some(false),
-            |e| e.search(&a));
+        |e, a| e.search(&a);
     /// One memory by id (an access: an archived memory comes back).
     read Get("get", MemoryRef) -> Memory, mcp "memory_get" =>
         |e, a| a.run(e, |e| e.get(&a.entity_id, &a.id));
     /// A page of an owner's memories, filtered, newest first unless asked otherwise.
     read List("list", ListRequest) -> Page =>
-        |e, a| e.as_agent(&a.entity_id, a.agent_id.as_ref(), None, false, |e| e.list(&a));
+        |e, a| e.list(&a);
     /// Changes a memory; new content is re-hashed, re-embedded and re-indexed.
     write Update("update", UpdateArgs) -> Memory, mcp "memory_update" =>
         |e, a| e.as_agent(&a.entity_id.clone(), a.agent_id.clone().as_ref(), None, false,
@@ -245,7 +244,7 @@ calls! {
     /// Memories drawn at random (the host's randomness) from one owner or every owner; not an
     /// access.
     read Sample("sample", SampleRequest) -> Vec<Memory> => |e, a| match &a.entity_id {
-        Some(owner) => e.as_agent(owner, a.agent_id.as_ref(), None, false, |e| e.sample(&a)),
+        Some(_) => e.sample(&a),
         None if a.agent_id.is_some() => Err(Error::invalid(
             "agent_id",
             "an agent samples one owner's memories: give entity_id",
@@ -281,7 +280,7 @@ calls! {
     /// Memories linked to this one — returned together by searches three times or more, or
     /// sharing its entities and tags — strongest link first: a chain of thought to follow.
     read Related("related", RelatedRequest) -> Vec<RelatedMemory>, mcp "memory_related" =>
-        |e, a| e.as_agent(&a.entity_id, a.agent_id.as_ref(), None, false, |e| e.related(&a));
+        |e, a| e.related(&a);
     /// Counts of an owner's memories by type, state, status and tier.
     read Stats("stats", OwnerRef) -> Stats, mcp "memory_stats" =>
         |e, a| a.run(e, |e| e.stats(&a.entity_id));
@@ -302,8 +301,7 @@ calls! {
     /// the source; the same text again changes nothing, new text under the same `source_ref`
     /// replaces it.
     add Ingest("ingest", IngestRequest) -> IngestReport, mcp "memory_ingest" =>
-        |e, a| e.as_agent(&a.entity_id.clone(), a.agent_id.clone().as_ref(), None, false,
-            |e| e.ingest(a));
+        |e, a| e.ingest(a);
     /// Stores a repository's source files as the owner's codebase memories — one per file:
     /// its path, language, a one-line summary, and its symbols with signatures and lines —
     /// sent as text for the engine to parse (Rust, Python, TypeScript, JavaScript, Go; not in
@@ -311,20 +309,18 @@ calls! {
     /// changed one's memory is superseded, and with `complete` the files no longer listed are
     /// invalidated.
     add IngestCode("ingest_code", crate::codebase::CodeIngest) -> crate::codebase::CodeIngestReport, mcp "memory_ingest_code" =>
-        |e, a| e.as_agent(&a.entity_id.clone(), a.agent_id.clone().as_ref(), None, false,
-            |e| e.ingest_code(a));
+        |e, a| e.ingest_code(a);
     /// An owner's documents, newest first (superseded and forgotten ones with `all`).
     read Documents("documents", DocumentsRequest) -> Vec<Document>, mcp "memory_documents" =>
-        |e, a| e.as_agent(&a.entity_id, a.agent_id.as_ref(), None, false, |e| e.documents(&a));
+        |e, a| e.documents(&a);
     /// One document with its passages, in order.
     read Document("document", DocumentRef) -> DocumentDetail, mcp "memory_document" =>
-        |e, a| e.as_agent(&a.entity_id, a.agent_id.as_ref(), None, false, |e| e.document(&a));
+        |e, a| e.document(&a);
     /// Writes the host's LLM's summary of a document or of one of its passages, in place of
     /// the engine's (what consolidation lists as `wanted` when it has no LLM to ask), checked
     /// as an LLM's answer is.
     write WriteSummary("write_summary", SummaryWrite) -> Document =>
-        |e, a| e.as_agent(&a.entity_id, a.agent_id.as_ref(), None, false,
-            |e| e.write_summary(&a));
+        |e, a| e.write_summary(&a);
     /// Records the host's LLM's decision on a proposed bridge — related (and how) or not, and
     /// why — (what consolidation lists as `synthesis.wanted` when it has no LLM to ask), checked
     /// as an LLM's answer is.
@@ -343,8 +339,7 @@ calls! {
         |e, a| e.write_card_summary(&a);
     /// Forgets a document and its passages (soft delete, as `forget`).
     write ForgetDocument("forget_document", DocumentRef) -> Document =>
-        |e, a| e.as_agent(&a.entity_id, a.agent_id.as_ref(), None, false,
-            |e| e.forget_document(&a));
+        |e, a| e.forget_document(&a);
     /// Stores markdown notes (a MEMORY.md): each bullet and paragraph through the extractor,
     /// tagged with its heading; importing them again adds nothing.
     write ImportNotes("import_notes", NotesImport) -> WriteReport => |e, a| e.import_notes(&a);
@@ -363,31 +358,30 @@ calls! {
     write Reembed("reembed", ReembedRequest) -> ReembedReport => |e, a| e.reembed(&a);
     /// The entities of an owner's knowledge graph, most mentioned first.
     read Entities("entities", EntitiesRequest) -> Vec<Entity>, mcp "memory_entities" =>
-        |e, a| e.as_agent(&a.entity_id, a.agent_id.as_ref(), None, false, |e| e.entities(&a));
+        |e, a| e.entities(&a);
     /// Relationships of an owner's graph (or of one entity), strongest first.
     read Relationships("relationships", RelationshipsRequest) -> Vec<Relationship>,
         mcp "memory_relationships" =>
-        |e, a| e.as_agent(&a.entity_id, a.agent_id.as_ref(), None, false,
-            |e| e.relationships(&a));
+        |e, a| e.relationships(&a);
     /// A breadth-first walk of the graph from an entity.
     read Traverse("traverse", TraverseRequest) -> Traversal =>
-        |e, a| e.as_agent(&a.entity_id, a.agent_id.as_ref(), None, false, |e| e.traverse(&a));
+        |e, a| e.traverse(&a);
     /// The peer card of an entity (a name or alias): its names and type, the most important
     /// live facts about it, its strongest relationships, when it was first and last mentioned,
     /// and a summary; an entity needs 3 live memories for a card.
     read Card("card", CardRequest) -> Card, mcp "memory_card" =>
-        |e, a| e.as_agent(&a.entity_id, a.agent_id.as_ref(), None, false, |e| e.card(&a));
+        |e, a| e.card(&a);
     /// Bridges: entity pairs the owner's memories name together in different contexts
     /// (sessions, documents) with no relationship between them, proposed by consolidation with
     /// their evidence, and confirmed or rejected by the host's LLM when it has one.
     read Bridges("bridges", BridgesRequest) -> Vec<Bridge>, mcp "memory_bridges" =>
-        |e, a| e.as_agent(&a.entity_id, a.agent_id.as_ref(), None, false, |e| e.bridges(&a));
+        |e, a| e.bridges(&a);
     /// The shortest path between two entities.
     read Path("path", PathRequest) -> GraphPath =>
-        |e, a| e.as_agent(&a.entity_id, a.agent_id.as_ref(), None, false, |e| e.path(&a));
+        |e, a| e.path(&a);
     /// Conflicts found on writes, newest first.
     read Conflicts("conflicts", ConflictsRequest) -> Vec<Conflict> =>
-        |e, a| e.as_agent(&a.entity_id, a.agent_id.as_ref(), None, false, |e| e.conflicts(&a));
+        |e, a| e.conflicts(&a);
     /// Decides an open conflict.
     write ResolveConflict("resolve_conflict", ResolveRequest) -> Conflict =>
         |e, a| e.resolve_conflict(&a);
@@ -399,30 +393,26 @@ calls! {
         |e, a| e.schedule_create(&a);
     /// An owner's schedules, soonest due first.
     read Schedules("schedules", SchedulesRequest) -> Vec<Schedule>, mcp "schedule_list" =>
-        |e, a| e.as_agent(&a.entity_id, a.agent_id.as_ref(), None, false, |e| e.schedules(&a));
+        |e, a| e.schedules(&a);
     /// The schedules due now, each due time reported once.
     write Scheduled("scheduled", OwnerRef) -> Vec<Schedule> =>
         |e, a| a.run(e, |e| e.scheduled(&a.entity_id));
     /// Acknowledges a schedule: it moves on to its next due time.
     write ScheduleAck("schedule_ack", ScheduleRef) -> Schedule =>
-        |e, a| e.as_agent(&a.entity_id, a.agent_id.as_ref(), None, false, |e| e.schedule_ack(&a));
+        |e, a| e.schedule_ack(&a);
     /// Changes a schedule's text or tag.
     write ScheduleUpdate("schedule_update", ScheduleUpdate) -> Schedule =>
-        |e, a| e.as_agent(&a.entity_id, a.agent_id.as_ref(), None, false,
-            |e| e.schedule_update(&a));
+        |e, a| e.schedule_update(&a);
     /// Cancels a schedule.
     write ScheduleCancel("schedule_cancel", ScheduleRef) -> Schedule =>
-        |e, a| e.as_agent(&a.entity_id, a.agent_id.as_ref(), None, false,
-            |e| e.schedule_cancel(&a));
+        |e, a| e.schedule_cancel(&a);
     /// Whether the agent should speak up for an owner now, and why; records the act unless
     /// a dry run. No model call.
     write HeartbeatCheck("heartbeat_check", HeartbeatRequest) -> HeartbeatReport,
-        mcp "heartbeat_check" => |e, a| e.as_agent(&a.entity_id, a.agent_id.as_ref(),
-            a.team_id.as_ref(), false, |e| e.heartbeat_check(&a));
+        mcp "heartbeat_check" => |e, a| e.heartbeat_check(&a);
     /// The heartbeat's report, the agent's recent messages and the memories matching a query.
     write HeartbeatContext("heartbeat_context", HeartbeatRequest) -> HeartbeatContext =>
-        |e, a| e.as_agent(&a.entity_id, a.agent_id.as_ref(), a.team_id.as_ref(), false,
-            |e| e.heartbeat_context(&a));
+        |e, a| e.heartbeat_context(&a);
     /// Records a message of the conversation, so the heartbeat knows who talks.
     add RecordMessage("record_message", RecordMessage) -> Message => |e, a| e.record_message(&a);
     /// An owner's recorded conversation (both roles), newest first.
@@ -789,14 +779,7 @@ impl Engine {
     pub fn texts_to_embed(&mut self, method: &str, args: &str) -> Result<Vec<String>> {
         match Call::from_json(method, args)? {
             Call::Ingest(req) => crate::document::texts(&req),
-            // Read as the search reads: who a relation names is what the agent may see.
-            Call::Search(req) => self.as_agent(
-                &req.entity_id,
-                req.agent_id.as_ref(),
-                None,
-                req.team_aware == Some(false),
-                |e| e.search_texts(&req),
-            ),
+            Call::Search(req) => self.search_texts(&req),
             _ => Ok(Vec::new()),
         }
     }

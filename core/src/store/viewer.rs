@@ -53,6 +53,34 @@ struct Reading {
     until: Option<Millis>,
 }
 
+/// While it lives, calls read for the viewer it was made for ([`Current::narrow`]); when it is
+/// dropped, for the viewer before. One that narrowed nothing (the owner's view asked)
+/// changes nothing.
+#[must_use = "the view is narrowed only while this lives"]
+pub(crate) struct Viewing {
+    current: Current,
+    /// The viewer to go back to (none: nothing was narrowed).
+    before: Option<Option<Viewer>>,
+}
+
+impl Viewing {
+    /// A view left as it is.
+    pub fn unchanged() -> Viewing {
+        Viewing {
+            current: Current::default(),
+            before: None,
+        }
+    }
+}
+
+impl Drop for Viewing {
+    fn drop(&mut self) {
+        if let Some(before) = self.before.take() {
+            self.current.set(before);
+        }
+    }
+}
+
 /// The viewer of the call running now, shared with the SQL functions.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Current(Arc<Mutex<Reading>>);
@@ -66,6 +94,16 @@ impl Current {
     /// Makes `viewer` the viewer of the calls that follow (none: the owner's view).
     pub fn set(&self, viewer: Option<Viewer>) {
         self.lock().viewer = viewer;
+    }
+
+    /// Makes `viewer` the viewer of the calls that follow until the answer is dropped, then
+    /// the one before again.
+    pub fn narrow(&self, viewer: Viewer) -> Viewing {
+        let before = self.lock().viewer.replace(viewer);
+        Viewing {
+            current: self.clone(),
+            before: Some(before),
+        }
     }
 
     /// Makes the calls that follow read as of `until` (none: now).
