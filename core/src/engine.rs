@@ -534,12 +534,7 @@ impl Engine {
     /// Hybrid search of one owner's memories: cache → vector scan + BM25 → fusion → filters
     /// → composite ranking → diversity. Every returned hit counts as an access.
     pub fn search(&mut self, req: &SearchRequest) -> Result<Vec<SearchHit>> {
-        let _viewing = self.viewing(
-            &req.entity_id,
-            req.agent_id.as_ref(),
-            None,
-            req.team_aware == Some(false),
-        )?;
+        let _viewing = self.search_view(req)?;
         let owner = &req.entity_id;
         let hits = recall::search(
             &mut self.store.snapshot(),
@@ -555,16 +550,18 @@ impl Engine {
         Ok(hits)
     }
 
+    /// The view a search reads through: its agent's, or only the agent's own memories when
+    /// it is not team-aware.
+    fn search_view(&mut self, req: &SearchRequest) -> Result<Viewing> {
+        let own_only = req.team_aware == Some(false);
+        self.viewing(&req.entity_id, req.agent_id.as_ref(), None, own_only)
+    }
+
     /// The texts `search` embeds for `req` when no vector comes with it: its question with
     /// who the relations it names are in place, when it names any, then as asked. Read as the
     /// search reads: who a relation names is what the agent may see.
     pub(crate) fn search_texts(&mut self, req: &SearchRequest) -> Result<Vec<String>> {
-        let _viewing = self.viewing(
-            &req.entity_id,
-            req.agent_id.as_ref(),
-            None,
-            req.team_aware == Some(false),
-        )?;
+        let _viewing = self.search_view(req)?;
         recall::texts(&self.store.snapshot(), &req.entity_id, req)
     }
 
