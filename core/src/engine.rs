@@ -1032,15 +1032,16 @@ impl Engine {
 
     // ---- The heartbeat ----
 
+    /// The view a heartbeat reads through: its agent's, or its team's.
+    fn heartbeat_view(&mut self, req: &HeartbeatRequest) -> Result<Viewing> {
+        let (agent, team) = (req.agent_id.as_ref(), req.team_id.as_ref());
+        self.viewing(&req.entity_id, agent, team, false)
+    }
+
     /// Decides whether the agent should speak up for `entity_id` now: the 14 signals, the
     /// should_act steps, and (unless a dry run) the act recorded. No embedding or LLM call.
     pub fn heartbeat_check(&mut self, req: &HeartbeatRequest) -> Result<HeartbeatReport> {
-        let _viewing = self.viewing(
-            &req.entity_id,
-            req.agent_id.as_ref(),
-            req.team_id.as_ref(),
-            false,
-        )?;
+        let _viewing = self.heartbeat_view(req)?;
         if req.query.is_some() || req.top_k.is_some() {
             return Err(Error::invalid(
                 "query",
@@ -1054,12 +1055,7 @@ impl Engine {
     /// `heartbeat_check`, with the agent's recent messages and (given a query) the memories
     /// that match it — everything an agent needs to word what it says.
     pub fn heartbeat_context(&mut self, req: &HeartbeatRequest) -> Result<HeartbeatContext> {
-        let _viewing = self.viewing(
-            &req.entity_id,
-            req.agent_id.as_ref(),
-            req.team_id.as_ref(),
-            false,
-        )?;
+        let _viewing = self.heartbeat_view(req)?;
         let (owner, opts) = heartbeat::options(req, &self.config.heartbeat)?;
         // The search is checked before the check records an act: a bad query changes nothing.
         let search = match &req.query {
