@@ -565,6 +565,16 @@ impl Words {
             text,
         })
     }
+
+    /// The texts `query` is embedded as, in the order tried: with who the relations it names
+    /// are in place, when it names any, then as asked.
+    fn to_embed(&self, query: &str) -> Vec<String> {
+        let in_place = self.resolved.in_place(query);
+        match in_place == query {
+            true => vec![in_place],
+            false => vec![in_place, query.to_string()],
+        }
+    }
 }
 
 /// The texts a search embeds when no vector comes with it: the question with who the
@@ -576,12 +586,7 @@ pub(crate) fn texts(view: &View, owner: &Owner, req: &SearchRequest) -> Result<V
     if req.vector.is_some() {
         return Ok(Vec::new());
     }
-    let words = Words::of(view, owner, req, view.now()?)?;
-    let in_place = words.resolved.in_place(&req.query);
-    Ok(match in_place == req.query {
-        true => vec![in_place],
-        false => vec![in_place, req.query.clone()],
-    })
+    Ok(Words::of(view, owner, req, view.now()?)?.to_embed(&req.query))
 }
 
 impl<'a> Search<'a> {
@@ -600,18 +605,25 @@ impl<'a> Search<'a> {
             None if by_entity => 0.0,
             None => cfg.min_relevance,
         };
+        let words = Words::of(view, owner, req, now)?;
+        let query = match &req.vector {
+            Some(supplied) => view.vector_for(&req.query, Some(supplied))?,
+            // Each reading in turn: a host embedder may fail on one (or, handing vectors
+            // over ahead of the call, lack it) and still have the next.
+            None => {
+                let mut texts = words.to_embed(&req.query).into_iter();
+                let first = texts.next().unwrap_or_default();
+                texts.fold(view.vector_for(&first, None), |found, text| {
+                    found.or_else(|_| view.vector_for(&text, None))
+                })?
+            }
+        };
         let Words {
             named,
             days,
             resolved,
             text,
-        } = Words::of(view, owner, req, now)?;
-        let query = match (&req.vector, resolved.hops.is_empty()) {
-            (None, false) => view
-                .vector_for(&resolved.in_place(&req.query), None)
-                .or_else(|_| view.vector_for(&req.query, None))?,
-            (supplied, _) => view.vector_for(&req.query, supplied.as_deref())?,
-        };
+        } = words;
         let named_span = named.is_some();
         let hops = resolved.hops;
         Ok(Search {

@@ -57,26 +57,19 @@ struct Reading {
 /// dropped, for the viewer before. One that narrowed nothing (the owner's view asked)
 /// changes nothing.
 #[must_use = "the view is narrowed only while this lives"]
-pub(crate) struct Viewing {
-    current: Current,
-    /// The viewer to go back to (none: nothing was narrowed).
-    before: Option<Option<Viewer>>,
-}
+pub(crate) struct Viewing(Option<(Current, Option<Viewer>)>);
 
 impl Viewing {
     /// A view left as it is.
     pub fn unchanged() -> Viewing {
-        Viewing {
-            current: Current::default(),
-            before: None,
-        }
+        Viewing(None)
     }
 }
 
 impl Drop for Viewing {
     fn drop(&mut self) {
-        if let Some(before) = self.before.take() {
-            self.current.set(before);
+        if let Some((current, before)) = self.0.take() {
+            current.set(before);
         }
     }
 }
@@ -100,10 +93,7 @@ impl Current {
     /// the one before again.
     pub fn narrow(&self, viewer: Viewer) -> Viewing {
         let before = self.lock().viewer.replace(viewer);
-        Viewing {
-            current: self.clone(),
-            before: Some(before),
-        }
+        Viewing(Some((self.clone(), before)))
     }
 
     /// Makes the calls that follow read as of `until` (none: now).
