@@ -55,21 +55,22 @@ pub fn capital(c: char) -> char {
     char::from_u32(c as u32 - shift).unwrap_or(c)
 }
 
-/// Lower-case hex of bytes.
+/// Lower-case hex of bytes (a digit table: through `fmt`, the hex of each write's content hash
+/// and id was 2 % of a seed in the browser).
 pub fn hex(bytes: &[u8]) -> String {
-    use std::fmt::Write;
-    bytes
-        .iter()
-        .fold(String::with_capacity(bytes.len() * 2), |mut s, b| {
-            let _ = write!(s, "{b:02x}");
-            s
-        })
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut s = String::with_capacity(bytes.len() * 2);
+    for &b in bytes {
+        s.push(char::from(DIGITS[usize::from(b >> 4)]));
+        s.push(char::from(DIGITS[usize::from(b & 0xf)]));
+    }
+    s
 }
 
 /// An id that is the same on every target: `prefix` + "_" + the 16 hex digits of
 /// [`digest64`] over `parts` and `numbers`.
 pub(crate) fn derived_id(prefix: &str, parts: &[&[u8]], numbers: &[i64]) -> String {
-    format!("{prefix}_{:016x}", digest64(parts, numbers))
+    format!("{prefix}_{}", hex(&digest64(parts, numbers).to_be_bytes()))
 }
 
 /// The first 64 bits (big-endian) of SHA-256 over the length-prefixed `parts`, then `numbers`

@@ -282,7 +282,11 @@ pub fn dot(a: &[f32], b: &[f32]) -> f32 {
 
 /// Vector bytes as stored: little-endian f32.
 pub fn to_blob(v: &[f32]) -> Vec<u8> {
-    v.iter().flat_map(|x| x.to_le_bytes()).collect()
+    let mut out = vec![0; v.len() * 4];
+    for (bytes, x) in out.chunks_exact_mut(4).zip(v) {
+        bytes.copy_from_slice(&x.to_le_bytes());
+    }
+    out
 }
 
 /// Inverse of [`to_blob`]; `None` when the length is not a multiple of 4.

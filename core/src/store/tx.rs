@@ -58,7 +58,12 @@ pub(crate) fn memory_id(
         _ => text::digest64(&[], &[draw as i64, next_pk]),
     };
     *last = Some((second, tail));
-    format!("mem_{second:08x}{tail:016x}")
+    let digits = u32::try_from(second).unwrap_or(u32::MAX).to_be_bytes();
+    format!(
+        "mem_{}{}",
+        text::hex(&digits),
+        text::hex(&tail.to_be_bytes())
+    )
 }
 
 /// Accesses of one memory (or co-recalls of a pair) recorded by searches and not yet written.

@@ -465,6 +465,7 @@ fn prefetch<T>(data: &[T]) {
 }
 
 /// [`hamming`] of two `W`-word codes, unrolled.
+#[inline(always)]
 fn hamming_of<const W: usize>(a: &[u64], b: &[u64]) -> u32 {
     let (a, b) = (&a[..W], &b[..W]);
     let mut d = 0;
