@@ -4,12 +4,16 @@
 //! call out to the host, which wasmtime's C API (under wasmtime-py) runs on a thread pool and
 //! waits for. A commit of twenty pages made forty such calls; now it makes one.
 //!
-//! Nothing else changes. A read, sync, size, truncation, file control or close of the log
-//! writes what is held first, so SQLite always sees the file it wrote, and what a commit wrote
-//! is in the file, and synced, before the commit answers. That last holds because every commit
-//! syncs the log (`synchronous = FULL`, which the component sets): without a sync, held writes
-//! would wait for the next one. Other files (the store, a rollback journal) are the default
-//! VFS's own, untouched.
+//! It also keeps a copy of the log as written through it (up to [`COPY_LIMIT`] bytes from the
+//! start), and answers reads inside the copy from memory: a checkpoint reads back every page
+//! it copies into the store, one call each, and so did a read of a page the cache had let go.
+//!
+//! Nothing else changes. A sync, size, truncation, file control, close, or read beyond the
+//! copy writes what is held first, so SQLite always sees the file it wrote, and what a commit
+//! wrote is in the file, and synced, before the commit answers. That last holds because every
+//! commit syncs the log (`synchronous = FULL`, which the component sets): without a sync, held
+//! writes would wait for the next one. Other files (the store, a rollback journal) are the
+//! default VFS's own, untouched.
 
 use std::ffi::{c_char, c_int, c_void, CStr};
 use std::sync::OnceLock;
@@ -28,6 +32,10 @@ const LIMIT: usize = 0x1ffff;
 #[cfg(test)]
 static WRITES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
+/// Reads of the log answered from its copy (a test counts them).
+#[cfg(test)]
+static COPY_READS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
 /// An open log file: the default VFS's file right after this header, and what is held.
 #[repr(C)]
 struct LogFile {
@@ -36,10 +44,48 @@ struct LogFile {
     held: *mut Held,
 }
 
-/// Writes not yet made: `bytes` belong at `start` in the file.
+/// Bytes of the log this VFS keeps in memory as well: about twice what the log holds before the
+/// component copies it back into the store (`CHECKPOINT_BYTES`; a large commit's log is
+/// longer, and is read from the file beyond this). WebAssembly memory, once grown, is not
+/// given back.
+const COPY_LIMIT: usize = 8 << 20;
+
+/// Writes not yet made (`bytes` belong at `start` in the file), and the copy of the log.
 struct Held {
     start: i64,
     bytes: Vec<u8>,
+    /// The file's first `copy.len()` bytes, as written through this file since it opened (the
+    /// bytes of a log that was there before are read from the file until written again).
+    copy: Vec<u8>,
+}
+
+impl Held {
+    /// Records `data`, written at `offset`, in the copy where it continues or overwrites it.
+    fn copy_write(&mut self, offset: i64, data: &[u8]) {
+        let Ok(at) = usize::try_from(offset) else {
+            return;
+        };
+        if at > self.copy.len() {
+            // A gap: what lies in it is not known.
+            return;
+        }
+        let end = (at + data.len()).min(COPY_LIMIT.max(at));
+        let kept = &data[..end - at];
+        let overlap = self.copy.len().min(end) - at;
+        self.copy[at..at + overlap].copy_from_slice(&kept[..overlap]);
+        self.copy.extend_from_slice(&kept[overlap..]);
+    }
+
+    /// Drops the copy from `offset` on: a write there failed, so the file may not hold it.
+    fn forget_from(&mut self, offset: i64) {
+        self.copy.truncate(usize::try_from(offset).unwrap_or(0));
+    }
+
+    /// The copy's bytes `[offset, offset + n)`, when it holds all of them.
+    fn copied(&self, offset: i64, n: usize) -> Option<&[u8]> {
+        let at = usize::try_from(offset).ok()?;
+        self.copy.get(at..at.checked_add(n)?)
+    }
 }
 
 /// Where the default VFS's file starts inside ours (8-byte aligned).
@@ -127,6 +173,7 @@ unsafe extern "C" fn open(
         held: Box::into_raw(Box::new(Held {
             start: 0,
             bytes: Vec::new(),
+            copy: Vec::new(),
         })),
     });
     ffi::SQLITE_OK
@@ -237,6 +284,9 @@ unsafe fn flush(file: *mut ffi::sqlite3_file) -> c_int {
     #[cfg(test)]
     WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     held.bytes.clear();
+    if rc != ffi::SQLITE_OK {
+        held.forget_from(held.start);
+    }
     rc
 }
 
@@ -259,8 +309,10 @@ unsafe extern "C" fn write(
     offset: i64,
 ) -> c_int {
     let n = amount.max(0) as usize;
+    let data = std::slice::from_raw_parts(buf.cast::<u8>(), n);
     // Borrowed only in short scopes: `flush` borrows what is held too.
     let held: *mut Held = (*file.cast::<LogFile>()).held;
+    (*held).copy_write(offset, data);
     let appends = {
         let h = &*held;
         !h.bytes.is_empty()
@@ -276,15 +328,17 @@ unsafe extern "C" fn write(
             let (real, methods) = inner(file);
             #[cfg(test)]
             WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            return methods
+            let rc = methods
                 .xWrite
                 .map_or(ffi::SQLITE_IOERR_WRITE, |f| f(real, buf, amount, offset));
+            if rc != ffi::SQLITE_OK {
+                (*held).forget_from(offset);
+            }
+            return rc;
         }
         (*held).start = offset;
     }
-    (*held)
-        .bytes
-        .extend_from_slice(std::slice::from_raw_parts(buf.cast::<u8>(), n));
+    (*held).bytes.extend_from_slice(data);
     ffi::SQLITE_OK
 }
 
@@ -307,6 +361,13 @@ unsafe extern "C" fn read(
     amount: c_int,
     offset: i64,
 ) -> c_int {
+    let held = &*(*file.cast::<LogFile>()).held;
+    if let Some(bytes) = held.copied(offset, amount.max(0) as usize) {
+        std::ptr::copy_nonoverlapping(bytes.as_ptr(), buf.cast::<u8>(), bytes.len());
+        #[cfg(test)]
+        COPY_READS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        return ffi::SQLITE_OK;
+    }
     flushed(file, |r, m| {
         m.xRead
             .map_or(ffi::SQLITE_IOERR_READ, |f| f(r, buf, amount, offset))
@@ -314,6 +375,7 @@ unsafe extern "C" fn read(
 }
 
 unsafe extern "C" fn truncate(file: *mut ffi::sqlite3_file, size: i64) -> c_int {
+    (*(*file.cast::<LogFile>()).held).forget_from(size);
     flushed(file, |r, m| {
         m.xTruncate
             .map_or(ffi::SQLITE_IOERR_TRUNCATE, |f| f(r, size))

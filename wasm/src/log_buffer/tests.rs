@@ -6,7 +6,7 @@ use std::sync::Mutex;
 
 use rusqlite::{Connection, OpenFlags};
 
-use super::{register, LIMIT, NAME, WRITES};
+use super::{register, Held, COPY_LIMIT, COPY_READS, LIMIT, NAME, WRITES};
 
 /// The tests count writes in one counter: one at a time.
 static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
@@ -114,7 +114,16 @@ fn commits_larger_than_the_limit_rollbacks_and_checkpoints_keep_every_row() {
     }
     insert(&mut conn, 5_000, 50);
     assert_eq!(copy_reads(&d, "large-copy"), 2_050);
-    // A checkpoint reads the log back (writing what is held first) into the store.
+    // A checkpoint reads the log back into the store, each frame from the copy in memory.
+    let copied = COPY_READS.load(Ordering::Relaxed);
+    let frames: i64 = conn
+        .query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |r| r.get(2))
+        .unwrap();
+    assert!(frames > 0);
+    assert!(
+        (COPY_READS.load(Ordering::Relaxed) - copied) as i64 >= frames,
+        "{frames} frames copied back, read from the copy"
+    );
     conn.execute_batch("PRAGMA wal_checkpoint(TRUNCATE);")
         .unwrap();
     insert(&mut conn, 9_000, 5);
@@ -128,4 +137,65 @@ fn commits_larger_than_the_limit_rollbacks_and_checkpoints_keep_every_row() {
     assert_eq!(n, 2_055);
     drop(conn);
     std::fs::remove_dir_all(d).unwrap();
+}
+
+#[test]
+fn a_log_left_by_a_crash_is_read_from_the_file_and_then_kept() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let d = dir("crash");
+    let mut conn = open(&d.join("s.db"));
+    insert(&mut conn, 0, 300);
+    // The files as a crash leaves them: the rows only in the log.
+    let image = dir("crash-image");
+    for f in ["s.db", "s.db-wal"] {
+        std::fs::copy(d.join(f), image.join(f)).unwrap();
+    }
+    drop(conn);
+    // Opened through the VFS, nothing of that log is in a copy: it is read from the file,
+    // appended to, checkpointed, and every row is there, the index agreeing.
+    let mut conn = open(&image.join("s.db"));
+    insert(&mut conn, 1_000, 20);
+    conn.execute_batch("PRAGMA wal_checkpoint(TRUNCATE);")
+        .unwrap();
+    insert(&mut conn, 2_000, 5);
+    let n: i64 = conn
+        .query_row("SELECT count(*) FROM t WHERE body > ''", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(n, 325);
+    assert_eq!(copy_reads(&image, "crash-copy"), 325);
+    drop(conn);
+    std::fs::remove_dir_all(d).unwrap();
+    std::fs::remove_dir_all(image).unwrap();
+}
+
+#[test]
+fn the_copy_holds_only_bytes_the_file_holds() {
+    let mut h = Held {
+        start: 0,
+        bytes: Vec::new(),
+        copy: Vec::new(),
+    };
+    // A write beyond the copy's end leaves a gap nothing is known of: not kept.
+    h.copy_write(10, b"late");
+    assert_eq!(h.copied(10, 4), None);
+    h.copy_write(0, b"header");
+    h.copy_write(6, b"-frame");
+    assert_eq!(h.copied(0, 12), Some(&b"header-frame"[..]));
+    // Overwritten in place, and past the end in one write.
+    h.copy_write(4, b"ER-FRAMES");
+    assert_eq!(h.copied(0, 13), Some(&b"headER-FRAMES"[..]));
+    assert_eq!(h.copied(10, 4), None, "past the end");
+    assert_eq!(h.copied(-1, 1), None);
+    assert_eq!(h.copied(i64::MAX, 1), None);
+    // A failed write or a truncation forgets from there.
+    h.forget_from(6);
+    assert_eq!(h.copied(0, 6), Some(&b"headER"[..]));
+    assert_eq!(h.copied(0, 7), None);
+    // Never more than the limit, whatever is written.
+    let big = vec![7u8; COPY_LIMIT + 100];
+    h.copy_write(0, &big);
+    assert_eq!(h.copy.len(), COPY_LIMIT);
+    h.copy_write(COPY_LIMIT as i64, b"more");
+    assert_eq!(h.copy.len(), COPY_LIMIT);
+    assert_eq!(h.copied(COPY_LIMIT as i64 - 1, 1), Some(&[7u8][..]));
 }
