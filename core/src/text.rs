@@ -321,6 +321,27 @@ pub fn sentences(text: &str) -> Vec<&str> {
     out
 }
 
+/// Splits a transcript line's speaker label ("Caroline: …", "Dr. Lee: …") from its text.
+pub fn speaker_label(text: &str) -> (Option<&str>, &str) {
+    let trimmed = text.trim_start();
+    let Some((label, rest)) = trimmed.split_once(": ") else {
+        return (None, text);
+    };
+    let words: Vec<&str> = label.split(' ').collect();
+    let name_like = !label.is_empty()
+        && words.len() <= 3
+        && words.iter().all(|w| {
+            w.chars().next().is_some_and(char::is_uppercase)
+                && w.chars()
+                    .all(|c| c.is_alphabetic() || matches!(c, '.' | '\'' | '-'))
+        });
+    if name_like && !rest.trim().is_empty() {
+        (Some(label), rest)
+    } else {
+        (None, text)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1670,3 +1670,78 @@ fn ids_and_hops(hits: &[SearchHit]) -> Vec<(String, Option<String>)> {
         })
         .collect()
 }
+
+/// Lines of a transcript, and a question naming one speaker: what that speaker said answers
+/// before what another said to them, however near the other's words and vector.
+#[test]
+fn a_question_naming_a_speaker_is_answered_by_their_own_lines_first() {
+    let (mut e, _) = vector_engine(Config::default());
+    let to_her = seed_one(
+        &mut e,
+        vmem(
+            "u",
+            "Melanie: Caroline, your career plans sound great!",
+            vec![1.0, 0.0, 0.0, 0.0],
+        ),
+    );
+    let hers = seed_one(
+        &mut e,
+        vmem(
+            "u",
+            "Caroline: my career plans? I want to work in mental health.",
+            vec![0.8, 0.6, 0.0, 0.0],
+        ),
+    );
+    let note = seed_one(
+        &mut e,
+        vmem("u", "career plans, a note", vec![0.9, 0.0, 0.436, 0.0]),
+    );
+    let ask = |e: &mut Engine, q: &str| {
+        e.search(&SearchRequest {
+            vector: Some(vec![1.0, 0.0, 0.0, 0.0]),
+            ..req("u", q)
+        })
+        .unwrap()
+    };
+    let named = ask(&mut e, "What career plans does Caroline have?");
+    let got = ids(&named);
+    assert_eq!(got[0], hers, "{got:?}");
+    let other = named.iter().find(|h| h.memory.id == to_her).unwrap();
+    let own = named.iter().find(|h| h.memory.id == note).unwrap();
+    // The other speaker's line keeps its cosine, words and relevance, and says why it is
+    // scored at 0.7; a memory that is no line, and the named speaker's, are as they were.
+    assert_eq!(
+        (other.why.vector, other.why.text, other.why.relevance),
+        (1.0, 1.0, 1.0)
+    );
+    assert_eq!(other.why.speaker_multiplier, 0.7);
+    assert_eq!(
+        (own.why.speaker_multiplier, named[0].why.speaker_multiplier),
+        (1.0, 1.0)
+    );
+    let shown = serde_json::to_value(&other.why).unwrap();
+    assert_eq!(shown["speaker_multiplier"], json!(0.7));
+    assert!(serde_json::to_value(&own.why)
+        .unwrap()
+        .get("speaker_multiplier")
+        .is_none());
+    // Naming nobody who speaks, the nearest line comes first, as before.
+    let unnamed = ask(&mut e, "What career plans were made?");
+    assert_eq!(ids(&unnamed)[0], to_her);
+    assert!(unnamed.iter().all(|h| h.why.speaker_multiplier == 1.0));
+    // Naming both speakers, both lines count in full.
+    let both = ask(
+        &mut e,
+        "What career plans did Melanie and Caroline discuss?",
+    );
+    assert_eq!(ids(&both)[0], to_her);
+    assert!(both.iter().all(|h| h.why.speaker_multiplier == 1.0));
+    // Another owner's lines do not name anyone for this one.
+    seed_one(
+        &mut e,
+        vmem("v", "Caroline: nothing for u", vec![1.0, 0.0, 0.0, 0.0]),
+    );
+    assert!(ask(&mut e, "What career plans does Caroline have?")
+        .iter()
+        .all(|h| h.memory.entity_id.as_str() == "u"));
+}

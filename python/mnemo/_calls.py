@@ -1148,6 +1148,8 @@ class ScoreBreakdown(TypedDict):
     test_file_multiplier: NotRequired[float]
     #: Boost for a memory that names a time ("yesterday", "in March", "last week") when the query asks when (and names no span of its own): [`WHEN_BOOST`]; 1, and not shown, otherwise.
     when_multiplier: NotRequired[float]
+    #: Penalty for a transcript line ("Melanie: …") of another speaker than the one the query names ("What does Caroline do?"), when the query names the speaker of a line that matches it: 0.7 (`recall::speaker`); 1, and not shown, otherwise.
+    speaker_multiplier: NotRequired[float]
     #: The ranking mode the score was made under.
     mode: RankMode
     #: The span of time the query named ("last weekend", "10 days ago"), when it named one and gave no `after`/`before`: the memories said inside it rank first.

@@ -1515,6 +1515,12 @@ export interface ScoreBreakdown {
    * otherwise.
    */
   when_multiplier?: number;
+  /**
+   * Penalty for a transcript line ("Melanie: …") of another speaker than the one the query
+   * names ("What does Caroline do?"), when the query names the speaker of a line that
+   * matches it: 0.7 (`recall::speaker`); 1, and not shown, otherwise.
+   */
+  speaker_multiplier?: number;
   /** The ranking mode the score was made under. */
   mode: RankMode;
   /**

@@ -250,7 +250,7 @@ impl Extractor for RuleExtractor {
             return Ok(Vec::new());
         }
         // A transcript line ("Caroline: …") keeps its speaker on every statement.
-        let (speaker, text) = speaker_label(text);
+        let (speaker, text) = crate::text::speaker_label(text);
         // Fragments of fewer than four words ("third time lucky") belong to the statement
         // before them.
         let mut statements: Vec<String> = Vec::new();
@@ -282,27 +282,6 @@ impl Extractor for RuleExtractor {
                 x
             })
             .collect())
-    }
-}
-
-/// Splits a transcript line's speaker label ("Caroline: …", "Dr. Lee: …") from its text.
-fn speaker_label(text: &str) -> (Option<&str>, &str) {
-    let trimmed = text.trim_start();
-    let Some((label, rest)) = trimmed.split_once(": ") else {
-        return (None, text);
-    };
-    let words: Vec<&str> = label.split(' ').collect();
-    let name_like = !label.is_empty()
-        && words.len() <= 3
-        && words.iter().all(|w| {
-            w.chars().next().is_some_and(char::is_uppercase)
-                && w.chars()
-                    .all(|c| c.is_alphabetic() || matches!(c, '.' | '\'' | '-'))
-        });
-    if name_like && !rest.trim().is_empty() {
-        (Some(label), rest)
-    } else {
-        (None, text)
     }
 }
 

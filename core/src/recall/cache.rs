@@ -7,12 +7,12 @@ use std::num::NonZeroUsize;
 
 use lru::LruCache;
 
-use super::candidates::Candidate;
+use super::candidates::Found;
 
 /// Cached candidates of one query.
 struct Entry {
     generation: u64,
-    candidates: Vec<Candidate>,
+    found: Found,
 }
 
 /// The search cache.
@@ -29,10 +29,10 @@ impl Cache {
     }
 
     /// Cached candidates for `key`, if computed at the owner's current `generation`.
-    pub fn get(&mut self, key: &str, generation: u64) -> Option<Vec<Candidate>> {
+    pub fn get(&mut self, key: &str, generation: u64) -> Option<Found> {
         let lru = self.lru.as_mut()?;
         match lru.get(key) {
-            Some(e) if e.generation == generation => Some(e.candidates.clone()),
+            Some(e) if e.generation == generation => Some(e.found.clone()),
             Some(_) => {
                 lru.pop(key);
                 None
@@ -42,15 +42,9 @@ impl Cache {
     }
 
     /// Remembers the candidates of `key`, computed at the owner's `generation`.
-    pub fn put(&mut self, key: String, generation: u64, candidates: Vec<Candidate>) {
+    pub fn put(&mut self, key: String, generation: u64, found: Found) {
         if let Some(lru) = self.lru.as_mut() {
-            lru.put(
-                key,
-                Entry {
-                    generation,
-                    candidates,
-                },
-            );
+            lru.put(key, Entry { generation, found });
         }
     }
 }
@@ -61,7 +55,10 @@ mod tests {
 
     #[test]
     fn entries_of_an_older_generation_are_stale() {
-        let c = vec![Candidate::scored(1, 0.5, 0.0)];
+        let c = Found {
+            candidates: vec![super::super::candidates::Candidate::scored(1, 0.5, 0.0)],
+            speaking: true,
+        };
         let mut cache = Cache::new(2);
         cache.put("k".into(), 3, c.clone());
         assert_eq!(cache.get("k", 3), Some(c.clone()));

@@ -25,6 +25,14 @@ pub struct Candidate {
     pub context: f64,
 }
 
+/// A query's candidates, and whether it names the speaker of a transcript line its words
+/// matched (`speaker`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Found {
+    pub candidates: Vec<Candidate>,
+    pub speaking: bool,
+}
+
 impl Candidate {
     /// A candidate with its cosine to the query; text relevance and context come later.
     pub fn near(pk: i64, cosine: f32) -> Candidate {
@@ -97,26 +105,39 @@ pub fn cache_key(
 /// [`PARTIAL_MATCH_POWER`]).
 pub fn fuse(
     vector_hits: &[(i64, f32)],
-    text_hits: &[(i64, f64, f64)],
+    text_hits: &[TextHit],
     cosine: impl Fn(i64) -> Option<f32>,
 ) -> Vec<Candidate> {
-    let best = text_hits.iter().map(|h| h.1).fold(0.0f64, f64::max);
+    let best = text_hits.iter().map(|h| h.bm25).fold(0.0f64, f64::max);
     let mut all: BTreeMap<i64, Candidate> = BTreeMap::new();
     for &(pk, cos) in vector_hits {
         all.insert(pk, Candidate::near(pk, cos));
     }
-    for &(pk, bm25, coverage) in text_hits {
+    for h in text_hits {
         let rarity = if best > 0.0 {
-            (bm25 / best).max(0.0)
+            (h.bm25 / best).max(0.0)
         } else {
             0.0
         };
-        let text = (coverage * (0.5 + 0.5 * rarity)).powi(PARTIAL_MATCH_POWER);
-        all.entry(pk)
-            .or_insert_with(|| Candidate::near(pk, cosine(pk).unwrap_or(0.0)))
+        let text = (h.coverage * (0.5 + 0.5 * rarity)).powi(PARTIAL_MATCH_POWER);
+        all.entry(h.pk)
+            .or_insert_with(|| Candidate::near(h.pk, cosine(h.pk).unwrap_or(0.0)))
             .text = text;
     }
     all.into_values().collect()
+}
+
+/// A text match of a query.
+#[derive(Debug, Clone, Copy)]
+pub struct TextHit {
+    /// The memory's row.
+    pub pk: i64,
+    /// Its BM25.
+    pub bm25: f64,
+    /// How much of what was asked it says ([`crate::text::coverage`]).
+    pub coverage: f64,
+    /// It is a transcript line of a speaker the query names (`speaker`).
+    pub named_speaker: bool,
 }
 
 /// The power text relevance is raised to. A memory that says one word of a three-word
@@ -218,7 +239,20 @@ mod tests {
     fn fuse_weighs_coverage_by_rarity_and_fills_cosines() {
         let c = fuse(
             &[(1, 0.9), (2, 0.5)],
-            &[(2, 8.0, 1.0), (3, 2.0, 0.5)],
+            &[
+                TextHit {
+                    pk: 2,
+                    bm25: 8.0,
+                    coverage: 1.0,
+                    named_speaker: false,
+                },
+                TextHit {
+                    pk: 3,
+                    bm25: 2.0,
+                    coverage: 0.5,
+                    named_speaker: true,
+                },
+            ],
             |pk| {
                 if pk == 3 {
                     Some(0.25)

@@ -2,7 +2,9 @@
 //!
 //! 1. candidates — from the cache, else the owner's nearest vectors and best BM25 matches,
 //!    fused into one relevance, with relevance lent along a conversation (`candidates`);
-//!    an entity filter keeps only (and adds every) memory naming the entities asked for;
+//!    a question naming a speaker of transcript lines counts the others' lines for less
+//!    (`speaker`); an entity filter keeps only (and adds every) memory naming the entities
+//!    asked for;
 //! 2. admission — fresh rows, with the accesses not yet written applied; status, state,
 //!    recall filter and types decide which may appear (`rank::admits`);
 //! 3. the gate and the mode — relevance decides which qualify, the mode's composite score
@@ -16,11 +18,13 @@ mod candidates;
 mod diversity;
 mod hop;
 pub mod rank;
+mod speaker;
 
 use serde::{Deserialize, Serialize};
 
 pub(crate) use cache::Cache;
 pub use candidates::Candidate;
+use candidates::Found;
 pub use hop::{Hop, MAX_HOPS};
 pub use rank::{PeriodMatch, RankMode, ScoreBreakdown, Weights, WHEN_BOOST};
 
@@ -454,11 +458,13 @@ struct Weighed {
     test_file: f64,
     /// More for a memory naming a time when the query asks when.
     when: f64,
+    /// Less for another speaker's line when the query names a speaker.
+    speaker: f64,
 }
 
 impl Weighed {
     fn product(self) -> f64 {
-        self.test_file * self.when
+        self.test_file * self.when * self.speaker
     }
 }
 
@@ -473,6 +479,9 @@ struct Search<'a> {
     req: &'a SearchRequest,
     /// The query's vector.
     query: Vec<f32>,
+    /// The query's words, lower case and sorted, as speakers' names are looked for among
+    /// them.
+    asked: Vec<String>,
     /// Results wanted.
     limit: usize,
     /// Candidates taken from each of the vector scan and the text index.
@@ -631,6 +640,7 @@ impl<'a> Search<'a> {
             owner,
             req,
             query,
+            asked: speaker::words(&req.query),
             limit,
             k: cfg.candidates.max(limit),
             by_entity,
@@ -665,9 +675,9 @@ impl<'a> Search<'a> {
 
     /// 1–4: the memories that answer, ranked, before they are recorded as hits.
     fn ranked(&self, view: &mut View, cache: &mut Cache) -> Result<Vec<Ranked>> {
-        let candidates = self.candidates(view, cache)?;
-        let (admitted, rest) = self.admit_qualifying(view, candidates)?;
-        let scoring = self.scoring(view, &admitted)?;
+        let (candidates, speaking) = self.candidates(view, cache)?;
+        let (admitted, rest) = self.admit_qualifying(view, candidates, speaking)?;
+        let scoring = self.scoring(view, &admitted, speaking)?;
         let ranked = crowd(view, scoring.rank(admitted), self.per_document)?;
         scoring.keep_diverse(view, ranked, rest)
     }
@@ -676,9 +686,15 @@ impl<'a> Search<'a> {
         c.relevance(self.cfg.vector_weight)
     }
 
-    /// What memory `m`'s relevance (for the gate) and score are multiplied by.
-    fn weighed(&self, m: &Memory) -> Weighed {
+    /// What memory `m`'s relevance (for the gate) and score are multiplied by; `speaking`:
+    /// the query names the speaker of a candidate line.
+    fn weighed(&self, m: &Memory, speaking: bool) -> Weighed {
         Weighed {
+            speaker: if speaking && speaker::line_named(&m.content, &self.asked) == Some(false) {
+                speaker::OTHERS_MULTIPLIER
+            } else {
+                1.0
+            },
             test_file: if !self.tests_asked && crate::codebase::is_test_file(m) {
                 rank::TEST_FILE_PENALTY
             } else {
@@ -705,19 +721,23 @@ impl<'a> Search<'a> {
     ///    when those give fewer than `limit` answers of `archive_relevance` — with relevance
     ///    lent along co-recall links, and only (and every) memory naming the entities asked
     ///    for, when asked.
-    fn candidates(&self, view: &mut View, cache: &mut Cache) -> Result<Vec<Candidate>> {
+    fn candidates(&self, view: &mut View, cache: &mut Cache) -> Result<(Vec<Candidate>, bool)> {
         let reach = if self.req.include_archived {
             Reach::All
         } else {
             Reach::Warm
         };
-        let mut candidates = self.fused(view, cache, reach)?;
+        let mut found = self.fused(view, cache, reach)?;
         if reach == Reach::Warm
-            && self.answers(&candidates) < self.limit
+            && self.answers(&found.candidates) < self.limit
             && view.vectors(self.owner)?.has_cold()
         {
-            candidates = self.fused(view, cache, Reach::Live)?;
+            found = self.fused(view, cache, Reach::Live)?;
         }
+        let Found {
+            mut candidates,
+            speaking,
+        } = found;
         if self.in_named_span() {
             let told = self.telling_of_span(view, cache, reach, &candidates)?;
             candidates.extend(told);
@@ -727,7 +747,7 @@ impl<'a> Search<'a> {
             let names = &self.req.entities;
             candidates = naming(view, self.cfg, self.owner, names, candidates, &self.query)?;
         }
-        Ok(candidates)
+        Ok((candidates, speaking))
     }
 
     /// Whether this pass keeps to the span the query names (not to a window the caller gave).
@@ -753,14 +773,17 @@ impl<'a> Search<'a> {
         // The query's candidates in the whole store, and those said within a month after the
         // span, which the whole store's may not reach ("a castle during my trip to the UK last
         // Friday", of "the second week of November").
-        let mut whole = self.within(Window::default()).fused(view, cache, reach)?;
+        let mut whole = self
+            .within(Window::default())
+            .fused(view, cache, reach)?
+            .candidates;
         if let Some(end) = self.window.before {
             let soon = Window {
                 after: Some(end),
                 before: Some(end.saturating_add(TELLS_LATER_MS)),
             };
             let seen: std::collections::BTreeSet<i64> = whole.iter().map(|c| c.pk).collect();
-            let near = self.within(soon).fused(view, cache, reach)?;
+            let near = self.within(soon).fused(view, cache, reach)?.candidates;
             whole.extend(near.into_iter().filter(|c| !seen.contains(&c.pk)));
         }
         let set = view.vectors(self.owner)?;
@@ -797,7 +820,7 @@ impl<'a> Search<'a> {
 
     /// The candidates of the query within `reach`: cached, else the owner's `k` nearest
     /// vectors and `k` best text matches fused, with relevance lent by session neighbours.
-    fn fused(&self, view: &mut View, cache: &mut Cache, reach: Reach) -> Result<Vec<Candidate>> {
+    fn fused(&self, view: &mut View, cache: &mut Cache, reach: Reach) -> Result<Found> {
         let (cfg, owner, query, k) = (self.cfg, self.owner, &self.query[..], self.k);
         let window = self.window;
         // Relevance is lent only by what the caller may see (another agent's private match
@@ -805,8 +828,8 @@ impl<'a> Search<'a> {
         let viewer = view.viewer().fingerprint();
         let key = candidates::cache_key(owner, &viewer, &self.text, query, reach, k, window);
         let generation = view.generation(owner);
-        if let Some(c) = cache.get(&key, generation) {
-            return Ok(c);
+        if let Some(found) = cache.get(&key, generation) {
+            return Ok(found);
         }
         let text_hits = self.text_matches(view, reach)?;
         let conn = view.conn();
@@ -842,13 +865,16 @@ impl<'a> Search<'a> {
             },
             cosine,
         )?;
-        cache.put(key, generation, c.clone());
-        Ok(c)
+        let found = Found {
+            candidates: c,
+            speaking: text_hits.iter().any(|h| h.named_speaker),
+        };
+        cache.put(key, generation, found.clone());
+        Ok(found)
     }
 
-    /// The `k` best text matches of the query within `reach`: each memory's row, BM25, and how
-    /// much of what was asked it says.
-    fn text_matches(&self, view: &View, reach: Reach) -> Result<Vec<(i64, f64, f64)>> {
+    /// The `k` best text matches of the query within `reach`.
+    fn text_matches(&self, view: &View, reach: Reach) -> Result<Vec<candidates::TextHit>> {
         let terms = text::query_terms(&self.text);
         let text_hits =
             memories::text_search(view.conn(), self.owner, &terms, reach, self.k, self.window)?;
@@ -858,8 +884,14 @@ impl<'a> Search<'a> {
         Ok(text_hits
             .into_iter()
             .map(|(pk, bm25)| {
-                let said = contents.get(&pk).map_or(0.0, |c| text::coverage(&asked, c));
-                (pk, bm25, said)
+                let content = contents.get(&pk);
+                candidates::TextHit {
+                    pk,
+                    bm25,
+                    coverage: content.map_or(0.0, |c| text::coverage(&asked, c)),
+                    named_speaker: content
+                        .is_some_and(|c| speaker::line_named(c, &self.asked) == Some(true)),
+                }
             })
             .collect())
     }
@@ -871,6 +903,7 @@ impl<'a> Search<'a> {
         &self,
         view: &View,
         mut candidates: Vec<Candidate>,
+        speaking: bool,
     ) -> Result<(Vec<Admitted>, Waiting)> {
         candidates::by_relevance(&mut candidates, self.cfg.vector_weight);
         let answering: Vec<Candidate> = candidates
@@ -881,9 +914,13 @@ impl<'a> Search<'a> {
         let mut admitted: Vec<Admitted> = Vec::new();
         // The best relevance admitted, weighed as it will be scored.
         let mut best = 0.0_f64;
-        while let Some(c) = rest.next_if(|c| self.reads_on(admitted.len(), best, c)) {
-            if let Some(a) = self.admit(view, c)? {
+        // Admitted, other speakers' lines aside when the query names a speaker: those follow
+        // the named speaker's, who may be further down.
+        let mut counted = 0;
+        while let Some(c) = rest.next_if(|c| self.reads_on(counted, best, c)) {
+            if let Some(a) = self.admit(view, c, speaking)? {
                 best = best.max(self.relevance(&a.0) * a.2.product());
+                counted += usize::from(a.2.speaker == 1.0);
                 admitted.push(a);
             }
         }
@@ -921,7 +958,7 @@ impl<'a> Search<'a> {
 
     /// Candidate `c` with its memory's fresh row (the accesses not yet written applied), if
     /// the memory may appear in this search's results.
-    fn admit(&self, view: &View, c: Candidate) -> Result<Option<Admitted>> {
+    fn admit(&self, view: &View, c: Candidate, speaking: bool) -> Result<Option<Admitted>> {
         let Some(mut m) = memories::by_pk(view.conn(), self.owner, c.pk)? else {
             return Ok(None);
         };
@@ -935,17 +972,23 @@ impl<'a> Search<'a> {
         if !(inside && rank::admits(self.req, &m) && view.viewer().sees(&m)) {
             return Ok(None);
         }
-        let weighed = self.weighed(&m);
+        let weighed = self.weighed(&m, speaking);
         Ok(Some((c, m, weighed)))
     }
 
     /// 3. How the admitted are scored: against the best relevance admitted, at the call's time.
-    fn scoring<'s>(&'s self, view: &View<'s>, admitted: &[Admitted]) -> Result<Scoring<'s>> {
+    fn scoring<'s>(
+        &'s self,
+        view: &View<'s>,
+        admitted: &[Admitted],
+        speaking: bool,
+    ) -> Result<Scoring<'s>> {
         Ok(Scoring {
             search: self,
             best: admitted.first().map_or(0.0, |(c, _, _)| self.relevance(c)),
             now: view.now()?,
             retention: view.retention(),
+            speaking,
         })
     }
 
@@ -1020,6 +1063,8 @@ struct Scoring<'a> {
     best: f64,
     now: Millis,
     retention: &'a RetentionConfig,
+    /// The query names the speaker of a candidate line.
+    speaking: bool,
 }
 
 impl Scoring<'_> {
@@ -1073,6 +1118,7 @@ impl Scoring<'_> {
         );
         why.test_file_multiplier = weighed.test_file;
         why.when_multiplier = weighed.when;
+        why.speaker_multiplier = weighed.speaker;
         Ranked {
             pk: c.pk,
             order: if qualifies {
@@ -1098,7 +1144,7 @@ impl Scoring<'_> {
         if kept.len() < s.limit && rest.peek().is_some() {
             let mut more = Vec::new();
             for c in rest {
-                more.extend(s.admit(view, c)?);
+                more.extend(s.admit(view, c, self.speaking)?);
             }
             kept.extend(more.into_iter().map(|hit| self.score(hit, false)));
             kept = crowd(view, kept, s.per_document)?;

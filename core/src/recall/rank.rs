@@ -137,6 +137,11 @@ pub struct ScoreBreakdown {
     /// otherwise.
     #[serde(default = "unpenalised", skip_serializing_if = "is_unpenalised")]
     pub when_multiplier: f64,
+    /// Penalty for a transcript line ("Melanie: …") of another speaker than the one the query
+    /// names ("What does Caroline do?"), when the query names the speaker of a line that
+    /// matches it: 0.7 (`recall::speaker`); 1, and not shown, otherwise.
+    #[serde(default = "unpenalised", skip_serializing_if = "is_unpenalised")]
+    pub speaker_multiplier: f64,
     /// The ranking mode the score was made under.
     pub mode: RankMode,
     /// The span of time the query named ("last weekend", "10 days ago"), when it named one and
@@ -171,7 +176,8 @@ pub struct PeriodMatch {
 }
 
 impl ScoreBreakdown {
-    /// The composite score: weighted sum × feedback, state, test-file and when multipliers.
+    /// The composite score: weighted sum × feedback, state, test-file, when and speaker
+    /// multipliers.
     pub fn score(&self) -> f64 {
         let w = self.mode.weights();
         (w.semantic * self.semantic
@@ -183,6 +189,7 @@ impl ScoreBreakdown {
             * self.state_multiplier
             * self.test_file_multiplier
             * self.when_multiplier
+            * self.speaker_multiplier
     }
 }
 
@@ -265,6 +272,7 @@ pub fn score(
         },
         test_file_multiplier: 1.0,
         when_multiplier: 1.0,
+        speaker_multiplier: 1.0,
         mode,
         period: None,
         order: None,
@@ -312,6 +320,7 @@ mod tests {
             state_multiplier: 1.0,
             test_file_multiplier: 1.0,
             when_multiplier: 1.0,
+            speaker_multiplier: 1.0,
             mode,
             period: None,
             order: None,
