@@ -1676,26 +1676,16 @@ fn ids_and_hops(hits: &[SearchHit]) -> Vec<(String, Option<String>)> {
 #[test]
 fn a_question_naming_a_speaker_is_answered_by_their_own_lines_first() {
     let (mut e, _) = vector_engine(Config::default());
-    let to_her = seed_one(
-        &mut e,
-        vmem(
-            "u",
-            "Melanie: Caroline, your career plans sound great!",
-            vec![1.0, 0.0, 0.0, 0.0],
-        ),
+    let mut say = |text: &str, v: [f32; 4]| seed_one(&mut e, vmem("u", text, v.to_vec()));
+    let to_her = say(
+        "Melanie: Caroline, your career plans sound great!",
+        [1.0, 0.0, 0.0, 0.0],
     );
-    let hers = seed_one(
-        &mut e,
-        vmem(
-            "u",
-            "Caroline: my career plans? I want to work in mental health.",
-            vec![0.8, 0.6, 0.0, 0.0],
-        ),
+    let hers = say(
+        "Caroline: my career plans? I want to work in mental health.",
+        [0.8, 0.6, 0.0, 0.0],
     );
-    let note = seed_one(
-        &mut e,
-        vmem("u", "career plans, a note", vec![0.9, 0.0, 0.436, 0.0]),
-    );
+    let note = say("career plans, a note", [0.9, 0.0, 0.436, 0.0]);
     let ask = |e: &mut Engine, q: &str| {
         e.search(&SearchRequest {
             vector: Some(vec![1.0, 0.0, 0.0, 0.0]),
