@@ -1107,6 +1107,49 @@ fn lending_along_a_conversation_never_crosses_agents() {
     );
 }
 
+/// Whether a question names the speaker of a line is decided by the lines the caller may see:
+/// another agent's private line of that speaker changes nothing of its answer.
+#[test]
+fn a_speaker_is_named_only_by_lines_the_caller_may_see() {
+    let said = [
+        ("alice", "Caroline: I love pottery and long walks."),
+        ("bob", "Melanie: Caroline, you love pottery, right?"),
+        ("bob", "Melanie: pottery class was fun today"),
+    ];
+    let store = |only: Option<&str>| {
+        let (mut e, _clock) = engine();
+        for (agent, text) in said.iter().filter(|(a, _)| only.is_none_or(|o| o == *a)) {
+            let item = json!({"entity_id": "acme", "agent_id": agent, "content": text, "session_id": "chat"});
+            ok(&mut e, "seed", json!({ "items": [item] }));
+        }
+        e
+    };
+    let search = |e: &mut Engine, agent: &str| {
+        let args = json!({"entity_id": "acme", "agent_id": agent, "query": "What does Caroline love?", "min_score": 0.0});
+        ok(e, "search", args)
+    };
+    // The owner sees Caroline's line: Melanie's count for less.
+    let owner = ok(
+        &mut store(None),
+        "search",
+        json!({"entity_id": "acme", "query": "What does Caroline love?", "min_score": 0.0}),
+    );
+    assert_eq!(owner[0]["memory"]["content"], json!(said[0].1), "{owner}");
+    assert_eq!(owner[1]["why"]["speaker_multiplier"], json!(0.7), "{owner}");
+    // Bob does not: his answer is the one he gets from a store of his own lines alone.
+    let bob = search(&mut store(None), "bob");
+    let alone = search(&mut store(Some("bob")), "bob");
+    let whys = |hits: &Value| -> Vec<(Value, Value)> {
+        hits.as_array()
+            .expect("hits")
+            .iter()
+            .map(|h| (h["memory"]["content"].clone(), h["why"].clone()))
+            .collect()
+    };
+    assert_eq!(whys(&bob), whys(&alone), "{bob}");
+    assert!(!bob.to_string().contains("speaker_multiplier"), "{bob}");
+}
+
 /// A search follows "my sister" through the owner's graph only by statements the caller may
 /// see: another agent's private "my sister Ana" names no one to this one, in hops or hits.
 #[test]

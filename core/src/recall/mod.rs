@@ -850,6 +850,10 @@ impl<'a> Search<'a> {
             let seen = memories::visible(conn, owner, &pks)?;
             c.retain(|c| seen.contains(&c.pk));
         }
+        // Named by a line the caller may see (another agent's private one says nothing).
+        let speaking = text_hits
+            .iter()
+            .any(|h| h.named_speaker && c.iter().any(|c| c.pk == h.pk));
         candidates::lend_context(
             &mut c,
             cfg.vector_weight,
@@ -867,7 +871,7 @@ impl<'a> Search<'a> {
         )?;
         let found = Found {
             candidates: c,
-            speaking: text_hits.iter().any(|h| h.named_speaker),
+            speaking,
         };
         cache.put(key, generation, found.clone());
         Ok(found)
