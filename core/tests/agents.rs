@@ -1041,6 +1041,18 @@ fn a_contradiction_never_reaches_across_agents() {
 /// caller's `why`): an agent's search of a shared conversation weighs its memories as in a
 /// store holding only what it may see, while the other agent finds its answer two places
 /// along its own messages.
+/// A store of owner "acme" holding the lines `said` (agent, text) of one session, or only
+/// those of agent `only`.
+fn chat(said: &[(&str, &str)], only: Option<&str>) -> Engine {
+    let (mut e, _clock) = engine();
+    for (agent, text) in said.iter().filter(|(a, _)| only.is_none_or(|o| o == *a)) {
+        let item =
+            json!({"entity_id": "acme", "agent_id": agent, "content": text, "session_id": "chat"});
+        ok(&mut e, "seed", json!({ "items": [item] }));
+    }
+    e
+}
+
 #[test]
 fn lending_along_a_conversation_never_crosses_agents() {
     let said = [
@@ -1051,14 +1063,7 @@ fn lending_along_a_conversation_never_crosses_agents() {
         ("alice", "Cat: it taught me self-acceptance and hope."),
         ("bob", "Mel: shall we walk later?"),
     ];
-    let store = |only: Option<&str>| {
-        let (mut e, _clock) = engine();
-        for (agent, text) in said.iter().filter(|(a, _)| only.is_none_or(|o| o == *a)) {
-            let item = json!({"entity_id": "acme", "agent_id": agent, "content": text, "session_id": "chat"});
-            ok(&mut e, "seed", json!({ "items": [item] }));
-        }
-        e
-    };
+    let store = |only: Option<&str>| chat(&said, only);
     let search = |e: &mut Engine, agent: &str| {
         let args = json!({"entity_id": "acme", "agent_id": agent, "query": "What stayed with her from Becoming Nicole?", "min_score": 0.0});
         ok(e, "search", args).as_array().expect("hits").clone()
@@ -1116,14 +1121,7 @@ fn a_speaker_is_named_only_by_lines_the_caller_may_see() {
         ("bob", "Melanie: Caroline, you love pottery, right?"),
         ("bob", "Melanie: pottery class was fun today"),
     ];
-    let store = |only: Option<&str>| {
-        let (mut e, _clock) = engine();
-        for (agent, text) in said.iter().filter(|(a, _)| only.is_none_or(|o| o == *a)) {
-            let item = json!({"entity_id": "acme", "agent_id": agent, "content": text, "session_id": "chat"});
-            ok(&mut e, "seed", json!({ "items": [item] }));
-        }
-        e
-    };
+    let store = |only: Option<&str>| chat(&said, only);
     let search = |e: &mut Engine, agent: &str| {
         let args = json!({"entity_id": "acme", "agent_id": agent, "query": "What does Caroline love?", "min_score": 0.0});
         ok(e, "search", args)
