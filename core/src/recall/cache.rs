@@ -56,7 +56,7 @@ mod tests {
     #[test]
     fn entries_of_an_older_generation_are_stale() {
         let c = Found {
-            candidates: vec![super::super::candidates::Candidate::scored(1, 0.5, 0.0)],
+            candidates: vec![crate::recall::Candidate::scored(1, 0.5, 0.0)],
             speaking: true,
         };
         let mut cache = Cache::new(2);

@@ -14,11 +14,7 @@ pub(super) const OTHERS_MULTIPLIER: f64 = 0.7;
 /// The words of a question, lower case and sorted, as a speaker's name is looked for among
 /// them.
 pub(super) fn words(question: &str) -> Vec<String> {
-    let mut words: Vec<String> = question
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .map(str::to_lowercase)
-        .collect();
+    let mut words: Vec<String> = lower_words(question).collect();
     crate::order::sort_by(&mut words, |a, b| a.cmp(b));
     words
 }
@@ -27,12 +23,14 @@ pub(super) fn words(question: &str) -> Vec<String> {
 /// of another speaker `Some(false)`, `None` when it is no transcript line.
 pub(super) fn line_named(content: &str, asked: &[String]) -> Option<bool> {
     let label = text::speaker_label(content).0?;
-    Some(
-        label
-            .split(|c: char| !c.is_alphanumeric())
-            .filter(|w| !w.is_empty())
-            .all(|w| asked.binary_search(&w.to_lowercase()).is_ok()),
-    )
+    Some(lower_words(label).all(|w| asked.binary_search(&w).is_ok()))
+}
+
+/// The runs of letters and digits of `text`, lower case ("Caroline's" is "caroline", "s").
+fn lower_words(text: &str) -> impl Iterator<Item = String> + '_ {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
 }
 
 #[cfg(test)]
