@@ -293,11 +293,10 @@ pub struct KinPhrase {
 pub struct KinStep {
     /// The noun, singular and in lower case ("sister", "kid" for "kids").
     pub noun: String,
-    /// The relationship it names.
-    pub relation: Relation,
-    /// Further relationships a place's or group's noun may name, followed too ("my son's
-    /// school": where he studied, or the one he attends).
-    pub or_else: Vec<Relation>,
+    /// The relationships it names, followed in this order (never none): one, but for a
+    /// place's or group's noun that names several ("my son's school": where he studied, or
+    /// the one he attends).
+    pub relations: Vec<Relation>,
     /// Its anchor is the relationship's subject ("my son": user parent_of him), not its
     /// object ("my mom": she parent_of user).
     pub outward: bool,
@@ -374,14 +373,13 @@ fn kin_step(tokens: &[Token]) -> Option<(KinStep, usize)> {
             return None;
         };
         let noun = word.strip_suffix("'s").unwrap_or(word);
-        let mut relations = affiliations(noun);
+        let relations = affiliations(noun);
         if relations.is_empty() {
             return None;
         }
         let step = KinStep {
             noun: noun.to_string(),
-            relation: relations.remove(0),
-            or_else: relations,
+            relations,
             outward: true,
             noun_said: false,
         };
@@ -396,8 +394,7 @@ fn kin_step(tokens: &[Token]) -> Option<(KinStep, usize)> {
         .collect();
     let step = KinStep {
         noun: noun.join(" "),
-        relation,
-        or_else: Vec::new(),
+        relations: vec![relation],
         outward: matches!(dir, Dir::Out),
         noun_said: true,
     };
@@ -436,8 +433,7 @@ fn place_of_clause(tokens: &[Token], i: usize) -> Option<KinPhrase> {
         anchor: None,
         steps: vec![KinStep {
             noun,
-            relation,
-            or_else: Vec::new(),
+            relations: vec![relation],
             outward: true,
             noun_said: false,
         }],
@@ -748,7 +744,7 @@ mod tests {
                     (
                         k.words.clone(),
                         first.noun.clone(),
-                        first.relation,
+                        first.relations[0],
                         first.outward,
                         rest,
                     )
@@ -782,7 +778,7 @@ mod tests {
                 .into_iter()
                 .map(|k| {
                     let steps = k.steps.iter();
-                    let steps = steps.map(|s| (s.noun.clone(), s.relation, s.outward));
+                    let steps = steps.map(|s| (s.noun.clone(), s.relations[0], s.outward));
                     (k.words, steps.collect())
                 })
                 .collect()
@@ -821,17 +817,13 @@ mod tests {
         assert_eq!(company.words, "my company");
         let step = &company.steps[0];
         assert_eq!(
-            (step.relation, step.outward, step.noun_said),
-            (Relation::WorksAt, true, false)
+            (step.relations.as_slice(), step.outward, step.noun_said),
+            ([Relation::WorksAt].as_slice(), true, false)
         );
         assert!(kin_named("my sister")[0].steps[0].noun_said);
         // A noun listed twice names either relation.
         let school = &kin_named("my son's school")[0].steps[1];
-        assert_eq!(
-            (school.relation, school.or_else.as_slice()),
-            (Relation::StudiedAt, [Relation::Attends].as_slice())
-        );
-        assert!(company.steps[0].or_else.is_empty());
+        assert_eq!(school.relations, [Relation::StudiedAt, Relation::Attends]);
         // A place or group named by the speaker's clause, as the extractor reads the clause.
         let company = ("company".to_string(), Relation::WorksAt, true);
         assert_eq!(
@@ -884,12 +876,12 @@ mod tests {
         );
         assert_eq!(kin_named("my sisters' flat")[0].steps[0].noun, "sister");
         assert_eq!(
-            kin_named("my bosses")[0].steps[0].relation,
-            Relation::Manages
+            kin_named("my bosses")[0].steps[0].relations,
+            [Relation::Manages]
         );
         assert_eq!(
-            kin_named("where does my dog sleep")[0].steps[0].relation,
-            Relation::HasPet
+            kin_named("where does my dog sleep")[0].steps[0].relations,
+            [Relation::HasPet]
         );
         let asked = "Where does Ana's husband work?";
         let husband = &kin_named(asked)[0];

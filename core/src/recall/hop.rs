@@ -93,8 +93,7 @@ pub(super) fn resolve(view: &View, owner: &str, text: &str) -> Result<Resolved> 
             let every =
                 !step.noun_said || EVERY_NOUN_OF_THEIR_RELATION.contains(&step.noun.as_str());
             names.clear();
-            let relations = std::iter::once(step.relation).chain(step.or_else.iter().copied());
-            for relation in relations {
+            for &relation in &step.relations {
                 for key in &keys {
                     for found in graph::related(
                         view.conn(),
