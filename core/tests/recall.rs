@@ -1606,6 +1606,48 @@ fn a_place_or_group_the_question_names_is_followed_to_its_name() {
 }
 
 #[test]
+fn a_question_about_the_users_job_is_answered_by_where_they_work() {
+    let (mut e, _) = engine();
+    for said in [
+        "I work as a nurse at Santa Maria hospital.",
+        "My manager is called Rui and he is quite demanding.",
+        "My husband Tiago is a chef.",
+        "My mother lives in Braga and I visit her every month.",
+    ] {
+        e.remember("u", said, RememberOptions::default()).unwrap();
+    }
+    // "job" shares no word with the statement, and its vector is nearer the manager's: the
+    // graph's `user works_at Santa Maria`, read from "work as a nurse at", answers it.
+    for noun in ["job", "employer", "occupation", "profession"] {
+        let q = format!("What is my {noun}?");
+        let hits = search(&mut e, "u", &q);
+        let (rank, nurse) = hit(&hits, "I work as a nurse at Santa Maria hospital.").expect(&q);
+        assert_eq!(rank, 0, "{q}: {:#?}", ids_and_hops(&hits));
+        assert_eq!(
+            nurse.why.hop.as_ref(),
+            Some(&Hop {
+                phrase: format!("my {noun}"),
+                entity: "Santa Maria".into()
+            }),
+            "{q}"
+        );
+    }
+    // The manager the user named is who "my boss" is.
+    let hits = search(&mut e, "u", "Who is my boss?");
+    assert!(
+        hits[0]
+            .memory
+            .content
+            .starts_with("My manager is called Rui"),
+        "{:#?}",
+        ids_and_hops(&hits)
+    );
+    // Another owner's job is not this one's.
+    let hits = search(&mut e, "v", "What is my job?");
+    assert!(hits.is_empty(), "{:#?}", ids_and_hops(&hits));
+}
+
+#[test]
 fn a_relation_no_statement_names_is_not_followed() {
     let (mut e, _) = engine();
     // Another owner said who her sister is; this one never did.

@@ -8,7 +8,7 @@ use super::words::Token;
 use crate::graph::{EntityType, Relation, SPEAKER};
 use crate::lexicon::{
     self, common, AUXILIARIES, MEMBER_GROUPS, NOT_PHRASE_OPENERS, OPENERS, PETS, PHRASE_ADJECTIVES,
-    PHRASE_BREAKS, SKIPPED_IN_PATTERNS, VERB_OPENERS,
+    PHRASE_BREAKS, SKIPPED_IN_PATTERNS, STUDY_PLACES, VERB_OPENERS,
 };
 
 /// One relationship found: `from relation to`.
@@ -645,6 +645,10 @@ pub fn find(tokens: &[Token], found: &mut Vec<Found>) -> Vec<Link> {
                 }
                 if is(k, &["is", "'s", "named", "called"]) {
                     k += 1;
+                    // "my manager is called Rui".
+                    if is(k, &["named", "called"]) {
+                        k += 1;
+                    }
                 } else if is(k, &["name"]) && is(k + 1, &["is"]) {
                     k += 2;
                 }
@@ -699,10 +703,31 @@ pub fn find(tokens: &[Token], found: &mut Vec<Found>) -> Vec<Link> {
             {
                 relation = Relation::MemberOf;
             }
+            // "started at the University of Porto" is where one studies; "started at Acme"
+            // a job.
+            if relation == Relation::WorksAt
+                && parts.contains(&"started")
+                && study_place(&items, i, found, &to)
+            {
+                relation = Relation::Attends;
+            }
             add(Link { from, relation, to }, &mut out);
         }
     }
     out
+}
+
+/// Whether entity `name`, after `items[from]`, is a place of study: a word of its name, or
+/// the word after it (a name may stop before "School"), is in `study_places.txt`.
+fn study_place(items: &[Item], from: usize, found: &[Found], name: &str) -> bool {
+    let studied = |w: &str| STUDY_PLACES.contains(&w);
+    if crate::text::words(name).iter().any(|w| studied(w)) {
+        return true;
+    }
+    let at = items[from..]
+        .iter()
+        .position(|it| matches!(it, Item::Entity(e) if found[*e].name == name));
+    matches!(at.and_then(|k| items.get(from + k + 1)), Some(Item::Word(w)) if studied(w))
 }
 
 #[cfg(test)]
@@ -967,6 +992,11 @@ mod tests {
         assert_eq!(rels("my dog Biscuit"), ["user has_pet Biscuit"]);
         assert_eq!(rels("Ana's husband Tom is a chef"), ["Ana married_to Tom"]);
         assert_eq!(rels("my wife's name is Mei"), ["user married_to Mei"]);
+        assert_eq!(
+            rels("My manager is called Rui and he is demanding"),
+            ["Rui manages user"]
+        );
+        assert_eq!(rels("my cat is named Miso"), ["user has_pet Miso"]);
     }
 
     #[test]
@@ -1031,6 +1061,24 @@ mod tests {
         assert_eq!(
             rels("I'm a nurse at St. Mary's Hospital"),
             ["user works_at St. Mary's Hospital"]
+        );
+        assert_eq!(
+            rels("I work as a nurse at Santa Maria hospital"),
+            ["user works_at Santa Maria"]
+        );
+        assert_eq!(
+            rels("Ana works as a software engineer for Acme"),
+            ["Ana works_at Acme"]
+        );
+        // "started at" a place of study is attending it; anywhere else, a job.
+        assert_eq!(
+            rels("My daughter Sofia started at the University of Porto"),
+            ["user parent_of Sofia", "Sofia attends University of Porto"]
+        );
+        assert_eq!(rels("I started at Acme last month"), ["user works_at Acme"]);
+        assert_eq!(
+            rels("I started at Lincoln High School in September"),
+            ["user attends Lincoln High"]
         );
         assert_eq!(rels("I currently use Figma"), ["user uses Figma"]);
         assert_eq!(rels("I love sushi"), ["user likes sushi"]);

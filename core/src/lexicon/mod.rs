@@ -297,6 +297,8 @@ lists! {
         triples("relation_patterns.txt");
     /// Last words of a group one is a member of, not an employer.
     MEMBER_GROUPS: Vec<&'static str> = words("member_groups.txt");
+    /// Words of a place of study's name: one "started at" is attended, not an employer.
+    STUDY_PLACES: Vec<&'static str> = words("study_places.txt");
 
     // Sentiment.
     /// Words and their valence.
