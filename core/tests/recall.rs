@@ -1632,6 +1632,14 @@ fn a_question_about_the_users_job_is_answered_by_where_they_work() {
             "{q}"
         );
     }
+    // Asked by idiom, after the user's "I do", the same.
+    let hits = search(&mut e, "u", "What do I do for a living?");
+    let (rank, nurse) = hit(&hits, "I work as a nurse at Santa Maria hospital.").expect("by idiom");
+    assert_eq!(rank, 0, "{:#?}", ids_and_hops(&hits));
+    assert_eq!(
+        nurse.why.hop.as_ref().map(|h| h.phrase.as_str()),
+        Some("for a living")
+    );
     // The manager the user named is who "my boss" is.
     let hits = search(&mut e, "u", "Who is my boss?");
     assert!(

@@ -8,7 +8,7 @@ use super::words::Token;
 use crate::graph::{EntityType, Relation, SPEAKER};
 use crate::lexicon::{
     self, common, AUXILIARIES, MEMBER_GROUPS, NOT_PHRASE_OPENERS, OPENERS, PETS, PHRASE_ADJECTIVES,
-    PHRASE_BREAKS, SKIPPED_IN_PATTERNS, STUDY_PLACES, VERB_OPENERS,
+    PHRASE_BREAKS, SKIPPED_IN_PATTERNS, STUDY_PLACES, VERB_OPENERS, WORK_IDIOMS,
 };
 
 /// One relationship found: `from relation to`.
@@ -321,7 +321,7 @@ pub fn kin_named(text: &str) -> Vec<KinPhrase> {
         if found.last().is_some_and(|p| i < p.at.end) {
             continue;
         }
-        if let Some(phrase) = place_of_clause(&tokens, i) {
+        if let Some(phrase) = place_of_clause(&tokens, i).or_else(|| work_idiom(&tokens, i)) {
             found.push(phrase);
             continue;
         }
@@ -434,6 +434,33 @@ fn place_of_clause(tokens: &[Token], i: usize) -> Option<KinPhrase> {
         steps: vec![KinStep {
             noun,
             relations: vec![relation],
+            outward: true,
+            noun_said: false,
+        }],
+        at: i..end,
+    })
+}
+
+/// "what do I do for a living?": an idiom of `work_idioms.txt` at token `i`, after the
+/// speaker's "I do", stands for "my job".
+fn work_idiom(tokens: &[Token], i: usize) -> Option<KinPhrase> {
+    let before = |k: usize| i.checked_sub(k).map(|j| tokens[j].lower.as_str());
+    if before(1) != Some("do") || !matches!(before(2), Some("i" | "we")) {
+        return None;
+    }
+    let said = |idiom: &str| {
+        let words: Vec<&str> = idiom.split(' ').collect();
+        let at = tokens.get(i..i + words.len());
+        at.is_some_and(|at| words.iter().zip(at).all(|(w, t)| *w == t.lower))
+    };
+    let idiom = WORK_IDIOMS.iter().find(|idiom| said(idiom))?;
+    let end = i + idiom.split(' ').count();
+    Some(KinPhrase {
+        words: joined(&tokens[i..end]),
+        anchor: None,
+        steps: vec![KinStep {
+            noun: "job".into(),
+            relations: affiliations("job"),
             outward: true,
             noun_said: false,
         }],
@@ -794,6 +821,14 @@ mod tests {
             one("My Mom", "mom", Relation::ParentOf, false, "what did _ say")
         );
         assert_eq!(kin_named("What do my kids like?")[0].steps[0].noun, "kid");
+        // The speaker's work by idiom stands for "my job"; another's does not.
+        let living = kin_named("What do I do for a living?");
+        assert_eq!(living.len(), 1);
+        assert_eq!(living[0].words, "for a living");
+        assert_eq!(living[0].steps[0].relations, [Relation::WorksAt]);
+        assert_eq!(kin_named("what did we do for work")[0].words, "for work");
+        assert!(kin_named("What does Ana do for a living?").is_empty());
+        assert!(kin_named("What do I do for fun?").is_empty());
         assert_eq!(kin_named("our children's school")[0].steps[0].noun, "child");
         assert_eq!(kin_named("my best friends")[0].steps[0].noun, "best friend");
         // Relations chained by "'s": each of whom the one before names, at most three.

@@ -299,6 +299,8 @@ lists! {
     MEMBER_GROUPS: Vec<&'static str> = words("member_groups.txt");
     /// Words of a place of study's name: one "started at" is attended, not an employer.
     STUDY_PLACES: Vec<&'static str> = words("study_places.txt");
+    /// Idioms asking, after "I do", what the speaker does for work.
+    WORK_IDIOMS: Vec<&'static str> = words("work_idioms.txt");
 
     // Sentiment.
     /// Words and their valence.
@@ -442,6 +444,7 @@ mod tests {
         "emphasis.txt",
         "kin.txt",
         "affiliations.txt",
+        "work_idioms.txt",
         "relation_patterns.txt",
         "sentiment.txt",
         "common.txt",
