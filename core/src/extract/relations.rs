@@ -444,17 +444,20 @@ fn place_of_clause(tokens: &[Token], i: usize) -> Option<KinPhrase> {
 /// "what do I do for a living?": an idiom of `work_idioms.txt` at token `i`, after the
 /// speaker's "I do", stands for "my job".
 fn work_idiom(tokens: &[Token], i: usize) -> Option<KinPhrase> {
-    let before = |k: usize| i.checked_sub(k).map(|j| tokens[j].lower.as_str());
-    if before(1) != Some("do") || !matches!(before(2), Some("i" | "we")) {
+    let said = |k: usize, w: &str| tokens.get(k).is_some_and(|t| t.lower == w);
+    if i < 2 || !said(i - 1, "do") || !(said(i - 2, "i") || said(i - 2, "we")) {
         return None;
     }
-    let said = |idiom: &str| {
-        let words: Vec<&str> = idiom.split(' ').collect();
-        let at = tokens.get(i..i + words.len());
-        at.is_some_and(|at| words.iter().zip(at).all(|(w, t)| *w == t.lower))
-    };
-    let idiom = WORK_IDIOMS.iter().find(|idiom| said(idiom))?;
-    let end = i + idiom.split(' ').count();
+    let end = WORK_IDIOMS.iter().find_map(|idiom| {
+        let mut at = i;
+        for w in idiom.split(' ') {
+            if !said(at, w) {
+                return None;
+            }
+            at += 1;
+        }
+        Some(at)
+    })?;
     Some(KinPhrase {
         words: joined(&tokens[i..end]),
         anchor: None,
