@@ -1656,6 +1656,25 @@ fn a_question_about_the_users_job_is_answered_by_where_they_work() {
 }
 
 #[test]
+fn a_statement_about_he_or_she_is_found_by_who_they_are() {
+    let (mut e, _) = engine();
+    for said in [
+        "My husband Tiago is a chef; he runs a small restaurant in Alfama.",
+        "I work as a nurse at Santa Maria hospital.",
+        "My friend Marta runs a bakery in Porto.",
+    ] {
+        e.remember("u", said, RememberOptions::default()).unwrap();
+    }
+    // The statement never says "Tiago", nor "husband": it names him as the one before it did,
+    // so the husband the graph follows to is found in it, above the friend who runs a bakery.
+    let hits = search(&mut e, "u", "What does my husband run?");
+    let (rank, _) = hit(&hits, "he runs a small restaurant in Alfama.").expect("found");
+    assert!(rank < 2, "{:#?}", ids_and_hops(&hits));
+    let (rank, _) = hit(&hits, "My husband Tiago is a chef;").expect("found");
+    assert!(rank < 2, "{:#?}", ids_and_hops(&hits));
+}
+
+#[test]
 fn a_relation_no_statement_names_is_not_followed() {
     let (mut e, _) = engine();
     // Another owner said who her sister is; this one never did.

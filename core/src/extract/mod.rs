@@ -18,6 +18,7 @@ use serde::{Deserialize, Serialize};
 use crate::clock::Millis;
 use crate::error::Result;
 use crate::field::MAX_TAG_CHARS;
+use crate::graph::EntityType;
 pub use crate::graph::{EntityMention, RelationMention};
 use crate::lexicon::{self, FIRST_PERSON_FOR_QUESTIONS, SUBJECTS};
 use crate::model::{Kind, MemoryType};
@@ -272,16 +273,52 @@ impl Extractor for RuleExtractor {
                 _ => statements.push(s.to_string()),
             }
         }
-        Ok(statements
-            .iter()
-            .filter_map(|s| statement(s, now))
-            .map(|mut x| {
-                if let Some(name) = speaker {
-                    x.content = format!("{name}: {}", x.content);
-                }
-                x
-            })
-            .collect())
+        let mut found: Vec<Extracted> = Vec::new();
+        for s in &statements {
+            let Some(mut x) = statement(s, now) else {
+                continue;
+            };
+            if let Some(person) = referent(s, found.last()) {
+                names_too(&mut x, person);
+            }
+            found.push(x);
+        }
+        for x in &mut found {
+            if let Some(name) = speaker {
+                x.content = format!("{name}: {}", x.content);
+            }
+        }
+        Ok(found)
+    }
+}
+
+/// The person `sentence` points back to by its first word ("he runs a restaurant"): the one
+/// person the statement before it names, if it names exactly one.
+fn referent(sentence: &str, before: Option<&Extracted>) -> Option<EntityMention> {
+    let first = words::tokens(sentence).into_iter().find(|t| !t.punct)?;
+    let pointing = matches!(
+        first.lower.as_str(),
+        "he" | "she" | "he's" | "she's" | "his" | "her" | "him" | "they" | "they're" | "their"
+    );
+    let mut people = before
+        .filter(|_| pointing)?
+        .entities
+        .iter()
+        .filter(|e| e.entity_type == EntityType::Person);
+    match (people.next(), people.next()) {
+        (Some(one), None) => Some(one.clone()),
+        _ => None,
+    }
+}
+
+/// `x` names `person` too: as an entity, and as a tag when it has room for one.
+fn names_too(x: &mut Extracted, person: EntityMention) {
+    let tag = person.name.to_lowercase();
+    if !x.entities.iter().any(|e| e.name == person.name) {
+        x.entities.push(person);
+    }
+    if x.tags.len() < MAX_TAGS && usable_tag(&tag) && !x.tags.contains(&tag) {
+        x.tags.push(tag);
     }
 }
 
@@ -471,6 +508,45 @@ mod tests {
         assert_eq!(types, [MemoryType::Identity, MemoryType::Identity]);
         assert_eq!(v[1].relationships[0].relation, Relation::WorksAt);
         assert_eq!(v[1].entities[0].entity_type, EntityType::Organization);
+    }
+
+    #[test]
+    fn a_statement_opening_on_he_or_she_names_whom_the_one_before_named() {
+        let v = RuleExtractor
+            .extract(
+                "My husband Tiago is a chef; he runs a small restaurant in Alfama.",
+                NOW,
+            )
+            .unwrap();
+        assert_eq!(v.len(), 2);
+        assert_eq!(v[1].content, "he runs a small restaurant in Alfama.");
+        let tiago = v[1]
+            .entities
+            .iter()
+            .find(|e| e.name == "Tiago")
+            .expect("Tiago");
+        assert_eq!(tiago.entity_type, EntityType::Person);
+        assert!(v[1].tags.contains(&"tiago".to_string()), "{:?}", v[1].tags);
+        // Its own type and deadline stay its own.
+        let v = RuleExtractor
+            .extract(
+                "My son Kai has a peanut allergy. He starts kindergarten at Oakwood next week.",
+                NOW,
+            )
+            .unwrap();
+        assert_eq!(v[1].memory_type, MemoryType::Plan);
+        assert!(v[1].expires_at.is_some());
+        assert!(v[1].entities.iter().any(|e| e.name == "Kai"));
+        // Nobody, or two people, before it: no one is guessed.
+        for text in [
+            "My parents live in Faro. They are retired now.",
+            "Ana met Rui in Porto. She says he is lovely.",
+            "I met Ana today. It was raining the whole time.",
+        ] {
+            let v = RuleExtractor.extract(text, NOW).unwrap();
+            let added = v[1].entities.iter().any(|e| v[0].entities.contains(e));
+            assert!(!added, "{text}: {v:#?}");
+        }
     }
 
     #[test]
