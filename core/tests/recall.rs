@@ -5,6 +5,13 @@ use common::*;
 use mnemo_core::*;
 use serde_json::json;
 
+/// Tells `owner`'s store each of `said`, through the extractor.
+fn tell(e: &mut Engine, owner: &str, said: &[&str]) {
+    for s in said {
+        e.remember(owner, s, RememberOptions::default()).unwrap();
+    }
+}
+
 fn req(owner: &str, query: &str) -> SearchRequest {
     SearchRequest::new(id(owner), query)
 }
@@ -1322,9 +1329,7 @@ fn hit<'h>(hits: &'h [SearchHit], content: &str) -> Option<(usize, &'h SearchHit
 #[test]
 fn a_relation_the_question_names_is_followed_through_the_graph_to_who_it_is() {
     let (mut e, _) = engine();
-    for said in PEOPLE {
-        e.remember("u", said, RememberOptions::default()).unwrap();
-    }
+    tell(&mut e, "u", PEOPLE);
     // "my sister" is Ana: the memory of where Ana lives shares no word but "live" with the
     // question, and ranks first through her name.
     let hits = search(&mut e, "u", "Which city does my sister live in?");
@@ -1466,15 +1471,17 @@ fn a_host_that_embeds_ahead_of_a_search_embeds_the_question_with_who_it_names() 
 #[test]
 fn a_relation_of_someone_named_is_followed_from_their_name() {
     let (mut e, _) = engine();
-    for said in [
-        "Ana's husband Tom is a chef.",
-        "Tom works at the harbour restaurant.",
-        "My sister Ana is a nurse.",
-        "I work at the library.",
-        "Ana works at the hospital.",
-    ] {
-        e.remember("u", said, RememberOptions::default()).unwrap();
-    }
+    tell(
+        &mut e,
+        "u",
+        &[
+            "Ana's husband Tom is a chef.",
+            "Tom works at the harbour restaurant.",
+            "My sister Ana is a nurse.",
+            "I work at the library.",
+            "Ana works at the hospital.",
+        ],
+    );
     let hits = search(&mut e, "u", "Where does Ana's husband work?");
     let (rank, harbour) = hit(&hits, "Tom works at the harbour restaurant.").expect("found");
     assert_eq!(rank, 0, "{:#?}", ids_and_hops(&hits));
@@ -1517,16 +1524,18 @@ fn a_relation_of_someone_named_is_followed_from_their_name() {
 #[test]
 fn a_place_or_group_the_question_names_is_followed_to_its_name() {
     let (mut e, _) = engine();
-    for said in [
-        "I work at Acme Robotics.",
-        "Acme Robotics makes warehouse robots.",
-        "My brother makes furniture.",
-        "I make sourdough bread on Sundays.",
-        "I studied at Lakeside College.",
-        "Lakeside College opened a new library in May.",
-    ] {
-        e.remember("u", said, RememberOptions::default()).unwrap();
-    }
+    tell(
+        &mut e,
+        "u",
+        &[
+            "I work at Acme Robotics.",
+            "Acme Robotics makes warehouse robots.",
+            "My brother makes furniture.",
+            "I make sourdough bread on Sundays.",
+            "I studied at Lakeside College.",
+            "Lakeside College opened a new library in May.",
+        ],
+    );
     // No statement calls Acme "my company": working there is what makes it so. What the user
     // makes, or her brother, shares more of the question's words, and ranks below.
     let hits = search(&mut e, "u", "What does my company make?");
@@ -1573,13 +1582,15 @@ fn a_place_or_group_the_question_names_is_followed_to_its_name() {
     );
     // A school is where one studied, or one attends: followed through either, here from
     // the user's son ("my son's school").
-    for said in [
-        "My son Leo is six.",
-        "Leo attends Lakeside Primary.",
-        "Lakeside Primary has a new head teacher.",
-    ] {
-        e.remember("u", said, RememberOptions::default()).unwrap();
-    }
+    tell(
+        &mut e,
+        "u",
+        &[
+            "My son Leo is six.",
+            "Leo attends Lakeside Primary.",
+            "Lakeside Primary has a new head teacher.",
+        ],
+    );
     let hits = search(&mut e, "u", "Who is the head of my son's school?");
     let (rank, head) = hit(&hits, "Lakeside Primary has a new head teacher.").expect("found");
     assert_eq!(rank, 0, "{:#?}", ids_and_hops(&hits));
@@ -1608,14 +1619,16 @@ fn a_place_or_group_the_question_names_is_followed_to_its_name() {
 #[test]
 fn a_question_about_the_users_job_is_answered_by_where_they_work() {
     let (mut e, _) = engine();
-    for said in [
-        "I work as a nurse at Santa Maria hospital.",
-        "My manager is called Rui and he is quite demanding.",
-        "My husband Tiago is a chef.",
-        "My mother lives in Braga and I visit her every month.",
-    ] {
-        e.remember("u", said, RememberOptions::default()).unwrap();
-    }
+    tell(
+        &mut e,
+        "u",
+        &[
+            "I work as a nurse at Santa Maria hospital.",
+            "My manager is called Rui and he is quite demanding.",
+            "My husband Tiago is a chef.",
+            "My mother lives in Braga and I visit her every month.",
+        ],
+    );
     // "job" shares no word with the statement, and its vector is nearer the manager's: the
     // graph's `user works_at Santa Maria`, read from "work as a nurse at", answers it.
     for noun in ["job", "employer", "occupation", "profession"] {
@@ -1640,13 +1653,24 @@ fn a_question_about_the_users_job_is_answered_by_where_they_work() {
         nurse.why.hop.as_ref().map(|h| h.phrase.as_str()),
         Some("for a living")
     );
-    // The manager the user named is who "my boss" is.
+    // The manager the user named ("is called Rui") is who "my boss" is, and whom "my manager"
+    // is followed to.
     let hits = search(&mut e, "u", "Who is my boss?");
     assert!(
         hits[0]
             .memory
             .content
             .starts_with("My manager is called Rui"),
+        "{:#?}",
+        ids_and_hops(&hits)
+    );
+    let hits = search(&mut e, "u", "What is my manager like?");
+    assert_eq!(
+        hits[0].why.hop.as_ref(),
+        Some(&Hop {
+            phrase: "my manager".into(),
+            entity: "Rui".into()
+        }),
         "{:#?}",
         ids_and_hops(&hits)
     );
@@ -1658,13 +1682,15 @@ fn a_question_about_the_users_job_is_answered_by_where_they_work() {
 #[test]
 fn a_statement_about_he_or_she_is_found_by_who_they_are() {
     let (mut e, _) = engine();
-    for said in [
-        "My husband Tiago is a chef; he runs a small restaurant in Alfama.",
-        "I work as a nurse at Santa Maria hospital.",
-        "My friend Marta runs a bakery in Porto.",
-    ] {
-        e.remember("u", said, RememberOptions::default()).unwrap();
-    }
+    tell(
+        &mut e,
+        "u",
+        &[
+            "My husband Tiago is a chef; he runs a small restaurant in Alfama.",
+            "I work as a nurse at Santa Maria hospital.",
+            "My friend Marta runs a bakery in Porto.",
+        ],
+    );
     // The statement never says "Tiago", nor "husband": it names him as the one before it did,
     // so the husband the graph follows to is found in it, above the friend who runs a bakery.
     let hits = search(&mut e, "u", "What does my husband run?");
@@ -1680,9 +1706,7 @@ fn a_relation_no_statement_names_is_not_followed() {
     // Another owner said who her sister is; this one never did.
     e.remember("other", PEOPLE[0], RememberOptions::default())
         .unwrap();
-    for said in &PEOPLE[1..] {
-        e.remember("u", said, RememberOptions::default()).unwrap();
-    }
+    tell(&mut e, "u", &PEOPLE[1..]);
     for q in [
         "Which city does my sister live in?",
         "my my sister sister",

@@ -281,12 +281,10 @@ impl Extractor for RuleExtractor {
             if let Some(person) = referent(s, found.last()) {
                 names_too(&mut x, person);
             }
-            found.push(x);
-        }
-        for x in &mut found {
             if let Some(name) = speaker {
                 x.content = format!("{name}: {}", x.content);
             }
+            found.push(x);
         }
         Ok(found)
     }

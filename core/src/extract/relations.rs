@@ -441,8 +441,11 @@ fn place_of_clause(tokens: &[Token], i: usize) -> Option<KinPhrase> {
     })
 }
 
+/// The noun of `affiliations.txt` an idiom of the speaker's work stands for.
+const WORK_NOUN: &str = "job";
+
 /// "what do I do for a living?": an idiom of `work_idioms.txt` at token `i`, after the
-/// speaker's "I do", stands for "my job".
+/// speaker's "I do", stands for "my job" ([`WORK_NOUN`]).
 fn work_idiom(tokens: &[Token], i: usize) -> Option<KinPhrase> {
     let said = |k: usize, w: &str| tokens.get(k).is_some_and(|t| t.lower == w);
     if i < 2 || !said(i - 1, "do") || !(said(i - 2, "i") || said(i - 2, "we")) {
@@ -458,12 +461,14 @@ fn work_idiom(tokens: &[Token], i: usize) -> Option<KinPhrase> {
         }
         Some(at)
     })?;
+    // A step's relations are never empty.
+    let relations = Some(affiliations(WORK_NOUN)).filter(|r| !r.is_empty())?;
     Some(KinPhrase {
         words: joined(&tokens[i..end]),
         anchor: None,
         steps: vec![KinStep {
-            noun: "job".into(),
-            relations: affiliations("job"),
+            noun: WORK_NOUN.into(),
+            relations,
             outward: true,
             noun_said: false,
         }],
