@@ -236,7 +236,7 @@ pub(crate) fn new_content(
     own(view, owner, id)?;
     match &patch.content {
         Some(c) => {
-            let v = view.vector_for(c, patch.vector.as_deref())?;
+            let v = view.memory_vector(c, patch.vector.as_deref())?;
             Ok(Some((c.clone(), v)))
         }
         None if patch.vector.is_some() => Err(Error::invalid(

@@ -243,7 +243,7 @@ pub(crate) fn merge(
         let old = tx.embedding(old_pk)?.unwrap_or_else(|| new_vector.clone());
         mean(&[old, new_vector])
     } else {
-        tx.vector_for(&merged.content, None)?
+        tx.memory_vector(&merged.content, None)?
     };
     let pk = tx.insert(&mut merged, &vector)?;
     let reason = format!("merged into {} (similarity {similarity:.3})", merged.id);

@@ -1828,3 +1828,78 @@ fn a_question_naming_a_speaker_is_answered_by_their_own_lines_first() {
         .iter()
         .all(|h| h.memory.entity_id.as_str() == "u"));
 }
+
+/// Counts of four kinds of word: the name "Caroline", words about work, words of greeting,
+/// and any other word.
+struct WordKinds;
+
+impl Embedder for WordKinds {
+    fn model_id(&self) -> &str {
+        "word-kinds"
+    }
+    fn dimension(&self) -> usize {
+        4
+    }
+    fn embed(&self, text: &str) -> Result<Vec<f32>> {
+        let mut v = [0.0_f32; 4];
+        for w in text
+            .split(|c: char| !c.is_alphabetic())
+            .filter(|w| !w.is_empty())
+        {
+            let kind = match w.to_lowercase().as_str() {
+                "caroline" => 0,
+                "counselling" | "career" => 1,
+                "hey" | "hi" => 2,
+                _ => 3,
+            };
+            v[kind] += 1.0;
+        }
+        let n = v.iter().map(|x| x * x).sum::<f32>().sqrt().max(1e-9);
+        Ok(v.iter().map(|x| x / n).collect())
+    }
+}
+
+/// A transcript line's vector is mostly what was said, its speaker's name a small fixed share
+/// of it (`embed::SPEAKER_SHARE`): a question naming a speaker finds what she said about it
+/// before her short greetings, which embedded whole were mostly her name.
+#[test]
+fn a_speakers_short_lines_do_not_answer_every_question_naming_her() {
+    let clock = ManualClock::new(T0);
+    let mut e = Engine::builder(clock)
+        .embedder(WordKinds)
+        .open_in_memory()
+        .unwrap();
+    let greeting = seed_one(&mut e, mem("u", "Caroline: hey!"));
+    let answer = seed_one(
+        &mut e,
+        mem(
+            "u",
+            "Caroline: I am keen on counselling as my path in the years to come.",
+        ),
+    );
+    // Embedded whole, the greeting is half her name (cosine 0.5 with the question's vector),
+    // the answer a tenth (0.23); as a line, 0.07 and 0.19.
+    let question = WordKinds.embed("Caroline career").unwrap();
+    let hits = e
+        .search(&SearchRequest {
+            vector: Some(question),
+            min_score: Some(0.0),
+            ..req("u", "")
+        })
+        .unwrap();
+    assert_eq!(ids(&hits), [answer.clone(), greeting], "{hits:#?}");
+    // Content that is no line is embedded whole, as before.
+    let plain = seed_one(&mut e, mem("u", "caroline says hey"));
+    let hits = e
+        .search(&SearchRequest {
+            vector: Some(WordKinds.embed("caroline says hey").unwrap()),
+            ..req("u", "")
+        })
+        .unwrap();
+    assert_eq!(hits[0].memory.id, plain);
+    assert!(
+        (hits[0].why.vector - 1.0).abs() < 1e-4,
+        "{}",
+        hits[0].why.vector
+    );
+}

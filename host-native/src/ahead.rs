@@ -20,6 +20,7 @@ use std::sync::Mutex;
 
 use lru::LruCache;
 use mnemo_core::api::RememberArgs;
+use mnemo_core::embed;
 use mnemo_core::extract::{self, Extractor, LlmExtractor, RuleExtractor};
 use mnemo_core::field::Content;
 use mnemo_core::Call;
@@ -112,7 +113,8 @@ impl Providers {
         };
         let mut out: Vec<Option<Vec<f32>>> = {
             let mut kept = lock(&self.vectors);
-            texts.iter().map(|t| kept.pop(t)).collect()
+            // Kept, not taken: a speaker's name is embedded for each of her lines.
+            texts.iter().map(|t| kept.get(t).cloned()).collect()
         };
         let missing: Vec<String> = (texts.iter().zip(&out))
             .filter(|(_, v)| v.is_none())
@@ -156,7 +158,18 @@ impl Providers {
             _ => Vec::new(),
         };
         let Some(h) = self.embedder() else { return };
-        let texts: Vec<String> = texts.into_iter().filter(|t| !t.trim().is_empty()).collect();
+        // A memory's content is embedded as the engine embeds it (a transcript line: its words
+        // and its speaker's name), each text once.
+        let mut texts: Vec<String> = match method {
+            "search" => texts,
+            _ => (texts.iter())
+                .flat_map(|c| embed::memory_texts(c))
+                .map(str::to_string)
+                .collect(),
+        };
+        texts.retain(|t| !t.trim().is_empty());
+        let mut seen = std::collections::HashSet::new();
+        texts.retain(|t| seen.insert(t.clone()));
         if texts.is_empty() {
             return;
         }

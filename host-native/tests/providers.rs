@@ -475,6 +475,13 @@ fn served_writes_and_searches_embed_each_text_once() {
         json!({"items": [{"entity_id": "ana", "content": "Ana's bike is blue"}, {"entity_id": "ana", "content": "Ana rows on Sundays"}]}),
     );
     assert_eq!(s, 200, "{r}");
+    // Transcript lines: their words, and their speaker's name once for both.
+    let (s, r) = server.send(
+        "POST",
+        "/api/v1/seed",
+        json!({"items": [{"entity_id": "ana", "content": "Rui: I sail in the summer"}, {"entity_id": "ana", "content": "Rui: my boat is red"}]}),
+    );
+    assert_eq!(s, 200, "{r}");
     let (s, r) = server.send(
         "POST",
         "/api/v1/remember",
@@ -505,6 +512,9 @@ fn served_writes_and_searches_embed_each_text_once() {
             "Ana's bike is blue",
             "I moved to Lisbon in June.",
             "I moved to Lisbon in May.",
+            "I sail in the summer",
+            "Rui",
+            "my boat is red",
             "rowing"
         ],
         "each text embedded once: {embedded:?}"

@@ -278,7 +278,8 @@ def test_the_host_clock_embedder_and_llm_are_python() -> None:
         assert report["outcomes"][0]["action"] == "created"
         memory = m.list(entity_id="ana")["memories"][0]
         assert (memory["content"], memory["type"], memory["created_at"]) == ("Said: I like tea", "PREFERENCE", T0)
-        assert embedded == ["Said: I like tea"]
+        # A transcript line ("Said: …") is embedded as what was said and who said it.
+        assert embedded == ["I like tea", "Said"]
         assert m.stats(entity_id="ana")["embedding_model"] == "toy-4d"
         now[0] += 86_400_000
         m.remember(entity_id="ana", content="I like coffee")

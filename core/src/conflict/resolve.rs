@@ -233,7 +233,7 @@ pub(crate) fn apply(
             };
             let vector = match tx.embedding(pk)? {
                 Some(v) => v,
-                None => tx.vector_for(&new.content, None)?,
+                None => tx.memory_vector(&new.content, None)?,
             };
             let merged = dedup::merge(tx, existing_pk, existing, new, vector, true, 1.0)?;
             change_status(tx, owner, pk, Status::Merged, Some(merged.id), reason)

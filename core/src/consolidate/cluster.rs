@@ -186,7 +186,7 @@ fn merge(
     }
     // The merged text's own vector; where the store's vectors come from the caller (its
     // embedder takes no text), the normalised mean of the members'.
-    let vector = match tx.vector_for(&merged.content, None) {
+    let vector = match tx.memory_vector(&merged.content, None) {
         Ok(v) => v,
         Err(_) => {
             let mut vectors = Vec::with_capacity(members.len());

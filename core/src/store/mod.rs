@@ -212,7 +212,7 @@ impl Store {
                 .query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)))?
                 .collect::<rusqlite::Result<Vec<_>>>()?;
             for (pk, content) in &rows {
-                let v = embed::vector_for(&*embedder, content, None)?;
+                let v = embed::memory_vector(&*embedder, content, None)?;
                 memories::set_embedding(conn, *pk, &v, embed::Precision::F32)?;
             }
             schema::set_meta(conn, "embedding_model", embedder.model_id())?;

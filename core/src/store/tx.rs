@@ -207,9 +207,16 @@ impl<'s> View<'s> {
         self.host.viewer
     }
 
-    /// The vector for `content`: the caller's (checked and normalised), or the embedder's.
-    pub fn vector_for(&self, content: &str, supplied: Option<&[f32]>) -> Result<Vec<f32>> {
-        embed::vector_for(self.host.embedder, content, supplied)
+    /// The vector for `text` (a question, a sentence): the caller's (checked and normalised),
+    /// or the embedder's.
+    pub fn vector_for(&self, text: &str, supplied: Option<&[f32]>) -> Result<Vec<f32>> {
+        embed::vector_for(self.host.embedder, text, supplied)
+    }
+
+    /// The vector of a memory's `content` ([`embed::memory_vector`]: a transcript line's
+    /// speaker has a fixed share of it).
+    pub fn memory_vector(&self, content: &str, supplied: Option<&[f32]>) -> Result<Vec<f32>> {
+        embed::memory_vector(self.host.embedder, content, supplied)
     }
 
     /// Memory `pk`'s stored vector (decoded, whatever its precision).

@@ -64,7 +64,7 @@ pub(crate) fn prepare(view: &View, input: Input) -> Result<Prepared> {
         .into_iter()
         .filter(|t| !manual_tags.contains(t))
         .collect();
-    let vector = view.vector_for(&n.content, n.vector.as_deref())?;
+    let vector = view.memory_vector(&n.content, n.vector.as_deref())?;
     let source = n.source.unwrap_or(Source::Agent);
     let content = n.content.trim().to_string();
     let (team_id, visibility) = crate::team::write_scope(
