@@ -1627,6 +1627,7 @@ fn a_question_about_the_users_job_is_answered_by_where_they_work() {
             "My manager is called Rui and he is quite demanding.",
             "My husband Tiago is a chef.",
             "My mother lives in Braga and I visit her every month.",
+            "Rui gave me a glowing review last week.",
         ],
     );
     // "job" shares no word with the statement, and its vector is nearer the manager's: the
@@ -1674,6 +1675,22 @@ fn a_question_about_the_users_job_is_answered_by_where_they_work() {
         "{:#?}",
         ids_and_hops(&hits)
     );
+    // Whoever manages the user is her boss and her supervisor too, though the statement said
+    // "manager": what Rui said is found through him.
+    for noun in ["boss", "supervisor"] {
+        let q = format!("What did my {noun} say about my work?");
+        let hits = search(&mut e, "u", &q);
+        let (rank, review) = hit(&hits, "Rui gave me a glowing review last week.").expect(&q);
+        assert_eq!(rank, 0, "{q}: {:#?}", ids_and_hops(&hits));
+        assert_eq!(
+            review.why.hop.as_ref(),
+            Some(&Hop {
+                phrase: format!("my {noun}"),
+                entity: "Rui".into()
+            }),
+            "{q}"
+        );
+    }
     // Another owner's job is not this one's.
     let hits = search(&mut e, "v", "What is my job?");
     assert!(hits.is_empty(), "{:#?}", ids_and_hops(&hits));

@@ -13,10 +13,11 @@ use crate::store::View;
 
 /// The most entities one phrase of a question is followed to ("my kids": each child).
 pub const MAX_HOPS: usize = 3;
-/// Kinship nouns that stand for every noun of their relation ("my kids": a son and a
-/// daughter): any statement of the relation names who they are. Any other noun is followed
-/// only to whom a statement calls by it ("my sister" not to a brother, though both are
-/// `sibling_of`).
+/// Kinship and work nouns that stand for every noun of their relation ("my kids": a son and
+/// a daughter; "my boss": whoever manages the speaker, called her manager or her supervisor):
+/// any statement of the relation names who they are. Any other noun is followed only to whom
+/// a statement calls by it ("my sister" not to a brother, though both are `sibling_of`; "my
+/// intern" not to every report).
 const EVERY_NOUN_OF_THEIR_RELATION: &[&str] = &[
     "kid",
     "child",
@@ -27,6 +28,14 @@ const EVERY_NOUN_OF_THEIR_RELATION: &[&str] = &[
     "grandkid",
     "grandchild",
     "pet",
+    "boss",
+    "manager",
+    "supervisor",
+    "lead",
+    "team lead",
+    "colleague",
+    "coworker",
+    "co-worker",
 ];
 
 /// A relation the query named, and who the owner's knowledge graph says it is: the hit was
