@@ -345,6 +345,14 @@ fn latest_month(today: Date, m: Month) -> Option<Date> {
     }
 }
 
+/// `d` moved by `n` days, or left where it is when that would leave the calendar (its last
+/// day is 9999-12-31, a clock the engine accepts): one checked step for every span, so no
+/// question panics at the calendar's edge.
+#[inline(never)]
+fn shift(d: Date, n: i64) -> Date {
+    d.checked_add(Duration::days(n)).unwrap_or(d)
+}
+
 /// A span of days `[from, until)`.
 fn days(from: Date, until: Date) -> Window {
     let ms = |d: Date| d.midnight().assume_utc().unix_timestamp() * 1000;
@@ -473,8 +481,8 @@ pub fn overlap(a: Window, b: Window) -> bool {
 /// The span named by the words from `i`, and how many words name it.
 fn at(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
     let w = |k: usize| ws.get(k).map_or("", |x| x.text.as_str());
-    let tomorrow = today + Duration::days(1);
-    let monday = today - Duration::days(today.weekday().number_days_from_monday() as i64);
+    let tomorrow = shift(today, 1);
+    let monday = shift(today, -(today.weekday().number_days_from_monday() as i64));
     let this_month = first_of(today.year(), today.month())?;
     let this_year = first_of(today.year(), Month::January)?;
     // "earlier this week" is "this week".
@@ -486,35 +494,32 @@ fn at(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
     let found = match (w(i), w(i + 1), w(i + 2)) {
         ("today" | "tonight", _, _) => Some((days(today, tomorrow), 1)),
         ("this", "morning" | "afternoon" | "evening", _) => Some((days(today, tomorrow), 2)),
-        ("last", "night", _) => Some((days(today - Duration::days(1), today), 2)),
-        ("yesterday", _, _) => Some((days(today - Duration::days(1), today), 1)),
+        ("last", "night", _) => Some((days(shift(today, -1), today), 2)),
+        ("yesterday", _, _) => Some((days(shift(today, -1), today), 1)),
         // Before "last week": "the last week of October".
         (nth, "week" | "weekend", "of") if week_of_month(nth).is_some() => {
             let (from, until, used) = month_of(ws, i + 3, today)?;
             let n = week_of_month(nth)?;
             // The nth seven days of the month (the last: its final seven), a day either side.
             let start = if n == 0 {
-                until - Duration::days(7)
+                shift(until, -7)
             } else {
-                from + Duration::days(7 * (n - 1))
+                shift(from, 7 * (n - 1))
             };
-            Some((
-                days(start - Duration::days(1), start + Duration::days(8)),
-                3 + used,
-            ))
+            Some((days(shift(start, -1), shift(start, 8)), 3 + used))
         }
         ("this", "week", _) => Some((days(monday, tomorrow), 2)),
         ("this", "month", _) => Some((days(this_month, tomorrow), 2)),
         ("this", "year", _) => Some((days(this_year, tomorrow), 2)),
-        ("last", "week", _) => Some((days(monday - Duration::days(7), monday), 2)),
+        ("last", "week", _) => Some((days(shift(monday, -7), monday), 2)),
         ("last", "weekend", _) => {
             let saturday = calendar::previous_weekday(today, Weekday::Saturday);
             let saturday = if today.weekday() == Weekday::Sunday {
-                saturday - Duration::days(7)
+                shift(saturday, -7)
             } else {
                 saturday
             };
-            Some((days(saturday, saturday + Duration::days(2)), 2))
+            Some((days(saturday, shift(saturday, 2)), 2))
         }
         ("last", "month", _) => Some((
             days(months_from(today.year(), today.month(), -1)?, this_month),
@@ -536,7 +541,7 @@ fn at(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
         }
         ("last" | "on", d, _) if calendar::weekday(d).is_some() && d.len() > 2 => {
             let day = calendar::previous_weekday(today, calendar::weekday(d)?);
-            Some((days(day, day + Duration::days(1)), 2))
+            Some((days(day, shift(day, 1)), 2))
         }
         ("in" | "during" | "last", m, y) if month(m).is_some() && (m.len() > 3 || m == "may") => {
             let m = month(m)?;
@@ -563,12 +568,12 @@ fn at(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
             let unit = unit.strip_suffix('s').unwrap_or(unit);
             let window = match unit {
                 "day" => {
-                    let d = today - Duration::days(n);
-                    days(d - Duration::days(1), d + Duration::days(2))
+                    let d = shift(today, -n);
+                    days(shift(d, -1), shift(d, 2))
                 }
                 "week" => {
-                    let d = today - Duration::days(7 * n);
-                    days(d - Duration::days(3), d + Duration::days(4))
+                    let d = shift(today, -(7 * n));
+                    days(shift(d, -3), shift(d, 4))
                 }
                 "month" => {
                     let from = months_from(today.year(), today.month(), -(n as i32))?;
@@ -602,15 +607,15 @@ fn at(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
                     Date::from_calendar_date(before.year(), before.month(), d).ok()?
                 }
             };
-            Some((days(date, date + Duration::days(1)), 3))
+            Some((days(date, shift(date, 1)), 3))
         }
         ("week" | "weekend", "of", _) => {
             let (day, used) = date_at(ws, i + 2, today)?;
-            let monday = day - Duration::days(day.weekday().number_days_from_monday() as i64);
+            let monday = shift(day, -(day.weekday().number_days_from_monday() as i64));
             let window = if w(i) == "week" {
-                days(monday, monday + Duration::days(7))
+                days(monday, shift(monday, 7))
             } else {
-                days(monday + Duration::days(5), monday + Duration::days(7))
+                days(shift(monday, 5), shift(monday, 7))
             };
             Some((window, 2 + used))
         }
@@ -662,13 +667,13 @@ fn between(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
             from = from.replace_year(until.year() - 1).ok()?;
         }
     }
-    Some((days(from, until + Duration::days(1)), 2 + u1 + u2))
+    Some((days(from, shift(until, 1)), 2 + u1 + u2))
 }
 
 /// "on 3 May", "May 3rd", "the 3rd of May", with a year or the latest past one.
 fn on_date(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
     let (date, used) = date_at(ws, i, today)?;
-    Some((days(date, date + Duration::days(1)), used))
+    Some((days(date, shift(date, 1)), used))
 }
 
 /// The day named from word `i`, and how many words name it (see [`on_date`]).

@@ -680,6 +680,26 @@ fn a_bad_time_window_is_refused_by_name() {
         })
         .unwrap();
     assert!(empty.is_empty());
+    // A question read at the calendar's edges (the first and last moments accepted) is
+    // answered: no day counted from them may leave the calendar.
+    // 1970-01-01T00:00Z and 9999-12-31T23:59:59.999Z.
+    for as_of in [0, 253_402_300_799_999] {
+        for query in [
+            "what did Ana do yesterday?",
+            "bees since last week",
+            "bees tomorrow",
+            "what happened 3 weeks ago",
+            "bees on the 31st",
+            "the second week of December",
+            "bees this week",
+        ] {
+            let hits = e.search(&SearchRequest {
+                as_of: Some(as_of),
+                ..req("ana", query)
+            });
+            assert!(hits.is_ok(), "{query} at {as_of}: {hits:?}");
+        }
+    }
 }
 
 /// A question that names a span of time ("10 days ago", "last weekend") ranks the memories
