@@ -141,32 +141,32 @@ impl Providers {
         let Ok(call) = Call::from_json(method, args) else {
             return;
         };
-        // What the engine embeds for the call, when it does.
-        let texts: Vec<String> = match call {
-            Call::Remember(a) => self.remember_texts(a, now),
-            Call::Seed(a) => (a.items.into_iter())
-                .filter(|m| m.vector.is_none())
-                .map(|m| m.content.into_string())
-                .collect(),
+        // What the engine embeds for the call, when it does: a memory's content as the engine
+        // embeds it (a transcript line: its words and its speaker's name), a question whole.
+        let memories = |contents: Vec<String>| -> Vec<String> {
+            (contents.iter())
+                .flat_map(|c| embed::memory_texts(c))
+                .map(str::to_string)
+                .collect()
+        };
+        let mut texts: Vec<String> = match call {
+            Call::Remember(a) => memories(self.remember_texts(a, now)),
+            Call::Seed(a) => memories(
+                (a.items.into_iter())
+                    .filter(|m| m.vector.is_none())
+                    .map(|m| m.content.into_string())
+                    .collect(),
+            ),
             Call::Search(r) if r.vector.is_none() => vec![r.query],
-            Call::Update(u) if u.patch.vector.is_none() => u
-                .patch
-                .content
-                .into_iter()
-                .map(Content::into_string)
-                .collect(),
+            Call::Update(u) if u.patch.vector.is_none() => memories(
+                (u.patch.content.into_iter())
+                    .map(Content::into_string)
+                    .collect(),
+            ),
             _ => Vec::new(),
         };
         let Some(h) = self.embedder() else { return };
-        // A memory's content is embedded as the engine embeds it (a transcript line: its words
-        // and its speaker's name), each text once.
-        let mut texts: Vec<String> = match method {
-            "search" => texts,
-            _ => (texts.iter())
-                .flat_map(|c| embed::memory_texts(c))
-                .map(str::to_string)
-                .collect(),
-        };
+        // Each text once.
         texts.retain(|t| !t.trim().is_empty());
         let mut seen = std::collections::HashSet::new();
         texts.retain(|t| seen.insert(t.clone()));
