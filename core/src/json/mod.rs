@@ -45,7 +45,7 @@ pub fn from_value<T: DeserializeOwned>(field: &str, value: &Value) -> Result<T> 
 /// A value that did not read, as the engine's error (one copy for every type).
 #[inline(never)]
 fn unread(field: &str, e: value::Error) -> Error {
-    Error::invalid(named(field, &e.path()), e.reason)
+    Error::invalid(named(field, &e.path()), e.reason())
 }
 
 /// A bad value's name: its `path` below `field` (`args.items[0]`), `field` when the value

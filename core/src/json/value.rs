@@ -15,11 +15,16 @@ use serde::de::{
 use serde::forward_to_deserialize_any;
 use serde_json::{Map, Value};
 
-/// Why a value did not read, and where: the keys and indices from the value read down to the
-/// bad one, innermost first while the error unwinds.
+/// Why a value did not read, and where. Boxed: every field of every struct read passes its
+/// error on, and a one-pointer error is one store at each of those places, not a copy.
 #[derive(Debug)]
-pub(super) struct Error {
-    pub reason: String,
+pub(super) struct Error(Box<Fault>);
+
+/// What an [`Error`] holds: the reason, and the keys and indices from the value read down to
+/// the bad one, innermost first while the error unwinds.
+#[derive(Debug)]
+struct Fault {
+    reason: String,
     segments: Vec<Segment>,
 }
 
@@ -35,7 +40,7 @@ impl Error {
     #[cold]
     #[inline(never)]
     fn under_key(mut self, key: &str) -> Error {
-        self.segments.push(Segment::Key(key.to_string()));
+        self.0.segments.push(Segment::Key(key.to_string()));
         self
     }
 
@@ -43,14 +48,19 @@ impl Error {
     #[cold]
     #[inline(never)]
     fn at_index(mut self, index: usize) -> Error {
-        self.segments.push(Segment::Index(index));
+        self.0.segments.push(Segment::Index(index));
         self
+    }
+
+    /// Why the value did not read.
+    pub fn reason(self) -> String {
+        self.0.reason
     }
 
     /// The bad value's path (`items[0].importance`), or `""` when it is the value read.
     pub fn path(&self) -> String {
         let mut path = String::new();
-        for segment in self.segments.iter().rev() {
+        for segment in self.0.segments.iter().rev() {
             match segment {
                 Segment::Key(key) => {
                     if !path.is_empty() {
@@ -67,7 +77,7 @@ impl Error {
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.reason)
+        f.write_str(&self.0.reason)
     }
 }
 
@@ -75,10 +85,10 @@ impl std::error::Error for Error {}
 
 impl de::Error for Error {
     fn custom<T: fmt::Display>(reason: T) -> Error {
-        Error {
+        Error(Box::new(Fault {
             reason: reason.to_string(),
             segments: Vec::new(),
-        }
+        }))
     }
 }
 
