@@ -512,14 +512,12 @@ fn at(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
         ("this", "month", _) => Some((days(this_month, tomorrow), 2)),
         ("this", "year", _) => Some((days(this_year, tomorrow), 2)),
         ("last", "week", _) => Some((days(shift(monday, -7), monday), 2)),
-        ("last", "weekend", _) => {
-            let saturday = calendar::previous_weekday(today, Weekday::Saturday);
-            let saturday = if today.weekday() == Weekday::Sunday {
-                shift(saturday, -7)
-            } else {
-                saturday
-            };
-            Some((days(saturday, shift(saturday, 2)), 2))
+        ("last", "weekend", _) | ("this", "past", "weekend") => {
+            let saturday = last_saturday(today);
+            Some((
+                days(saturday, shift(saturday, 2)),
+                2 + usize::from(w(i) == "this"),
+            ))
         }
         ("last", "month", _) => Some((
             days(months_from(today.year(), today.month(), -1)?, this_month),
@@ -563,33 +561,55 @@ fn at(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
                 2,
             ))
         }
-        (n, unit, "ago") if count(n).is_some() => {
-            let n = count(n)?;
-            let unit = unit.strip_suffix('s').unwrap_or(unit);
-            let window = match unit {
-                "day" => {
-                    let d = shift(today, -n);
-                    days(shift(d, -1), shift(d, 2))
-                }
-                "week" => {
-                    let d = shift(today, -(7 * n));
-                    days(shift(d, -3), shift(d, 4))
-                }
-                "month" => {
-                    let from = months_from(today.year(), today.month(), -(n as i32))?;
-                    days(from, months_from(from.year(), from.month(), 1)?)
-                }
-                "year" => {
-                    let y = today.year() - n as i32;
-                    days(
-                        first_of(y, Month::January)?,
-                        first_of(y + 1, Month::January)?,
-                    )
-                }
-                _ => return None,
-            };
-            Some((window, 3))
+        (n, unit, "ago" | "back") if count(n).is_some() => Some((ago(count(n)?, unit, today)?, 3)),
+        _ => None,
+    };
+    let found = found.or_else(|| more(ws, i, today));
+    found.map(|(window, used)| (window, used + lead))
+}
+
+/// The span `n` `unit`s ago ("day", "weeks", "fortnight", "weekends", "month", "years"): a
+/// count of days allows a day either side, of weeks three days.
+fn ago(n: i64, unit: &str, today: Date) -> Option<Window> {
+    let unit = unit.strip_suffix('s').unwrap_or(unit);
+    Some(match unit {
+        "fortnight" => {
+            let d = shift(today, -(14 * n));
+            days(shift(d, -3), shift(d, 4))
         }
+        "weekend" => {
+            let saturday = shift(last_saturday(today), -(7 * (n - 1)));
+            days(saturday, shift(saturday, 2))
+        }
+        "day" => {
+            let d = shift(today, -n);
+            days(shift(d, -1), shift(d, 2))
+        }
+        "week" => {
+            let d = shift(today, -(7 * n));
+            days(shift(d, -3), shift(d, 4))
+        }
+        "month" => {
+            let from = months_from(today.year(), today.month(), -(n as i32))?;
+            days(from, months_from(from.year(), from.month(), 1)?)
+        }
+        "year" => {
+            let y = today.year() - n as i32;
+            days(
+                first_of(y, Month::January)?,
+                first_of(y + 1, Month::January)?,
+            )
+        }
+        _ => return None,
+    })
+}
+
+/// The rest of [`at`]'s readings, tried where none of its own reads.
+fn more(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
+    let w = |k: usize| ws.get(k).map_or("", |x| x.text.as_str());
+    let tomorrow = shift(today, 1);
+    let monday = shift(today, -(today.weekday().number_days_from_monday() as i64));
+    match (w(i), w(i + 1), w(i + 2)) {
         ("between", _, _) => between(ws, i, today),
         // "on the 15th": the latest past 15th (a month after it is the date's own reading).
         ("on", "the", d)
@@ -623,9 +643,197 @@ fn at(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
             let (from, until, used) = month_of(ws, i, today)?;
             Some((days(from, until), used))
         }
+        // "the day before yesterday", "the week (or weekend) before last".
+        ("the", _, "before") => {
+            let (window, used) = more(ws, i + 1, today)?;
+            Some((window, used + 1))
+        }
+        ("day", "before", "yesterday") => Some((days(shift(today, -2), shift(today, -1)), 3)),
+        ("week", "before", "last") => Some((days(shift(monday, -14), shift(monday, -7)), 3)),
+        ("weekend", "before", "last") => Some((ago(2, "weekend", today)?, 3)),
+        // "a couple of days ago", "half a year ago" (of a count of days or months: the middle
+        // of the span, as loosely as the count).
+        ("couple", "of", unit) if w(i + 3) == "ago" => Some((ago(2, unit, today)?, 4)),
+        ("half", "a" | "an", "year") if w(i + 3) == "ago" => Some((ago(6, "months", today)?, 4)),
+        // The last stretch up to today: "the past few days", "the last 3 weeks", "the past
+        // month" (where "last month" is the calendar's).
+        ("the", "past" | "last", _) => {
+            let (n, unit, used) = match count(w(i + 2)) {
+                Some(n) if w(i + 2) != "a" => (n, w(i + 3), 4),
+                _ => (1, w(i + 2), 3),
+            };
+            if w(i + used) == "of" {
+                return None;
+            }
+            let per = match unit.strip_suffix('s').unwrap_or(unit) {
+                "day" => 1,
+                "week" => 7,
+                "month" => 30,
+                "year" => 365,
+                _ => return None,
+            };
+            Some((days(shift(tomorrow, -(per * n)), tomorrow), used))
+        }
+        // Parts of a month or year: "early March", "mid-May 2025", "late 2024", "the start of
+        // the month", "the end of last month". A part is ten days of a month, four months of
+        // a year.
+        (part @ ("early" | "mid" | "late"), m, _) if month(m).is_some() => {
+            let (from, until, used) = month_of(ws, i + 1, today)?;
+            Some((month_part(part, from, until)?, used + 1))
+        }
+        (part @ ("early" | "late"), y, _) if year_number(y).is_some() => {
+            let y = year_number(y)?;
+            let from = first_of(
+                y,
+                if part == "early" {
+                    Month::January
+                } else {
+                    Month::September
+                },
+            )?;
+            Some((days(from, months_from(y, from.month(), 4)?), 2))
+        }
+        ("the", part @ ("start" | "beginning" | "end"), "of") => {
+            let (from, until, used) = match (w(i + 3), w(i + 4)) {
+                ("the" | "this", "month") => (
+                    first_of(today.year(), today.month())?,
+                    months_from(today.year(), today.month(), 1)?,
+                    2,
+                ),
+                ("last", "month") => (
+                    months_from(today.year(), today.month(), -1)?,
+                    first_of(today.year(), today.month())?,
+                    2,
+                ),
+                _ => month_of(ws, i + 3, today)?,
+            };
+            let part = if part == "end" { "late" } else { "early" };
+            Some((month_part(part, from, until)?, 3 + used))
+        }
+        // A season of a year ("the summer of 2025", "summer 2025"), or the latest begun ("in
+        // the spring", "during summer").
+        ("the", s, "of") if season(s).is_some() && year_number(w(i + 3)).is_some() => {
+            Some((season_of(season(s)?, year_number(w(i + 3))?)?, 4))
+        }
+        (s, y, _) if season(s).is_some() && year_number(y).is_some() => {
+            Some((season_of(season(s)?, year_number(y)?)?, 2))
+        }
+        (s, "of", y) if season(s).is_some() && year_number(y).is_some() => {
+            Some((season_of(season(s)?, year_number(y)?)?, 3))
+        }
+        ("in" | "during" | "over", "the", s) if season(s).is_some() => {
+            let (window, used) = more(ws, i + 2, today)?;
+            Some((window, used + 2))
+        }
+        ("in" | "during" | "over", s, _) if season(s).is_some() => {
+            let (window, used) = more(ws, i + 1, today)?;
+            Some((window, used + 1))
+        }
+        // Holidays asked about as a time ("last Christmas", "on New Year's Eve", "this
+        // Easter"; not "what do we eat at Christmas?"): the latest one begun by today ("last":
+        // one that has ended).
+        (first @ ("last" | "this" | "on"), _, _) if holiday(ws, i + 1, today.year()).is_some() => {
+            let last = usize::from(first == "last");
+            let (from, until, used) = holiday(ws, i + 1, today.year())?;
+            let (from, until) = if from > today || (last == 1 && until > today) {
+                holiday(ws, i + 1, today.year() - 1).map(|(f, u, _)| (f, u))?
+            } else {
+                (from, until)
+            };
+            Some((days(from, until), used + 1))
+        }
+        // "since Monday", "since March", "since 3 May", "since last week": from then to today.
+        ("since", next, _) => {
+            let (from, used) = match calendar::weekday(next) {
+                Some(day) if next.len() > 2 => (calendar::previous_weekday(today, day), 1),
+                _ => match month_of(ws, i + 1, today) {
+                    Some((from, _, used)) if date_at(ws, i + 1, today).is_none() => (from, used),
+                    _ => {
+                        let (window, used) = at(ws, i + 1, today)?;
+                        (day_of(window.after?)?, used)
+                    }
+                },
+            };
+            Some((days(from, tomorrow), 1 + used))
+        }
         _ => on_date(ws, i, today),
+    }
+}
+
+/// The Saturday of the last weekend that has begun before today (a Sunday's is the one
+/// before it).
+fn last_saturday(today: Date) -> Date {
+    let saturday = calendar::previous_weekday(today, Weekday::Saturday);
+    if today.weekday() == Weekday::Sunday {
+        shift(saturday, -7)
+    } else {
+        saturday
+    }
+}
+
+/// Ten days of the month `[from, until)`: its first ("early"), middle ("mid") or last ("late").
+fn month_part(part: &str, from: Date, until: Date) -> Option<Window> {
+    Some(match part {
+        "early" => days(from, shift(from, 10)),
+        "mid" => days(shift(from, 10), shift(from, 20)),
+        "late" => days(shift(until, -10), until),
+        _ => return None,
+    })
+}
+
+/// The first month of a season's name.
+fn season(s: &str) -> Option<Month> {
+    SEASONS.iter().find(|x| x.0 == s).map(|x| x.1)
+}
+
+/// The season beginning in month `start` of `year` (winter: that December, into the next year).
+fn season_of(start: Month, year: i32) -> Option<Window> {
+    let from = first_of(year, start)?;
+    Some(days(from, months_from(year, start, 3)?))
+}
+
+/// A holiday named from word `i`, in `year`: its first day, the day after it, and how many
+/// words name it. Christmas is the 24th to the 26th of December, Easter Good Friday to Easter
+/// Monday.
+fn holiday(ws: &[Word], i: usize, year: i32) -> Option<(Date, Date, usize)> {
+    let w = |k: usize| ws.get(k).map_or("", |x| x.text.as_str());
+    let on = |m: Month, d: u8, n: i64, used: usize| {
+        let from = Date::from_calendar_date(year, m, d).ok()?;
+        Some((from, shift(from, n), used))
     };
-    found.map(|(window, used)| (window, used + lead))
+    match (w(i), w(i + 1), w(i + 2), w(i + 3)) {
+        ("christmas", "eve", _, _) => on(Month::December, 24, 1, 2),
+        ("christmas", "day", _, _) => on(Month::December, 25, 1, 2),
+        ("christmas" | "xmas", _, _, _) => on(Month::December, 24, 3, 1),
+        ("new", "year", "s", "eve") => on(Month::December, 31, 1, 4),
+        ("new", "year", "s", "day") => on(Month::January, 1, 1, 4),
+        ("halloween", _, _, _) => on(Month::October, 31, 1, 1),
+        ("valentine", "s", "day", _) => on(Month::February, 14, 1, 3),
+        ("easter", _, _, _) => {
+            let sunday = easter(year)?;
+            Some((shift(sunday, -2), shift(sunday, 2), 1))
+        }
+        _ => None,
+    }
+}
+
+/// Easter Sunday of `year` (the Gregorian computus: Meeus/Jones/Butcher).
+fn easter(year: i32) -> Option<Date> {
+    let a = year % 19;
+    let b = year / 100;
+    let c = year % 100;
+    let d = b / 4;
+    let e = b % 4;
+    let f = (b + 8) / 25;
+    let g = (b - f + 1) / 3;
+    let h = (19 * a + b - d - g + 15) % 30;
+    let i = c / 4;
+    let k = c % 4;
+    let l = (32 + 2 * e + 2 * i - h - k) % 7;
+    let m = (a + 11 * h + 22 * l) / 451;
+    let month = (h + l - 7 * m + 114) / 31;
+    let day = (h + l - 7 * m + 114) % 31 + 1;
+    Date::from_calendar_date(year, Month::try_from(month as u8).ok()?, day as u8).ok()
 }
 
 /// Which week of a month an ordinal names: 1 to 4, 0 for the last.
@@ -732,6 +940,161 @@ mod tests {
 
     fn is(q: &str, dates: &str, words: &str) {
         assert_eq!(span(q), Some((dates.to_string(), words.to_string())), "{q}");
+    }
+
+    #[test]
+    fn spans_counted_back_parts_of_months_seasons_holidays_and_since() {
+        for (q, dates, words) in [
+            (
+                "the day before yesterday",
+                "2026-11-16..2026-11-17",
+                "the day before yesterday",
+            ),
+            (
+                "What did I do the week before last?",
+                "2026-11-02..2026-11-09",
+                "the week before last",
+            ),
+            (
+                "the weekend before last",
+                "2026-11-07..2026-11-09",
+                "the weekend before last",
+            ),
+            (
+                "two weekends ago",
+                "2026-11-07..2026-11-09",
+                "two weekends ago",
+            ),
+            (
+                "What did I buy a couple of days ago?",
+                "2026-11-15..2026-11-18",
+                "couple of days ago",
+            ),
+            (
+                "a fortnight ago",
+                "2026-11-01..2026-11-08",
+                "a fortnight ago",
+            ),
+            (
+                "what did I read three months back",
+                "2026-08-01..2026-09-01",
+                "three months back",
+            ),
+            (
+                "half a year ago",
+                "2026-05-01..2026-06-01",
+                "half a year ago",
+            ),
+            // The last stretch up to today; "last month" alone is the calendar's.
+            (
+                "What did I do the past few days?",
+                "2026-11-16..2026-11-19",
+                "the past few days",
+            ),
+            (
+                "what did I cook over the past week",
+                "2026-11-12..2026-11-19",
+                "the past week",
+            ),
+            (
+                "What did I buy in the last month?",
+                "2026-10-20..2026-11-19",
+                "the last month",
+            ),
+            (
+                "the last 2 weeks",
+                "2026-11-05..2026-11-19",
+                "the last 2 weeks",
+            ),
+            // Ten days of a month, four months of a year.
+            (
+                "What happened in mid-March?",
+                "2026-03-11..2026-03-21",
+                "mid-March",
+            ),
+            (
+                "late February 2025",
+                "2025-02-19..2025-03-01",
+                "late February 2025",
+            ),
+            ("early 2025", "2025-01-01..2025-05-01", "early 2025"),
+            ("late 2024", "2024-09-01..2025-01-01", "late 2024"),
+            (
+                "at the end of last month",
+                "2026-10-22..2026-11-01",
+                "the end of last month",
+            ),
+            (
+                "at the start of the month",
+                "2026-11-01..2026-11-11",
+                "the start of the month",
+            ),
+            // A season of a year.
+            (
+                "What did I do in the summer of 2025?",
+                "2025-06-01..2025-09-01",
+                "in the summer of 2025",
+            ),
+            (
+                "What state did Joanna visit in summer 2021?",
+                "2021-06-01..2021-09-01",
+                "in summer 2021",
+            ),
+            // Holidays asked about as a time: the latest (ended, for "last").
+            (
+                "What did I do last Christmas?",
+                "2025-12-24..2025-12-27",
+                "last Christmas",
+            ),
+            (
+                "on New Year's Eve",
+                "2025-12-31..2026-01-01",
+                "on New Year's Eve",
+            ),
+            (
+                "What did we do last Easter?",
+                "2026-04-03..2026-04-07",
+                "last Easter",
+            ),
+            ("on Halloween", "2026-10-31..2026-11-01", "on Halloween"),
+            // From a day to today.
+            (
+                "What did I eat since Monday?",
+                "2026-11-16..2026-11-19",
+                "since Monday",
+            ),
+            ("since March", "2026-03-01..2026-11-19", "since March"),
+            (
+                "since last week",
+                "2026-11-09..2026-11-19",
+                "since last week",
+            ),
+            ("since 3 May", "2026-05-03..2026-11-19", "since 3 May"),
+        ] {
+            is(q, dates, words);
+        }
+        // A holiday or a season as a subject, not a time; a vague time.
+        for q in [
+            "What do we eat at Christmas?",
+            "What tradition does Tim love during Halloween?",
+            "What does Melanie do during the summer?",
+            "What did I mention the other day?",
+            "the last week of",
+        ] {
+            assert_eq!(span(q), None, "{q}");
+        }
+        assert_eq!(
+            easter(2024),
+            Date::from_calendar_date(2024, Month::March, 31).ok()
+        );
+        assert_eq!(
+            easter(2025),
+            Date::from_calendar_date(2025, Month::April, 20).ok()
+        );
+        assert_eq!(
+            easter(2026),
+            Date::from_calendar_date(2026, Month::April, 5).ok()
+        );
     }
 
     #[test]
@@ -850,8 +1213,8 @@ mod tests {
             ),
             (
                 "in the beginning of November 2022",
-                "2022-11-01..2022-12-01",
-                "November 2022",
+                "2022-11-01..2022-11-11",
+                "the beginning of November 2022",
             ),
             (
                 "Where was John between August 11 and August 15 2023?",
