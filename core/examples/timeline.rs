@@ -76,6 +76,7 @@ fn run(args: &Args) -> Result<String, String> {
     let mut stored = 0;
     let mut scores: BTreeMap<String, Score> = BTreeMap::new();
     let mut missed = Vec::new();
+    let mut wrong_first = Vec::new();
     let mut incomplete = Vec::new();
     for (as_of, q) in asked {
         clock.set(as_of);
@@ -142,6 +143,9 @@ fn run(args: &Args) -> Result<String, String> {
         {
             missed.push(json!({"question": q["question"], "as_of": q["as_of"], "answers": q["answers"], "top": &found[..found.len().min(5)]}));
         }
+        if !answers.iter().any(|a| found.first() == Some(a)) {
+            wrong_first.push(json!({"question": q["question"], "answers": q["answers"], "top": &found[..found.len().min(3)]}));
+        }
         let top10 = &found[..found.len().min(10)];
         if answers.len() > 1 && !answers.iter().all(|a| top10.contains(a)) {
             incomplete.push(json!({"question": q["question"], "as_of": q["as_of"], "answers": q["answers"], "top": top10}));
@@ -160,7 +164,7 @@ fn run(args: &Args) -> Result<String, String> {
             })
             .collect();
         return serde_json::to_string_pretty(
-            &json!({"by_category": by, "missed_at_5": missed, "incomplete_at_10": incomplete}),
+            &json!({"by_category": by, "missed_at_1": wrong_first, "missed_at_5": missed, "incomplete_at_10": incomplete}),
         )
         .map_err(|e| e.to_string());
     }
