@@ -365,7 +365,8 @@ fn days(from: Date, until: Date) -> Window {
 /// The span of time `question` names, at `now`, if it names one.
 pub fn named(question: &str, now: Millis) -> Option<Named> {
     let ws = words(question);
-    let spans = spans_in(&ws, day_of(now)?);
+    let today = day_of(now)?;
+    let spans = spans_in(&ws, today);
     let &(first, used, window) = spans.first()?;
     let phrase = |from: usize, to: usize| ws[from].at.start..ws[to - 1].at.end;
     // A span counted from a day the question names beside it: "last weekend before April 10,
@@ -373,11 +374,20 @@ pub fn named(question: &str, now: Millis) -> Option<Named> {
     let counted = ["today", "tonight", "yesterday", "this", "last", "earlier"]
         .contains(&ws[first].text.as_str())
         || ws[first + used - 1].text == "ago";
-    let from_day = spans.iter().skip(1).find(|(i, _, w)| {
-        *i <= first + used + COUNTED_FROM_WITHIN
-            && w.before.zip(w.after).is_some_and(|(b, a)| b - a == DAY_MS)
-    });
-    if let (true, Some(&(i, n, day))) = (counted, from_day) {
+    let one_day = |w: &Window| w.before.zip(w.after).is_some_and(|(b, a)| b - a == DAY_MS);
+    let from_day = spans
+        .iter()
+        .skip(1)
+        .filter(|(i, _, _)| *i <= first + used + COUNTED_FROM_WITHIN)
+        .find_map(|&(i, n, w)| {
+            // "before" the day is counted from it, not a span of its own.
+            let day = match ws[i].text.as_str() {
+                "before" => on_date(&ws, i + 1, today)?.0,
+                _ => w,
+            };
+            one_day(&day).then_some((i, n, day))
+        });
+    if let (true, Some((i, n, day))) = (counted, from_day) {
         let reread = day.after.and_then(day_of).and_then(|d| at(&ws, first, d));
         if let Some((window, _)) = reread {
             return Some(Named {
@@ -643,6 +653,43 @@ fn more(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
             let (from, until, used) = month_of(ws, i, today)?;
             Some((days(from, until), used))
         }
+        // Next to a day named after it: "the Monday before July 24, 2023", "the weekend
+        // before 4 October", "the Saturday after 28 October", "the week after 3 May". The
+        // window runs on to (or from) that day: what was said on it tells of the days next
+        // to it ("last weekend", a plan for "Saturday").
+        ("the", unit, side @ ("before" | "after")) if date_at(ws, i + 3, today).is_some() => {
+            let (day, used) = date_at(ws, i + 3, today)?;
+            let before = side == "before";
+            // The first and the last day of the unit next to the day.
+            let (first, last) = match unit {
+                "day" if before => (shift(day, -1), shift(day, -1)),
+                "day" => (shift(day, 1), shift(day, 1)),
+                "week" if before => (shift(day, -7), shift(day, -1)),
+                "week" => (shift(day, 1), shift(day, 7)),
+                "weekend" => {
+                    let saturday = if before {
+                        calendar::previous_weekday(shift(day, -1), Weekday::Saturday)
+                    } else {
+                        calendar::next_weekday(day, Weekday::Saturday, true)
+                    };
+                    (saturday, shift(saturday, 1))
+                }
+                _ => {
+                    let wd = calendar::weekday(unit).filter(|_| unit.len() > 2)?;
+                    let d = if before {
+                        calendar::previous_weekday(day, wd)
+                    } else {
+                        calendar::next_weekday(day, wd, true)
+                    };
+                    (d, d)
+                }
+            };
+            let window = match before {
+                true => days(first, shift(day, 1)),
+                false => days(day, shift(last, 1)),
+            };
+            Some((window, 3 + used))
+        }
         // "the day before yesterday", "the week (or weekend) before last".
         ("the", _, "before") => {
             let (window, used) = more(ws, i + 1, today)?;
@@ -746,17 +793,68 @@ fn more(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
         ("since", next, _) => {
             let (from, used) = match calendar::weekday(next) {
                 Some(day) if next.len() > 2 => (calendar::previous_weekday(today, day), 1),
-                _ => match month_of(ws, i + 1, today) {
-                    Some((from, _, used)) if date_at(ws, i + 1, today).is_none() => (from, used),
-                    _ => {
-                        let (window, used) = at(ws, i + 1, today)?;
-                        (day_of(window.after?)?, used)
-                    }
-                },
+                _ => {
+                    let (window, used) = edge_of(ws, i + 1, today)?;
+                    (day_of(window.after?)?, used)
+                }
             };
             Some((days(from, tomorrow), 1 + used))
         }
+        // One side of a span: "as of December 2023", "until last week" and "by July 10, 2022"
+        // end where it ends, "before 2020" where it begins; "after March" begins where it
+        // ends. "By" only with a year: "by Friday" is a deadline asked about, not a time.
+        (edge @ ("as" | "by" | "before" | "after" | "until" | "till"), next, _) => {
+            let from = i + 1 + usize::from(edge == "as");
+            let compared = next == "or" || (i > 0 && ws[i - 1].text == "or");
+            if (edge == "as" && next != "of") || compared {
+                return None;
+            }
+            let (span, used) = edge_of(ws, from, today)?;
+            let dated = ws[from..from + used]
+                .iter()
+                .any(|x| year_number(&x.text).is_some());
+            if edge == "by" && !dated {
+                return None;
+            }
+            let window = match edge {
+                "before" => Window {
+                    after: None,
+                    before: span.after,
+                },
+                "after" => Window {
+                    after: span.before,
+                    before: None,
+                },
+                _ => Window {
+                    after: None,
+                    before: span.before,
+                },
+            };
+            Some((window, from - i + used))
+        }
         _ => on_date(ws, i, today),
+    }
+}
+
+/// The span named from word `i` after a word that places a question against it ("since",
+/// "until", "as of"): a month or a year alone ("March", "December 2023", "2020") as well as
+/// what [`at`] reads.
+fn edge_of(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
+    let w = |k: usize| ws.get(k).map_or("", |x| x.text.as_str());
+    if let Some(y) = year_number(w(i)) {
+        return Some((
+            days(
+                first_of(y, Month::January)?,
+                first_of(y + 1, Month::January)?,
+            ),
+            1,
+        ));
+    }
+    match month_of(ws, i, today) {
+        Some((from, until, used)) if date_at(ws, i, today).is_none() => {
+            Some((days(from, until), used))
+        }
+        _ => at(ws, i, today),
     }
 }
 
@@ -930,8 +1028,8 @@ mod tests {
             (
                 format!(
                     "{}..{}",
-                    date(n.window.after.unwrap()),
-                    date(n.window.before.unwrap())
+                    n.window.after.map(date).unwrap_or_default(),
+                    n.window.before.map(date).unwrap_or_default()
                 ),
                 q[n.words.clone()].to_string(),
             )
@@ -940,6 +1038,97 @@ mod tests {
 
     fn is(q: &str, dates: &str, words: &str) {
         assert_eq!(span(q), Some((dates.to_string(), words.to_string())), "{q}");
+    }
+
+    #[test]
+    fn one_side_of_a_span() {
+        for (q, dates, words) in [
+            (
+                "How many pets did Andrew have, as of September 2023?",
+                "..2023-10-01",
+                "as of September 2023",
+            ),
+            (
+                "How long has Tim been playing the piano for, as of December 2023?",
+                "..2024-01-01",
+                "as of December 2023",
+            ),
+            (
+                "What instrument is John learning to play as of 27 March, 2022?",
+                "..2022-03-28",
+                "as of 27 March, 2022",
+            ),
+            (
+                "How many tournaments has Nate won by July 10, 2022?",
+                "..2022-07-11",
+                "by July 10, 2022",
+            ),
+            ("what had I read by 2025", "..2026-01-01", "by 2025"),
+            (
+                "what did I buy before March?",
+                "..2026-03-01",
+                "before March",
+            ),
+            (
+                "where did I live before 2020",
+                "..2020-01-01",
+                "before 2020",
+            ),
+            (
+                "what did I cook after last week",
+                "2026-11-16..",
+                "after last week",
+            ),
+            ("what happened after 3 May", "2026-05-04..", "after 3 May"),
+            (
+                "what did I plan until yesterday",
+                "..2026-11-18",
+                "until yesterday",
+            ),
+            (
+                "what did I read as of last month",
+                "..2026-11-01",
+                "as of last month",
+            ),
+            ("since 2024", "2024-01-01..2026-11-19", "since 2024"),
+            // Next to a day, on to (or from) it: not a side of a span.
+            (
+                "What did Andrew do on the Monday before July 24, 2023?",
+                "2023-07-17..2023-07-25",
+                "the Monday before July 24, 2023",
+            ),
+            (
+                "What did Audrey do over the weekend before 4th October, 2023?",
+                "2023-09-30..2023-10-05",
+                "the weekend before 4th October, 2023",
+            ),
+            (
+                "What did they plan for the Saturday after October 28, 2023?",
+                "2023-10-28..2023-11-05",
+                "the Saturday after October 28, 2023",
+            ),
+            (
+                "the week after 3 May",
+                "2026-05-03..2026-05-11",
+                "the week after 3 May",
+            ),
+            (
+                "the day before 3 May",
+                "2026-05-02..2026-05-04",
+                "the day before 3 May",
+            ),
+        ] {
+            is(q, dates, words);
+        }
+        // A deadline, an event, a comparison, and "as" alone are not a side of a span.
+        for q in [
+            "What must I finish by Friday?",
+            "what did I do before the doctor's appointment?",
+            "Did I see the doctor before or after March?",
+            "as March ended",
+        ] {
+            assert_eq!(span(q), None, "{q}");
+        }
     }
 
     #[test]

@@ -772,7 +772,7 @@ fn a_question_naming_a_time_ranks_what_was_said_then_first() {
     let today = (day(60) + 9 * 3_600_000).div_euclid(DAY_MS) * DAY_MS;
     assert_eq!(
         (period.after, period.before),
-        (today - 11 * DAY_MS, today - 8 * DAY_MS)
+        (Some(today - 11 * DAY_MS), Some(today - 8 * DAY_MS))
     );
     assert_eq!(hits.len(), 5, "the rest follow, said outside it");
     assert!(hits[1..]
@@ -818,6 +818,56 @@ fn a_question_naming_a_time_ranks_what_was_said_then_first() {
     assert!(windowed[0].why.period.is_none());
 }
 
+/// A question asked "as of" a time, or before or after one, ranks first what was said on that
+/// side of it; `why` shows the span with its open side absent.
+#[test]
+fn a_question_asked_as_of_a_time_ranks_what_was_said_by_then_first() {
+    let (mut e, clock) = engine_with_config(without_dedup());
+    // 2023-01-15, 2023-07-15 and 2023-10-15, noon UTC; 2023-10-01 midnight.
+    let (jan, jul, oct) = (1_673_784_000_000, 1_689_422_400_000, 1_697_371_200_000);
+    let october = 1_696_118_400_000;
+    let said = [
+        (jan, "I adopted a puppy called Toby"),
+        (jul, "I adopted another dog called Buddy"),
+        (oct, "I adopted a third dog called Scout"),
+    ];
+    clock.set(oct + 30 * DAY_MS);
+    e.seed(
+        said.iter()
+            .map(|(t, text)| NewMemory {
+                created_at: Some(*t),
+                ..mem("ana", text)
+            })
+            .collect(),
+    )
+    .unwrap();
+    let ask = |e: &mut Engine, q: &str| {
+        let hits = e.search(&req("ana", q)).unwrap();
+        let contents: Vec<String> = hits.iter().map(|h| h.memory.content.clone()).collect();
+        (hits, contents)
+    };
+    let (hits, contents) = ask(&mut e, "Which dogs had I adopted as of September 2023?");
+    assert_eq!(contents.len(), 3, "{contents:?}");
+    assert!(contents[2].contains("Scout"), "{contents:?}");
+    let period = hits[0].why.period.clone().expect("the span is shown");
+    assert_eq!((period.after, period.before), (None, Some(october)));
+    assert!(period.inside && !hits[2].why.period.clone().unwrap().inside);
+    // Its words are not matched as text.
+    assert!(hits[0].why.matched.iter().all(|w| w != "september"));
+    let (_, contents) = ask(&mut e, "Which dog did I adopt after August 2023?");
+    assert!(contents[0].contains("Scout"), "{contents:?}");
+    let (hits, contents) = ask(&mut e, "Which dog did I adopt before March 2023?");
+    assert!(contents[0].contains("Toby"), "{contents:?}");
+    let period = hits[0].why.period.clone().unwrap();
+    assert_eq!(period.after, None);
+    // Shown in the JSON with its open side absent.
+    let json = serde_json::to_value(&period).unwrap();
+    assert!(
+        json.get("after").is_none() && json.get("before").is_some(),
+        "{json}"
+    );
+}
+
 /// A memory said after the span a question names, that names a time inside it ("last month",
 /// said in April, of March), is of the span too: it ranks with what was said there, and `why`
 /// says it tells of the span. A window the caller gives keeps to when memories were said.
@@ -857,7 +907,7 @@ fn a_question_naming_a_time_finds_what_was_said_later_of_that_time() {
     assert!(contents[0].contains("robots"), "{contents:?}");
     let first = hits[0].why.period.clone().expect("the span is shown");
     assert!(first.tells && !first.inside, "{first:?}");
-    assert_eq!((first.after, first.before), (march, april));
+    assert_eq!((first.after, first.before), (Some(march), Some(april)));
     // The others said of other times, or of none, follow, and do not tell of it.
     for h in &hits[1..] {
         let p = h.why.period.as_ref().unwrap();
@@ -1318,7 +1368,7 @@ fn a_question_placed_before_or_after_an_event_reads_the_time_around_it() {
     assert_eq!(id, ids[3]);
     assert_eq!(why.order, Some(period::Order::Earliest));
     let p = why.period.expect("the span after the trip");
-    assert_eq!((p.after, p.inside), (T0 + 5 * DAY_MS + 1, true));
+    assert_eq!((p.after, p.inside), (Some(T0 + 5 * DAY_MS + 1), true));
     let (id, _) = first(
         &mut e,
         "What was the last thing I did before the doctor's appointment?",

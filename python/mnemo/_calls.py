@@ -1186,10 +1186,10 @@ class Factors(TypedDict):
 class PeriodMatch(TypedDict):
     """The span of time a query named, and whether a hit was said inside it or tells of it."""
 
-    #: Its start (milliseconds since the Unix epoch, inclusive).
-    after: int
-    #: Its end (exclusive).
-    before: int
+    #: Its start (milliseconds since the Unix epoch, inclusive); absent when it has none ("before 2020").
+    after: NotRequired[int | None]
+    #: Its end (exclusive); absent when it has none ("after March").
+    before: NotRequired[int | None]
     #: The memory was said inside it.
     inside: bool
     #: Said after it, the memory names a time inside it ("last month", said in April of March): it tells of the span and ranks with what was said there.

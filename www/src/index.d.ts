@@ -1592,10 +1592,13 @@ export interface Factors {
 
 /** The span of time a query named, and whether a hit was said inside it or tells of it. */
 export interface PeriodMatch {
-  /** Its start (milliseconds since the Unix epoch, inclusive). */
-  after: number;
-  /** Its end (exclusive). */
-  before: number;
+  /**
+   * Its start (milliseconds since the Unix epoch, inclusive); absent when it has none
+   * ("before 2020").
+   */
+  after?: number | null;
+  /** Its end (exclusive); absent when it has none ("after March"). */
+  before?: number | null;
   /** The memory was said inside it. */
   inside: boolean;
   /**

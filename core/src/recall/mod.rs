@@ -1036,8 +1036,8 @@ impl<'a> Search<'a> {
                 let inside =
                     n.window.contains(memory.created_at) && self.on_named_days(memory.created_at);
                 rank::PeriodMatch {
-                    after: n.window.after.unwrap_or_default(),
-                    before: n.window.before.unwrap_or_default(),
+                    after: n.window.after,
+                    before: n.window.before,
                     inside,
                     tells: !inside && tells_of(n.window, &memory.content, memory.created_at),
                 }

@@ -163,10 +163,13 @@ pub struct ScoreBreakdown {
 /// The span of time a query named, and whether a hit was said inside it or tells of it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct PeriodMatch {
-    /// Its start (milliseconds since the Unix epoch, inclusive).
-    pub after: Millis,
-    /// Its end (exclusive).
-    pub before: Millis,
+    /// Its start (milliseconds since the Unix epoch, inclusive); absent when it has none
+    /// ("before 2020").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub after: Option<Millis>,
+    /// Its end (exclusive); absent when it has none ("after March").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub before: Option<Millis>,
     /// The memory was said inside it.
     pub inside: bool,
     /// Said after it, the memory names a time inside it ("last month", said in April of
