@@ -97,26 +97,32 @@ pub fn weekday(name: &str) -> Option<Weekday> {
         .map(|w| w.1)
 }
 
-/// The first `day` on or after `from` (strictly after when `strict`).
-pub fn next_weekday(from: Date, day: Weekday, strict: bool) -> Date {
-    let mut d = if strict {
-        from.next_day().unwrap_or(from)
-    } else {
-        from
-    };
-    while d.weekday() != day {
-        d = d.next_day().unwrap_or(d);
-    }
-    d
+/// `d` moved by `n` days, or left where it is when that would leave the calendar (its last
+/// day is 9999-12-31, a clock the engine accepts): one checked step for every day counted,
+/// so nothing said or asked panics at the calendar's edge.
+#[inline(never)]
+pub fn shift(d: Date, n: i64) -> Date {
+    d.checked_add(Duration::days(n)).unwrap_or(d)
 }
 
-/// The last `day` strictly before `from`.
+/// The first `day` on or after `from` (strictly after when `strict`); `from` itself where
+/// that day lies past the calendar's last (9999-12-31).
+pub fn next_weekday(from: Date, day: Weekday, strict: bool) -> Date {
+    let ahead = (day.number_days_from_monday() as i64
+        - from.weekday().number_days_from_monday() as i64)
+        .rem_euclid(7);
+    let ahead = if strict && ahead == 0 { 7 } else { ahead };
+    shift(from, ahead)
+}
+
+/// The last `day` strictly before `from`; `from` itself where that day lies before the
+/// calendar's first.
 pub fn previous_weekday(from: Date, day: Weekday) -> Date {
-    let mut d = from - Duration::days(1);
-    while d.weekday() != day {
-        d -= Duration::days(1);
-    }
-    d
+    let back = (from.weekday().number_days_from_monday() as i64
+        - day.number_days_from_monday() as i64)
+        .rem_euclid(7);
+    let back = if back == 0 { 7 } else { back };
+    shift(from, -back)
 }
 
 /// `now` in local time at `offset_minutes` from UTC, as ms since the (local) epoch.
@@ -176,6 +182,16 @@ mod tests {
             previous_weekday(mon, Weekday::Sunday),
             mon - Duration::days(1)
         );
+        assert_eq!(
+            previous_weekday(mon, Weekday::Tuesday),
+            mon - Duration::days(6)
+        );
+        // At the calendar's ends (9999-12-31 is a Friday): no step past them, and no hang.
+        assert_eq!(Date::MAX.weekday(), Weekday::Friday);
+        assert_eq!(next_weekday(Date::MAX, Weekday::Saturday, false), Date::MAX);
+        assert_eq!(next_weekday(Date::MAX, Weekday::Friday, true), Date::MAX);
+        assert_eq!(next_weekday(Date::MAX, Weekday::Friday, false), Date::MAX);
+        assert_eq!(previous_weekday(Date::MIN, Weekday::Monday), Date::MIN);
     }
 
     #[test]

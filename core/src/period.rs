@@ -4,9 +4,9 @@
 //! question is about what was said, so a month or weekday names its latest past one. A count
 //! of days ago allows a day either side, of weeks ago three days, as people count loosely.
 
-use time::{Date, Duration, Month, OffsetDateTime, Weekday};
+use time::{Date, Month, OffsetDateTime, Weekday};
 
-use crate::calendar::{self, day_number, month, year_number};
+use crate::calendar::{self, day_number, month, shift, year_number};
 use crate::clock::{Millis, Window, DAY_MS};
 
 /// A span of time a question names, and where it says it.
@@ -343,14 +343,6 @@ fn latest_month(today: Date, m: Month) -> Option<Date> {
     } else {
         first_of(today.year() - 1, m)
     }
-}
-
-/// `d` moved by `n` days, or left where it is when that would leave the calendar (its last
-/// day is 9999-12-31, a clock the engine accepts): one checked step for every span, so no
-/// question panics at the calendar's edge.
-#[inline(never)]
-fn shift(d: Date, n: i64) -> Date {
-    d.checked_add(Duration::days(n)).unwrap_or(d)
 }
 
 /// A span of days `[from, until)`.

@@ -499,6 +499,32 @@ fn clock_and_timestamps_out_of_range() {
     assert!(err.to_string().contains("created_at"), "{err}");
 }
 
+/// At the calendar's last moment (9999-12-31, a Friday) a statement or question naming a
+/// weekday still to come is read without stepping past it: no hang, no panic.
+#[test]
+fn the_calendars_last_day_reads_the_weekdays_it_names() {
+    let (mut e, clock) = engine();
+    clock.set(clock::MAX_MILLIS);
+    for text in [
+        "I will see Ana next Saturday",
+        "The report is due on Sunday",
+        "I swim every Saturday morning",
+        "Dinner with Tiago this weekend",
+    ] {
+        let report = e.remember("u", text, RememberOptions::default());
+        assert!(report.is_ok(), "{text}: {report:?}");
+    }
+    for query in [
+        "what is on next Saturday?",
+        "the Saturday after December 30",
+    ] {
+        assert!(
+            e.search(&SearchRequest::new(id("u"), query)).is_ok(),
+            "{query}"
+        );
+    }
+}
+
 #[test]
 fn a_time_in_seconds_is_refused_with_a_hint_about_units() {
     let (mut e, id) = setup();

@@ -705,6 +705,9 @@ fn a_bad_time_window_is_refused_by_name() {
             "bees last Easter",
             "bees since Monday",
             "bees since March",
+            "bees the Saturday after December 30",
+            "bees the weekend after December 29",
+            "bees as of last Saturday",
         ] {
             let hits = e.search(&SearchRequest {
                 as_of: Some(as_of),
@@ -818,6 +821,18 @@ fn a_question_naming_a_time_ranks_what_was_said_then_first() {
     assert!(windowed[0].why.period.is_none());
 }
 
+/// Seeds `owner`'s memories, each said at its time.
+fn seed_said(e: &mut Engine, owner: &str, said: &[(Millis, &str)]) {
+    let items = said
+        .iter()
+        .map(|(t, text)| NewMemory {
+            created_at: Some(*t),
+            ..mem(owner, text)
+        })
+        .collect();
+    e.seed(items).unwrap();
+}
+
 /// A question asked "as of" a time, or before or after one, ranks first what was said on that
 /// side of it; `why` shows the span with its open side absent.
 #[test]
@@ -832,15 +847,7 @@ fn a_question_asked_as_of_a_time_ranks_what_was_said_by_then_first() {
         (oct, "I adopted a third dog called Scout"),
     ];
     clock.set(oct + 30 * DAY_MS);
-    e.seed(
-        said.iter()
-            .map(|(t, text)| NewMemory {
-                created_at: Some(*t),
-                ..mem("ana", text)
-            })
-            .collect(),
-    )
-    .unwrap();
+    seed_said(&mut e, "ana", &said);
     let ask = |e: &mut Engine, q: &str| {
         let hits = e.search(&req("ana", q)).unwrap();
         let contents: Vec<String> = hits.iter().map(|h| h.memory.content.clone()).collect();
@@ -891,15 +898,7 @@ fn a_question_naming_a_time_finds_what_was_said_later_of_that_time() {
         (at(april, 10), "We are planning a convention of our own"),
     ];
     clock.set(at(april, 20));
-    e.seed(
-        said.iter()
-            .map(|(t, text)| NewMemory {
-                created_at: Some(*t),
-                ..mem("ana", text)
-            })
-            .collect(),
-    )
-    .unwrap();
+    seed_said(&mut e, "ana", &said);
     let hits = e
         .search(&req("ana", "Which convention did I go to in March 2023?"))
         .unwrap();

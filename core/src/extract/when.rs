@@ -4,7 +4,9 @@
 
 use time::{Date, Duration, Month, OffsetDateTime, PrimitiveDateTime, Time, Weekday};
 
-use crate::calendar::{self, day_number, month, next_weekday, previous_weekday, year_number};
+use crate::calendar::{
+    self, day_number, month, next_weekday, previous_weekday, shift, year_number,
+};
 use crate::clock::Millis;
 
 /// A moment a sentence names.
@@ -147,11 +149,9 @@ impl Said {
         let w = words[i];
         match (w, at(i + 1), at(i + 2)) {
             ("today" | "tonight", _, _) => self.date = Some((today, false)),
-            ("day", "after", "tomorrow") => self.date = Some((today + Duration::days(2), false)),
-            ("tomorrow" | "tmrw" | "tmr", _, _) => {
-                self.date = Some((today + Duration::days(1), false))
-            }
-            ("yesterday", _, _) => self.date = Some((today - Duration::days(1), true)),
+            ("day", "after", "tomorrow") => self.date = Some((shift(today, 2), false)),
+            ("tomorrow" | "tmrw" | "tmr", _, _) => self.date = Some((shift(today, 1), false)),
+            ("yesterday", _, _) => self.date = Some((shift(today, -1), true)),
             ("next" | "this" | "coming", "week" | "weekend" | "month", _)
             | ("next" | "this", "year", _) => {
                 self.date = end_of_period(w == "next", at(i + 1), today)
@@ -159,9 +159,9 @@ impl Said {
             ("end", "of", "the" | "this" | "next") => {
                 self.date = end_of_period(at(i + 2) == "next", at(i + 3), today)
             }
-            ("last", "week" | "weekend", _) => self.date = Some((today - Duration::days(7), true)),
-            ("last", "month", _) => self.date = Some((today - Duration::days(30), true)),
-            ("last", "year", _) => self.date = Some((today - Duration::days(365), true)),
+            ("last", "week" | "weekend", _) => self.date = Some((shift(today, -7), true)),
+            ("last", "month", _) => self.date = Some((shift(today, -30), true)),
+            ("last", "year", _) => self.date = Some((shift(today, -365), true)),
             ("last" | "next" | "this" | "on" | "by" | "until" | "coming" | "before", d, _)
                 if calendar::weekday(d).is_some() =>
             {
@@ -196,10 +196,10 @@ impl Said {
             match unit {
                 "minute" | "min" => self.exact = later(Duration::minutes(n)),
                 "hour" | "hr" => self.exact = later(Duration::hours(n)),
-                "day" => self.date = Some((today + Duration::days(n), false)),
-                "week" => self.date = Some((today + Duration::weeks(n), false)),
-                "month" => self.date = Some((today + Duration::days(30 * n), false)),
-                "year" => self.date = Some((today + Duration::days(365 * n), false)),
+                "day" => self.date = Some((shift(today, n), false)),
+                "week" => self.date = Some((shift(today, 7 * n), false)),
+                "month" => self.date = Some((shift(today, 30 * n), false)),
+                "year" => self.date = Some((shift(today, 365 * n), false)),
                 _ => {}
             }
         }
@@ -239,7 +239,7 @@ impl Said {
                 if millis(t) >= now {
                     (today, false)
                 } else {
-                    (today + Duration::days(1), false)
+                    (shift(today, 1), false)
                 }
             }
         };
@@ -257,7 +257,7 @@ fn end_of_period(next: bool, unit: &str, today: Date) -> Option<(Date, bool)> {
     match unit {
         "week" | "weekend" => {
             let sunday = next_weekday(today, Weekday::Sunday, false);
-            Some((sunday + Duration::days(if next { 7 } else { 0 }), false))
+            Some((shift(sunday, if next { 7 } else { 0 }), false))
         }
         "month" => {
             let (y, m) = if next {
@@ -291,7 +291,7 @@ fn ago(words: &[&str], i: usize, today: Date) -> Option<(Date, bool)> {
         "year" => 365 * n,
         _ => return None,
     };
-    Some((today - Duration::days(days), true))
+    Some((shift(today, -days), true))
 }
 
 /// "March 3", "March 3rd, 2027", "3 March", "the 3rd of March", "2026-12-01", "on the 15th".

@@ -8,7 +8,7 @@ use std::fmt;
 
 use time::{Date, Duration, Month, OffsetDateTime, PrimitiveDateTime, Time, Weekday};
 
-use crate::calendar;
+use crate::calendar::{self, shift};
 use crate::clock::Millis;
 use crate::error::{Error, Result};
 
@@ -110,22 +110,22 @@ impl Tag {
         match *self {
             Tag::Hourly => {
                 let hour = PrimitiveDateTime::new(day, Time::from_hms(at.hour(), 0, 0).ok()?);
-                Some(millis(hour + Duration::HOUR))
+                hour.checked_add(Duration::HOUR).map(millis)
             }
-            Tag::Daily(t) => first_after(
-                &mut (0..=1).map(|k| PrimitiveDateTime::new(day + Duration::days(k), t)),
-            ),
+            Tag::Daily(t) => {
+                first_after(&mut (0..=1).map(|k| PrimitiveDateTime::new(shift(day, k), t)))
+            }
             Tag::Weekly(w, t) => {
                 let next = calendar::next_weekday(day, w, false);
                 first_after(
-                    &mut [next, next + Duration::days(7)]
+                    &mut [next, shift(next, 7)]
                         .into_iter()
                         .map(|d| PrimitiveDateTime::new(d, t)),
                 )
             }
             Tag::Weekdays(t) => first_after(
                 &mut (0..=7)
-                    .map(|k| day + Duration::days(k))
+                    .map(|k| shift(day, k))
                     .filter(|d| !matches!(d.weekday(), Weekday::Saturday | Weekday::Sunday))
                     .map(|d| PrimitiveDateTime::new(d, t)),
             ),
