@@ -336,8 +336,18 @@ pub fn sentences(text: &str) -> Vec<&str> {
     out
 }
 
-/// Splits a transcript line's speaker label ("Caroline: …", "Dr. Lee: …") from its text.
+/// Splits a transcript line's speaker label ("Caroline: …", "Dr. Lee: …") from its text; a
+/// note's label ("Note: …", "Reminder: …", `lexicon/note_labels.txt`) is no speaker.
 pub fn speaker_label(text: &str) -> (Option<&str>, &str) {
+    match line_label(text) {
+        (Some(label), rest) if !is_note_label(label) => (Some(label), rest),
+        _ => (None, text),
+    }
+}
+
+/// Splits a line's label, a speaker's or a note's ("Caroline: …", "Reminder: …"), from its
+/// text: one to three capitalised words before ": ".
+pub fn line_label(text: &str) -> (Option<&str>, &str) {
     let trimmed = text.trim_start();
     let Some((label, rest)) = trimmed.split_once(": ") else {
         return (None, text);
@@ -357,9 +367,35 @@ pub fn speaker_label(text: &str) -> (Option<&str>, &str) {
     }
 }
 
+/// Whether a line's label opens a note rather than names a speaker ("Note", "Reminder").
+pub fn is_note_label(label: &str) -> bool {
+    crate::lexicon::NOTE_LABELS.contains(&label.to_lowercase().as_str())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_notes_label_is_no_speaker() {
+        assert_eq!(
+            speaker_label("Caroline: hi there"),
+            (Some("Caroline"), "hi there")
+        );
+        assert_eq!(
+            speaker_label("Dr. Lee: take two"),
+            (Some("Dr. Lee"), "take two")
+        );
+        for line in [
+            "Note: buy milk",
+            "Reminder: call Caroline",
+            "TODO: renew the passport",
+            "Update: shipped it",
+            "Q: where is it?",
+        ] {
+            assert_eq!(speaker_label(line), (None, line), "{line}");
+        }
+    }
 
     /// A word's stem begins as the word does, but for its last letter and the words stemmed
     /// sooner: what `says` reads on. Every word of the LoCoMo dev split and of the word lists.

@@ -250,8 +250,10 @@ impl Extractor for RuleExtractor {
         if gate::trivial(&words::tokens(text)) {
             return Ok(Vec::new());
         }
-        // A transcript line ("Caroline: …") keeps its speaker on every statement.
-        let (speaker, text) = crate::text::speaker_label(text);
+        // A transcript line ("Caroline: …") keeps its speaker on every statement; a note's
+        // label ("Reminder: …") stays on its first, and is read as no part of any.
+        let (label, text) = crate::text::line_label(text);
+        let speaker = label.filter(|l| !crate::text::is_note_label(l));
         // Fragments of fewer than four words ("third time lucky") belong to the statement
         // before them.
         let mut statements: Vec<String> = Vec::new();
@@ -281,8 +283,12 @@ impl Extractor for RuleExtractor {
             if let Some(person) = referent(s, found.last()) {
                 names_too(&mut x, person);
             }
-            if let Some(name) = speaker {
-                x.content = format!("{name}: {}", x.content);
+            match (speaker, label) {
+                (Some(name), _) => x.content = format!("{name}: {}", x.content),
+                (None, Some(note)) if found.is_empty() => {
+                    x.content = format!("{note}: {}", x.content);
+                }
+                _ => {}
             }
             found.push(x);
         }

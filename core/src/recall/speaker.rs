@@ -45,6 +45,8 @@ mod tests {
         assert_eq!(line_named("Melanie: Caroline, hi!", &asked), Some(false));
         assert_eq!(line_named("Dr. Smith: take two", &asked), Some(false));
         assert_eq!(line_named("no label here", &asked), None);
+        // A note's label is no speaker: the note is nobody else's line.
+        assert_eq!(line_named("Reminder: Caroline's party", &asked), None);
         assert_eq!(line_named("lower: not a name", &asked), None);
         let user = words("what does the user like?");
         assert_eq!(line_named("User: tea, always", &user), Some(true));
