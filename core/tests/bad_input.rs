@@ -510,6 +510,10 @@ fn the_calendars_last_day_reads_the_weekdays_it_names() {
         "The report is due on Sunday",
         "I swim every Saturday morning",
         "Dinner with Tiago this weekend",
+        "Call the plumber in 5 minutes",
+        "The flight leaves in 3 hours",
+        "I am so tired right now",
+        "I am in a meeting at the moment",
     ] {
         let report = e.remember("u", text, RememberOptions::default());
         assert!(report.is_ok(), "{text}: {report:?}");

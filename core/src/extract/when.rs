@@ -7,7 +7,7 @@ use time::{Date, Duration, Month, OffsetDateTime, PrimitiveDateTime, Time, Weekd
 use crate::calendar::{
     self, day_number, month, next_weekday, previous_weekday, shift, year_number,
 };
-use crate::clock::Millis;
+use crate::clock::{Millis, MAX_MILLIS};
 
 /// A moment a sentence names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -192,7 +192,13 @@ impl Said {
         if let Some((n, used)) = count(words, i + 1) {
             let unit = at(i + 1 + used);
             let unit = unit.strip_suffix('s').unwrap_or(unit);
-            let later = |d: Duration| Some(now + (d.whole_milliseconds() as Millis));
+            // No later than the calendar's last moment, as the day steps stay on its last day.
+            let later = |d: Duration| {
+                Some(
+                    now.saturating_add(d.whole_milliseconds() as Millis)
+                        .min(MAX_MILLIS),
+                )
+            };
             match unit {
                 "minute" | "min" => self.exact = later(Duration::minutes(n)),
                 "hour" | "hr" => self.exact = later(Duration::hours(n)),
