@@ -328,6 +328,14 @@ fn first_of(year: i32, m: Month) -> Option<Date> {
     Date::from_calendar_date(year, m, 1).ok()
 }
 
+/// The whole of `year`.
+fn year(y: i32) -> Option<Window> {
+    Some(days(
+        first_of(y, Month::January)?,
+        first_of(y + 1, Month::January)?,
+    ))
+}
+
 /// The first day of the month `n` months after (or before, negative) `year`/`m`.
 fn months_from(year: i32, m: Month, n: i32) -> Option<Date> {
     let index = year * 12 + (m as i32 - 1) + n;
@@ -525,10 +533,7 @@ fn at(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
             days(months_from(today.year(), today.month(), -1)?, this_month),
             2,
         )),
-        ("last", "year", _) => Some((
-            days(first_of(today.year() - 1, Month::January)?, this_year),
-            2,
-        )),
+        ("last", "year", _) => Some((year(today.year() - 1)?, 2)),
         ("last" | "this", s, _) if SEASONS.iter().any(|x| x.0 == s) => {
             let start = SEASONS.iter().find(|x| x.0 == s)?.1;
             // The latest such season begun by today; "last" one that has ended.
@@ -553,16 +558,7 @@ fn at(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
             let used = if year_number(y).is_some() { 3 } else { 2 };
             Some((days(from, months_from(from.year(), m, 1)?), used))
         }
-        ("in" | "during", y, _) if year_number(y).is_some() => {
-            let y = year_number(y)?;
-            Some((
-                days(
-                    first_of(y, Month::January)?,
-                    first_of(y + 1, Month::January)?,
-                ),
-                2,
-            ))
-        }
+        ("in" | "during", y, _) if year_number(y).is_some() => Some((year(year_number(y)?)?, 2)),
         (n, unit, "ago" | "back") if count(n).is_some() => Some((ago(count(n)?, unit, today)?, 3)),
         _ => None,
     };
@@ -595,13 +591,7 @@ fn ago(n: i64, unit: &str, today: Date) -> Option<Window> {
             let from = months_from(today.year(), today.month(), -(n as i32))?;
             days(from, months_from(from.year(), from.month(), 1)?)
         }
-        "year" => {
-            let y = today.year() - n as i32;
-            days(
-                first_of(y, Month::January)?,
-                first_of(y + 1, Month::January)?,
-            )
-        }
+        "year" => year(today.year() - n as i32)?,
         _ => return None,
     })
 }
@@ -834,13 +824,7 @@ fn more(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
 fn edge_of(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
     let w = |k: usize| ws.get(k).map_or("", |x| x.text.as_str());
     if let Some(y) = year_number(w(i)) {
-        return Some((
-            days(
-                first_of(y, Month::January)?,
-                first_of(y + 1, Month::January)?,
-            ),
-            1,
-        ));
+        return Some((year(y)?, 1));
     }
     match month_of(ws, i, today) {
         Some((from, until, used)) if date_at(ws, i, today).is_none() => {

@@ -369,7 +369,9 @@ pub fn line_label(text: &str) -> (Option<&str>, &str) {
 
 /// Whether a line's label opens a note rather than names a speaker ("Note", "Reminder").
 pub fn is_note_label(label: &str) -> bool {
-    crate::lexicon::NOTE_LABELS.contains(&label.to_lowercase().as_str())
+    crate::lexicon::NOTE_LABELS
+        .binary_search(&label.to_lowercase().as_str())
+        .is_ok()
 }
 
 #[cfg(test)]

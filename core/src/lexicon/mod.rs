@@ -334,7 +334,7 @@ lists! {
     /// Words that follow a name opening a sentence.
     AFTER_NAMES: Vec<&'static str> = words("after_names.txt");
     /// Labels that open a note, not a speaker's line ("Note: …", "Reminder: …").
-    NOTE_LABELS: Vec<&'static str> = words("note_labels.txt");
+    NOTE_LABELS: Vec<&'static str> = sorted_words("note_labels.txt");
     /// Adverbs that may stand between a name opening a sentence and its verb.
     BETWEEN_NAME_AND_VERB: Vec<&'static str> = words("between_name_and_verb.txt");
     /// Common first words that are verbs of an unspoken "I".
