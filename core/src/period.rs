@@ -105,13 +105,20 @@ pub enum Order {
 /// Read after a named span's words are taken out, so the "last" of "last week" is a span, not
 /// an order.
 pub fn ordering(question: &str) -> Option<Order> {
+    ordering_words(question).map(|(order, _)| order)
+}
+
+/// [`ordering`], with the byte range of the words that ask for it ("most recent").
+pub fn ordering_words(question: &str) -> Option<(Order, std::ops::Range<usize>)> {
     let ws = words(question);
     ws.iter().enumerate().find_map(|(i, w)| {
-        let next = ws.get(i + 1).map(|x| x.text.as_str());
+        let next = ws.get(i + 1);
         match w.text.as_str() {
-            "first" | "earliest" => Some(Order::Earliest),
-            "last" | "latest" => Some(Order::Latest),
-            "most" if matches!(next, Some("recent" | "recently")) => Some(Order::Latest),
+            "first" | "earliest" => Some((Order::Earliest, w.at.clone())),
+            "last" | "latest" => Some((Order::Latest, w.at.clone())),
+            "most" => next
+                .filter(|n| matches!(n.text.as_str(), "recent" | "recently"))
+                .map(|n| (Order::Latest, w.at.start..n.at.end)),
             _ => None,
         }
     })
@@ -1512,6 +1519,13 @@ mod tests {
         assert_eq!(ordering("my latest run"), latest);
         assert_eq!(ordering("What is the most recent movie I watched?"), latest);
         assert_eq!(ordering("who did I see most recently"), latest);
+        // The words that ask for it, to be taken out of what is matched.
+        let q = "What is the most recent movie I watched?";
+        let (_, at) = super::ordering_words(q).expect("an order");
+        assert_eq!(&q[at], "most recent");
+        let q = "When was my first run?";
+        let (_, at) = super::ordering_words(q).expect("an order");
+        assert_eq!(&q[at], "first");
         for q in [
             "the most important thing",
             "lastly, tea",

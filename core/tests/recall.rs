@@ -1260,6 +1260,48 @@ fn a_question_asking_for_the_first_or_the_most_recent_ranks_in_that_order_of_tim
 }
 
 #[test]
+fn the_word_asking_for_an_order_of_time_is_not_matched_as_text() {
+    let (mut e, _) = engine();
+    let day = 86_400_000;
+    let runs = [
+        (
+            T0 - 40 * day,
+            "Went for a 5 km run along the river before work.",
+        ),
+        (
+            T0 - 30 * day,
+            "Short 4 km run today, it was raining the whole time.",
+        ),
+        (
+            T0 - 20 * day,
+            "Did an interval run on the track: six sprints of 400 metres.",
+        ),
+        (
+            T0 - 10 * day,
+            "Ran 10 km with the running club for the first time.",
+        ),
+    ];
+    let mut said = Vec::new();
+    for (created_at, content) in runs {
+        said.push(seed_one(
+            &mut e,
+            NewMemory {
+                created_at: Some(created_at),
+                ..mem("ana", content)
+            },
+        ));
+    }
+    // "first" asks which run came first: the club run's "for the first time" says nothing
+    // of that, and matching it put the latest run first.
+    let hits = e.search(&req("ana", "When was my first run?")).unwrap();
+    assert_eq!(hits[0].memory.id, said[0], "{:?}", ids(&hits));
+    assert_eq!(hits[0].why.order, Some(period::Order::Earliest));
+    assert!(!hits
+        .iter()
+        .any(|h| h.why.matched.iter().any(|w| w == "first")));
+}
+
+#[test]
 fn the_important_mode_weighs_all_nine_factors() {
     let (mut e, clock) = engine();
     // Equally relevant. The second was written more important; the first is used every few

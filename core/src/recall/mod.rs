@@ -542,6 +542,8 @@ fn names_nothing(text: &str) -> bool {
 struct Words {
     named: Option<period::Named>,
     days: Option<period::Days>,
+    /// The order of time it asks for ("the first"), its words taken out of `text`.
+    order: Option<period::Order>,
     resolved: hop::Resolved,
     /// The query without the words naming its span, each relation followed read as who it is.
     text: String,
@@ -562,6 +564,13 @@ impl Words {
         if let Some(d) = &days {
             text = period::without(&text, &d.words);
         }
+        // The order of time it asks for ("the first", "most recent") is read from its words,
+        // not matched: "my first run" is not "ran with the club for the first time". (The
+        // question is embedded as asked: its meaning keeps them.)
+        let order = period::ordering_words(&text).map(|(order, at)| {
+            text = period::without(&text, &at);
+            order
+        });
         // Who the relations it names are ("my sister": Ana) is matched in their place, and
         // embedded there when the engine embeds the question: "which city does Ana live in?"
         // is nearer "Ana lives in Lisbon" than "I live in Porto", as "my sister" is not.
@@ -570,6 +579,7 @@ impl Words {
         Ok(Words {
             named,
             days,
+            order,
             resolved,
             text,
         })
@@ -630,6 +640,7 @@ impl<'a> Search<'a> {
         let Words {
             named,
             days,
+            order,
             resolved,
             text,
         } = words;
@@ -649,7 +660,7 @@ impl<'a> Search<'a> {
             window: req.window(),
             named,
             days,
-            order: period::ordering(&text),
+            order,
             only_time: named_span && names_nothing(&text),
             tests_asked: crate::codebase::asks_about_tests(&req.query),
             asks_when: !named_span && period::asks_when(&req.query),
