@@ -9,7 +9,6 @@ use crate::clock::{check_record_time, Millis};
 use crate::error::{Error, Result};
 use crate::field::{Content, Id, Limit, Owner, Reason, Sentiment, SourceRef, Tags, Unit};
 use crate::model::*;
-use crate::order::CollectOrdered;
 use crate::store::{memories, Tx, View};
 use crate::text;
 
@@ -491,23 +490,28 @@ pub(crate) struct Counts {
 }
 
 pub(crate) fn counts(view: &View, owner: Option<&str>) -> Result<Counts> {
-    let by = |col, deleted| -> Result<BTreeMap<String, usize>> {
-        Ok(memories::count_by(view.conn(), owner, col, deleted)?
-            .into_iter()
-            .collect_map())
+    let (mut by_type, mut by_state, mut by_status, mut by_tier) = Default::default();
+    let mut total = 0;
+    let add = |map: &mut BTreeMap<String, usize>, key: &str, n: usize| {
+        *map.entry(key.to_string()).or_insert(0) += n;
     };
-    let by_state = by("state", true)?;
+    for group in memories::census(view.conn(), owner)? {
+        let n = group.count;
+        add(&mut by_state, &group.state, n);
+        if group.state != "DELETED" {
+            total += n;
+            add(&mut by_type, &group.kind, n);
+            add(&mut by_status, &group.status, n);
+            add(&mut by_tier, &group.tier, n);
+        }
+    }
     let (by_precision, vector_bytes) = memories::vector_census(view.conn(), owner)?;
     Ok(Counts {
-        total: by_state
-            .iter()
-            .filter(|(s, _)| s.as_str() != "DELETED")
-            .map(|(_, n)| n)
-            .sum(),
-        by_type: by("type", false)?,
+        total,
+        by_type,
         by_state,
-        by_status: by("status", false)?,
-        by_tier: by("tier", false)?,
+        by_status,
+        by_tier,
         by_precision,
         vector_bytes,
     })

@@ -295,6 +295,15 @@ fn every_read_shows_each_caller_exactly_what_it_may_see() {
             may.len(),
             "{caller:?} stats count what it sees"
         );
+        let vectors: u64 = (stats["by_precision"].as_object().expect("by_precision"))
+            .values()
+            .filter_map(Value::as_u64)
+            .sum();
+        assert_eq!(
+            vectors,
+            may.len() as u64,
+            "{caller:?} stats count the vectors it sees"
+        );
         let total: Value = serde_json::from_str(find("list")).expect("list");
         assert_eq!(total["total"], may.len(), "{caller:?} list total");
         // Not team-aware: the agent's own memories only.

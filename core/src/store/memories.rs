@@ -494,31 +494,34 @@ pub fn set_requantise_at(conn: &Connection, pk: i64, at: Option<Millis>) -> Resu
 }
 
 /// How many vectors of memories not deleted (of `owner`, or every owner's) are stored at
-/// each precision, and the bytes they take.
+/// each precision, and the bytes they take. Counted per precision in one pass without
+/// grouping: grouped, SQLite sorted every row with its whole vector to sum their lengths.
 pub fn vector_census(
     conn: &Connection,
     owner: Option<&str>,
 ) -> Result<(BTreeMap<String, usize>, u64)> {
-    let mut stmt = conn.prepare_cached(
-        "SELECT v.precision, count(*), sum(length(v.embedding)) \
+    let per_precision: Vec<String> = Precision::ALL
+        .iter()
+        .map(|p| format!("coalesce(sum(v.precision = '{}'), 0)", p.as_str()))
+        .collect();
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT coalesce(sum(length(v.embedding)), 0), {} \
          FROM memory_vectors v JOIN memories m ON m.pk = v.pk \
          WHERE m.state != 'DELETED' AND (?1 IS NULL OR m.entity_id = ?1) \
-         AND mnemo_visible(m.agent_id, m.visibility, m.team_id) GROUP BY v.precision",
-    )?;
-    let rows = stmt.query_map([owner], |r| {
-        Ok((
-            r.get::<_, String>(0)?,
-            r.get::<_, i64>(1)?,
-            r.get::<_, i64>(2)?,
-        ))
-    })?;
-    let (mut by, mut bytes) = (BTreeMap::new(), 0u64);
-    for row in rows {
-        let (p, n, b) = row?;
-        by.insert(p, n as usize);
-        bytes += b as u64;
-    }
-    Ok((by, bytes))
+         AND mnemo_visible(m.agent_id, m.visibility, m.team_id)",
+        per_precision.join(", ")
+    ))?;
+    stmt.query_row([owner], |r| {
+        let mut by = BTreeMap::new();
+        for (i, p) in Precision::ALL.iter().enumerate() {
+            let n = r.get::<_, i64>(i + 1)?;
+            if n > 0 {
+                by.insert(p.as_str().to_string(), n as usize);
+            }
+        }
+        Ok((by, r.get::<_, i64>(0)? as u64))
+    })
+    .map_err(Into::into)
 }
 
 /// BM25 matches of query terms (as [`text::query_terms`] gives them) among `owner`'s
@@ -830,37 +833,45 @@ pub fn list(
     Ok((items, total as usize))
 }
 
-/// Counts of `owner`'s memories grouped by one column (`type`, `state`, `status`, `tier`).
-pub fn count_by(
-    conn: &Connection,
-    owner: Option<&str>,
-    column: &str,
-    include_deleted: bool,
-) -> Result<Vec<(String, usize)>> {
-    debug_assert!(matches!(
-        column,
-        "type" | "state" | "status" | "tier" | "kind" | "layer"
-    ));
-    let deleted = if include_deleted {
-        ""
-    } else {
-        "state != 'DELETED'"
-    };
-    let filter = match (owner.is_some(), include_deleted) {
-        (true, true) => format!(" WHERE entity_id = ?1 AND {VISIBLE}"),
-        (true, false) => format!(" WHERE entity_id = ?1 AND {VISIBLE} AND {deleted}"),
-        (false, true) => String::new(),
-        (false, false) => format!(" WHERE {deleted}"),
+/// How many memories there are of each type, state, status and tier together: `owner`'s
+/// that the caller may see, or every owner's. One pass over the rows, which every count
+/// `stats` answers is folded from.
+pub fn census(conn: &Connection, owner: Option<&str>) -> Result<Vec<Tally>> {
+    let filter = match owner {
+        Some(_) => format!(" WHERE entity_id = ?1 AND {VISIBLE}"),
+        None => String::new(),
     };
     let mut stmt = conn.prepare_cached(&format!(
-        "SELECT {column}, count(*) FROM memories{filter} GROUP BY 1 ORDER BY 1"
+        "SELECT type, state, status, tier, count(*) FROM memories{filter} GROUP BY 1, 2, 3, 4"
     ))?;
-    let row = |r: &rusqlite::Row| Ok((r.get(0)?, r.get::<_, i64>(1)? as usize));
+    let row = |r: &rusqlite::Row| {
+        Ok(Tally {
+            kind: r.get(0)?,
+            state: r.get(1)?,
+            status: r.get(2)?,
+            tier: r.get(3)?,
+            count: r.get::<_, i64>(4)? as usize,
+        })
+    };
     let rows = match owner {
         Some(o) => stmt.query_map([o], row)?.collect::<rusqlite::Result<_>>(),
         None => stmt.query_map([], row)?.collect::<rusqlite::Result<_>>(),
     };
     Ok(rows?)
+}
+
+/// One group of [`census`]: how many memories have this type, state, status and tier.
+pub struct Tally {
+    /// The memory type (`EVENT`, `PREFERENCE`, …).
+    pub kind: String,
+    /// The lifecycle state (`ACTIVE`, …, `DELETED`).
+    pub state: String,
+    /// The validity status (`active`, `merged`, …).
+    pub status: String,
+    /// The storage tier (`hot`, `warm`, `archive`).
+    pub tier: String,
+    /// How many memories.
+    pub count: usize,
 }
 
 /// Every owner with memories not deleted, and how many, by owner id.
