@@ -134,10 +134,11 @@ impl Tag {
                 let (mut y, mut m) = (day.year(), day.month());
                 for _ in 0..3 {
                     let d = dom.min(m.length(y));
-                    months.push(PrimitiveDateTime::new(
-                        Date::from_calendar_date(y, m, d).ok()?,
-                        t,
-                    ));
+                    // Past the calendar's last month (9999): the months before it still count.
+                    let Ok(date) = Date::from_calendar_date(y, m, d) else {
+                        break;
+                    };
+                    months.push(PrimitiveDateTime::new(date, t));
                     if m == Month::December {
                         y += 1;
                     }
@@ -244,6 +245,40 @@ mod tests {
             .unwrap()
             .next_after(at("2028-03-02T00:00:00Z"), 0)
             .is_none());
+    }
+
+    #[test]
+    fn the_calendars_last_days_fall_due_while_they_last() {
+        // A monthly schedule in the calendar's last November still falls due that month and
+        // the next, though the month after those is past the calendar.
+        assert_eq!(
+            next("cron:monthly:20:09:00", "9999-11-15T00:00:00Z"),
+            "9999-11-20 09:00"
+        );
+        assert_eq!(
+            next("cron:monthly:20:09:00", "9999-11-25T00:00:00Z"),
+            "9999-12-20 09:00"
+        );
+        assert_eq!(
+            next("cron:daily:23:00", "9999-12-31T10:00:00Z"),
+            "9999-12-31 23:00"
+        );
+        // At its last moment nothing but an interval is due again, and nothing panics.
+        let last = crate::clock::MAX_MILLIS;
+        for tag in [
+            "cron:hourly",
+            "cron:daily",
+            "cron:weekly:fri:09:00",
+            "cron:weekly:sat:09:00",
+            "cron:weekdays:09:00",
+            "cron:monthly:31:09:00",
+            "cron:once:9999-12-31T00:00:00Z",
+        ] {
+            let next = Tag::parse(tag).unwrap().next_after(last, 0);
+            assert_eq!(next, None, "{tag}");
+        }
+        let every = Tag::parse("cron:every:1h").unwrap().next_after(last, 0);
+        assert!(every.is_some_and(|t| t > last));
     }
 
     #[test]
