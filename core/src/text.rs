@@ -171,6 +171,9 @@ pub const VAGUE_WORD_WEIGHT: f64 = 0.25;
 pub struct Asked {
     /// (stem, weight) in the order asked: sums run in a fixed order on every target.
     weights: Vec<(String, f64)>,
+    /// The stems of the other forms of a word asked about ("bought" for "buy"), each with the
+    /// place of that word in `weights`: saying one says the word.
+    forms: Vec<(String, usize)>,
     /// What saying every word asked about counts for: their weights' sum, at least 1, so that
     /// vague and function words alone never make a full match.
     whole: f64,
@@ -181,18 +184,64 @@ impl Asked {
     pub fn new(terms: &[String]) -> Asked {
         let stemmer = Stemmer::create(Algorithm::English);
         let mut weights: Vec<(String, f64)> = Vec::new();
+        let mut forms: Vec<(String, usize)> = Vec::new();
         for t in terms {
             let lower = t.to_lowercase();
             let weight = word_weight(&lower);
             let stem = stemmer.stem(&lower).into_owned();
-            match weights.iter_mut().find(|(s, _)| *s == stem) {
-                Some((_, w)) => *w = w.max(weight),
-                None => weights.push((stem, weight)),
+            let at = match weights.iter().position(|(s, _)| *s == stem) {
+                Some(at) => {
+                    weights[at].1 = weights[at].1.max(weight);
+                    at
+                }
+                None => {
+                    weights.push((stem, weight));
+                    weights.len() - 1
+                }
+            };
+            for form in crate::lexicon::word_forms(&lower) {
+                let other = stemmer.stem(form).into_owned();
+                if other != weights[at].0 && !forms.iter().any(|(s, _)| *s == other) {
+                    forms.push((other, at));
+                }
             }
         }
         let whole = weights.iter().map(|(_, w)| w).sum::<f64>().max(1.0);
-        Asked { weights, whole }
+        Asked {
+            weights,
+            forms,
+            whole,
+        }
     }
+
+    /// Which of the words asked about `content` says, in the order asked: one of its forms
+    /// does.
+    fn said_in(&self, content: &str) -> Vec<bool> {
+        let stems: Vec<&str> = (self.weights.iter().map(|(s, _)| s.as_str()))
+            .chain(self.forms.iter().map(|(s, _)| s.as_str()))
+            .collect();
+        let mut said = says(content, &stems);
+        let n = self.weights.len();
+        for (i, (_, of)) in self.forms.iter().enumerate() {
+            said[*of] |= said[n + i];
+        }
+        said.truncate(n);
+        said
+    }
+}
+
+/// The other forms of `terms` (as [`query_terms`] gives them; "bought" of "buy"), each with
+/// the place of its term: what a text search looks for besides them.
+pub fn other_forms(terms: &[String]) -> Vec<(&'static str, usize)> {
+    let mut out: Vec<(&'static str, usize)> = Vec::new();
+    for (i, t) in terms.iter().enumerate() {
+        for form in crate::lexicon::word_forms(&t.to_lowercase()) {
+            if !terms.iter().any(|t| t == form) && !out.iter().any(|(o, _)| *o == form) {
+                out.push((form, i));
+            }
+        }
+    }
+    out
 }
 
 /// The weight of a lower-case word asked about: [`VAGUE_WORD_WEIGHT`] for a vague or function
@@ -212,11 +261,10 @@ pub fn coverage(asked: &Asked, content: &str) -> f64 {
     if asked.weights.is_empty() {
         return 0.0;
     }
-    let stems: Vec<&str> = asked.weights.iter().map(|(s, _)| s.as_str()).collect();
     let weight: f64 = asked
         .weights
         .iter()
-        .zip(says(content, &stems))
+        .zip(asked.said_in(content))
         .filter(|(_, said)| *said)
         .map(|((_, w), _)| w)
         .sum();
@@ -224,16 +272,19 @@ pub fn coverage(asked: &Asked, content: &str) -> f64 {
 }
 
 /// The words asked about (`terms` of [`query_terms`]) that `content` says, compared by stem
-/// ("reports" says "report"), in the order asked: what a person reads as why a text matched.
+/// ("reports" says "report") and form ("bought" says "buy"), in the order asked: what a
+/// person reads as why a text matched.
 pub fn matched(terms: &[String], content: &str) -> Vec<String> {
     let stemmer = Stemmer::create(Algorithm::English);
-    let asked: Vec<String> = terms.iter().map(|t| stemmer.stem(t).into_owned()).collect();
-    let stems: Vec<&str> = asked.iter().map(String::as_str).collect();
+    let asked = Asked::new(terms);
+    let said = asked.said_in(content);
     terms
         .iter()
-        .zip(says(content, &stems))
-        .filter(|(_, said)| *said)
-        .map(|(t, _)| t.clone())
+        .filter(|t| {
+            let stem = stemmer.stem(&t.to_lowercase()).into_owned();
+            (asked.weights.iter().zip(&said)).any(|((s, _), said)| *said && *s == stem)
+        })
+        .cloned()
         .collect()
 }
 
@@ -559,6 +610,31 @@ mod tests {
         assert!((coverage(&asked, "a report on whales") - 1.0 / 3.0).abs() < 1e-12);
         assert_eq!(coverage(&asked, "nothing here"), 0.0);
         assert_eq!(coverage(&Asked::default(), "anything"), 0.0);
+    }
+
+    #[test]
+    fn another_form_of_a_word_asked_about_says_it() {
+        let terms = |q: &str| query_terms(q);
+        let asked = Asked::new(&terms("what did I buy in March"));
+        // "bought" says "buy"; "march" is still asked.
+        assert_eq!(coverage(&asked, "Bought a new espresso machine."), 0.5);
+        assert_eq!(coverage(&asked, "Bought it in March."), 1.0);
+        assert_eq!(
+            matched(&terms("what did I buy"), "I bought a blender"),
+            ["buy"]
+        );
+        // Either way round, and for irregular plurals.
+        let ran = Asked::new(&terms("where did I run"));
+        assert_eq!(coverage(&ran, "Ran 8 km in the park"), 1.0);
+        let people = Asked::new(&terms("which people came"));
+        assert!(coverage(&people, "one person came") > coverage(&people, "nobody came"));
+        // A word without other forms is as before.
+        assert_eq!(
+            coverage(&Asked::new(&terms("espresso")), "an espresso"),
+            1.0
+        );
+        assert_eq!(other_forms(&terms("what did I buy")), [("bought", 0)]);
+        assert!(other_forms(&terms("espresso machine")).is_empty());
     }
 
     #[test]

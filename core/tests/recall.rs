@@ -1260,6 +1260,30 @@ fn a_question_asking_for_the_first_or_the_most_recent_ranks_in_that_order_of_tim
 }
 
 #[test]
+fn a_question_in_one_form_of_a_word_finds_memories_saying_another() {
+    let (mut e, _) = engine();
+    let bought = seed_one(
+        &mut e,
+        mem(
+            "ana",
+            "Bought a new espresso machine from the department store.",
+        ),
+    );
+    for content in [
+        "The department store closes early on Sundays.",
+        "Ana drinks green tea in the morning.",
+        "The espresso at the station cafe is bitter.",
+    ] {
+        seed_one(&mut e, mem("ana", content));
+    }
+    // "buy" is not "bought" to the stemmer: the text match reads the word's forms.
+    let hits = e.search(&req("ana", "What did I buy?")).unwrap();
+    assert_eq!(hits[0].memory.id, bought, "{:?}", ids(&hits));
+    assert_eq!(hits[0].why.matched, ["buy"]);
+    assert!(hits[0].why.text > 0.0);
+}
+
+#[test]
 fn the_word_asking_for_an_order_of_time_is_not_matched_as_text() {
     let (mut e, _) = engine();
     let day = 86_400_000;

@@ -94,6 +94,21 @@ fn triples(file: &str, text: &'static str) -> Vec<(&'static str, &'static str, &
         .collect()
 }
 
+/// Families of word forms, one per line, its forms between spaces: each form with its line,
+/// sorted by form for binary search.
+fn families(file: &str, text: &'static str) -> Vec<(&'static str, &'static str)> {
+    let mut out: Vec<(&'static str, &'static str)> = Vec::new();
+    for (i, line) in entries(text) {
+        let forms: Vec<&str> = line.split_whitespace().collect();
+        if forms.len() < 2 {
+            panic!("lexicon/{file} line {i}: expected a word and its other forms");
+        }
+        out.extend(forms.into_iter().map(|f| (f, line)));
+    }
+    crate::order::sort_by(&mut out, |a, b| a.0.cmp(b.0));
+    out
+}
+
 /// One `[NAME weight]` section of a sectioned list and its phrases.
 pub type Section = (&'static str, f64, Vec<&'static str>);
 
@@ -267,6 +282,8 @@ lists! {
     AGENT_ROLES: Vec<&'static str> = words("agent_roles.txt");
     /// Irregular past-tense verbs.
     PAST_VERBS: Vec<&'static str> = words("past_verbs.txt");
+    /// The forms of a word the stemmer does not bring together ("buy", "bought"), by form.
+    WORD_FORMS: Vec<(&'static str, &'static str)> = families("word_forms.txt");
     /// "-ed" words that are not past events.
     NOT_PAST: Vec<&'static str> = words("not_past.txt");
     /// Words that say a statement is about the future.
@@ -376,6 +393,16 @@ pub fn vague(w: &str) -> bool {
     VAGUE.binary_search(&w).is_ok()
 }
 
+/// The forms of the lower-case word `w`'s family (`word_forms.txt`: "bought" gives "buy",
+/// "bought"), itself among them; none when the stemmer alone brings its forms together.
+pub fn word_forms(w: &str) -> impl Iterator<Item = &'static str> {
+    let line = WORD_FORMS
+        .binary_search_by(|(form, _)| (*form).cmp(w))
+        .ok()
+        .map_or("", |i| WORD_FORMS[i].1);
+    line.split_whitespace()
+}
+
 /// Whether a lower-case word is a common English word (`common.txt`).
 pub fn common(w: &str) -> bool {
     COMMON.contains(&w)
@@ -451,6 +478,7 @@ mod tests {
         "sentiment.txt",
         "common.txt",
         "filler_for_gate.txt",
+        "word_forms.txt",
     ];
 
     #[test]
@@ -472,6 +500,15 @@ mod tests {
         assert_eq!(on_disk, read);
         assert!(common("about") && !common("porto"));
         assert!(vague("own") && vague("up") && !vague("car") && !vague("sister"));
+        assert_eq!(word_forms("bought").collect::<Vec<_>>(), ["buy", "bought"]);
+        assert_eq!(
+            word_forms("people").collect::<Vec<_>>(),
+            ["person", "people"]
+        );
+        assert_eq!(word_forms("car").count(), 0);
+        // No form stands in two families.
+        let forms: Vec<&str> = WORD_FORMS.iter().map(|(f, _)| *f).collect();
+        assert!(forms.windows(2).all(|w| w[0] != w[1]), "a form twice");
         assert!(CUES.iter().any(|(t, _, p)| *t == "PLAN" && !p.is_empty()));
         assert!(HEDGES.iter().any(|&(h, w)| h == "i think" && w > 0.0));
         assert!(SENTIMENT.iter().all(|&(_, v)| (-1.0..=1.0).contains(&v)));

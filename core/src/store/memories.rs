@@ -568,7 +568,16 @@ fn scored_text_search(
     scoped: bool,
     window: Window,
 ) -> Result<Vec<(i64, f64)>> {
-    let Some(any_term) = text::fts_expression(terms) else {
+    // Each term's other forms ("bought" for "buy") find rows too, as phrases after the asked
+    // ones, which alone are weighed: a row's rarity is that of the words as asked. (Weighed
+    // as their term, a form made the one run said as "ran" stand out of "my first run"'s
+    // runs, so that only it was put in order of time.) A form said counts as its term in
+    // the share of the question a row says (`text::coverage`).
+    let forms = text::other_forms(terms);
+    let phrases: Vec<String> = (terms.iter().cloned())
+        .chain(forms.iter().map(|(f, _)| f.to_string()))
+        .collect();
+    let Some(any_term) = text::fts_expression(&phrases) else {
         return Ok(Vec::new());
     };
     // LIMIT is written into the SQL: a bound LIMIT reaches FTS5's planner and would make
