@@ -119,9 +119,9 @@ async function seeding() {
     const page = await context.newPage();
     await page.goto(`${site.url}/www/bench/bench.html`);
     await page.waitForFunction(() => window.ready === true);
-    const { memories_per_second, seed_batch_ms, search_ms } = await page.evaluate((corpus) => runBench({ corpus }), `/${corpus}`);
+    const { memories_per_second, seed_batch_ms, search_ms, stats_ms } = await page.evaluate((corpus) => runBench({ corpus }), `/${corpus}`);
     await context.close();
-    return { memories_per_second, seed_batch_ms, search_ms };
+    return { memories_per_second, seed_batch_ms, search_ms, stats_ms };
   } finally {
     await site.close();
     await rm(dir, { recursive: true, force: true });
