@@ -493,6 +493,22 @@ pub fn set_requantise_at(conn: &Connection, pk: i64, at: Option<Millis>) -> Resu
     Ok(())
 }
 
+/// [`vector_census`]'s query: the vectors' bytes, then how many there are of each precision
+/// in [`Precision::ALL`]'s order.
+static VECTOR_CENSUS: LazyLock<String> = LazyLock::new(|| {
+    let per_precision: Vec<String> = Precision::ALL
+        .iter()
+        .map(|p| format!("coalesce(sum(v.precision = '{}'), 0)", p.as_str()))
+        .collect();
+    format!(
+        "SELECT coalesce(sum(length(v.embedding)), 0), {} \
+         FROM memory_vectors v JOIN memories m ON m.pk = v.pk \
+         WHERE m.state != 'DELETED' AND (?1 IS NULL OR m.entity_id = ?1) \
+         AND mnemo_visible(m.agent_id, m.visibility, m.team_id)",
+        per_precision.join(", ")
+    )
+});
+
 /// How many vectors of memories not deleted (of `owner`, or every owner's) are stored at
 /// each precision, and the bytes they take. Counted per precision in one pass without
 /// grouping: grouped, SQLite sorted every row with its whole vector to sum their lengths.
@@ -500,17 +516,7 @@ pub fn vector_census(
     conn: &Connection,
     owner: Option<&str>,
 ) -> Result<(BTreeMap<String, usize>, u64)> {
-    let per_precision: Vec<String> = Precision::ALL
-        .iter()
-        .map(|p| format!("coalesce(sum(v.precision = '{}'), 0)", p.as_str()))
-        .collect();
-    let mut stmt = conn.prepare_cached(&format!(
-        "SELECT coalesce(sum(length(v.embedding)), 0), {} \
-         FROM memory_vectors v JOIN memories m ON m.pk = v.pk \
-         WHERE m.state != 'DELETED' AND (?1 IS NULL OR m.entity_id = ?1) \
-         AND mnemo_visible(m.agent_id, m.visibility, m.team_id)",
-        per_precision.join(", ")
-    ))?;
+    let mut stmt = conn.prepare_cached(&VECTOR_CENSUS)?;
     stmt.query_row([owner], |r| {
         let mut by = BTreeMap::new();
         for (i, p) in Precision::ALL.iter().enumerate() {
@@ -575,7 +581,7 @@ fn scored_text_search(
     // the share of the question a row says (`text::coverage`).
     let forms = text::other_forms(terms);
     let phrases: Vec<String> = (terms.iter().cloned())
-        .chain(forms.iter().map(|(f, _)| f.to_string()))
+        .chain(forms.iter().map(|f| f.to_string()))
         .collect();
     let Some(any_term) = text::fts_expression(&phrases) else {
         return Ok(Vec::new());
