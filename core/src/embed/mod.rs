@@ -335,22 +335,20 @@ pub fn dot(a: &[f32], b: &[f32]) -> f32 {
 /// Vector bytes as stored: little-endian f32.
 pub fn to_blob(v: &[f32]) -> Vec<u8> {
     let mut out = vec![0; v.len() * 4];
-    for (bytes, x) in out.chunks_exact_mut(4).zip(v) {
-        bytes.copy_from_slice(&x.to_le_bytes());
+    // Whole 4-byte chunks: each float one store (a slice copy per float was a call each in
+    // the size-optimised WebAssembly, 3 % of seeding).
+    for (bytes, x) in out.as_chunks_mut::<4>().0.iter_mut().zip(v) {
+        *bytes = x.to_le_bytes();
     }
     out
 }
 
 /// Inverse of [`to_blob`]; `None` when the length is not a multiple of 4.
 pub fn from_blob(b: &[u8]) -> Option<Vec<f32>> {
-    if !b.len().is_multiple_of(4) {
-        return None;
+    match b.as_chunks::<4>() {
+        (floats, []) => Some(floats.iter().map(|&c| f32::from_le_bytes(c)).collect()),
+        _ => None,
     }
-    Some(
-        b.chunks_exact(4)
-            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect(),
-    )
 }
 
 #[cfg(test)]
