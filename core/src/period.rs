@@ -294,10 +294,12 @@ const SEASONS: &[(&str, Month)] = &[
     ("winter", Month::December),
 ];
 
-/// One word of the question: lower case, and where it lies.
+/// One word of the question: lower case, where it lies, and whether a dash joins it to the
+/// next ("2025-12-24", "March 1-10").
 struct Word {
     text: String,
     at: std::ops::Range<usize>,
+    dash: bool,
 }
 
 fn words(question: &str) -> Vec<Word> {
@@ -314,13 +316,23 @@ fn words(question: &str) -> Vec<Word> {
                 out.push(Word {
                     text: question[s..i].to_lowercase(),
                     at: s..i,
+                    dash: false,
                 });
                 start = None;
             }
             _ => {}
         }
     }
+    for k in 1..out.len() {
+        let between = question[out[k - 1].at.end..out[k].at.start].trim();
+        out[k - 1].dash = matches!(between, "-" | "\u{2013}" | "\u{2014}");
+    }
     out
+}
+
+/// A month written as its number, joined by a dash to the year before it ("2025-12").
+fn month_number(w: &str) -> Option<Month> {
+    Month::try_from(w.parse::<u8>().ok().filter(|_| w.len() <= 2)?).ok()
 }
 
 fn count(w: &str) -> Option<i64> {
@@ -541,6 +553,20 @@ fn at(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
             2,
         )),
         ("last", "year", _) => Some((year(today.year() - 1)?, 2)),
+        // The calendar's quarters: "last quarter" the one before this, "this quarter" to today.
+        // Not "the last quarter of the game".
+        ("last", "quarter", next) if next != "of" => {
+            let (q, y) = (quarter_of(today), today.year());
+            let (q, y) = if q == 1 { (4, y - 1) } else { (q - 1, y) };
+            Some((quarter(q, y)?, 2))
+        }
+        ("this", "quarter", next) if next != "of" => Some((
+            days(
+                day_of(quarter(quarter_of(today), today.year())?.after?)?,
+                tomorrow,
+            ),
+            2,
+        )),
         ("last" | "this", s, _) if SEASONS.iter().any(|x| x.0 == s) => {
             let start = SEASONS.iter().find(|x| x.0 == s)?.1;
             // The latest such season begun by today; "last" one that has ended.
@@ -555,17 +581,23 @@ fn at(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
             let day = calendar::previous_weekday(today, calendar::weekday(d)?);
             Some((days(day, shift(day, 1)), 2))
         }
-        ("in" | "during" | "last", m, y) if month(m).is_some() && (m.len() > 3 || m == "may") => {
+        // A month; "in March 3" and "in March 1-10" are of their days.
+        ("in" | "during" | "last", m, _)
+            if month(m).is_some()
+                && (m.len() > 3 || m == "may")
+                && date_at(ws, i + 1, today).is_none() =>
+        {
             let m = month(m)?;
-            let from = match year_number(y) {
-                Some(y) => first_of(y, m)?,
-                None if w(i) == "last" && today.month() == m => first_of(today.year() - 1, m)?,
-                None => latest_month(today, m)?,
+            let (from, used) = match year_after(ws, i + 2, today) {
+                Some((y, n)) => (first_of(y, m)?, 2 + n),
+                None if w(i) == "last" && today.month() == m => (first_of(today.year() - 1, m)?, 2),
+                None => (latest_month(today, m)?, 2),
             };
-            let used = if year_number(y).is_some() { 3 } else { 2 };
             Some((days(from, months_from(from.year(), m, 1)?), used))
         }
-        ("in" | "during", y, _) if year_number(y).is_some() => Some((year(year_number(y)?)?, 2)),
+        ("in" | "during", y, _) if year_number(y).is_some() && !ws[i + 1].dash => {
+            Some((year(year_number(y)?)?, 2))
+        }
         (n, unit, "ago" | "back") if count(n).is_some() => Some((ago(count(n)?, unit, today)?, 3)),
         _ => None,
     };
@@ -609,7 +641,13 @@ fn more(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
     let tomorrow = shift(today, 1);
     let monday = shift(today, -(today.weekday().number_days_from_monday() as i64));
     match (w(i), w(i + 1), w(i + 2)) {
-        ("between", _, _) => between(ws, i, today),
+        ("between", _, _) => range(ws, i + 1, today, &["and"]).map(|(w, n)| (w, n + 1)),
+        ("from", _, _) => range(ws, i + 1, today, TO).map(|(w, n)| (w, n + 1)),
+        // "2025-12" (a day after it is a date's).
+        (_, _, d) if iso_month(ws, i).is_some() && (d.is_empty() || !ws[i + 1].dash) => {
+            let (y, m) = iso_month(ws, i)?;
+            Some((days(first_of(y, m)?, months_from(y, m, 1)?), 2))
+        }
         // "on the 15th": the latest past 15th (a month after it is the date's own reading).
         ("on", "the", d)
             if day_number(d).is_some()
@@ -729,6 +767,43 @@ fn more(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
             )?;
             Some((days(from, months_from(y, from.month(), 4)?), 2))
         }
+        // "in Q3", "Q1 2025", "the first quarter of 2025": a year's quarter (the latest begun
+        // without a year). "Q3" only after a word that places it: "the Q4 budget" is a subject.
+        (q, _, _)
+            if quarter_number(q).is_some()
+                && i.checked_sub(1)
+                    .is_some_and(|k| PLACING.contains(&ws[k].text.as_str())) =>
+        {
+            latest_quarter(quarter_number(q)?, year_after(ws, i + 1, today), today)
+                .map(|(window, used)| (window, 1 + used))
+        }
+        ("the", nth, "quarter") if week_of_month(nth).is_some() => {
+            let q = match week_of_month(nth)? {
+                0 => 4,
+                n => n as u8,
+            };
+            latest_quarter(q, year_after(ws, i + 3, today), today)
+                .map(|(window, used)| (window, 3 + used))
+        }
+        // A year's start, end or half: "the end of last year", "the start of 2025", "the
+        // second half of this year" (a start or end is four months, as "early 2025" is).
+        ("the", part, of)
+            if matches!(
+                (part, of),
+                ("start" | "beginning" | "end", "of") | ("first" | "second", "half")
+            ) && year_after(ws, i + 3, today).is_some() =>
+        {
+            // After "half", `year_after` reads the "of" too.
+            let (y, used) = year_after(ws, i + 3, today)?;
+            let (from, months) = match part {
+                "start" | "beginning" => (Month::January, 4),
+                "end" => (Month::September, 4),
+                "first" => (Month::January, 6),
+                _ => (Month::July, 6),
+            };
+            let from = first_of(y, from)?;
+            Some((days(from, months_from(y, from.month(), months)?), 3 + used))
+        }
         ("the", part @ ("start" | "beginning" | "end"), "of") => {
             let (from, until, used) = match (w(i + 3), w(i + 4)) {
                 ("the" | "this", "month") => (
@@ -746,8 +821,8 @@ fn more(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
             let part = if part == "end" { "late" } else { "early" };
             Some((month_part(part, from, until)?, 3 + used))
         }
-        // A season of a year ("the summer of 2025", "summer 2025"), or the latest begun ("in
-        // the spring", "during summer").
+        // A season of a year ("the summer of 2025", "in summer 2025"). A season alone is not
+        // read: it is as often a habit's ("what do I do during the summer?").
         ("the", s, "of") if season(s).is_some() && year_number(w(i + 3)).is_some() => {
             Some((season_of(season(s)?, year_number(w(i + 3))?)?, 4))
         }
@@ -821,16 +896,24 @@ fn more(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
             };
             Some((window, from - i + used))
         }
-        _ => on_date(ws, i, today),
+        _ => range(ws, i, today, TO).or_else(|| on_date(ws, i, today)),
     }
 }
+
+/// Words before a quarter's name that make it a time ("in Q3"), not a subject ("the Q4 budget").
+const PLACING: &[&str] = &[
+    "in", "during", "over", "for", "since", "until", "till", "before", "after", "by", "of",
+];
+
+/// The words that join a range's two ends ("from 1 March to 10 March"), besides a dash.
+const TO: &[&str] = &["to", "until", "till", "through", "thru"];
 
 /// The span named from word `i` after a word that places a question against it ("since",
 /// "until", "as of"): a month or a year alone ("March", "December 2023", "2020") as well as
 /// what [`at`] reads.
 fn edge_of(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
     let w = |k: usize| ws.get(k).map_or("", |x| x.text.as_str());
-    if let Some(y) = year_number(w(i)) {
+    if let Some(y) = year_number(w(i)).filter(|_| !ws[i].dash) {
         return Some((year(y)?, 1));
     }
     match month_of(ws, i, today) {
@@ -860,6 +943,45 @@ fn month_part(part: &str, from: Date, until: Date) -> Option<Window> {
         "late" => days(shift(until, -10), until),
         _ => return None,
     })
+}
+
+/// The quarter of the year `today` is in (1 to 4).
+fn quarter_of(today: Date) -> u8 {
+    (today.month() as u8 - 1) / 3 + 1
+}
+
+/// The quarter a word names: "q1" to "q4".
+fn quarter_number(w: &str) -> Option<u8> {
+    w.strip_prefix('q')?
+        .parse()
+        .ok()
+        .filter(|q| (1..=4).contains(q))
+}
+
+/// Quarter `q` (1 to 4) of `year`.
+fn quarter(q: u8, year: i32) -> Option<Window> {
+    let from = first_of(year, Month::try_from(3 * q - 2).ok()?)?;
+    Some(days(from, months_from(year, from.month(), 3)?))
+}
+
+/// Quarter `q` of the year written after it (its year and words, [`year_after`]), or the
+/// latest begun by `today`; and how many words wrote the year.
+fn latest_quarter(q: u8, written: Option<(i32, usize)>, today: Date) -> Option<(Window, usize)> {
+    match written {
+        Some((y, used)) => Some((quarter(q, y)?, used)),
+        None => {
+            let this = quarter(q, today.year())?;
+            let begun = this.after? <= days(today, today).after?;
+            Some((
+                if begun {
+                    this
+                } else {
+                    quarter(q, today.year() - 1)?
+                },
+                0,
+            ))
+        }
+    }
 }
 
 /// The first month of a season's name.
@@ -934,21 +1056,63 @@ fn week_of_month(w: &str) -> Option<i64> {
 fn month_of(ws: &[Word], i: usize, today: Date) -> Option<(Date, Date, usize)> {
     let w = |k: usize| ws.get(k).map_or("", |x| x.text.as_str());
     let m = month(w(i))?;
-    let (from, used) = match year_number(w(i + 1)) {
-        Some(y) => (first_of(y, m)?, 2),
+    let (from, used) = match year_after(ws, i + 1, today) {
+        Some((y, n)) => (first_of(y, m)?, 1 + n),
         None => (latest_month(today, m)?, 1),
     };
     Some((from, months_from(from.year(), m, 1)?, used))
 }
 
-/// "between 11 August and 15 August 2023": from the first day to the end of the second; a
-/// year written once, after the second, is both's.
-fn between(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
-    let (first, u1) = date_at(ws, i + 1, today)?;
-    if ws.get(i + 1 + u1).map(|w| w.text.as_str()) != Some("and") {
+/// The year written after a month or a day, and how many words write it: "2025", "of
+/// 2025", "last year", "of this year".
+fn year_after(ws: &[Word], i: usize, today: Date) -> Option<(i32, usize)> {
+    let w = |k: usize| ws.get(k).map_or("", |x| x.text.as_str());
+    let of = usize::from(w(i) == "of");
+    let y = today.year();
+    match (w(i + of), w(i + of + 1)) {
+        (n, _) if year_number(n).is_some() => Some((year_number(n)?, of + 1)),
+        ("last", "year") => Some((y - 1, of + 2)),
+        ("this", "year") => Some((y, of + 2)),
+        _ => None,
+    }
+}
+
+/// A year and month written "2025-12", from word `i`.
+fn iso_month(ws: &[Word], i: usize) -> Option<(i32, Month)> {
+    let y = year_number(&ws.get(i)?.text).filter(|_| ws[i].dash)?;
+    Some((y, month_number(&ws.get(i + 1)?.text)?))
+}
+
+/// A range of days from word `i`, its ends joined by one of `joins` or a dash: "11 August
+/// and 15 August 2023" (after "between"), "March 1 to March 10", "1-10 March", "March 1st
+/// through the 10th", "2025-12-20 to 2026-01-03". The second end may be a day of the first's
+/// month; a year written once, after the second, is both's.
+fn range(ws: &[Word], i: usize, today: Date, joins: &[&str]) -> Option<(Window, usize)> {
+    let w = |k: usize| ws.get(k).map_or("", |x| x.text.as_str());
+    // "1-10 March": the first end is a day of the second's month.
+    if let (Some(d), true) = (day_number(w(i)), ws.get(i).is_some_and(|x| x.dash)) {
+        let (until, used) = date_at(ws, i + 1, today)?;
+        let from = until.replace_day(d).ok().filter(|f| *f <= until)?;
+        return Some((days(from, shift(until, 1)), 1 + used));
+    }
+    let (first, u1) = date_at(ws, i, today)?;
+    let joined = ws[i + u1 - 1].dash;
+    if !joined && !joins.contains(&w(i + u1)) {
         return None;
     }
-    let (until, u2) = date_at(ws, i + 2 + u1, today)?;
+    let k = i + u1 + usize::from(!joined);
+    let (until, u2) = date_at(ws, k, today).or_else(|| {
+        // A day of the first's month: "the 10th", "10", perhaps with the year.
+        let the = usize::from(w(k) == "the");
+        let day = day_number(w(k + the))?;
+        match year_after(ws, k + the + 1, today) {
+            Some((y, n)) => Some((
+                Date::from_calendar_date(y, first.month(), day).ok()?,
+                the + 1 + n,
+            )),
+            None => Some((first.replace_day(day).ok()?, the + 1)),
+        }
+    })?;
     let mut from = first;
     if from > until {
         from = from.replace_year(until.year()).ok()?;
@@ -956,7 +1120,7 @@ fn between(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
             from = from.replace_year(until.year() - 1).ok()?;
         }
     }
-    Some((days(from, shift(until, 1)), 2 + u1 + u2))
+    Some((days(from, shift(until, 1)), k - i + u2))
 }
 
 /// "on 3 May", "May 3rd", "the 3rd of May", with a year or the latest past one.
@@ -968,6 +1132,11 @@ fn on_date(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
 /// The day named from word `i`, and how many words name it (see [`on_date`]).
 fn date_at(ws: &[Word], i: usize, today: Date) -> Option<(Date, usize)> {
     let w = |k: usize| ws.get(k).map_or("", |x| x.text.as_str());
+    // "2025-12-24".
+    if let Some((y, m)) = iso_month(ws, i) {
+        let d = ws[i + 1].dash.then(|| w(i + 2).parse::<u8>().ok())??;
+        return Some((Date::from_calendar_date(y, m, d).ok()?, 3));
+    }
     let (m, d, used) = if let (Some(m), Some(d)) = (month(w(i)), day_number(w(i + 1))) {
         (m, d, 2)
     } else if let (Some(d), Some(m)) = (day_number(w(i)), month(w(i + 1))) {
@@ -977,8 +1146,8 @@ fn date_at(ws: &[Word], i: usize, today: Date) -> Option<(Date, usize)> {
     } else {
         return None;
     };
-    let (date, used) = match year_number(w(i + used)) {
-        Some(y) => (Date::from_calendar_date(y, m, d).ok()?, used + 1),
+    let (date, used) = match year_after(ws, i + used, today) {
+        Some((y, n)) => (Date::from_calendar_date(y, m, d).ok()?, used + n),
         None => {
             let this = Date::from_calendar_date(today.year(), m, d).ok()?;
             let date = if this <= today {
@@ -1462,6 +1631,146 @@ mod tests {
             ),
         ] {
             is(q, dates, words);
+        }
+    }
+
+    #[test]
+    fn ranges_written_dates_quarters_and_parts_of_a_year() {
+        for (q, dates, words) in [
+            // A range's two ends, joined by a word or a dash; the second may be a day of
+            // the first's month, and a year written once is both's.
+            (
+                "What did I do from March 1 until March 10?",
+                "2026-03-01..2026-03-11",
+                "from March 1 until March 10",
+            ),
+            (
+                "March 1 to March 10",
+                "2026-03-01..2026-03-11",
+                "March 1 to March 10",
+            ),
+            ("in March 1-10", "2026-03-01..2026-03-11", "March 1-10"),
+            (
+                "1\u{2013}10 March 2025",
+                "2025-03-01..2025-03-11",
+                "1\u{2013}10 March 2025",
+            ),
+            (
+                "from March 1st through the 10th",
+                "2026-03-01..2026-03-11",
+                "from March 1st through the 10th",
+            ),
+            (
+                "from 1 March to 10 March 2025",
+                "2025-03-01..2025-03-11",
+                "from 1 March to 10 March 2025",
+            ),
+            (
+                "from December 20 to January 3",
+                "2025-12-20..2026-01-04",
+                "from December 20 to January 3",
+            ),
+            // Dates written as numbers, year first.
+            (
+                "What did I do on 2025-12-24?",
+                "2025-12-24..2025-12-25",
+                "2025-12-24",
+            ),
+            ("in 2026-03", "2026-03-01..2026-04-01", "2026-03"),
+            (
+                "between 2026-03-01 and 2026-03-05",
+                "2026-03-01..2026-03-06",
+                "between 2026-03-01 and 2026-03-05",
+            ),
+            (
+                "since 2026-03-01",
+                "2026-03-01..2026-11-19",
+                "since 2026-03-01",
+            ),
+            // A month or a day of a year said in words.
+            (
+                "What did I do in March of last year?",
+                "2025-03-01..2025-04-01",
+                "in March of last year",
+            ),
+            (
+                "in March this year",
+                "2026-03-01..2026-04-01",
+                "in March this year",
+            ),
+            (
+                "on December 24 last year",
+                "2025-12-24..2025-12-25",
+                "December 24 last year",
+            ),
+            (
+                "the start of March last year",
+                "2025-03-01..2025-03-11",
+                "the start of March last year",
+            ),
+            // Quarters: the latest begun without a year.
+            ("What did we ship in Q1?", "2026-01-01..2026-04-01", "Q1"),
+            ("since Q3", "2026-07-01..2026-11-19", "since Q3"),
+            ("in Q3 2025", "2025-07-01..2025-10-01", "Q3 2025"),
+            (
+                "the first quarter of 2025",
+                "2025-01-01..2025-04-01",
+                "the first quarter of 2025",
+            ),
+            (
+                "in the fourth quarter",
+                "2026-10-01..2027-01-01",
+                "the fourth quarter",
+            ),
+            ("last quarter", "2026-07-01..2026-10-01", "last quarter"),
+            ("this quarter", "2026-10-01..2026-11-19", "this quarter"),
+            // A year's start, end or half.
+            (
+                "at the end of last year",
+                "2025-09-01..2026-01-01",
+                "the end of last year",
+            ),
+            (
+                "the beginning of 2025",
+                "2025-01-01..2025-05-01",
+                "the beginning of 2025",
+            ),
+            (
+                "in the second half of last year",
+                "2025-07-01..2026-01-01",
+                "the second half of last year",
+            ),
+        ] {
+            is(q, dates, words);
+        }
+        // No range, or no date, where the words only look like one.
+        for (q, dates, words) in [
+            (
+                "Did I work 9-5 on March 3?",
+                "2026-03-03..2026-03-04",
+                "March 3",
+            ),
+            (
+                "on March 3 - the day I moved",
+                "2026-03-03..2026-03-04",
+                "March 3",
+            ),
+        ] {
+            is(q, dates, words);
+        }
+        for q in [
+            "the end of the year",
+            "from 2025-13-01",
+            "in 2025-99",
+            "Q5",
+            "in Q5",
+            "What happened in the last quarter of the game?",
+            "What are the Q4 budget priorities?",
+            "Q4 budget priorities",
+            "the fifth quarter",
+            "from then to now",
+        ] {
+            assert_eq!(span(q), None, "{q}");
         }
     }
 
