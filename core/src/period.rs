@@ -900,9 +900,11 @@ fn more(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
     }
 }
 
-/// Words before a quarter's name that make it a time ("in Q3"), not a subject ("the Q4 budget").
+/// Words before a quarter's name that make it a time ("in Q3"), not a subject ("the Q4
+/// budget"). Not "for": "the plan for Q4" is as often of the quarter ahead, and a question's
+/// time is read as the past it asks about.
 const PLACING: &[&str] = &[
-    "in", "during", "over", "for", "since", "until", "till", "before", "after", "by", "of",
+    "in", "during", "over", "since", "until", "till", "before", "after", "by", "of",
 ];
 
 /// The words that join a range's two ends ("from 1 March to 10 March"), besides a dash.
@@ -1766,6 +1768,7 @@ mod tests {
             "in Q5",
             "What happened in the last quarter of the game?",
             "What are the Q4 budget priorities?",
+            "What is the plan for Q4?",
             "Q4 budget priorities",
             "the fifth quarter",
             "from then to now",
