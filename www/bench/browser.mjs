@@ -1,10 +1,13 @@
 // `npm run bench:browser`: the browser benchmark in Debian's Chromium with an OPFS store — a
-// first and a return visit to a chat page (navigation to the first answer, bytes downloaded),
+// first and a return visit to a chat page (navigation to the first answer, bytes downloaded;
+// the package's files as they are, and the same page built by Vite from the packed package),
 // seeding 10,000 memories with 384-d vectors, 1,000 hybrid searches, the default embedder's
 // throughput on short sentences, ingesting documents (one of 10 MB, 1,000 small) — plus the
 // package's download size. Writes bench-results/browser.json and prints it
 // (`MNEMO_BENCH_ONLY=visits`, `documents` or `seed` runs that part alone and only prints it).
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
@@ -27,47 +30,77 @@ async function size(files) {
 const corpus = benchCorpus(n, q);
 
 /**
+ * The visit page as an app built with Vite serves it: `npm pack` of www/ installed into a fresh
+ * app whose script is the visit page's, built by Vite. Its `dist` directory, in `work`.
+ */
+async function viteApp(work) {
+  const app = join(work, 'app');
+  await mkdir(app);
+  const tarball = execFileSync('npm', ['pack', '--silent', '--pack-destination', work, join(root, 'www')], { encoding: 'utf8' }).trim().split('\n').pop();
+  await writeFile(join(app, 'package.json'), JSON.stringify({ name: 'visit-app', private: true, type: 'module' }));
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--silent', join(work, tarball)], { cwd: app, stdio: 'inherit' });
+  const page = await readFile(join(root, 'www/bench/visit.html'), 'utf8');
+  const script = page.match(/<script type="module">([\s\S]*)<\/script>/)[1].replace("'/www/src/index.js'", "'@mnemo/memory'");
+  await writeFile(join(app, 'main.js'), script);
+  await writeFile(join(app, 'index.html'), '<!doctype html><meta charset="utf-8"><script type="module" src="./main.js"></script>\n');
+  const { build } = await import('vite');
+  await build({ root: app, logLevel: 'warn', build: { outDir: join(app, 'dist') } });
+  return join(app, 'dist');
+}
+
+/**
  * A first visit (a new profile: nothing cached) and `returns` return visits to a chat page
  * served as an app's host serves its files (cacheable): from navigation start to the first
- * answer of a search on its OPFS store, and the bytes the server sent for each.
+ * answer of a search on its OPFS store, and the bytes the server sent for each. The same page
+ * built by Vite (one origin of its own) is visited in turn with the package's own files.
  */
 async function visits(returns = 5) {
-  const site = await serve(0, { cache: true });
+  const work = await mkdtemp(join(tmpdir(), 'mnemo-visit-'));
+  const sites = { package: await serve(0, { cache: true }), vite: await serve(0, { cache: true, dir: await viteApp(work) }) };
+  const paths = { package: '/www/bench/visit.html', vite: '/index.html' };
   const dir = await newProfile();
   const context = await browser(dir);
-  const visit = async () => {
+  const visit = async (app) => {
+    const site = sites[app];
     const before = site.sent.bytes;
     const page = await context.newPage();
-    await page.goto(`${site.url}/www/bench/visit.html`);
+    await page.goto(`${site.url}${paths[app]}`);
     await page.waitForFunction(() => window.done === true, null, { timeout: 120_000 });
     const [ms, hits, started, opened] = await page.evaluate(() => [window.answered, window.hits, window.started, window.opened]);
     await page.close();
     return { ms: Math.round(ms), hits, kib: Math.round((site.sent.bytes - before) / 1024), script_ms: Math.round(started), open_ms: Math.round(opened - started), search_ms: Math.round(ms - opened) };
   };
   try {
-    const first = await visit();
-    const again = [];
-    for (let i = 0; i < returns; i++) again.push(await visit());
-    const median = (key) => again.map((v) => v[key]).sort((a, b) => a - b)[Math.floor(again.length / 2)];
+    const first = { package: await visit('package'), vite: await visit('vite') };
+    const again = { package: [], vite: [] };
+    // Alternated, so a slow spell of the machine falls on both.
+    for (let i = 0; i < returns; i++) for (const app of i % 2 ? ['vite', 'package'] : ['package', 'vite']) again[app].push(await visit(app));
+    const median = (app, key) => again[app].map((v) => v[key]).sort((a, b) => a - b)[Math.floor(returns / 2)];
     // Where the time goes: the page's script starting, Mnemo.open (worker, WebAssembly,
     // weights, OPFS), the first search.
     const phases = (v) => ({ script_ms: v.script_ms, open_ms: v.open_ms, first_search_ms: v.search_ms });
+    const returned = (app) => ({
+      to_first_answer_ms_median: median(app, 'ms'),
+      to_first_answer_ms: again[app].map((v) => v.ms),
+      script_ms: median(app, 'script_ms'),
+      open_ms: median(app, 'open_ms'),
+      first_search_ms: median(app, 'search_ms'),
+      downloaded_kib: again[app].at(-1).kib,
+      found_what_the_first_wrote: again[app].every((v) => v.hits > 0),
+    });
     return {
-      first_visit: { to_first_answer_ms: first.ms, ...phases(first), downloaded_kib: first.kib },
-      return_visit: {
-        to_first_answer_ms_median: median('ms'),
-        to_first_answer_ms: again.map((v) => v.ms),
-        script_ms: median('script_ms'),
-        open_ms: median('open_ms'),
-        first_search_ms: median('search_ms'),
-        downloaded_kib: again.at(-1).kib,
-        found_what_the_first_wrote: again.every((v) => v.hits > 0),
+      first_visit: { to_first_answer_ms: first.package.ms, ...phases(first.package), downloaded_kib: first.package.kib },
+      return_visit: returned('package'),
+      vite_app: {
+        first_visit: { to_first_answer_ms: first.vite.ms, ...phases(first.vite), downloaded_kib: first.vite.kib },
+        return_visit: returned('vite'),
       },
     };
   } finally {
     await context.close();
-    await site.close();
+    await Promise.all(Object.values(sites).map((s) => s.close()));
     await rm(dir, { recursive: true, force: true });
+    await rm(work, { recursive: true, force: true });
   }
 }
 

@@ -64,17 +64,17 @@ const TYPES = {
 };
 
 /**
- * Serves the repository read-only on 127.0.0.1 (a secure origin, as OPFS needs): uncached, or
- * with `cache` as an app's host serves its built files (cacheable for an hour). `sent` counts
- * the response bytes written.
+ * Serves the repository (or `dir`) read-only on 127.0.0.1 (a secure origin, as OPFS needs):
+ * uncached, or with `cache` as an app's host serves its built files (cacheable for an hour).
+ * `sent` counts the response bytes written.
  */
-export async function serve(port = 0, { cache = false } = {}) {
+export async function serve(port = 0, { cache = false, dir = root } = {}) {
   const sent = { bytes: 0 };
   const server = createServer(async (req, res) => {
     const path = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname));
     if (path.includes('..')) return res.writeHead(400).end();
     try {
-      const body = await readFile(join(root, path));
+      const body = await readFile(join(dir, path));
       res.writeHead(200, { 'content-type': TYPES[extname(path)] ?? 'application/octet-stream', 'cache-control': cache ? 'max-age=3600' : 'no-store' });
       sent.bytes += body.length;
       res.end(body);
