@@ -1112,6 +1112,11 @@ fn range(ws: &[Word], i: usize, today: Date, joins: &[&str]) -> Option<(Window, 
                 Date::from_calendar_date(y, first.month(), day).ok()?,
                 the + 1 + n,
             )),
+            // "from March 28 to the 2nd": a day before the first's is of the next month.
+            None if day < first.day() => {
+                let next = months_from(first.year(), first.month(), 1)?;
+                Some((next.replace_day(day).ok()?, the + 1))
+            }
             None => Some((first.replace_day(day).ok()?, the + 1)),
         }
     })?;
@@ -1134,10 +1139,17 @@ fn on_date(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
 /// The day named from word `i`, and how many words name it (see [`on_date`]).
 fn date_at(ws: &[Word], i: usize, today: Date) -> Option<(Date, usize)> {
     let w = |k: usize| ws.get(k).map_or("", |x| x.text.as_str());
-    // "2025-12-24".
+    // "2025-12-24", or a time's first part: "2025-12-24T10:00:00Z".
     if let Some((y, m)) = iso_month(ws, i) {
-        let d = ws[i + 1].dash.then(|| w(i + 2).parse::<u8>().ok())??;
-        return Some((Date::from_calendar_date(y, m, d).ok()?, 3));
+        let day = w(i + 2);
+        let (d, time) = day.split_at(day.find(|c: char| !c.is_ascii_digit()).unwrap_or(day.len()));
+        let timed = time
+            .strip_prefix('t')
+            .is_some_and(|t| t.starts_with(|c: char| c.is_ascii_digit()));
+        if !ws[i + 1].dash || d.len() > 2 || !(time.is_empty() || timed) {
+            return None;
+        }
+        return Some((Date::from_calendar_date(y, m, d.parse().ok()?).ok()?, 3));
     }
     let (m, d, used) = if let (Some(m), Some(d)) = (month(w(i)), day_number(w(i + 1))) {
         (m, d, 2)
@@ -1653,6 +1665,11 @@ mod tests {
             ),
             ("in March 1-10", "2026-03-01..2026-03-11", "March 1-10"),
             (
+                "from March 28 to the 2nd",
+                "2026-03-28..2026-04-03",
+                "from March 28 to the 2nd",
+            ),
+            (
                 "1\u{2013}10 March 2025",
                 "2025-03-01..2025-03-11",
                 "1\u{2013}10 March 2025",
@@ -1677,6 +1694,11 @@ mod tests {
                 "What did I do on 2025-12-24?",
                 "2025-12-24..2025-12-25",
                 "2025-12-24",
+            ),
+            (
+                "What happened at 2025-12-24T10:00:00Z?",
+                "2025-12-24..2025-12-25",
+                "2025-12-24T10",
             ),
             ("in 2026-03", "2026-03-01..2026-04-01", "2026-03"),
             (
@@ -1764,6 +1786,8 @@ mod tests {
             "the end of the year",
             "from 2025-13-01",
             "in 2025-99",
+            "on 2025-12-24x",
+            "on 2025-12-245",
             "Q5",
             "in Q5",
             "What happened in the last quarter of the game?",
