@@ -598,6 +598,18 @@ fn at(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
         ("in" | "during", y, _) if year_number(y).is_some() && !ws[i + 1].dash => {
             Some((year(year_number(y)?)?, 2))
         }
+        // Two counts: "two or three days ago", "3-4 weeks ago", "a week or two ago".
+        (a, "or" | "to", b) if count(a).is_some() && count(b).is_some() && ago_word(w(i + 4)) => {
+            Some((ago_between(count(a)?, count(b)?, w(i + 3), today)?, 5))
+        }
+        (a, b, unit)
+            if count(a).is_some() && count(b).is_some() && ws[i].dash && ago_word(w(i + 3)) =>
+        {
+            Some((ago_between(count(a)?, count(b)?, unit, today)?, 4))
+        }
+        ("a" | "an", unit, "or") if count(w(i + 3)).is_some() && ago_word(w(i + 4)) => {
+            Some((ago_between(1, count(w(i + 3))?, unit, today)?, 5))
+        }
         (n, unit, "ago" | "back") if count(n).is_some() => Some((ago(count(n)?, unit, today)?, 3)),
         _ => None,
     };
@@ -632,6 +644,21 @@ fn ago(n: i64, unit: &str, today: Date) -> Option<Window> {
         }
         "year" => year(today.year() - n as i32)?,
         _ => return None,
+    })
+}
+
+/// Whether a word counts back from today ("ago", "back").
+fn ago_word(w: &str) -> bool {
+    matches!(w, "ago" | "back")
+}
+
+/// From `a` or `b` `unit`s ago, whichever is longer ago, to the other, each end as loose as
+/// that count alone is ([`ago`]).
+fn ago_between(a: i64, b: i64, unit: &str, today: Date) -> Option<Window> {
+    let (far, near) = (ago(a.max(b), unit, today)?, ago(a.min(b), unit, today)?);
+    Some(Window {
+        after: far.after,
+        before: near.before,
     })
 }
 
@@ -1079,6 +1106,43 @@ fn year_after(ws: &[Word], i: usize, today: Date) -> Option<(i32, usize)> {
     }
 }
 
+/// Days of the month as ordinal words, the first to the twentieth.
+const DAY_WORDS: &[&str] = &[
+    "first",
+    "second",
+    "third",
+    "fourth",
+    "fifth",
+    "sixth",
+    "seventh",
+    "eighth",
+    "ninth",
+    "tenth",
+    "eleventh",
+    "twelfth",
+    "thirteenth",
+    "fourteenth",
+    "fifteenth",
+    "sixteenth",
+    "seventeenth",
+    "eighteenth",
+    "nineteenth",
+    "twentieth",
+];
+
+/// A day of the month written as an ordinal word from word `i` ("first", "twenty-first",
+/// "thirtieth"), and how many words write it.
+fn day_word(ws: &[Word], i: usize) -> Option<(u8, usize)> {
+    let w = |k: usize| ws.get(k).map_or("", |x| x.text.as_str());
+    let ordinal = |x: &str| DAY_WORDS.iter().position(|d| *d == x).map(|p| p as u8 + 1);
+    match (w(i), ordinal(w(i + 1))) {
+        ("twenty", Some(d)) if d < 10 => Some((20 + d, 2)),
+        ("thirty", Some(1)) => Some((31, 2)),
+        ("thirtieth", _) => Some((30, 1)),
+        (x, _) => ordinal(x).map(|d| (d, 1)),
+    }
+}
+
 /// A year and month written "2025-12", from word `i`.
 fn iso_month(ws: &[Word], i: usize) -> Option<(i32, Month)> {
     let y = year_number(&ws.get(i)?.text).filter(|_| ws[i].dash)?;
@@ -1157,6 +1221,9 @@ fn date_at(ws: &[Word], i: usize, today: Date) -> Option<(Date, usize)> {
         (m, d, 2)
     } else if let (Some(d), "of", Some(m)) = (day_number(w(i)), w(i + 1), month(w(i + 2))) {
         (m, d, 3)
+    } else if let Some((d, n)) = day_word(ws, i).filter(|&(_, n)| w(i + n) == "of") {
+        // "the first of March", "the twenty-first of May": in words only before "of".
+        (month(w(i + n + 1))?, d, n + 2)
     } else {
         return None;
     };
@@ -1689,6 +1756,39 @@ mod tests {
                 "2025-12-20..2026-01-04",
                 "from December 20 to January 3",
             ),
+            // A day in ordinal words, before "of".
+            (
+                "What did I do on the first of March?",
+                "2026-03-01..2026-03-02",
+                "first of March",
+            ),
+            (
+                "the twenty-first of May 2025",
+                "2025-05-21..2025-05-22",
+                "twenty-first of May 2025",
+            ),
+            (
+                "the thirtieth of June",
+                "2026-06-30..2026-07-01",
+                "thirtieth of June",
+            ),
+            // Two counts back.
+            (
+                "What did I do two or three days ago?",
+                "2026-11-14..2026-11-18",
+                "two or three days ago",
+            ),
+            ("3-4 weeks ago", "2026-10-18..2026-11-01", "3-4 weeks ago"),
+            (
+                "a week or two ago",
+                "2026-11-01..2026-11-15",
+                "a week or two ago",
+            ),
+            (
+                "2 to 3 months back",
+                "2026-08-01..2026-10-01",
+                "2 to 3 months back",
+            ),
             // Dates written as numbers, year first.
             (
                 "What did I do on 2025-12-24?",
@@ -1787,6 +1887,11 @@ mod tests {
             "from 2025-13-01",
             "in 2025-99",
             "on 2025-12-24x",
+            "the first of the month's bills",
+            "March first",
+            // A word that places a span, last: nothing after it to read.
+            "What did I do until",
+            "earlier this",
             "on 2025-12-245",
             "Q5",
             "in Q5",
