@@ -520,8 +520,36 @@ fn at(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
     } else {
         (i, 0)
     };
-    let found = match (w(i), w(i + 1), w(i + 2)) {
+    // "the previous week" is "last week".
+    let first = match (w(i), w(i + 1)) {
+        ("previous", "week" | "weekend" | "month" | "year" | "quarter") => "last",
+        (x, _) => x,
+    };
+    let found = match (first, w(i + 1), w(i + 2)) {
         ("today" | "tonight", _, _) => Some((days(today, tomorrow), 1)),
+        // The weekend now or just past: "over the weekend", "this weekend" (not "on the
+        // weekend", as often a habit's).
+        // Not "over the weekend before 4th October", counted from its day.
+        ("this", "weekend", _) | ("over", "the", "weekend")
+            if !matches!(
+                w(i + 2 + usize::from(first == "over")),
+                "before" | "after" | "of"
+            ) =>
+        {
+            let saturday = match today.weekday() {
+                Weekday::Saturday => today,
+                _ => calendar::previous_weekday(today, Weekday::Saturday),
+            };
+            Some((
+                days(saturday, shift(saturday, 2)),
+                2 + usize::from(first == "over"),
+            ))
+        }
+        // The same day a year ago, give or take a week: "this time last year".
+        ("this", "time", "last") if w(i + 3) == "year" => {
+            let day = same_day_back(today, 12)?;
+            Some((days(shift(day, -7), shift(day, 8)), 4))
+        }
         ("this", "morning" | "afternoon" | "evening", _) => Some((days(today, tomorrow), 2)),
         ("last", "night", _) => Some((days(shift(today, -1), today), 2)),
         ("yesterday", _, _) => Some((days(shift(today, -1), today), 1)),
@@ -577,6 +605,10 @@ fn at(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
             }
             Some((days(from, months_from(from.year(), from.month(), 3)?), 2))
         }
+        ("this", "past", d) if calendar::weekday(d).is_some() && d.len() > 2 => {
+            let day = calendar::previous_weekday(today, calendar::weekday(d)?);
+            Some((days(day, shift(day, 1)), 3))
+        }
         ("last" | "on", d, _) if calendar::weekday(d).is_some() && d.len() > 2 => {
             let day = calendar::previous_weekday(today, calendar::weekday(d)?);
             Some((days(day, shift(day, 1)), 2))
@@ -609,6 +641,13 @@ fn at(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
         }
         ("a" | "an", unit, "or") if count(w(i + 3)).is_some() && ago_word(w(i + 4)) => {
             Some((ago_between(1, count(w(i + 3))?, unit, today)?, 5))
+        }
+        // "a year ago today", "three months ago today": that day, a day either side.
+        (n, unit, "ago")
+            if count(n).is_some() && w(i + 3) == "today" && months_in(unit).is_some() =>
+        {
+            let day = same_day_back(today, count(n)? * months_in(unit)?)?;
+            Some((days(shift(day, -1), shift(day, 2)), 4))
         }
         (n, unit, "ago" | "back") if count(n).is_some() => Some((ago(count(n)?, unit, today)?, 3)),
         _ => None,
@@ -645,6 +684,22 @@ fn ago(n: i64, unit: &str, today: Date) -> Option<Window> {
         "year" => year(today.year() - n as i32)?,
         _ => return None,
     })
+}
+
+/// How many months a unit of time ago is: "month(s)" one, "year(s)" twelve.
+fn months_in(unit: &str) -> Option<i64> {
+    match unit.strip_suffix('s').unwrap_or(unit) {
+        "month" => Some(1),
+        "year" => Some(12),
+        _ => None,
+    }
+}
+
+/// The day `months` months before `today`, on the same day of the month (or that month's last).
+fn same_day_back(today: Date, months: i64) -> Option<Date> {
+    let first = months_from(today.year(), today.month(), -i32::try_from(months).ok()?)?;
+    let last = first.month().length(first.year());
+    first.replace_day(today.day().min(last)).ok()
 }
 
 /// Whether a word counts back from today ("ago", "back").
@@ -752,6 +807,12 @@ fn more(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
         ("day", "before", "yesterday") => Some((days(shift(today, -2), shift(today, -1)), 3)),
         ("week", "before", "last") => Some((days(shift(monday, -14), shift(monday, -7)), 3)),
         ("weekend", "before", "last") => Some((ago(2, "weekend", today)?, 3)),
+        ("month", "before", "last") => Some((ago(2, "months", today)?, 3)),
+        ("year", "before", "last") => Some((year(today.year() - 2)?, 3)),
+        (d, "before", "last") if calendar::weekday(d).is_some() && d.len() > 2 => {
+            let day = shift(calendar::previous_weekday(today, calendar::weekday(d)?), -7);
+            Some((days(day, shift(day, 1)), 3))
+        }
         // "a couple of days ago", "half a year ago" (of a count of days or months: the middle
         // of the span, as loosely as the count).
         ("couple", "of", unit) if w(i + 3) == "ago" => Some((ago(2, unit, today)?, 4)),
@@ -766,14 +827,16 @@ fn more(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
             if w(i + used) == "of" {
                 return None;
             }
-            let per = match unit.strip_suffix('s').unwrap_or(unit) {
-                "day" => 1,
-                "week" => 7,
-                "month" => 30,
-                "year" => 365,
+            let span = match unit.strip_suffix('s').unwrap_or(unit) {
+                // "the past 48 hours": the days they touch, today's included.
+                "hour" => (n + 23) / 24 + 1,
+                "day" => n,
+                "week" => 7 * n,
+                "month" => 30 * n,
+                "year" => 365 * n,
                 _ => return None,
             };
-            Some((days(shift(tomorrow, -(per * n)), tomorrow), used))
+            Some((days(shift(tomorrow, -span), tomorrow), used))
         }
         // Parts of a month or year: "early March", "mid-May 2025", "late 2024", "the start of
         // the month", "the end of last month". A part is ten days of a month, four months of
@@ -1756,6 +1819,59 @@ mod tests {
                 "2025-12-20..2026-01-04",
                 "from December 20 to January 3",
             ),
+            // The previous unit, the one before last, this past weekday, the latest weekend.
+            (
+                "the previous week",
+                "2026-11-09..2026-11-16",
+                "previous week",
+            ),
+            (
+                "the previous month",
+                "2026-10-01..2026-11-01",
+                "previous month",
+            ),
+            (
+                "this past Monday",
+                "2026-11-16..2026-11-17",
+                "this past Monday",
+            ),
+            (
+                "the Monday before last",
+                "2026-11-09..2026-11-10",
+                "the Monday before last",
+            ),
+            (
+                "the month before last",
+                "2026-09-01..2026-10-01",
+                "the month before last",
+            ),
+            (
+                "What did I do over the weekend?",
+                "2026-11-14..2026-11-16",
+                "over the weekend",
+            ),
+            ("this weekend", "2026-11-14..2026-11-16", "this weekend"),
+            // The same day months or years back.
+            (
+                "a year ago today",
+                "2025-11-17..2025-11-20",
+                "a year ago today",
+            ),
+            (
+                "three months ago today",
+                "2026-08-17..2026-08-20",
+                "three months ago today",
+            ),
+            (
+                "this time last year",
+                "2025-11-11..2025-11-26",
+                "this time last year",
+            ),
+            (
+                "in the past 48 hours",
+                "2026-11-16..2026-11-19",
+                "the past 48 hours",
+            ),
             // A day in ordinal words, before "of".
             (
                 "What did I do on the first of March?",
@@ -1889,6 +2005,9 @@ mod tests {
             "on 2025-12-24x",
             "the first of the month's bills",
             "March first",
+            "What do I do on the weekend?",
+            "the previous owner",
+            "this time",
             // A word that places a span, last: nothing after it to read.
             "What did I do until",
             "earlier this",
