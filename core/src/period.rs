@@ -554,9 +554,9 @@ fn at(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
         ("last", "night", _) => Some((days(shift(today, -1), today), 2)),
         ("yesterday", _, _) => Some((days(shift(today, -1), today), 1)),
         // Before "last week": "the last week of October".
-        (nth, "week" | "weekend", "of") if week_of_month(nth).is_some() => {
+        (nth, "week" | "weekend", "of") if nth_of_four(nth).is_some() => {
             let (from, until, used) = month_of(ws, i + 3, today)?;
-            let n = week_of_month(nth)?;
+            let n = nth_of_four(nth)?;
             // The nth seven days of the month (the last: its final seven), a day either side.
             let start = if n == 0 {
                 shift(until, -7)
@@ -589,10 +589,7 @@ fn at(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
             Some((quarter(q, y)?, 2))
         }
         ("this", "quarter", next) if next != "of" => Some((
-            days(
-                day_of(quarter(quarter_of(today), today.year())?.after?)?,
-                tomorrow,
-            ),
+            days(quarter_start(quarter_of(today), today.year())?, tomorrow),
             2,
         )),
         ("last" | "this", s, _) if SEASONS.iter().any(|x| x.0 == s) => {
@@ -867,10 +864,10 @@ fn more(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
             latest_quarter(quarter_number(q)?, year_after(ws, i + 1, today), today)
                 .map(|(window, used)| (window, 1 + used))
         }
-        ("the", nth, "quarter") if week_of_month(nth).is_some() => {
-            let q = match week_of_month(nth)? {
+        ("the", nth, "quarter") if nth_of_four(nth).is_some() => {
+            let q = match nth_of_four(nth)? {
                 0 => 4,
-                n => n as u8,
+                n => u8::try_from(n).ok()?,
             };
             latest_quarter(q, year_after(ws, i + 3, today), today)
                 .map(|(window, used)| (window, 3 + used))
@@ -1050,9 +1047,14 @@ fn quarter_number(w: &str) -> Option<u8> {
         .filter(|q| (1..=4).contains(q))
 }
 
+/// The first day of quarter `q` (1 to 4) of `year`.
+fn quarter_start(q: u8, year: i32) -> Option<Date> {
+    first_of(year, Month::try_from(3 * q - 2).ok()?)
+}
+
 /// Quarter `q` (1 to 4) of `year`.
 fn quarter(q: u8, year: i32) -> Option<Window> {
-    let from = first_of(year, Month::try_from(3 * q - 2).ok()?)?;
+    let from = quarter_start(q, year)?;
     Some(days(from, months_from(year, from.month(), 3)?))
 }
 
@@ -1062,16 +1064,9 @@ fn latest_quarter(q: u8, written: Option<(i32, usize)>, today: Date) -> Option<(
     match written {
         Some((y, used)) => Some((quarter(q, y)?, used)),
         None => {
-            let this = quarter(q, today.year())?;
-            let begun = this.after? <= days(today, today).after?;
-            Some((
-                if begun {
-                    this
-                } else {
-                    quarter(q, today.year() - 1)?
-                },
-                0,
-            ))
+            let begun = quarter_start(q, today.year())? <= today;
+            let year = today.year() - i32::from(!begun);
+            Some((quarter(q, year)?, 0))
         }
     }
 }
@@ -1131,8 +1126,8 @@ fn easter(year: i32) -> Option<Date> {
     Date::from_calendar_date(year, Month::try_from(month as u8).ok()?, day as u8).ok()
 }
 
-/// Which week of a month an ordinal names: 1 to 4, 0 for the last.
-fn week_of_month(w: &str) -> Option<i64> {
+/// Which of four an ordinal names (a month's week, a year's quarter): 1 to 4, 0 for the last.
+fn nth_of_four(w: &str) -> Option<i64> {
     match w {
         "first" | "1st" => Some(1),
         "second" | "2nd" => Some(2),
@@ -1998,6 +1993,12 @@ mod tests {
         ] {
             is(q, dates, words);
         }
+        // A quarter not yet begun this year is last year's (asked on 2026-04-12).
+        let april = 1_776_024_000_000;
+        let window = |q: &str| named(q, april).map(|n| n.window);
+        assert_eq!(window("in Q3"), Some(quarter(3, 2025).unwrap()));
+        assert_eq!(window("in Q2"), Some(quarter(2, 2026).unwrap()));
+        assert_eq!(window("the last quarter"), Some(quarter(1, 2026).unwrap()));
         for q in [
             "the end of the year",
             "from 2025-13-01",
