@@ -5,13 +5,12 @@
 // throughput on short sentences, ingesting documents (one of 10 MB, 1,000 small) — plus the
 // package's download size. Writes bench-results/browser.json and prints it
 // (`MNEMO_BENCH_ONLY=visits`, `documents` or `seed` runs that part alone and only prints it).
-import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
-import { benchCorpus, browser, newProfile, root, serve } from '../test/helpers.mjs';
+import { benchCorpus, browser, freshApp, newProfile, pack, root, serve } from '../test/helpers.mjs';
 
 const n = Number(process.env.MNEMO_BENCH_N ?? 10_000);
 const q = Number(process.env.MNEMO_BENCH_Q ?? 1_000);
@@ -34,15 +33,12 @@ const corpus = benchCorpus(n, q);
  * app whose script is the visit page's, built by Vite. Its `dist` directory, in `work`.
  */
 async function viteApp(work) {
-  const app = join(work, 'app');
-  await mkdir(app);
-  const tarball = execFileSync('npm', ['pack', '--silent', '--pack-destination', work, join(root, 'www')], { encoding: 'utf8' }).trim().split('\n').pop();
-  await writeFile(join(app, 'package.json'), JSON.stringify({ name: 'visit-app', private: true, type: 'module' }));
-  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--silent', join(work, tarball)], { cwd: app, stdio: 'inherit' });
   const page = await readFile(join(root, 'www/bench/visit.html'), 'utf8');
   const script = page.match(/<script type="module">([\s\S]*)<\/script>/)[1].replace("'/www/src/index.js'", "'@mnemo/memory'");
-  await writeFile(join(app, 'main.js'), script);
-  await writeFile(join(app, 'index.html'), '<!doctype html><meta charset="utf-8"><script type="module" src="./main.js"></script>\n');
+  const app = await freshApp(join(work, 'app'), pack(work), {
+    'main.js': script,
+    'index.html': '<!doctype html><meta charset="utf-8"><script type="module" src="./main.js"></script>\n',
+  });
   const { build } = await import('vite');
   await build({ root: app, logLevel: 'warn', build: { outDir: join(app, 'dist') } });
   return join(app, 'dist');

@@ -13,7 +13,7 @@ import { createRequire } from 'node:module';
 import { dirname, extname, join, normalize } from 'node:path';
 import { after, before, test } from 'node:test';
 
-import { browser, newProfile, root } from './helpers.mjs';
+import { browser, freshApp, newProfile, pack, root } from './helpers.mjs';
 
 /** The app: one page whose script opens a store and answers `run(step)`. */
 const PAGE = `<!doctype html>
@@ -69,8 +69,7 @@ let work;
 let tarball;
 before(async () => {
   work = await mkdtemp(join(tmpdir(), 'mnemo-bundlers-'));
-  const out = execFileSync('npm', ['pack', '--silent', '--pack-destination', work, join(root, 'www')], { encoding: 'utf8' });
-  tarball = join(work, out.trim().split('\n').pop());
+  tarball = pack(work);
 });
 after(() => rm(work, { recursive: true, force: true }));
 
@@ -79,14 +78,7 @@ after(() => rm(work, { recursive: true, force: true }));
  * by default a temporary one).
  */
 async function app(name, under = work) {
-  const dir = join(under, name);
-  await rm(dir, { recursive: true, force: true });
-  await mkdir(dir, { recursive: true });
-  await writeFile(join(dir, 'package.json'), JSON.stringify({ name: `app-${name}`, private: true, type: 'module' }));
-  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--silent', tarball], { cwd: dir, stdio: 'inherit' });
-  await writeFile(join(dir, 'index.html'), PAGE);
-  await writeFile(join(dir, 'main.js'), MAIN);
-  return dir;
+  return freshApp(join(under, name), tarball, { 'index.html': PAGE, 'main.js': MAIN });
 }
 
 const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm' };

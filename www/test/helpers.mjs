@@ -3,9 +3,9 @@
 import { execFileSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync } from 'node:fs';
-import { readFile, mkdtemp } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, extname, join, normalize } from 'node:path';
+import { basename, dirname, extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -108,4 +108,20 @@ export async function browser(profile) {
     headless: true,
     args: CHROMIUM_ARGS,
   });
+}
+
+/** `npm pack` of www/ into `dir`, as a user's install gets it; the tarball's path. */
+export function pack(dir) {
+  const out = execFileSync('npm', ['pack', '--silent', '--pack-destination', dir, join(root, 'www')], { encoding: 'utf8' });
+  return join(dir, out.trim().split('\n').pop());
+}
+
+/** A fresh app at `dir` with `tarball` installed from it and `files` (name → text) written. */
+export async function freshApp(dir, tarball, files) {
+  await rm(dir, { recursive: true, force: true });
+  await mkdir(dir, { recursive: true });
+  await writeFile(join(dir, 'package.json'), JSON.stringify({ name: `app-${basename(dir)}`, private: true, type: 'module' }));
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--silent', tarball], { cwd: dir, stdio: 'inherit' });
+  for (const [name, text] of Object.entries(files)) await writeFile(join(dir, name), text);
+  return dir;
 }
