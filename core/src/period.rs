@@ -300,6 +300,8 @@ struct Word {
     text: String,
     at: std::ops::Range<usize>,
     dash: bool,
+    /// Written with a capital first letter.
+    capital: bool,
 }
 
 fn words(question: &str) -> Vec<Word> {
@@ -317,6 +319,7 @@ fn words(question: &str) -> Vec<Word> {
                     text: question[s..i].to_lowercase(),
                     at: s..i,
                     dash: false,
+                    capital: question[s..i].starts_with(char::is_uppercase),
                 });
                 start = None;
             }
@@ -607,8 +610,15 @@ fn at(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
             Some((days(day, shift(day, 1)), 3))
         }
         ("last" | "on", d, _) if calendar::weekday(d).is_some() && d.len() > 2 => {
-            let day = calendar::previous_weekday(today, calendar::weekday(d)?);
-            Some((days(day, shift(day, 1)), 2))
+            // "on Tuesday the 3rd", "on Friday, March 6": the date.
+            let dated = (w(i) == "on")
+                .then(|| date_at(ws, i + 2, today).or_else(|| the_day(ws, i + 2, today)))
+                .flatten();
+            let (day, used) = match dated {
+                Some((date, n)) => (date, 2 + n),
+                None => (calendar::previous_weekday(today, calendar::weekday(d)?), 2),
+            };
+            Some((days(day, shift(day, 1)), used))
         }
         // A month; "in March 3" and "in March 1-10" are of their days.
         ("in" | "during" | "last", m, _)
@@ -727,23 +737,9 @@ fn more(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
             let (y, m) = iso_month(ws, i)?;
             Some((days(first_of(y, m)?, months_from(y, m, 1)?), 2))
         }
-        // "on the 15th": the latest past 15th (a month after it is the date's own reading).
-        ("on", "the", d)
-            if day_number(d).is_some()
-                && d.ends_with(|c: char| c.is_ascii_alphabetic())
-                && month(w(i + 3)).is_none()
-                && w(i + 3) != "of" =>
-        {
-            let d = day_number(d)?;
-            let this = Date::from_calendar_date(today.year(), today.month(), d).ok();
-            let date = match this {
-                Some(day) if day <= today => day,
-                _ => {
-                    let before = months_from(today.year(), today.month(), -1)?;
-                    Date::from_calendar_date(before.year(), before.month(), d).ok()?
-                }
-            };
-            Some((days(date, shift(date, 1)), 3))
+        ("on", "the", _) => {
+            let (date, used) = the_day(ws, i + 1, today)?;
+            Some((days(date, shift(date, 1)), 1 + used))
         }
         ("week" | "weekend", "of", _) => {
             let (day, used) = date_at(ws, i + 2, today)?;
@@ -1201,6 +1197,42 @@ fn day_word(ws: &[Word], i: usize) -> Option<(u8, usize)> {
     }
 }
 
+/// A day of the month without its month, from "the" at word `i`: "the 15th" or "the first"
+/// (in words only where the question ends), the latest past one; "of last month" or "of
+/// this month" after it, that month's. A month after it is [`date_at`]'s ("the 3rd of May").
+fn the_day(ws: &[Word], i: usize, today: Date) -> Option<(Date, usize)> {
+    let w = |k: usize| ws.get(k).map_or("", |x| x.text.as_str());
+    if w(i) != "the" {
+        return None;
+    }
+    let (d, n) = match day_number(w(i + 1)) {
+        Some(d) if w(i + 1).ends_with(|c: char| c.is_ascii_alphabetic()) => (d, 1),
+        Some(_) => return None,
+        None => day_word(ws, i + 1).filter(|&(_, n)| {
+            w(i + 1 + n).is_empty() || (w(i + 1 + n) == "of" && w(i + 3 + n) == "month")
+        })?,
+    };
+    let after = i + 1 + n;
+    let this_month = first_of(today.year(), today.month())?;
+    let (month, used) = match (w(after), w(after + 1), w(after + 2)) {
+        ("of", "last", "month") => (months_from(today.year(), today.month(), -1)?, 1 + n + 3),
+        ("of", "this" | "the", "month") => (this_month, 1 + n + 3),
+        ("of", _, _) => return None,
+        (m, _, _) if month(m).is_some() => return None,
+        _ => {
+            let this = this_month.replace_day(d).ok().filter(|day| *day <= today);
+            let date = match this {
+                Some(day) => day,
+                None => months_from(today.year(), today.month(), -1)?
+                    .replace_day(d)
+                    .ok()?,
+            };
+            return Some((date, 1 + n));
+        }
+    };
+    Some((month.replace_day(d).ok()?, used))
+}
+
 /// A year and month written "2025-12", from word `i`.
 fn iso_month(ws: &[Word], i: usize) -> Option<(i32, Month)> {
     let y = year_number(&ws.get(i)?.text).filter(|_| ws[i].dash)?;
@@ -1279,6 +1311,13 @@ fn date_at(ws: &[Word], i: usize, today: Date) -> Option<(Date, usize)> {
         (m, d, 2)
     } else if let (Some(d), "of", Some(m)) = (day_number(w(i)), w(i + 1), month(w(i + 2))) {
         (m, d, 3)
+    } else if let (Some(m), Some((d, n))) = (
+        month(w(i)).filter(|_| ws[i].capital && w(i) != "may"),
+        day_word(ws, i + 1),
+    ) {
+        // "March first", "June twenty-first": the month written as a name, not "May" (as
+        // often a verb: "May first-time buyers…").
+        (m, d, 1 + n)
     } else if let Some((d, n)) = day_word(ws, i).filter(|&(_, n)| w(i + n) == "of") {
         // "the first of March", "the twenty-first of May": in words only before "of".
         (month(w(i + n + 1))?, d, n + 2)
@@ -2005,7 +2044,6 @@ mod tests {
             "in 2025-99",
             "on 2025-12-24x",
             "the first of the month's bills",
-            "March first",
             "What do I do on the weekend?",
             "the previous owner",
             "this time",
@@ -2023,6 +2061,72 @@ mod tests {
             "from then to now",
         ] {
             assert_eq!(span(q), None, "{q}");
+        }
+    }
+
+    #[test]
+    fn a_day_without_its_month_or_in_words() {
+        for (q, dates, words) in [
+            // A month written as a name, then the day in words.
+            (
+                "What did I do on March first?",
+                "2026-03-01..2026-03-02",
+                "March first",
+            ),
+            (
+                "What happened on June twenty-first?",
+                "2026-06-21..2026-06-22",
+                "June twenty-first",
+            ),
+            // A day alone: the latest past one, or of the month named after it.
+            (
+                "What did I do on the first?",
+                "2026-11-01..2026-11-02",
+                "on the first",
+            ),
+            (
+                "What did I do on the 25th?",
+                "2026-10-25..2026-10-26",
+                "on the 25th",
+            ),
+            (
+                "What did I do on the 3rd of last month?",
+                "2026-10-03..2026-10-04",
+                "on the 3rd of last month",
+            ),
+            (
+                "What did I do on the first of the month?",
+                "2026-11-01..2026-11-02",
+                "on the first of the month",
+            ),
+            // A weekday before a date is the date's.
+            (
+                "What did I do on Tuesday the 3rd?",
+                "2026-11-03..2026-11-04",
+                "on Tuesday the 3rd",
+            ),
+            (
+                "What did I do on Friday, March 6?",
+                "2026-03-06..2026-03-07",
+                "on Friday, March 6",
+            ),
+            (
+                "What did I do on Tuesday?",
+                "2026-11-17..2026-11-18",
+                "on Tuesday",
+            ),
+        ] {
+            is(q, dates, words);
+        }
+        for none in [
+            "Did we march first?",
+            "What did we do on May first?",
+            "What did I do on the first day of school?",
+            "What happened on the first try?",
+            "What did I do on the 3rd of next month?",
+            "What did I do on the",
+        ] {
+            assert_eq!(span(none), None, "{none}");
         }
     }
 
