@@ -1,0 +1,291 @@
+//! Whatever a person types reaches every reader of free text without a fault: a question
+//! through search (its time, order, relations, speakers, several-things and code readers) and
+//! `heartbeat_context`, a message through `remember` (the extractor's dates, names, relations
+//! and places). Each reader looks ahead by index, and a message may end, or be cut, anywhere;
+//! in the browser a panic would end the worker. The words are drawn, the same every run, from
+//! the readers' own vocabulary, with punctuation, digits and other scripts between them
+//! (20,000 questions and 10,000 messages were, once; each run takes a tenth).
+mod common;
+
+use common::*;
+use mnemo_core::*;
+
+/// Words the readers look for, and some they must pass over.
+const VOCABULARY: &[&str] = &[
+    // Time.
+    "on",
+    "the",
+    "in",
+    "of",
+    "from",
+    "to",
+    "until",
+    "through",
+    "between",
+    "and",
+    "or",
+    "since",
+    "as",
+    "by",
+    "before",
+    "after",
+    "last",
+    "this",
+    "next",
+    "past",
+    "ago",
+    "a",
+    "two",
+    "couple",
+    "first",
+    "twenty",
+    "3rd",
+    "15th",
+    "10",
+    "2023",
+    "2025-12-24",
+    "Q3",
+    "quarter",
+    "week",
+    "weekend",
+    "month",
+    "year",
+    "today",
+    "yesterday",
+    "tomorrow",
+    "Monday",
+    "Friday",
+    "March",
+    "May",
+    "summer",
+    "Christmas",
+    "early",
+    "mid",
+    "end",
+    "evening",
+    "earlier",
+    "hours",
+    // Order and several things.
+    "most",
+    "recent",
+    "latest",
+    "earliest",
+    "right",
+    "just",
+    "how",
+    "many",
+    "times",
+    "list",
+    "all",
+    "which",
+    "what",
+    "when",
+    "where",
+    "who",
+    "did",
+    "do",
+    "have",
+    "has",
+    "long",
+    // Relations, people, places and groups.
+    "I",
+    "me",
+    "my",
+    "we",
+    "our",
+    "he",
+    "she",
+    "they",
+    "sister",
+    "husband",
+    "son",
+    "daughter",
+    "mom",
+    "boss",
+    "friend",
+    "Ana",
+    "Leo",
+    "Lisbon",
+    "'s",
+    "lives",
+    "works",
+    "work",
+    "as",
+    "nurse",
+    "at",
+    "company",
+    "team",
+    "moved",
+    "started",
+    "school",
+    "study",
+    "job",
+    "living",
+    "name",
+    "is",
+    "called",
+    "allergic",
+    "penicillin",
+    "due",
+    "deadline",
+    "meeting",
+    // Code.
+    "test",
+    "tests",
+    "fn",
+    "src/lib.rs",
+    "where",
+    "defined",
+    "function",
+    // Other scripts, marks and noise.
+    "café",
+    "naïve",
+    "Straße",
+    "東京",
+    "مرحبا",
+    "שלום",
+    "🙂",
+    "e\u{301}",
+    "\u{200d}",
+    "NaN",
+    "-1",
+    "1e309",
+    "0x1F",
+    "'",
+    "\"",
+    "(",
+    ")",
+    "?",
+    "!",
+    ".",
+    ",",
+    ";",
+    ":",
+    "-",
+    "\u{2013}",
+    "*",
+    "OR",
+    "NEAR",
+    "AND",
+    "NOT",
+    "^",
+    "\\",
+];
+
+/// splitmix64: the same draws on every run.
+struct Draws(u64);
+
+impl Draws {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    /// One to `max` words, joined by spaces or punctuation, sometimes capitalised.
+    fn text(&mut self, max: usize) -> String {
+        let n = 1 + self.below(max);
+        let mut t = String::new();
+        for k in 0..n {
+            if k > 0 {
+                t.push_str([" ", " ", " ", ", ", "-", ". ", "'s "][self.below(7)]);
+            }
+            let word = VOCABULARY[self.below(VOCABULARY.len())];
+            if self.below(4) == 0 {
+                let mut c = word.chars();
+                if let Some(first) = c.next() {
+                    t.extend(first.to_uppercase());
+                    t.push_str(c.as_str());
+                }
+            } else {
+                t.push_str(word);
+            }
+        }
+        t
+    }
+}
+
+/// A store with what the readers follow: relations, places, times, transcript lines, code.
+fn store() -> Engine {
+    let (mut e, clock) = engine();
+    for text in [
+        "My sister Ana lives in Lisbon.",
+        "I work as a nurse at St Mary's hospital.",
+        "My son Leo started school in March.",
+        "I am allergic to penicillin.",
+        "The grant report is due on Friday.",
+        "Yesterday I bought a blender for the kitchen.",
+    ] {
+        e.remember("u", text, RememberOptions::default())
+            .expect("remember");
+        clock.advance(DAY_MS);
+    }
+    let lines = [
+        "Ana: I moved to Porto last week!",
+        "Leo: the test in src/lib.rs fails",
+    ];
+    for line in lines {
+        let m = NewMemory::of(Id::owner("u").expect("owner"), content(line));
+        e.seed(vec![m]).expect("seed");
+    }
+    e
+}
+
+/// A fault of the engine's own, as opposed to a refusal of the input.
+fn fault(e: &Error) -> bool {
+    matches!(e.code(), "internal" | "storage_error")
+}
+
+#[test]
+fn any_question_is_searched_without_a_fault() {
+    let mut e = store();
+    let mut draws = Draws(1);
+    let (epoch, last) = (0, 253_402_214_400_000); // 1970-01-01, 9999-12-31
+    for round in 0..2_000 {
+        let query = draws.text(8);
+        let mut req = SearchRequest::new(Id::owner("u").expect("owner"), &query);
+        req.as_of = match round % 4 {
+            0 => None,
+            1 => Some(T0 + 3 * DAY_MS),
+            2 => Some(epoch),
+            _ => Some(last),
+        };
+        match e.search(&req) {
+            Ok(hits) => assert!(hits.len() <= 10, "{query:?}: {} hits", hits.len()),
+            Err(err) => assert!(!fault(&err), "{query:?}: {err:?}"),
+        }
+        let heartbeat = HeartbeatRequest {
+            query: Some(query.clone()),
+            ..HeartbeatRequest::new(Id::owner("u").expect("owner"))
+        };
+        if let Err(err) = e.heartbeat_context(&heartbeat) {
+            assert!(!fault(&err), "heartbeat {query:?}: {err:?}");
+        }
+    }
+}
+
+#[test]
+fn any_message_is_remembered_without_a_fault() {
+    let mut e = store();
+    let mut draws = Draws(2);
+    for _ in 0..1_000 {
+        let message = draws.text(12);
+        if let Err(err) = e.remember("u", &message, RememberOptions::default()) {
+            assert!(!fault(&err), "{message:?}: {err:?}");
+        }
+    }
+    // What was remembered is searchable and listed as ever.
+    let hits = e
+        .search(&SearchRequest::new(
+            Id::owner("u").expect("owner"),
+            "penicillin",
+        ))
+        .expect("search");
+    assert!(hits[0].memory.content.contains("penicillin"), "{hits:?}");
+}
