@@ -302,6 +302,9 @@ struct Word {
     dash: bool,
     /// Written with a capital first letter.
     capital: bool,
+    /// The one character joining it to the next word, when nothing else is between them
+    /// (the "/" of "12/24").
+    joint: Option<char>,
 }
 
 fn words(question: &str) -> Vec<Word> {
@@ -320,6 +323,7 @@ fn words(question: &str) -> Vec<Word> {
                     at: s..i,
                     dash: false,
                     capital: question[s..i].starts_with(char::is_uppercase),
+                    joint: None,
                 });
                 start = None;
             }
@@ -327,8 +331,10 @@ fn words(question: &str) -> Vec<Word> {
         }
     }
     for k in 1..out.len() {
-        let between = question[out[k - 1].at.end..out[k].at.start].trim();
-        out[k - 1].dash = matches!(between, "-" | "\u{2013}" | "\u{2014}");
+        let between = &question[out[k - 1].at.end..out[k].at.start];
+        let mut chars = between.chars();
+        out[k - 1].joint = chars.next().filter(|_| chars.next().is_none());
+        out[k - 1].dash = matches!(between.trim(), "-" | "\u{2013}" | "\u{2014}");
     }
     out
 }
@@ -341,7 +347,7 @@ fn month_number(w: &str) -> Option<Month> {
 fn count(w: &str) -> Option<i64> {
     match w {
         "a" | "an" => Some(1),
-        "few" => Some(3),
+        "few" | "several" => Some(3),
         _ => calendar::number(w).filter(|n| *n > 0),
     }
 }
@@ -753,6 +759,63 @@ fn more(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
             let (date, used) = the_day(ws, i + 1, today)?;
             Some((days(date, shift(date, 1)), 1 + used))
         }
+        // "on 3/28", "on 12/24": a month and day with no year, where only one order is a
+        // date (not "on 1/2"; not without "on": "open 24/7").
+        ("on", a, b)
+            if ws.get(i + 1).and_then(|x| x.joint) == Some('/')
+                && ws.get(i + 2).and_then(|x| x.joint) != Some('/') =>
+        {
+            let (m, d) = match (
+                month_number(a),
+                month_number(b),
+                day_number(a),
+                day_number(b),
+            ) {
+                (Some(m), None, _, Some(d)) | (None, Some(m), Some(d), _) => (m, d),
+                _ => return None,
+            };
+            let date = latest_date(m, d, today)?;
+            Some((days(date, shift(date, 1)), 3))
+        }
+        // A decade: "the 2010s", "the 1990's".
+        ("the", _, _) if decade(ws, i + 1).is_some() => {
+            let (y, used) = decade(ws, i + 1)?;
+            Some((
+                days(
+                    first_of(y, Month::January)?,
+                    first_of(y + 10, Month::January)?,
+                ),
+                1 + used,
+            ))
+        }
+        // "around March 3" (two days either side), "around Christmas" (three).
+        ("around", _, _) => {
+            if let Some((from, until, used)) = latest_holiday(ws, i + 1, today, false) {
+                return Some((days(shift(from, -3), shift(until, 3)), 1 + used));
+            }
+            let (day, used) = date_at(ws, i + 1, today)?;
+            Some((days(shift(day, -2), shift(day, 3)), 1 + used))
+        }
+        // "two weeks before March 10", "three days after Christmas": that many days or weeks
+        // from the day, as loosely as so many ago ([`ago`]), on to the day itself (what was
+        // said on it tells of the days before it, as for "the week before").
+        (n, unit, side @ ("before" | "after")) if count(n).is_some() => {
+            let per = match unit.strip_suffix('s').unwrap_or(unit) {
+                "day" => 1,
+                "week" => 7,
+                _ => return None,
+            };
+            let (day, used) = day_named(ws, i + 3, today)?;
+            let sign = if side == "before" { -1 } else { 1 };
+            let d = shift(day, sign * per * count(n)?);
+            let slack = if per == 1 { 1 } else { 3 };
+            let window = if sign < 0 {
+                days(shift(d, -slack), shift(day, 1))
+            } else {
+                days(day, shift(d, slack + 1))
+            };
+            Some((window, 3 + used))
+        }
         ("week" | "weekend", "of", _) => {
             let (day, used) = date_at(ws, i + 2, today)?;
             let monday = shift(day, -(day.weekday().number_days_from_monday() as i64));
@@ -771,8 +834,8 @@ fn more(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
         // before 4 October", "the Saturday after 28 October", "the week after 3 May". The
         // window runs on to (or from) that day: what was said on it tells of the days next
         // to it ("last weekend", a plan for "Saturday").
-        ("the", unit, side @ ("before" | "after")) if date_at(ws, i + 3, today).is_some() => {
-            let (day, used) = date_at(ws, i + 3, today)?;
+        ("the", unit, side @ ("before" | "after")) if day_named(ws, i + 3, today).is_some() => {
+            let (day, used) = day_named(ws, i + 3, today)?;
             let before = side == "before";
             // The first and the last day of the unit next to the day.
             let (first, last) = match unit {
@@ -825,8 +888,9 @@ fn more(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
         // The last stretch up to today: "the past few days", "the last 3 weeks", "the past
         // month" (where "last month" is the calendar's).
         ("the", "past" | "last", _) => {
-            let (n, unit, used) = match count(w(i + 2)) {
-                Some(n) if w(i + 2) != "a" => (n, w(i + 3), 4),
+            let (n, unit, used) = match (count(w(i + 2)), w(i + 2), w(i + 3)) {
+                (_, "couple", "of") => (2, w(i + 4), 5),
+                (Some(n), c, _) if c != "a" => (n, w(i + 3), 4),
                 _ => (1, w(i + 2), 3),
             };
             if w(i + used) == "of" {
@@ -850,14 +914,14 @@ fn more(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
             let (from, until, used) = month_of(ws, i + 1, today)?;
             Some((month_part(part, from, until)?, used + 1))
         }
-        (part @ ("early" | "late"), y, _) if year_number(y).is_some() => {
+        (part @ ("early" | "mid" | "late"), y, _) if year_number(y).is_some() => {
             let y = year_number(y)?;
             let from = first_of(
                 y,
-                if part == "early" {
-                    Month::January
-                } else {
-                    Month::September
+                match part {
+                    "early" => Month::January,
+                    "mid" => Month::May,
+                    _ => Month::September,
                 },
             )?;
             Some((days(from, months_from(y, from.month(), 4)?), 2))
@@ -939,13 +1003,7 @@ fn more(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
         // Easter"; not "what do we eat at Christmas?"): the latest one begun by today ("last":
         // one that has ended).
         (first @ ("last" | "this" | "on"), _, _) if holiday(ws, i + 1, today.year()).is_some() => {
-            let last = usize::from(first == "last");
-            let (from, until, used) = holiday(ws, i + 1, today.year())?;
-            let (from, until) = if from > today || (last == 1 && until > today) {
-                holiday(ws, i + 1, today.year() - 1).map(|(f, u, _)| (f, u))?
-            } else {
-                (from, until)
-            };
+            let (from, until, used) = latest_holiday(ws, i + 1, today, first == "last")?;
             Some((days(from, until), used + 1))
         }
         // "since Monday", "since March", "since 3 May", "since last week": from then to today.
@@ -1113,6 +1171,71 @@ fn holiday(ws: &[Word], i: usize, year: i32) -> Option<(Date, Date, usize)> {
         }
         _ => None,
     }
+}
+
+/// The holiday named from word `i`, the latest begun by today (`ended`: the latest over).
+fn latest_holiday(ws: &[Word], i: usize, today: Date, ended: bool) -> Option<(Date, Date, usize)> {
+    let (from, until, used) = holiday(ws, i, today.year())?;
+    if from > today || (ended && until > today) {
+        holiday(ws, i, today.year() - 1)
+    } else {
+        Some((from, until, used))
+    }
+}
+
+/// A day named from word `i`: a date ([`date_at`]) or a holiday's day (Christmas Day,
+/// Easter Sunday: the middle of its span), the latest begun by today.
+fn day_named(ws: &[Word], i: usize, today: Date) -> Option<(Date, usize)> {
+    date_at(ws, i, today).or_else(|| {
+        let (from, until, used) = latest_holiday(ws, i, today, false)?;
+        Some((shift(from, (until - from).whole_days() / 2), used))
+    })
+}
+
+/// A decade's first year written from word `i` ("2010s", "1990's"), and how many words. Not
+/// a century's first ("the 1900s" is as often the whole century).
+fn decade(ws: &[Word], i: usize) -> Option<(i32, usize)> {
+    let w = |k: usize| ws.get(k).map_or("", |x| x.text.as_str());
+    let (year, used) = match w(i).strip_suffix('s') {
+        Some(y) => (y, 1),
+        None if w(i + 1) == "s" => (w(i), 2),
+        None => return None,
+    };
+    year_number(year)
+        .filter(|y| y % 10 == 0 && y % 100 != 0)
+        .map(|y| (y, used))
+}
+
+/// The latest `m`/`d` by today.
+fn latest_date(m: Month, d: u8, today: Date) -> Option<Date> {
+    let this = Date::from_calendar_date(today.year(), m, d).ok();
+    match this {
+        Some(day) if day <= today => Some(day),
+        _ => Date::from_calendar_date(today.year() - 1, m, d).ok(),
+    }
+}
+
+/// A date written as numbers joined by the same "/" or ".", with a four-digit year first or
+/// last, from word `i`: "2025/12/24", "24.12.2025" (day first, as dots are written),
+/// "12/24/2025" or "24/12/2025" (only where one order alone is a date).
+fn numeric_date(ws: &[Word], i: usize) -> Option<(Date, usize)> {
+    let joint = ws.get(i)?.joint.filter(|c| matches!(c, '/' | '.'))?;
+    if ws.get(i + 1)?.joint != Some(joint) || ws.get(i + 2)?.joint == Some(joint) {
+        return None;
+    }
+    let (a, b, c) = (&ws[i].text, &ws[i + 1].text, &ws[i + 2].text);
+    let (y, m, d) = match (a.len(), c.len()) {
+        (4, 1 | 2) => (a, b, c),
+        (1 | 2, 4) if joint == '.' => (c, b, a),
+        (1 | 2, 4) => match (month_number(a), month_number(b)) {
+            (Some(_), None) => (c, a, b),
+            (None, Some(_)) => (c, b, a),
+            _ => return None,
+        },
+        _ => return None,
+    };
+    let date = Date::from_calendar_date(year_number(y)?, month_number(m)?, day_number(d)?).ok()?;
+    Some((date, 3))
 }
 
 /// Easter Sunday of `year` (the Gregorian computus: Meeus/Jones/Butcher).
@@ -1316,6 +1439,9 @@ fn date_at(ws: &[Word], i: usize, today: Date) -> Option<(Date, usize)> {
             return None;
         }
         return Some((Date::from_calendar_date(y, m, d.parse().ok()?).ok()?, 3));
+    }
+    if let Some(found) = numeric_date(ws, i) {
+        return Some(found);
     }
     let (m, d, used) = if let (Some(m), Some(d)) = (month(w(i)), day_number(w(i + 1))) {
         (m, d, 2)
@@ -2192,6 +2318,14 @@ mod tests {
             "during",
             "around",
             "about",
+            "3",
+            "12",
+            "24",
+            "2010s",
+            "s",
+            "several",
+            "couple",
+            "mid",
         ];
         let mut state = 0x9e37_79b9_7f4a_7c15_u64;
         let mut next = || {
@@ -2208,7 +2342,7 @@ mod tests {
             let mut q = String::new();
             for k in 0..n {
                 let word = VOCABULARY[(next() % VOCABULARY.len() as u64) as usize];
-                let gap = [" ", " ", " ", ", ", "-", " - "][(next() % 6) as usize];
+                let gap = [" ", " ", " ", ", ", "-", " - ", "/", ".", "'"][(next() % 9) as usize];
                 if k > 0 {
                     q.push_str(gap);
                 }
@@ -2245,6 +2379,104 @@ mod tests {
                     a.words
                 );
             }
+        }
+    }
+
+    #[test]
+    fn dates_in_numbers_decades_and_days_counted_from_a_day() {
+        for (q, dates, words) in [
+            // Numbers joined by "/" or ".": a four-digit year first or last; dots are day
+            // first; with slashes, only an order that alone is a date.
+            ("on 2025/12/24", "2025-12-24..2025-12-25", "2025/12/24"),
+            ("on 24.12.2025", "2025-12-24..2025-12-25", "24.12.2025"),
+            ("on 3.4.2025", "2025-04-03..2025-04-04", "3.4.2025"),
+            ("on 12/24/2025", "2025-12-24..2025-12-25", "12/24/2025"),
+            ("on 24/12/2025", "2025-12-24..2025-12-25", "24/12/2025"),
+            (
+                "What did I do on 3/28?",
+                "2026-03-28..2026-03-29",
+                "on 3/28",
+            ),
+            (
+                "What did I do on 28/3?",
+                "2026-03-28..2026-03-29",
+                "on 28/3",
+            ),
+            (
+                "What did I do on 12/24?",
+                "2025-12-24..2025-12-25",
+                "on 12/24",
+            ),
+            // Decades.
+            (
+                "What did I do in the 2010s?",
+                "2010-01-01..2020-01-01",
+                "the 2010s",
+            ),
+            ("in the 1990's", "1990-01-01..2000-01-01", "the 1990's"),
+            // Around a day or a holiday; days or weeks from one.
+            (
+                "What did I do around March 3?",
+                "2026-03-01..2026-03-06",
+                "around March 3",
+            ),
+            (
+                "What did I do around Christmas?",
+                "2025-12-21..2025-12-30",
+                "around Christmas",
+            ),
+            (
+                "What did I do three days before Christmas?",
+                "2025-12-21..2025-12-26",
+                "three days before Christmas",
+            ),
+            (
+                "What did I do 2 weeks before March 10?",
+                "2026-02-21..2026-03-11",
+                "2 weeks before March 10",
+            ),
+            (
+                "What did I do a day after Easter?",
+                "2026-04-05..2026-04-08",
+                "a day after Easter",
+            ),
+            (
+                "the week before Christmas",
+                "2025-12-18..2025-12-26",
+                "the week before Christmas",
+            ),
+            // Loose counts and a year's middle.
+            (
+                "What did I do in the last couple of weeks?",
+                "2026-11-05..2026-11-19",
+                "the last couple of weeks",
+            ),
+            (
+                "What did I do several weeks ago?",
+                "2026-10-25..2026-11-01",
+                "several weeks ago",
+            ),
+            (
+                "What did I do in mid-2025?",
+                "2025-05-01..2025-09-01",
+                "mid-2025",
+            ),
+        ] {
+            is(q, dates, words);
+        }
+        for none in [
+            "What did I do on 1/2?",
+            "Is the help desk open 24/7?",
+            "What was version 1.2.3.4?",
+            "on 2025/13/01",
+            "on 31/31/2025",
+            "on 3/28/25",
+            "What did I do in the 2015s?",
+            "a book from the 1900s",
+            "What did I do in the 90s?",
+            "What did I do three days before I moved?",
+        ] {
+            assert_eq!(span(none), None, "{none}");
         }
     }
 
