@@ -1,10 +1,10 @@
 //! Whatever a person types reaches every reader of free text without a fault: a question
 //! through search (its time, order, relations, speakers, several-things and code readers) and
 //! `heartbeat_context`, a message through `remember` (the extractor's dates, names, relations
-//! and places). Each reader looks ahead by index, and a message may end, or be cut, anywhere;
+//! and places), a document through `ingest` (its markdown and HTML readers and chunking). Each reader looks ahead by index, and a message may end, or be cut, anywhere;
 //! in the browser a panic would end the worker. The words are drawn, the same every run, from
 //! the readers' own vocabulary, with punctuation, digits and other scripts between them
-//! (20,000 questions and 10,000 messages were, once; each run takes a tenth).
+//! (20,000 questions, 10,000 messages and 5,000 documents were, once; each run takes less).
 mod common;
 
 use common::*;
@@ -288,4 +288,90 @@ fn any_message_is_remembered_without_a_fault() {
         ))
         .expect("search");
     assert!(hits[0].memory.content.contains("penicillin"), "{hits:?}");
+}
+
+/// Markup the document readers look for (markdown and HTML), to draw documents from.
+const MARKUP: &[&str] = &[
+    "# ",
+    "## ",
+    "###### ",
+    "\n",
+    "\n\n",
+    "- ",
+    "* ",
+    "1. ",
+    "> ",
+    "```",
+    "```rust\n",
+    "`",
+    "**",
+    "_",
+    "[a](",
+    ")",
+    "![img](x.png)",
+    "|",
+    "| --- |",
+    "---\n",
+    "<h1>",
+    "</h1>",
+    "<p>",
+    "</p>",
+    "<title>",
+    "</title>",
+    "<script>",
+    "</script>",
+    "<style>",
+    "</style>",
+    "<br>",
+    "<ul><li>",
+    "</li></ul>",
+    "<table><tr><td>",
+    "</td></tr></table>",
+    "<!--",
+    "-->",
+    "<![CDATA[",
+    "]]>",
+    "&amp;",
+    "&#x1F600;",
+    "&nbsp;",
+    "&bogus;",
+    "<",
+    ">",
+    "<a href=\"",
+    "\">",
+    "\t",
+    "\r\n",
+    "\u{feff}",
+    "\u{2028}",
+];
+
+#[test]
+fn any_document_is_ingested_without_a_fault() {
+    let mut e = store();
+    let mut draws = Draws(3);
+    for round in 0..300 {
+        let mut text = String::new();
+        for _ in 0..1 + draws.below(40) {
+            if draws.below(2) == 0 {
+                text.push_str(MARKUP[draws.below(MARKUP.len())]);
+            } else {
+                text.push_str(&draws.text(10));
+            }
+        }
+        let format = ["markdown", "html", "text"][round % 3];
+        let args = serde_json::json!({
+            "entity_id": "u", "title": format!("drawn {round}"), "content": text, "format": format,
+        });
+        match Call::parse("ingest", &args).and_then(|c| e.call(c)) {
+            Ok(_) => {}
+            Err(err) => assert!(!fault(&err), "{format} {text:?}: {err:?}"),
+        }
+    }
+    let found = e
+        .search(&SearchRequest::new(
+            Id::owner("u").expect("owner"),
+            "penicillin",
+        ))
+        .expect("search");
+    assert!(!found.is_empty());
 }
