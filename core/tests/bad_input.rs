@@ -650,6 +650,10 @@ fn arguments_are_read_strictly_and_named_by_their_path() {
         ("search", r#"{"entity_id":"u","query":"x","limit":1e400}"#, "invalid args.limit: number out of range"),
         ("search", r#"{"entity_id":"u","query":"x","limit":-1}"#, "invalid args.limit: invalid value: integer `-1`, expected usize"),
         ("search", r#"{"entity_id":"u","query":"x","limit":2.5}"#, "invalid args.limit: invalid type: floating point `2.5`, expected usize"),
+        // Half of a UTF-16 pair alone, as a JavaScript or Python string can hold it.
+        ("remember", r#"{"entity_id":"u","content":"I like \ud800 tea"}"#, "invalid args.content: is not Unicode text: it holds half of a UTF-16 surrogate pair (\\ud800 to \\udfff) alone"),
+        ("search", r#"{"entity_id":"u","query":"tea \uDC00"}"#, "invalid args.query: is not Unicode text: it holds half of a UTF-16 surrogate pair (\\ud800 to \\udfff) alone"),
+        ("search", r#"{"entity_id":"u","query":"tea \u12"}"#, "invalid args: invalid escape"),
         ("search", r#"{"entity_id":"u","query":"x","limit":null,"mode":"ＦＡＳＴ"}"#, "invalid args.mode: unknown variant `ＦＡＳＴ`, expected one of `balanced`, `recent`, `important`, `historical`, `comprehensive`"),
     ];
     for (method, args, message) in cases {

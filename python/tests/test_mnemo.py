@@ -172,6 +172,10 @@ def test_bad_input_is_refused_by_name_and_writes_nothing(tmp_path: Path) -> None
             assert e.value.code == code, e.value
             if path is not None:
                 assert e.value.path == path, e.value
+        # Half of a UTF-16 pair alone, which a Python string may hold, named as such.
+        with pytest.raises(MnemoError, match="half of a UTF-16 surrogate pair") as e:
+            m.remember(entity_id="ana", content="tea \ud800 time")
+        assert (e.value.code, e.value.path) == ("invalid_input", "args.content")
         assert m.stats(entity_id="ana")["total"] == before
         assert m.documents(entity_id="ana", all=True) == []
         # Unicode and SQL are only text.

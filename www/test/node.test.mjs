@@ -333,6 +333,8 @@ test('bad input rejects with a clear error and changes nothing', async () => {
     [() => m.setNow(NaN), 'invalid_input', /now/],
     [() => m.remember({ entity_id: 'ana', content: 'x', metadata: { n: -Infinity } }), 'invalid_input', /args\.metadata\.n: -Infinity/],
     [() => m.remember(cyclic), 'invalid_input', /circular/],
+    // Half of a UTF-16 pair alone, which a JavaScript string may hold.
+    [() => m.remember({ entity_id: 'ana', content: 'tea \ud800 time' }), 'invalid_input', /args\.content: is not Unicode text: it holds half of a UTF-16 surrogate pair/],
   ];
   for (const [run, code, message] of cases) {
     await assert.rejects(run(), (e) => {

@@ -24,7 +24,29 @@ pub fn from_text<T: DeserializeOwned>(field: &str, text: &str) -> Result<T> {
 fn parse_named(field: &str, text: &str) -> Result<Value> {
     parse(text).map_err(|e| {
         let path = path::path_at(text, path::offset(text, e.line(), e.column()));
-        Error::invalid(named(field, &path), plain_reason(&e.to_string()))
+        let reason = e.to_string();
+        // A host's string holding half of a UTF-16 pair (JavaScript and Python strings can)
+        // is written as a lone `\ud800`-style escape, which serde_json names by the escape.
+        let reason = if reason.contains("hex escape") && has_surrogate_escape(text) {
+            LONE_SURROGATE.to_string()
+        } else {
+            plain_reason(&reason)
+        };
+        Error::invalid(named(field, &path), reason)
+    })
+}
+
+/// What a text with a lone surrogate is told.
+const LONE_SURROGATE: &str =
+    "is not Unicode text: it holds half of a UTF-16 surrogate pair (\\ud800 to \\udfff) alone";
+
+/// Whether JSON `text` escapes a UTF-16 surrogate (`\ud800` to `\udfff`, either case).
+fn has_surrogate_escape(text: &str) -> bool {
+    text.as_bytes().windows(4).any(|w| {
+        w[0] == b'\\'
+            && w[1] == b'u'
+            && w[2].eq_ignore_ascii_case(&b'd')
+            && matches!(w[3].to_ascii_lowercase(), b'8'..=b'9' | b'a'..=b'f')
     })
 }
 
