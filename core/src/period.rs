@@ -1164,6 +1164,15 @@ fn holiday(ws: &[Word], i: usize, year: i32) -> Option<(Date, Date, usize)> {
         ("new", "year", "s", "eve") => on(Month::December, 31, 1, 4),
         ("new", "year", "s", "day") => on(Month::January, 1, 1, 4),
         ("halloween", _, _, _) => on(Month::October, 31, 1, 1),
+        ("boxing", "day", _, _) => on(Month::December, 26, 1, 2),
+        ("st" | "saint", "patrick", "s", "day") => on(Month::March, 17, 1, 4),
+        // The United States' Thanksgiving, November's fourth Thursday, and the day after.
+        ("thanksgiving", _, _, _) | ("black", "friday", _, _) => {
+            let first = Date::from_calendar_date(year, Month::November, 1).ok()?;
+            let day = shift(calendar::next_weekday(first, Weekday::Thursday, false), 21);
+            let day = shift(day, i64::from(w(i) == "black"));
+            Some((day, shift(day, 1), 1 + usize::from(w(i) == "black")))
+        }
         ("valentine", "s", "day", _) => on(Month::February, 14, 1, 3),
         ("easter", _, _, _) => {
             let sunday = easter(year)?;
@@ -2251,6 +2260,27 @@ mod tests {
                 "What did I do around Christmas?",
                 "2025-12-21..2025-12-30",
                 "around Christmas",
+            ),
+            // Holidays of a fixed day, or a weekday of a month.
+            (
+                "What did we eat on Thanksgiving?",
+                "2025-11-27..2025-11-28",
+                "on Thanksgiving",
+            ),
+            (
+                "What did I buy on Black Friday?",
+                "2025-11-28..2025-11-29",
+                "on Black Friday",
+            ),
+            (
+                "last Boxing Day",
+                "2025-12-26..2025-12-27",
+                "last Boxing Day",
+            ),
+            (
+                "on St. Patrick's Day",
+                "2026-03-17..2026-03-18",
+                "on St. Patrick's Day",
             ),
             (
                 "What did I do three days before Christmas?",
