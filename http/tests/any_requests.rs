@@ -8,7 +8,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use mnemo_core::{Engine, ManualClock, StaticModel};
+use mnemo_core::{Engine, Entropy, ManualClock, SeededEntropy, StaticModel};
 use mnemo_http::{handle_now, Api, Outcome, Request};
 use serde_json::{json, Map, Value};
 
@@ -153,16 +153,12 @@ const KEYS: &[&str] = &[
     "colour",
 ];
 
-/// splitmix64: the same draws on every run.
-struct Draws(u64);
+/// Draws from the engine's own seeded generator (SplitMix64): the same on every run.
+struct Draws(SeededEntropy);
 
 impl Draws {
     fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
+        self.0.next_u64()
     }
 
     fn below(&mut self, n: usize) -> usize {
@@ -217,7 +213,7 @@ fn any_request_is_answered_without_a_fault() {
             r#"{"entity_id":"u","content":"I am allergic to penicillin."}"#,
         )
         .expect("remember");
-    let mut draws = Draws(5);
+    let mut draws = Draws(SeededEntropy::new(5));
     let mut statuses: BTreeMap<u16, usize> = BTreeMap::new();
     let mut calls = 0;
     for _ in 0..20_000 {
