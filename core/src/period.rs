@@ -1473,15 +1473,7 @@ fn date_at(ws: &[Word], i: usize, today: Date) -> Option<(Date, usize)> {
     };
     let (date, used) = match year_after(ws, i + used, today) {
         Some((y, n)) => (Date::from_calendar_date(y, m, d).ok()?, used + n),
-        None => {
-            let this = Date::from_calendar_date(today.year(), m, d).ok()?;
-            let date = if this <= today {
-                this
-            } else {
-                Date::from_calendar_date(today.year() - 1, m, d).ok()?
-            };
-            (date, used)
-        }
+        None => (latest_date(m, d, today)?, used),
     };
     Some((date, used))
 }
