@@ -5,8 +5,11 @@
 //!
 //! For the same reason ordered maps and sets are built by insertion ([`CollectOrdered`]):
 //! `collect()` into a `BTreeMap` or `BTreeSet` sorts the items first, with a copy of the sort
-//! for each item type.
+//! for each item type. And a `BTreeMap` is a copy of the B-tree's code (insert, search, split,
+//! merge, drop: 3 to 9 KB) for each key and value type: [`Keyed`] keeps its values in a vector
+//! beside one `BTreeMap<K, usize>`, so every map with the same key type shares one tree.
 
+use std::borrow::Borrow;
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -75,6 +78,158 @@ pub trait CollectOrdered: Iterator + Sized {
 
 impl<I: Iterator> CollectOrdered for I {}
 
+/// An ordered map, as `BTreeMap<K, V>` is, whose B-tree maps each key to its value's place in
+/// a vector: maps with the same key type share the tree's code whatever their values.
+#[derive(Debug, Clone)]
+pub struct Keyed<K, V> {
+    at: BTreeMap<K, usize>,
+    values: Vec<Option<V>>,
+}
+
+impl<K, V> Default for Keyed<K, V> {
+    fn default() -> Self {
+        Keyed {
+            at: BTreeMap::new(),
+            values: Vec::new(),
+        }
+    }
+}
+
+impl<K: Ord, V> Keyed<K, V> {
+    /// An empty map.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// How many keys it holds.
+    pub fn len(&self) -> usize {
+        self.at.len()
+    }
+
+    /// The value of `key`.
+    pub fn get<Q: Ord + ?Sized>(&self, key: &Q) -> Option<&V>
+    where
+        K: Borrow<Q>,
+    {
+        self.values.get(*self.at.get(key)?)?.as_ref()
+    }
+
+    /// Whether it holds `key`.
+    pub fn contains_key<Q: Ord + ?Sized>(&self, key: &Q) -> bool
+    where
+        K: Borrow<Q>,
+    {
+        self.at.contains_key(key)
+    }
+
+    /// Sets `key` to `value`; the value it had.
+    pub fn insert(&mut self, key: K, value: V) -> Option<V> {
+        match self.at.get(&key) {
+            Some(&i) => self.values[i].replace(value),
+            None => {
+                self.at.insert(key, self.values.len());
+                self.values.push(Some(value));
+                None
+            }
+        }
+    }
+
+    /// Takes `key` out; its value.
+    pub fn remove<Q: Ord + ?Sized>(&mut self, key: &Q) -> Option<V>
+    where
+        K: Borrow<Q>,
+    {
+        self.values.get_mut(self.at.remove(key)?)?.take()
+    }
+
+    /// Empties it.
+    pub fn clear(&mut self) {
+        self.at.clear();
+        self.values.clear();
+    }
+
+    /// The value of `key`, set to `make()` first when it has none.
+    pub fn or_insert_with(&mut self, key: K, make: impl FnOnce() -> V) -> &mut V {
+        let i = match self.at.get(&key) {
+            Some(&i) => i,
+            None => {
+                self.at.insert(key, self.values.len());
+                self.values.push(None);
+                self.values.len() - 1
+            }
+        };
+        self.values[i].get_or_insert_with(make)
+    }
+
+    /// The value of `key`, set to its default first when it has none.
+    pub fn or_default(&mut self, key: K) -> &mut V
+    where
+        V: Default,
+    {
+        self.or_insert_with(key, V::default)
+    }
+
+    /// The keys, in order.
+    pub fn keys(&self) -> impl Iterator<Item = &K> {
+        self.at.keys()
+    }
+
+    /// The entries, in the keys' order.
+    pub fn iter(&self) -> impl Iterator<Item = (&K, &V)> {
+        self.at
+            .iter()
+            .filter_map(|(k, &i)| Some((k, self.values.get(i)?.as_ref()?)))
+    }
+
+    /// The values, in the keys' order, taken.
+    pub fn into_values(self) -> impl Iterator<Item = V> {
+        self.into_iter().map(|(_, v)| v)
+    }
+}
+
+impl<K: Ord, V> IntoIterator for Keyed<K, V> {
+    type Item = (K, V);
+    type IntoIter = IntoIter<K, V>;
+
+    /// The entries, in the keys' order, taken.
+    fn into_iter(self) -> IntoIter<K, V> {
+        IntoIter {
+            at: self.at.into_iter(),
+            values: self.values,
+        }
+    }
+}
+
+/// A [`Keyed`] map's entries, in the keys' order, taken.
+pub struct IntoIter<K, V> {
+    at: std::collections::btree_map::IntoIter<K, usize>,
+    values: Vec<Option<V>>,
+}
+
+impl<K, V> Iterator for IntoIter<K, V> {
+    type Item = (K, V);
+
+    fn next(&mut self) -> Option<(K, V)> {
+        loop {
+            let (k, i) = self.at.next()?;
+            if let Some(v) = self.values.get_mut(i).and_then(Option::take) {
+                return Some((k, v));
+            }
+        }
+    }
+}
+
+impl<K: Ord, V> FromIterator<(K, V)> for Keyed<K, V> {
+    /// The pairs as a map, equal keys keeping the last value, as `collect` does.
+    fn from_iter<I: IntoIterator<Item = (K, V)>>(pairs: I) -> Self {
+        let mut map = Keyed::new();
+        for (k, v) in pairs {
+            map.insert(k, v);
+        }
+        map
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -116,5 +271,49 @@ mod tests {
         let set: BTreeSet<i32> = pairs.iter().map(|p| p.0).collect();
         assert_eq!(pairs.iter().map(|p| p.0).collect_set(), set);
         assert!(std::iter::empty::<(i32, i32)>().collect_map().is_empty());
+    }
+
+    #[test]
+    fn a_keyed_map_is_a_btree_map() {
+        // Drawn operations on both, compared after each.
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move |n: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % n
+        };
+        let mut ours: Keyed<i64, u64> = Keyed::new();
+        let mut std: BTreeMap<i64, u64> = BTreeMap::new();
+        for step in 0..5_000 {
+            let (k, v) = (next(50) as i64 - 25, next(1_000));
+            match next(20) {
+                0..=8 => assert_eq!(ours.insert(k, v), std.insert(k, v)),
+                9..=13 => assert_eq!(ours.remove(&k), std.remove(&k)),
+                14..=18 => {
+                    *ours.or_default(k) += v;
+                    *std.entry(k).or_default() += v;
+                }
+                _ => {
+                    ours.clear();
+                    std.clear();
+                }
+            }
+            if next(5) == 3 {
+                *std.entry(k).or_default() += 0;
+                ours.or_insert_with(k, || 0);
+            }
+            assert_eq!(ours.len(), std.len(), "step {step}");
+            assert_eq!(ours.get(&k), std.get(&k), "step {step}");
+            assert_eq!(ours.contains_key(&k), std.contains_key(&k));
+            assert!(ours.iter().eq(std.iter()), "step {step}");
+        }
+        assert!(ours.keys().eq(std.keys()));
+        assert!(ours.clone().into_values().eq(std.clone().into_values()));
+        assert!(ours.into_iter().eq(std.into_iter()));
+        let pairs = [(3, 'a'), (1, 'b'), (3, 'c')];
+        let map: Keyed<i32, char> = pairs.into_iter().collect();
+        assert!(map.iter().eq([(&1, &'b'), (&3, &'c')]));
+        assert_eq!(Keyed::<String, ()>::default().len(), 0);
     }
 }

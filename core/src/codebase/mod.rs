@@ -22,6 +22,7 @@ use crate::clock::Millis;
 use crate::error::{Error, Result};
 use crate::field::{Content, Id, Owner, SourceRef, Unit};
 use crate::model::{Layer, Memory, MemoryType, Source, Status};
+use crate::order::Keyed;
 use crate::store::{memories, schema, Tx, View};
 use crate::write::{self, NewMemory};
 
@@ -516,7 +517,7 @@ fn complete_key(owner: &str, agent: Option<&str>) -> String {
 pub(crate) struct Declared {
     /// The last complete run's time.
     pub complete_at: Millis,
-    first: BTreeMap<String, Millis>,
+    first: Keyed<String, Millis>,
     now: BTreeSet<String>,
 }
 
@@ -549,7 +550,7 @@ pub(crate) fn declared(
     };
     let mut declared = Declared {
         complete_at,
-        first: BTreeMap::new(),
+        first: Keyed::new(),
         now: BTreeSet::new(),
     };
     let mut stmt = conn.prepare_cached(
@@ -563,7 +564,7 @@ pub(crate) fn declared(
             return Ok(None);
         }
         for word in symbol_words(&content) {
-            let first = declared.first.entry(word.to_string()).or_insert(at);
+            let first = declared.first.or_insert_with(word.to_string(), || at);
             *first = (*first).min(at);
             if active {
                 declared.now.insert(word.to_string());
@@ -581,7 +582,7 @@ struct Earlier {
 }
 
 /// The owner's file memories of the writer's scope, by path.
-fn earlier(tx: &Tx, owner: &str, agent: Option<&str>) -> Result<BTreeMap<String, Earlier>> {
+fn earlier(tx: &Tx, owner: &str, agent: Option<&str>) -> Result<Keyed<String, Earlier>> {
     let rows: Vec<i64> = tx
         .conn()
         .prepare_cached(
@@ -591,7 +592,7 @@ fn earlier(tx: &Tx, owner: &str, agent: Option<&str>) -> Result<BTreeMap<String,
         )?
         .query_map(rusqlite::params![owner, agent], |r| r.get(0))?
         .collect::<rusqlite::Result<_>>()?;
-    let mut out = BTreeMap::new();
+    let mut out = Keyed::new();
     for (pk, memory) in memories::by_pks(tx.conn(), owner, &rows)? {
         let Some(path) = memory
             .source_ref

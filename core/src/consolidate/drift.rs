@@ -25,6 +25,7 @@ use crate::codebase::{declared, names_read_after, Declared};
 use crate::error::{Error, Result};
 use crate::field::Owner;
 use crate::model::{Layer, Memory, Status};
+use crate::order::Keyed;
 use crate::store::{memories, Tx};
 use crate::workspace::{cited_paths, cited_symbols, Citation, PathState, Workspace};
 
@@ -116,7 +117,7 @@ enum Verdict {
 }
 
 /// A memory's citations judged against what is known of the paths.
-fn judge(cited: &[Citation], found: &BTreeMap<String, PathState>) -> Verdict {
+fn judge(cited: &[Citation], found: &Keyed<String, PathState>) -> Verdict {
     let mut sure = true;
     for c in cited {
         match (found.get(&c.path), c.line) {
@@ -149,7 +150,7 @@ fn gone_symbol(
     tx: &Tx,
     memory: &Memory,
     cited: &[Citation],
-    found: &BTreeMap<String, PathState>,
+    found: &Keyed<String, PathState>,
 ) -> Result<Option<String>> {
     let symbols = cited_symbols(&memory.content);
     let files: Vec<&str> = cited
@@ -191,7 +192,7 @@ struct Candidate {
 fn apply(
     tx: &mut Tx,
     candidates: Vec<Candidate>,
-    found: &BTreeMap<String, PathState>,
+    found: &Keyed<String, PathState>,
     report: &mut DriftReport,
 ) -> Result<()> {
     for Candidate {
@@ -278,11 +279,7 @@ fn drift_invalidated(tx: &Tx, owner: Option<&str>, limit: usize) -> Result<Vec<(
 
 /// The keys of `rows` by owner, of the memories whose text holds `mark` (only those are then
 /// read whole).
-fn marked<'r>(
-    tx: &Tx,
-    rows: &'r [(i64, String)],
-    mark: &str,
-) -> Result<BTreeMap<&'r str, Vec<i64>>> {
+fn marked(tx: &Tx, rows: &[(i64, String)], mark: &str) -> Result<Keyed<String, Vec<i64>>> {
     let pks: Vec<i64> = rows.iter().map(|r| r.0).collect();
     let list = serde_json::to_string(&pks).map_err(|e| Error::Internal(e.to_string()))?;
     let found: std::collections::BTreeSet<i64> = tx
@@ -293,9 +290,9 @@ fn marked<'r>(
         )?
         .query_map(params![list, mark], |r| r.get(0))?
         .collect::<rusqlite::Result<_>>()?;
-    let mut by_owner: BTreeMap<&str, Vec<i64>> = BTreeMap::new();
+    let mut by_owner: Keyed<String, Vec<i64>> = Keyed::new();
     for (pk, owner) in rows.iter().filter(|r| found.contains(&r.0)) {
-        by_owner.entry(owner).or_default().push(*pk);
+        by_owner.or_default(owner.clone()).push(*pk);
     }
     Ok(by_owner)
 }
@@ -305,7 +302,7 @@ fn marked<'r>(
 fn citing(tx: &Tx, rows: &[(i64, String)]) -> Result<Vec<Candidate>> {
     let mut out = Vec::new();
     for (owner, pks) in marked(tx, rows, "/")? {
-        for (pk, memory) in memories::by_pks(tx.conn(), owner, &pks)? {
+        for (pk, memory) in memories::by_pks(tx.conn(), &owner, &pks)? {
             let cited = cited_paths(&memory.content);
             if !cited.is_empty() {
                 out.push(Candidate {
@@ -329,7 +326,7 @@ fn citing(tx: &Tx, rows: &[(i64, String)]) -> Result<Vec<Candidate>> {
 fn names_alone(tx: &mut Tx, rows: &[(i64, String)], report: &mut DriftReport) -> Result<()> {
     let mut known: BTreeMap<(String, Option<String>), Option<Declared>> = BTreeMap::new();
     for (owner, pks) in marked(tx, rows, "`")? {
-        for (pk, mut memory) in memories::by_pks(tx.conn(), owner, &pks)? {
+        for (pk, mut memory) in memories::by_pks(tx.conn(), &owner, &pks)? {
             // A file's own memory is judged by its path (a Go struct tag is in backticks).
             let names = cited_symbols(&memory.content);
             if memory.layer == Layer::Codebase
@@ -340,7 +337,7 @@ fn names_alone(tx: &mut Tx, rows: &[(i64, String)], report: &mut DriftReport) ->
             }
             let scope = (owner.to_string(), memory.agent_id.clone());
             if !known.contains_key(&scope) {
-                let d = declared(tx.conn(), owner, memory.agent_id.as_deref())?;
+                let d = declared(tx.conn(), &owner, memory.agent_id.as_deref())?;
                 known.insert(scope.clone(), d);
             }
             let Some(d) = known.get(&scope).and_then(Option::as_ref) else {
@@ -392,9 +389,9 @@ pub(super) fn detect(tx: &mut Tx, workspace: &dyn Workspace) -> Result<DriftRepo
         return Ok(report);
     }
     let Some(states) = workspace.states(&paths) else {
-        let mut wanted: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+        let mut wanted: Keyed<String, Vec<String>> = Keyed::new();
         for c in &candidates {
-            let list = wanted.entry(&c.owner).or_default();
+            let list = wanted.or_default(c.owner.clone());
             for p in &c.cited {
                 if !list.contains(&p.path) {
                     list.push(p.path.clone());
@@ -422,7 +419,7 @@ pub(super) fn detect(tx: &mut Tx, workspace: &dyn Workspace) -> Result<DriftRepo
         .iter()
         .filter(|s| matches!(s, PathState::Unknown { .. }))
         .count();
-    let found: BTreeMap<String, PathState> = paths.into_iter().zip(states).collect();
+    let found: Keyed<String, PathState> = paths.into_iter().zip(states).collect();
     apply(tx, candidates, &found, &mut report)?;
     Ok(report)
 }
@@ -435,7 +432,7 @@ pub(crate) fn report_findings(tx: &mut Tx, req: &DriftFindings) -> Result<DriftR
             format!("give 1 to {MAX_DRIFT_PATHS} paths, not {}", req.paths.len()),
         ));
     }
-    let mut found: BTreeMap<String, PathState> = BTreeMap::new();
+    let mut found: Keyed<String, PathState> = Keyed::new();
     for (i, p) in req.paths.iter().enumerate() {
         if p.path.is_empty() || p.path.chars().count() > 1024 {
             return Err(Error::invalid(

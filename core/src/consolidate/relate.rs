@@ -9,7 +9,7 @@
 //! Memories are examined in key order from a cursor kept in the store, `STEP_BATCH` per run;
 //! a run over memories already examined finds what it found before and changes nothing.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap};
 
 use serde::{Deserialize, Serialize};
 
@@ -22,6 +22,7 @@ use crate::graph;
 use crate::links::shared::{self, Shareable, MIN_WEIGHT};
 use crate::model::{Memory, State};
 use crate::order::CollectOrdered;
+use crate::order::Keyed;
 use crate::store::{memories, Tx};
 
 /// Partners looked at per memory, from entities and from tags each.
@@ -167,10 +168,10 @@ fn relate(
         return Ok(());
     };
     let mine = Shareable::of(conn, pk, &m)?;
-    let existing: BTreeMap<i64, (f64, i64)> = shared::of_memory(conn, pk)?
+    let existing: Keyed<i64, (f64, i64)> = shared::of_memory(conn, pk)?
         .into_iter()
         .map(|(other, w, n)| (other, (w, n)))
-        .collect_map();
+        .collect();
     let mut partners: BTreeSet<i64> = graph::naming_the_same(conn, pk, PARTNERS)?
         .into_iter()
         .collect_set();
@@ -209,13 +210,13 @@ fn relate(
     }
     // The best partners, and any already linked that still qualify.
     crate::order::sort_by(&mut weighed, |a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-    let mut keep: BTreeMap<i64, (f64, i64)> = BTreeMap::new();
+    let mut keep: Keyed<i64, (f64, i64)> = Keyed::new();
     for (i, (other, w, n)) in weighed.into_iter().enumerate() {
         if i < LINKS_PER_MEMORY || existing.contains_key(&other) {
             keep.insert(other, (w, n));
         }
     }
-    for (other, (w, n)) in &keep {
+    for (other, (w, n)) in keep.iter() {
         match existing.get(other) {
             Some(old) if old == &(*w, *n) => {}
             Some(_) => {

@@ -11,6 +11,7 @@ use super::{key, strength, EntityType, Relation};
 use crate::clock::Millis;
 use crate::error::{Error, Result};
 use crate::field::{Id, Limit, Owner};
+use crate::order::Keyed;
 use crate::store::View;
 
 /// Deepest traversal or path.
@@ -360,8 +361,8 @@ fn adjacency(
     relations: &[Relation],
     floor: f64,
     now: Millis,
-) -> Result<BTreeMap<i64, Vec<(i64, Relationship)>>> {
-    let mut adj: BTreeMap<i64, Vec<(i64, Relationship)>> = BTreeMap::new();
+) -> Result<Keyed<i64, Vec<(i64, Relationship)>>> {
+    let mut adj: Keyed<i64, Vec<(i64, Relationship)>> = Keyed::new();
     for r in sight.relationships(owner, None)? {
         if !(relations.is_empty() || relations.contains(&r.relation)) {
             continue;
@@ -371,8 +372,8 @@ fn adjacency(
         if rel.strength < floor {
             continue;
         }
-        adj.entry(a).or_default().push((b, rel.clone()));
-        adj.entry(b).or_default().push((a, rel));
+        adj.or_default(a).push((b, rel.clone()));
+        adj.or_default(b).push((a, rel));
     }
     Ok(adj)
 }
@@ -424,7 +425,8 @@ pub(crate) fn path(view: &View, owner: &Owner, req: &PathRequest) -> Result<Grap
     let to = entity_named(&mut sight, owner, "to", &req.to)?;
     let now = view.now()?;
     let adj = adjacency(&mut sight, owner, &[], f64::NEG_INFINITY, now)?;
-    let mut parent: BTreeMap<i64, Option<(i64, Relationship)>> = BTreeMap::from([(from.pk, None)]);
+    let mut parent: Keyed<i64, Option<(i64, Relationship)>> = Keyed::new();
+    parent.insert(from.pk, None);
     let mut queue = VecDeque::from([(from.pk, 0usize)]);
     while let Some((at, d)) = queue.pop_front() {
         if at == to.pk {

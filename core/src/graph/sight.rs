@@ -4,13 +4,12 @@
 //! those memories alone, and of an entity's names only those such a memory contains — so
 //! another agent's private "Ana Souza" does not surface as the full name of this agent's "Ana".
 
-use std::collections::BTreeMap;
-
 use rusqlite::{params, Connection};
 
 use super::sql::{self, EntityRow, RelationRow};
 use super::{key, EntityMention, RelationMention, SPEAKER};
 use crate::error::Result;
+use crate::order::Keyed;
 use crate::store::{parse, View};
 
 /// The names of an entity a caller knows: the one to show and the others.
@@ -40,7 +39,7 @@ impl Names {
 pub(crate) struct Sight<'c> {
     conn: &'c Connection,
     narrowed: bool,
-    names: BTreeMap<i64, Option<Names>>,
+    names: Keyed<i64, Option<Names>>,
 }
 
 /// Whether lower-cased `text` says `name` (a key) as words of its own: "ana" in "Ana called",
@@ -73,7 +72,7 @@ impl<'c> Sight<'c> {
         Sight {
             conn,
             narrowed,
-            names: BTreeMap::new(),
+            names: Keyed::new(),
         }
     }
 

@@ -1,7 +1,7 @@
 //! One heartbeat check: scan, turn what was found into signals (with freshness and tag
 //! adjustments), decide, record the act, and report.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 use super::decide::{self, Decision, Found, PastAct, Situation};
 use super::period::TimePeriod;
@@ -18,7 +18,7 @@ use crate::clock::{Millis, MINUTE_MS};
 use crate::error::Result;
 use crate::field::Owner;
 use crate::model::{Memory, MemoryType};
-use crate::order::CollectOrdered;
+use crate::order::{CollectOrdered, Keyed};
 use crate::schedule::{self, ScheduleRow};
 use crate::store::{Tx, View};
 use crate::text;
@@ -173,9 +173,9 @@ impl<'a> Check<'a> {
             .iter()
             .flat_map(|b| b.memories.iter().map(|(pk, _)| *pk))
             .collect();
-        let mut named: BTreeMap<i64, Vec<i64>> = BTreeMap::new();
+        let mut named: Keyed<i64, Vec<i64>> = Keyed::new();
         for (m, e) in sql::entities_of(view.conn(), &pks)? {
-            named.entry(m).or_default().push(e);
+            named.or_default(m).push(e);
         }
         let found = built
             .iter()

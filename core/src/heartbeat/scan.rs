@@ -18,7 +18,7 @@ use crate::error::Result;
 use crate::importance;
 use crate::lexicon::{is_stopword, WH_WORDS};
 use crate::model::{Memory, MemoryType};
-use crate::order::CollectOrdered;
+use crate::order::{CollectOrdered, Keyed};
 use crate::schedule::{self, ScheduleRow};
 use crate::store::{memories, View};
 
@@ -545,10 +545,10 @@ impl Scanner<'_, '_> {
         pending_plans: &[Row2],
     ) -> Result<(Vec<RelationshipAlert>, BTreeMap<i64, i64>)> {
         // Plan key → (id, deadline).
-        let mut plans: BTreeMap<i64, (String, Option<Millis>)> = pending_plans
+        let mut plans: Keyed<i64, (String, Option<Millis>)> = pending_plans
             .iter()
             .map(|(pk, m)| (*pk, (m.id.clone(), m.expires_at)))
-            .collect_map();
+            .collect();
         for b in sql::plans_expiring(
             self.view.conn(),
             owner,
@@ -559,9 +559,9 @@ impl Scanner<'_, '_> {
             plans.insert(b.pk, (b.id, b.expires_at));
         }
         let pks: Vec<i64> = plans.keys().copied().collect();
-        let mut by_entity: BTreeMap<i64, Vec<i64>> = BTreeMap::new();
+        let mut by_entity: Keyed<i64, Vec<i64>> = Keyed::new();
         for (m, e) in sql::entities_of(self.view.conn(), &pks)? {
-            by_entity.entry(e).or_default().push(m);
+            by_entity.or_default(e).push(m);
         }
         let entity_pks: Vec<i64> = by_entity.keys().copied().collect();
         let mut alerts = Vec::new();
@@ -615,7 +615,8 @@ impl Scanner<'_, '_> {
         }
         let offset_ms = calendar::local(0, offset);
         let today = calendar::local_day(now, offset);
-        let mut seen: BTreeMap<String, u32> = BTreeMap::new();
+        // The days each topic came up on.
+        let mut seen: BTreeMap<String, usize> = BTreeMap::new();
         for week in 0..=PATTERN_DAYS / 7 {
             let day = today - 7 * week;
             let start = day * DAY_MS - offset_ms;
@@ -638,6 +639,7 @@ impl Scanner<'_, '_> {
         let weekday = calendar::local_weekday(now, offset);
         let mut out: Vec<Pattern> = seen
             .into_iter()
+            .filter_map(|(topic, n)| Some((topic, u32::try_from(n).ok()?)))
             .filter(|(_, n)| *n >= PATTERN_MIN_DAYS)
             .map(|(topic, n)| Pattern {
                 description: format!("{topic} comes up on {weekday}s ({n} of the last weeks)"),

@@ -1,7 +1,7 @@
 //! The `related` call: a memory's linked memories, each once, with what links them — how often
 //! searches returned them together, and what they share.
 
-use std::collections::BTreeMap;
+use crate::order::Keyed;
 
 use rusqlite::Connection;
 use serde::{Deserialize, Serialize};
@@ -71,9 +71,9 @@ pub(crate) fn related(
     limit: usize,
     sees: impl Fn(&Memory) -> bool,
 ) -> Result<Vec<RelatedMemory>> {
-    let mut ends: BTreeMap<i64, Ends> = BTreeMap::new();
+    let mut ends: Keyed<i64, Ends> = Keyed::new();
     for link in of(conn, pk)? {
-        let end = ends.entry(link.other).or_default();
+        let end = ends.or_default(link.other);
         match link.kind {
             Kind::Recalled => {
                 if let Some(s) = link.recalled_at(now) {

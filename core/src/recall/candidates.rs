@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use sha2::{Digest, Sha256};
 
 use crate::clock::{Millis, Window};
-use crate::order::CollectOrdered;
+use crate::order::{CollectOrdered, Keyed};
 use crate::store::memories::Reach;
 use crate::text;
 
@@ -109,7 +109,7 @@ pub fn fuse(
     cosine: impl Fn(i64) -> Option<f32>,
 ) -> Vec<Candidate> {
     let best = text_hits.iter().map(|h| h.bm25).fold(0.0f64, f64::max);
-    let mut all: BTreeMap<i64, Candidate> = BTreeMap::new();
+    let mut all: Keyed<i64, Candidate> = Keyed::new();
     for &(pk, cos) in vector_hits {
         all.insert(pk, Candidate::near(pk, cos));
     }
@@ -120,8 +120,7 @@ pub fn fuse(
             0.0
         };
         let text = (h.coverage * (0.5 + 0.5 * rarity)).powi(PARTIAL_MATCH_POWER);
-        all.entry(h.pk)
-            .or_insert_with(|| Candidate::near(h.pk, cosine(h.pk).unwrap_or(0.0)))
+        all.or_insert_with(h.pk, || Candidate::near(h.pk, cosine(h.pk).unwrap_or(0.0)))
             .text = text;
     }
     all.into_values().collect()
@@ -205,11 +204,11 @@ pub fn lend_context(
         return Ok(());
     }
     by_relevance(candidates, vector_weight);
-    let lenders: BTreeMap<i64, f64> = candidates
+    let lenders: Keyed<i64, f64> = candidates
         .iter()
         .take(parents)
         .map(|c| (c.pk, c.own(vector_weight)))
-        .collect_map();
+        .collect();
     let keys: Vec<i64> = lenders.keys().copied().collect();
     let mut index: BTreeMap<i64, usize> = candidates
         .iter()

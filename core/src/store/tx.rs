@@ -31,6 +31,7 @@ use crate::decay::{self, RetentionConfig};
 use crate::embed::{self, Embedder, Precision};
 use crate::error::{Error, Result};
 use crate::model::{Kind, Memory, State, Status, StatusChange, Tier};
+use crate::order::Keyed;
 use crate::text;
 use crate::vectors::OwnerVectors;
 
@@ -84,7 +85,7 @@ pub(crate) struct Derived {
     hashes: HashMap<String, OwnerHashes>,
     generations: HashMap<String, u64>,
     /// Accesses not yet written, by memory key (with the owner, to read the rows back).
-    accesses: BTreeMap<i64, (String, Pending)>,
+    accesses: Keyed<i64, (String, Pending)>,
     /// Co-recalls not yet written, by pair of memory keys (lower first).
     co_recalls: BTreeMap<(i64, i64), Pending>,
     /// Owners written by the nested transactions of an open group: undone should the group's
@@ -284,8 +285,7 @@ impl<'s> View<'s> {
         let (_, p) = self
             .derived
             .accesses
-            .entry(pk)
-            .or_insert_with(|| (owner.to_string(), Pending { count: 0, at: now }));
+            .or_insert_with(pk, || (owner.to_string(), Pending { count: 0, at: now }));
         p.count += 1;
         p.at = p.at.max(now);
         Ok(())
@@ -425,12 +425,12 @@ impl<'s> Tx<'s> {
             .collect();
         super::links::record(self.view.conn, &co_recalls)?;
         let pending = self.view.derived.accesses.clone();
-        let mut by_owner: BTreeMap<&str, Vec<i64>> = BTreeMap::new();
-        for (pk, (owner, _)) in &pending {
-            by_owner.entry(owner.as_str()).or_default().push(*pk);
+        let mut by_owner: Keyed<String, Vec<i64>> = Keyed::new();
+        for (pk, (owner, _)) in pending.iter() {
+            by_owner.or_default(owner.clone()).push(*pk);
         }
         for (owner, pks) in by_owner {
-            for (pk, mut m) in memories::by_pks(self.conn(), owner, &pks)? {
+            for (pk, mut m) in memories::by_pks(self.conn(), &owner, &pks)? {
                 if let Some((_, p)) = pending.get(&pk) {
                     self.access(pk, &mut m, p.count, p.at)?;
                 }
