@@ -347,7 +347,7 @@ fn month_number(w: &str) -> Option<Month> {
 fn count(w: &str) -> Option<i64> {
     match w {
         "a" | "an" => Some(1),
-        "few" | "several" => Some(3),
+        "few" | "several" | "some" => Some(3),
         _ => calendar::number(w).filter(|n| *n > 0),
     }
 }
@@ -538,6 +538,15 @@ fn at(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
     // "earlier this week" is "this week".
     let (i, lead) = if w(i) == "earlier" && w(i + 1) == "this" {
         (i + 1, 1)
+    } else if (w(i), w(i + 1), w(i + 2)) == ("earlier", "in", "the")
+        && matches!(w(i + 3), "week" | "month" | "year")
+    {
+        let from = match w(i + 3) {
+            "week" => monday,
+            "month" => this_month,
+            _ => this_year,
+        };
+        return Some((days(from, tomorrow), 4));
     } else {
         (i, 0)
     };
@@ -632,9 +641,12 @@ fn at(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
             let dated = (w(i) == "on")
                 .then(|| date_at(ws, i + 2, today).or_else(|| the_day(ws, i + 2, today)))
                 .flatten();
+            let latest = calendar::previous_weekday(today, calendar::weekday(d)?);
             let (day, used) = match dated {
                 Some((date, n)) => (date, 2 + n),
-                None => (calendar::previous_weekday(today, calendar::weekday(d)?), 2),
+                // "on Saturday before last": the one before the latest.
+                None if (w(i + 2), w(i + 3)) == ("before", "last") => (shift(latest, -7), 4),
+                None => (latest, 2),
             };
             Some((days(day, shift(day, 1)), used))
         }
@@ -707,7 +719,13 @@ fn ago(n: i64, unit: &str, today: Date) -> Option<Window> {
             days(from, months_from(from.year(), from.month(), 1)?)
         }
         "year" => year(today.year() - n as i32)?,
-        _ => return None,
+        // "two Saturdays ago": the latest one's, counted back.
+        d => {
+            let day =
+                calendar::previous_weekday(today, calendar::weekday(d).filter(|_| d.len() > 2)?);
+            let day = shift(day, -(7 * (n - 1)));
+            days(day, shift(day, 1))
+        }
     })
 }
 
@@ -872,7 +890,17 @@ fn more(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
             let (window, used) = more(ws, i + 1, today)?;
             Some((window, used + 1))
         }
-        ("day", "before", "yesterday") => Some((days(shift(today, -2), shift(today, -1)), 3)),
+        // "the other day" (the week before today), "the other week" (one to three weeks ago).
+        // Not "the other day of the trip".
+        ("the", "other", "day" | "night") if w(i + 3) != "of" => {
+            Some((days(shift(today, -7), today), 3))
+        }
+        ("the", "other", "week") if w(i + 3) != "of" => {
+            Some((ago_between(1, 3, "weeks", today)?, 3))
+        }
+        ("day", "before", "yesterday") | ("night", "before", "last") => {
+            Some((days(shift(today, -2), shift(today, -1)), 3))
+        }
         ("week", "before", "last") => Some((days(shift(monday, -14), shift(monday, -7)), 3)),
         ("weekend", "before", "last") => Some((ago(2, "weekend", today)?, 3)),
         ("month", "before", "last") => Some((ago(2, "months", today)?, 3)),
@@ -887,7 +915,7 @@ fn more(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
         ("half", "a" | "an", "year") if w(i + 3) == "ago" => Some((ago(6, "months", today)?, 4)),
         // The last stretch up to today: "the past few days", "the last 3 weeks", "the past
         // month" (where "last month" is the calendar's).
-        ("the", "past" | "last", _) => {
+        ("the" | "this", "past" | "last", _) => {
             let (n, unit, used) = match (count(w(i + 2)), w(i + 2), w(i + 3)) {
                 (_, "couple", "of") => (2, w(i + 4), 5),
                 (Some(n), c, _) if c != "a" => (n, w(i + 3), 4),
@@ -895,6 +923,10 @@ fn more(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
             };
             if w(i + used) == "of" {
                 return None;
+            }
+            // "the past weekend" is the last one.
+            if (n, unit) == (1, "weekend") {
+                return Some((ago(1, unit, today)?, used));
             }
             let span = match unit.strip_suffix('s').unwrap_or(unit) {
                 // "the past 48 hours": the days they touch, today's included.
@@ -914,8 +946,8 @@ fn more(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
             let (from, until, used) = month_of(ws, i + 1, today)?;
             Some((month_part(part, from, until)?, used + 1))
         }
-        (part @ ("early" | "mid" | "late"), y, _) if year_number(y).is_some() => {
-            let y = year_number(y)?;
+        (part @ ("early" | "mid" | "late"), _, _) if year_after(ws, i + 1, today).is_some() => {
+            let (y, used) = year_after(ws, i + 1, today)?;
             let from = first_of(
                 y,
                 match part {
@@ -924,7 +956,7 @@ fn more(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
                     _ => Month::September,
                 },
             )?;
-            Some((days(from, months_from(y, from.month(), 4)?), 2))
+            Some((days(from, months_from(y, from.month(), 4)?), 1 + used))
         }
         // "in Q3", "Q1 2025", "the first quarter of 2025": a year's quarter (the latest begun
         // without a year). "Q3" only after a word that places it: "the Q4 budget" is a subject.
@@ -1300,6 +1332,8 @@ fn year_after(ws: &[Word], i: usize, today: Date) -> Option<(i32, usize)> {
         (n, _) if year_number(n).is_some() => Some((year_number(n)?, of + 1)),
         ("last", "year") => Some((y - 1, of + 2)),
         ("this", "year") => Some((y, of + 2)),
+        // "the end of the year"; not "the year before last".
+        ("the", "year") if !matches!(w(i + of + 2), "before" | "after") => Some((y, of + 2)),
         _ => None,
     }
 }
@@ -1743,7 +1777,6 @@ mod tests {
             "What do we eat at Christmas?",
             "What tradition does Tim love during Halloween?",
             "What does Melanie do during the summer?",
-            "What did I mention the other day?",
             "the last week of",
         ] {
             assert_eq!(span(q), None, "{q}");
@@ -2185,7 +2218,6 @@ mod tests {
         assert_eq!(window("in Q2"), Some(quarter(2, 2026).unwrap()));
         assert_eq!(window("the last quarter"), Some(quarter(1, 2026).unwrap()));
         for q in [
-            "the end of the year",
             "from 2025-13-01",
             "in 2025-99",
             "on 2025-12-24x",
@@ -2326,6 +2358,88 @@ mod tests {
             "What did I do three days before I moved?",
         ] {
             assert_eq!(span(none), None, "{none}");
+        }
+    }
+
+    #[test]
+    fn loose_counts_the_other_day_and_parts_of_this_or_last_year() {
+        for (q, dates, words) in [
+            (
+                "What did I buy some days ago?",
+                "2026-11-14..2026-11-17",
+                "some days ago",
+            ),
+            (
+                "Who did I meet the other day?",
+                "2026-11-11..2026-11-18",
+                "the other day",
+            ),
+            (
+                "What did we decide the other week?",
+                "2026-10-25..2026-11-15",
+                "the other week",
+            ),
+            (
+                "What did I do this past week?",
+                "2026-11-12..2026-11-19",
+                "this past week",
+            ),
+            (
+                "What happened over the past weekend?",
+                "2026-11-14..2026-11-16",
+                "the past weekend",
+            ),
+            (
+                "What did I do two Saturdays ago?",
+                "2026-11-07..2026-11-08",
+                "two Saturdays ago",
+            ),
+            (
+                "What did I do on Saturday before last?",
+                "2026-11-07..2026-11-08",
+                "on Saturday before last",
+            ),
+            (
+                "What did I eat the night before last?",
+                "2026-11-16..2026-11-17",
+                "the night before last",
+            ),
+            (
+                "What did I do late last year?",
+                "2025-09-01..2026-01-01",
+                "late last year",
+            ),
+            (
+                "What did I start early this year?",
+                "2026-01-01..2026-05-01",
+                "early this year",
+            ),
+            (
+                "What did I do at the beginning of the year?",
+                "2026-01-01..2026-05-01",
+                "the beginning of the year",
+            ),
+            (
+                "the end of the year",
+                "2026-09-01..2027-01-01",
+                "the end of the year",
+            ),
+            (
+                "What did I read earlier in the month?",
+                "2026-11-01..2026-11-19",
+                "earlier in the month",
+            ),
+        ] {
+            is(q, dates, words);
+        }
+        for q in [
+            "What did we do on the other day of the trip?",
+            "What have I done for some weeks?",
+            "Who sat on the other side?",
+            "What did I do two Saturdays in a row?",
+            "What did I do earlier in the game?",
+        ] {
+            assert_eq!(span(q), None, "{q}");
         }
     }
 
