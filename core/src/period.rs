@@ -1,8 +1,9 @@
-//! The span of time a question names, read as the past it asks about: "yesterday", "10 days
-//! ago", "four weeks ago", "last weekend", "earlier this month", "last summer", "in March", "on
-//! 3 May", "in 2023". Days are UTC days of the clock a search runs at (or its `as_of`): a
-//! question is about what was said, so a month or weekday names its latest past one. A count
-//! of days ago allows a day either side, of weeks ago three days, as people count loosely.
+//! The span of time a question names: "yesterday", "10 days ago", "four weeks ago", "last
+//! weekend", "earlier this month", "last summer", "in March", "on 3 May", "in 2023", and times
+//! ahead as plans name them, "tomorrow", "next week", "next Friday". Days are UTC days of the
+//! clock a search runs at (or its `as_of`): a question is about what was said, so a month or
+//! weekday alone names its latest past one. A count of days ago allows a day either side, of
+//! weeks ago three days, as people count loosely.
 
 use time::{Date, Month, OffsetDateTime, Weekday};
 
@@ -502,9 +503,9 @@ fn spans_time(w: &Window) -> bool {
     !w.is_open() && w.after.zip(w.before).is_none_or(|(a, b)| a < b)
 }
 
-/// The spans of the past a statement names, read at `said` (when it was said): "I went to a
-/// convention last month", said in April, is of March. A memory said after a span the
-/// question names may tell of it.
+/// The spans a statement names, read at `said` (when it was said): "I went to a convention
+/// last month", said in April, is of March; "the dentist next Friday", said on Monday, of that
+/// Friday. A memory said outside a span the question names may tell of it.
 pub fn stated(text: &str, said: Millis) -> Vec<Window> {
     let Some(today) = day_of(said) else {
         return Vec::new();
@@ -729,6 +730,30 @@ fn ago(n: i64, unit: &str, today: Date) -> Option<Window> {
     })
 }
 
+/// The next `unit` after today: "week" (Monday to Sunday), "weekend" (next week's; the first
+/// after today when `coming`), "month", "year", or a day of the week (the first after today).
+fn next(unit: &str, today: Date, coming: bool) -> Option<Window> {
+    let monday = calendar::next_weekday(today, Weekday::Monday, true);
+    let saturday = match coming {
+        true => calendar::next_weekday(today, Weekday::Saturday, true),
+        false => shift(monday, 5),
+    };
+    Some(match unit {
+        "week" => days(monday, shift(monday, 7)),
+        "weekend" => days(saturday, shift(saturday, 2)),
+        "month" => {
+            let from = months_from(today.year(), today.month(), 1)?;
+            days(from, months_from(from.year(), from.month(), 1)?)
+        }
+        "year" => year(today.year() + 1)?,
+        d => {
+            let day =
+                calendar::next_weekday(today, calendar::weekday(d).filter(|_| d.len() > 2)?, true);
+            days(day, shift(day, 1))
+        }
+    })
+}
+
 /// How many months a unit of time ago is: "month(s)" one, "year(s)" twelve.
 fn months_in(unit: &str) -> Option<i64> {
     match unit.strip_suffix('s').unwrap_or(unit) {
@@ -766,6 +791,57 @@ fn more(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
     let tomorrow = shift(today, 1);
     let monday = shift(today, -(today.weekday().number_days_from_monday() as i64));
     match (w(i), w(i + 1), w(i + 2)) {
+        // Times ahead, as plans name them ("what do I have tomorrow?"): "tomorrow", "the day
+        // after tomorrow", "the week after next", "next week", "next Friday" (the first
+        // after today, as the extractor reads it), "this coming weekend", "later this month",
+        // "in 3 days", "the next few days", "the coming weeks".
+        ("tomorrow", _, _) => Some((days(tomorrow, shift(today, 2)), 1)),
+        ("the", "day", "after") if w(i + 3) == "tomorrow" => {
+            Some((days(shift(today, 2), shift(today, 3)), 4))
+        }
+        ("the", "week", "after") if w(i + 3) == "next" => {
+            Some((days(shift(monday, 14), shift(monday, 21)), 4))
+        }
+        (first @ ("next" | "coming"), unit, _) => Some((next(unit, today, first == "coming")?, 2)),
+        ("this", "coming", unit) => Some((next(unit, today, true)?, 3)),
+        ("later", "this", unit) => {
+            let until = next(unit, today, false)?.after;
+            Some((
+                Window {
+                    before: until,
+                    ..days(tomorrow, tomorrow)
+                },
+                3,
+            ))
+        }
+        // Not "in a week" (as often a rate: "twice in a week").
+        ("in", n, "day" | "days" | "week" | "weeks") if count(n).is_some() && n != "a" => {
+            let unit = w(i + 2);
+            let n = count(n)?;
+            let (day, slack) = match unit.strip_suffix('s').unwrap_or(unit) {
+                "day" => (shift(today, n), 1),
+                "week" => (shift(today, 7 * n), 3),
+                _ => return None,
+            };
+            Some((days(shift(day, -slack), shift(day, slack + 1)), 3))
+        }
+        // A count or a plural ("the coming weeks": a few), not "the next day" (of an event
+        // the question names); "the coming week".
+        ("the", first @ ("next" | "coming"), c) => {
+            let (n, unit, used) = match count(c) {
+                Some(n) if c != "a" => (n, w(i + 3), 4),
+                _ if c.ends_with('s') => (3, c, 3),
+                _ if first == "coming" => (1, c, 3),
+                _ => return None,
+            };
+            let per = match unit.strip_suffix('s').unwrap_or(unit) {
+                "day" => 1,
+                "week" => 7,
+                "month" => 30,
+                _ => return None,
+            };
+            Some((days(tomorrow, shift(tomorrow, per * n)), used))
+        }
         ("between", _, _) => range(ws, i + 1, today, &["and"]).map(|(w, n)| (w, n + 1)),
         ("from", _, _) => range(ws, i + 1, today, TO).map(|(w, n)| (w, n + 1)),
         // "2025-12" (a day after it is a date's).
@@ -1086,8 +1162,8 @@ fn more(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
 }
 
 /// Words before a quarter's name that make it a time ("in Q3"), not a subject ("the Q4
-/// budget"). Not "for": "the plan for Q4" is as often of the quarter ahead, and a question's
-/// time is read as the past it asks about.
+/// budget"). Not "for": "the plan for Q4" is as often of the quarter ahead, and a quarter
+/// alone is read as the latest begun.
 const PLACING: &[&str] = &[
     "in", "during", "over", "since", "until", "till", "before", "after", "by", "of",
 ];
@@ -1394,6 +1470,7 @@ fn the_day(ws: &[Word], i: usize, today: Date) -> Option<(Date, usize)> {
     let this_month = first_of(today.year(), today.month())?;
     let (month, used) = match (w(after), w(after + 1), w(after + 2)) {
         ("of", "last", "month") => (months_from(today.year(), today.month(), -1)?, 1 + n + 3),
+        ("of", "next", "month") => (months_from(today.year(), today.month(), 1)?, 1 + n + 3),
         ("of", "this" | "the", "month") => (this_month, 1 + n + 3),
         ("of", _, _) => return None,
         (m, _, _) if month(m).is_some() => return None,
@@ -2502,7 +2579,6 @@ mod tests {
             "What did we do on May first?",
             "What did I do on the first day of school?",
             "What happened on the first try?",
-            "What did I do on the 3rd of next month?",
             "What did I do on the",
         ] {
             assert_eq!(span(none), None, "{none}");

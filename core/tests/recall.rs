@@ -833,6 +833,115 @@ fn seed_said(e: &mut Engine, owner: &str, said: &[(Millis, &str)]) {
     e.seed(items).unwrap();
 }
 
+/// A question naming a time ahead ("what do I have tomorrow?", "next week") finds the plans
+/// for it: memories said before it that name a time inside it, and those due inside it
+/// (`expires_at`) whatever they say; `why` says they tell of the span. Another agent's
+/// private plan is no answer, by either way.
+#[test]
+fn a_question_naming_a_time_ahead_finds_the_plans_for_it() {
+    let (mut e, clock) = engine_with_config(without_dedup());
+    // Wednesday 2026-11-18, 10:00 UTC; `day(d, h)`: d days on, at h o'clock.
+    let now: Millis = 1_794_996_000_000;
+    let day = |d: i64, h: i64| now + d * DAY_MS + (h - 10) * 3_600_000;
+    clock.set(now);
+    seed_said(
+        &mut e,
+        "ana",
+        &[
+            (day(-9, 12), "The plumber fixed the sink last week"),
+            (day(-3, 12), "Bought bread and milk for the week"),
+            // Said on Monday: the Friday after it, the 20th.
+            (day(-2, 9), "Dentist appointment next Friday at 10am"),
+            (day(-1, 12), "I went to the dentist for a checkup yesterday"),
+            (day(0, 8), "Call the plumber tomorrow morning"),
+        ],
+    );
+    e.seed(vec![NewMemory {
+        created_at: Some(day(-5, 12)),
+        // Next week is Monday the 23rd to Sunday the 29th.
+        expires_at: Some(day(7, 17)),
+        ..mem("ana", "Submit the quarterly tax form")
+    }])
+    .unwrap();
+    let first = |e: &mut Engine, q: &str| {
+        let hits = e.search(&req("ana", q)).unwrap();
+        let hit = hits.first().unwrap_or_else(|| panic!("{q}: no answer"));
+        let period = hit.why.period.clone().expect("the span is shown");
+        (hit.memory.content.clone(), period)
+    };
+    let (content, period) = first(&mut e, "What do I have tomorrow?");
+    assert_eq!(content, "Call the plumber tomorrow morning");
+    assert!(period.tells && !period.inside, "{period:?}");
+    assert_eq!(
+        (period.after, period.before),
+        (Some(day(1, 0)), Some(day(2, 0)))
+    );
+    let (content, period) = first(&mut e, "When is my dentist appointment next Friday?");
+    assert_eq!(content, "Dentist appointment next Friday at 10am");
+    assert!(period.tells, "{period:?}");
+    let (content, period) = first(&mut e, "What is due next week?");
+    assert_eq!(content, "Submit the quarterly tax form");
+    assert!(period.tells && !period.inside, "{period:?}");
+    // What was said of the past tells of no time ahead.
+    let hits = e.search(&req("ana", "Who is coming tomorrow?")).unwrap();
+    for h in &hits {
+        let tells = h.why.period.as_ref().is_some_and(|p| p.tells);
+        assert_eq!(
+            tells,
+            h.memory.content.contains("tomorrow morning"),
+            "{}",
+            h.memory.content
+        );
+    }
+    // Each agent's private plans, told and due: no other agent's answer.
+    for (agent, content, expires) in [
+        ("bob", "Secret interview at the bank tomorrow", None),
+        (
+            "bob",
+            "Sign the confidential offer letter",
+            Some(day(1, 12)),
+        ),
+        ("alice", "Water the plants tomorrow", None),
+    ] {
+        let mut item = json!({"entity_id": "ana", "agent_id": agent, "visibility": "private", "content": content, "created_at": day(0, 9)});
+        if let Some(t) = expires {
+            item["expires_at"] = json!(t);
+        }
+        e.call_json("seed", &json!({ "items": [item] }).to_string())
+            .unwrap();
+    }
+    let asked = |e: &mut Engine, agent: Option<&str>, q: &str| {
+        let mut args = json!({"entity_id": "ana", "query": q, "min_score": 0.0, "limit": 50});
+        if let Some(a) = agent {
+            args["agent_id"] = json!(a);
+        }
+        e.call_json("search", &args.to_string()).unwrap()
+    };
+    for q in ["What do I have tomorrow?", "What is due tomorrow?"] {
+        let alice = asked(&mut e, Some("alice"), q);
+        assert!(alice.contains("Water the plants"), "{q}: {alice}");
+        assert!(
+            !alice.contains("interview") && !alice.contains("offer letter"),
+            "{q}: {alice}"
+        );
+        let bob = asked(&mut e, Some("bob"), q);
+        assert!(
+            bob.contains("interview") && bob.contains("offer letter"),
+            "{q}: {bob}"
+        );
+        assert!(!bob.contains("Water the plants"), "{q}: {bob}");
+        let owner = asked(&mut e, None, q);
+        for said in [
+            "interview",
+            "offer letter",
+            "Water the plants",
+            "Call the plumber",
+        ] {
+            assert!(owner.contains(said), "{q}: {owner}");
+        }
+    }
+}
+
 /// A question asked "as of" a time, or before or after one, ranks first what was said on that
 /// side of it; `why` shows the span with its open side absent.
 #[test]

@@ -1192,7 +1192,7 @@ class PeriodMatch(TypedDict):
     before: NotRequired[int | None]
     #: The memory was said inside it.
     inside: bool
-    #: Said after it, the memory names a time inside it ("last month", said in April of March): it tells of the span and ranks with what was said there.
+    #: Said outside it, the memory names a time inside it ("last month", said in April of March; "next Friday", said before it), or is due inside it (`expires_at`): it tells of the span and ranks with what was said there.
     tells: NotRequired[bool]
 
 

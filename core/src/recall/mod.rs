@@ -368,13 +368,19 @@ fn names_a_time(text: &str, said: Millis) -> bool {
         || crate::extract::names_time_ahead(text, said)
 }
 
-/// Whether `text`, said at `said`, after `span`, names a time inside it ("a convention last
-/// month", said in April, of March).
+/// Whether `text`, said at `said`, outside `span`, names a time inside it: said after it, of
+/// what happened ("a convention last month", said in April, of March), or before it, of what
+/// was planned ("the dentist next Friday").
 fn tells_of(span: Window, text: &str, said: Millis) -> bool {
-    span.before.is_some_and(|b| said >= b)
+    !span.contains(said)
         && period::stated(text, said)
             .into_iter()
             .any(|w| period::overlap(w, span))
+}
+
+/// Whether memory `m` is due inside `span` (its `expires_at`: a plan's or deadline's time).
+fn due_in(span: Window, m: &Memory) -> bool {
+    m.expires_at.is_some_and(|t| span.contains(t))
 }
 
 /// The longest span a question names that is read whole when none of its memories answers in
@@ -522,10 +528,34 @@ struct Search<'a> {
     only_time: bool,
 }
 
-/// Words that, beside a named span, say nothing of what a question is about.
+/// Words that, beside a named span, say nothing of what a question is about ("what do I have
+/// tomorrow?", "what is planned for next week?").
 const TIME_ONLY_WORDS: &[&str] = &[
-    "thing", "things", "happen", "happened", "do", "did", "done", "doing", "first", "last",
-    "latest", "earliest", "recent", "recently",
+    "thing",
+    "things",
+    "happen",
+    "happened",
+    "happening",
+    "do",
+    "did",
+    "done",
+    "doing",
+    "first",
+    "last",
+    "latest",
+    "earliest",
+    "recent",
+    "recently",
+    "have",
+    "has",
+    "had",
+    "plan",
+    "plans",
+    "planned",
+    "due",
+    "scheduled",
+    "upcoming",
+    "coming",
 ];
 
 /// Whether `text` (a question without the words naming its span) names nothing to match.
@@ -772,8 +802,9 @@ impl<'a> Search<'a> {
         self.days.as_ref().is_none_or(|d| d.hold(at))
     }
 
-    /// The query's candidates said after this pass's span that tell of it: their words name a
-    /// time inside it ("a convention last month", said in April, when March is asked about).
+    /// The query's candidates said outside this pass's span that tell of it — their words name
+    /// a time inside it ("a convention last month", said in April, when March is asked about;
+    /// "the dentist next Friday", said before it) — and the memories due inside it.
     fn telling_of_span(
         &self,
         view: &mut View,
@@ -788,35 +819,57 @@ impl<'a> Search<'a> {
             .within(Window::default())
             .fused(view, cache, reach)?
             .candidates;
-        if let Some(end) = self.window.before {
-            let soon = Window {
-                after: Some(end),
-                before: Some(end.saturating_add(TELLS_LATER_MS)),
+        // And those said in the month before a span still to come: plans ("what do I have
+        // next week?").
+        let now = self.req.as_of.map_or_else(|| view.now(), Ok)?;
+        let ahead = self
+            .window
+            .after
+            .filter(|_| self.window.before.is_none_or(|b| b > now));
+        let nearby = [
+            self.window
+                .before
+                .map(|end| (end, end.saturating_add(TELLS_LATER_MS))),
+            ahead.map(|start| (start.saturating_sub(TELLS_LATER_MS), start)),
+        ];
+        for (after, before) in nearby.into_iter().flatten() {
+            let span = Window {
+                after: Some(after),
+                before: Some(before),
             };
             let seen: std::collections::BTreeSet<i64> = whole.iter().map(|c| c.pk).collect();
-            let near = self.within(soon).fused(view, cache, reach)?.candidates;
+            let near = self.within(span).fused(view, cache, reach)?.candidates;
             whole.extend(near.into_iter().filter(|c| !seen.contains(&c.pk)));
         }
-        let set = view.vectors(self.owner)?;
         let found: std::collections::BTreeSet<i64> = have.iter().map(|c| c.pk).collect();
-        // Said after the span (before it, only plans could tell of it), not found already.
+        // What is due inside the span, whatever its words say.
+        let due = memories::due_within(view.conn(), self.owner, self.window, self.k)?;
+        let set = view.vectors(self.owner)?;
+        let mut told: Vec<Candidate> = due
+            .into_iter()
+            .filter(|pk| !found.contains(pk))
+            .map(|pk| Candidate::near(pk, set.similarity(pk, &self.query).unwrap_or(0.0)))
+            .collect();
+        // Said outside the span, not found already.
         let later: Vec<(Candidate, Millis)> = whole
             .into_iter()
-            .filter(|c| !found.contains(&c.pk))
+            .filter(|c| !found.contains(&c.pk) && !told.iter().any(|t| t.pk == c.pk))
             .filter_map(|c| set.said(c.pk).map(|t| (c, t)))
-            .filter(|(_, t)| self.window.before.is_some_and(|b| *t >= b))
+            .filter(|(_, t)| !self.window.contains(*t))
             .collect();
         let pks: Vec<i64> = later.iter().map(|(c, _)| c.pk).collect();
         let contents = memories::contents(view.conn(), &pks)?;
-        Ok(later
-            .into_iter()
-            .filter(|(c, said)| {
-                contents
-                    .get(&c.pk)
-                    .is_some_and(|text| tells_of(self.window, text, *said))
-            })
-            .map(|(c, _)| c)
-            .collect())
+        told.extend(
+            later
+                .into_iter()
+                .filter(|(c, said)| {
+                    contents
+                        .get(&c.pk)
+                        .is_some_and(|text| tells_of(self.window, text, *said))
+                })
+                .map(|(c, _)| c),
+        );
+        Ok(told)
     }
 
     /// How many of `candidates` are good answers: at least `archive_relevance` relevant (or
@@ -983,7 +1036,8 @@ impl<'a> Search<'a> {
         let said_inside = self.window.contains(m.created_at)
             && (!self.in_named_span() || self.on_named_days(m.created_at));
         let inside = said_inside
-            || (self.in_named_span() && tells_of(self.window, &m.content, m.created_at));
+            || (self.in_named_span()
+                && (tells_of(self.window, &m.content, m.created_at) || due_in(self.window, &m)));
         if !(inside && rank::admits(self.req, &m) && view.viewer().sees(&m)) {
             return Ok(None);
         }
@@ -1050,7 +1104,9 @@ impl<'a> Search<'a> {
                     after: n.window.after,
                     before: n.window.before,
                     inside,
-                    tells: !inside && tells_of(n.window, &memory.content, memory.created_at),
+                    tells: !inside
+                        && (tells_of(n.window, &memory.content, memory.created_at)
+                            || due_in(n.window, &memory)),
                 }
             });
             decay::access(&mut memory, 1, now);

@@ -172,8 +172,9 @@ pub struct PeriodMatch {
     pub before: Option<Millis>,
     /// The memory was said inside it.
     pub inside: bool,
-    /// Said after it, the memory names a time inside it ("last month", said in April of
-    /// March): it tells of the span and ranks with what was said there.
+    /// Said outside it, the memory names a time inside it ("last month", said in April of
+    /// March; "next Friday", said before it), or is due inside it (`expires_at`): it tells of
+    /// the span and ranks with what was said there.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub tells: bool,
 }

@@ -680,6 +680,24 @@ pub fn visible(conn: &Connection, owner: &str, pks: &[i64]) -> Result<BTreeSet<i
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
+/// The owner's searchable memories the caller may see that are due inside `span` (their
+/// `expires_at`: a plan's or deadline's time), soonest first, at most `limit`.
+pub fn due_within(conn: &Connection, owner: &str, span: Window, limit: usize) -> Result<Vec<i64>> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT pk FROM memories WHERE entity_id = ?1 AND expires_at >= ?2 AND expires_at < ?3 \
+         AND status = 'active' AND state != 'DELETED' AND {VISIBLE} AND mnemo_existed(created_at) \
+         ORDER BY expires_at, pk LIMIT ?4"
+    ))?;
+    let (after, before) = (
+        span.after.unwrap_or(Millis::MIN),
+        span.before.unwrap_or(Millis::MAX),
+    );
+    let rows = stmt.query_map(params![owner, after, before, limit as i64], |r| {
+        r.get::<_, i64>(0)
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
 /// For each of `pks` that has a session: the searchable memories the caller may see written up
 /// to `reach` places before and after it in that session (places counted among those), as
 /// (pk, neighbour, places apart) triples. One statement for the whole list.
