@@ -2521,6 +2521,94 @@ mod tests {
     }
 
     #[test]
+    fn times_ahead_as_plans_name_them() {
+        // Asked on Wednesday 2026-11-18.
+        for (q, dates, words) in [
+            (
+                "What do I have tomorrow?",
+                "2026-11-19..2026-11-20",
+                "tomorrow",
+            ),
+            (
+                "What's on the day after tomorrow?",
+                "2026-11-20..2026-11-21",
+                "the day after tomorrow",
+            ),
+            (
+                "What is planned for next week?",
+                "2026-11-23..2026-11-30",
+                "next week",
+            ),
+            (
+                "What do I have next Friday?",
+                "2026-11-20..2026-11-21",
+                "next Friday",
+            ),
+            (
+                "What's happening next weekend?",
+                "2026-11-28..2026-11-30",
+                "next weekend",
+            ),
+            (
+                "What do I have this coming weekend?",
+                "2026-11-21..2026-11-23",
+                "this coming weekend",
+            ),
+            (
+                "What is due later this month?",
+                "2026-11-19..2026-12-01",
+                "later this month",
+            ),
+            (
+                "What happens in 3 days?",
+                "2026-11-20..2026-11-23",
+                "in 3 days",
+            ),
+            (
+                "What's happening in two weeks?",
+                "2026-11-29..2026-12-06",
+                "in two weeks",
+            ),
+            (
+                "What do I have in the next few days?",
+                "2026-11-19..2026-11-22",
+                "the next few days",
+            ),
+            (
+                "What is planned for the coming weeks?",
+                "2026-11-19..2026-12-10",
+                "the coming weeks",
+            ),
+            (
+                "the week after next",
+                "2026-11-30..2026-12-07",
+                "the week after next",
+            ),
+            ("next month", "2026-12-01..2027-01-01", "next month"),
+            ("next year", "2027-01-01..2028-01-01", "next year"),
+            (
+                "What is due on the 3rd of next month?",
+                "2026-12-03..2026-12-04",
+                "on the 3rd of next month",
+            ),
+        ] {
+            is(q, dates, words);
+        }
+        for q in [
+            "What did I do the next day?",
+            "Who sits next to me?",
+            "When is the next time?",
+            "What is coming up?",
+            "What's next?",
+            "How many times did I run in a week?",
+            "What did we do on the next trip?",
+            "the coming storm",
+        ] {
+            assert_eq!(span(q), None, "{q}");
+        }
+    }
+
+    #[test]
     fn a_day_without_its_month_or_in_words() {
         for (q, dates, words) in [
             // A month written as a name, then the day in words.
