@@ -311,7 +311,7 @@ class SearchRequest(TypedDict):
     after: NotRequired[int | None]
     #: Only memories said before this time (milliseconds since the Unix epoch); with `after`, later than it.
     before: NotRequired[int | None]
-    #: What "now" is for this question (milliseconds since the Unix epoch): the time its words such as "yesterday" or "last weekend" are read against (default the engine's clock). Without `after` and `before`, a span the query names ranks first the memories said in it and those said later that name a time in it ("last month").
+    #: What "now" is for this question (milliseconds since the Unix epoch): the time its words such as "yesterday", "last weekend" or "next Friday" are read against (default the engine's clock). Without `after` and `before`, a span the query names ranks first the memories said in it, those said outside it that name a time in it ("last month", said later; "next Friday", said before), and those due in it (`expires_at`).
     as_of: NotRequired[int | None]
 
 
@@ -2346,7 +2346,7 @@ class Calls:
             per_document: Most passages of one document in the results, 1 to 1,000 (default 3): a long document does not fill the list by itself. Optional.
             after: Only memories said at or after this time (milliseconds since the Unix epoch; a memory is said at its `created_at`). Optional.
             before: Only memories said before this time (milliseconds since the Unix epoch); with `after`, later than it. Optional.
-            as_of: What "now" is for this question (milliseconds since the Unix epoch): the time its words such as "yesterday" or "last weekend" are read against (default the engine's clock). Without `after` and `before`, a span the query names ranks first the memories said in it and those said later that name a time in it ("last month"). Optional.
+            as_of: What "now" is for this question (milliseconds since the Unix epoch): the time its words such as "yesterday", "last weekend" or "next Friday" are read against (default the engine's clock). Without `after` and `before`, a span the query names ranks first the memories said in it, those said outside it that name a time in it ("last month", said later; "next Friday", said before), and those due in it (`expires_at`). Optional.
         """
         given: List[Tuple[str, Any]] = [("entity_id", entity_id), ("query", query), ("agent_id", agent_id), ("team_aware", team_aware), ("vector", vector), ("limit", limit), ("mode", mode), ("recall", recall), ("include_archived", include_archived), ("types", types), ("min_score", min_score), ("entities", entities), ("kinds", kinds), ("per_document", per_document), ("after", after), ("before", before), ("as_of", as_of)]
         return cast("List[SearchHit]", self.call("search", {k: v for k, v in given if v is not None}))

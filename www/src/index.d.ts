@@ -296,9 +296,10 @@ export interface SearchRequest {
   before?: number | null;
   /**
    * What "now" is for this question (milliseconds since the Unix epoch): the time its words
-   * such as "yesterday" or "last weekend" are read against (default the engine's clock).
-   * Without `after` and `before`, a span the query names ranks first the memories said in
-   * it and those said later that name a time in it ("last month").
+   * such as "yesterday", "last weekend" or "next Friday" are read against (default the
+   * engine's clock). Without `after` and `before`, a span the query names ranks first the
+   * memories said in it, those said outside it that name a time in it ("last month", said
+   * later; "next Friday", said before), and those due in it (`expires_at`).
    */
   as_of?: number | null;
 }
