@@ -196,6 +196,8 @@ pub enum Side {
     Before,
     /// "after the Sintra trip".
     After,
+    /// Its own days: "during the Sintra trip", "on my birthday".
+    During,
 }
 
 /// An event a question places its answer against: "before the doctor's appointment", "right
@@ -217,15 +219,35 @@ impl Anchor {
     /// The order of time the answer is in: nearest the event first when asked for what came
     /// right next to it.
     pub fn order(&self) -> Option<Order> {
-        self.next.then_some(match self.side {
-            Side::Before => Order::Latest,
-            Side::After => Order::Earliest,
-        })
+        match self.side {
+            Side::Before => self.next.then_some(Order::Latest),
+            Side::After => self.next.then_some(Order::Earliest),
+            Side::During => None,
+        }
     }
 }
 
 /// Words that make "before"/"after" ask for what came right next to the event.
 const NEXT_TO: &[&str] = &["right", "just", "immediately", "straight", "soon"];
+/// Whose an event "on" names is ("on my birthday").
+const OWNERS: &[&str] = &["my", "our", "his", "her", "their"];
+/// Times of day, week or year that are no event: "during the week", "on my weekend".
+const TIME_NOUNS: &[&str] = &[
+    "day",
+    "days",
+    "week",
+    "weeks",
+    "weekend",
+    "weekends",
+    "morning",
+    "afternoon",
+    "evening",
+    "night",
+    "month",
+    "year",
+    "time",
+];
+
 /// Words that open the event's name and say nothing of it.
 const EVENT_OPENERS: &[&str] = &["the", "my", "our", "a", "an", "that", "this", "i", "we"];
 
@@ -240,6 +262,14 @@ pub fn anchored(question: &str) -> Option<Anchor> {
         .find_map(|(i, w)| match w.text.as_str() {
             "before" => Some((i, Side::Before)),
             "after" => Some((i, Side::After)),
+            "during" => Some((i, Side::During)),
+            // "on my birthday", "on our trip": not "on Monday", "on it".
+            "on" if ws
+                .get(i + 1)
+                .is_some_and(|n| OWNERS.contains(&n.text.as_str())) =>
+            {
+                Some((i, Side::During))
+            }
             _ => None,
         })?;
     let near = |j: usize| ws.get(j).map(|w| w.text.as_str());
@@ -266,9 +296,11 @@ pub fn anchored(question: &str) -> Option<Anchor> {
         .map(|w| w.text.as_str())
         .skip_while(|w| EVENT_OPENERS.contains(w))
         .collect();
-    // "After how many weeks did…" asks a duration, and an event names something.
+    // "After how many weeks did…" asks a duration, and an event names something; "during
+    // the summer" or "on the weekend" is a habit's time, not an event.
     if i == 0
         || named.is_empty()
+        || (named.len() == 1 && (season(named[0]).is_some() || TIME_NOUNS.contains(&named[0])))
         || matches!(named.as_slice(), ["that" | "then" | "it" | "this"])
         || matches!(
             named[0],
@@ -2871,7 +2903,36 @@ mod tests {
         assert_eq!(&q[b.words.clone()], "right after the Sintra trip");
         assert_eq!(b.order(), Some(Order::Earliest));
         assert_eq!(a.order(), None);
+        // Its own days: "during", or "on" whose it is.
+        for (q, event, words) in [
+            (
+                "What did I eat during the trip to Lisbon?",
+                "trip to Lisbon",
+                "during the trip to Lisbon",
+            ),
+            (
+                "What happened on my birthday?",
+                "birthday",
+                "on my birthday",
+            ),
+            (
+                "What did we do on our anniversary, in the end?",
+                "anniversary",
+                "on our anniversary",
+            ),
+        ] {
+            let c = anchored(q).unwrap();
+            assert_eq!((c.side, c.event.as_str()), (Side::During, event), "{q}");
+            assert_eq!(&q[c.words.clone()], words);
+            assert_eq!(c.order(), None);
+        }
         for none in [
+            "What do I do during the summer?",
+            "What do I do during the week?",
+            "What did I do on Monday?",
+            "What did we agree on?",
+            "What did I do on the weekend?",
+            "What do I do on my weekends?",
             "Did I see the doctor before or after the physiotherapy?",
             "What did I do after that?",
             "Was it before?",

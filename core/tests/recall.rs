@@ -1522,6 +1522,9 @@ fn a_question_placed_before_or_after_an_event_reads_the_time_around_it() {
         ("Went for a 10 km run along the river.", 9),
         ("Saw the doctor about my knee; she said to rest it.", 12),
         ("Baked sourdough bread for the first time.", 14),
+        ("Celebrated my birthday with dinner at Luigi's.", 17),
+        ("Got a new watch as a present from Ana.", 17),
+        ("Fixed the bike's flat tyre.", 18),
     ];
     let mut ids = Vec::new();
     for (content, day) in said {
@@ -1548,6 +1551,29 @@ fn a_question_placed_before_or_after_an_event_reads_the_time_around_it() {
         "What was the last thing I did before the doctor's appointment?",
     );
     assert_eq!(id, ids[4]);
+    // During it: the days the event was spoken of, whatever else was said then.
+    let during = |e: &mut Engine, q: &str| -> Vec<(String, bool)> {
+        let hits = e.search(&req("u", q)).unwrap();
+        hits.iter()
+            .map(|h| {
+                let inside = h.why.period.as_ref().is_some_and(|p| p.inside);
+                (h.memory.id.clone(), inside)
+            })
+            .collect()
+    };
+    // The memories inside the span, in id order, and whether they lead the answer.
+    let inside = |hits: &[(String, bool)]| -> (Vec<String>, bool) {
+        let mut ids: Vec<String> = hits.iter().filter(|h| h.1).map(|h| h.0.clone()).collect();
+        ids.sort();
+        let first = hits.iter().take(ids.len()).all(|h| h.1);
+        (ids, first)
+    };
+    let trip = during(&mut e, "What did I do during the Sintra trip?");
+    let want = vec![ids[1].clone(), ids[2].clone()];
+    assert_eq!(inside(&trip), (want, true), "{trip:?}");
+    let birthday = during(&mut e, "What happened on my birthday?");
+    let want = vec![ids[7].clone(), ids[8].clone()];
+    assert_eq!(inside(&birthday), (want, true), "{birthday:?}");
     // A question that names what it asks about is matched by that; an event nothing says is
     // no anchor; comparing two events is not one either.
     let (_, why) = first(&mut e, "What did I bake after the doctor's appointment?");

@@ -28,7 +28,7 @@ use candidates::Found;
 pub use hop::{Hop, MAX_HOPS};
 pub use rank::{PeriodMatch, RankMode, ScoreBreakdown, Weights, WHEN_BOOST};
 
-use crate::clock::{check_time, Millis, Window};
+use crate::clock::{check_time, Millis, Window, DAY_MS};
 use crate::decay::{self, RetentionConfig};
 use crate::dedup;
 use crate::document::{self, PassageOf};
@@ -446,6 +446,11 @@ fn anchored(
         period::Side::After => Window {
             after: Some(last + 1),
             before: Some(search.req.as_of.unwrap_or(now) + 1),
+        },
+        // The (UTC) days the event was spoken of.
+        period::Side::During => Window {
+            after: Some(first - first.rem_euclid(DAY_MS)),
+            before: Some((last - last.rem_euclid(DAY_MS)).saturating_add(DAY_MS)),
         },
     };
     Ok(Some(period::Named {
