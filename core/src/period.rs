@@ -434,7 +434,18 @@ pub fn named(question: &str, now: Millis) -> Option<Named> {
     let ws = words(question);
     let today = day_of(now)?;
     let spans = spans_in(&ws, today);
-    let &(first, used, window) = spans.first()?;
+    let &(first, used, mut window) = spans.first()?;
+    // A question's "this week" (month, year) is the whole of it: what is planned for its days
+    // ahead is of it too ("what do I have this week?"). A statement's ends when it was said.
+    if used == 2 && ws[first].text == "this" {
+        let this = |d: Date| days(d, d).after;
+        window.before = match ws[first + 1].text.as_str() {
+            "week" => this(calendar::next_weekday(today, Weekday::Monday, true)),
+            "month" => this(months_from(today.year(), today.month(), 1)?),
+            "year" => this(first_of(today.year() + 1, Month::January)?),
+            _ => window.before,
+        };
+    }
     let phrase = |from: usize, to: usize| ws[from].at.start..ws[to - 1].at.end;
     // A span counted from a day the question names beside it: "last weekend before April 10,
     // 2023", "last week, as mentioned on 6 November".
@@ -1939,11 +1950,17 @@ mod tests {
                 "2026-11-01..2026-11-19",
                 "earlier this month",
             ),
-            ("this week", "2026-11-16..2026-11-19", "this week"),
+            // The whole of it, its days ahead too; "earlier" ends today.
+            ("this week", "2026-11-16..2026-11-23", "this week"),
             (
                 "how many times did I run this year",
-                "2026-01-01..2026-11-19",
+                "2026-01-01..2027-01-01",
                 "this year",
+            ),
+            (
+                "What do I have this month?",
+                "2026-11-01..2026-12-01",
+                "this month",
             ),
             ("last month", "2026-10-01..2026-11-01", "last month"),
             ("last year", "2025-01-01..2026-01-01", "last year"),

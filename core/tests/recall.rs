@@ -882,6 +882,21 @@ fn a_question_naming_a_time_ahead_finds_the_plans_for_it() {
     let (content, period) = first(&mut e, "What is due next week?");
     assert_eq!(content, "Submit the quarterly tax form");
     assert!(period.tells && !period.inside, "{period:?}");
+    // "This week" is the whole of it: Saturday's renewal is of it.
+    e.seed(vec![NewMemory {
+        created_at: Some(day(-13, 12)),
+        expires_at: Some(day(3, 12)),
+        ..mem("ana", "Renew the car insurance")
+    }])
+    .unwrap();
+    let hits = e.search(&req("ana", "What is due this week?")).unwrap();
+    let renewal = hits
+        .iter()
+        .find(|h| h.memory.content == "Renew the car insurance")
+        .expect("the renewal is of this week");
+    let period = renewal.why.period.clone().unwrap();
+    assert!(period.tells && !period.inside, "{period:?}");
+    assert_eq!(period.before, Some(day(5, 0)), "to Sunday's end");
     // What was said of the past tells of no time ahead.
     let hits = e.search(&req("ana", "Who is coming tomorrow?")).unwrap();
     for h in &hits {
