@@ -445,6 +445,14 @@ pub fn named(question: &str, now: Millis) -> Option<Named> {
             "year" => this(first_of(today.year() + 1, Month::January)?),
             _ => window.before,
         };
+        // "What am I doing this weekend?", asked on a weekday, is of the coming one; "what
+        // did I do this weekend?" of the one just past.
+        let weekday = !matches!(today.weekday(), Weekday::Saturday | Weekday::Sunday);
+        let past = ws.iter().any(|w| PAST_WORDS.contains(&w.text.as_str()));
+        if ws[first + 1].text == "weekend" && weekday && !past {
+            let saturday = calendar::next_weekday(today, Weekday::Saturday, false);
+            window = days(saturday, shift(saturday, 2));
+        }
     }
     let phrase = |from: usize, to: usize| ws[from].at.start..ws[to - 1].at.end;
     // A span counted from a day the question names beside it: "last weekend before April 10,
@@ -500,6 +508,9 @@ pub fn named(question: &str, now: Millis) -> Option<Named> {
         words: phrase(from, to),
     })
 }
+
+/// Words that ask about the past: "this weekend" in a question with one is the one just past.
+const PAST_WORDS: &[&str] = &["did", "was", "were", "went", "happened"];
 
 /// Parts of a day that name no span of their own beside a day the question names.
 const PARTS_OF_DAY: &[&[&str]] = &[
@@ -1952,6 +1963,17 @@ mod tests {
             ),
             // The whole of it, its days ahead too; "earlier" ends today.
             ("this week", "2026-11-16..2026-11-23", "this week"),
+            // Asked on a weekday: the coming weekend, unless asked of the past.
+            (
+                "What am I doing this weekend?",
+                "2026-11-21..2026-11-23",
+                "this weekend",
+            ),
+            (
+                "What did I do this weekend?",
+                "2026-11-14..2026-11-16",
+                "this weekend",
+            ),
             (
                 "how many times did I run this year",
                 "2026-01-01..2027-01-01",
@@ -2189,7 +2211,11 @@ mod tests {
                 "2026-11-14..2026-11-16",
                 "over the weekend",
             ),
-            ("this weekend", "2026-11-14..2026-11-16", "this weekend"),
+            (
+                "What happened this weekend?",
+                "2026-11-14..2026-11-16",
+                "this weekend",
+            ),
             // The same day months or years back.
             (
                 "a year ago today",
