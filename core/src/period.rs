@@ -679,11 +679,17 @@ fn at(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
         )),
         ("last" | "this", s, _) if SEASONS.iter().any(|x| x.0 == s) => {
             let start = SEASONS.iter().find(|x| x.0 == s)?.1;
-            // The latest such season begun by today; "last" one that has ended.
+            // The latest such season begun by today; "last" one that has ended; "this" one
+            // still to come this year ("this summer", said in March, of the coming one).
             let mut from = latest_month(today, start)?;
             let until = months_from(from.year(), from.month(), 3)?;
             if w(i) == "last" && until > today {
                 from = first_of(from.year() - 1, start)?;
+            }
+            if w(i) == "this" && until <= today {
+                from = first_of(today.year(), start)
+                    .filter(|d| *d > today)
+                    .unwrap_or(from);
             }
             Some((days(from, months_from(from.year(), from.month(), 3)?), 2))
         }
@@ -2661,6 +2667,17 @@ mod tests {
             ),
             ("next month", "2026-12-01..2027-01-01", "next month"),
             ("next year", "2027-01-01..2028-01-01", "next year"),
+            // A season not begun yet this year; the one just past when it has ended.
+            (
+                "What are we doing this winter?",
+                "2026-12-01..2027-03-01",
+                "this winter",
+            ),
+            (
+                "What did we do this summer?",
+                "2026-06-01..2026-09-01",
+                "this summer",
+            ),
             (
                 "What is due on the 3rd of next month?",
                 "2026-12-03..2026-12-04",
