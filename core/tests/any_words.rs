@@ -24,7 +24,8 @@ const TIME_WORDS: &[&str] = &[
     "February", "December", "summer", "Christmas", "Easter", "New", "Year's", "Eve", "early",
     "mid", "late", "start", "end", "beginning", "time", "evening", "morning", "earlier", "over",
     "during", "around", "about", "Thanksgiving", "Black", "Boxing", "St", "Patrick", "-",
-    "\u{2013}",
+    "\u{2013}", "coming", "later", "other", "some", "night", "Saturdays", "winter", "birthday",
+    "his", "their", "upcoming",
 ];
 
 /// Words the other readers look for, and some they must pass over.
