@@ -908,6 +908,29 @@ fn a_question_naming_a_time_ahead_finds_the_plans_for_it() {
             h.memory.content
         );
     }
+    // Another owner's plans, told and due, are never this owner's answer.
+    e.seed(vec![
+        NewMemory {
+            created_at: Some(day(0, 9)),
+            ..mem("bo", "Bo flies to Oslo tomorrow")
+        },
+        NewMemory {
+            created_at: Some(day(0, 9)),
+            expires_at: Some(day(1, 12)),
+            ..mem("bo", "Bo's rent is due")
+        },
+    ])
+    .unwrap();
+    for q in ["What do I have tomorrow?", "What is due tomorrow?"] {
+        let mut r = req("ana", q);
+        r.min_score = Some(0.0);
+        let hits = e.search(&r).unwrap();
+        assert!(!hits.is_empty(), "{q}");
+        assert!(
+            hits.iter().all(|h| h.memory.entity_id.as_str() == "ana"),
+            "{q}"
+        );
+    }
     // Each agent's private plans, told and due: no other agent's answer.
     for (agent, content, expires) in [
         ("bob", "Secret interview at the bank tomorrow", None),
