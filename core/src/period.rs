@@ -232,20 +232,10 @@ const NEXT_TO: &[&str] = &["right", "just", "immediately", "straight", "soon"];
 /// Whose an event "on" names is ("on my birthday").
 const OWNERS: &[&str] = &["my", "our", "his", "her", "their"];
 /// Times of day, week or year that are no event: "during the week", "on my weekend".
+#[rustfmt::skip]
 const TIME_NOUNS: &[&str] = &[
-    "day",
-    "days",
-    "week",
-    "weeks",
-    "weekend",
-    "weekends",
-    "morning",
-    "afternoon",
-    "evening",
-    "night",
-    "month",
-    "year",
-    "time",
+    "day", "days", "week", "weeks", "weekend", "weekends", "morning", "afternoon", "evening",
+    "night", "month", "year", "time",
 ];
 
 /// Words that open the event's name and say nothing of it.
@@ -875,8 +865,7 @@ fn more(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
             ))
         }
         // Not "in a week" (as often a rate: "twice in a week").
-        ("in", n, "day" | "days" | "week" | "weeks") if count(n).is_some() && n != "a" => {
-            let unit = w(i + 2);
+        ("in", n, unit @ ("day" | "days" | "week" | "weeks")) if count(n).is_some() && n != "a" => {
             let n = count(n)?;
             let (day, slack) = match unit.strip_suffix('s').unwrap_or(unit) {
                 "day" => (shift(today, n), 1),

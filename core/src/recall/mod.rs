@@ -386,10 +386,10 @@ fn due_in(span: Window, m: &Memory) -> bool {
 
 /// The longest span a question names that is read whole when none of its memories answers in
 /// words (a week).
-const READ_WHOLE_MS: Millis = 7 * crate::clock::DAY_MS;
-/// How long after a span the memories said are read for a time inside it, beside the query's
-/// candidates from the whole store.
-const TELLS_LATER_MS: Millis = 31 * crate::clock::DAY_MS;
+const READ_WHOLE_MS: Millis = 7 * DAY_MS;
+/// How long after a span (and before one not over yet) the memories said are read for a time
+/// inside it, beside the query's candidates from the whole store.
+const TELLS_WITHIN_MS: Millis = 31 * DAY_MS;
 /// The share of the minimum relevance an answer needs when the question says more of where
 /// its answers are than its words do: a memory said in the span it names (the span says it is
 /// about then: "what physical transformation did Nate undergo in April 2022?" answered by
@@ -403,7 +403,7 @@ const ANCHOR_MIN_RELEVANCE: f64 = 0.3;
 /// Memories of the event looked at: the event may span several ("two days in Sintra").
 const ANCHOR_MEMORIES: usize = 5;
 /// How far from its best match a memory of the event may lie.
-const ANCHOR_SPAN_MS: Millis = 3 * crate::clock::DAY_MS;
+const ANCHOR_SPAN_MS: Millis = 3 * DAY_MS;
 
 /// The span before or after the event `anchor` names, as the search's own memories date it:
 /// before the first memory of it, or after the last (those within the relevance gate of the
@@ -536,32 +536,11 @@ struct Search<'a> {
 
 /// Words that, beside a named span, say nothing of what a question is about ("what do I have
 /// tomorrow?", "what is planned for next week?").
+#[rustfmt::skip]
 const TIME_ONLY_WORDS: &[&str] = &[
-    "thing",
-    "things",
-    "happen",
-    "happened",
-    "happening",
-    "do",
-    "did",
-    "done",
-    "doing",
-    "first",
-    "last",
-    "latest",
-    "earliest",
-    "recent",
-    "recently",
-    "have",
-    "has",
-    "had",
-    "plan",
-    "plans",
-    "planned",
-    "due",
-    "scheduled",
-    "upcoming",
-    "coming",
+    "thing", "things", "happen", "happened", "happening", "do", "did", "done", "doing", "first",
+    "last", "latest", "earliest", "recent", "recently", "have", "has", "had", "plan", "plans",
+    "planned", "due", "scheduled", "upcoming", "coming",
 ];
 
 /// Whether `text` (a question without the words naming its span) names nothing to match.
@@ -835,8 +814,8 @@ impl<'a> Search<'a> {
         let nearby = [
             self.window
                 .before
-                .map(|end| (end, end.saturating_add(TELLS_LATER_MS))),
-            ahead.map(|start| (start.saturating_sub(TELLS_LATER_MS), start)),
+                .map(|end| (end, end.saturating_add(TELLS_WITHIN_MS))),
+            ahead.map(|start| (start.saturating_sub(TELLS_WITHIN_MS), start)),
         ];
         for (after, before) in nearby.into_iter().flatten() {
             let span = Window {
@@ -847,19 +826,19 @@ impl<'a> Search<'a> {
             let near = self.within(span).fused(view, cache, reach)?.candidates;
             whole.extend(near.into_iter().filter(|c| !seen.contains(&c.pk)));
         }
-        let found: std::collections::BTreeSet<i64> = have.iter().map(|c| c.pk).collect();
+        let mut found: std::collections::BTreeSet<i64> = have.iter().map(|c| c.pk).collect();
         // What is due inside the span, whatever its words say.
         let due = memories::due_within(view.conn(), self.owner, self.window, self.k)?;
         let set = view.vectors(self.owner)?;
         let mut told: Vec<Candidate> = due
             .into_iter()
-            .filter(|pk| !found.contains(pk))
+            .filter(|pk| found.insert(*pk))
             .map(|pk| Candidate::near(pk, set.similarity(pk, &self.query).unwrap_or(0.0)))
             .collect();
         // Said outside the span, not found already.
         let later: Vec<(Candidate, Millis)> = whole
             .into_iter()
-            .filter(|c| !found.contains(&c.pk) && !told.iter().any(|t| t.pk == c.pk))
+            .filter(|c| !found.contains(&c.pk))
             .filter_map(|c| set.said(c.pk).map(|t| (c, t)))
             .filter(|(_, t)| !self.window.contains(*t))
             .collect();
