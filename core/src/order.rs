@@ -79,7 +79,9 @@ pub trait CollectOrdered: Iterator + Sized {
 impl<I: Iterator> CollectOrdered for I {}
 
 /// An ordered map, as `BTreeMap<K, V>` is, whose B-tree maps each key to its value's place in
-/// a vector: maps with the same key type share the tree's code whatever their values.
+/// a vector: maps with the same key type share the tree's code whatever their values. A
+/// removed key's place is not reused (until `clear`): for maps that live a call, or whose keys
+/// stay.
 #[derive(Debug, Clone)]
 pub struct Keyed<K, V> {
     at: BTreeMap<K, usize>,

@@ -7,18 +7,20 @@
 //! the owner's vectors when the store changes under it or a transaction is rolled back; a
 //! lookup reads the rows it names and compares their whole hash and state.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::HashMap;
 
 use rusqlite::Connection;
 
 use crate::error::Result;
 use crate::model::{Memory, State};
+use crate::order::Keyed;
 
 /// The live (not deleted) memories of one owner by the first 64 bits of their content hash.
 #[derive(Debug, Default)]
 pub(crate) struct OwnerHashes {
-    /// (key, row), so the rows of a key come in row order.
-    by_key: BTreeSet<(u64, i64)>,
+    /// The rows of each key (its bits as an `i64`, the key type the engine's other maps
+    /// share), in row order. A key keeps its entry once its rows are gone.
+    by_key: Keyed<i64, Vec<i64>>,
     /// Each row's key, to move it when its content or state changes.
     of: HashMap<i64, u64>,
 }
@@ -49,7 +51,10 @@ impl OwnerHashes {
     }
 
     fn put(&mut self, pk: i64, k: u64) {
-        self.by_key.insert((k, pk));
+        let rows = self.by_key.or_default(k as i64);
+        if let Err(at) = rows.binary_search(&pk) {
+            rows.insert(at, pk);
+        }
         self.of.insert(pk, k);
     }
 
@@ -70,17 +75,14 @@ impl OwnerHashes {
     /// Forgets row `pk`.
     pub fn remove(&mut self, pk: i64) {
         if let Some(k) = self.of.remove(&pk) {
-            self.by_key.remove(&(k, pk));
+            self.by_key.or_default(k as i64).retain(|&p| p != pk);
         }
     }
 
     /// The rows whose hash may be `hash`, oldest first (the caller compares the whole hash).
     pub fn candidates(&self, hash: &str) -> Vec<i64> {
         let k = key(hash);
-        self.by_key
-            .range((k, i64::MIN)..=(k, i64::MAX))
-            .map(|&(_, pk)| pk)
-            .collect()
+        self.by_key.get(&(k as i64)).cloned().unwrap_or_default()
     }
 }
 
