@@ -12,6 +12,11 @@
 use std::borrow::Borrow;
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+use std::marker::PhantomData;
+
+use serde::de::{MapAccess, Visitor};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// Sorts `v` stably by `cmp`.
 pub fn sort_by<T>(v: &mut [T], mut cmp: impl FnMut(&T, &T) -> Ordering) {
@@ -221,6 +226,41 @@ impl<K, V> Iterator for IntoIter<K, V> {
     }
 }
 
+impl<K: Ord, V: PartialEq> PartialEq for Keyed<K, V> {
+    /// The same entries, whatever order they were put in.
+    fn eq(&self, other: &Self) -> bool {
+        self.len() == other.len() && self.iter().eq(other.iter())
+    }
+}
+
+impl<K: Ord + Serialize, V: Serialize> Serialize for Keyed<K, V> {
+    /// As a map, in the keys' order (as a `BTreeMap` is written).
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_map(self.iter())
+    }
+}
+
+impl<'de, K: Ord + Deserialize<'de>, V: Deserialize<'de>> Deserialize<'de> for Keyed<K, V> {
+    /// From a map, equal keys keeping the last value.
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Entries<K, V>(PhantomData<(K, V)>);
+        impl<'de, K: Ord + Deserialize<'de>, V: Deserialize<'de>> Visitor<'de> for Entries<K, V> {
+            type Value = Keyed<K, V>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a map")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Keyed<K, V>, A::Error> {
+                let mut out = Keyed::new();
+                while let Some((k, v)) = map.next_entry()? {
+                    out.insert(k, v);
+                }
+                Ok(out)
+            }
+        }
+        d.deserialize_map(Entries(PhantomData))
+    }
+}
+
 impl<K: Ord, V> FromIterator<(K, V)> for Keyed<K, V> {
     /// The pairs as a map, equal keys keeping the last value, as `collect` does.
     fn from_iter<I: IntoIterator<Item = (K, V)>>(pairs: I) -> Self {
@@ -317,5 +357,14 @@ mod tests {
         let map: Keyed<i32, char> = pairs.into_iter().collect();
         assert!(map.iter().eq([(&1, &'b'), (&3, &'c')]));
         assert_eq!(Keyed::<String, ()>::default().len(), 0);
+        // Written and read as a map, as a BTreeMap is; equal whatever the order of putting.
+        let text = serde_json::to_string(&map).unwrap();
+        assert_eq!(
+            text,
+            serde_json::to_string(&BTreeMap::from([(1, 'b'), (3, 'c')])).unwrap()
+        );
+        let back: Keyed<i32, char> = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, [(3, 'c'), (1, 'b')].into_iter().collect());
+        assert!(serde_json::from_str::<Keyed<i32, char>>("[1]").is_err());
     }
 }

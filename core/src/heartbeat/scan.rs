@@ -92,9 +92,9 @@ const VELOCITY_CAP: usize = 1000;
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Snapshot {
     /// Goal states by plan memory id.
-    pub goals: BTreeMap<String, GoalStatus>,
+    pub goals: Keyed<String, GoalStatus>,
     /// Days silent by entity key (pk).
-    pub silent: BTreeMap<i64, i64>,
+    pub silent: Keyed<i64, i64>,
     pub sentiment: Option<Trend>,
 }
 
@@ -248,7 +248,7 @@ impl Scanner<'_, '_> {
         scan.snapshot.goals = goals
             .iter()
             .map(|(g, _)| (g.plan.id.clone(), g.status))
-            .collect_map();
+            .collect();
         scan.goals = goals
             .into_iter()
             .filter(|(g, _)| surfaced.fresh(&g.plan))
@@ -543,7 +543,7 @@ impl Scanner<'_, '_> {
         owner: &str,
         now: Millis,
         pending_plans: &[Row2],
-    ) -> Result<(Vec<RelationshipAlert>, BTreeMap<i64, i64>)> {
+    ) -> Result<(Vec<RelationshipAlert>, Keyed<i64, i64>)> {
         // Plan key → (id, deadline).
         let mut plans: Keyed<i64, (String, Option<Millis>)> = pending_plans
             .iter()
@@ -565,7 +565,7 @@ impl Scanner<'_, '_> {
         }
         let entity_pks: Vec<i64> = by_entity.keys().copied().collect();
         let mut alerts = Vec::new();
-        let mut silent = BTreeMap::new();
+        let mut silent = Keyed::new();
         for e in sql::entities_seen(self.view.conn(), owner, &entity_pks)? {
             let days_silent = (now - e.last_seen).div_euclid(DAY_MS);
             if days_silent < SILENT_DAYS {
@@ -669,7 +669,7 @@ impl Scanner<'_, '_> {
             return Ok(Vec::new());
         };
         let mut out = Vec::new();
-        for (plan, was) in &before.goals {
+        for (plan, was) in before.goals.iter() {
             if let Some(is) = current.goals.get(plan) {
                 if *was != GoalStatus::NoActivity && is > was {
                     out.push(PositiveDelta {
