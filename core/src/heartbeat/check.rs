@@ -443,10 +443,10 @@ fn nudge_candidate(
     now: Millis,
     acts: &[ActRow],
 ) -> Result<Option<Memory>> {
-    let said: BTreeSet<&str> = acts
+    let said: BTreeSet<String> = acts
         .iter()
         .filter(|a| now - a.at < NUDGE_QUIET_MS)
-        .flat_map(|a| a.memory_ids.iter().map(String::as_str))
+        .flat_map(|a| a.memory_ids.iter().cloned())
         .collect_set();
     let mut rows: Vec<Memory> = sql::newest(view.conn(), owner, 0, NUDGE_CANDIDATES)?
         .into_iter()

@@ -170,16 +170,16 @@ fn critical(m: &Memory, now: Millis) -> bool {
 
 /// The memories acts surfaced within the hour: signals leave them out (deadlines: until they
 /// turn critical).
-struct Surfaced<'a>(BTreeSet<&'a str>);
+struct Surfaced(BTreeSet<String>);
 
-impl<'a> Surfaced<'a> {
-    fn within_hour(recent_acts: &'a [ActRow], now: Millis) -> Self {
+impl Surfaced {
+    fn within_hour(recent_acts: &[ActRow], now: Millis) -> Self {
         let hour_ago = now - HOUR_MS;
         Surfaced(
             recent_acts
                 .iter()
                 .filter(|a| a.at >= hour_ago)
-                .flat_map(|a| a.memory_ids.iter().map(String::as_str))
+                .flat_map(|a| a.memory_ids.iter().cloned())
                 .collect_set(),
         )
     }

@@ -66,10 +66,10 @@ impl Shareable {
 
     /// The tags both carry, in order.
     pub fn shared_tags(&self, other: &Shareable) -> Vec<String> {
-        let theirs = other.tags().collect_set();
+        let theirs = other.tags().cloned().collect_set();
         let mut shared: Vec<String> = self
             .tags()
-            .filter(|t| theirs.contains(t))
+            .filter(|t| theirs.contains(*t))
             .cloned()
             .collect();
         crate::order::sort(&mut shared);
