@@ -428,20 +428,15 @@ pub fn named(question: &str, now: Millis) -> Option<Named> {
     // A question's "this week" (month, year) is the whole of it: what is planned for its days
     // ahead is of it too ("what do I have this week?"). A statement's ends when it was said.
     if used == 2 && ws[first].text == "this" {
-        let this = |d: Date| days(d, d).after;
-        window.before = match ws[first + 1].text.as_str() {
-            "week" => this(calendar::next_weekday(today, Weekday::Monday, true)),
-            "month" => this(months_from(today.year(), today.month(), 1)?),
-            "year" => this(first_of(today.year() + 1, Month::January)?),
-            _ => window.before,
-        };
+        let unit = ws[first + 1].text.as_str();
         // "What am I doing this weekend?", asked on a weekday, is of the coming one; "what
         // did I do this weekend?" of the one just past.
         let weekday = !matches!(today.weekday(), Weekday::Saturday | Weekday::Sunday);
         let past = ws.iter().any(|w| PAST_WORDS.contains(&w.text.as_str()));
-        if ws[first + 1].text == "weekend" && weekday && !past {
-            let saturday = calendar::next_weekday(today, Weekday::Saturday, false);
-            window = days(saturday, shift(saturday, 2));
+        match unit {
+            "week" | "month" | "year" => window.before = next(unit, today, false)?.after,
+            "weekend" if weekday && !past => window = next(unit, today, true)?,
+            _ => {}
         }
     }
     let phrase = |from: usize, to: usize| ws[from].at.start..ws[to - 1].at.end;
@@ -780,6 +775,19 @@ fn ago(n: i64, unit: &str, today: Date) -> Option<Window> {
     })
 }
 
+/// How many days `n` days, weeks, months (30 days) or years (365) are, as a stretch up to or
+/// from today counts them.
+fn days_in(n: i64, unit: &str) -> Option<i64> {
+    let per = match unit.strip_suffix('s').unwrap_or(unit) {
+        "day" => 1,
+        "week" => 7,
+        "month" => 30,
+        "year" => 365,
+        _ => return None,
+    };
+    Some(per * n)
+}
+
 /// The next `unit` after today: "week" (Monday to Sunday), "weekend" (next week's; the first
 /// after today when `coming`), "month", "year", or a day of the week (the first after today).
 fn next(unit: &str, today: Date, coming: bool) -> Option<Window> {
@@ -883,13 +891,7 @@ fn more(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
                 _ if first == "coming" => (1, c, 3),
                 _ => return None,
             };
-            let per = match unit.strip_suffix('s').unwrap_or(unit) {
-                "day" => 1,
-                "week" => 7,
-                "month" => 30,
-                _ => return None,
-            };
-            Some((days(tomorrow, shift(tomorrow, per * n)), used))
+            Some((days(tomorrow, shift(tomorrow, days_in(n, unit)?)), used))
         }
         ("between", _, _) => range(ws, i + 1, today, &["and"]).map(|(w, n)| (w, n + 1)),
         ("from", _, _) => range(ws, i + 1, today, TO).map(|(w, n)| (w, n + 1)),
@@ -1053,14 +1055,10 @@ fn more(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
             if (n, unit) == (1, "weekend") {
                 return Some((ago(1, unit, today)?, used));
             }
-            let span = match unit.strip_suffix('s').unwrap_or(unit) {
+            let span = match unit {
                 // "the past 48 hours": the days they touch, today's included.
-                "hour" => (n + 23) / 24 + 1,
-                "day" => n,
-                "week" => 7 * n,
-                "month" => 30 * n,
-                "year" => 365 * n,
-                _ => return None,
+                "hour" | "hours" => (n + 23) / 24 + 1,
+                _ => days_in(n, unit)?,
             };
             Some((days(shift(tomorrow, -span), tomorrow), used))
         }
@@ -2653,6 +2651,11 @@ mod tests {
                 "the week after next",
                 "2026-11-30..2026-12-07",
                 "the week after next",
+            ),
+            (
+                "What do we plan for the next 2 years?",
+                "2026-11-19..2028-11-18",
+                "the next 2 years",
             ),
             ("next month", "2026-12-01..2027-01-01", "next month"),
             ("next year", "2027-01-01..2028-01-01", "next year"),
