@@ -3,7 +3,9 @@
 //! ahead as plans name them, "tomorrow", "next week", "next Friday". Days are UTC days of the
 //! clock a search runs at (or its `as_of`): a question is about what was said, so a month or
 //! weekday alone names its latest past one. A count of days ago allows a day either side, of
-//! weeks ago three days, as people count loosely.
+//! weeks ago three days, as people count loosely. The same reader gives a plan its time
+//! ([`planned`]: a month, a date, a weekday or a holiday named alone is the next one), so
+//! what the extractor stores as due and what a question asks of meet.
 
 use time::{Date, Month, OffsetDateTime, Weekday};
 
@@ -394,9 +396,18 @@ fn months_from(year: i32, m: Month, n: i32) -> Option<Date> {
     first_of(index.div_euclid(12), month)
 }
 
-/// The latest `m` (of `year` or before) that has begun by `today`.
-fn latest_month(today: Date, m: Month) -> Option<Date> {
+/// The first day of the latest `m` begun by today (ahead: the first not over).
+fn latest_month(on: On, m: Month) -> Option<Date> {
+    let today = on.today;
     let this = first_of(today.year(), m)?;
+    if on.ahead {
+        let over = months_from(today.year(), m, 1)? <= today;
+        return if over {
+            first_of(today.year() + 1, m)
+        } else {
+            Some(this)
+        };
+    }
     if this <= today {
         Some(this)
     } else {
@@ -419,24 +430,45 @@ fn days(from: Date, until: Date) -> Window {
     }
 }
 
+/// The day a reading is made on, and which way a time named without its year (week, month)
+/// leans.
+#[derive(Debug, Clone, Copy)]
+struct On {
+    today: Date,
+    /// Read as a plan says it: a month, a date, a weekday, a season or a holiday named alone
+    /// is the next one not over; "this week" (month, year, weekend) the whole of it, or the
+    /// coming one; "in 3 days" that day. Otherwise as a question about what was said reads
+    /// it: the latest begun.
+    ahead: bool,
+}
+
+impl On {
+    /// The reading of a question about what was said (or of a statement, as told), on `today`.
+    fn past(today: Date) -> On {
+        On {
+            today,
+            ahead: false,
+        }
+    }
+}
+
 /// The span of time `question` names, at `now`, if it names one.
 pub fn named(question: &str, now: Millis) -> Option<Named> {
     let ws = words(question);
     let today = day_of(now)?;
-    let spans = spans_in(&ws, today);
+    let on = On::past(today);
+    let spans = spans_in(&ws, on);
     let &(first, used, mut window) = spans.first()?;
     // A question's "this week" (month, year) is the whole of it: what is planned for its days
     // ahead is of it too ("what do I have this week?"). A statement's ends when it was said.
+    // "What am I doing this weekend?", asked on a weekday, is of the coming one; "what did I
+    // do this weekend?" of the one just past. Both as a plan reads them.
     if used == 2 && ws[first].text == "this" {
-        let unit = ws[first + 1].text.as_str();
-        // "What am I doing this weekend?", asked on a weekday, is of the coming one; "what
-        // did I do this weekend?" of the one just past.
-        let weekday = !matches!(today.weekday(), Weekday::Saturday | Weekday::Sunday);
         let past = ws.iter().any(|w| PAST_WORDS.contains(&w.text.as_str()));
-        match unit {
-            "week" | "month" | "year" => window.before = next(unit, today, false)?.after,
-            "weekend" if weekday && !past => window = next(unit, today, true)?,
-            _ => {}
+        if matches!(ws[first + 1].text.as_str(), "week" | "month" | "year")
+            || (ws[first + 1].text == "weekend" && !past)
+        {
+            window = at(&ws, first, On { today, ahead: true })?.0;
         }
     }
     let phrase = |from: usize, to: usize| ws[from].at.start..ws[to - 1].at.end;
@@ -453,13 +485,16 @@ pub fn named(question: &str, now: Millis) -> Option<Named> {
         .find_map(|&(i, n, w)| {
             // "before" the day is counted from it, not a span of its own.
             let day = match ws[i].text.as_str() {
-                "before" => on_date(&ws, i + 1, today)?.0,
+                "before" => on_date(&ws, i + 1, on)?.0,
                 _ => w,
             };
             one_day(&day).then_some((i, n, day))
         });
     if let (true, Some((i, n, day))) = (counted, from_day) {
-        let reread = day.after.and_then(day_of).and_then(|d| at(&ws, first, d));
+        let reread = day
+            .after
+            .and_then(day_of)
+            .and_then(|d| at(&ws, first, On::past(d)));
         if let Some((window, _)) = reread {
             return Some(Named {
                 window,
@@ -521,11 +556,11 @@ fn day_of(t: Millis) -> Option<Date> {
 
 /// The spans `ws` names, read at `today`: each one's first word, its number of words, and
 /// the span.
-fn spans_in(ws: &[Word], today: Date) -> Vec<(usize, usize, Window)> {
+fn spans_in(ws: &[Word], on: On) -> Vec<(usize, usize, Window)> {
     let mut spans = Vec::new();
     let mut i = 0;
     while i < ws.len() {
-        match at(ws, i, today).filter(|(w, _)| spans_time(w)) {
+        match at(ws, i, on).filter(|(w, _)| spans_time(w)) {
             Some((window, used)) => {
                 spans.push((i, used, window));
                 i += used;
@@ -549,10 +584,27 @@ pub fn stated(text: &str, said: Millis) -> Vec<Window> {
     let Some(today) = day_of(said) else {
         return Vec::new();
     };
-    spans_in(&words(text), today)
+    spans_in(&words(text), On::past(today))
         .into_iter()
         .map(|(_, _, w)| w)
         .collect()
+}
+
+/// The first span a plan names, read at `said` as a plan says it: "by Friday" (the coming
+/// one), "in March" (the next), "this week" (the whole of it), "in 3 days" (that day), "on
+/// the 15th", "before Christmas". What the extractor takes a plan's or a deadline's time
+/// from; a span over before `said`'s day ("yesterday", "last week") is of the past.
+pub fn planned(text: &str, said: Millis) -> Option<Named> {
+    let on = On {
+        today: day_of(said)?,
+        ahead: true,
+    };
+    let ws = words(text);
+    let &(first, used, window) = spans_in(&ws, on).first()?;
+    Some(Named {
+        window,
+        words: ws[first].at.start..ws[first + used - 1].at.end,
+    })
 }
 
 /// Whether two spans share a moment.
@@ -569,7 +621,8 @@ pub fn overlap(a: Window, b: Window) -> bool {
 }
 
 /// The span named by the words from `i`, and how many words name it.
-fn at(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
+fn at(ws: &[Word], i: usize, on: On) -> Option<(Window, usize)> {
+    let today = on.today;
     let w = |k: usize| ws.get(k).map_or("", |x| x.text.as_str());
     let tomorrow = shift(today, 1);
     let monday = shift(today, -(today.weekday().number_days_from_monday() as i64));
@@ -608,6 +661,9 @@ fn at(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
         {
             let saturday = match today.weekday() {
                 Weekday::Saturday => today,
+                Weekday::Sunday => shift(today, -1),
+                // Said ahead on a weekday, the coming one.
+                _ if on.ahead => calendar::next_weekday(today, Weekday::Saturday, true),
                 _ => calendar::previous_weekday(today, Weekday::Saturday),
             };
             Some((
@@ -625,7 +681,7 @@ fn at(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
         ("yesterday", _, _) => Some((days(shift(today, -1), today), 1)),
         // Before "last week": "the last week of October".
         (nth, "week" | "weekend", "of") if nth_of_four(nth).is_some() => {
-            let (from, until, used) = month_of(ws, i + 3, today)?;
+            let (from, until, used) = month_of(ws, i + 3, on)?;
             let n = nth_of_four(nth)?;
             // The nth seven days of the month (the last: its final seven), a day either side.
             let start = if n == 0 {
@@ -634,6 +690,22 @@ fn at(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
                 shift(from, 7 * (n - 1))
             };
             Some((days(shift(start, -1), shift(start, 8)), 3 + used))
+        }
+        // Said ahead, the whole of it ("I'll finish it this week").
+        ("this", unit @ ("week" | "month" | "year"), _) if on.ahead => {
+            let from = match unit {
+                "week" => monday,
+                "month" => this_month,
+                _ => this_year,
+            };
+            let before = next(unit, today, false)?.after;
+            Some((
+                Window {
+                    before,
+                    ..days(from, tomorrow)
+                },
+                2,
+            ))
         }
         ("this", "week", _) => Some((days(monday, tomorrow), 2)),
         ("this", "month", _) => Some((days(this_month, tomorrow), 2)),
@@ -666,7 +738,7 @@ fn at(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
             let start = SEASONS.iter().find(|x| x.0 == s)?.1;
             // The latest such season begun by today; "last" one that has ended; "this" one
             // still to come this year ("this summer", said in March, of the coming one).
-            let mut from = latest_month(today, start)?;
+            let mut from = latest_month(on, start)?;
             let until = months_from(from.year(), from.month(), 3)?;
             if w(i) == "last" && until > today {
                 from = first_of(from.year() - 1, start)?;
@@ -685,9 +757,13 @@ fn at(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
         ("last" | "on", d, _) if calendar::weekday(d).is_some() && d.len() > 2 => {
             // "on Tuesday the 3rd", "on Friday, March 6": the date.
             let dated = (w(i) == "on")
-                .then(|| date_at(ws, i + 2, today).or_else(|| the_day(ws, i + 2, today)))
+                .then(|| date_at(ws, i + 2, on).or_else(|| the_day(ws, i + 2, on)))
                 .flatten();
-            let latest = calendar::previous_weekday(today, calendar::weekday(d)?);
+            let latest = match (w(i), on.ahead) {
+                // Said ahead, "on Friday" is the coming one (today, on a Friday).
+                ("on", true) => calendar::next_weekday(today, calendar::weekday(d)?, false),
+                _ => calendar::previous_weekday(today, calendar::weekday(d)?),
+            };
             let (day, used) = match dated {
                 Some((date, n)) => (date, 2 + n),
                 // "on Saturday before last": the one before the latest.
@@ -696,17 +772,22 @@ fn at(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
             };
             Some((days(day, shift(day, 1)), used))
         }
+        // Said ahead, a weekday alone is the coming one ("see you Friday", "by Friday").
+        (d, _, _) if on.ahead && d.len() > 3 && calendar::weekday(d).is_some() => {
+            let day = calendar::next_weekday(today, calendar::weekday(d)?, false);
+            Some((days(day, shift(day, 1)), 1))
+        }
         // A month; "in March 3" and "in March 1-10" are of their days.
         ("in" | "during" | "last", m, _)
             if month(m).is_some()
                 && (m.len() > 3 || m == "may")
-                && date_at(ws, i + 1, today).is_none() =>
+                && date_at(ws, i + 1, on).is_none() =>
         {
             let m = month(m)?;
             let (from, used) = match year_after(ws, i + 2, today) {
                 Some((y, n)) => (first_of(y, m)?, 2 + n),
                 None if w(i) == "last" && today.month() == m => (first_of(today.year() - 1, m)?, 2),
-                None => (latest_month(today, m)?, 2),
+                None => (latest_month(on, m)?, 2),
             };
             Some((days(from, months_from(from.year(), m, 1)?), used))
         }
@@ -735,7 +816,7 @@ fn at(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
         (n, unit, "ago" | "back") if count(n).is_some() => Some((ago(count(n)?, unit, today)?, 3)),
         _ => None,
     };
-    let found = found.or_else(|| more(ws, i, today));
+    let found = found.or_else(|| more(ws, i, on));
     found.map(|(window, used)| (window, used + lead))
 }
 
@@ -773,6 +854,20 @@ fn ago(n: i64, unit: &str, today: Date) -> Option<Window> {
             days(day, shift(day, 1))
         }
     })
+}
+
+/// The day a count of days, weeks, months (30 days) or years (365) from word `i` ("3 days",
+/// "a couple of weeks", "a few months") comes to after today, and how many words say it.
+fn counted_ahead(ws: &[Word], i: usize, today: Date) -> Option<(Date, usize)> {
+    let w = |k: usize| ws.get(k).map_or("", |x| x.text.as_str());
+    let (n, used) = match (w(i), w(i + 1), w(i + 2)) {
+        ("a" | "an", "couple", "of") | ("couple", "of", _) => {
+            (2, 3 - usize::from(w(i) == "couple"))
+        }
+        ("a", "few", _) => (3, 2),
+        (n, _, _) => (count(n)?, 1),
+    };
+    Some((shift(today, days_in(n, w(i + used))?), used + 1))
 }
 
 /// How many days `n` days, weeks, months (30 days) or years (365) are, as a stretch up to or
@@ -844,7 +939,8 @@ fn ago_between(a: i64, b: i64, unit: &str, today: Date) -> Option<Window> {
 }
 
 /// The rest of [`at`]'s readings, tried where none of its own reads.
-fn more(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
+fn more(ws: &[Word], i: usize, on: On) -> Option<(Window, usize)> {
+    let today = on.today;
     let w = |k: usize| ws.get(k).map_or("", |x| x.text.as_str());
     let tomorrow = shift(today, 1);
     let monday = shift(today, -(today.weekday().number_days_from_monday() as i64));
@@ -872,6 +968,11 @@ fn more(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
                 3,
             ))
         }
+        // Said ahead, "in 3 days", "within a couple of weeks", "in 2 months" is that day.
+        ("in" | "within", _, _) if on.ahead && counted_ahead(ws, i + 1, today).is_some() => {
+            let (day, used) = counted_ahead(ws, i + 1, today)?;
+            Some((days(day, shift(day, 1)), 1 + used))
+        }
         // Not "in a week" (as often a rate: "twice in a week").
         ("in", n, unit @ ("day" | "days" | "week" | "weeks")) if count(n).is_some() && n != "a" => {
             let n = count(n)?;
@@ -893,15 +994,15 @@ fn more(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
             };
             Some((days(tomorrow, shift(tomorrow, days_in(n, unit)?)), used))
         }
-        ("between", _, _) => range(ws, i + 1, today, &["and"]).map(|(w, n)| (w, n + 1)),
-        ("from", _, _) => range(ws, i + 1, today, TO).map(|(w, n)| (w, n + 1)),
+        ("between", _, _) => range(ws, i + 1, on, &["and"]).map(|(w, n)| (w, n + 1)),
+        ("from", _, _) => range(ws, i + 1, on, TO).map(|(w, n)| (w, n + 1)),
         // "2025-12" (a day after it is a date's).
         (_, _, d) if iso_month(ws, i).is_some() && (d.is_empty() || !ws[i + 1].dash) => {
             let (y, m) = iso_month(ws, i)?;
             Some((days(first_of(y, m)?, months_from(y, m, 1)?), 2))
         }
         ("on", "the", _) => {
-            let (date, used) = the_day(ws, i + 1, today)?;
+            let (date, used) = the_day(ws, i + 1, on)?;
             Some((days(date, shift(date, 1)), 1 + used))
         }
         // "on 3/28", "on 12/24": a month and day with no year, where only one order is a
@@ -919,7 +1020,7 @@ fn more(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
                 (Some(m), None, _, Some(d)) | (None, Some(m), Some(d), _) => (m, d),
                 _ => return None,
             };
-            let date = latest_date(m, d, today)?;
+            let date = latest_date(m, d, on)?;
             Some((days(date, shift(date, 1)), 3))
         }
         // A decade: "the 2010s", "the 1990's".
@@ -935,10 +1036,10 @@ fn more(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
         }
         // "around March 3" (two days either side), "around Christmas" (three).
         ("around", _, _) => {
-            if let Some((from, until, used)) = latest_holiday(ws, i + 1, today, false) {
+            if let Some((from, until, used)) = latest_holiday(ws, i + 1, on, false) {
                 return Some((days(shift(from, -3), shift(until, 3)), 1 + used));
             }
-            let (day, used) = date_at(ws, i + 1, today)?;
+            let (day, used) = date_at(ws, i + 1, on)?;
             Some((days(shift(day, -2), shift(day, 3)), 1 + used))
         }
         // "two weeks before March 10", "three days after Christmas": that many days or weeks
@@ -950,7 +1051,7 @@ fn more(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
                 "week" => 7,
                 _ => return None,
             };
-            let (day, used) = day_named(ws, i + 3, today)?;
+            let (day, used) = day_named(ws, i + 3, on)?;
             let sign = if side == "before" { -1 } else { 1 };
             let d = shift(day, sign * per * count(n)?);
             let slack = if per == 1 { 1 } else { 3 };
@@ -962,7 +1063,7 @@ fn more(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
             Some((window, 3 + used))
         }
         ("week" | "weekend", "of", _) => {
-            let (day, used) = date_at(ws, i + 2, today)?;
+            let (day, used) = date_at(ws, i + 2, on)?;
             let monday = shift(day, -(day.weekday().number_days_from_monday() as i64));
             let window = if w(i) == "week" {
                 days(monday, shift(monday, 7))
@@ -972,15 +1073,15 @@ fn more(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
             Some((window, 2 + used))
         }
         (m, y, _) if month(m).is_some() && year_number(y).is_some() => {
-            let (from, until, used) = month_of(ws, i, today)?;
+            let (from, until, used) = month_of(ws, i, on)?;
             Some((days(from, until), used))
         }
         // Next to a day named after it: "the Monday before July 24, 2023", "the weekend
         // before 4 October", "the Saturday after 28 October", "the week after 3 May". The
         // window runs on to (or from) that day: what was said on it tells of the days next
         // to it ("last weekend", a plan for "Saturday").
-        ("the", unit, side @ ("before" | "after")) if day_named(ws, i + 3, today).is_some() => {
-            let (day, used) = day_named(ws, i + 3, today)?;
+        ("the", unit, side @ ("before" | "after")) if day_named(ws, i + 3, on).is_some() => {
+            let (day, used) = day_named(ws, i + 3, on)?;
             let before = side == "before";
             // The first and the last day of the unit next to the day.
             let (first, last) = match unit {
@@ -1014,7 +1115,7 @@ fn more(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
         }
         // "the day before yesterday", "the week (or weekend) before last".
         ("the", _, "before") => {
-            let (window, used) = more(ws, i + 1, today)?;
+            let (window, used) = more(ws, i + 1, on)?;
             Some((window, used + 1))
         }
         // "the other day" (the week before today), "the other week" (one to three weeks ago).
@@ -1066,7 +1167,7 @@ fn more(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
         // the month", "the end of last month". A part is ten days of a month, four months of
         // a year.
         (part @ ("early" | "mid" | "late"), m, _) if month(m).is_some() => {
-            let (from, until, used) = month_of(ws, i + 1, today)?;
+            let (from, until, used) = month_of(ws, i + 1, on)?;
             Some((month_part(part, from, until)?, used + 1))
         }
         (part @ ("early" | "mid" | "late"), _, _) if year_after(ws, i + 1, today).is_some() => {
@@ -1088,7 +1189,7 @@ fn more(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
                 && i.checked_sub(1)
                     .is_some_and(|k| PLACING.contains(&ws[k].text.as_str())) =>
         {
-            latest_quarter(quarter_number(q)?, year_after(ws, i + 1, today), today)
+            latest_quarter(quarter_number(q)?, year_after(ws, i + 1, today), on)
                 .map(|(window, used)| (window, 1 + used))
         }
         ("the", nth, "quarter") if nth_of_four(nth).is_some() => {
@@ -1096,7 +1197,7 @@ fn more(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
                 0 => 4,
                 n => u8::try_from(n).ok()?,
             };
-            latest_quarter(q, year_after(ws, i + 3, today), today)
+            latest_quarter(q, year_after(ws, i + 3, today), on)
                 .map(|(window, used)| (window, 3 + used))
         }
         // A year's start, end or half: "the end of last year", "the start of 2025", "the
@@ -1119,21 +1220,13 @@ fn more(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
             Some((days(from, months_from(y, from.month(), months)?), 3 + used))
         }
         ("the", part @ ("start" | "beginning" | "end"), "of") => {
-            let (from, until, used) = match (w(i + 3), w(i + 4)) {
-                ("the" | "this", "month") => (
-                    first_of(today.year(), today.month())?,
-                    months_from(today.year(), today.month(), 1)?,
-                    2,
-                ),
-                ("last", "month") => (
-                    months_from(today.year(), today.month(), -1)?,
-                    first_of(today.year(), today.month())?,
-                    2,
-                ),
-                _ => month_of(ws, i + 3, today)?,
-            };
-            let part = if part == "end" { "late" } else { "early" };
-            Some((month_part(part, from, until)?, 3 + used))
+            let (window, used) = part_of(ws, i + 3, part, on)?;
+            Some((window, 3 + used))
+        }
+        // Said ahead without "the": "end of next month", "by end of the week".
+        (part @ ("start" | "beginning" | "end"), "of", _) if on.ahead => {
+            let (window, used) = part_of(ws, i + 2, part, on)?;
+            Some((window, 2 + used))
         }
         // A season of a year ("the summer of 2025", "in summer 2025"). A season alone is not
         // read: it is as often a habit's ("what do I do during the summer?").
@@ -1147,18 +1240,18 @@ fn more(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
             Some((season_of(season(s)?, year_number(y)?)?, 3))
         }
         ("in" | "during" | "over", "the", s) if season(s).is_some() => {
-            let (window, used) = more(ws, i + 2, today)?;
+            let (window, used) = more(ws, i + 2, on)?;
             Some((window, used + 2))
         }
         ("in" | "during" | "over", s, _) if season(s).is_some() => {
-            let (window, used) = more(ws, i + 1, today)?;
+            let (window, used) = more(ws, i + 1, on)?;
             Some((window, used + 1))
         }
         // Holidays asked about as a time ("last Christmas", "on New Year's Eve", "this
         // Easter"; not "what do we eat at Christmas?"): the latest one begun by today ("last":
         // one that has ended).
         (first @ ("last" | "this" | "on"), _, _) if holiday(ws, i + 1, today.year()).is_some() => {
-            let (from, until, used) = latest_holiday(ws, i + 1, today, first == "last")?;
+            let (from, until, used) = latest_holiday(ws, i + 1, on, first == "last")?;
             Some((days(from, until), used + 1))
         }
         // "since Monday", "since March", "since 3 May", "since last week": from then to today.
@@ -1166,7 +1259,7 @@ fn more(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
             let (from, used) = match calendar::weekday(next) {
                 Some(day) if next.len() > 2 => (calendar::previous_weekday(today, day), 1),
                 _ => {
-                    let (window, used) = edge_of(ws, i + 1, today)?;
+                    let (window, used) = edge_of(ws, i + 1, on)?;
                     (day_of(window.after?)?, used)
                 }
             };
@@ -1181,11 +1274,11 @@ fn more(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
             if (edge == "as" && next != "of") || compared {
                 return None;
             }
-            let (span, used) = edge_of(ws, from, today)?;
+            let (span, used) = edge_of(ws, from, on)?;
             let dated = ws[from..from + used]
                 .iter()
                 .any(|x| year_number(&x.text).is_some());
-            if edge == "by" && !dated {
+            if edge == "by" && !dated && !on.ahead {
                 return None;
             }
             let window = match edge {
@@ -1204,8 +1297,37 @@ fn more(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
             };
             Some((window, from - i + used))
         }
-        _ => range(ws, i, today, TO).or_else(|| on_date(ws, i, today)),
+        _ => range(ws, i, on, TO).or_else(|| on_date(ws, i, on)),
     }
+}
+
+/// The start or end of the month named from word `i` ("the month", "last month", "next
+/// month", "March": its first or last ten days, [`month_part`]), or of a week ("the week",
+/// "next week": its Monday and Tuesday, or its weekend), and how many words name it.
+fn part_of(ws: &[Word], i: usize, part: &str, on: On) -> Option<(Window, usize)> {
+    let w = |k: usize| ws.get(k).map_or("", |x| x.text.as_str());
+    let today = on.today;
+    let month = |n: i32| months_from(today.year(), today.month(), n);
+    let (from, until, used) = match (w(i), w(i + 1)) {
+        ("the" | "this", "month") => (month(0)?, month(1)?, 2),
+        ("last", "month") => (month(-1)?, month(0)?, 2),
+        ("next", "month") => (month(1)?, month(2)?, 2),
+        (which @ ("the" | "this" | "next"), "week") => {
+            let week = match which {
+                "next" => next("week", today, false)?,
+                _ => next("week", shift(today, -7), false)?,
+            };
+            let monday = day_of(week.after?)?;
+            let (from, until) = match part {
+                "end" => (shift(monday, 5), shift(monday, 7)),
+                _ => (monday, shift(monday, 2)),
+            };
+            return Some((days(from, until), 2));
+        }
+        _ => month_of(ws, i, on)?,
+    };
+    let part = if part == "end" { "late" } else { "early" };
+    Some((month_part(part, from, until)?, used))
 }
 
 /// Words before a quarter's name that make it a time ("in Q3"), not a subject ("the Q4
@@ -1221,16 +1343,21 @@ const TO: &[&str] = &["to", "until", "till", "through", "thru"];
 /// The span named from word `i` after a word that places a question against it ("since",
 /// "until", "as of"): a month or a year alone ("March", "December 2023", "2020") as well as
 /// what [`at`] reads.
-fn edge_of(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
+fn edge_of(ws: &[Word], i: usize, on: On) -> Option<(Window, usize)> {
     let w = |k: usize| ws.get(k).map_or("", |x| x.text.as_str());
     if let Some(y) = year_number(w(i)).filter(|_| !ws[i].dash) {
         return Some((year(y)?, 1));
     }
-    match month_of(ws, i, today) {
-        Some((from, until, used)) if date_at(ws, i, today).is_none() => {
+    // Said ahead, a holiday alone: "before Christmas", "by Easter". (A question's "before
+    // Christmas" is placed against what was said of it: [`anchored`].)
+    if let Some((from, until, used)) = latest_holiday(ws, i, on, false).filter(|_| on.ahead) {
+        return Some((days(from, until), used));
+    }
+    match month_of(ws, i, on) {
+        Some((from, until, used)) if date_at(ws, i, on).is_none() => {
             Some((days(from, until), used))
         }
-        _ => at(ws, i, today),
+        _ => at(ws, i, on),
     }
 }
 
@@ -1280,10 +1407,16 @@ fn quarter(q: u8, year: i32) -> Option<Window> {
 }
 
 /// Quarter `q` of the year written after it (its year and words, [`year_after`]), or the
-/// latest begun by `today`; and how many words wrote the year.
-fn latest_quarter(q: u8, written: Option<(i32, usize)>, today: Date) -> Option<(Window, usize)> {
+/// latest begun by `today` (ahead: the first not over); and how many words wrote the year.
+fn latest_quarter(q: u8, written: Option<(i32, usize)>, on: On) -> Option<(Window, usize)> {
+    let today = on.today;
     match written {
         Some((y, used)) => Some((quarter(q, y)?, used)),
+        None if on.ahead => {
+            let start = quarter_start(q, today.year())?;
+            let over = months_from(start.year(), start.month(), 3)? <= today;
+            Some((quarter(q, today.year() + i32::from(over))?, 0))
+        }
         None => {
             let begun = quarter_start(q, today.year())? <= today;
             let year = today.year() - i32::from(!begun);
@@ -1337,9 +1470,18 @@ fn holiday(ws: &[Word], i: usize, year: i32) -> Option<(Date, Date, usize)> {
     }
 }
 
-/// The holiday named from word `i`, the latest begun by today (`ended`: the latest over).
-fn latest_holiday(ws: &[Word], i: usize, today: Date, ended: bool) -> Option<(Date, Date, usize)> {
+/// The holiday named from word `i`, the latest begun by today (`ended`: the latest over;
+/// ahead: the first not over).
+fn latest_holiday(ws: &[Word], i: usize, on: On, ended: bool) -> Option<(Date, Date, usize)> {
+    let today = on.today;
     let (from, until, used) = holiday(ws, i, today.year())?;
+    if on.ahead && !ended {
+        return if until <= today {
+            holiday(ws, i, today.year() + 1)
+        } else {
+            Some((from, until, used))
+        };
+    }
     if from > today || (ended && until > today) {
         holiday(ws, i, today.year() - 1)
     } else {
@@ -1349,9 +1491,9 @@ fn latest_holiday(ws: &[Word], i: usize, today: Date, ended: bool) -> Option<(Da
 
 /// A day named from word `i`: a date ([`date_at`]) or a holiday's day (Christmas Day,
 /// Easter Sunday: the middle of its span), the latest begun by today.
-fn day_named(ws: &[Word], i: usize, today: Date) -> Option<(Date, usize)> {
-    date_at(ws, i, today).or_else(|| {
-        let (from, until, used) = latest_holiday(ws, i, today, false)?;
+fn day_named(ws: &[Word], i: usize, on: On) -> Option<(Date, usize)> {
+    date_at(ws, i, on).or_else(|| {
+        let (from, until, used) = latest_holiday(ws, i, on, false)?;
         Some((shift(from, (until - from).whole_days() / 2), used))
     })
 }
@@ -1370,9 +1512,16 @@ fn decade(ws: &[Word], i: usize) -> Option<(i32, usize)> {
         .map(|y| (y, used))
 }
 
-/// The latest `m`/`d` by today.
-fn latest_date(m: Month, d: u8, today: Date) -> Option<Date> {
+/// The latest `m`/`d` by today (ahead: the first from today).
+fn latest_date(m: Month, d: u8, on: On) -> Option<Date> {
+    let today = on.today;
     let this = Date::from_calendar_date(today.year(), m, d).ok();
+    if on.ahead {
+        return match this {
+            Some(day) if day >= today => Some(day),
+            _ => Date::from_calendar_date(today.year() + 1, m, d).ok(),
+        };
+    }
     match this {
         Some(day) if day <= today => Some(day),
         _ => Date::from_calendar_date(today.year() - 1, m, d).ok(),
@@ -1435,12 +1584,13 @@ fn nth_of_four(w: &str) -> Option<i64> {
 
 /// The month named from word `i` ("November 2022", "November": its latest past one): its
 /// first day, the first day after it, and how many words name it.
-fn month_of(ws: &[Word], i: usize, today: Date) -> Option<(Date, Date, usize)> {
+fn month_of(ws: &[Word], i: usize, on: On) -> Option<(Date, Date, usize)> {
+    let today = on.today;
     let w = |k: usize| ws.get(k).map_or("", |x| x.text.as_str());
     let m = month(w(i))?;
     let (from, used) = match year_after(ws, i + 1, today) {
         Some((y, n)) => (first_of(y, m)?, 1 + n),
-        None => (latest_month(today, m)?, 1),
+        None => (latest_month(on, m)?, 1),
     };
     Some((from, months_from(from.year(), m, 1)?, used))
 }
@@ -1455,6 +1605,7 @@ fn year_after(ws: &[Word], i: usize, today: Date) -> Option<(i32, usize)> {
         (n, _) if year_number(n).is_some() => Some((year_number(n)?, of + 1)),
         ("last", "year") => Some((y - 1, of + 2)),
         ("this", "year") => Some((y, of + 2)),
+        ("next", "year") => Some((y + 1, of + 2)),
         // "the end of the year"; not "the year before last".
         ("the", "year") if !matches!(w(i + of + 2), "before" | "after") => Some((y, of + 2)),
         _ => None,
@@ -1499,9 +1650,11 @@ fn day_word(ws: &[Word], i: usize) -> Option<(u8, usize)> {
 }
 
 /// A day of the month without its month, from "the" at word `i`: "the 15th" or "the first"
-/// (in words only where the question ends), the latest past one; "of last month" or "of
+/// (in words only where the question ends), the latest past one (ahead: the first from
+/// today); "of last month", "of next month" or "of
 /// this month" after it, that month's. A month after it is [`date_at`]'s ("the 3rd of May").
-fn the_day(ws: &[Word], i: usize, today: Date) -> Option<(Date, usize)> {
+fn the_day(ws: &[Word], i: usize, on: On) -> Option<(Date, usize)> {
+    let today = on.today;
     let w = |k: usize| ws.get(k).map_or("", |x| x.text.as_str());
     if w(i) != "the" {
         return None;
@@ -1522,10 +1675,18 @@ fn the_day(ws: &[Word], i: usize, today: Date) -> Option<(Date, usize)> {
         ("of", _, _) => return None,
         (m, _, _) if month(m).is_some() => return None,
         _ => {
-            let this = this_month.replace_day(d).ok().filter(|day| *day <= today);
+            // The latest past one, or (ahead) the first from today.
+            let keep = |day: &Date| {
+                if on.ahead {
+                    *day >= today
+                } else {
+                    *day <= today
+                }
+            };
+            let this = this_month.replace_day(d).ok().filter(keep);
             let date = match this {
                 Some(day) => day,
-                None => months_from(today.year(), today.month(), -1)?
+                None => months_from(today.year(), today.month(), if on.ahead { 1 } else { -1 })?
                     .replace_day(d)
                     .ok()?,
             };
@@ -1545,21 +1706,22 @@ fn iso_month(ws: &[Word], i: usize) -> Option<(i32, Month)> {
 /// and 15 August 2023" (after "between"), "March 1 to March 10", "1-10 March", "March 1st
 /// through the 10th", "2025-12-20 to 2026-01-03". The second end may be a day of the first's
 /// month; a year written once, after the second, is both's.
-fn range(ws: &[Word], i: usize, today: Date, joins: &[&str]) -> Option<(Window, usize)> {
+fn range(ws: &[Word], i: usize, on: On, joins: &[&str]) -> Option<(Window, usize)> {
+    let today = on.today;
     let w = |k: usize| ws.get(k).map_or("", |x| x.text.as_str());
     // "1-10 March": the first end is a day of the second's month.
     if let (Some(d), true) = (day_number(w(i)), ws.get(i).is_some_and(|x| x.dash)) {
-        let (until, used) = date_at(ws, i + 1, today)?;
+        let (until, used) = date_at(ws, i + 1, on)?;
         let from = until.replace_day(d).ok().filter(|f| *f <= until)?;
         return Some((days(from, shift(until, 1)), 1 + used));
     }
-    let (first, u1) = date_at(ws, i, today)?;
+    let (first, u1) = date_at(ws, i, on)?;
     let joined = ws[i + u1 - 1].dash;
     if !joined && !joins.contains(&w(i + u1)) {
         return None;
     }
     let k = i + u1 + usize::from(!joined);
-    let (until, u2) = date_at(ws, k, today).or_else(|| {
+    let (until, u2) = date_at(ws, k, on).or_else(|| {
         // A day of the first's month: "the 10th", "10", perhaps with the year.
         let the = usize::from(w(k) == "the");
         let day = day_number(w(k + the))?;
@@ -1587,13 +1749,14 @@ fn range(ws: &[Word], i: usize, today: Date, joins: &[&str]) -> Option<(Window, 
 }
 
 /// "on 3 May", "May 3rd", "the 3rd of May", with a year or the latest past one.
-fn on_date(ws: &[Word], i: usize, today: Date) -> Option<(Window, usize)> {
-    let (date, used) = date_at(ws, i, today)?;
+fn on_date(ws: &[Word], i: usize, on: On) -> Option<(Window, usize)> {
+    let (date, used) = date_at(ws, i, on)?;
     Some((days(date, shift(date, 1)), used))
 }
 
 /// The day named from word `i`, and how many words name it (see [`on_date`]).
-fn date_at(ws: &[Word], i: usize, today: Date) -> Option<(Date, usize)> {
+fn date_at(ws: &[Word], i: usize, on: On) -> Option<(Date, usize)> {
+    let today = on.today;
     let w = |k: usize| ws.get(k).map_or("", |x| x.text.as_str());
     // "2025-12-24", or a time's first part: "2025-12-24T10:00:00Z".
     if let Some((y, m)) = iso_month(ws, i) {
@@ -1631,7 +1794,7 @@ fn date_at(ws: &[Word], i: usize, today: Date) -> Option<(Date, usize)> {
     };
     let (date, used) = match year_after(ws, i + used, today) {
         Some((y, n)) => (Date::from_calendar_date(y, m, d).ok()?, used + n),
-        None => (latest_date(m, d, today)?, used),
+        None => (latest_date(m, d, on)?, used),
     };
     Some((date, used))
 }

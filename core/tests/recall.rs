@@ -980,6 +980,87 @@ fn a_question_naming_a_time_ahead_finds_the_plans_for_it() {
     }
 }
 
+/// A plan's time is read by the same calendar reader as the question's, so what a user tells
+/// ("before Christmas", "by December", "the week after next") is due when a question about
+/// that time asks, through `remember` and the extractor alone. Another owner's plan for the
+/// same days is never the answer.
+#[test]
+fn a_plan_told_for_a_holiday_a_month_or_a_week_is_due_when_asked_of_it() {
+    let (mut e, clock) = engine_with_config(without_dedup());
+    // Wednesday 2026-11-18, 10:00 UTC.
+    let now: Millis = 1_794_996_000_000;
+    let end_of = |y: i32, m: u8, d: u8| {
+        let day = time::Date::from_calendar_date(y, time::Month::try_from(m).unwrap(), d).unwrap();
+        day.midnight().assume_utc().unix_timestamp() * 1000 + DAY_MS - 1
+    };
+    clock.set(now);
+    tell(
+        &mut e,
+        "ana",
+        &[
+            "I need to buy the presents before Christmas.",
+            "I have to renew my passport by December.",
+            "My performance review is the week after next.",
+            "I went to the dentist yesterday.",
+        ],
+    );
+    tell(
+        &mut e,
+        "bo",
+        &["I need to buy a gift for my niece before Christmas."],
+    );
+    let due = |e: &mut Engine, q: &str| -> Vec<(String, Option<Millis>)> {
+        let mut r = req("ana", q);
+        r.min_score = Some(0.0);
+        e.search(&r)
+            .unwrap()
+            .into_iter()
+            .filter(|h| h.why.period.as_ref().is_some_and(|p| p.tells))
+            .map(|h| (h.memory.content, h.memory.expires_at))
+            .collect()
+    };
+    let december = due(&mut e, "What is due next month?");
+    let mut told: Vec<_> = december.iter().map(|(c, _)| c.as_str()).collect();
+    told.sort();
+    assert_eq!(
+        told,
+        [
+            "I have to renew my passport by December.",
+            "I need to buy the presents before Christmas.",
+            "My performance review is the week after next.",
+        ],
+        "{december:?}"
+    );
+    let expires = |c: &str| {
+        december
+            .iter()
+            .find(|(x, _)| x.starts_with(c))
+            .and_then(|x| x.1)
+    };
+    assert_eq!(
+        expires("I need to buy"),
+        Some(end_of(2026, 12, 23)),
+        "the day before Christmas Eve"
+    );
+    assert_eq!(expires("I have to renew"), Some(end_of(2026, 12, 31)));
+    assert_eq!(
+        expires("My performance"),
+        Some(end_of(2026, 12, 6)),
+        "Sunday of the week after next"
+    );
+    let review = due(&mut e, "What do I have the week after next?");
+    assert!(
+        review
+            .iter()
+            .any(|(c, _)| c.starts_with("My performance review")),
+        "{review:?}"
+    );
+    assert!(
+        review.iter().all(|(c, _)| !c.contains("dentist")),
+        "what was done is due at no time ahead: {review:?}"
+    );
+}
+
 /// A question asked "as of" a time, or before or after one, ranks first what was said on that
 /// side of it; `why` shows the span with its open side absent.
 #[test]

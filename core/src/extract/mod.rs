@@ -342,7 +342,7 @@ fn statement(sentence: &str, now: Millis) -> Option<Extracted> {
     {
         return None;
     }
-    let when = when::resolve(&lower, now);
+    let when = when::resolve(sentence, &lower, now);
     // "finished the marathon on Sunday": a past verb makes a bare weekday last Sunday's.
     let told_as_past = classify::past_tense(&tokens) && !classify::future_words(&padded);
     let mut future = when.is_some_and(|w| !w.past && w.at > now) && !told_as_past;
@@ -420,7 +420,7 @@ pub(crate) fn keywords(text: &str) -> Vec<String> {
 /// tomorrow", "I'm going to make it this weekend"), as the extractor reads dates.
 pub(crate) fn names_time_ahead(text: &str, said: Millis) -> bool {
     let tokens = words::tokens(text);
-    when::resolve(&lowered(&tokens), said).is_some_and(|w| !w.past && w.at > said)
+    when::resolve(text, &lowered(&tokens), said).is_some_and(|w| !w.past && w.at > said)
 }
 
 /// A sentence's words in lower case, each punctuation mark `|`: what the readers of dates and

@@ -1,19 +1,21 @@
-//! Dates and times said relative to now ("tomorrow at 3", "next Friday", "on March 3", "in two
-//! weeks", "by the end of the month") resolved to an instant, in UTC. A date without a time of
-//! day means the end of that day: a deadline "by Friday" lasts all Friday.
+//! The moment a sentence names, in UTC: the span of time it names, read by [`period`] as a plan
+//! says it ("tomorrow", "next Friday", "by the end of the month", "in two weeks", "before
+//! Christmas"), with the time of day it says ("at 3", "9am", "in the evening") or a count of
+//! minutes or hours ahead ("in 3 hours"). A span without a time of day means the end of its
+//! last day: a deadline "by Friday" lasts all Friday.
 
-use time::{Date, Duration, Month, OffsetDateTime, PrimitiveDateTime, Time, Weekday};
+use time::{Date, OffsetDateTime, PrimitiveDateTime, Time};
 
-use crate::calendar::{
-    self, day_number, month, next_weekday, previous_weekday, shift, year_number,
-};
-use crate::clock::{Millis, MAX_MILLIS};
+use crate::calendar::{self, shift};
+use crate::clock::{Millis, DAY_MS, MAX_MILLIS, MINUTE_MS};
+use crate::period;
 
 /// A moment a sentence names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct When {
     pub at: Millis,
-    /// Said as past ("yesterday", "last week", "two days ago", "in 2019").
+    /// Said as past ("yesterday", "last week", "two days ago", "in 2019"): a span over before
+    /// the day it was said.
     pub past: bool,
 }
 
@@ -81,41 +83,50 @@ fn clock_time(words: &[&str], i: usize) -> Option<(u8, u8, usize)> {
     Some((h, m, used))
 }
 
-fn end_of(date: Date) -> PrimitiveDateTime {
-    PrimitiveDateTime::new(
-        date,
-        Time::from_hms_milli(23, 59, 59, 999).unwrap_or(Time::MIDNIGHT),
-    )
+/// "in 3 hours", "within 20 minutes" at word `i` ("in"): that moment after `now`, no later
+/// than the calendar's last.
+fn minutes_ahead(words: &[&str], i: usize, now: Millis) -> Option<Millis> {
+    let (n, used) = count(words, i + 1)?;
+    let unit = *words.get(i + 1 + used)?;
+    let per = match unit.strip_suffix('s').unwrap_or(unit) {
+        "minute" | "min" => MINUTE_MS,
+        "hour" | "hr" => 60 * MINUTE_MS,
+        _ => return None,
+    };
+    Some(now.saturating_add(n.saturating_mul(per)).min(MAX_MILLIS))
 }
 
 fn millis(t: PrimitiveDateTime) -> Millis {
     (t.assume_utc().unix_timestamp_nanos() / 1_000_000) as Millis
 }
 
-fn last_of_month(year: i32, m: Month) -> Option<Date> {
-    Date::from_calendar_date(year, m, m.length(year)).ok()
+/// The UTC day of `t`.
+fn day_of(t: Millis) -> Option<Date> {
+    Some(
+        OffsetDateTime::from_unix_timestamp_nanos(i128::from(t) * 1_000_000)
+            .ok()?
+            .date(),
+    )
 }
 
-/// The next `month`/`day` on or after `today` (this year or next).
-fn next_date(today: Date, m: Month, day: u8) -> Option<Date> {
-    let this = Date::from_calendar_date(today.year(), m, day).ok();
-    match this {
-        Some(d) if d >= today => Some(d),
-        _ => Date::from_calendar_date(today.year() + 1, m, day).ok(),
-    }
-}
-
-/// The first date the words name, with the time of day when one is said, relative to `now`.
-/// `words` are a sentence's lower-case tokens.
-pub fn resolve(words: &[&str], now: Millis) -> Option<When> {
-    let now_dt = OffsetDateTime::from_unix_timestamp_nanos(i128::from(now) * 1_000_000).ok()?;
-    let today = now_dt.date();
-    let mut said = Said::default();
+/// The moment `text` names, said at `now`: the first span it names ([`period::planned`]) at
+/// the time of day it says, or a count of minutes or hours ahead. `words` are its lower-case
+/// tokens, each punctuation mark `|`.
+pub fn resolve(text: &str, words: &[&str], now: Millis) -> Option<When> {
+    let today = day_of(now)?;
+    let midnight = now - now.rem_euclid(DAY_MS);
+    let mut said = Said {
+        // The span's last day, and whether it was over before today.
+        date: period::planned(text, now)
+            .and_then(|n| n.window.before)
+            .and_then(|before| Some((day_of(before - 1)?, before <= midnight))),
+        ..Said::default()
+    };
     let mut i = 0;
     while i < words.len() {
         let w = words[i];
-        if said.date.is_none() && said.exact.is_none() {
-            i += said.read_date(words, i, today, now);
+        if said.exact.is_none() && matches!(w, "in" | "within") {
+            said.exact = minutes_ahead(words, i, now);
         }
         if said.time_of_day.is_none() {
             if let Some((h, m, used)) = clock_time(words, i) {
@@ -132,8 +143,7 @@ pub fn resolve(words: &[&str], now: Millis) -> Option<When> {
     said.when(today, now)
 }
 
-/// What the words said so far: a date (and whether it is past), an exact moment, a time of
-/// day.
+/// What the words say: a day (and whether it is past), an exact moment, a time of day.
 #[derive(Default)]
 struct Said {
     date: Option<(Date, bool)>,
@@ -142,96 +152,19 @@ struct Said {
 }
 
 impl Said {
-    /// Reads the date (or the exact moment) said at word `i`, if any; returns how many words
-    /// beyond `i` it took.
-    fn read_date(&mut self, words: &[&str], i: usize, today: Date, now: Millis) -> usize {
-        let at = |k: usize| words.get(k).copied().unwrap_or("");
-        let w = words[i];
-        match (w, at(i + 1), at(i + 2)) {
-            ("today" | "tonight", _, _) => self.date = Some((today, false)),
-            ("day", "after", "tomorrow") => self.date = Some((shift(today, 2), false)),
-            ("tomorrow" | "tmrw" | "tmr", _, _) => self.date = Some((shift(today, 1), false)),
-            ("yesterday", _, _) => self.date = Some((shift(today, -1), true)),
-            ("next" | "this" | "coming", "week" | "weekend" | "month", _)
-            | ("next" | "this", "year", _) => {
-                self.date = end_of_period(w == "next", at(i + 1), today)
-            }
-            ("end", "of", "the" | "this" | "next") => {
-                self.date = end_of_period(at(i + 2) == "next", at(i + 3), today)
-            }
-            ("last", "week" | "weekend", _) => self.date = Some((shift(today, -7), true)),
-            ("last", "month", _) => self.date = Some((shift(today, -30), true)),
-            ("last", "year", _) => self.date = Some((shift(today, -365), true)),
-            ("last" | "next" | "this" | "on" | "by" | "until" | "coming" | "before", d, _)
-                if calendar::weekday(d).is_some() =>
-            {
-                let day = calendar::weekday(d).unwrap_or(Weekday::Monday);
-                self.date = Some(match w {
-                    "last" => (previous_weekday(today, day), true),
-                    "next" => (next_weekday(today, day, true), false),
-                    _ => (next_weekday(today, day, false), false),
-                });
-                return 1;
-            }
-            (d, _, _) if d.len() > 3 && calendar::weekday(d).is_some() => {
-                self.date =
-                    calendar::weekday(d).map(|day| (next_weekday(today, day, false), false));
-            }
-            ("in" | "within", _, _) => self.read_within(words, i, today, now),
-            _ => {
-                self.date = ago(words, i, today)
-                    .or_else(|| calendar_date(words, i, today).map(|d| (d, false)))
-            }
-        }
-        0
-    }
-
-    /// "in 3 days", "within 2 hours", "in 2019", "in March", at word `i` ("in").
-    fn read_within(&mut self, words: &[&str], i: usize, today: Date, now: Millis) {
-        let at = |k: usize| words.get(k).copied().unwrap_or("");
-        if let Some((n, used)) = count(words, i + 1) {
-            let unit = at(i + 1 + used);
-            let unit = unit.strip_suffix('s').unwrap_or(unit);
-            // No later than the calendar's last moment, as the day steps stay on its last day.
-            let later = |d: Duration| {
-                Some(
-                    now.saturating_add(d.whole_milliseconds() as Millis)
-                        .min(MAX_MILLIS),
-                )
-            };
-            match unit {
-                "minute" | "min" => self.exact = later(Duration::minutes(n)),
-                "hour" | "hr" => self.exact = later(Duration::hours(n)),
-                "day" => self.date = Some((shift(today, n), false)),
-                "week" => self.date = Some((shift(today, 7 * n), false)),
-                "month" => self.date = Some((shift(today, 30 * n), false)),
-                "year" => self.date = Some((shift(today, 365 * n), false)),
-                _ => {}
-            }
-        }
-        if self.date.is_none() && self.exact.is_none() {
-            if let Some(y) = year_number(at(i + 1)) {
-                let past = y < today.year();
-                self.date = last_of_month(y, Month::December).map(|d| (d, past));
-            } else if let Some(m) = month(at(i + 1)).filter(|_| at(i + 1).len() > 3) {
-                let y = today.year() + i32::from((m as u8) < (today.month() as u8));
-                self.date = last_of_month(y, m).map(|d| (d, false));
-            }
-        }
-    }
-
-    /// The moment said: the exact one, else the date at the time of day said (the date's end
+    /// The moment said: the exact one, else the day at the time of day said (the day's end
     /// when none is), or a time alone today (tomorrow once it has passed).
     fn when(self, today: Date, now: Millis) -> Option<When> {
         if let Some(t) = self.exact {
             return Some(When { at: t, past: false });
         }
+        let end_of = |d: Date| millis(PrimitiveDateTime::new(d, Time::MIDNIGHT)) + DAY_MS - 1;
         let (h, m) = match self.time_of_day {
             Some(t) => t,
             None => {
                 let (d, past) = self.date?;
                 return Some(When {
-                    at: millis(end_of(d)),
+                    at: end_of(d),
                     past,
                 });
             }
@@ -250,106 +183,12 @@ impl Said {
             }
         };
         let at = if (h, m) == (23, 59) {
-            millis(end_of(d))
+            end_of(d)
         } else {
             millis(PrimitiveDateTime::new(d, time))
         };
         Some(When { at, past })
     }
-}
-
-/// The last day of this (or the `next`) week (its Sunday), month or year, as `unit` says.
-fn end_of_period(next: bool, unit: &str, today: Date) -> Option<(Date, bool)> {
-    match unit {
-        "week" | "weekend" => {
-            let sunday = next_weekday(today, Weekday::Sunday, false);
-            Some((shift(sunday, if next { 7 } else { 0 }), false))
-        }
-        "month" => {
-            let (y, m) = if next {
-                let m = today.month().next();
-                (today.year() + i32::from(m == Month::January), m)
-            } else {
-                (today.year(), today.month())
-            };
-            last_of_month(y, m).map(|d| (d, false))
-        }
-        "year" => {
-            last_of_month(today.year() + i32::from(next), Month::December).map(|d| (d, false))
-        }
-        _ => None,
-    }
-}
-
-/// "N days ago" (weeks, months, years) at word `i`: a past date.
-fn ago(words: &[&str], i: usize, today: Date) -> Option<(Date, bool)> {
-    let at = |k: usize| words.get(k).copied().unwrap_or("");
-    let (n, used) = count(words, i)?;
-    let unit = at(i + used);
-    let unit = unit.strip_suffix('s').unwrap_or(unit);
-    if at(i + used + 1) != "ago" {
-        return None;
-    }
-    let days = match unit {
-        "day" => n,
-        "week" => 7 * n,
-        "month" => 30 * n,
-        "year" => 365 * n,
-        _ => return None,
-    };
-    Some((shift(today, -days), true))
-}
-
-/// "March 3", "March 3rd, 2027", "3 March", "the 3rd of March", "2026-12-01", "on the 15th".
-fn calendar_date(words: &[&str], i: usize, today: Date) -> Option<Date> {
-    let at = |k: usize| words.get(k).copied().unwrap_or("");
-    let w = at(i);
-    // ISO 8601.
-    let parts: Vec<&str> = w.split('-').collect();
-    if let [y, m, d] = parts.as_slice() {
-        if y.len() == 4 {
-            let m = Month::try_from(m.parse::<u8>().ok()?).ok()?;
-            return Date::from_calendar_date(y.parse().ok()?, m, d.parse().ok()?).ok();
-        }
-    }
-    let with_year = |m: Month, d: u8, k: usize| {
-        let k = if at(k) == "|" { k + 1 } else { k };
-        match year_number(at(k)) {
-            Some(y) => Date::from_calendar_date(y, m, d).ok(),
-            None => next_date(today, m, d),
-        }
-    };
-    // "may" is also a verb: only as a month when a day number is next to it.
-    if let Some(m) = month(w) {
-        if let Some(d) = day_number(at(i + 1)) {
-            return with_year(m, d, i + 2);
-        }
-        return None;
-    }
-    if let Some(d) = day_number(w) {
-        if let Some(m) = month(at(i + 1)) {
-            return with_year(m, d, i + 2);
-        }
-        if at(i + 1) == "of" {
-            if let Some(m) = month(at(i + 2)) {
-                return with_year(m, d, i + 3);
-            }
-        }
-        // "on the 15th": this month, or next once it has passed.
-        if i >= 2 && at(i - 1) == "the" && matches!(at(i - 2), "on" | "by" | "until") && w.len() > 2
-        {
-            let this = Date::from_calendar_date(today.year(), today.month(), d).ok();
-            return match this {
-                Some(x) if x >= today => Some(x),
-                _ => {
-                    let m = today.month().next();
-                    let y = today.year() + i32::from(m == Month::January);
-                    Date::from_calendar_date(y, m, d).ok()
-                }
-            };
-        }
-    }
-    None
 }
 
 #[cfg(test)]
@@ -365,7 +204,7 @@ mod tests {
             .iter()
             .map(|t| if t.punct { "|" } else { t.lower.as_str() })
             .collect();
-        resolve(&words, NOW).map(|w| {
+        resolve(text, &words, NOW).map(|w| {
             let t =
                 OffsetDateTime::from_unix_timestamp_nanos(i128::from(w.at) * 1_000_000).unwrap();
             format!(
@@ -430,9 +269,10 @@ mod tests {
         assert_eq!(at("this weekend").as_deref(), Some("2026-11-22 23:59"));
         assert_eq!(at("next week").as_deref(), Some("2026-11-29 23:59"));
         assert_eq!(at("next year").as_deref(), Some("2027-12-31 23:59"));
+        // As loosely as a question reads it (three days either side): the span's last day.
         assert_eq!(
             at("two weeks ago").as_deref(),
-            Some("2026-11-04 23:59 past")
+            Some("2026-11-07 23:59 past")
         );
         assert_eq!(at("in 2019").as_deref(), Some("2019-12-31 23:59 past"));
         assert_eq!(at("in March").as_deref(), Some("2027-03-31 23:59"));
@@ -454,6 +294,57 @@ mod tests {
         assert_eq!(at("due 2027-01-15").as_deref(), Some("2027-01-15 23:59"));
         assert_eq!(at("Feb 29 2028").as_deref(), Some("2028-02-29 23:59"));
         assert_eq!(at("Feb 30").as_deref(), None);
+    }
+
+    /// What the one calendar reader knows that a plan may say (read as the questions about
+    /// it are, so that a plan and a question meet).
+    #[test]
+    fn plans_name_holidays_dates_and_weeks_as_questions_do() {
+        assert_eq!(
+            at("buy the presents before Christmas").as_deref(),
+            Some("2026-12-23 23:59")
+        );
+        assert_eq!(at("by Christmas Eve").as_deref(), Some("2026-12-24 23:59"));
+        assert_eq!(
+            at("the review is the week after next").as_deref(),
+            Some("2026-12-06 23:59")
+        );
+        assert_eq!(at("on 24/12/2026").as_deref(), Some("2026-12-24 23:59"));
+        assert_eq!(
+            at("on Tuesday the 24th at 10am").as_deref(),
+            Some("2026-11-24 10:00")
+        );
+        assert_eq!(
+            at("on the 3rd of next month").as_deref(),
+            Some("2026-12-03 23:59")
+        );
+        assert_eq!(
+            at("in a couple of weeks").as_deref(),
+            Some("2026-12-02 23:59")
+        );
+        assert_eq!(at("within 3 days").as_deref(), Some("2026-11-21 23:59"));
+        assert_eq!(
+            at("finish it by the end of the week").as_deref(),
+            Some("2026-11-22 23:59")
+        );
+        assert_eq!(at("end of next week").as_deref(), Some("2026-11-29 23:59"));
+        assert_eq!(at("this month").as_deref(), Some("2026-11-30 23:59"));
+        assert_eq!(at("over the weekend").as_deref(), Some("2026-11-22 23:59"));
+        assert_eq!(at("in Q1").as_deref(), Some("2027-03-31 23:59"));
+        assert_eq!(at("at Easter").as_deref(), None);
+        assert_eq!(at("on Easter").as_deref(), Some("2027-03-29 23:59"));
+        assert_eq!(
+            at("in March next year").as_deref(),
+            Some("2027-03-31 23:59")
+        );
+        assert_eq!(
+            at("the other day").as_deref(),
+            Some("2026-11-17 23:59 past")
+        );
+        assert_eq!(
+            at("late last year").as_deref(),
+            Some("2025-12-31 23:59 past")
+        );
     }
 
     #[test]
