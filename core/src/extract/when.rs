@@ -347,6 +347,35 @@ mod tests {
         );
     }
 
+    /// At the calendar's last moment and its first, every plan reads to a time inside it, or
+    /// none: nothing panics or wraps.
+    #[test]
+    fn plans_at_the_calendars_edges_stay_inside_it() {
+        let plans = [
+            "in 1000 years",
+            "in 1000 days at 5pm",
+            "next year",
+            "by Christmas",
+            "this week",
+            "the week after next",
+            "on the 31st",
+            "in March",
+            "in Q4",
+            "end of next month",
+            "in 1000 hours",
+            "tomorrow at 11pm",
+        ];
+        for now in [MAX_MILLIS, 0] {
+            for p in plans {
+                let tokens = super::super::words::tokens(p);
+                let words: Vec<&str> = tokens.iter().map(|t| t.lower.as_str()).collect();
+                if let Some(w) = resolve(p, &words, now) {
+                    assert!((0..=MAX_MILLIS).contains(&w.at), "{p} at {now}: {w:?}");
+                }
+            }
+        }
+    }
+
     #[test]
     fn times_alone_and_words_that_are_not_dates() {
         assert_eq!(at("meeting at 15:30").as_deref(), Some("2026-11-18 15:30"));
