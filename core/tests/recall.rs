@@ -980,6 +980,53 @@ fn a_question_naming_a_time_ahead_finds_the_plans_for_it() {
     }
 }
 
+/// A memory said before a span tells of it when it names a month or a day alone as a plan
+/// does ("we fly to Lisbon in March", said in November, is of the March after), and not when
+/// it is told of the past ("we went to Porto in March", said then, is of the March before).
+/// Another owner's plan for the same month is never the answer.
+#[test]
+fn a_plan_said_months_before_tells_of_the_month_it_names() {
+    let (mut e, clock) = engine_with_config(without_dedup());
+    // Wednesday 2026-11-18, 10:00 UTC; the question is asked on 2027-04-12.
+    let said: Millis = 1_794_996_000_000;
+    let asked: Millis = 1_807_524_000_000;
+    clock.set(asked);
+    seed_said(
+        &mut e,
+        "ana",
+        &[
+            (said, "We fly to Lisbon in March for the conference"),
+            (said, "We went to Porto in March and loved the food"),
+            (said + DAY_MS, "The kitchen tap is dripping again"),
+        ],
+    );
+    seed_said(
+        &mut e,
+        "bo",
+        &[(said, "We fly to Oslo in March for the summit")],
+    );
+    let mut r = req("ana", "Where did we travel in March?");
+    r.as_of = Some(asked);
+    r.min_score = Some(0.0);
+    let hits = e.search(&r).unwrap();
+    let tells = |c: &str| {
+        hits.iter()
+            .find(|h| h.memory.content.starts_with(c))
+            .map(|h| h.why.period.as_ref().is_some_and(|p| p.tells))
+    };
+    assert_eq!(tells("We fly to Lisbon"), Some(true), "{hits:#?}");
+    assert_ne!(
+        tells("We went to Porto"),
+        Some(true),
+        "told of the March before"
+    );
+    assert!(hits.iter().all(|h| h.memory.entity_id.as_str() == "ana"));
+    assert_eq!(
+        hits[0].memory.content,
+        "We fly to Lisbon in March for the conference"
+    );
+}
+
 /// A plan's time is read by the same calendar reader as the question's, so what a user tells
 /// ("before Christmas", "by December", "the week after next") is due when a question about
 /// that time asks, through `remember` and the extractor alone. Another owner's plan for the

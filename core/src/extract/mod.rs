@@ -22,6 +22,7 @@ use crate::graph::EntityType;
 pub use crate::graph::{EntityMention, RelationMention};
 use crate::lexicon::{self, FIRST_PERSON_FOR_QUESTIONS, SUBJECTS};
 use crate::model::{Kind, MemoryType};
+use crate::period;
 
 pub use relations::{kin_named, with_kin_replaced, KinPhrase, KinStep, MAX_KIN_STEPS};
 pub use transcript::ChatMessage;
@@ -344,7 +345,7 @@ fn statement(sentence: &str, now: Millis) -> Option<Extracted> {
     }
     let when = when::resolve(sentence, &lower, now);
     // "finished the marathon on Sunday": a past verb makes a bare weekday last Sunday's.
-    let told_as_past = classify::past_tense(&tokens) && !classify::future_words(&padded);
+    let told_as_past = told_as_past(&tokens, &padded);
     let mut future = when.is_some_and(|w| !w.past && w.at > now) && !told_as_past;
     let past = when.is_some_and(|w| w.past) || (when.is_some() && told_as_past);
     let today_end = now - now.rem_euclid(crate::clock::DAY_MS) + crate::clock::DAY_MS - 1;
@@ -414,6 +415,22 @@ pub(crate) fn keywords(text: &str) -> Vec<String> {
         &lowered(&tokens),
         entities::find(&tokens).iter().map(|f| f.name.as_str()),
     )
+}
+
+/// Whether a sentence tells of the past ("finished the marathon on Sunday"): a past verb
+/// and no word of the future.
+fn told_as_past(tokens: &[words::Token], padded: &str) -> bool {
+    classify::past_tense(tokens) && !classify::future_words(padded)
+}
+
+/// The spans `text`, said at `said`, names as a plan says them ([`period::plans`]: "in
+/// March" the next March), unless it is told of the past ("we went to Lisbon in March").
+pub(crate) fn plans_told(text: &str, said: Millis) -> Vec<crate::clock::Window> {
+    let tokens = words::tokens(text);
+    if told_as_past(&tokens, &words::padded(&tokens)) {
+        return Vec::new();
+    }
+    period::plans(text, said)
 }
 
 /// Whether `text`, said at `said`, names a time still to come then ("I'll come over

@@ -261,16 +261,28 @@ pub fn stated(text: &str, said: Millis) -> Vec<Window> {
 /// the 15th", "before Christmas". What the extractor takes a plan's or a deadline's time
 /// from; a span over before `said`'s day ("yesterday", "last week") is of the past.
 pub fn planned(text: &str, said: Millis) -> Option<Named> {
-    let on = On {
-        today: day_of(said)?,
-        ahead: true,
+    ahead(text, said).into_iter().next()
+}
+
+/// Every span a statement names read as a plan says it ([`planned`]): "we fly to Lisbon in
+/// March", said in November, is of the March after.
+pub fn plans(text: &str, said: Millis) -> Vec<Window> {
+    ahead(text, said).into_iter().map(|n| n.window).collect()
+}
+
+/// The spans `text` names, read ahead at `said`, and their words.
+fn ahead(text: &str, said: Millis) -> Vec<Named> {
+    let Some(today) = day_of(said) else {
+        return Vec::new();
     };
     let ws = words(text);
-    let &(first, used, window) = spans_in(&ws, on).first()?;
-    Some(Named {
-        window,
-        words: ws[first].at.start..ws[first + used - 1].at.end,
-    })
+    spans_in(&ws, On { today, ahead: true })
+        .into_iter()
+        .map(|(first, used, window)| Named {
+            window,
+            words: ws[first].at.start..ws[first + used - 1].at.end,
+        })
+        .collect()
 }
 
 /// Whether two spans share a moment.

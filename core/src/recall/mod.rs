@@ -373,10 +373,13 @@ fn names_a_time(text: &str, said: Millis) -> bool {
 /// what happened ("a convention last month", said in April, of March), or before it, of what
 /// was planned ("the dentist next Friday").
 fn tells_of(span: Window, text: &str, said: Millis) -> bool {
+    let meets = |spans: Vec<Window>| spans.into_iter().any(|w| period::overlap(w, span));
+    // Said before the span, a month or a day named alone tells of the next one, unless it is
+    // told of the past: "we fly to Lisbon in March", said in November.
+    let before = span.after.is_some_and(|a| said < a);
     !span.contains(said)
-        && period::stated(text, said)
-            .into_iter()
-            .any(|w| period::overlap(w, span))
+        && (meets(period::stated(text, said))
+            || (before && meets(crate::extract::plans_told(text, said))))
 }
 
 /// Whether memory `m` is due inside `span` (its `expires_at`: a plan's or deadline's time).
