@@ -67,6 +67,16 @@ const NUMBER_WORDS: &[&str] = &[
     "eleven", "twelve",
 ];
 
+/// Every word the calendar reads as a weekday, a month or a number ("friday", "thurs",
+/// "march", "sept", "twelve"), lower case.
+pub fn names() -> impl Iterator<Item = &'static str> {
+    WEEKDAYS
+        .iter()
+        .map(|w| w.0)
+        .chain(MONTHS.iter().map(|m| m.0))
+        .chain(NUMBER_WORDS.iter().copied())
+}
+
 /// A count written in words ("two") or digits ("14"), 0 to 1,000.
 pub fn number(w: &str) -> Option<i64> {
     match NUMBER_WORDS.iter().position(|x| *x == w) {

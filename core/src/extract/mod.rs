@@ -22,7 +22,6 @@ use crate::graph::EntityType;
 pub use crate::graph::{EntityMention, RelationMention};
 use crate::lexicon::{self, FIRST_PERSON_FOR_QUESTIONS, SUBJECTS};
 use crate::model::{Kind, MemoryType};
-use crate::period;
 
 pub use relations::{kin_named, with_kin_replaced, KinPhrase, KinStep, MAX_KIN_STEPS};
 pub use transcript::ChatMessage;
@@ -423,14 +422,11 @@ fn told_as_past(tokens: &[words::Token], padded: &str) -> bool {
     classify::past_tense(tokens) && !classify::future_words(padded)
 }
 
-/// The spans `text`, said at `said`, names as a plan says them ([`period::plans`]: "in
-/// March" the next March), unless it is told of the past ("we went to Lisbon in March").
-pub(crate) fn plans_told(text: &str, said: Millis) -> Vec<crate::clock::Window> {
+/// Whether `text` is told of the past ("we went to Lisbon in March"): what it names alone is
+/// then not of a plan.
+pub(crate) fn told_of_past(text: &str) -> bool {
     let tokens = words::tokens(text);
-    if told_as_past(&tokens, &words::padded(&tokens)) {
-        return Vec::new();
-    }
-    period::plans(text, said)
+    told_as_past(&tokens, &words::padded(&tokens))
 }
 
 /// Whether `text`, said at `said`, names a time still to come then ("I'll come over

@@ -15,6 +15,8 @@ mod span;
 mod words;
 mod year;
 
+use std::sync::LazyLock;
+
 use time::Date;
 
 use crate::calendar;
@@ -226,6 +228,10 @@ fn spans_in(ws: &[Word], on: On) -> Vec<(usize, usize, Window)> {
     let mut spans = Vec::new();
     let mut i = 0;
     while i < ws.len() {
+        if !may_start(&ws[i].text) {
+            i += 1;
+            continue;
+        }
         match at(ws, i, on).filter(|(w, _)| spans_time(w)) {
             Some((window, used)) => {
                 spans.push((i, used, window));
@@ -237,23 +243,134 @@ fn spans_in(ws: &[Word], on: On) -> Vec<(usize, usize, Window)> {
     spans
 }
 
+/// The words other than numbers and the calendar's names that a reading may begin with.
+const FIRST_WORDS: &[&str] = &[
+    "a",
+    "after",
+    "an",
+    "around",
+    "as",
+    "before",
+    "beginning",
+    "between",
+    "by",
+    "coming",
+    "couple",
+    "day",
+    "during",
+    "earlier",
+    "early",
+    "end",
+    "few",
+    "from",
+    "half",
+    "in",
+    "last",
+    "late",
+    "later",
+    "mid",
+    "month",
+    "next",
+    "night",
+    "on",
+    "over",
+    "previous",
+    "several",
+    "since",
+    "some",
+    "start",
+    "the",
+    "thirty",
+    "this",
+    "till",
+    "today",
+    "tomorrow",
+    "tonight",
+    "twenty",
+    "until",
+    "week",
+    "weekend",
+    "within",
+    "year",
+    "yesterday",
+];
+
+/// Every word a reading may begin with but numbers written in digits: [`FIRST_WORDS`], the
+/// calendar's names, seasons, ordinals and quarters, sorted.
+static FIRST: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
+    let mut all: Vec<&'static str> = FIRST_WORDS
+        .iter()
+        .copied()
+        .chain(calendar::names())
+        .chain(year::SEASONS.iter().map(|s| s.0))
+        .chain(dates::DAY_WORDS.iter().copied())
+        .chain(["thirtieth", "final", "q1", "q2", "q3", "q4"])
+        .collect();
+    all.sort_unstable();
+    all.dedup();
+    all
+});
+
+/// Whether a reading may begin at word `w` (lower case): most words of a text begin none, and
+/// are passed over without trying every reading.
+fn may_start(w: &str) -> bool {
+    w.starts_with(|c: char| c.is_ascii_digit()) || FIRST.binary_search(&w).is_ok()
+}
+
 /// Whether a reading names some time: not every time ("before until 2025"), and not a span
 /// that ends before it begins ("since December", asked in November).
 fn spans_time(w: &Window) -> bool {
     !w.is_open() && w.after.zip(w.before).is_none_or(|(a, b)| a < b)
 }
 
+/// A statement's words, read once for the spans it names either way: as told ([`stated`])
+/// and as a plan says them ([`plans`]).
+pub struct Statement {
+    ws: Vec<Word>,
+    /// The day it was said; `None` outside the calendar.
+    today: Option<Date>,
+}
+
+impl Statement {
+    /// `text`, said at `said`.
+    pub fn new(text: &str, said: Millis) -> Statement {
+        Statement {
+            ws: words(text),
+            today: day_of(said),
+        }
+    }
+
+    /// The spans it names as told ([`stated`]).
+    pub fn told(&self) -> Vec<Window> {
+        self.read(false).into_iter().map(|n| n.window).collect()
+    }
+
+    /// The spans it names as a plan says them ([`plans`]).
+    pub fn plans(&self) -> Vec<Window> {
+        self.read(true).into_iter().map(|n| n.window).collect()
+    }
+
+    /// The spans, read leaning `ahead` or not, and their words.
+    fn read(&self, ahead: bool) -> Vec<Named> {
+        let Some(today) = self.today else {
+            return Vec::new();
+        };
+        let ws = &self.ws;
+        spans_in(ws, On { today, ahead })
+            .into_iter()
+            .map(|(first, used, window)| Named {
+                window,
+                words: ws[first].at.start..ws[first + used - 1].at.end,
+            })
+            .collect()
+    }
+}
+
 /// The spans a statement names, read at `said` (when it was said): "I went to a convention
 /// last month", said in April, is of March; "the dentist next Friday", said on Monday, of that
 /// Friday. A memory said outside a span the question names may tell of it.
 pub fn stated(text: &str, said: Millis) -> Vec<Window> {
-    let Some(today) = day_of(said) else {
-        return Vec::new();
-    };
-    spans_in(&words(text), On::past(today))
-        .into_iter()
-        .map(|(_, _, w)| w)
-        .collect()
+    Statement::new(text, said).told()
 }
 
 /// The first span a plan names, read at `said` as a plan says it: "by Friday" (the coming
@@ -261,28 +378,13 @@ pub fn stated(text: &str, said: Millis) -> Vec<Window> {
 /// the 15th", "before Christmas". What the extractor takes a plan's or a deadline's time
 /// from; a span over before `said`'s day ("yesterday", "last week") is of the past.
 pub fn planned(text: &str, said: Millis) -> Option<Named> {
-    ahead(text, said).into_iter().next()
+    Statement::new(text, said).read(true).into_iter().next()
 }
 
 /// Every span a statement names read as a plan says it ([`planned`]): "we fly to Lisbon in
 /// March", said in November, is of the March after.
 pub fn plans(text: &str, said: Millis) -> Vec<Window> {
-    ahead(text, said).into_iter().map(|n| n.window).collect()
-}
-
-/// The spans `text` names, read ahead at `said`, and their words.
-fn ahead(text: &str, said: Millis) -> Vec<Named> {
-    let Some(today) = day_of(said) else {
-        return Vec::new();
-    };
-    let ws = words(text);
-    spans_in(&ws, On { today, ahead: true })
-        .into_iter()
-        .map(|(first, used, window)| Named {
-            window,
-            words: ws[first].at.start..ws[first + used - 1].at.end,
-        })
-        .collect()
+    Statement::new(text, said).plans()
 }
 
 /// Whether two spans share a moment.

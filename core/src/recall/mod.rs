@@ -373,13 +373,16 @@ fn names_a_time(text: &str, said: Millis) -> bool {
 /// what happened ("a convention last month", said in April, of March), or before it, of what
 /// was planned ("the dentist next Friday").
 fn tells_of(span: Window, text: &str, said: Millis) -> bool {
+    if span.contains(said) {
+        return false;
+    }
     let meets = |spans: Vec<Window>| spans.into_iter().any(|w| period::overlap(w, span));
+    let statement = period::Statement::new(text, said);
     // Said before the span, a month or a day named alone tells of the next one, unless it is
     // told of the past: "we fly to Lisbon in March", said in November.
     let before = span.after.is_some_and(|a| said < a);
-    !span.contains(said)
-        && (meets(period::stated(text, said))
-            || (before && meets(crate::extract::plans_told(text, said))))
+    meets(statement.told())
+        || (before && meets(statement.plans()) && !crate::extract::told_of_past(text))
 }
 
 /// Whether memory `m` is due inside `span` (its `expires_at`: a plan's or deadline's time).
