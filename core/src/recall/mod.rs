@@ -379,10 +379,15 @@ fn tells_of(span: Window, text: &str, said: Millis) -> bool {
     let meets = |spans: Vec<Window>| spans.into_iter().any(|w| period::overlap(w, span));
     let statement = period::Statement::new(text, said);
     // Said before the span, a month or a day named alone tells of the next one, unless it is
-    // told of the past: "we fly to Lisbon in March", said in November.
+    // told of the past: "we fly to Lisbon in March", said in November. Not a deadline's open
+    // side ("before Christmas" is due then, `due_in`, not of every day until).
     let before = span.after.is_some_and(|a| said < a);
+    let closed = |mut spans: Vec<Window>| {
+        spans.retain(|w| w.after.is_some() && w.before.is_some());
+        spans
+    };
     meets(statement.told())
-        || (before && meets(statement.plans()) && !crate::extract::told_of_past(text))
+        || (before && meets(closed(statement.plans())) && !crate::extract::told_of_past(text))
 }
 
 /// Whether memory `m` is due inside `span` (its `expires_at`: a plan's or deadline's time).
