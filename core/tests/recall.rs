@@ -1753,6 +1753,48 @@ fn a_question_placed_before_or_after_an_event_reads_the_time_around_it() {
     assert_eq!(why.period, None);
 }
 
+/// An event whose memory names its time is placed at that time, not at when it was said:
+/// "the Sintra trip is next weekend", said on Monday, is of that weekend, so what came right
+/// after the trip is what was said after the weekend, not what was said on Tuesday. Another
+/// owner's trip does not move this owner's.
+#[test]
+fn an_event_told_ahead_is_placed_at_the_time_it_names() {
+    let (mut e, clock) = engine_with_config(without_dedup());
+    // Monday 2026-11-16; "next weekend" is Saturday the 28th and Sunday the 29th.
+    let monday: Millis = 1_794_819_600_000;
+    clock.set(monday + 16 * DAY_MS);
+    seed_said(
+        &mut e,
+        "ana",
+        &[
+            (
+                monday,
+                "The Sintra trip is next weekend, we booked the train",
+            ),
+            (monday + 2 * DAY_MS, "Bought new hiking boots at the mall"),
+            (monday + 14 * DAY_MS, "Had dinner with Rui at the harbour"),
+            (monday + 15 * DAY_MS, "Fixed the bike's flat tyre"),
+        ],
+    );
+    seed_said(
+        &mut e,
+        "bo",
+        &[(monday + 3 * DAY_MS, "Bo's Sintra trip was today")],
+    );
+    let mut r = req("ana", "What did I do right after the Sintra trip?");
+    r.limit = Limit::new(2).ok();
+    let hits = e.search(&r).unwrap();
+    assert_eq!(
+        hits.first().map(|h| h.memory.content.as_str()),
+        Some("Had dinner with Rui at the harbour"),
+        "{hits:#?}"
+    );
+    let period = hits[0].why.period.clone().expect("the span is shown");
+    // After the weekend's last moment.
+    assert_eq!(period.after, Some(monday - 9 * 3_600_000 + 14 * DAY_MS));
+    assert!(hits.iter().all(|h| h.memory.entity_id.as_str() == "ana"));
+}
+
 /// What the speaker said of her people, and things around them that share the question's
 /// words ("city", "live").
 const PEOPLE: &[&str] = &[

@@ -439,20 +439,23 @@ fn anchored(
         return Ok(None);
     }
     // The event: its best match, and the memories saying its words within days of it (the
-    // second day of a trip).
-    let at = best.memory.created_at;
-    let times: Vec<Millis> = found
+    // second day of a trip), each at the time it names or else when it was said.
+    let at = event_time(&best.memory).0;
+    let times: Vec<(Millis, Millis)> = found
         .iter()
-        .filter(|r| r.why.text > 0.0 && (r.memory.created_at - at).abs() <= ANCHOR_SPAN_MS)
-        .map(|r| r.memory.created_at)
+        .filter(|r| r.why.text > 0.0)
+        .map(|r| event_time(&r.memory))
+        .filter(|(from, _)| (from - at).abs() <= ANCHOR_SPAN_MS)
         .collect();
-    let (Some(first), Some(last)) = (times.iter().min(), times.iter().max()) else {
+    let first = times.iter().map(|t| t.0).min();
+    let last = times.iter().map(|t| t.1).max();
+    let (Some(first), Some(last)) = (first, last) else {
         return Ok(None);
     };
     let window = match anchor.side {
         period::Side::Before => Window {
             after: Some(0),
-            before: Some(*first),
+            before: Some(first),
         },
         period::Side::After => Window {
             after: Some(last + 1),
@@ -468,6 +471,21 @@ fn anchored(
         window,
         words: anchor.words.clone(),
     }))
+}
+
+/// When what memory `m` speaks of happened, its first and last moments: the span of at most
+/// a few days it names, read at when it was said (a plan's as a plan says it: "the Sintra
+/// trip is next weekend", said on Monday, is of that weekend), else the moment it was said.
+fn event_time(m: &Memory) -> (Millis, Millis) {
+    let statement = period::Statement::new(&m.content, m.created_at);
+    let spans = match crate::extract::told_of_past(&m.content) {
+        true => statement.told(),
+        false => statement.plans(),
+    };
+    spans
+        .into_iter()
+        .find_map(|w| Some((w.after?, w.before? - 1)).filter(|(a, b)| b - a < ANCHOR_SPAN_MS))
+        .unwrap_or((m.created_at, m.created_at))
 }
 
 /// A candidate admitted, with its memory's fresh row and what they are multiplied by.
