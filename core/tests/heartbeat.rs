@@ -232,6 +232,34 @@ fn deadlines_in_the_window_and_critical_ones_at_night() {
     );
 }
 
+/// A plan told in words gets its deadline from the same calendar reader as the questions:
+/// "before Christmas", told on Monday 23 November, is due at the end of the 23rd of December,
+/// and the heartbeat raises it then, not before.
+#[test]
+fn a_plan_told_before_a_holiday_raises_its_deadline_that_day() {
+    let (mut e, clock) = engine();
+    background(&mut e);
+    let told = e
+        .remember(
+            OWNER,
+            "I need to buy the presents for my nieces before Christmas.",
+            RememberOptions::default(),
+        )
+        .unwrap();
+    let id = told.outcomes[0].id().expect("stored").to_string();
+    assert!(
+        fired(&check(&mut e), SignalKind::Deadlines).is_none(),
+        "a month ahead"
+    );
+    // Wednesday 23 December, 10:00: due by the day's end.
+    clock.set(MON_10AM + 30 * DAY);
+    let r = check(&mut e);
+    assert_eq!(
+        fired(&r, SignalKind::Deadlines).map(|s| s.memories.clone()),
+        Some(vec![id])
+    );
+}
+
 #[test]
 fn open_conflicts_signal_until_resolved() {
     let clock = ManualClock::new(MON_10AM);
