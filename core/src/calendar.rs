@@ -135,6 +135,15 @@ pub fn previous_weekday(from: Date, day: Weekday) -> Date {
     shift(from, -back)
 }
 
+/// The UTC day of a time; `None` outside the calendar.
+pub fn day_of(t: Millis) -> Option<Date> {
+    Some(
+        time::OffsetDateTime::from_unix_timestamp(t.div_euclid(1000))
+            .ok()?
+            .date(),
+    )
+}
+
 /// `now` in local time at `offset_minutes` from UTC, as ms since the (local) epoch.
 pub fn local(now: Millis, offset_minutes: i32) -> Millis {
     now + offset_minutes as Millis * MINUTE_MS

@@ -4,9 +4,9 @@
 //! minutes or hours ahead ("in 3 hours"). A span without a time of day means the end of its
 //! last day: a deadline "by Friday" lasts all Friday.
 
-use time::{Date, OffsetDateTime, PrimitiveDateTime, Time};
+use time::{Date, PrimitiveDateTime, Time};
 
-use crate::calendar::{self, shift};
+use crate::calendar::{self, day_of, shift};
 use crate::clock::{Millis, DAY_MS, MAX_MILLIS, MINUTE_MS};
 use crate::period;
 
@@ -100,15 +100,6 @@ fn millis(t: PrimitiveDateTime) -> Millis {
     (t.assume_utc().unix_timestamp_nanos() / 1_000_000) as Millis
 }
 
-/// The UTC day of `t`.
-fn day_of(t: Millis) -> Option<Date> {
-    Some(
-        OffsetDateTime::from_unix_timestamp_nanos(i128::from(t) * 1_000_000)
-            .ok()?
-            .date(),
-    )
-}
-
 /// The moment `text` names, said at `now`: the first span it names ([`period::planned`]) at
 /// the time of day it says, or a count of minutes or hours ahead. `words` are its lower-case
 /// tokens, each punctuation mark `|`.
@@ -194,6 +185,7 @@ impl Said {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use time::OffsetDateTime;
 
     /// Wednesday 2026-11-18 10:00 UTC.
     const NOW: Millis = 1_794_996_000_000;

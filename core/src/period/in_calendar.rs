@@ -5,7 +5,7 @@
 
 use time::{Month, Weekday};
 
-use crate::calendar::{self, day_number, month, shift, year_number};
+use crate::calendar::{self, day_number, day_of, month, shift, year_number};
 use crate::clock::Window;
 
 use super::dates::{
@@ -13,7 +13,7 @@ use super::dates::{
     year_after,
 };
 use super::from_today::{at, next};
-use super::span::{day_of, days, first_of, month_part, months_from, year};
+use super::span::{days, first_of, month_part, months_from, year};
 use super::words::{count, month_number, Word};
 use super::year::{
     holiday, latest_holiday, latest_quarter, nth_of_four, quarter_number, season, season_of,

@@ -19,13 +19,12 @@ use std::sync::LazyLock;
 
 use time::Date;
 
-use crate::calendar;
+use crate::calendar::{self, day_of};
 use crate::clock::{Millis, Window, DAY_MS};
 
 pub use ask::{anchored, asks_when, names_duration, ordering, ordering_words, Anchor, Order, Side};
 use dates::on_date;
 use from_today::at;
-use span::day_of;
 use words::{words, Word};
 /// A span of time a question names, and where it says it.
 #[derive(Debug, Clone, PartialEq, Eq)]

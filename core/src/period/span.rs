@@ -1,10 +1,10 @@
 //! Spans of whole UTC days, and the steps between them: a month's or a year's first day, the
 //! latest month begun, the last weekend, a part of a month.
 
-use time::{Date, Month, OffsetDateTime, Weekday};
+use time::{Date, Month, Weekday};
 
 use crate::calendar::{self, shift};
-use crate::clock::{Millis, Window, DAY_MS};
+use crate::clock::{Window, DAY_MS};
 
 use super::On;
 
@@ -59,15 +59,6 @@ pub(super) fn days(from: Date, until: Date) -> Window {
         after: Some(ms(from)),
         before: Some(before),
     }
-}
-
-/// The UTC day of a time.
-pub(super) fn day_of(t: Millis) -> Option<Date> {
-    Some(
-        OffsetDateTime::from_unix_timestamp(t.div_euclid(1000))
-            .ok()?
-            .date(),
-    )
 }
 
 /// The Saturday of the last weekend that has begun before today (a Sunday's is the one
