@@ -2411,3 +2411,60 @@ fn a_speakers_short_lines_do_not_answer_every_question_naming_her() {
         hits[0].why.vector
     );
 }
+
+#[test]
+fn statements_of_one_message_give_way_to_other_messages_until_there_is_room() {
+    let (mut e, clock) = engine();
+    let told = |e: &mut Engine, message: &str, text: &str| {
+        let opts = RememberOptions {
+            source_ref: Some(SourceRef::parse(message).unwrap()),
+            ..Default::default()
+        };
+        e.remember("u", text, opts).unwrap().outcomes.len()
+    };
+    told(&mut e, "msg-1", "Ana enjoys reading novels on the train.");
+    clock.advance(3_600_000);
+    let said = told(
+        &mut e,
+        "msg-2",
+        "Ana loves hiking in the mountains. Ana loves painting landscapes. Ana loves cooking Thai food.",
+    );
+    assert_eq!(said, 3, "the later message is three statements");
+    let from = |e: &mut Engine, n: usize| -> Vec<String> {
+        let hits = e
+            .search(&SearchRequest {
+                limit: limit(n),
+                ..req("u", "What does Ana love?")
+            })
+            .unwrap();
+        hits.iter()
+            .map(|h| h.memory.source_ref.clone().unwrap_or_default())
+            .collect()
+    };
+    // The later message's statements rank first; after its first, the earlier message's.
+    assert_eq!(from(&mut e, 2), ["msg-2", "msg-1"]);
+    // With room for all, the other statements of the later message follow.
+    assert_eq!(from(&mut e, 10), ["msg-2", "msg-1", "msg-2", "msg-2"]);
+    // Statements without a message's reference do not give way.
+    let (mut e, clock) = engine();
+    e.remember(
+        "u",
+        "Ana enjoys reading novels on the train.",
+        RememberOptions::default(),
+    )
+    .unwrap();
+    clock.advance(3_600_000);
+    let text = "Ana loves hiking in the mountains. Ana loves painting landscapes.";
+    e.remember("u", text, RememberOptions::default()).unwrap();
+    let hits = e
+        .search(&SearchRequest {
+            limit: limit(2),
+            ..req("u", "What does Ana love?")
+        })
+        .unwrap();
+    assert!(
+        hits.iter().all(|h| !h.memory.content.contains("novels")),
+        "{:?}",
+        hits.iter().map(|h| &h.memory.content).collect::<Vec<_>>()
+    );
+}

@@ -145,7 +145,7 @@ class RememberArgs(TypedDict):
     agent_id: NotRequired[str | None]
     #: The conversation session, stored with each memory; memories of one session lend each other relevance in search (1 to 256 characters of `[A-Za-z0-9_:.-]`; default none).
     session_id: NotRequired[str | None]
-    #: Where the conversation came from (a message id, a document and chunk): 1 to 1,024 characters, stored with each memory (default none).
+    #: Where the conversation came from (a message id, a document and chunk): 1 to 1,024 characters, stored with each memory (default none). In search, after the first of one message's statements, its others give way to other messages' hits.
     source_ref: NotRequired[str | None]
     #: The team the memories are shared with, stored with them (1 to 256 characters of `[A-Za-z0-9_:.-]`; default none).
     team_id: NotRequired[str | None]
@@ -2300,7 +2300,7 @@ class Calls:
             llm_output: An LLM's raw answer to the `llm_instructions` for `content`: checked by the engine; when it cannot be used the built-in extractor runs and the report says why. Optional.
             agent_id: The agent that took part, stored with each memory (1 to 256 characters of `[A-Za-z0-9_:.-]`; default none). Optional.
             session_id: The conversation session, stored with each memory; memories of one session lend each other relevance in search (1 to 256 characters of `[A-Za-z0-9_:.-]`; default none). Optional.
-            source_ref: Where the conversation came from (a message id, a document and chunk): 1 to 1,024 characters, stored with each memory (default none). Optional.
+            source_ref: Where the conversation came from (a message id, a document and chunk): 1 to 1,024 characters, stored with each memory (default none). In search, after the first of one message's statements, its others give way to other messages' hits. Optional.
             team_id: The team the memories are shared with, stored with them (1 to 256 characters of `[A-Za-z0-9_:.-]`; default none). Optional.
             visibility: Who besides the owner's agent may see them (default private). Optional.
             source: Who said it, which sets the memories' trust (default conversation, trust 0.6). Optional.

@@ -44,7 +44,8 @@ export interface RememberArgs {
   session_id?: string | null;
   /**
    * Where the conversation came from (a message id, a document and chunk): 1 to 1,024
-   * characters, stored with each memory (default none).
+   * characters, stored with each memory (default none). In search, after the first of one
+   * message's statements, its others give way to other messages' hits.
    */
   source_ref?: string | null;
   /**

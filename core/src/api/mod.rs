@@ -469,7 +469,8 @@ pub struct RememberArgs {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub session_id: Option<Id>,
     /// Where the conversation came from (a message id, a document and chunk): 1 to 1,024
-    /// characters, stored with each memory (default none).
+    /// characters, stored with each memory (default none). In search, after the first of one
+    /// message's statements, its others give way to other messages' hits.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub source_ref: Option<SourceRef>,
     /// The team the memories are shared with, stored with them (1 to 256 characters of

@@ -25,6 +25,7 @@ use serde::{Deserialize, Serialize};
 pub(crate) use cache::Cache;
 pub use candidates::Candidate;
 use candidates::Found;
+use diversity::Diverse;
 pub use hop::{Hop, MAX_HOPS};
 pub use rank::{PeriodMatch, RankMode, ScoreBreakdown, Weights, WHEN_BOOST};
 
@@ -37,11 +38,12 @@ use crate::error::{Error, Result};
 use crate::field::{Id, Limit, Owner, MAX_LIMIT};
 use crate::graph;
 use crate::links;
-use crate::model::{Kind, Memory, MemoryType, RecallFilter};
+use crate::model::{Kind, Memory, MemoryType, RecallFilter, Source};
 use crate::period;
 use crate::store::memories::{self, Reach};
 use crate::store::View;
 use crate::text;
+use crate::vectors::OwnerVectors;
 
 /// Default number of search results.
 pub(crate) const DEFAULT_LIMIT: usize = 10;
@@ -1216,7 +1218,7 @@ impl Scoring<'_> {
         }
     }
 
-    /// 4. Diversity; should it leave the answer short, the memories not read yet follow, in
+    /// 4. Diversity (statements of one message after those of others); should it leave the answer short, the memories not read yet follow, in
     ///    relevance order (a second pass over the kept ones drops nothing more).
     fn keep_diverse(
         &self,
@@ -1225,17 +1227,31 @@ impl Scoring<'_> {
         mut rest: Waiting,
     ) -> Result<Vec<Ranked>> {
         let s = self.search;
-        let mut kept = diversify(view, s.cfg, s.owner, ranked, s.limit)?;
-        if kept.len() < s.limit && rest.peek().is_some() {
-            let mut more = Vec::new();
-            for c in rest {
-                more.extend(s.admit(view, c, self.speaking)?);
-            }
-            kept.extend(more.into_iter().map(|hit| self.score(hit, false)));
-            kept = crowd(view, kept, s.per_document)?;
-            kept = diversify(view, s.cfg, s.owner, kept, s.limit)?;
+        let diverse = diversify(view, s.cfg, s.owner, ranked, s.limit)?;
+        if diverse.kept.len() >= s.limit || rest.peek().is_none() {
+            return filled(view, s.cfg, s.owner, diverse, s.limit);
         }
-        Ok(kept)
+        let mut kept = diverse.kept;
+        for c in rest {
+            if let Some(hit) = s.admit(view, c, self.speaking)? {
+                kept.push(self.score(hit, false));
+            }
+        }
+        let kept = crowd(view, kept, s.per_document)?;
+        let again = diversify(view, s.cfg, s.owner, kept, s.limit)?;
+        // Those that gave way first wait behind everything read after them.
+        let mut waiting = diverse.waiting;
+        waiting.extend(again.waiting);
+        filled(
+            view,
+            s.cfg,
+            s.owner,
+            Diverse {
+                kept: again.kept,
+                waiting,
+            },
+            s.limit,
+        )
     }
 }
 
@@ -1293,24 +1309,62 @@ fn crowd(view: &View, ranked: Vec<Ranked>, per_document: usize) -> Result<Vec<Ra
         .collect())
 }
 
-/// The first `limit` of `ranked` that do not repeat one kept before them: a repeat is nearly
-/// identical in meaning and says nothing the kept hit does not (an embedder of meaning puts
-/// "dentist on Tuesday" and "dentist on Thursday" close too).
+/// The first `limit` of `ranked` that do not repeat one kept before them, nor were said with
+/// one (`said_together`: those wait). A repeat is nearly identical in meaning and says nothing
+/// the kept hit does not (an embedder of meaning puts "dentist on Tuesday" and "dentist on
+/// Thursday" close too).
 fn diversify(
     view: &mut View,
     cfg: &RecallConfig,
     owner: &Owner,
     ranked: Vec<Ranked>,
     limit: usize,
+) -> Result<Diverse<Ranked>> {
+    let set = view.vectors(owner)?;
+    Ok(diversity::diversify(
+        ranked,
+        limit,
+        repeats(set, cfg),
+        |a, b| said_together(&a.memory, &b.memory),
+    ))
+}
+
+/// The kept hits, then as many of those waiting as there is room for.
+fn filled(
+    view: &mut View,
+    cfg: &RecallConfig,
+    owner: &Owner,
+    diverse: Diverse<Ranked>,
+    limit: usize,
 ) -> Result<Vec<Ranked>> {
     let set = view.vectors(owner)?;
-    Ok(diversity::diversify(ranked, limit, |a, b| {
+    Ok(diverse.filled(limit, repeats(set, cfg)))
+}
+
+/// Whether hit `b` repeats `a`: nearly identical in meaning, and adding no information.
+fn repeats<'a>(
+    set: &'a OwnerVectors,
+    cfg: &'a RecallConfig,
+) -> impl Fn(&Ranked, &Ranked) -> bool + 'a {
+    move |a, b| {
         let close = match (set.get(a.pk), set.get(b.pk)) {
             (Some(x), Some(y)) => embed::dot(x, y) as f64 > cfg.diversity_threshold,
             _ => false,
         };
         close && !dedup::adds_information(&b.memory.content, &a.memory.content)
-    }))
+    }
+}
+
+/// Whether two memories are statements `remember` took from one message: told in
+/// conversation under the same `source_ref` (a message's id) at the same moment. After the
+/// first of them, the others give way to hits from other messages, so that one message does
+/// not fill the answer; they follow if there is room.
+fn said_together(a: &Memory, b: &Memory) -> bool {
+    a.source == Source::Conversation
+        && b.source == Source::Conversation
+        && a.source_ref.is_some()
+        && a.source_ref == b.source_ref
+        && a.created_at == b.created_at
 }
 
 /// Co-recall links lend relevance like a conversation does: each of the most relevant
