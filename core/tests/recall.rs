@@ -2443,8 +2443,12 @@ fn statements_of_one_message_give_way_to_other_messages_until_there_is_room() {
     };
     // The later message's statements rank first; after its first, the earlier message's.
     assert_eq!(from(&mut e, 2), ["msg-2", "msg-1"]);
-    // With room for all, the other statements of the later message follow.
+    // With room for all, the other statements of the later message follow, and say so.
     assert_eq!(from(&mut e, 10), ["msg-2", "msg-1", "msg-2", "msg-2"]);
+    let hits = search(&mut e, "u", "What does Ana love?");
+    let gave_way: Vec<Option<&str>> = hits.iter().map(|h| h.why.gave_way_to.as_deref()).collect();
+    let first = Some(hits[0].memory.id.as_str());
+    assert_eq!(gave_way, [None, None, first, first]);
     // Statements without a message's reference do not give way.
     let (mut e, clock) = engine();
     e.remember(

@@ -321,6 +321,10 @@ fn human(answer: &Answer) -> Result<String> {
                 if let Some(hop) = &w.hop {
                     let _ = write!(time, " · {} is {}", hop.phrase, hop.entity);
                 }
+                // Said in the same message as a hit above it: placed after other messages'.
+                if let Some(first) = &w.gave_way_to {
+                    let _ = write!(time, " · said with {first}, after other messages");
+                }
                 let _ = writeln!(
                     out,
                     "    relevance {:.2} (text {:.2}, vector {:.2}{lent}; {:.0} % of the best) · recency {:.2} · retention {:.2} · importance {:.2}{time}",

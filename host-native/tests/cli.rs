@@ -491,6 +491,45 @@ fn search_text_says_who_a_relation_the_query_named_is() {
     );
 }
 
+/// The text output says when a hit was said in the same message as one above it, and so
+/// was placed after other messages' hits.
+#[test]
+fn search_text_says_a_statement_gave_way_to_other_messages() {
+    let d = Data::new("search-gave-way");
+    let tell = |message: &str, said: &str, now: &str| {
+        let args = [
+            "remember",
+            "--entity",
+            "kim",
+            "--source-ref",
+            message,
+            "--now",
+            now,
+            said,
+        ];
+        let out = mnemo(&d.0, &args);
+        assert!(out.status.success(), "{out:?}");
+    };
+    tell(
+        "msg-1",
+        "Ana enjoys reading novels on the train.",
+        "2023-04-20T12:00:00Z",
+    );
+    let three = "Ana loves hiking in the mountains. Ana loves painting landscapes. Ana loves cooking Thai food.";
+    tell("msg-2", three, "2023-04-20T13:00:00Z");
+    let out = mnemo(&d.0, &["search", "--entity", "kim", "What does Ana love?"]);
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[2].contains("reading novels"), "{text}");
+    let gave_way: Vec<&&str> = lines
+        .iter()
+        .filter(|l| l.contains(", after other messages"))
+        .collect();
+    assert_eq!(gave_way.len(), 2, "{text}");
+    assert!(!lines[1].contains("said with"), "{text}");
+}
+
 #[test]
 fn now_replays_time_for_every_step() {
     let d = Data::new("now");

@@ -1158,6 +1158,8 @@ class ScoreBreakdown(TypedDict):
     order: NotRequired[Order | None]
     #: A relation the query named ("my sister", "Ana's husband") and the entity of the owner's knowledge graph it was followed to, on a hit found by that entity's name, matched in the relation's place.
     hop: NotRequired[Hop | None]
+    #: The id of the hit ranked above it that was said in the same message (the same `source_ref`, at the same moment): this one gave way to other messages' hits, and follows them.
+    gave_way_to: NotRequired[str | None]
 
 
 class Factors(TypedDict):

@@ -1542,6 +1542,12 @@ export interface ScoreBreakdown {
    * matched in the relation's place.
    */
   hop?: Hop | null;
+  /**
+   * The id of the hit ranked above it that was said in the same message (the same
+   * `source_ref`, at the same moment): this one gave way to other messages' hits, and
+   * follows them.
+   */
+  gave_way_to?: string | null;
 }
 
 /**

@@ -1337,8 +1337,13 @@ fn filled(
     diverse: Diverse<Ranked>,
     limit: usize,
 ) -> Result<Vec<Ranked>> {
+    let Diverse { kept, mut waiting } = diverse;
+    for hit in &mut waiting {
+        let with = kept.iter().find(|k| said_together(&k.memory, &hit.memory));
+        hit.why.gave_way_to = with.map(|k| k.memory.id.clone());
+    }
     let set = view.vectors(owner)?;
-    Ok(diverse.filled(limit, repeats(set, cfg)))
+    Ok(Diverse { kept, waiting }.filled(limit, repeats(set, cfg)))
 }
 
 /// Whether hit `b` repeats `a`: nearly identical in meaning, and adding no information.

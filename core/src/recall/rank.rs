@@ -158,6 +158,11 @@ pub struct ScoreBreakdown {
     /// matched in the relation's place.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hop: Option<super::Hop>,
+    /// The id of the hit ranked above it that was said in the same message (the same
+    /// `source_ref`, at the same moment): this one gave way to other messages' hits, and
+    /// follows them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gave_way_to: Option<String>,
 }
 
 /// The span of time a query named, and whether a hit was said inside it or tells of it.
@@ -281,6 +286,7 @@ pub fn score(
         period: None,
         order: None,
         hop: None,
+        gave_way_to: None,
     }
 }
 
@@ -329,6 +335,7 @@ mod tests {
             period: None,
             order: None,
             hop: None,
+            gave_way_to: None,
         }
     }
 
