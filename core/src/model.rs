@@ -367,6 +367,17 @@ impl Memory {
             .unwrap_or(self.created_at)
             .max(self.created_at)
     }
+
+    /// The message it was told in, as its `source_ref` (a message's id) and time, when that
+    /// is known: the statements `remember` took from one message were told in conversation
+    /// under its `source_ref`, at the same moment. `None` when not told in conversation, or
+    /// without a `source_ref`.
+    pub(crate) fn message(&self) -> Option<(&str, Millis)> {
+        match (self.source, self.source_ref.as_deref()) {
+            (Source::Conversation, Some(message)) => Some((message, self.created_at)),
+            _ => None,
+        }
+    }
 }
 
 /// A memory's move between layers, by hand.

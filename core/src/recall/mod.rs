@@ -38,7 +38,7 @@ use crate::error::{Error, Result};
 use crate::field::{Id, Limit, Owner, MAX_LIMIT};
 use crate::graph;
 use crate::links;
-use crate::model::{Kind, Memory, MemoryType, RecallFilter, Source};
+use crate::model::{Kind, Memory, MemoryType, RecallFilter};
 use crate::period;
 use crate::store::memories::{self, Reach};
 use crate::store::View;
@@ -1365,11 +1365,7 @@ fn repeats<'a>(
 /// first of them, the others give way to hits from other messages, so that one message does
 /// not fill the answer; they follow if there is room.
 fn said_together(a: &Memory, b: &Memory) -> bool {
-    a.source == Source::Conversation
-        && b.source == Source::Conversation
-        && a.source_ref.is_some()
-        && a.source_ref == b.source_ref
-        && a.created_at == b.created_at
+    a.message().is_some_and(|m| b.message() == Some(m))
 }
 
 /// Co-recall links lend relevance like a conversation does: each of the most relevant
