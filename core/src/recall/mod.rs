@@ -1218,8 +1218,9 @@ impl Scoring<'_> {
         }
     }
 
-    /// 4. Diversity (statements of one message after those of others); should it leave the answer short, the memories not read yet follow, in
-    ///    relevance order (a second pass over the kept ones drops nothing more).
+    /// 4. Diversity; should it leave the answer short (repeats dropped, statements of one
+    ///    message waiting behind other messages'), the memories not read yet follow, `limit`
+    ///    at a time, in relevance order (a pass over the kept ones again drops nothing more).
     fn keep_diverse(
         &self,
         view: &mut View,
@@ -1227,31 +1228,24 @@ impl Scoring<'_> {
         mut rest: Waiting,
     ) -> Result<Vec<Ranked>> {
         let s = self.search;
-        let diverse = diversify(view, s.cfg, s.owner, ranked, s.limit)?;
-        if diverse.kept.len() >= s.limit || rest.peek().is_none() {
-            return filled(view, s.cfg, s.owner, diverse, s.limit);
-        }
-        let mut kept = diverse.kept;
-        for c in rest {
-            if let Some(hit) = s.admit(view, c, self.speaking)? {
-                kept.push(self.score(hit, false));
+        let Diverse {
+            mut kept,
+            mut waiting,
+        } = diversify(view, s.cfg, s.owner, ranked, s.limit)?;
+        // Read on, `limit` at a time, while the answer is short of hits that do not wait.
+        while kept.len() < s.limit && rest.peek().is_some() {
+            for c in rest.by_ref().take(s.limit) {
+                if let Some(hit) = s.admit(view, c, self.speaking)? {
+                    kept.push(self.score(hit, false));
+                }
             }
+            let crowded = crowd(view, kept, s.per_document)?;
+            let again = diversify(view, s.cfg, s.owner, crowded, s.limit)?;
+            kept = again.kept;
+            // Those that gave way first wait behind everything read after them.
+            waiting.extend(again.waiting);
         }
-        let kept = crowd(view, kept, s.per_document)?;
-        let again = diversify(view, s.cfg, s.owner, kept, s.limit)?;
-        // Those that gave way first wait behind everything read after them.
-        let mut waiting = diverse.waiting;
-        waiting.extend(again.waiting);
-        filled(
-            view,
-            s.cfg,
-            s.owner,
-            Diverse {
-                kept: again.kept,
-                waiting,
-            },
-            s.limit,
-        )
+        filled(view, s.cfg, s.owner, Diverse { kept, waiting }, s.limit)
     }
 }
 
