@@ -297,7 +297,7 @@ async function main() {
     $('message').value = '';
     say('user', text);
     try {
-      await m.recordMessage({ entity_id: user, role: 'user', content: text, session_id: session });
+      const recorded = await m.recordMessage({ entity_id: user, role: 'user', content: text, session_id: session });
       // Recall before storing, so the reply draws on what was known before this message:
       // the memories that match it (only those with their own evidence, words or meaning,
       // not relevance lent by neighbouring messages) and whether the agent has something to
@@ -307,7 +307,9 @@ async function main() {
       const conversation = (await m.messages({ entity_id: user, limit: 12 })).reverse();
       const request = prompt(recalled, context.report, conversation);
       showPrompt(recalled, request);
-      const report = await m.remember({ entity_id: user, content: text, session_id: session });
+      // The message's id as its statements' source: search then lets one message's
+      // statements give way to other messages' hits.
+      const report = await m.remember({ entity_id: user, content: text, session_id: session, source_ref: recorded.id });
       const o = report.outcomes[0];
       // Without a model: a question is answered with what was recalled; a statement is
       // acknowledged with what the write path did, and what it brought back.
