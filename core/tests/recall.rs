@@ -2449,6 +2449,33 @@ fn statements_of_one_message_give_way_to_other_messages_until_there_is_room() {
     let gave_way: Vec<Option<&str>> = hits.iter().map(|h| h.why.gave_way_to.as_deref()).collect();
     let first = Some(hits[0].memory.id.as_str());
     assert_eq!(gave_way, [None, None, first, first]);
+    // However many statements wait, the answer reads on until another message fills it.
+    let (mut e, clock) = engine();
+    told(&mut e, "msg-1", "Ana enjoys reading novels on the train.");
+    clock.advance(3_600_000);
+    let many = "Ana loves hiking in the mountains. Ana loves painting landscapes. \
+                Ana loves cooking Thai food. Ana loves swimming in the sea. \
+                Ana loves singing in a choir. Ana loves climbing on weekends.";
+    assert_eq!(told(&mut e, "msg-2", many), 6);
+    let asked = |e: &mut Engine, query: &str| -> Vec<String> {
+        let hits = e
+            .search(&SearchRequest {
+                limit: limit(2),
+                ..req("u", query)
+            })
+            .unwrap();
+        hits.iter().map(|h| h.memory.content.clone()).collect()
+    };
+    // One statement is the answer; its message's others, less relevant, are read `limit` at
+    // a time behind it until the other message comes.
+    let hiking = asked(&mut e, "Does Ana love hiking in the mountains?");
+    assert_eq!(
+        hiking,
+        [
+            "Ana loves hiking in the mountains.",
+            "Ana enjoys reading novels on the train."
+        ]
+    );
     // Statements without a message's reference do not give way.
     let (mut e, clock) = engine();
     e.remember(
