@@ -23,9 +23,13 @@ function el(tag, attrs = {}, ...children) {
   return e;
 }
 
-function say(who, text) {
-  $('chat').append(el('li', { className: who, textContent: text }));
-  $('chat').lastChild.scrollIntoView({ block: 'end' });
+/** Adds a message to the chat; its recorded id, when known, is what its memories cite. */
+function say(who, text, id) {
+  const li = el('li', { className: who, textContent: text });
+  if (id) li.dataset.message = id;
+  $('chat').append(li);
+  li.scrollIntoView({ block: 'end' });
+  return li;
 }
 
 function fail(e) {
@@ -59,7 +63,8 @@ async function refresh(m) {
   const rows = memories.map((x) =>
     el(
       'tr',
-      {},
+      // Where it was said: the message whose id `remember` was given as its source.
+      x.source_ref ? { title: `said in message ${x.source_ref}` } : {},
       el('td', { textContent: x.content }),
       el('td', { textContent: x.type }),
       el('td', { className: 'num', textContent: fmt(x.importance) }),
@@ -264,7 +269,7 @@ async function main() {
   $('status').textContent = `remembering for "${user}" in this browser only`;
   // The conversation so far, as recorded (oldest first), so a reload loses nothing.
   for (const msg of (await m.messages({ entity_id: user, limit: 100 })).reverse()) {
-    say(msg.role === 'user' ? 'user' : msg.act_id ? 'nudge' : 'agent', msg.content);
+    say(msg.role === 'user' ? 'user' : msg.act_id ? 'nudge' : 'agent', msg.content, msg.id);
   }
   // Maintenance on opening: decay, and consolidation once a day.
   showMaintenance(await m.maintain());
@@ -295,9 +300,10 @@ async function main() {
     const text = $('message').value.trim();
     if (!text) return;
     $('message').value = '';
-    say('user', text);
+    const line = say('user', text);
     try {
       const recorded = await m.recordMessage({ entity_id: user, role: 'user', content: text, session_id: session });
+      line.dataset.message = recorded.id;
       // Recall before storing, so the reply draws on what was known before this message:
       // the memories that match it (only those with their own evidence, words or meaning,
       // not relevance lent by neighbouring messages) and whether the agent has something to

@@ -416,6 +416,15 @@ test('the demo chat stores, lists and explains memories (screenshot)', async () 
     assert.ok(rows.some(([content, type, , state]) => content.includes('green tea') && type === 'PREFERENCE' && state === 'ACTIVE'));
     assert.ok(rows.some(([content, type]) => content.includes('sister Ines') && type === 'RELATIONSHIP'));
     assert.equal(await p.textContent('#count'), '(3)');
+    // Each memory cites the message it was said in, as `remember`'s source_ref: the user's
+    // message in the chat with that recorded id, and no two of the three the same message.
+    const cited = async () => p.$$eval('#memories tbody tr', (tr) => tr.map((r) => {
+      const id = r.title.replace(/^said in message /, '');
+      return [r.cells[0].textContent, document.querySelector(`#chat li.user[data-message="${CSS.escape(id)}"]`)?.textContent ?? null];
+    }));
+    const sources = await cited();
+    assert.ok(sources.every(([content, message]) => message !== null && message.includes(content.slice(0, 20))), JSON.stringify(sources));
+    assert.equal(new Set(sources.map(([, message]) => message)).size, 3);
     const top = await p.textContent('#hits li');
     assert.match(top, /green tea/);
     assert.match(top, /relevance \d\.\d\d \(text \d\.\d\d, vector \d\.\d\d/);
@@ -462,6 +471,8 @@ test('the demo chat stores, lists and explains memories (screenshot)', async () 
     await p.waitForFunction(() => window.mnemoDemoReady === true);
     const restored = await p.$$eval('#chat li', (li) => li.map((x) => [x.className === 'user', x.textContent]));
     assert.deepEqual(restored.slice(0, said.length), said);
+    await p.waitForFunction(() => document.querySelectorAll('#memories tbody tr').length > 0);
+    assert.deepEqual((await cited()).slice(0, 3), sources.slice(0, 3), 'the restored chat still holds the messages the memories cite');
 
     const { mkdir, stat } = await import('node:fs/promises');
     await mkdir(new URL('./out/', import.meta.url), { recursive: true });
