@@ -13,56 +13,59 @@ use serde_json::{json, Value};
 use crate::datadir::Need;
 use crate::files;
 
+/// The heading of the flags every command takes, listed after the command's own in `--help`.
+const GLOBAL: &str = "Global options";
+
 /// Long-term memory for AI agents: remember, search and manage memories in a local store.
 #[derive(Parser)]
 #[command(name = "mnemo", version)]
 pub struct Cli {
     /// The data directory holding the store.
-    #[arg(long, global = true, env = "MNEMO_DATA", default_value = "mnemo-data")]
+    #[arg(long, global = true, help_heading = GLOBAL, env = "MNEMO_DATA", default_value = "mnemo-data")]
     pub data: PathBuf,
     /// Run as if it were this time (RFC 3339, e.g. 2026-01-31T09:00:00Z, or ms since the
     /// epoch): every time-dependent step uses it, so scripts can replay months in seconds.
-    #[arg(long, global = true, conflicts_with = "start_at")]
+    #[arg(long, global = true, help_heading = GLOBAL, conflicts_with = "start_at")]
     pub now: Option<String>,
     /// Start the clock at this time and let it run (RFC 3339 or ms since the epoch): a server
     /// that lives in another time, e.g. to watch a schedule fall due.
-    #[arg(long, global = true)]
+    #[arg(long, global = true, help_heading = GLOBAL)]
     pub start_at: Option<String>,
     /// Print one JSON document instead of text (`export`: JSONL, one per line).
-    #[arg(long, global = true)]
+    #[arg(long, global = true, help_heading = GLOBAL)]
     pub json: bool,
     /// Seed of the memory-id generator (default: random).
-    #[arg(long, global = true)]
+    #[arg(long, global = true, help_heading = GLOBAL)]
     pub seed: Option<u64>,
     /// An OpenAI-compatible embeddings API (e.g. http://127.0.0.1:11434/v1 for Ollama) to
     /// embed with instead of the built-in embedder; needs --embed-model.
-    #[arg(long, global = true, env = "MNEMO_EMBED_URL", requires = "embed_model")]
+    #[arg(long, global = true, help_heading = GLOBAL, env = "MNEMO_EMBED_URL", requires = "embed_model")]
     pub embed_url: Option<String>,
     /// The model the embeddings API should use (recorded in the store).
-    #[arg(long, global = true, env = "MNEMO_EMBED_MODEL")]
+    #[arg(long, global = true, help_heading = GLOBAL, env = "MNEMO_EMBED_MODEL")]
     pub embed_model: Option<String>,
     /// An OpenAI-compatible chat API (e.g. http://127.0.0.1:11434/v1) whose model extracts
     /// memories from what `remember` is given, instead of the built-in extractor; its answers
     /// are checked and a bad one falls back to the built-in extractor. Needs --llm-model.
-    #[arg(long, global = true, env = "MNEMO_LLM_URL", requires = "llm_model")]
+    #[arg(long, global = true, help_heading = GLOBAL, env = "MNEMO_LLM_URL", requires = "llm_model")]
     pub llm_url: Option<String>,
     /// The chat model to ask.
-    #[arg(long, global = true, env = "MNEMO_LLM_MODEL")]
+    #[arg(long, global = true, help_heading = GLOBAL, env = "MNEMO_LLM_MODEL")]
     pub llm_model: Option<String>,
     /// The engine's settings: a JSON file of the fields to change, e.g.
     /// `{"consolidation": {"max_memories": 100000}}` (unknown fields are refused).
-    #[arg(long, global = true, env = "MNEMO_CONFIG")]
+    #[arg(long, global = true, help_heading = GLOBAL, env = "MNEMO_CONFIG")]
     pub config: Option<PathBuf>,
     /// Act as this agent of the owner (every command, `call` and `mcp` included): it sees its
     /// own memories, `global` ones and those of its teams, and changes only its own; what it
     /// writes is its own; the owner's calls (teams, imports, maintenance) are refused.
-    #[arg(long, global = true, env = "MNEMO_AGENT")]
+    #[arg(long, global = true, help_heading = GLOBAL, env = "MNEMO_AGENT")]
     pub agent: Option<String>,
     /// The project directory whose files memories cite: consolidation checks the paths they
     /// name (`src/auth.rs`, `docs/API.md:12`) and invalidates a memory whose path is gone,
     /// restoring it when the path is back. Only paths inside it are looked at; nothing there is
     /// written.
-    #[arg(long, global = true, env = "MNEMO_WORKSPACE")]
+    #[arg(long, global = true, help_heading = GLOBAL, env = "MNEMO_WORKSPACE")]
     pub workspace: Option<PathBuf>,
     #[command(subcommand)]
     pub command: Command,
@@ -73,16 +76,19 @@ pub struct Cli {
 pub enum ScheduleAction {
     /// Create a schedule: `--cron cron:daily:09:00 "take the vitamins"`.
     Create {
+        /// The owner (`entity_id`).
         #[arg(long)]
         entity: String,
         /// cron:hourly, cron:daily[:HH:MM], cron:weekly:DAY:HH:MM, cron:weekdays:HH:MM,
         /// cron:monthly:D:HH:MM, cron:every:<duration>, cron:once:<RFC 3339>.
         #[arg(long)]
         cron: String,
+        /// What the plan says ("take the vitamins").
         text: String,
     },
     /// The owner's schedules, soonest due first.
     List {
+        /// The owner (`entity_id`).
         #[arg(long)]
         entity: String,
         /// Done and cancelled ones too.
@@ -91,42 +97,60 @@ pub enum ScheduleAction {
     },
     /// Acknowledge a schedule: it moves on to its next due time.
     Ack {
+        /// The owner (`entity_id`).
         #[arg(long)]
         entity: String,
+        /// The schedule's id.
         id: String,
     },
     /// Change a schedule's text or tag.
     Update {
+        /// The owner (`entity_id`).
         #[arg(long)]
         entity: String,
+        /// The schedule's id.
         id: String,
+        /// The new cron tag (as for create).
         #[arg(long)]
         cron: Option<String>,
+        /// The new text.
         #[arg(long)]
         text: Option<String>,
     },
     /// Cancel a schedule.
     Cancel {
+        /// The owner (`entity_id`).
         #[arg(long)]
         entity: String,
+        /// The schedule's id.
         id: String,
     },
 }
 
+/// The commands, one per subcommand.
 #[derive(Subcommand)]
 pub enum Command {
     /// Remember a piece of conversation (the extractor decides what to store).
     Remember {
+        /// The owner (`entity_id`).
         #[arg(long)]
         entity: String,
+        /// What was said: one message, which the extractor cuts into statements.
         text: String,
+        /// The conversation session, stored with each memory (a session's memories lend each
+        /// other relevance in search).
         #[arg(long)]
         session: Option<String>,
+        /// Where it was said (a message's id): in a search, after the first of one message's
+        /// statements, its others give way to other messages' hits.
         #[arg(long)]
         source_ref: Option<String>,
     },
     /// Show what the extractor finds in a message, without storing anything.
-    Extract { text: String },
+    Extract {
+        /// The message to read.
+        text: String,
+    },
     /// Store one memory, or JSONL memories from a file (`-` for stdin).
     Seed {
         /// The owner (for a single memory; JSONL lines carry their own `entity_id`).
@@ -134,12 +158,17 @@ pub enum Command {
         entity: Option<String>,
         /// The memory's content.
         content: Option<String>,
+        /// The memory type, which sets how fast it decays: IDENTITY, PREFERENCE, RELATIONSHIP,
+        /// EVENT (the default), ACTIVITY, PLAN, CONTEXT or EPHEMERAL.
         #[arg(long = "type")]
         memory_type: Option<String>,
+        /// How much it matters, 0 to 1 (default 0.5, then adjusted by how surprising it is).
         #[arg(long, value_parser = finite)]
         importance: Option<f64>,
+        /// Manual tags, comma-separated.
         #[arg(long, value_delimiter = ',')]
         tags: Vec<String>,
+        /// Pin it: it does not decay.
         #[arg(long)]
         pinned: bool,
         /// A deadline: RFC 3339 or ms since the epoch.
@@ -151,16 +180,22 @@ pub enum Command {
     },
     /// Hybrid search of one owner's memories.
     Search {
+        /// The owner (`entity_id`).
         #[arg(long)]
         entity: String,
+        /// The question or words to search for.
         query: String,
+        /// Results wanted, 1 to 1,000 (default 10).
         #[arg(long)]
         limit: Option<usize>,
         /// balanced, recent, important, historical or comprehensive.
         #[arg(long)]
         mode: Option<String>,
+        /// Only memories of this type (repeat for several).
         #[arg(long = "type")]
         types: Vec<String>,
+        /// Search ARCHIVED memories too (default: only when the others give too few good
+        /// answers).
         #[arg(long)]
         include_archived: bool,
         /// Only memories said at or after this time (RFC 3339 or ms since the epoch).
@@ -175,90 +210,124 @@ pub enum Command {
     },
     /// One memory.
     Get {
+        /// The owner (`entity_id`).
         #[arg(long)]
         entity: String,
+        /// The memory's id.
         id: String,
     },
     /// An owner's memories, newest first.
     List {
+        /// The owner (`entity_id`).
         #[arg(long)]
         entity: String,
+        /// Page size, 1 to 1,000 (default 50).
         #[arg(long)]
         limit: Option<usize>,
+        /// Memories to skip before the page starts.
         #[arg(long, default_value_t = 0)]
         offset: usize,
+        /// Only memories in this lifecycle state (repeat for several; default any but
+        /// DELETED).
         #[arg(long = "state")]
         states: Vec<String>,
+        /// Only memories of this type (repeat for several).
         #[arg(long = "type")]
         types: Vec<String>,
     },
     /// Change a memory.
     Update {
+        /// The owner (`entity_id`).
         #[arg(long)]
         entity: String,
+        /// The memory's id.
         id: String,
+        /// The new content (embedded again).
         #[arg(long)]
         content: Option<String>,
+        /// The new memory type.
         #[arg(long = "type")]
         memory_type: Option<String>,
+        /// The new importance, 0 to 1.
         #[arg(long, value_parser = finite)]
         importance: Option<f64>,
+        /// The new manual tags, comma-separated (replacing the old).
         #[arg(long, value_delimiter = ',')]
         tags: Option<Vec<String>>,
     },
     /// Forget a memory (soft delete; purged after 90 days).
     Forget {
+        /// The owner (`entity_id`).
         #[arg(long)]
         entity: String,
+        /// The memory's id.
         id: String,
     },
     /// Reinforce a memory (feedback +3).
     Reinforce {
+        /// The owner (`entity_id`).
         #[arg(long)]
         entity: String,
+        /// The memory's id.
         id: String,
     },
     /// Demote a memory (feedback −1).
     Demote {
+        /// The owner (`entity_id`).
         #[arg(long)]
         entity: String,
+        /// The memory's id.
         id: String,
     },
     /// Pin a memory (exempt from decay), or unpin it with --off.
     Pin {
+        /// The owner (`entity_id`).
         #[arg(long)]
         entity: String,
+        /// The memory's id.
         id: String,
+        /// Unpin it: it decays again.
         #[arg(long)]
         off: bool,
     },
     /// Set a memory's validity status (active, challenged, invalidated, superseded).
     Status {
+        /// The owner (`entity_id`).
         #[arg(long)]
         entity: String,
+        /// The memory's id.
         id: String,
+        /// active, challenged, invalidated or superseded.
         status: String,
+        /// Why, kept in the memory's history.
         #[arg(long)]
         reason: String,
     },
     /// Move a memory to another layer by hand (working, episodic, semantic, procedural): up to
     /// semantic or procedural, which do not decay, or down; promotion leaves it there.
     Layer {
+        /// The owner (`entity_id`).
         #[arg(long)]
         entity: String,
+        /// The memory's id.
         id: String,
+        /// working, episodic, semantic or procedural.
         layer: String,
+        /// Why, kept in the memory's history.
         #[arg(long)]
         reason: String,
     },
     /// A memory's status changes and moves between layers.
     History {
+        /// The owner (`entity_id`).
         #[arg(long)]
         entity: String,
+        /// The memory's id.
         id: String,
     },
     /// The entities of an owner's knowledge graph, most mentioned first.
     Entities {
+        /// The owner (`entity_id`).
         #[arg(long)]
         entity: String,
         /// Only these types (PERSON, ORGANIZATION, LOCATION, PRODUCT, CONCEPT, EVENT, OTHER).
@@ -267,11 +336,13 @@ pub enum Command {
         /// Only names or aliases containing this.
         #[arg(long)]
         query: Option<String>,
+        /// Page size, 1 to 1,000 (default 50).
         #[arg(long)]
         limit: Option<usize>,
     },
     /// Relationships of an owner's graph (or of one entity), strongest first.
     Relationships {
+        /// The owner (`entity_id`).
         #[arg(long)]
         entity: String,
         /// Only those touching this entity (a name or alias; `user` is the owner).
@@ -280,28 +351,34 @@ pub enum Command {
         /// Only these relations (works_at, friend_of, …).
         #[arg(long = "relation", value_delimiter = ',')]
         relations: Vec<String>,
+        /// Drop relationships weaker than this (strength is 0 to 1).
         #[arg(long, value_parser = finite)]
         min_strength: Option<f64>,
         /// Leave out inferred reverse edges.
         #[arg(long)]
         stated_only: bool,
+        /// At most this many, strongest first, 1 to 1,000 (default 50).
         #[arg(long)]
         limit: Option<usize>,
     },
     /// Walk the graph breadth-first from an entity.
     Traverse {
+        /// The owner (`entity_id`).
         #[arg(long)]
         entity: String,
+        /// The entity to start from (a name or alias; `user` is the owner).
         from: String,
         /// Hops (1–5, default 2).
         #[arg(long)]
         depth: Option<usize>,
+        /// Follow only these relations (works_at, friend_of, …).
         #[arg(long = "relation", value_delimiter = ',')]
         relations: Vec<String>,
     },
     /// The peer card of an entity: its names, most important facts, strongest relationships
     /// and a summary (it needs 3 live memories that name it).
     Card {
+        /// The owner (`entity_id`).
         #[arg(long)]
         entity: String,
         /// A name or alias, as `entities` lists them.
@@ -310,25 +387,32 @@ pub enum Command {
     /// Bridges consolidation proposed: entities named together in different conversations,
     /// with their evidence and the LLM's decision.
     Bridges {
+        /// The owner (`entity_id`).
         #[arg(long)]
         entity: String,
         /// Only these: proposed, confirmed or rejected.
         #[arg(long)]
         status: Option<String>,
+        /// At most this many, the most contexts first, 1 to 1,000 (default 50).
         #[arg(long)]
         limit: Option<usize>,
     },
     /// The shortest path between two entities.
     Path {
+        /// The owner (`entity_id`).
         #[arg(long)]
         entity: String,
+        /// One end (a name or alias; `user` is the owner).
         from: String,
+        /// The other end (a name or alias).
         to: String,
+        /// Longest path looked for, in hops, 1 to 5 (default 5).
         #[arg(long)]
         max_depth: Option<usize>,
     },
     /// Conflicts found on writes, newest first.
     Conflicts {
+        /// The owner (`entity_id`).
         #[arg(long)]
         entity: String,
         /// Only open ones (waiting for `resolve`).
@@ -337,32 +421,39 @@ pub enum Command {
         /// Only resolved ones.
         #[arg(long)]
         resolved: bool,
+        /// At most this many, newest first, 1 to 1,000 (default 50).
         #[arg(long)]
         limit: Option<usize>,
     },
     /// Decide an open conflict: keep_existing, use_new, merge or keep_both.
     Resolve {
+        /// The owner (`entity_id`).
         #[arg(long)]
         entity: String,
         /// The conflict's id (cfl_…).
         id: String,
+        /// keep_existing, use_new, merge or keep_both.
         resolution: String,
+        /// Why, kept with the conflict.
         #[arg(long)]
         reason: Option<String>,
     },
     /// Schedules: cron-tagged plans that fall due again and again.
     Schedule {
+        /// What to do with schedules.
         #[command(subcommand)]
         action: ScheduleAction,
     },
     /// The schedules due now (each due time once).
     Scheduled {
+        /// The owner (`entity_id`).
         #[arg(long)]
         entity: String,
     },
     /// Whether the agent should speak up now: the 14 signals, the decision and why, and when
     /// to check again. Records the act unless --dry-run.
     Heartbeat {
+        /// The owner (`entity_id`).
         #[arg(long)]
         entity: String,
         /// observe, suggest (the default) or act.
@@ -387,6 +478,7 @@ pub enum Command {
     /// Record a message of the conversation, so the heartbeat knows when the owner talks and
     /// whether acts are answered.
     Message {
+        /// The owner (`entity_id`).
         #[arg(long)]
         entity: String,
         /// user or agent.
@@ -395,12 +487,15 @@ pub enum Command {
         /// The act (act_…) an agent message delivers.
         #[arg(long)]
         act: Option<String>,
+        /// The conversation session.
         #[arg(long)]
         session: Option<String>,
+        /// What was said.
         text: String,
     },
     /// Counts of an owner's memories.
     Stats {
+        /// The owner (`entity_id`).
         #[arg(long)]
         entity: String,
     },
@@ -419,6 +514,7 @@ pub enum Command {
     },
     /// An owner's memories as JSONL (to stdout).
     Export {
+        /// The owner (`entity_id`).
         #[arg(long)]
         entity: String,
     },
@@ -426,6 +522,7 @@ pub enum Command {
     /// with --entity, markdown notes (a MEMORY.md: each bullet and paragraph through the
     /// extractor, tagged with its heading; importing the same file again adds nothing).
     Import {
+        /// The JSONL or markdown file (`-` for stdin).
         file: PathBuf,
         /// The owner of the markdown notes in FILE.
         #[arg(long)]
@@ -466,24 +563,33 @@ pub enum Command {
     },
     /// An owner's documents, newest first (with `--all`, superseded and forgotten ones too).
     Documents {
+        /// The owner (`entity_id`).
         #[arg(long)]
         entity: String,
+        /// Superseded and forgotten documents too.
         #[arg(long)]
         all: bool,
     },
     /// One document with its passages: their sections, places and summaries.
     Document {
+        /// The owner (`entity_id`).
         #[arg(long)]
         entity: String,
+        /// The document's id.
         id: String,
     },
     /// Run a conformance scenario (tests/scenarios/*.json) on a fresh store and print every
     /// call's outcome as JSON — byte-identical to the native core and the browser.
-    Scenario { file: PathBuf },
+    Scenario {
+        /// The scenario's JSON file.
+        file: PathBuf,
+    },
     /// Serve the HTTP API (Keyoku's /api/v1 routes) on this store.
     Serve {
+        /// The address to listen on.
         #[arg(long, default_value = "127.0.0.1")]
         bind: String,
+        /// The port to listen on.
         #[arg(long, default_value_t = 18900)]
         port: u16,
         /// Connections served at once; one more is answered 503 (lowered to fit the
@@ -510,8 +616,10 @@ pub enum Command {
         /// Serve over streamable HTTP instead of stdio.
         #[arg(long)]
         http: bool,
+        /// With --http, the address to listen on.
         #[arg(long, default_value = "127.0.0.1", requires = "http")]
         bind: String,
+        /// With --http, the port to listen on.
         #[arg(long, default_value_t = 18901, requires = "http")]
         port: u16,
         /// Seconds between maintenance passes (decay, lifecycle, purges, and consolidation —
@@ -526,6 +634,7 @@ pub enum Command {
         /// The method (see --list).
         #[arg(required_unless_present = "list")]
         method: Option<String>,
+        /// The call's arguments as JSON (see --schema).
         #[arg(default_value = "{}")]
         args: String,
         /// List every call with what it does.
@@ -1128,3 +1237,34 @@ fn schedule(action: ScheduleAction) -> (&'static str, Value) {
 pub const SEED_BATCH: usize = 1000;
 /// Lines per `import` call (one transaction each).
 const IMPORT_BATCH: usize = 1000;
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    use super::Cli;
+
+    /// The definition is sound (clap's own checks), and every command, flag and argument
+    /// says in `--help` what it is.
+    #[test]
+    fn every_command_and_argument_is_documented() {
+        fn undocumented(cmd: &clap::Command, path: &str, out: &mut Vec<String>) {
+            for a in cmd.get_arguments() {
+                if a.get_help().is_none() && !matches!(a.get_id().as_str(), "help" | "version") {
+                    out.push(format!("{path} {}", a.get_id()));
+                }
+            }
+            for sub in cmd.get_subcommands() {
+                let path = format!("{path} {}", sub.get_name());
+                if sub.get_about().is_none() {
+                    out.push(path.clone());
+                }
+                undocumented(sub, &path, out);
+            }
+        }
+        Cli::command().debug_assert();
+        let mut out = Vec::new();
+        undocumented(&Cli::command(), "mnemo", &mut out);
+        assert!(out.is_empty(), "undocumented: {out:?}");
+    }
+}
