@@ -35,7 +35,12 @@ const MAX_VECTORS: usize = 1_024;
 /// Where the store's vectors come from when not from the built-in embedder.
 pub enum Embedding {
     /// The caller passes a vector with each call (benchmarks, tools with their own model).
-    Supplied { model: String, dimension: u32 },
+    Supplied {
+        /// The model's name, recorded in the store.
+        model: String,
+        /// The length of its vectors.
+        dimension: u32,
+    },
     /// An OpenAI-compatible embeddings endpoint.
     Http(HttpEmbedder),
 }
@@ -43,7 +48,9 @@ pub enum Embedding {
 /// The host's endpoints and the answers fetched ahead; shared by the engine's thread and the
 /// threads that serve requests.
 pub struct Providers {
+    /// Where vectors come from (else the built-in embedder).
     pub embedding: Option<Embedding>,
+    /// The LLM that extracts memories (else the built-in extractor).
     pub llm: Option<HttpChat>,
     /// (instructions, text) → the LLM's answer or why it failed.
     answers: Mutex<LruCache<(String, String), Result<String, String>>>,

@@ -32,6 +32,7 @@ pub enum Need {
 
 /// A data directory this process owns until it is dropped.
 pub struct DataDir {
+    /// The directory.
     pub path: PathBuf,
     _lock: File,
     /// A scratch directory, removed on drop.

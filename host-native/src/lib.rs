@@ -2,6 +2,8 @@
 //! directory, clock and model endpoints. The `mnemo` binary is built on it, and so is
 //! `mnemo-bench`, which measures the component as `mnemo` runs it.
 
+#![warn(missing_docs)]
+
 pub mod ahead;
 pub mod datadir;
 pub mod providers;

@@ -11,11 +11,16 @@ use wasmtime::component::{Component, HasSelf, Linker, ResourceAny, ResourceTable
 use wasmtime::{Cache, CacheConfig, Config, Engine, Store};
 use wasmtime_wasi::{FsPerms, WasiCtx, WasiCtxView, WasiView};
 
-wasmtime::component::bindgen!({
-    world: "mnemo",
-    path: "../wasm/wit",
-    additional_derives: [PartialEq],
-});
+/// The component's world as Rust types, generated from `wasm/wit/mnemo.wit` (documented there).
+#[allow(missing_docs)]
+mod wit {
+    wasmtime::component::bindgen!({
+        world: "mnemo",
+        path: "../wasm/wit",
+        additional_derives: [PartialEq],
+    });
+}
+pub use wit::*;
 
 pub use exports::mnemo::engine::engine::Error as CallError;
 use exports::mnemo::engine::engine::OpenOptions;
@@ -37,11 +42,15 @@ pub const DB_FILE: &str = "mnemo.db";
 /// then runs with the system's (`--start-at`).
 #[derive(Debug, Clone, Copy)]
 pub enum Clock {
+    /// The system's clock.
     System,
+    /// Always this instant, in ms since the epoch.
     Fixed(i64),
     /// `at` ms since the epoch when the process read `since`.
     Running {
+        /// Ms since the epoch when it was read.
         at: i64,
+        /// When the process read it.
         since: Instant,
     },
 }
@@ -121,8 +130,11 @@ impl Host for State {
 
 /// How to open a store.
 pub struct Options {
+    /// The data directory holding the store.
     pub data: PathBuf,
+    /// Where time comes from.
     pub clock: Clock,
+    /// The seed of the memory-id generator.
     pub seed: u64,
     /// Where vectors come from (else the built-in embedder).
     pub embedding: Option<Embedding>,

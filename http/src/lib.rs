@@ -17,6 +17,8 @@
 //! hyper), the wasm binding's `Mnemo.http` (the Durable Object's engine) and the Worker in
 //! front of it all serve the API through this crate, so they answer alike.
 
+#![warn(missing_docs)]
+
 pub mod keyoku;
 mod reply;
 mod request;
@@ -42,7 +44,12 @@ pub enum Outcome {
     /// The engine's JSON answer.
     Answer(String),
     /// The engine refused the call (bad input, not found, …).
-    Refused { code: String, message: String },
+    Refused {
+        /// The error's code (`invalid_input`, `not_found`, …).
+        code: String,
+        /// What was wrong, in words a caller can act on.
+        message: String,
+    },
     /// The engine could not run it (it has stopped, or failed).
     Failed(String),
 }

@@ -29,7 +29,9 @@ pub fn status_of(code: &str) -> u16 {
 /// An HTTP answer: status and JSON body.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Reply {
+    /// The HTTP status.
     pub status: u16,
+    /// The JSON body.
     pub body: String,
 }
 

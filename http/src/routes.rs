@@ -15,12 +15,19 @@ pub const PREFIX: &str = "/api/v1/";
 /// What a watcher route asks (the body where it has one).
 #[derive(Debug, PartialEq)]
 pub enum WatcherRoute {
+    /// `GET /watcher/status`.
     Status,
+    /// `GET /watcher/history?limit=`: at most this many ticks, the newest first.
     History(usize),
+    /// `POST /watcher/start {entity_ids, interval_ms?}`.
     Start(Value),
+    /// `POST /watcher/stop`.
     Stop,
+    /// `POST /watcher/watch {entity_id}`.
     Watch(Value),
+    /// `POST /watcher/unwatch {entity_id}`.
     Unwatch(Value),
+    /// `GET /events`: every event from now on, as server-sent events.
     Events,
 }
 
@@ -30,7 +37,9 @@ const HISTORY_LIMIT: usize = 50;
 /// An engine call a request makes.
 #[derive(Debug, PartialEq)]
 pub struct EngineCall {
+    /// The call's name (`search`, `remember`, …).
     pub method: String,
+    /// Its arguments, as the engine reads them.
     pub args: Value,
     /// A memory addressed by id alone: its owner is looked up (`locate`) and given as the
     /// call's `entity_id`, unless the request named one.

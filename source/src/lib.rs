@@ -11,6 +11,8 @@
 //!
 //! Without the `parser` feature it only names the languages and checks a text.
 
+#![warn(missing_docs)]
+
 use serde::Serialize;
 
 #[cfg(feature = "parser")]

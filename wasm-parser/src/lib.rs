@@ -10,6 +10,8 @@
 //!
 //! Build: `npm run build` (scripts/build-wasm.mjs), into `www/pkg/parser/`.
 
+#![warn(missing_docs)]
+
 use mnemo_source::{Read, Reader, Refusal};
 use serde::Serialize;
 use serde_json::Value;

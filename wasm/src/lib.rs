@@ -18,6 +18,8 @@
 //! types) and `reference` (`docs/API.md`), which write a schema's type through one walk
 //! (`syntax`).
 
+#![warn(missing_docs)]
+
 #[cfg(all(target_arch = "wasm32", target_os = "unknown", feature = "http"))]
 mod http;
 #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
