@@ -1900,3 +1900,69 @@ fn search_keeps_to_a_time_window() {
     assert_ne!(out.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--after"));
 }
+
+/// The CLI examples of README.md and host-native/README.md, pasted into a shell as a reader
+/// would (`M` the binary, `HOME` a fresh directory holding the files they name, so `~/mnemo`
+/// is the test's): every line succeeds, and the search finds what was seeded.
+#[test]
+fn the_readmes_cli_examples_run_as_written() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    for readme in ["README.md", "host-native/README.md"] {
+        let text = std::fs::read_to_string(root.join(readme)).expect("README");
+        let lines: Vec<&str> = text
+            .split("```sh\n")
+            .skip(1)
+            .filter_map(|block| block.split("```").next())
+            .flat_map(str::lines)
+            .filter(|l| l.starts_with("$M "))
+            .collect();
+        assert!(lines.len() >= 5, "{readme}: {lines:?}");
+        let home = Data::new(&format!("readme-{}", readme.len()));
+        std::fs::create_dir_all(&home.0).unwrap();
+        // The documents `ingest` is shown with.
+        std::fs::write(
+            home.0.join("plan.md"),
+            "# Plan\n\nThe Q4 budget goes to the ferry.\n",
+        )
+        .unwrap();
+        std::fs::write(
+            home.0.join("page.html"),
+            "<html><head><title>Ferry</title></head><body><p>The ferry leaves at 7:40.</p></body></html>",
+        )
+        .unwrap();
+        std::fs::write(
+            home.0.join("report.pdf"),
+            pdf(&["Tickets are sold on board."], false),
+        )
+        .unwrap();
+        let copy = home.0.join("copy");
+        let script = format!(
+            "set -e\nM={}\ncd {}\n{}\n",
+            env!("CARGO_BIN_EXE_mnemo"),
+            home.0.display(),
+            lines
+                .join("\n")
+                .replace("/tmp/copy", &copy.display().to_string())
+        );
+        let out = Command::new("bash")
+            .arg("-c")
+            .arg(&script)
+            .env("HOME", &home.0)
+            .env_remove("MNEMO_DATA")
+            .env_remove("MNEMO_AGENT")
+            .output()
+            .expect("bash");
+        let (said, errors) = (
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr),
+        );
+        assert!(
+            out.status.success(),
+            "{readme}:\n{script}\n{said}\n{errors}"
+        );
+        assert!(
+            said.contains("Ana drinks green tea every morning"),
+            "{readme}: {said}"
+        );
+    }
+}
