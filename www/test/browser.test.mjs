@@ -337,6 +337,52 @@ test('fromBytes restores a native WAL-mode mnemo.db into a new OPFS store that o
   });
 });
 
+test("the README's first example runs in a page as written", async () => {
+  // Its first ```js block, given what it assumes (a blob store holding a store image, and the
+  // bytes of one to move in), its import the page's.
+  const { readFile } = await import('node:fs/promises');
+  const readme = await readFile(new URL('../README.md', import.meta.url), 'utf8');
+  const block = readme.split('```js\n')[1].split('```')[0];
+  assert.match(block, /^import \{ Mnemo \} from '@mnemo\/memory';$/m);
+  // What the agent's handle sees is read before the owner's handle closes the store.
+  assert.match(block, /^await m\.close\(\);$/m);
+  const code = block
+    .replace(/^import .*$/m, '')
+    .replace(/^await m\.close\(\);$/m, "const bobSaw = await bob.search({ entity_id: 'ana', query: 'Eva nurse Lisbon' });\n$&");
+  await withProfile(async (launch) => {
+    const p = await page(await launch());
+    const done = await p.evaluate(async (code) => {
+      const source = await Mnemo.open({ storage: 'memory' });
+      await source.seed([{ entity_id: 'ana', content: 'Ana keeps bees on the roof' }]);
+      const image = await source.exportBytes();
+      await source.close();
+      const saved = [];
+      const blob = { get: async () => image, put: async (_, b) => saved.push(b.length) };
+      const example = new Function(
+        'Mnemo', 'blob', 'bytes',
+        `return (async () => {\n${code}\nreturn { hits, bobSaw, moved };\n})();`,
+      );
+      const { hits, bobSaw, moved } = await example(Mnemo, blob, image);
+      return {
+        top: hits[0].memory.content,
+        why: Object.keys(hits[0].why),
+        saved,
+        moved: (await moved.search({ entity_id: 'ana', query: 'bees' })).map((h) => h.memory.content),
+        bob: bobSaw.length,
+      };
+    }, code);
+    // Search finds what was seeded, and says why.
+    assert.equal(done.top, "Ana's sister Eva is a nurse");
+    assert.ok(done.why.includes('semantic') && done.why.includes('text'), JSON.stringify(done.why));
+    // The edge store went back to the blob store; the moved image kept its memory.
+    assert.equal(done.saved.length, 1);
+    assert.ok(done.saved[0] > 4096, String(done.saved[0]));
+    assert.deepEqual(done.moved, ['Ana keeps bees on the roof']);
+    // The agent's handle sees none of what the owner's wrote, private by default.
+    assert.equal(done.bob, 0);
+  });
+});
+
 test('the IndexedDB storage keeps a store across reloads', async () => {
   await withProfile(async (launch) => {
     const context = await launch();
