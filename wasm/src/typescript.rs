@@ -270,7 +270,11 @@ fn method_signature(call: &Value, defs: &Value) -> String {
 }
 
 /// The package's fixed members (opening, images, the clock, closing), beside its calls.
-const CLASS_HEAD: &str = r#"export declare class Mnemo {
+const CLASS_HEAD: &str = r#"/**
+ * A Mnemo store: in a page a SQLite file in OPFS (or IndexedDB) owned by a dedicated worker,
+ * under Node or at the edge one in memory; every engine call is an async method of it.
+ */
+export declare class Mnemo {
   /** Opens (creating if needed) a store. */
   static open(options?: OpenOptions): Promise<Mnemo>;
   /**

@@ -2740,6 +2740,10 @@ export type EntitiesArgs = EntitiesRequest;
 export type RelationshipsArgs = RelationshipsRequest;
 export type TraverseArgs = TraverseRequest;
 
+/**
+ * A Mnemo store: in a page a SQLite file in OPFS (or IndexedDB) owned by a dedicated worker,
+ * under Node or at the edge one in memory; every engine call is an async method of it.
+ */
 export declare class Mnemo {
   /** Opens (creating if needed) a store. */
   static open(options?: OpenOptions): Promise<Mnemo>;
