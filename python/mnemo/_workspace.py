@@ -36,6 +36,7 @@ class Workspace:
         return os.path.commonpath([self.root, real]) == self.root
 
     def states(self, paths: list[str]) -> list[wc.Variant]:
+        """What is at each of `paths`, in order (the host's `workspace` answer)."""
         return [self.state(p) for p in paths]
 
     def state(self, cited: str) -> wc.Variant:
