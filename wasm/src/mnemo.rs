@@ -87,6 +87,12 @@ impl Mnemo {
         Mnemo::build(options, |b| b.open_connection(conn))
     }
 
+    /// Opens OPFS store `name`'s files ahead of `open` (which then finds them open), so that
+    /// the browser opens them while the thread does other work (the weights' parse).
+    pub async fn prepare(name: String) -> Result<(), JsValue> {
+        storage::prepare(&name).await
+    }
+
     /// Opens (creating if needed) a store whose database pages live in the host's page store
     /// (`read`, `write`, `size`, `truncate`: see `PageStore`), such as a Cloudflare Durable
     /// Object's storage. `options` as `open`'s, without `storage`.

@@ -56,6 +56,12 @@ pub async fn connect(name: &str, storage: Storage) -> Result<Connection, JsValue
     }
 }
 
+/// Opens OPFS store `name`'s pool of files (what `connect` then finds open).
+pub async fn prepare(name: &str) -> Result<(), JsValue> {
+    check_name(name)?;
+    pool(name).await.map(drop)
+}
+
 /// Creates OPFS store `name` from a SQLite image and opens it. Refuses (changing nothing)
 /// when the name already holds a store: restoring never overwrites.
 pub async fn import(name: &str, image: &[u8]) -> Result<Connection, JsValue> {

@@ -323,9 +323,6 @@ function restoreOver(name) {
  * image), a memory store of it, or a new persistent store `name` made from it.
  */
 export async function openStore({ bytes, weights, ...options } = {}) {
-  // Stores of the host's own vectors need no weights; the weights are read while the
-  // WebAssembly compiles.
-  await Promise.all([loadWasm(), options.embedding ? undefined : loadModel(weights)]);
   const name = options.name ?? 'mnemo';
   const storage = options.storage ?? 'memory';
   if (!STORAGES.includes(storage)) {
@@ -334,8 +331,13 @@ export async function openStore({ bytes, weights, ...options } = {}) {
       'unknown_value',
     );
   }
+  // While the WebAssembly compiles and the weights are read (stores of the host's own
+  // vectors need none), the store's lock is taken; once the module is ready, an OPFS store's
+  // files are opened while the weights are parsed.
+  const loading = Promise.all([loadWasm(), options.embedding ? undefined : loadModel(weights)]);
   const release = storage === 'memory' ? () => {} : await takeLock(name);
   if (!release) {
+    loading.catch(() => {});
     throw coded(
       `store ${JSON.stringify(name)} is open in another tab or worker, and a store has one ` +
         `owner at a time: close it there (or use that tab), then open it again here`,
@@ -343,6 +345,9 @@ export async function openStore({ bytes, weights, ...options } = {}) {
     );
   }
   try {
+    // A failure here comes again, and is reported, when the store opens.
+    if (storage === 'opfs' && bytes === undefined) loadWasm().then(() => Core.prepare(name)).catch(() => {});
+    await loading;
     return (await openLocked(name, storage, bytes, options)).holds(release);
   } catch (e) {
     release();
