@@ -383,6 +383,55 @@ test("the README's first example runs in a page as written", async () => {
   });
 });
 
+test("the repository README's browser example runs in a page as written", async () => {
+  // Its ```js block, given what it assumes: a file input holding a markdown file, and a blob
+  // store holding a store image.
+  const { readFile } = await import('node:fs/promises');
+  const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
+  const block = readme.split('```js\n')[1].split('```')[0];
+  assert.match(block, /^import \{ Mnemo \} from '@mnemo\/memory';/m);
+  const code = block.replace(/^import .*$/m, '');
+  await withProfile(async (launch) => {
+    const p = await page(await launch());
+    const done = await p.evaluate(async (code) => {
+      const source = await Mnemo.open({ storage: 'memory' });
+      await source.seed([{ entity_id: 'ana', content: 'Ana keeps bees on the roof' }]);
+      const image = await source.exportBytes();
+      await source.close();
+      const saved = [];
+      const blob = { get: async () => image, put: async (_, b) => saved.push(b.length) };
+      const file = new File(['# Ferry\n\nThe ferry to the island leaves at 7:40 from pier 3.\n'], 'ferry.md', { type: 'text/markdown' });
+      const input = { files: [file] };
+      const logged = [];
+      const console = { log: (...a) => logged.push(a) };
+      const example = new Function(
+        'Mnemo', 'blob', 'input', 'console',
+        `return (async () => {\n${code}\nreturn { hits, store };\n})();`,
+      );
+      const { hits, store } = await example(Mnemo, blob, input, console);
+      const again = await Mnemo.open({ name: 'chat', storage: 'opfs' });
+      const ferry = await again.search({ entity_id: 'ana', query: 'when does the ferry leave?' });
+      await again.close();
+      return {
+        top: hits[0].memory.content,
+        logged: logged.map((a) => [a[0], typeof a[1], Object.keys(a[2] ?? {}).length]),
+        ferry: ferry[0]?.passage ? ferry[0].memory.content : null,
+        bees: (await store.search({ entity_id: 'ana', query: 'bees' })).map((h) => h.memory.content),
+        saved,
+      };
+    }, code);
+    // What it prints: the hit, its score and why.
+    assert.equal(done.top, "Ana's sister Eva is a nurse");
+    assert.deepEqual(done.logged.map(([content, score]) => [content, score]), [["Ana's sister Eva is a nurse", 'number']]);
+    assert.ok(done.logged[0][2] > 3, JSON.stringify(done.logged));
+    // The file went in as a document whose passage search finds, in the OPFS store it closed.
+    assert.match(done.ferry ?? '', /7:40 from pier 3/);
+    // The edge store came from the blob store and went back to it.
+    assert.deepEqual(done.bees, ['Ana keeps bees on the roof']);
+    assert.equal(done.saved.length, 1);
+  });
+});
+
 test('the IndexedDB storage keeps a store across reloads', async () => {
   await withProfile(async (launch) => {
     const context = await launch();
