@@ -352,12 +352,7 @@ test("the README's first example runs in a page as written", async () => {
   await withProfile(async (launch) => {
     const p = await page(await launch());
     const done = await p.evaluate(async (code) => {
-      const source = await Mnemo.open({ storage: 'memory' });
-      await source.seed([{ entity_id: 'ana', content: 'Ana keeps bees on the roof' }]);
-      const image = await source.exportBytes();
-      await source.close();
-      const saved = [];
-      const blob = { get: async () => image, put: async (_, b) => saved.push(b.length) };
+      const { image, saved, blob } = await blobStore('Ana keeps bees on the roof');
       const example = new Function(
         'Mnemo', 'blob', 'bytes',
         `return (async () => {\n${code}\nreturn { hits, bobSaw, moved };\n})();`,
@@ -394,12 +389,7 @@ test("the repository README's browser example runs in a page as written", async 
   await withProfile(async (launch) => {
     const p = await page(await launch());
     const done = await p.evaluate(async (code) => {
-      const source = await Mnemo.open({ storage: 'memory' });
-      await source.seed([{ entity_id: 'ana', content: 'Ana keeps bees on the roof' }]);
-      const image = await source.exportBytes();
-      await source.close();
-      const saved = [];
-      const blob = { get: async () => image, put: async (_, b) => saved.push(b.length) };
+      const { saved, blob } = await blobStore('Ana keeps bees on the roof');
       const file = new File(['# Ferry\n\nThe ferry to the island leaves at 7:40 from pier 3.\n'], 'ferry.md', { type: 'text/markdown' });
       const input = { files: [file] };
       const logged = [];
