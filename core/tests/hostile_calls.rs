@@ -4,6 +4,8 @@
 //! characters, SQL and FTS5 syntax, numbers out of every range, deep nesting — and an unknown
 //! field added. Whatever the engine makes of it, it answers or refuses as the caller's fault:
 //! no panic, no `internal` or `storage_error`, and a refused call writes nothing.
+mod common;
+
 use mnemo_core::api::Scenario;
 use mnemo_core::field::MAX_CONTENT_CHARS;
 use mnemo_core::*;
@@ -84,14 +86,7 @@ fn replaced(v: &Value, path: &[Step], with: &Value) -> Value {
 }
 
 fn scenarios() -> Vec<Scenario> {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/scenarios");
-    let mut names: Vec<_> = std::fs::read_dir(&dir)
-        .expect("tests/scenarios")
-        .map(|e| e.expect("entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "json"))
-        .collect();
-    names.sort();
-    names
+    common::scenario_files()
         .iter()
         .map(|p| serde_json::from_str(&std::fs::read_to_string(p).expect("read")).expect("parse"))
         .collect()

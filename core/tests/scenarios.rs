@@ -3,6 +3,8 @@
 //! Chromium) is compared with too. A change that alters behaviour shows here; when it is
 //! meant, re-record with `MNEMO_BLESS=1 cargo test -p mnemo-core --test scenarios` and review
 //! the diff.
+mod common;
+
 use std::path::{Path, PathBuf};
 
 use mnemo_core::api::{run_scenario, Scenario};
@@ -14,14 +16,7 @@ fn dir() -> PathBuf {
 #[test]
 fn every_scenario_gives_the_recorded_json() {
     let bless = std::env::var_os("MNEMO_BLESS").is_some();
-    let mut names = Vec::new();
-    for entry in std::fs::read_dir(dir()).expect("tests/scenarios") {
-        let path = entry.expect("entry").path();
-        if path.extension().is_some_and(|e| e == "json") {
-            names.push(path);
-        }
-    }
-    names.sort();
+    let names = common::scenario_files();
     assert!(names.len() >= 7, "scenarios missing: {names:?}");
     let mut differ = Vec::new();
     for path in names {

@@ -1917,7 +1917,7 @@ fn the_readmes_cli_examples_run_as_written() {
             .filter(|l| l.starts_with("$M "))
             .collect();
         assert!(lines.len() >= 5, "{readme}: {lines:?}");
-        let home = Data::new(&format!("readme-{}", readme.len()));
+        let home = Data::new(&readme.replace('/', "-"));
         std::fs::create_dir_all(&home.0).unwrap();
         // The documents `ingest` is shown with.
         std::fs::write(

@@ -29,6 +29,18 @@ impl Drop for TempDir {
     }
 }
 
+/// The conformance scenarios (`tests/scenarios/*.json`), in name order.
+pub fn scenario_files() -> Vec<PathBuf> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/scenarios");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("tests/scenarios")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    files.sort();
+    files
+}
+
 /// An in-memory engine with the built-in embedder and a clock at `T0`.
 /// SQL dropping the columns that migrations from 10 on add (run again, `ADD COLUMN` would
 /// fail): what a test putting a store back to an older schema undoes besides its own.
