@@ -1146,6 +1146,57 @@ fn a_served_remember_stores_what_the_engine_itself_extracts() {
     let _ = std::fs::remove_dir_all(&direct_data);
 }
 
+#[test]
+fn a_served_search_lets_one_messages_statements_give_way_and_says_so() {
+    // Two messages remembered over HTTP with their ids as `source_ref`; the second is three
+    // statements.
+    let s = Server::start("gave-way", None);
+    for (id, content) in [
+        ("msg-1", "Ana enjoys reading novels on the train."),
+        (
+            "msg-2",
+            "Ana loves hiking in the mountains. Ana loves painting landscapes. Ana loves cooking Thai food.",
+        ),
+    ] {
+        let args = json!({"entity_id": "ana", "content": content, "source_ref": id});
+        let (st, r) = s.send("POST", "/api/v1/call/remember", args);
+        assert_eq!(st, 200, "{r}");
+    }
+    let search = |limit: usize| -> Vec<Value> {
+        let args = json!({"entity_id": "ana", "query": "What does Ana love?", "limit": limit});
+        let (st, hits) = s.send("POST", "/api/v1/call/search", args);
+        assert_eq!(st, 200, "{hits}");
+        hits.as_array().cloned().unwrap_or_default()
+    };
+    let refs = |hits: &[Value]| -> Vec<String> {
+        (hits.iter())
+            .map(|h| {
+                h["memory"]["source_ref"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_string()
+            })
+            .collect()
+    };
+    // With room for two, both messages answer.
+    let mut two = refs(&search(2));
+    two.sort();
+    assert_eq!(two, ["msg-1", "msg-2"]);
+    // With room for all, the second message's other statements follow, each naming the hit of
+    // its message it followed.
+    let hits = search(10);
+    assert_eq!(refs(&hits)[2..], ["msg-2", "msg-2"], "{hits:?}");
+    let kept = (hits[..2].iter())
+        .find(|h| h["memory"]["source_ref"] == "msg-2")
+        .map(|h| h["memory"]["id"].clone());
+    let gave_way: Vec<Value> = hits
+        .iter()
+        .map(|h| h["why"]["gave_way_to"].clone())
+        .collect();
+    let kept = kept.expect("a statement of msg-2 among the first two");
+    assert_eq!(gave_way, [Value::Null, Value::Null, kept.clone(), kept]);
+}
+
 /// A markdown plan of three sections, each long enough to be a passage of its own.
 fn plan_2027() -> String {
     let section = |title: &str, words: &str| {
